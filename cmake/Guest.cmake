@@ -1,0 +1,91 @@
+# Guest programs: RISC-V (RV64GC) Linux binaries built with Debian's cross compiler, statically
+# linked, so the simulator and qemu-riscv64 run the very same file.
+find_program(HPM_RISCV_CC riscv64-linux-gnu-gcc REQUIRED)
+find_program(HPM_RISCV_CXX riscv64-linux-gnu-g++ REQUIRED)
+find_program(HPM_RISCV_AR riscv64-linux-gnu-ar REQUIRED)
+set(HPM_GUEST_BIN_DIR ${PROJECT_BINARY_DIR}/guest/bin CACHE INTERNAL "")
+set(HPM_GUEST_LIB_DIR ${PROJECT_BINARY_DIR}/guest/lib CACHE INTERNAL "")
+set(HPM_GUEST_COMMON_FLAGS -O2 -g -Wall -Wextra -Werror CACHE INTERNAL "")
+add_custom_target(guests ALL)
+
+# Include flags for the given directories, and their headers as dependencies (custom commands
+# get no header scanning under Ninja, so a header change must rebuild its users explicitly).
+function(hpm_guest_includes out_flags out_headers)
+  set(flags "")
+  set(headers "")
+  foreach(inc IN LISTS ARGN)
+    get_filename_component(abs_inc "${inc}" ABSOLUTE)
+    list(APPEND flags -I${abs_inc})
+    file(GLOB found CONFIGURE_DEPENDS ${abs_inc}/*.h)
+    list(APPEND headers ${found})
+  endforeach()
+  set(${out_flags} ${flags} PARENT_SCOPE)
+  set(${out_headers} ${headers} PARENT_SCOPE)
+endfunction()
+
+# hpm_guest_library(NAME SOURCES src... [INCLUDES dir...])
+# Builds ${HPM_GUEST_LIB_DIR}/libNAME.a for guest programs to link with LIBS NAME.
+function(hpm_guest_library name)
+  cmake_parse_arguments(G "" "" "SOURCES;INCLUDES;FLAGS" ${ARGN})
+  hpm_guest_includes(includes headers ${G_INCLUDES})
+  set(objects "")
+  foreach(src IN LISTS G_SOURCES)
+    get_filename_component(abs "${src}" ABSOLUTE)
+    get_filename_component(base "${src}" NAME_WE)
+    set(obj ${HPM_GUEST_LIB_DIR}/${name}/${base}.o)
+    add_custom_command(
+      OUTPUT ${obj}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${HPM_GUEST_LIB_DIR}/${name}
+      COMMAND ${HPM_RISCV_CC} ${HPM_GUEST_COMMON_FLAGS} ${G_FLAGS} ${includes} -c ${abs} -o ${obj}
+      DEPENDS ${abs} ${headers}
+      COMMENT "guest cc ${src}")
+    list(APPEND objects ${obj})
+  endforeach()
+  set(lib ${HPM_GUEST_LIB_DIR}/lib${name}.a)
+  add_custom_command(OUTPUT ${lib} COMMAND ${CMAKE_COMMAND} -E rm -f ${lib}
+                     COMMAND ${HPM_RISCV_AR} rcs ${lib} ${objects} DEPENDS ${objects}
+                     COMMENT "guest ar lib${name}.a")
+  add_custom_target(guestlib_${name} DEPENDS ${lib})
+  add_dependencies(guests guestlib_${name})
+endfunction()
+
+# hpm_guest_program(NAME SOURCES src... [CXX] [OPENMP] [FLAGS f...] [LIBS lib...]
+#                   [INCLUDES dir...])
+# Builds ${HPM_GUEST_BIN_DIR}/NAME, a static RV64GC executable.
+function(hpm_guest_program name)
+  cmake_parse_arguments(G "CXX;OPENMP;PIE" "" "SOURCES;FLAGS;LIBS;INCLUDES" ${ARGN})
+  set(compiler ${HPM_RISCV_CC})
+  if(G_CXX)
+    set(compiler ${HPM_RISCV_CXX})
+  endif()
+  set(flags ${HPM_GUEST_COMMON_FLAGS} ${G_FLAGS})
+  if(G_PIE)
+    list(APPEND flags -static-pie -fPIE)
+  else()
+    list(APPEND flags -static)
+  endif()
+  if(G_OPENMP)
+    list(APPEND flags -fopenmp)
+  endif()
+  set(sources "")
+  foreach(src IN LISTS G_SOURCES)
+    get_filename_component(abs "${src}" ABSOLUTE)
+    list(APPEND sources ${abs})
+  endforeach()
+  hpm_guest_includes(includes headers ${G_INCLUDES})
+  set(libs "")
+  set(lib_deps "")
+  foreach(lib IN LISTS G_LIBS)
+    list(APPEND libs ${HPM_GUEST_LIB_DIR}/lib${lib}.a)
+    list(APPEND lib_deps guestlib_${lib} ${HPM_GUEST_LIB_DIR}/lib${lib}.a)
+  endforeach()
+  set(out ${HPM_GUEST_BIN_DIR}/${name})
+  add_custom_command(
+    OUTPUT ${out}
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${HPM_GUEST_BIN_DIR}
+    COMMAND ${compiler} ${flags} ${includes} -o ${out} ${sources} ${libs} -lm
+    DEPENDS ${sources} ${headers} ${lib_deps}
+    COMMENT "guest build ${name}")
+  add_custom_target(guest_${name} DEPENDS ${out})
+  add_dependencies(guests guest_${name})
+endfunction()

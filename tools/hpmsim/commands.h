@@ -1,0 +1,17 @@
+// Subcommand registration for the hpmsim command line.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+namespace hpm::tools {
+
+// The work a parsed subcommand does; returns the process exit status.
+using Action = std::function<int()>;
+
+// Each add*Command creates its subcommand on `root` and, when that subcommand is parsed, stores
+// its work in `selected`. Options are owned by the subcommand (captured in the action).
+void addRunCommand(CLI::App& root, Action& selected);
+
+}  // namespace hpm::tools
