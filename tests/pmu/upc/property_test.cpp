@@ -1,0 +1,389 @@
+// Property tests: random configurations and random event streams, every register read held
+// against ideal 64-bit counters with the same mode semantics, per-cycle and batched interfaces
+// held against each other, interrupts held against the cycle of the n-th event.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "pmu/upc/unit.h"
+#include "tests/pmu/upc/reference.h"
+
+namespace hpm::upc {
+namespace {
+
+using testing::IdealCounter;
+
+struct Run {
+  Cycle begin, end;  // event high over [begin, end)
+};
+
+// One scenario: per-event high runs, and register operations at chosen cycles.
+struct Op {
+  enum Kind { kRead, kPreload, kConfig, kStartStop } kind;
+  Cycle at;
+  u32 counter;
+  u64 value;
+};
+
+struct Scenario {
+  Params params;
+  Cycle cycles = 0;
+  std::vector<std::vector<Run>> runs;  // per event
+  std::vector<Op> ops;                 // sorted by cycle
+  std::vector<u8> initial_config;      // per counter
+  std::vector<u64> interrupt_after;    // per counter: n, or 0 for no interrupt
+  u64 shared_q = 2;                    // interrupt counters: n in ((q-1) x 4096, q x 4096]
+};
+
+// Appends runs to `out` over [0, cycles): high lengths in [1, high_max], gaps in [1, gap_max].
+void makeRuns(std::mt19937_64& rng, Cycle cycles, u64 high_max, u64 gap_max,
+              std::vector<Run>& out) {
+  Cycle t = rng() % (gap_max + 1);
+  while (t < cycles) {
+    const u64 len = 1 + rng() % high_max;
+    out.push_back({t, std::min(t + len, cycles)});
+    t += len + 1 + rng() % gap_max;
+  }
+}
+
+Scenario randomScenario(u64 seed, Cycle cycles, u32 reads, bool all_events_busy) {
+  std::mt19937_64 rng(seed);
+  Scenario s;
+  s.shared_q = 2 + rng() % (cycles / 2 / 4096);
+  s.params.service_phase = static_cast<u32>(rng() % 4096);
+  s.cycles = cycles;
+  const u32 n = s.params.counters, e_count = s.params.events;
+  s.runs.resize(e_count);
+  s.initial_config.resize(n);
+  s.interrupt_after.assign(n, 0);
+  for (u32 c = 0; c < n; ++c) {
+    const u32 select = static_cast<u32>(rng() % 4);
+    const u32 mode_draw = static_cast<u32>(rng() % 10);
+    const SignalMode mode = mode_draw < 6   ? SignalMode::kLevelHigh
+                            : mode_draw < 7 ? SignalMode::kLevelLow
+                            : mode_draw < 9 ? SignalMode::kRisingEdge
+                                            : SignalMode::kFallingEdge;
+    const bool irq = rng() % 8 == 0;
+    s.initial_config[c] = static_cast<u8>(testing::configByte(select, mode, irq));
+    // One threshold register serves all counters: every interrupt counter shares q and gets
+    // n in ((q - 1) x 2^L, q x 2^L] through its own preload.
+    if (irq) s.interrupt_after[c] = s.shared_q * 4096 - rng() % 4096;
+  }
+  for (u32 e = 0; e < e_count; ++e) {
+    const u32 c = e % n;
+    const bool selected = e / n == (s.initial_config[c] & 3u);
+    const u32 kind = static_cast<u32>(rng() % 10);
+    if (!selected && !all_events_busy) {
+      makeRuns(rng, cycles, 50000, 50000, s.runs[e]);  // rare and long: cheap
+    } else if (kind < 6) {
+      makeRuns(rng, cycles, 60000, 2, s.runs[e]);  // about one event per cycle
+    } else if (kind < 8) {
+      makeRuns(rng, cycles, 20, 30, s.runs[e]);  // bursty
+    } else {
+      makeRuns(rng, cycles, 1, 60, s.runs[e]);  // isolated pulses
+    }
+  }
+  for (u32 i = 0; i < reads; ++i) {
+    s.ops.push_back({Op::kRead, 1 + rng() % cycles, static_cast<u32>(rng() % n), 0});
+  }
+  for (int i = 0; i < 6; ++i) {
+    s.ops.push_back({Op::kStartStop, rng() % cycles, 0, static_cast<u64>(i % 2)});
+  }
+  for (int i = 0; i < 40; ++i) {
+    const u32 c = static_cast<u32>(rng() % n);
+    if (s.interrupt_after[c] != 0) continue;  // keep the interrupt counters undisturbed
+    if (i % 2 == 0) {
+      s.ops.push_back({Op::kPreload, rng() % cycles, c, rng() >> (rng() % 64)});
+    } else {
+      s.ops.push_back({Op::kConfig, rng() % cycles, c, rng() % 16});  // select, mode; no irq
+    }
+  }
+  std::stable_sort(s.ops.begin(), s.ops.end(),
+                   [](const Op& a, const Op& b) { return a.at < b.at; });
+  return s;
+}
+
+// The ideal side: one IdealCounter per counter, stepped cycle by cycle.
+class Oracle {
+ public:
+  explicit Oracle(const Scenario& s)
+      : s_(s), counters_(s.params.counters), cursor_(s.params.events, 0) {
+    config_ = s.initial_config;
+    for (u32 c = 0; c < counters_.size(); ++c) {
+      counters_[c].mode = static_cast<SignalMode>((config_[c] >> 2) & 3);
+      if (s.interrupt_after[c] != 0) {
+        const ThresholdPreload r = thresholdForCount(s.interrupt_after[c], s.params.low_bits);
+        counters_[c].value = r.preload;
+      }
+    }
+  }
+  u64 signal(u32 e, Cycle t) {
+    const auto& runs = s_.runs[e];
+    u64& i = cursor_[e];
+    while (i < runs.size() && runs[i].end <= t) ++i;
+    return i < runs.size() && runs[i].begin <= t ? 1 : 0;
+  }
+  // Steps every counter through [from, to).
+  void stepTo(Cycle from, Cycle to) {
+    const u32 n = s_.params.counters;
+    for (u32 c = 0; c < n; ++c) {
+      const u32 e = (config_[c] & 3u) * n + c;
+      IdealCounter& k = counters_[c];
+      for (Cycle t = from; t < to; ++t) k.step(signal(e, t), running_);
+    }
+  }
+  std::vector<IdealCounter>& counters() { return counters_; }
+  std::vector<u8>& config() { return config_; }
+  bool running_ = false;
+
+ private:
+  const Scenario& s_;
+  std::vector<IdealCounter> counters_;
+  std::vector<u64> cursor_;
+  std::vector<u8> config_;
+};
+
+// Expected interrupts: the cycle in which counter c counts its n-th event after the preload.
+// Computed by a per-cycle pass of its own over the interrupt counters (undisturbed by ops other
+// than start/stop).
+std::vector<Interrupt> expectedInterrupts(const Scenario& s) {
+  std::vector<Interrupt> out;
+  const u32 n = s.params.counters;
+  for (u32 c = 0; c < n; ++c) {
+    if (s.interrupt_after[c] == 0) continue;
+    IdealCounter k;
+    k.mode = static_cast<SignalMode>((s.initial_config[c] >> 2) & 3);
+    const auto& runs = s.runs[(s.initial_config[c] & 3u) * n + c];
+    std::size_t i = 0, op = 0;
+    bool running = false;
+    for (Cycle t = 0; t < s.cycles; ++t) {
+      while (op < s.ops.size() && s.ops[op].at <= t) {
+        if (s.ops[op].kind == Op::kStartStop) running = s.ops[op].value & 1;
+        ++op;
+      }
+      while (i < runs.size() && runs[i].end <= t) ++i;
+      k.step(i < runs.size() && runs[i].begin <= t ? 1 : 0, running);
+      if (k.value == s.interrupt_after[c]) {
+        out.push_back({c, t});
+        break;
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Interrupt& a, const Interrupt& b) {
+    return a.cycle != b.cycle ? a.cycle < b.cycle : a.counter < b.counter;
+  });
+  return out;
+}
+
+void programInitial(Unit& unit, const Scenario& s) {
+  for (u32 g = 0; g < s.params.counters / 8; ++g) {
+    u64 value = 0;
+    for (u32 j = 0; j < 8; ++j) value |= u64{s.initial_config[g * 8 + j]} << (8 * j);
+    unit.write(unit.map().config(g), value, 0);
+  }
+  for (u32 c = 0; c < s.params.counters; ++c) {
+    if (s.interrupt_after[c] == 0) continue;
+    const ThresholdPreload r = thresholdForCount(s.interrupt_after[c], s.params.low_bits);
+    unit.write(unit.map().counter(c), r.preload, 0);
+    unit.write(unit.map().threshold, r.threshold, 0);  // the same for every interrupt counter
+  }
+}
+
+// Applies op to the unit (at op.at) and to the oracle; returns the value read, if a read.
+u64 applyOp(Unit& unit, Oracle& oracle, const Op& op, bool& checked) {
+  const u32 c = op.counter;
+  checked = false;
+  switch (op.kind) {
+    case Op::kRead: checked = true; return unit.read(unit.map().counter(c), op.at);
+    case Op::kPreload:
+      unit.write(unit.map().counter(c), op.value, op.at);
+      oracle.counters()[c].value = op.value;
+      break;
+    case Op::kConfig: {
+      testing::configure(unit, c, static_cast<u32>(op.value & 3),
+                         static_cast<SignalMode>((op.value >> 2) & 3), false, op.at);
+      oracle.config()[c] = static_cast<u8>(op.value & 15);
+      oracle.counters()[c].mode = static_cast<SignalMode>((op.value >> 2) & 3);
+      break;
+    }
+    case Op::kStartStop:
+      unit.write(unit.map().start_stop, op.value, op.at);
+      oracle.running_ = op.value & 1;
+      break;
+  }
+  return 0;
+}
+
+// Feeds the scenario through the batched interface, in time order; `pulse_runs_up_to` makes
+// runs of at most that length go in as one pulse per cycle instead of a level.
+struct BatchedResult {
+  u64 reads_checked = 0;
+  std::vector<Interrupt> interrupts;
+  Stats stats;
+};
+BatchedResult runBatched(const Scenario& s, u64 pulse_runs_up_to, bool check_oracle,
+                         std::vector<u64>* read_values) {
+  Unit unit(s.params);
+  programInitial(unit, s);
+  Oracle oracle(s);
+  struct Input {
+    Cycle at;
+    u32 event;
+    Cycle end;
+  };
+  std::vector<Input> inputs;
+  for (u32 e = 0; e < s.params.events; ++e) {
+    for (const Run& r : s.runs[e]) inputs.push_back({r.begin, e, r.end});
+  }
+  std::sort(inputs.begin(), inputs.end(),
+            [](const Input& a, const Input& b) { return a.at < b.at; });
+  BatchedResult result;
+  std::size_t next = 0;
+  Cycle oracle_time = 0;
+  auto feedBefore = [&](Cycle limit) {
+    // Inputs are submitted at their first cycle; level runs may extend past later accesses.
+    for (; next < inputs.size() && inputs[next].at < limit; ++next) {
+      const Input& in = inputs[next];
+      if (in.end - in.at <= pulse_runs_up_to && in.end <= limit) {
+        for (Cycle t = in.at; t < in.end; ++t) unit.pulse(in.event, t);
+      } else {  // a level may extend past the next access
+        unit.level(in.event, in.at, in.end);
+      }
+    }
+  };
+  for (const Op& op : s.ops) {
+    feedBefore(op.at);
+    if (check_oracle) {
+      oracle.stepTo(oracle_time, op.at);
+      oracle_time = op.at;
+    }
+    bool is_read = false;
+    const u64 value = applyOp(unit, oracle, op, is_read);
+    if (is_read) {
+      if (read_values) read_values->push_back(value);
+      if (check_oracle) {
+        EXPECT_EQ(value, oracle.counters()[op.counter].value)
+            << "counter " << op.counter << " at cycle " << op.at;
+        ++result.reads_checked;
+      }
+    }
+  }
+  feedBefore(s.cycles);
+  unit.advanceTo(s.cycles);
+  result.interrupts = unit.takeInterrupts();
+  result.stats = unit.stats();
+  return result;
+}
+
+struct CycleResult {
+  std::vector<u64> reads;
+  std::vector<Interrupt> interrupts;
+  Stats stats;
+};
+CycleResult runPerCycle(const Scenario& s) {
+  Unit unit(s.params);
+  programInitial(unit, s);
+  Oracle oracle(s);
+  const u32 words = (s.params.events + 63) / 64;
+  std::vector<u64> levels(words);
+  std::vector<std::size_t> cursor(s.params.events, 0);
+  CycleResult result;
+  std::size_t op = 0;
+  for (Cycle t = 0; t < s.cycles; ++t) {
+    while (op < s.ops.size() && s.ops[op].at == t) {
+      bool is_read = false;
+      const u64 value = applyOp(unit, oracle, s.ops[op], is_read);
+      if (is_read) result.reads.push_back(value);
+      ++op;
+    }
+    std::fill(levels.begin(), levels.end(), 0);
+    for (u32 e = 0; e < s.params.events; ++e) {
+      const auto& runs = s.runs[e];
+      std::size_t& i = cursor[e];
+      while (i < runs.size() && runs[i].end <= t) ++i;
+      if (i < runs.size() && runs[i].begin <= t) levels[e / 64] |= u64{1} << (e % 64);
+    }
+    unit.cycle(t, levels);
+  }
+  while (op < s.ops.size()) {
+    bool is_read = false;
+    const u64 value = applyOp(unit, oracle, s.ops[op], is_read);
+    if (is_read) result.reads.push_back(value);
+    ++op;
+  }
+  unit.advanceTo(s.cycles);
+  result.interrupts = unit.takeInterrupts();
+  result.stats = unit.stats();
+  return result;
+}
+
+TEST(UpcProperty, ReadsEqualIdealCountersWithAll256CountersAtOneEventPerCycleForAMillionCycles) {
+  const Scenario s = randomScenario(2024, 1'000'000, 3000, false);
+  const BatchedResult r = runBatched(s, 3, true, nullptr);
+  EXPECT_GT(r.reads_checked, 2900u);
+  EXPECT_EQ(r.stats.lost_carries, 0u);
+  EXPECT_EQ(r.interrupts, expectedInterrupts(s));
+  EXPECT_GT(r.stats.carries, 5'000u);
+  EXPECT_LE(r.stats.max_service_latency, 4096u);
+}
+
+TEST(UpcProperty, PerCycleAndBatchedInterfacesAgreeWithEachOtherAndTheIdealCounters) {
+  for (u64 seed : {1u, 2u, 3u}) {
+    const Scenario s = randomScenario(seed, 40'000, 400, true);
+    std::vector<u64> batched_reads;
+    const BatchedResult b = runBatched(s, seed == 1 ? 0 : 4, true, &batched_reads);
+    const CycleResult c = runPerCycle(s);
+    EXPECT_EQ(c.reads, batched_reads) << "seed " << seed;
+    EXPECT_EQ(c.interrupts, b.interrupts) << "seed " << seed;
+    EXPECT_EQ(b.interrupts, expectedInterrupts(s)) << "seed " << seed;
+    EXPECT_EQ(c.stats.events_counted, b.stats.events_counted) << "seed " << seed;
+    EXPECT_EQ(c.stats.carries, b.stats.carries) << "seed " << seed;
+    EXPECT_EQ(c.stats.carries_serviced, b.stats.carries_serviced) << "seed " << seed;
+    EXPECT_EQ(c.stats.max_service_latency, b.stats.max_service_latency) << "seed " << seed;
+    EXPECT_EQ(c.stats.lost_carries, 0u);
+  }
+}
+
+TEST(UpcProperty, ExplorationModeLosesTheSameCarriesThroughBothInterfaces) {
+  // L = 9 with counters at one event per cycle: carries are lost; the per-cycle and the batched
+  // interfaces lose the same carries and read the same values.
+  Scenario s = randomScenario(77, 30'000, 300, true);
+  s.params.low_bits = 9;
+  s.params.exploration = true;
+  std::fill(s.interrupt_after.begin(), s.interrupt_after.end(), 0);
+  for (u8& byte : s.initial_config) byte &= 0x0F;
+  std::vector<u64> batched_reads;
+  const BatchedResult b = runBatched(s, 2, false, &batched_reads);
+  const CycleResult c = runPerCycle(s);
+  EXPECT_GT(b.stats.lost_carries, 100u);
+  EXPECT_EQ(c.stats.lost_carries, b.stats.lost_carries);
+  EXPECT_EQ(c.reads, batched_reads);
+}
+
+TEST(UpcProperty, MultiOccurrencePulsesCountLikeIdealCounters) {
+  std::mt19937_64 rng(5);
+  Params p;
+  p.service_phase = 1234;
+  Unit unit(p);
+  unit.write(unit.map().start_stop, 1, 0);
+  std::vector<u64> ideal(256, 0);
+  std::vector<Cycle> next(256, 0);
+  for (Cycle t = 0; t < 200'000; ++t) {
+    for (u32 c = static_cast<u32>(t % 4); c < 256; c += 4) {  // each counter every 4th cycle
+      if (rng() % 2) continue;
+      const u64 k = 1 + rng() % 4;
+      unit.pulse(c, t, k);
+      ideal[c] += k;
+    }
+    if (t % 9973 == 0) {
+      const u32 c = static_cast<u32>(rng() % 256);
+      ASSERT_EQ(unit.read(unit.map().counter(c), t + 1), ideal[c]) << "counter " << c;
+    }
+  }
+  for (u32 c = 0; c < 256; ++c) EXPECT_EQ(unit.read(unit.map().counter(c), 200'000), ideal[c]);
+  EXPECT_EQ(unit.stats().lost_carries, 0u);
+}
+
+}  // namespace
+}  // namespace hpm::upc
