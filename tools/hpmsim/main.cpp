@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   hpm::tools::Action selected;
   // Subcommands register here.
+  hpm::tools::addUpcCommand(app, selected);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
