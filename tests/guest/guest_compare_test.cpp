@@ -1,0 +1,783 @@
+// The guest comparison harness: runs our guest programs under qemu-riscv64 (with our
+// instruction-counting plugin, tests/qemu/insn_count.c) and under `hpmsim run`, on the same
+// binary with the same arguments, environment and stdin, each run in its own fresh working
+// directory, and holds the two against each other. Test names state the rule:
+//
+//   GuestCompare/QemuBaseline.<case>  the oracle itself: qemu gives the case's expected exit
+//                                     status or signal, no internal check failed, and two qemu
+//                                     runs agree on output and instruction count
+//   GuestCompare/MatchesQemu.<case>   hpmsim's stdout equals qemu's; stderr equals it after
+//                                     removing hpmsim's "hpmsim: " report lines and qemu's
+//                                     "qemu: uncaught target signal" line; the exit status is the
+//                                     same (qemu dying of signal S = hpmsim exiting 128+S); and
+//                                     the instruction counts agree (see kFaultingInstructions)
+//   GuestCompare/Deterministic.<case> two hpmsim runs give the same output, status and count
+//   HpmsimRun/RefusesBadInput.<kind>  a program hpmsim cannot run is refused with an exit
+//                                     status in 1..123 and a message naming the problem
+//   QemuPlugin/<rule>.<program>       the plugin's counts on programs with known counts
+//
+// How the counts are compared: the plugin counts an instruction when it begins executing, so
+// it counts an instruction that faults (a store to an unmapped page, an illegal encoding,
+// ebreak, a misaligned AMO) although it does not retire; hpmsim counts retired instructions
+// only. Every ecall is counted by both (a system call completes, so its ecall retires in
+// hpmsim; the final exit_group's ecall included; qemu counts it as begun). So
+//   hpmsim.instructions == qemu.instructions - case.faulting_instructions
+// where faulting_instructions is the number of faulting instructions the case executes (1 for a
+// program killed by a fault, the number of recovered faults for one that handles SIGSEGV, 0
+// otherwise).
+#include <elf.h>
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// ---- Configuration from the build ------------------------------------------------------------
+
+const char* const kHpmsim = HPM_TEST_HPMSIM;
+const char* const kQemu = HPM_TEST_QEMU;
+const char* const kPlugin = HPM_TEST_QEMU_PLUGIN;
+const char* const kGuestBinDir = HPM_TEST_GUEST_BIN_DIR;
+
+// Generous limits: a hung child is killed and the test fails, but a slow (sanitizer) build of
+// the simulator must still finish the largest case.
+constexpr std::chrono::seconds kQemuTimeout{60};
+constexpr std::chrono::seconds kHpmsimTimeout{300};
+constexpr size_t kMaxCapture = 64u << 20;  // bytes of stdout or stderr kept per run
+
+// The environment every guest gets (plus per-case extras): fixed and small, never the host's.
+const std::vector<std::string> kBaseEnv = {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"};
+
+// ---- Running a child process -----------------------------------------------------------------
+
+struct RunResult {
+  std::string out;
+  std::string err;
+  int wait_status = 0;  // as from waitpid
+  bool timed_out = false;
+  std::string spawn_error;  // nonempty if the child could not be started
+
+  bool exited() const { return !timed_out && WIFEXITED(wait_status); }
+  bool signaled() const { return !timed_out && WIFSIGNALED(wait_status); }
+  int exit_code() const { return WEXITSTATUS(wait_status); }
+  int signal() const { return WTERMSIG(wait_status); }
+  std::string describe() const {
+    if (!spawn_error.empty()) return "could not start: " + spawn_error;
+    if (timed_out) return "timed out (killed)";
+    if (WIFEXITED(wait_status)) return "exit status " + std::to_string(exit_code());
+    if (WIFSIGNALED(wait_status)) {
+      return "killed by signal " + std::to_string(signal()) + " (" + strsignal(signal()) + ")";
+    }
+    return "wait status " + std::to_string(wait_status);
+  }
+};
+
+// A directory removed with its contents when the object goes away.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "hpm-guest-XXXXXX").string();
+    std::vector<char> buf(pattern.begin(), pattern.end());
+    buf.push_back('\0');
+    if (mkdtemp(buf.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path_ = buf.data();
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+void setNonBlocking(int fd) {
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
+
+// Runs argv[0] with exactly `argv` and `env`, in `cwd`, feeding `input` on stdin and capturing
+// stdout and stderr, without core dumps. Kills the child's process group after `timeout`.
+RunResult runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                     const std::string& input, const fs::path& cwd,
+                     std::chrono::milliseconds timeout) {
+  RunResult result;
+  // Everything the child needs is prepared before fork: after it, only async-signal-safe calls.
+  std::vector<char*> cargv;
+  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  std::vector<char*> cenv;
+  for (const auto& e : env) cenv.push_back(const_cast<char*>(e.c_str()));
+  cenv.push_back(nullptr);
+  std::string cwd_str = cwd.string();
+
+  int in_pipe[2], out_pipe[2], err_pipe[2];
+  if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0 ||
+      pipe2(err_pipe, O_CLOEXEC) != 0) {
+    result.spawn_error = std::string("pipe2: ") + std::strerror(errno);
+    return result;
+  }
+  pid_t pid = fork();
+  if (pid < 0) {
+    result.spawn_error = std::string("fork: ") + std::strerror(errno);
+    return result;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    dup2(in_pipe[0], 0);
+    dup2(out_pipe[1], 1);
+    dup2(err_pipe[1], 2);
+    // Only 0, 1 and 2 reach the guest: descriptors inherited from whatever runs the tests would
+    // shift the numbers the guest's open() returns (qemu-user shares the host's table).
+    close_range(3, ~0U, 0);
+    struct rlimit no_core = {0, 0};
+    setrlimit(RLIMIT_CORE, &no_core);
+    signal(SIGPIPE, SIG_DFL);
+    if (chdir(cwd_str.c_str()) != 0) _exit(126);
+    execve(cargv[0], cargv.data(), cenv.data());
+    const char msg[] = "guest_compare_test: execve failed\n";
+    (void)!write(2, msg, sizeof msg - 1);
+    _exit(127);
+  }
+  setpgid(pid, pid);  // also from the parent, so the group exists before any kill
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  int in_fd = in_pipe[1], out_fd = out_pipe[0], err_fd = err_pipe[0];
+  setNonBlocking(in_fd);
+  setNonBlocking(out_fd);
+  setNonBlocking(err_fd);
+  size_t written = 0;
+  if (input.empty()) {
+    close(in_fd);
+    in_fd = -1;
+  }
+
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  char buf[65536];
+  while (out_fd >= 0 || err_fd >= 0) {
+    auto now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
+      result.timed_out = true;
+      break;
+    }
+    pollfd fds[3];
+    int n = 0;
+    if (in_fd >= 0) fds[n++] = {in_fd, POLLOUT, 0};
+    if (out_fd >= 0) fds[n++] = {out_fd, POLLIN, 0};
+    if (err_fd >= 0) fds[n++] = {err_fd, POLLIN, 0};
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+    int ready =
+        poll(fds, static_cast<nfds_t>(n), static_cast<int>(std::min<long long>(left, 1000)));
+    if (ready < 0 && errno != EINTR) break;
+    for (int i = 0; i < n; ++i) {
+      if (fds[i].revents == 0) continue;
+      if (fds[i].fd == in_fd) {
+        ssize_t w = write(in_fd, input.data() + written, input.size() - written);
+        if (w > 0) written += static_cast<size_t>(w);
+        if (w < 0 && errno != EAGAIN) written = input.size();  // EPIPE: the child stopped reading
+        if (written == input.size()) {
+          close(in_fd);
+          in_fd = -1;
+        }
+        continue;
+      }
+      int& fd = fds[i].fd == out_fd ? out_fd : err_fd;
+      std::string& sink = fds[i].fd == out_fd ? result.out : result.err;
+      ssize_t r = read(fd, buf, sizeof buf);
+      if (r > 0) {
+        if (sink.size() < kMaxCapture) sink.append(buf, static_cast<size_t>(r));
+      } else if (r == 0 || errno != EAGAIN) {
+        close(fd);
+        fd = -1;
+      }
+    }
+  }
+  for (int fd : {in_fd, out_fd, err_fd}) {
+    if (fd >= 0) close(fd);
+  }
+  // The pipes are closed; wait for the exit, still bounded by the deadline.
+  while (!result.timed_out) {
+    pid_t w = waitpid(pid, &result.wait_status, WNOHANG);
+    if (w == pid) return result;
+    if (w < 0 && errno != EINTR) {
+      result.spawn_error = std::string("waitpid: ") + std::strerror(errno);
+      return result;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      result.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  kill(-pid, SIGKILL);
+  kill(pid, SIGKILL);
+  waitpid(pid, &result.wait_status, 0);
+  return result;
+}
+
+// ---- The cases -------------------------------------------------------------------------------
+
+struct Outcome {
+  bool by_signal = false;
+  int value = 0;  // exit status, or signal number
+};
+Outcome exits(int code) {
+  return {false, code};
+}
+Outcome dies(int sig) {
+  return {true, sig};
+}
+
+struct GuestCase {
+  std::string name;     // test name: the program, plus a variant
+  std::string program;  // file name in the guest bin directory
+  std::vector<std::string> args;
+  Outcome expected;                // under qemu
+  uint64_t faulting_instructions;  // counted by qemu, not retired by hpmsim
+  std::string input;               // stdin bytes
+  std::vector<std::string> extra_env;
+};
+
+std::string stdinText() {
+  std::string s = "5 10 -20 30 400000 7\n";
+  s += "First line of text\n";
+  s += "\n";
+  s += std::string(150, 'x') + " a line longer than the reader's buffer\n";
+  s += "bytes above 0x7f: \xc3\xa9\xe2\x82\xac\xff\n";
+  s += "\t tabs and spaces \t\n";
+  for (int i = 0; i < 100; ++i) s += "line " + std::to_string(i) + "\n";
+  s += "a final line without a newline";
+  return s;
+}
+
+std::vector<GuestCase> guestCases() {
+  std::vector<GuestCase> c;
+  auto ok = [&](const std::string& program, std::vector<std::string> args = {},
+                std::string variant = "") {
+    c.push_back({variant.empty() ? program : program + "_" + variant,
+                 program,
+                 std::move(args),
+                 exits(0),
+                 0,
+                 "",
+                 {}});
+  };
+  for (const char* p : {"stdio_printf",   "files",           "fd_ops",
+                        "math_libm",      "malloc_stress",   "strings",
+                        "qsort_bsearch",  "setjmp_longjmp",  "deep_recursion",
+                        "atomics",        "self_modifying",  "mmap_anon",
+                        "brk_sbrk",       "sys_queries",     "static_pie",
+                        "cxx_exceptions", "cxx_iostreams",   "cxx_virtual_templates",
+                        "cxx_stl",        "cxx_static_init", "isa_int",
+                        "isa_mem",        "isa_amo",         "isa_compressed",
+                        "isa_csr",        "isa_fp_cvt",      "isa_fp_misc"}) {
+    ok(p);
+  }
+  ok("isa_fp_arith", {"s"}, "s");
+  ok("isa_fp_arith", {"d"}, "d");
+  ok("isa_fp_fma", {"s"}, "s");
+  ok("isa_fp_fma", {"d"}, "d");
+  // The workloads at small sizes (their default sizes are for benchmarking).
+  ok("demo", {"24"}, "small");
+  ok("bench_int", {"2"}, "small");
+  ok("bench_mem", {"2"}, "small");
+  ok("bench_fp", {"24"}, "small");
+
+  c.push_back({"exit_status_0_return", "exit_status", {"0", "return"}, exits(0), 0, "", {}});
+  c.push_back({"exit_status_42_exit", "exit_status", {"42", "exit"}, exits(42), 0, "", {}});
+  c.push_back({"exit_status_255_exit", "exit_status", {"255", "_exit"}, exits(255), 0, "", {}});
+  c.push_back({"exit_status_3_return", "exit_status", {"3", "return"}, exits(3), 0, "", {}});
+  c.push_back({"exit_status_256_exit", "exit_status", {"256", "exit"}, exits(0), 0, "", {}});
+  c.push_back({"args_env",
+               "args_env",
+               {"one", "two words", "", "tab\there", "\xc3\xbcnicode", "--flag=value"},
+               exits(0),
+               0,
+               "",
+               {"EXTRA=extra value", "EMPTY="}});
+  c.push_back({"stdin_read", "stdin_read", {}, exits(0), 0, stdinText(), {}});
+  c.push_back({"signals", "signals", {}, exits(0), 4, "", {}});
+  c.push_back({"segfault", "segfault", {}, dies(SIGSEGV), 1, "", {}});
+  for (const char* v : {"zero32", "zero16", "ones", "csr", "unimp"}) {
+    c.push_back({std::string("illegal_insn_") + v, "illegal_insn", {v}, dies(SIGILL), 1, "", {}});
+  }
+  c.push_back({"ebreak", "ebreak", {"ebreak"}, dies(SIGTRAP), 1, "", {}});
+  c.push_back({"ebreak_compressed", "ebreak", {"c.ebreak"}, dies(SIGTRAP), 1, "", {}});
+  c.push_back({"misaligned_amo", "misaligned_amo", {}, dies(SIGBUS), 1, "", {}});
+  for (const char* v : {"static5", "static6", "dyn5", "dyn6", "dyn7"}) {
+    c.push_back({std::string("isa_fp_bad_rm_") + v, "isa_fp_bad_rm", {v}, dies(SIGILL), 1, "", {}});
+  }
+  // std::terminate -> abort() -> tgkill: SIGABRT from a completed system call, no fault.
+  c.push_back(
+      {"cxx_exceptions_uncaught", "cxx_exceptions", {"uncaught"}, dies(SIGABRT), 0, "", {}});
+  return c;
+}
+
+// ---- Running a case under each side ----------------------------------------------------------
+
+struct SideResult {
+  RunResult run;
+  std::optional<uint64_t> instructions;
+  std::string count_error;  // why `instructions` is missing
+};
+
+std::string guestPath(const std::string& program) {
+  return (fs::path(kGuestBinDir) / program).string();
+}
+
+std::vector<std::string> caseEnv(const GuestCase& gc) {
+  std::vector<std::string> env = kBaseEnv;
+  env.insert(env.end(), gc.extra_env.begin(), gc.extra_env.end());
+  return env;
+}
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The plugin's file: text at a normal exit ("instructions N" first), or its raw counters
+// (little-endian, "HPMICNT1", then the layout described in insn_count.c) if qemu died of a
+// signal, since qemu-user 7.2 runs no atexit callback then.
+std::optional<uint64_t> parseQemuCount(const std::string& data, std::string& error) {
+  if (data.rfind("instructions ", 0) == 0) {
+    return std::stoull(data.substr(13));
+  }
+  if (data.size() >= 64 && data.compare(0, 8, "HPMICNT1") == 0) {
+    auto u64 = [&](size_t off) {
+      uint64_t v = 0;
+      std::memcpy(&v, data.data() + off, 8);
+      return v;
+    };
+    uint32_t max_vcpus = 0;
+    std::memcpy(&max_vcpus, data.data() + 8, 4);
+    if (data.size() < 64 + size_t{max_vcpus} * 64) {
+      error = "raw count file too short";
+      return std::nullopt;
+    }
+    uint64_t total = u64(16) + u64(24);
+    for (uint32_t i = 0; i < max_vcpus; ++i) total += u64(64 + size_t{i} * 64);
+    return total;
+  }
+  error = data.empty() ? "count file missing or empty" : "count file not understood";
+  return std::nullopt;
+}
+
+SideResult runQemu(const GuestCase& gc) {
+  TempDir dir;
+  fs::path cwd = dir.path() / "cwd";
+  fs::create_directory(cwd);
+  fs::path count = dir.path() / "count";
+  std::vector<std::string> argv = {
+      kQemu, "-plugin", std::string(kPlugin) + ",outfile=" + count.string(), guestPath(gc.program)};
+  argv.insert(argv.end(), gc.args.begin(), gc.args.end());
+  // qemu-user 7.2 hands its environment to the guest in reverse order (it builds the guest's
+  // list by prepending), so it gets the case's environment reversed: the guest then sees the
+  // same envp, in the same order, as under hpmsim (which passes its environment through).
+  std::vector<std::string> env = caseEnv(gc);
+  std::reverse(env.begin(), env.end());
+  SideResult r;
+  r.run = runProcess(argv, env, gc.input, cwd, kQemuTimeout);
+  r.instructions = parseQemuCount(readFile(count), r.count_error);
+  return r;
+}
+
+SideResult runHpmsim(const GuestCase& gc) {
+  TempDir dir;
+  fs::path cwd = dir.path() / "cwd";
+  fs::create_directory(cwd);
+  fs::path stats = dir.path() / "stats.json";
+  std::vector<std::string> argv = {kHpmsim,        "run", "--stats-json",
+                                   stats.string(), "--",  guestPath(gc.program)};
+  argv.insert(argv.end(), gc.args.begin(), gc.args.end());
+  SideResult r;
+  r.run = runProcess(argv, caseEnv(gc), gc.input, cwd, kHpmsimTimeout);
+  std::string text = readFile(stats);
+  if (text.empty()) {
+    r.count_error = "no statistics written to --stats-json";
+    return r;
+  }
+  try {
+    auto j = nlohmann::json::parse(text);
+    r.instructions = j.at("instructions").get<uint64_t>();
+  } catch (const std::exception& e) {
+    r.count_error = std::string("statistics JSON: ") + e.what();
+  }
+  return r;
+}
+
+// ---- Comparing -------------------------------------------------------------------------------
+
+std::string withoutLinesStartingWith(const std::string& text, const std::string& prefix) {
+  std::string out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(prefix, 0) == 0) continue;
+    out += line;
+    if (!in.eof()) out += '\n';
+  }
+  return out;
+}
+
+// A short description of where two outputs first differ (the outputs can be megabytes).
+std::string firstDifference(const std::string& a, const std::string& b) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  if (i == a.size() && i == b.size()) return "identical";
+  size_t line_no =
+      1 + static_cast<size_t>(std::count(a.begin(), a.begin() + static_cast<long>(i), '\n'));
+  size_t start = a.rfind('\n', i == 0 ? 0 : i - 1);
+  start = start == std::string::npos ? 0 : start + 1;
+  auto lineAt = [&](const std::string& s) {
+    size_t end = s.find('\n', start);
+    std::string l = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    return l.size() > 300 ? l.substr(0, 300) + "..." : l;
+  };
+  std::ostringstream os;
+  os << "sizes " << a.size() << " vs " << b.size() << ", first difference at byte " << i
+     << " (line " << line_no << "):\n  expected: " << (start <= a.size() ? lineAt(a) : "")
+     << "\n  actual:   " << (start <= b.size() ? lineAt(b) : "");
+  return os.str();
+}
+
+std::string excerpt(const std::string& s) {
+  return s.size() > 2000
+             ? s.substr(0, 2000) + "\n[... " + std::to_string(s.size() - 2000) + " more bytes]"
+             : s;
+}
+
+bool outcomeIs(const RunResult& r, const Outcome& o) {
+  return o.by_signal ? (r.signaled() && r.signal() == o.value)
+                     : (r.exited() && r.exit_code() == o.value);
+}
+
+std::string outcomeText(const Outcome& o) {
+  return o.by_signal
+             ? "killed by signal " + std::to_string(o.value) + " (" + strsignal(o.value) + ")"
+             : "exit status " + std::to_string(o.value);
+}
+
+// The rule for a guest killed by signal S: qemu dies of S itself; hpmsim exits with 128 + S.
+bool sameStatus(const RunResult& qemu, const RunResult& sim) {
+  if (!sim.exited()) return false;  // hpmsim itself must never die of a signal
+  if (qemu.exited()) return sim.exit_code() == qemu.exit_code();
+  return qemu.signaled() && sim.exit_code() == 128 + qemu.signal();
+}
+
+// ---- The tests -------------------------------------------------------------------------------
+
+class QemuBaseline : public testing::Test {
+ public:
+  explicit QemuBaseline(GuestCase gc) : gc_(std::move(gc)) {}
+  void TestBody() override {
+    SideResult a = runQemu(gc_);
+    ASSERT_TRUE(outcomeIs(a.run, gc_.expected)) << "qemu: " << a.run.describe() << ", expected "
+                                                << outcomeText(gc_.expected) << "\nstderr:\n"
+                                                << excerpt(a.run.err);
+    EXPECT_EQ(a.run.err.find("CHECK failed"), std::string::npos) << excerpt(a.run.err);
+    EXPECT_FALSE(a.run.out.empty()) << "every case prints something";
+    ASSERT_TRUE(a.instructions.has_value()) << a.count_error;
+    EXPECT_GT(*a.instructions, 100u);
+    // The oracle must be deterministic, or comparing against it would be meaningless.
+    SideResult b = runQemu(gc_);
+    EXPECT_EQ(a.run.out, b.run.out) << firstDifference(a.run.out, b.run.out);
+    EXPECT_EQ(a.run.err, b.run.err);
+    EXPECT_EQ(a.run.wait_status, b.run.wait_status);
+    EXPECT_EQ(a.instructions, b.instructions) << "qemu's count varies between runs";
+  }
+
+ private:
+  GuestCase gc_;
+};
+
+class MatchesQemu : public testing::Test {
+ public:
+  explicit MatchesQemu(GuestCase gc) : gc_(std::move(gc)) {}
+  void TestBody() override {
+    SideResult q = runQemu(gc_);
+    ASSERT_TRUE(outcomeIs(q.run, gc_.expected))
+        << "the oracle failed (see QemuBaseline): qemu " << q.run.describe();
+    ASSERT_TRUE(q.instructions.has_value()) << "qemu: " << q.count_error;
+    SideResult s = runHpmsim(gc_);
+    ASSERT_TRUE(s.run.spawn_error.empty()) << s.run.spawn_error;
+    ASSERT_FALSE(s.run.timed_out) << "hpmsim did not finish within " << kHpmsimTimeout.count()
+                                  << " s\nstderr:\n"
+                                  << excerpt(s.run.err);
+    EXPECT_TRUE(sameStatus(q.run, s.run))
+        << "qemu: " << q.run.describe() << "; hpmsim: " << s.run.describe() << "\nhpmsim stderr:\n"
+        << excerpt(s.run.err);
+    EXPECT_TRUE(q.run.out == s.run.out)
+        << "stdout differs: " << firstDifference(q.run.out, s.run.out);
+    std::string q_err = withoutLinesStartingWith(q.run.err, "qemu: uncaught target signal");
+    std::string s_err = withoutLinesStartingWith(s.run.err, "hpmsim: ");
+    EXPECT_TRUE(q_err == s_err) << "stderr differs: " << firstDifference(q_err, s_err);
+    ASSERT_TRUE(s.instructions.has_value()) << "hpmsim: " << s.count_error;
+    EXPECT_EQ(*s.instructions, *q.instructions - gc_.faulting_instructions)
+        << "hpmsim retired " << *s.instructions << " instructions; qemu began " << *q.instructions
+        << ", of which " << gc_.faulting_instructions << " faulted (counted by qemu only)";
+  }
+
+ private:
+  GuestCase gc_;
+};
+
+class Deterministic : public testing::Test {
+ public:
+  explicit Deterministic(GuestCase gc) : gc_(std::move(gc)) {}
+  void TestBody() override {
+    SideResult a = runHpmsim(gc_);
+    ASSERT_FALSE(a.run.timed_out) << "hpmsim timed out";
+    ASSERT_TRUE(a.instructions.has_value()) << a.count_error << "\n" << excerpt(a.run.err);
+    SideResult b = runHpmsim(gc_);
+    ASSERT_TRUE(b.instructions.has_value()) << b.count_error;
+    EXPECT_EQ(*a.instructions, *b.instructions);
+    EXPECT_TRUE(a.run.out == b.run.out) << firstDifference(a.run.out, b.run.out);
+    EXPECT_TRUE(a.run.err == b.run.err) << firstDifference(a.run.err, b.run.err);
+    EXPECT_EQ(a.run.wait_status, b.run.wait_status);
+  }
+
+ private:
+  GuestCase gc_;
+};
+
+// ---- hpmsim run on programs it must refuse ---------------------------------------------------
+
+struct BadInput {
+  std::string name;
+  std::string expected_message;
+  // Writes the input into `dir` and returns its path.
+  std::string (*make)(const fs::path& dir);
+};
+
+void writeFile(const fs::path& p, const std::string& data) {
+  std::ofstream out(p, std::ios::binary);
+  out << data;
+  out.close();
+  fs::permissions(p, fs::perms::owner_all);
+}
+
+// A valid static RV64 binary to edit: the tiny count_loop (no C library, simple headers).
+std::string validElf() {
+  return readFile(guestPath("count_loop"));
+}
+
+Elf64_Ehdr* ehdr(std::string& elf) {
+  return reinterpret_cast<Elf64_Ehdr*>(elf.data());
+}
+Elf64_Phdr* firstLoad(std::string& elf) {
+  Elf64_Ehdr* eh = ehdr(elf);
+  for (unsigned i = 0; i < eh->e_phnum; ++i) {
+    auto* ph = reinterpret_cast<Elf64_Phdr*>(elf.data() + eh->e_phoff + i * eh->e_phentsize);
+    if (ph->p_type == PT_LOAD) return ph;
+  }
+  throw std::runtime_error("no PT_LOAD in count_loop");
+}
+
+std::string copyOfHost(const fs::path& dir) {
+  // This test binary itself: an x86-64 ELF.
+  std::string self = readFile("/proc/self/exe");
+  fs::path p = dir / "x86_64_program";
+  writeFile(p, self);
+  return p.string();
+}
+
+const std::vector<BadInput>& badInputs() {
+  static const std::vector<BadInput> inputs = {
+      {"missing_file", "No such file",
+       [](const fs::path& dir) { return (dir / "does-not-exist").string(); }},
+      {"not_elf", "not an ELF file",
+       [](const fs::path& dir) {
+         writeFile(dir / "script.sh", "#!/bin/sh\necho this is a shell script\n");
+         return (dir / "script.sh").string();
+       }},
+      {"elf_header_only", "truncated",
+       [](const fs::path& dir) {
+         writeFile(dir / "header_only", validElf().substr(0, sizeof(Elf64_Ehdr)));
+         return (dir / "header_only").string();
+       }},
+      {"truncated_program_headers", "truncated",
+       [](const fs::path& dir) {
+         std::string elf = validElf();
+         // Cut inside the program header table.
+         writeFile(dir / "truncated", elf.substr(0, ehdr(elf)->e_phoff + 20));
+         return (dir / "truncated").string();
+       }},
+      {"x86_64", "not a RISC-V program", copyOfHost},
+      {"rv32", "32-bit", [](const fs::path&) { return guestPath("rv32_start"); }},
+      {"dynamically_linked", "dynamically linked programs are not supported: link with -static",
+       [](const fs::path&) { return guestPath("dynamic_hello"); }},
+      {"segment_beyond_file", "beyond the end of the file",
+       [](const fs::path& dir) {
+         std::string elf = validElf();
+         Elf64_Phdr* ph = firstLoad(elf);
+         ph->p_filesz = elf.size() - ph->p_offset + 4096;  // 4 KiB past the end of the file
+         ph->p_memsz = std::max(ph->p_memsz, ph->p_filesz);
+         writeFile(dir / "beyond", elf);
+         return (dir / "beyond").string();
+       }},
+      {"huge_segment", "too large",
+       [](const fs::path& dir) {
+         std::string elf = validElf();
+         firstLoad(elf)->p_memsz = uint64_t{1} << 62;
+         writeFile(dir / "huge_segment", elf);
+         return (dir / "huge_segment").string();
+       }},
+      {"huge_program_header_table", "too large",
+       [](const fs::path& dir) {
+         std::string elf = validElf();
+         ehdr(elf)->e_phnum = 0xffff;  // 65535 * 56 bytes: far beyond the file
+         writeFile(dir / "huge_phnum", elf);
+         return (dir / "huge_phnum").string();
+       }},
+  };
+  return inputs;
+}
+
+class RefusesBadInput : public testing::Test {
+ public:
+  explicit RefusesBadInput(const BadInput& bad) : bad_(bad) {}
+  void TestBody() override {
+    TempDir dir;
+    fs::path cwd = dir.path() / "cwd";
+    fs::create_directory(cwd);
+    std::string program = bad_.make(dir.path());
+    RunResult r = runProcess({kHpmsim, "run", "--", program}, kBaseEnv, "", cwd, kHpmsimTimeout);
+    ASSERT_TRUE(r.exited()) << "hpmsim " << r.describe() << "\nstderr:\n" << excerpt(r.err);
+    EXPECT_GE(r.exit_code(), 1);
+    EXPECT_LE(r.exit_code(), 123) << "statuses above 123 are reserved for guest signals";
+    EXPECT_NE(r.err.find(bad_.expected_message), std::string::npos)
+        << "expected \"" << bad_.expected_message << "\" in stderr:\n"
+        << excerpt(r.err);
+  }
+
+ private:
+  const BadInput& bad_;
+};
+
+// ---- The plugin's own checks -----------------------------------------------------------------
+
+struct PluginRun {
+  RunResult run;
+  std::string counts;
+};
+
+PluginRun runPlugin(const std::string& program, const std::string& mode = "") {
+  TempDir dir;
+  fs::path count = dir.path() / "count";
+  std::string arg = std::string(kPlugin) + ",outfile=" + count.string() + mode;
+  PluginRun r;
+  r.run = runProcess({kQemu, "-plugin", arg, guestPath(program)}, kBaseEnv, "", dir.path(),
+                     kQemuTimeout);
+  r.counts = readFile(count);
+  return r;
+}
+
+std::optional<uint64_t> total(const PluginRun& r) {
+  std::string error;
+  return parseQemuCount(r.counts, error);
+}
+
+void registerTests() {
+  for (const GuestCase& gc : guestCases()) {
+    testing::RegisterTest("GuestCompare/QemuBaseline", gc.name.c_str(), nullptr, nullptr, __FILE__,
+                          __LINE__, [gc]() -> testing::Test* { return new QemuBaseline(gc); });
+    testing::RegisterTest("GuestCompare/MatchesQemu", gc.name.c_str(), nullptr, nullptr, __FILE__,
+                          __LINE__, [gc]() -> testing::Test* { return new MatchesQemu(gc); });
+    testing::RegisterTest("GuestCompare/Deterministic", gc.name.c_str(), nullptr, nullptr, __FILE__,
+                          __LINE__, [gc]() -> testing::Test* { return new Deterministic(gc); });
+  }
+  for (const BadInput& bad : badInputs()) {
+    testing::RegisterTest("HpmsimRun/RefusesBadInput", bad.name.c_str(), nullptr, nullptr, __FILE__,
+                          __LINE__,
+                          [&bad]() -> testing::Test* { return new RefusesBadInput(bad); });
+  }
+}
+
+// count_loop executes exactly 2004 instructions (see its source).
+TEST(QemuPlugin, CountsExactly) {
+  for (const std::string mode : {"", ",mode=callback", ",mode=inline"}) {
+    PluginRun r = runPlugin("count_loop", mode);
+    ASSERT_TRUE(r.run.exited() && r.run.exit_code() == 0) << r.run.describe();
+    EXPECT_EQ(total(r), 2004u) << "mode" << mode << ": " << r.counts;
+    EXPECT_EQ(r.counts.rfind("instructions 2004\nexact 1\n", 0), 0u) << r.counts;
+  }
+}
+
+// count_fault: li, li, then a store to an unmapped address. The faulting store began, so the
+// plugin counts 3, and the counts survive qemu's death by the signal (the raw file).
+TEST(QemuPlugin, CountsFaultingInstruction) {
+  for (const std::string mode : {"", ",mode=inline"}) {
+    PluginRun r = runPlugin("count_fault", mode);
+    ASSERT_TRUE(r.run.signaled() && r.run.signal() == SIGSEGV) << r.run.describe();
+    EXPECT_EQ(r.counts.compare(0, 8, "HPMICNT1"), 0) << "expected the raw counters";
+    EXPECT_EQ(total(r), 3u) << "mode" << mode;
+  }
+}
+
+// threads_loop: 4 threads, each with a loop of 2,000,001 instructions, alive at the same time.
+TEST(QemuPlugin, CountsEveryThread) {
+  PluginRun r = runPlugin("threads_loop");
+  ASSERT_TRUE(r.run.exited() && r.run.exit_code() == 0) << r.run.describe();
+  std::istringstream in(r.counts);
+  std::string word;
+  uint64_t total_count = 0, sum = 0, value = 0;
+  int busy_vcpus = 0;
+  in >> word >> total_count;
+  ASSERT_EQ(word, "instructions") << r.counts;
+  std::string line;
+  while (std::getline(in, line)) {
+    unsigned index = 0;
+    if (std::sscanf(line.c_str(), "vcpu %u %lu", &index, &value) == 2) {
+      sum += value;
+      if (value >= 2000001) ++busy_vcpus;
+    }
+  }
+  EXPECT_EQ(sum, total_count) << r.counts;
+  EXPECT_EQ(busy_vcpus, 4) << "each worker thread has its own vCPU and loop:\n" << r.counts;
+  EXPECT_GE(total_count, 4u * 2000001u);
+}
+
+TEST(QemuPlugin, RejectsMissingOutfile) {
+  TempDir dir;
+  RunResult r = runProcess({kQemu, "-plugin", kPlugin, guestPath("count_loop")}, kBaseEnv, "",
+                           dir.path(), kQemuTimeout);
+  EXPECT_FALSE(r.exited() && r.exit_code() == 0) << r.describe();
+  EXPECT_NE(r.err.find("outfile"), std::string::npos) << r.err;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  signal(SIGPIPE, SIG_IGN);  // a child that stops reading its stdin must not kill the harness
+  testing::InitGoogleTest(&argc, argv);
+  registerTests();
+  return RUN_ALL_TESTS();
+}
