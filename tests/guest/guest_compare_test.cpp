@@ -321,6 +321,7 @@ std::vector<GuestCase> guestCases() {
                "",
                {"EXTRA=extra value", "EMPTY="}});
   c.push_back({"stdin_read", "stdin_read", {}, exits(0), 0, stdinText(), {}});
+  c.push_back({"startup_stack", "startup_stack", {"one", "two words"}, exits(0), 0, "", {"X=1"}});
   c.push_back({"signals", "signals", {}, exits(0), 4, "", {}});
   c.push_back({"segfault", "segfault", {}, dies(SIGSEGV), 1, "", {}});
   for (const char* v : {"zero32", "zero16", "ones", "csr", "unimp"}) {
