@@ -147,10 +147,24 @@ void Unit::pulse(u32 event, Cycle t, u64 count) {
          "UPC-P: pulse of event {} at cycle {} after inputs of that event up to cycle {}", event, t,
          k.frontier - 1);
   }
+  const Pending& pending = pending_[event];
+  if (mode == SignalMode::kLevelHigh && pending.end <= k.frontier && running_) {
+    // Fast path of the common case: a level-high counter with no level pending counts nothing
+    // between its frontier and t, so only the visits (computed) and the increment remain.
+    serviceThrough(k, c, t);
+    stats_.events_counted += count;
+    const u64 total = k.low + count;
+    k.low = static_cast<u32>(total & low_mask_);
+    if (total > low_mask_) carryOut(c, t, total >> params_.low_bits, k.carry, k.armed);
+    k.high_until = t + 1;
+    k.frontier = t + 1;
+    k.pulse_cycle = t;
+    horizon_ = std::max(horizon_, t + 1);
+    return;
+  }
   advance(c, t);
   serviceThrough(k, c, t);
-  const Pending& p = pending_[event];
-  const bool level_too = p.begin <= t && t < p.end;
+  const bool level_too = pending.begin <= t && t < pending.end;
   if (mode == SignalMode::kLevelHigh) {
     countAt(k, c, t, count + (level_too ? 1 : 0));
   } else if (mode == SignalMode::kRisingEdge && k.high_until != t) {
@@ -712,8 +726,19 @@ void Unit::step(Cycle t, std::span<const u64> levels) {
     }
     next_slot_ += params_.service_cycles;
   }
-  const u32 w_count = words_;
-  const u32 banks = params_.banks();
+  // The seed's shape (256 counters, four banks) gets a version with constant loop bounds, which
+  // the compiler unrolls and vectorises; other shapes take the general one.
+  if (words_ == 4 && params_.banks() == 4) {
+    countCycle<4, 4>(t, levels);
+  } else {
+    countCycle<0, 0>(t, levels);
+  }
+}
+
+template <u32 kWords, u32 kBanks>
+void Unit::countCycle(Cycle t, std::span<const u64> levels) {
+  const u32 w_count = kWords != 0 ? kWords : words_;
+  const u32 banks = kBanks != 0 ? kBanks : params_.banks();
   const bool aligned = params_.counters % 64 == 0;
   u64* count = scratch_.data();
   const u64* high = &mode_masks_[0];
@@ -725,7 +750,7 @@ void Unit::step(Cycle t, std::span<const u64> levels) {
     u64 sig = 0;
     for (u32 s = 0; s < banks; ++s) {
       u64 word;
-      if (aligned) {
+      if (kWords != 0 || aligned) {
         word = levels[u64{s} * w_count + w];
       } else {  // bank s starts at bit s x N: shift the words into place
         const u64 bit = u64{s} * params_.counters + u64{w} * 64;
@@ -744,8 +769,8 @@ void Unit::step(Cycle t, std::span<const u64> levels) {
   if (!running_ || any == 0) return;
   for (u32 w = 0; w < w_count; ++w) stats_.events_counted += std::popcount(count[w]);
   // Ripple-carry increment of the bit-sliced registers by `count`.
-  for (u32 j = 0; j < params_.low_bits; ++j) {
-    u64* plane = &planes_[u64{j} * w_count];
+  u64* plane = planes_.data();
+  for (u32 j = 0; j < params_.low_bits; ++j, plane += w_count) {
     any = 0;
     for (u32 w = 0; w < w_count; ++w) {
       const u64 p = plane[w];

@@ -213,6 +213,8 @@ class Unit {
   void enterCycleMode(Cycle t);
   void leaveCycleMode();
   void step(Cycle t, std::span<const u64> levels);
+  template <u32 kWords, u32 kBanks>
+  void countCycle(Cycle t, std::span<const u64> levels);
   void handleCarryOuts(const u64* carry_out, Cycle t);
   void largestFirstFlushBits(Cycle v);
   u32 gatherLow(u32 c) const;
