@@ -19,12 +19,20 @@ constexpr i64 signExtend(u64 v, unsigned width) {
   return static_cast<i64>(v << shift) >> shift;
 }
 
-constexpr u64 lowMask(unsigned width) { return width >= 64 ? ~u64{0} : (u64{1} << width) - 1; }
+constexpr u64 lowMask(unsigned width) {
+  return width >= 64 ? ~u64{0} : (u64{1} << width) - 1;
+}
 
-constexpr bool isPowerOfTwo(u64 v) { return v != 0 && (v & (v - 1)) == 0; }
+constexpr bool isPowerOfTwo(u64 v) {
+  return v != 0 && (v & (v - 1)) == 0;
+}
 
-constexpr u64 alignDown(u64 v, u64 align) { return v & ~(align - 1); }
-constexpr u64 alignUp(u64 v, u64 align) { return (v + align - 1) & ~(align - 1); }
+constexpr u64 alignDown(u64 v, u64 align) {
+  return v & ~(align - 1);
+}
+constexpr u64 alignUp(u64 v, u64 align) {
+  return (v + align - 1) & ~(align - 1);
+}
 
 // Unaligned, type-punning-safe load and store of little-endian host memory.
 template <class T>

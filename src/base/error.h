@@ -12,12 +12,12 @@ namespace hpm {
 
 // Exit statuses of the hpmsim command for its own failures (guest statuses pass through).
 enum class ExitCode : int {
-  kUsage = 2,          // unknown option, malformed command line
-  kConfig = 3,         // bad machine configuration or parameter
-  kProgram = 4,        // the guest program cannot be loaded (missing, not ELF, unsupported)
-  kGuestFault = 5,     // the simulator refused to go on (for example a strict-syscall stop)
-  kIo = 6,             // a host file could not be written or read
-  kInternal = 70,      // a broken invariant inside the simulator (EX_SOFTWARE)
+  kUsage = 2,       // unknown option, malformed command line
+  kConfig = 3,      // bad machine configuration or parameter
+  kProgram = 4,     // the guest program cannot be loaded (missing, not ELF, unsupported)
+  kGuestFault = 5,  // the simulator refused to go on (for example a strict-syscall stop)
+  kIo = 6,          // a host file could not be written or read
+  kInternal = 70,   // a broken invariant inside the simulator (EX_SOFTWARE)
 };
 
 class Error : public std::runtime_error {

@@ -14,7 +14,9 @@ namespace {
   fail(ExitCode::kConfig, "configuration key '{}': {}", key, why);
 }
 
-std::string describeJson(const nlohmann::json& j) { return j.dump(); }
+std::string describeJson(const nlohmann::json& j) {
+  return j.dump();
+}
 
 nlohmann::json tomlToJson(const toml::node& node, const std::string& key) {
   if (auto v = node.as_integer()) return v->get();
@@ -121,8 +123,8 @@ void Visitor::param(std::string_view name, double& field, std::string_view doc, 
                          if (!j.is_number()) badValue(k, "expects a number");
                          const double v = j.get<double>();
                          if (!(v >= range.min && v <= range.max)) {
-                           badValue(k, fmt::format("{} is outside [{}, {}]", v, range.min,
-                                                   range.max));
+                           badValue(k,
+                                    fmt::format("{} is outside [{}, {}]", v, range.min, range.max));
                          }
                          field = v;
                        },
@@ -138,31 +140,32 @@ void Visitor::integer(std::string_view name, std::string_view doc, Range range, 
   const i128 current = get();
   nlohmann::json def = is_signed ? nlohmann::json(static_cast<i64>(current))
                                  : nlohmann::json(static_cast<u64>(current));
-  out_.push_back(Param{
-      k, std::string(doc), "integer", def,
-      [set, lo, hi, k, pow2 = range.power_of_two](const nlohmann::json& j) {
-        i128 v = 0;
-        if (j.is_number_unsigned()) {
-          v = j.get<u64>();
-        } else if (j.is_number_integer()) {
-          v = j.get<i64>();
-        } else {
-          badValue(k, fmt::format("expects an integer, got {}", describeJson(j)));
-        }
-        const double dv = static_cast<double>(v);
-        if (dv < lo || dv > hi) {
-          badValue(k, fmt::format("{} is outside [{}, {}]", static_cast<i64>(v),
-                                  static_cast<i64>(lo), hi >= 9.2e18 ? u64(-1) : u64(hi)));
-        }
-        if (pow2 && (v <= 0 || (v & (v - 1)) != 0)) {
-          badValue(k, fmt::format("{} is not a power of two", static_cast<i64>(v)));
-        }
-        set(v);
-      },
-      [get, is_signed] {
-        const i128 v = get();
-        return is_signed ? nlohmann::json(static_cast<i64>(v)) : nlohmann::json(static_cast<u64>(v));
-      }});
+  out_.push_back(
+      Param{k, std::string(doc), "integer", def,
+            [set, lo, hi, k, pow2 = range.power_of_two](const nlohmann::json& j) {
+              i128 v = 0;
+              if (j.is_number_unsigned()) {
+                v = j.get<u64>();
+              } else if (j.is_number_integer()) {
+                v = j.get<i64>();
+              } else {
+                badValue(k, fmt::format("expects an integer, got {}", describeJson(j)));
+              }
+              const double dv = static_cast<double>(v);
+              if (dv < lo || dv > hi) {
+                badValue(k, fmt::format("{} is outside [{}, {}]", static_cast<i64>(v),
+                                        static_cast<i64>(lo), hi >= 9.2e18 ? u64(-1) : u64(hi)));
+              }
+              if (pow2 && (v <= 0 || (v & (v - 1)) != 0)) {
+                badValue(k, fmt::format("{} is not a power of two", static_cast<i64>(v)));
+              }
+              set(v);
+            },
+            [get, is_signed] {
+              const i128 v = get();
+              return is_signed ? nlohmann::json(static_cast<i64>(v))
+                               : nlohmann::json(static_cast<u64>(v));
+            }});
 }
 
 void Visitor::choice(std::string_view name, std::string_view doc,
@@ -206,8 +209,8 @@ void Schema::applyToml(std::string_view text, std::string_view origin,
   try {
     table = toml::parse(text, origin);
   } catch (const toml::parse_error& e) {
-    fail(ExitCode::kConfig, "{}:{}:{}: {}", origin, e.source().begin.line,
-         e.source().begin.column, e.description());
+    fail(ExitCode::kConfig, "{}:{}:{}: {}", origin, e.source().begin.line, e.source().begin.column,
+         e.description());
   }
   walkToml(table, "", *this, origin, ignored);
 }

@@ -36,11 +36,13 @@ struct Range {
   bool power_of_two = false;
 };
 
-inline Range powerOfTwo(double min, double max) { return Range{min, max, true}; }
+inline Range powerOfTwo(double min, double max) {
+  return Range{min, max, true};
+}
 
 // One parameter, reached through closures so the schema can hold any field type.
 struct Param {
-  std::string key;   // dotted path, e.g. "node.cores"
+  std::string key;  // dotted path, e.g. "node.cores"
   std::string doc;
   std::string type;  // "integer", "number", "boolean", "string" or "one of a|b|c"
   nlohmann::json default_value;
@@ -66,23 +68,25 @@ class Visitor {
   void param(std::string_view name, double& field, std::string_view doc, Range range = {});
 
   template <class T>
-    requires std::is_integral_v<T>
+  requires std::is_integral_v<T>
   void param(std::string_view name, T& field, std::string_view doc, Range range = {}) {
-    integer(name, doc, range, std::is_signed_v<T>, static_cast<double>(std::numeric_limits<T>::min()),
-            static_cast<double>(std::numeric_limits<T>::max()),
-            [&field](i128 v) { field = static_cast<T>(v); },
-            [&field] { return static_cast<i128>(field); });
+    integer(
+        name, doc, range, std::is_signed_v<T>, static_cast<double>(std::numeric_limits<T>::min()),
+        static_cast<double>(std::numeric_limits<T>::max()),
+        [&field](i128 v) { field = static_cast<T>(v); },
+        [&field] { return static_cast<i128>(field); });
   }
 
   // An enumeration spelled by name in configuration files.
   template <class E>
-    requires std::is_enum_v<E>
+  requires std::is_enum_v<E>
   void param(std::string_view name, E& field, std::string_view doc,
              std::initializer_list<std::pair<std::string_view, E>> names) {
     std::vector<std::pair<std::string, int>> table;
     for (const auto& [text, value] : names) table.emplace_back(text, static_cast<int>(value));
-    choice(name, doc, std::move(table), [&field](int v) { field = static_cast<E>(v); },
-           [&field] { return static_cast<int>(field); });
+    choice(
+        name, doc, std::move(table), [&field](int v) { field = static_cast<E>(v); },
+        [&field] { return static_cast<int>(field); });
   }
 
  private:

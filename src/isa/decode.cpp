@@ -5,8 +5,12 @@
 namespace hpm::isa {
 namespace {
 
-constexpr u32 bits(u32 v, unsigned hi, unsigned lo) { return (v >> lo) & ((1u << (hi - lo + 1)) - 1); }
-constexpr u32 bit(u32 v, unsigned b) { return (v >> b) & 1; }
+constexpr u32 bits(u32 v, unsigned hi, unsigned lo) {
+  return (v >> lo) & ((1u << (hi - lo + 1)) - 1);
+}
+constexpr u32 bit(u32 v, unsigned b) {
+  return (v >> b) & 1;
+}
 
 DecodedInst make(Op op, u32 raw, unsigned length, unsigned rd = 0, unsigned rs1 = 0,
                  unsigned rs2 = 0, i64 imm = 0) {
@@ -21,10 +25,14 @@ DecodedInst make(Op op, u32 raw, unsigned length, unsigned rd = 0, unsigned rs1 
   return d;
 }
 
-DecodedInst illegal(u32 raw, unsigned length) { return make(Op::kIllegal, raw, length); }
+DecodedInst illegal(u32 raw, unsigned length) {
+  return make(Op::kIllegal, raw, length);
+}
 
 // Rounding-mode fields 5 and 6 are reserved; 7 (dynamic) is checked against frm at run time.
-constexpr bool validRm(u32 rm) { return rm != 5 && rm != 6; }
+constexpr bool validRm(u32 rm) {
+  return rm != 5 && rm != 6;
+}
 
 DecodedInst decodeOpFp(u32 raw) {
   const unsigned rd = bits(raw, 11, 7), rs1 = bits(raw, 19, 15), rs2 = bits(raw, 24, 20);
@@ -88,8 +96,7 @@ DecodedInst decodeOpFp(u32 raw) {
     case 0x1e:
       if (rs2 != 0 || rm != 0) return illegal(raw, 4);
       return fp(Op::kFmvWX, Op::kFmvDX, false);
-    default:
-      return illegal(raw, 4);
+    default: return illegal(raw, 4);
   }
 }
 
@@ -145,8 +152,8 @@ DecodedInst decode32(u32 raw) {
       if (funct3 != 0) break;
       return i(Op::kJalr);
     case 0x63: {
-      static constexpr Op kBranch[8] = {Op::kBeq,     Op::kBne, Op::kIllegal, Op::kIllegal,
-                                        Op::kBlt,     Op::kBge, Op::kBltu,    Op::kBgeu};
+      static constexpr Op kBranch[8] = {Op::kBeq, Op::kBne, Op::kIllegal, Op::kIllegal,
+                                        Op::kBlt, Op::kBge, Op::kBltu,    Op::kBgeu};
       if (kBranch[funct3] == Op::kIllegal) break;
       return make(kBranch[funct3], raw, 4, 0, rs1, rs2, imm_b);
     }
@@ -173,8 +180,10 @@ DecodedInst decode32(u32 raw) {
           if (bits(raw, 31, 26) != 0) break;
           return make(Op::kSlli, raw, 4, rd, rs1, 0, bits(raw, 25, 20));
         case 5:
-          if (bits(raw, 31, 26) == 0x00) return make(Op::kSrli, raw, 4, rd, rs1, 0, bits(raw, 25, 20));
-          if (bits(raw, 31, 26) == 0x10) return make(Op::kSrai, raw, 4, rd, rs1, 0, bits(raw, 25, 20));
+          if (bits(raw, 31, 26) == 0x00)
+            return make(Op::kSrli, raw, 4, rd, rs1, 0, bits(raw, 25, 20));
+          if (bits(raw, 31, 26) == 0x10)
+            return make(Op::kSrai, raw, 4, rd, rs1, 0, bits(raw, 25, 20));
           break;
       }
       break;
@@ -214,8 +223,8 @@ DecodedInst decode32(u32 raw) {
         break;
       }
       if (funct7 == 1) {
-        static constexpr Op kMulW[8] = {Op::kMulw,    Op::kIllegal, Op::kIllegal, Op::kIllegal,
-                                        Op::kDivw,    Op::kDivuw,   Op::kRemw,    Op::kRemuw};
+        static constexpr Op kMulW[8] = {Op::kMulw, Op::kIllegal, Op::kIllegal, Op::kIllegal,
+                                        Op::kDivw, Op::kDivuw,   Op::kRemw,    Op::kRemuw};
         if (kMulW[funct3] == Op::kIllegal) break;
         return r(kMulW[funct3]);
       }
@@ -274,8 +283,8 @@ DecodedInst decode32(u32 raw) {
 DecodedInst decode16(u32 raw) {
   const u32 c = raw & 0xffff;
   const u32 funct3 = bits(c, 15, 13);
-  const unsigned rd_full = bits(c, 11, 7);   // rd / rs1 in CR, CI forms
-  const unsigned rs2_full = bits(c, 6, 2);   // rs2 in CR, CSS forms
+  const unsigned rd_full = bits(c, 11, 7);  // rd / rs1 in CR, CI forms
+  const unsigned rs2_full = bits(c, 6, 2);  // rs2 in CR, CSS forms
   const unsigned rd_short = 8 + bits(c, 4, 2);
   const unsigned rs1_short = 8 + bits(c, 9, 7);
   const i64 ci_imm = signExtend((bit(c, 12) << 5) | bits(c, 6, 2), 6);
@@ -287,8 +296,8 @@ DecodedInst decode16(u32 raw) {
     case 0:
       switch (funct3) {
         case 0: {  // c.addi4spn
-          const u32 imm = (bits(c, 12, 11) << 4) | (bits(c, 10, 7) << 6) | (bit(c, 6) << 2) |
-                          (bit(c, 5) << 3);
+          const u32 imm =
+              (bits(c, 12, 11) << 4) | (bits(c, 10, 7) << 6) | (bit(c, 6) << 2) | (bit(c, 5) << 3);
           if (imm == 0) break;  // includes the all-zero instruction
           return m(Op::kAddi, rd_short, 2, 0, imm);
         }
@@ -346,18 +355,18 @@ DecodedInst decode16(u32 raw) {
           break;
         }
         case 5: {  // c.j
-          const i64 imm = signExtend((bit(c, 12) << 11) | (bit(c, 11) << 4) | (bits(c, 10, 9) << 8) |
-                                         (bit(c, 8) << 10) | (bit(c, 7) << 6) | (bit(c, 6) << 7) |
-                                         (bits(c, 5, 3) << 1) | (bit(c, 2) << 5),
-                                     12);
+          const i64 imm = signExtend(
+              (bit(c, 12) << 11) | (bit(c, 11) << 4) | (bits(c, 10, 9) << 8) | (bit(c, 8) << 10) |
+                  (bit(c, 7) << 6) | (bit(c, 6) << 7) | (bits(c, 5, 3) << 1) | (bit(c, 2) << 5),
+              12);
           return m(Op::kJal, 0, 0, 0, imm);
         }
         case 6:
         case 7: {  // c.beqz, c.bnez
-          const i64 imm = signExtend((bit(c, 12) << 8) | (bits(c, 11, 10) << 3) |
-                                         (bits(c, 6, 5) << 6) | (bits(c, 4, 3) << 1) |
-                                         (bit(c, 2) << 5),
-                                     9);
+          const i64 imm =
+              signExtend((bit(c, 12) << 8) | (bits(c, 11, 10) << 3) | (bits(c, 6, 5) << 6) |
+                             (bits(c, 4, 3) << 1) | (bit(c, 2) << 5),
+                         9);
           return m(funct3 == 6 ? Op::kBeq : Op::kBne, 0, rs1_short, 0, imm);
         }
       }
@@ -389,7 +398,7 @@ DecodedInst decode16(u32 raw) {
             return m(Op::kJalr, 1, rd_full, 0, 0);             // c.jalr
           }
           return m(Op::kAdd, rd_full, rd_full, rs2_full, 0);  // c.add
-        case 5:  // c.fsdsp
+        case 5:                                               // c.fsdsp
           return m(Op::kFsd, 0, 2, rs2_full, (bits(c, 12, 10) << 3) | (bits(c, 9, 7) << 6));
         case 6:  // c.swsp
           return m(Op::kSw, 0, 2, rs2_full, (bits(c, 12, 9) << 2) | (bits(c, 8, 7) << 6));

@@ -27,7 +27,9 @@ static_assert(sizeof(DecodedInst) == 16);
 
 // Number of bytes of the instruction whose low 16 bits are `low`: 2 or 4. Longer encodings
 // (48-bit and up) are reported as 4 and decode as illegal.
-constexpr unsigned instLength(u16 low) { return (low & 3) == 3 ? 4 : 2; }
+constexpr unsigned instLength(u16 low) {
+  return (low & 3) == 3 ? 4 : 2;
+}
 
 // Decodes one instruction. `raw` holds 4 bytes starting at the instruction (for a 2-byte
 // instruction the upper half is ignored). Reserved and unsupported encodings give kIllegal.

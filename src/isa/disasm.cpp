@@ -5,14 +5,14 @@
 namespace hpm::isa {
 namespace {
 
-constexpr std::string_view kIntNames[32] = {
-    "zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
-    "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
-    "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+constexpr std::string_view kIntNames[32] = {"zero", "ra", "sp",  "gp",  "tp", "t0", "t1", "t2",
+                                            "s0",   "s1", "a0",  "a1",  "a2", "a3", "a4", "a5",
+                                            "a6",   "a7", "s2",  "s3",  "s4", "s5", "s6", "s7",
+                                            "s8",   "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
 constexpr std::string_view kFpNames[32] = {
-    "ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",  "fs0",  "fs1", "fa0",
-    "fa1", "fa2", "fa3",  "fa4",  "fa5", "fa6", "fa7",  "fs2",  "fs3",  "fs4", "fs5",
-    "fs6", "fs7", "fs8",  "fs9",  "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
+    "ft0", "ft1", "ft2", "ft3", "ft4",  "ft5",  "ft6", "ft7", "fs0",  "fs1", "fa0",
+    "fa1", "fa2", "fa3", "fa4", "fa5",  "fa6",  "fa7", "fs2", "fs3",  "fs4", "fs5",
+    "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
 constexpr std::string_view kRmNames[8] = {"rne", "rtz", "rdn", "rup", "rmm", "", "", "dyn"};
 
 std::string csrName(u32 csr) {
@@ -42,14 +42,18 @@ bool usesRm(Op op) {
 
 }  // namespace
 
-std::string_view intRegName(unsigned r) { return kIntNames[r & 31]; }
-std::string_view fpRegName(unsigned r) { return kFpNames[r & 31]; }
+std::string_view intRegName(unsigned r) {
+  return kIntNames[r & 31];
+}
+std::string_view fpRegName(unsigned r) {
+  return kFpNames[r & 31];
+}
 
 std::string_view instClassName(InstClass cls) {
   static constexpr std::string_view kNames[] = {
-      "int_alu", "int_mul",  "int_div", "branch", "jump",   "load",    "store",
-      "atomic",  "fp_load",  "fp_store", "fp_add", "fp_mul", "fp_fma",  "fp_div",
-      "fp_sqrt", "fp_misc",  "fp_cvt",  "system"};
+      "int_alu", "int_mul", "int_div", "branch",   "jump",   "load",
+      "store",   "atomic",  "fp_load", "fp_store", "fp_add", "fp_mul",
+      "fp_fma",  "fp_div",  "fp_sqrt", "fp_misc",  "fp_cvt", "system"};
   static_assert(std::size(kNames) == static_cast<std::size_t>(InstClass::kCount));
   return kNames[static_cast<std::size_t>(cls)];
 }
@@ -71,8 +75,7 @@ std::string disassemble(const DecodedInst& d, u64 pc) {
     case Format::kR: return fmt::format("{} {}, {}, {}", m, x(d.rd), x(d.rs1), x(d.rs2));
     case Format::kI: return fmt::format("{} {}, {}, {}", m, x(d.rd), x(d.rs1), d.imm);
     case Format::kShift: return fmt::format("{} {}, {}, {}", m, x(d.rd), x(d.rs1), d.imm);
-    case Format::kU:
-      return fmt::format("{} {}, 0x{:x}", m, x(d.rd), static_cast<u32>(d.imm) >> 12);
+    case Format::kU: return fmt::format("{} {}, 0x{:x}", m, x(d.rd), static_cast<u32>(d.imm) >> 12);
     case Format::kJ: return fmt::format("{} {}, 0x{:x}", m, x(d.rd), pc + d.imm);
     case Format::kJalr: return fmt::format("{} {}, {}({})", m, x(d.rd), d.imm, x(d.rs1));
     case Format::kB: return fmt::format("{} {}, {}, 0x{:x}", m, x(d.rs1), x(d.rs2), pc + d.imm);

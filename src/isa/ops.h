@@ -14,29 +14,29 @@ namespace hpm::isa {
 
 // Operand layouts. "F" marks floating-point register operands.
 enum class Format : u8 {
-  kNone,      // ecall, ebreak, fence.i
-  kFence,     // fence pred, succ
-  kR,         // rd, rs1, rs2
-  kI,         // rd, rs1, imm
-  kShift,     // rd, rs1, shamt
-  kU,         // rd, imm20
-  kJ,         // rd, target
-  kJalr,      // rd, imm(rs1)
-  kB,         // rs1, rs2, target
-  kLoad,      // rd, imm(rs1)
-  kStore,     // rs2, imm(rs1)
-  kCsr,       // rd, csr, rs1
-  kCsrI,      // rd, csr, uimm
-  kLr,        // rd, (rs1)
-  kAmo,       // rd, rs2, (rs1)
-  kFLoad,     // fd, imm(rs1)
-  kFStore,    // fs2, imm(rs1)
-  kFR,        // fd, fs1, fs2 [, rm]
-  kFR1,       // fd, fs1 [, rm]
-  kFR4,       // fd, fs1, fs2, fs3 [, rm]
-  kFCmp,      // rd, fs1, fs2
-  kFToX,      // rd, fs1 [, rm]
-  kXToF,      // fd, rs1 [, rm]
+  kNone,    // ecall, ebreak, fence.i
+  kFence,   // fence pred, succ
+  kR,       // rd, rs1, rs2
+  kI,       // rd, rs1, imm
+  kShift,   // rd, rs1, shamt
+  kU,       // rd, imm20
+  kJ,       // rd, target
+  kJalr,    // rd, imm(rs1)
+  kB,       // rs1, rs2, target
+  kLoad,    // rd, imm(rs1)
+  kStore,   // rs2, imm(rs1)
+  kCsr,     // rd, csr, rs1
+  kCsrI,    // rd, csr, uimm
+  kLr,      // rd, (rs1)
+  kAmo,     // rd, rs2, (rs1)
+  kFLoad,   // fd, imm(rs1)
+  kFStore,  // fs2, imm(rs1)
+  kFR,      // fd, fs1, fs2 [, rm]
+  kFR1,     // fd, fs1 [, rm]
+  kFR4,     // fd, fs1, fs2, fs3 [, rm]
+  kFCmp,    // rd, fs1, fs2
+  kFToX,    // rd, fs1 [, rm]
+  kXToF,    // fd, rs1 [, rm]
 };
 
 // Functional classes, in the order the timing model's latency table lists them.
@@ -62,163 +62,163 @@ enum class InstClass : u8 {
   kCount
 };
 
-#define HPM_RV_OPS(X)                               \
-  X(Illegal, "illegal", kNone, kSystem)             \
-  X(Lui, "lui", kU, kIntAlu)                        \
-  X(Auipc, "auipc", kU, kIntAlu)                    \
-  X(Jal, "jal", kJ, kJump)                          \
-  X(Jalr, "jalr", kJalr, kJump)                     \
-  X(Beq, "beq", kB, kBranch)                        \
-  X(Bne, "bne", kB, kBranch)                        \
-  X(Blt, "blt", kB, kBranch)                        \
-  X(Bge, "bge", kB, kBranch)                        \
-  X(Bltu, "bltu", kB, kBranch)                      \
-  X(Bgeu, "bgeu", kB, kBranch)                      \
-  X(Lb, "lb", kLoad, kLoad)                         \
-  X(Lh, "lh", kLoad, kLoad)                         \
-  X(Lw, "lw", kLoad, kLoad)                         \
-  X(Ld, "ld", kLoad, kLoad)                         \
-  X(Lbu, "lbu", kLoad, kLoad)                       \
-  X(Lhu, "lhu", kLoad, kLoad)                       \
-  X(Lwu, "lwu", kLoad, kLoad)                       \
-  X(Sb, "sb", kStore, kStore)                       \
-  X(Sh, "sh", kStore, kStore)                       \
-  X(Sw, "sw", kStore, kStore)                       \
-  X(Sd, "sd", kStore, kStore)                       \
-  X(Addi, "addi", kI, kIntAlu)                      \
-  X(Slti, "slti", kI, kIntAlu)                      \
-  X(Sltiu, "sltiu", kI, kIntAlu)                    \
-  X(Xori, "xori", kI, kIntAlu)                      \
-  X(Ori, "ori", kI, kIntAlu)                        \
-  X(Andi, "andi", kI, kIntAlu)                      \
-  X(Slli, "slli", kShift, kIntAlu)                  \
-  X(Srli, "srli", kShift, kIntAlu)                  \
-  X(Srai, "srai", kShift, kIntAlu)                  \
-  X(Add, "add", kR, kIntAlu)                        \
-  X(Sub, "sub", kR, kIntAlu)                        \
-  X(Sll, "sll", kR, kIntAlu)                        \
-  X(Slt, "slt", kR, kIntAlu)                        \
-  X(Sltu, "sltu", kR, kIntAlu)                      \
-  X(Xor, "xor", kR, kIntAlu)                        \
-  X(Srl, "srl", kR, kIntAlu)                        \
-  X(Sra, "sra", kR, kIntAlu)                        \
-  X(Or, "or", kR, kIntAlu)                          \
-  X(And, "and", kR, kIntAlu)                        \
-  X(Addiw, "addiw", kI, kIntAlu)                    \
-  X(Slliw, "slliw", kShift, kIntAlu)                \
-  X(Srliw, "srliw", kShift, kIntAlu)                \
-  X(Sraiw, "sraiw", kShift, kIntAlu)                \
-  X(Addw, "addw", kR, kIntAlu)                      \
-  X(Subw, "subw", kR, kIntAlu)                      \
-  X(Sllw, "sllw", kR, kIntAlu)                      \
-  X(Srlw, "srlw", kR, kIntAlu)                      \
-  X(Sraw, "sraw", kR, kIntAlu)                      \
-  X(Fence, "fence", kFence, kSystem)                \
-  X(FenceI, "fence.i", kNone, kSystem)              \
-  X(Ecall, "ecall", kNone, kSystem)                 \
-  X(Ebreak, "ebreak", kNone, kSystem)               \
-  X(Csrrw, "csrrw", kCsr, kSystem)                  \
-  X(Csrrs, "csrrs", kCsr, kSystem)                  \
-  X(Csrrc, "csrrc", kCsr, kSystem)                  \
-  X(Csrrwi, "csrrwi", kCsrI, kSystem)               \
-  X(Csrrsi, "csrrsi", kCsrI, kSystem)               \
-  X(Csrrci, "csrrci", kCsrI, kSystem)               \
-  X(Mul, "mul", kR, kIntMul)                        \
-  X(Mulh, "mulh", kR, kIntMul)                      \
-  X(Mulhsu, "mulhsu", kR, kIntMul)                  \
-  X(Mulhu, "mulhu", kR, kIntMul)                    \
-  X(Div, "div", kR, kIntDiv)                        \
-  X(Divu, "divu", kR, kIntDiv)                      \
-  X(Rem, "rem", kR, kIntDiv)                        \
-  X(Remu, "remu", kR, kIntDiv)                      \
-  X(Mulw, "mulw", kR, kIntMul)                      \
-  X(Divw, "divw", kR, kIntDiv)                      \
-  X(Divuw, "divuw", kR, kIntDiv)                    \
-  X(Remw, "remw", kR, kIntDiv)                      \
-  X(Remuw, "remuw", kR, kIntDiv)                    \
-  X(LrW, "lr.w", kLr, kAtomic)                      \
-  X(ScW, "sc.w", kAmo, kAtomic)                     \
-  X(AmoswapW, "amoswap.w", kAmo, kAtomic)           \
-  X(AmoaddW, "amoadd.w", kAmo, kAtomic)             \
-  X(AmoxorW, "amoxor.w", kAmo, kAtomic)             \
-  X(AmoandW, "amoand.w", kAmo, kAtomic)             \
-  X(AmoorW, "amoor.w", kAmo, kAtomic)               \
-  X(AmominW, "amomin.w", kAmo, kAtomic)             \
-  X(AmomaxW, "amomax.w", kAmo, kAtomic)             \
-  X(AmominuW, "amominu.w", kAmo, kAtomic)           \
-  X(AmomaxuW, "amomaxu.w", kAmo, kAtomic)           \
-  X(LrD, "lr.d", kLr, kAtomic)                      \
-  X(ScD, "sc.d", kAmo, kAtomic)                     \
-  X(AmoswapD, "amoswap.d", kAmo, kAtomic)           \
-  X(AmoaddD, "amoadd.d", kAmo, kAtomic)             \
-  X(AmoxorD, "amoxor.d", kAmo, kAtomic)             \
-  X(AmoandD, "amoand.d", kAmo, kAtomic)             \
-  X(AmoorD, "amoor.d", kAmo, kAtomic)               \
-  X(AmominD, "amomin.d", kAmo, kAtomic)             \
-  X(AmomaxD, "amomax.d", kAmo, kAtomic)             \
-  X(AmominuD, "amominu.d", kAmo, kAtomic)           \
-  X(AmomaxuD, "amomaxu.d", kAmo, kAtomic)           \
-  X(Flw, "flw", kFLoad, kFpLoad)                    \
-  X(Fsw, "fsw", kFStore, kFpStore)                  \
-  X(FmaddS, "fmadd.s", kFR4, kFpFma)                \
-  X(FmsubS, "fmsub.s", kFR4, kFpFma)                \
-  X(FnmsubS, "fnmsub.s", kFR4, kFpFma)              \
-  X(FnmaddS, "fnmadd.s", kFR4, kFpFma)              \
-  X(FaddS, "fadd.s", kFR, kFpAdd)                   \
-  X(FsubS, "fsub.s", kFR, kFpAdd)                   \
-  X(FmulS, "fmul.s", kFR, kFpMul)                   \
-  X(FdivS, "fdiv.s", kFR, kFpDiv)                   \
-  X(FsqrtS, "fsqrt.s", kFR1, kFpSqrt)               \
-  X(FsgnjS, "fsgnj.s", kFR, kFpMisc)                \
-  X(FsgnjnS, "fsgnjn.s", kFR, kFpMisc)              \
-  X(FsgnjxS, "fsgnjx.s", kFR, kFpMisc)              \
-  X(FminS, "fmin.s", kFR, kFpMisc)                  \
-  X(FmaxS, "fmax.s", kFR, kFpMisc)                  \
-  X(FcvtWS, "fcvt.w.s", kFToX, kFpCvt)              \
-  X(FcvtWuS, "fcvt.wu.s", kFToX, kFpCvt)            \
-  X(FcvtLS, "fcvt.l.s", kFToX, kFpCvt)              \
-  X(FcvtLuS, "fcvt.lu.s", kFToX, kFpCvt)            \
-  X(FmvXW, "fmv.x.w", kFToX, kFpMisc)               \
-  X(FeqS, "feq.s", kFCmp, kFpMisc)                  \
-  X(FltS, "flt.s", kFCmp, kFpMisc)                  \
-  X(FleS, "fle.s", kFCmp, kFpMisc)                  \
-  X(FclassS, "fclass.s", kFToX, kFpMisc)            \
-  X(FcvtSW, "fcvt.s.w", kXToF, kFpCvt)              \
-  X(FcvtSWu, "fcvt.s.wu", kXToF, kFpCvt)            \
-  X(FcvtSL, "fcvt.s.l", kXToF, kFpCvt)              \
-  X(FcvtSLu, "fcvt.s.lu", kXToF, kFpCvt)            \
-  X(FmvWX, "fmv.w.x", kXToF, kFpMisc)               \
-  X(Fld, "fld", kFLoad, kFpLoad)                    \
-  X(Fsd, "fsd", kFStore, kFpStore)                  \
-  X(FmaddD, "fmadd.d", kFR4, kFpFma)                \
-  X(FmsubD, "fmsub.d", kFR4, kFpFma)                \
-  X(FnmsubD, "fnmsub.d", kFR4, kFpFma)              \
-  X(FnmaddD, "fnmadd.d", kFR4, kFpFma)              \
-  X(FaddD, "fadd.d", kFR, kFpAdd)                   \
-  X(FsubD, "fsub.d", kFR, kFpAdd)                   \
-  X(FmulD, "fmul.d", kFR, kFpMul)                   \
-  X(FdivD, "fdiv.d", kFR, kFpDiv)                   \
-  X(FsqrtD, "fsqrt.d", kFR1, kFpSqrt)               \
-  X(FsgnjD, "fsgnj.d", kFR, kFpMisc)                \
-  X(FsgnjnD, "fsgnjn.d", kFR, kFpMisc)              \
-  X(FsgnjxD, "fsgnjx.d", kFR, kFpMisc)              \
-  X(FminD, "fmin.d", kFR, kFpMisc)                  \
-  X(FmaxD, "fmax.d", kFR, kFpMisc)                  \
-  X(FcvtSD, "fcvt.s.d", kFR1, kFpCvt)               \
-  X(FcvtDS, "fcvt.d.s", kFR1, kFpCvt)               \
-  X(FeqD, "feq.d", kFCmp, kFpMisc)                  \
-  X(FltD, "flt.d", kFCmp, kFpMisc)                  \
-  X(FleD, "fle.d", kFCmp, kFpMisc)                  \
-  X(FclassD, "fclass.d", kFToX, kFpMisc)            \
-  X(FcvtWD, "fcvt.w.d", kFToX, kFpCvt)              \
-  X(FcvtWuD, "fcvt.wu.d", kFToX, kFpCvt)            \
-  X(FcvtLD, "fcvt.l.d", kFToX, kFpCvt)              \
-  X(FcvtLuD, "fcvt.lu.d", kFToX, kFpCvt)            \
-  X(FmvXD, "fmv.x.d", kFToX, kFpMisc)               \
-  X(FcvtDW, "fcvt.d.w", kXToF, kFpCvt)              \
-  X(FcvtDWu, "fcvt.d.wu", kXToF, kFpCvt)            \
-  X(FcvtDL, "fcvt.d.l", kXToF, kFpCvt)              \
-  X(FcvtDLu, "fcvt.d.lu", kXToF, kFpCvt)            \
+#define HPM_RV_OPS(X)                     \
+  X(Illegal, "illegal", kNone, kSystem)   \
+  X(Lui, "lui", kU, kIntAlu)              \
+  X(Auipc, "auipc", kU, kIntAlu)          \
+  X(Jal, "jal", kJ, kJump)                \
+  X(Jalr, "jalr", kJalr, kJump)           \
+  X(Beq, "beq", kB, kBranch)              \
+  X(Bne, "bne", kB, kBranch)              \
+  X(Blt, "blt", kB, kBranch)              \
+  X(Bge, "bge", kB, kBranch)              \
+  X(Bltu, "bltu", kB, kBranch)            \
+  X(Bgeu, "bgeu", kB, kBranch)            \
+  X(Lb, "lb", kLoad, kLoad)               \
+  X(Lh, "lh", kLoad, kLoad)               \
+  X(Lw, "lw", kLoad, kLoad)               \
+  X(Ld, "ld", kLoad, kLoad)               \
+  X(Lbu, "lbu", kLoad, kLoad)             \
+  X(Lhu, "lhu", kLoad, kLoad)             \
+  X(Lwu, "lwu", kLoad, kLoad)             \
+  X(Sb, "sb", kStore, kStore)             \
+  X(Sh, "sh", kStore, kStore)             \
+  X(Sw, "sw", kStore, kStore)             \
+  X(Sd, "sd", kStore, kStore)             \
+  X(Addi, "addi", kI, kIntAlu)            \
+  X(Slti, "slti", kI, kIntAlu)            \
+  X(Sltiu, "sltiu", kI, kIntAlu)          \
+  X(Xori, "xori", kI, kIntAlu)            \
+  X(Ori, "ori", kI, kIntAlu)              \
+  X(Andi, "andi", kI, kIntAlu)            \
+  X(Slli, "slli", kShift, kIntAlu)        \
+  X(Srli, "srli", kShift, kIntAlu)        \
+  X(Srai, "srai", kShift, kIntAlu)        \
+  X(Add, "add", kR, kIntAlu)              \
+  X(Sub, "sub", kR, kIntAlu)              \
+  X(Sll, "sll", kR, kIntAlu)              \
+  X(Slt, "slt", kR, kIntAlu)              \
+  X(Sltu, "sltu", kR, kIntAlu)            \
+  X(Xor, "xor", kR, kIntAlu)              \
+  X(Srl, "srl", kR, kIntAlu)              \
+  X(Sra, "sra", kR, kIntAlu)              \
+  X(Or, "or", kR, kIntAlu)                \
+  X(And, "and", kR, kIntAlu)              \
+  X(Addiw, "addiw", kI, kIntAlu)          \
+  X(Slliw, "slliw", kShift, kIntAlu)      \
+  X(Srliw, "srliw", kShift, kIntAlu)      \
+  X(Sraiw, "sraiw", kShift, kIntAlu)      \
+  X(Addw, "addw", kR, kIntAlu)            \
+  X(Subw, "subw", kR, kIntAlu)            \
+  X(Sllw, "sllw", kR, kIntAlu)            \
+  X(Srlw, "srlw", kR, kIntAlu)            \
+  X(Sraw, "sraw", kR, kIntAlu)            \
+  X(Fence, "fence", kFence, kSystem)      \
+  X(FenceI, "fence.i", kNone, kSystem)    \
+  X(Ecall, "ecall", kNone, kSystem)       \
+  X(Ebreak, "ebreak", kNone, kSystem)     \
+  X(Csrrw, "csrrw", kCsr, kSystem)        \
+  X(Csrrs, "csrrs", kCsr, kSystem)        \
+  X(Csrrc, "csrrc", kCsr, kSystem)        \
+  X(Csrrwi, "csrrwi", kCsrI, kSystem)     \
+  X(Csrrsi, "csrrsi", kCsrI, kSystem)     \
+  X(Csrrci, "csrrci", kCsrI, kSystem)     \
+  X(Mul, "mul", kR, kIntMul)              \
+  X(Mulh, "mulh", kR, kIntMul)            \
+  X(Mulhsu, "mulhsu", kR, kIntMul)        \
+  X(Mulhu, "mulhu", kR, kIntMul)          \
+  X(Div, "div", kR, kIntDiv)              \
+  X(Divu, "divu", kR, kIntDiv)            \
+  X(Rem, "rem", kR, kIntDiv)              \
+  X(Remu, "remu", kR, kIntDiv)            \
+  X(Mulw, "mulw", kR, kIntMul)            \
+  X(Divw, "divw", kR, kIntDiv)            \
+  X(Divuw, "divuw", kR, kIntDiv)          \
+  X(Remw, "remw", kR, kIntDiv)            \
+  X(Remuw, "remuw", kR, kIntDiv)          \
+  X(LrW, "lr.w", kLr, kAtomic)            \
+  X(ScW, "sc.w", kAmo, kAtomic)           \
+  X(AmoswapW, "amoswap.w", kAmo, kAtomic) \
+  X(AmoaddW, "amoadd.w", kAmo, kAtomic)   \
+  X(AmoxorW, "amoxor.w", kAmo, kAtomic)   \
+  X(AmoandW, "amoand.w", kAmo, kAtomic)   \
+  X(AmoorW, "amoor.w", kAmo, kAtomic)     \
+  X(AmominW, "amomin.w", kAmo, kAtomic)   \
+  X(AmomaxW, "amomax.w", kAmo, kAtomic)   \
+  X(AmominuW, "amominu.w", kAmo, kAtomic) \
+  X(AmomaxuW, "amomaxu.w", kAmo, kAtomic) \
+  X(LrD, "lr.d", kLr, kAtomic)            \
+  X(ScD, "sc.d", kAmo, kAtomic)           \
+  X(AmoswapD, "amoswap.d", kAmo, kAtomic) \
+  X(AmoaddD, "amoadd.d", kAmo, kAtomic)   \
+  X(AmoxorD, "amoxor.d", kAmo, kAtomic)   \
+  X(AmoandD, "amoand.d", kAmo, kAtomic)   \
+  X(AmoorD, "amoor.d", kAmo, kAtomic)     \
+  X(AmominD, "amomin.d", kAmo, kAtomic)   \
+  X(AmomaxD, "amomax.d", kAmo, kAtomic)   \
+  X(AmominuD, "amominu.d", kAmo, kAtomic) \
+  X(AmomaxuD, "amomaxu.d", kAmo, kAtomic) \
+  X(Flw, "flw", kFLoad, kFpLoad)          \
+  X(Fsw, "fsw", kFStore, kFpStore)        \
+  X(FmaddS, "fmadd.s", kFR4, kFpFma)      \
+  X(FmsubS, "fmsub.s", kFR4, kFpFma)      \
+  X(FnmsubS, "fnmsub.s", kFR4, kFpFma)    \
+  X(FnmaddS, "fnmadd.s", kFR4, kFpFma)    \
+  X(FaddS, "fadd.s", kFR, kFpAdd)         \
+  X(FsubS, "fsub.s", kFR, kFpAdd)         \
+  X(FmulS, "fmul.s", kFR, kFpMul)         \
+  X(FdivS, "fdiv.s", kFR, kFpDiv)         \
+  X(FsqrtS, "fsqrt.s", kFR1, kFpSqrt)     \
+  X(FsgnjS, "fsgnj.s", kFR, kFpMisc)      \
+  X(FsgnjnS, "fsgnjn.s", kFR, kFpMisc)    \
+  X(FsgnjxS, "fsgnjx.s", kFR, kFpMisc)    \
+  X(FminS, "fmin.s", kFR, kFpMisc)        \
+  X(FmaxS, "fmax.s", kFR, kFpMisc)        \
+  X(FcvtWS, "fcvt.w.s", kFToX, kFpCvt)    \
+  X(FcvtWuS, "fcvt.wu.s", kFToX, kFpCvt)  \
+  X(FcvtLS, "fcvt.l.s", kFToX, kFpCvt)    \
+  X(FcvtLuS, "fcvt.lu.s", kFToX, kFpCvt)  \
+  X(FmvXW, "fmv.x.w", kFToX, kFpMisc)     \
+  X(FeqS, "feq.s", kFCmp, kFpMisc)        \
+  X(FltS, "flt.s", kFCmp, kFpMisc)        \
+  X(FleS, "fle.s", kFCmp, kFpMisc)        \
+  X(FclassS, "fclass.s", kFToX, kFpMisc)  \
+  X(FcvtSW, "fcvt.s.w", kXToF, kFpCvt)    \
+  X(FcvtSWu, "fcvt.s.wu", kXToF, kFpCvt)  \
+  X(FcvtSL, "fcvt.s.l", kXToF, kFpCvt)    \
+  X(FcvtSLu, "fcvt.s.lu", kXToF, kFpCvt)  \
+  X(FmvWX, "fmv.w.x", kXToF, kFpMisc)     \
+  X(Fld, "fld", kFLoad, kFpLoad)          \
+  X(Fsd, "fsd", kFStore, kFpStore)        \
+  X(FmaddD, "fmadd.d", kFR4, kFpFma)      \
+  X(FmsubD, "fmsub.d", kFR4, kFpFma)      \
+  X(FnmsubD, "fnmsub.d", kFR4, kFpFma)    \
+  X(FnmaddD, "fnmadd.d", kFR4, kFpFma)    \
+  X(FaddD, "fadd.d", kFR, kFpAdd)         \
+  X(FsubD, "fsub.d", kFR, kFpAdd)         \
+  X(FmulD, "fmul.d", kFR, kFpMul)         \
+  X(FdivD, "fdiv.d", kFR, kFpDiv)         \
+  X(FsqrtD, "fsqrt.d", kFR1, kFpSqrt)     \
+  X(FsgnjD, "fsgnj.d", kFR, kFpMisc)      \
+  X(FsgnjnD, "fsgnjn.d", kFR, kFpMisc)    \
+  X(FsgnjxD, "fsgnjx.d", kFR, kFpMisc)    \
+  X(FminD, "fmin.d", kFR, kFpMisc)        \
+  X(FmaxD, "fmax.d", kFR, kFpMisc)        \
+  X(FcvtSD, "fcvt.s.d", kFR1, kFpCvt)     \
+  X(FcvtDS, "fcvt.d.s", kFR1, kFpCvt)     \
+  X(FeqD, "feq.d", kFCmp, kFpMisc)        \
+  X(FltD, "flt.d", kFCmp, kFpMisc)        \
+  X(FleD, "fle.d", kFCmp, kFpMisc)        \
+  X(FclassD, "fclass.d", kFToX, kFpMisc)  \
+  X(FcvtWD, "fcvt.w.d", kFToX, kFpCvt)    \
+  X(FcvtWuD, "fcvt.wu.d", kFToX, kFpCvt)  \
+  X(FcvtLD, "fcvt.l.d", kFToX, kFpCvt)    \
+  X(FcvtLuD, "fcvt.lu.d", kFToX, kFpCvt)  \
+  X(FmvXD, "fmv.x.d", kFToX, kFpMisc)     \
+  X(FcvtDW, "fcvt.d.w", kXToF, kFpCvt)    \
+  X(FcvtDWu, "fcvt.d.wu", kXToF, kFpCvt)  \
+  X(FcvtDL, "fcvt.d.l", kXToF, kFpCvt)    \
+  X(FcvtDLu, "fcvt.d.lu", kXToF, kFpCvt)  \
   X(FmvDX, "fmv.d.x", kXToF, kFpMisc)
 
 enum class Op : u16 {
@@ -242,7 +242,9 @@ inline constexpr OpInfo kOpInfo[] = {
 #undef HPM_X
 };
 
-constexpr const OpInfo& opInfo(Op op) { return kOpInfo[static_cast<std::size_t>(op)]; }
+constexpr const OpInfo& opInfo(Op op) {
+  return kOpInfo[static_cast<std::size_t>(op)];
+}
 
 std::string_view instClassName(InstClass cls);
 
@@ -274,10 +276,8 @@ constexpr bool writesIntRd(Format f) {
     case Format::kLr:
     case Format::kAmo:
     case Format::kFCmp:
-    case Format::kFToX:
-      return true;
-    default:
-      return false;
+    case Format::kFToX: return true;
+    default: return false;
   }
 }
 
@@ -290,6 +290,8 @@ constexpr bool readsRs2(Format f) {
   return f == Format::kR || f == Format::kB || f == Format::kStore || f == Format::kAmo ||
          f == Format::kFStore || f == Format::kFR || f == Format::kFR4 || f == Format::kFCmp;
 }
-constexpr bool readsRs3(Format f) { return f == Format::kFR4; }
+constexpr bool readsRs3(Format f) {
+  return f == Format::kFR4;
+}
 
 }  // namespace hpm::isa

@@ -6,7 +6,9 @@
 
 namespace hpm::stats {
 
-JsonWriter::JsonWriter() : root_(nlohmann::json::object()) { stack_.push_back(&root_); }
+JsonWriter::JsonWriter() : root_(nlohmann::json::object()) {
+  stack_.push_back(&root_);
+}
 
 void JsonWriter::put(std::string_view name, nlohmann::json value) {
   nlohmann::json& top = *stack_.back();
@@ -17,8 +19,12 @@ void JsonWriter::put(std::string_view name, nlohmann::json value) {
   }
 }
 
-void JsonWriter::counter(std::string_view name, u64 value, std::string_view) { put(name, value); }
-void JsonWriter::real(std::string_view name, double value, std::string_view) { put(name, value); }
+void JsonWriter::counter(std::string_view name, u64 value, std::string_view) {
+  put(name, value);
+}
+void JsonWriter::real(std::string_view name, double value, std::string_view) {
+  put(name, value);
+}
 void JsonWriter::text(std::string_view name, std::string_view value, std::string_view) {
   put(name, std::string(value));
 }
@@ -35,7 +41,9 @@ void JsonWriter::beginGroup(std::string_view name) {
   }
 }
 
-void JsonWriter::endGroup() { stack_.pop_back(); }
+void JsonWriter::endGroup() {
+  stack_.pop_back();
+}
 
 void JsonWriter::beginList(std::string_view name) {
   nlohmann::json& top = *stack_.back();
@@ -44,7 +52,9 @@ void JsonWriter::beginList(std::string_view name) {
   stack_.push_back(&child);
 }
 
-void JsonWriter::endList() { stack_.pop_back(); }
+void JsonWriter::endList() {
+  stack_.pop_back();
+}
 
 std::string TextWriter::path(std::string_view name) const {
   std::string p;

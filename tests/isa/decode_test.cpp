@@ -5,10 +5,12 @@
 namespace hpm::isa {
 namespace {
 
-std::string dis(u32 raw, u64 pc = 0x1000) { return disassemble(decode(raw), pc); }
+std::string dis(u32 raw, u64 pc = 0x1000) {
+  return disassemble(decode(raw), pc);
+}
 
 TEST(Decode, BaseIntegerInstructions) {
-  EXPECT_EQ(dis(0x00a00513), "addi a0, zero, 10");   // li a0, 10
+  EXPECT_EQ(dis(0x00a00513), "addi a0, zero, 10");  // li a0, 10
   EXPECT_EQ(dis(0x40b50533), "sub a0, a0, a1");
   EXPECT_EQ(dis(0x00053503), "ld a0, 0(a0)");
   EXPECT_EQ(dis(0xfea43423), "sd a0, -24(s0)");
@@ -30,21 +32,21 @@ TEST(Decode, CompressedExpandToBaseInstructions) {
   EXPECT_EQ(li.op, Op::kAddi);
   EXPECT_EQ(li.length, 2);
   EXPECT_EQ(li.imm, 10);
-  EXPECT_EQ(dis(0x8082), "jalr zero, 0(ra)");      // c.ret
-  EXPECT_EQ(dis(0x1141), "addi sp, sp, -16");       // c.addi sp, -16
-  EXPECT_EQ(dis(0xe406), "sd ra, 8(sp)");           // c.sdsp
-  EXPECT_EQ(dis(0x60a2), "ld ra, 8(sp)");           // c.ldsp
-  EXPECT_EQ(dis(0x852e), "add a0, zero, a1");       // c.mv a0, a1
-  EXPECT_EQ(dis(0x9002), "ebreak");                 // c.ebreak
+  EXPECT_EQ(dis(0x8082), "jalr zero, 0(ra)");  // c.ret
+  EXPECT_EQ(dis(0x1141), "addi sp, sp, -16");  // c.addi sp, -16
+  EXPECT_EQ(dis(0xe406), "sd ra, 8(sp)");      // c.sdsp
+  EXPECT_EQ(dis(0x60a2), "ld ra, 8(sp)");      // c.ldsp
+  EXPECT_EQ(dis(0x852e), "add a0, zero, a1");  // c.mv a0, a1
+  EXPECT_EQ(dis(0x9002), "ebreak");            // c.ebreak
 }
 
 TEST(Decode, ReservedEncodingsAreIllegal) {
-  EXPECT_EQ(decode(0x0000).op, Op::kIllegal);      // all-zero halfword
-  EXPECT_EQ(decode(0xffffffff).op, Op::kIllegal);  // long encoding
-  EXPECT_EQ(decode(0x4002).op, Op::kIllegal);      // c.lwsp x0
-  EXPECT_EQ(decode(0x8002).op, Op::kIllegal);      // c.jr x0
-  EXPECT_EQ(decode(0x6101).op, Op::kIllegal);      // c.addi16sp with zero immediate
-  EXPECT_EQ(decode(0x10500073).op, Op::kIllegal);  // wfi is privileged
+  EXPECT_EQ(decode(0x0000).op, Op::kIllegal);                   // all-zero halfword
+  EXPECT_EQ(decode(0xffffffff).op, Op::kIllegal);               // long encoding
+  EXPECT_EQ(decode(0x4002).op, Op::kIllegal);                   // c.lwsp x0
+  EXPECT_EQ(decode(0x8002).op, Op::kIllegal);                   // c.jr x0
+  EXPECT_EQ(decode(0x6101).op, Op::kIllegal);                   // c.addi16sp with zero immediate
+  EXPECT_EQ(decode(0x10500073).op, Op::kIllegal);               // wfi is privileged
   EXPECT_EQ(decode(0x02a5d553 | (5u << 12)).op, Op::kIllegal);  // fdiv with rm=5
 }
 

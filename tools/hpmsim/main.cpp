@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   hpm::tools::Action selected;
   // Subcommands register here.
   hpm::tools::addUpcCommand(app, selected);
+  hpm::tools::addRunCommand(app, selected);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

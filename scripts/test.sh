@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Sets up (Debian packages), builds and runs every test:
+#   1. the Release build: unit tests, guest-program tests against qemu-riscv64, validation tests;
+#   2. the unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer;
+#   3. the libFuzzer targets (ELF loader, decoder) for a bounded time each;
+#   4. the formatting check (every C/C++ file follows .clang-format).
+# Environment: HPMSIM_FUZZ_SECONDS (default 60) bounds each fuzzer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh test
+jobs=$(nproc)
+
+echo "== format check"
+scripts/check-format.sh
+
+echo "== Release build and tests"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build
+ctest --test-dir build --output-on-failure -j"$jobs" --timeout 900
+
+echo "== unit tests under ASan + UBSan"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPMSIM_SANITIZE=ON \
+  -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF >/dev/null
+cmake --build build-asan
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan -L unit --output-on-failure -j"$jobs" --timeout 900
+
+echo "== fuzzers"
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DHPMSIM_FUZZ=ON -DHPMSIM_TESTS=OFF -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF >/dev/null
+cmake --build build-fuzz --target fuzz_elf fuzz_decode
+seconds=${HPMSIM_FUZZ_SECONDS:-60}
+for target in elf decode; do
+  corpus=build-fuzz/corpus-$target
+  mkdir -p "$corpus"
+  build-fuzz/tests/fuzz/fuzz_$target -max_total_time="$seconds" -print_final_stats=1 \
+    -artifact_prefix=build-fuzz/ "$corpus" tests/fuzz/corpus/$target
+done
+echo "== all tests passed"

@@ -1,0 +1,86 @@
+// A functional RV64IMAFDC hart: architectural state and the run loop.
+//
+// The run loop executes predecoded blocks (code_cache.h) until a budget of instructions is
+// used or something needs the kernel (ecall, a fault, an illegal instruction). It is a template
+// over an Observer, chosen per run mode at compile time, through which the timing model and the
+// monitoring units see every retired instruction. The functional mode's NoObserver compiles to
+// nothing, so plain functional simulation pays nothing for those hooks.
+#pragma once
+
+#include <array>
+
+#include "base/types.h"
+#include "hart/code_cache.h"
+#include "hart/memory.h"
+#include "isa/decode.h"
+
+namespace hpm {
+
+struct HartState {
+  std::array<u64, 33> x{};  // x0..x31; x[32] absorbs writes to x0 (see kSinkRegister)
+  std::array<u64, 32> f{};  // FP registers; single-precision values are NaN-boxed
+  u64 pc = 0;
+  u8 fflags = 0;    // accrued exceptions (NX=1, UF=2, OF=4, DZ=8, NV=16)
+  u8 frm = 0;       // dynamic rounding mode
+  u64 instret = 0;  // instructions retired
+  u64 cycle = 0;    // this hart's clock (functional mode: one instruction per cycle)
+
+  // LR/SC: a reservation holds the address and the value LR loaded. SC succeeds when the
+  // reservation is live for the same address and memory still holds that value. Harts run one
+  // at a time, so this is the same guarantee qemu-user gives (a compare-and-swap).
+  bool reserved = false;
+  u8 reserved_size = 0;
+  u64 reserved_addr = 0;
+  u64 reserved_value = 0;
+};
+
+enum class StopReason : u8 {
+  kBudget,              // the instruction budget is used up
+  kEcall,               // system call; pc is past the ecall, which has retired
+  kEbreak,              // breakpoint; pc is at the ebreak, which has not retired
+  kIllegalInstruction,  // pc at the instruction; `addr` holds its encoding
+  kFetchFault,          // no executable memory at `addr`
+  kLoadFault,           // unreadable `addr`; pc at the load
+  kStoreFault,          // unwritable `addr`; pc at the store or AMO
+  kMisalignedAtomic,    // LR/SC/AMO at a misaligned `addr` (Linux gives SIGBUS)
+  kObserver,            // the observer asked to stop
+};
+
+struct Stop {
+  StopReason reason = StopReason::kBudget;
+  u64 addr = 0;
+};
+
+// The observer interface the run loop is instantiated with; NoObserver is the functional mode.
+struct NoObserver {
+  static constexpr bool kActive = false;
+  // After every retired instruction, in program order: the instruction, its pc, the pc of the
+  // next instruction and, for memory instructions, the effective address.
+  void retire(const isa::DecodedInst&, u64 /*pc*/, u64 /*next_pc*/, u64 /*addr*/) {}
+  // Asked after each retire (only when kActive): stop before the next instruction.
+  bool stopRequested() const { return false; }
+};
+
+class Hart {
+ public:
+  Hart(GuestMemory& memory, CodeCache& code) : memory_(memory), code_(code) {}
+
+  HartState& state() { return state_; }
+  const HartState& state() const { return state_; }
+
+  // Runs until at least `budget` instructions have retired (stopping only between blocks, so
+  // at most CodeCache::kMaxBlockInstructions - 1 more) or until a stop. Deterministic.
+  Stop run(u64 budget) {
+    NoObserver none;
+    return run(budget, none);
+  }
+  template <class Observer>
+  Stop run(u64 budget, Observer& observer);
+
+ private:
+  GuestMemory& memory_;
+  CodeCache& code_;
+  HartState state_;
+};
+
+}  // namespace hpm

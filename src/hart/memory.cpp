@@ -1,0 +1,146 @@
+#include "hart/memory.h"
+
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/error.h"
+
+namespace hpm {
+namespace {
+
+constexpr u64 kPermTableBytes = GuestMemory::kVaLimit >> GuestMemory::kPageBits;
+
+void* reserve(u64 bytes) {
+  void* p = ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    fail(ExitCode::kInternal, "cannot reserve {} GiB of host address space for the guest: {}",
+         bytes >> 30, std::strerror(errno));
+  }
+  return p;
+}
+
+void checkRange(u64 addr, u64 length) {
+  if ((addr | length) & (GuestMemory::kPageSize - 1) || addr + length > GuestMemory::kVaLimit ||
+      addr + length < addr) {
+    fail(ExitCode::kInternal, "guest range [{:#x}, +{:#x}) is not page aligned or out of range",
+         addr, length);
+  }
+}
+
+}  // namespace
+
+GuestMemory::GuestMemory() {
+  base_ = static_cast<u8*>(reserve(kVaLimit));
+  perm_ = static_cast<u8*>(::mmap(nullptr, kPermTableBytes, PROT_READ | PROT_WRITE,
+                                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+  if (perm_ == MAP_FAILED) {
+    ::munmap(base_, kVaLimit);
+    fail(ExitCode::kInternal, "cannot allocate the guest page table: {}", std::strerror(errno));
+  }
+}
+
+GuestMemory::~GuestMemory() {
+  ::munmap(base_, kVaLimit);
+  ::munmap(perm_, kPermTableBytes);
+}
+
+void GuestMemory::setPerm(u64 addr, u64 length, u8 perm) {
+  std::memset(perm_ + (addr >> kPageBits), perm, length >> kPageBits);
+}
+
+void GuestMemory::map(u64 addr, u64 length, u8 perm) {
+  checkRange(addr, length);
+  if (length == 0) return;
+  // A fresh anonymous mapping replaces whatever was there, which also zero-fills it.
+  void* p = ::mmap(base_ + addr, length, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  if (p == MAP_FAILED) {
+    fail(ExitCode::kInternal, "host mmap for guest range [{:#x}, +{:#x}) failed: {}", addr, length,
+         std::strerror(errno));
+  }
+  setPerm(addr, length, perm);
+}
+
+void GuestMemory::unmap(u64 addr, u64 length) {
+  checkRange(addr, length);
+  if (length == 0) return;
+  ::mmap(base_ + addr, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+         -1, 0);
+  setPerm(addr, length, kNone);
+}
+
+void GuestMemory::protect(u64 addr, u64 length, u8 perm) {
+  checkRange(addr, length);
+  setPerm(addr, length, perm);
+}
+
+void GuestMemory::move(u64 from, u64 to, u64 length) {
+  checkRange(from, length);
+  checkRange(to, length);
+  if (length == 0) return;
+  // mremap moves the host pages without copying their contents.
+  void* p = ::mremap(base_ + from, length, length, MREMAP_MAYMOVE | MREMAP_FIXED, base_ + to);
+  if (p == MAP_FAILED) {
+    fail(ExitCode::kInternal, "host mremap of guest range failed: {}", std::strerror(errno));
+  }
+  std::memmove(perm_ + (to >> kPageBits), perm_ + (from >> kPageBits), length >> kPageBits);
+  // The source is now a hole in the host reservation; put the reservation back.
+  ::mmap(base_ + from, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
+         -1, 0);
+  setPerm(from, length, kNone);
+}
+
+bool GuestMemory::isMapped(u64 addr, u64 length) const {
+  if (addr >= kVaLimit || length > kVaLimit - addr) return false;
+  for (u64 page = addr >> kPageBits, end = (addr + length + kPageSize - 1) >> kPageBits; page < end;
+       ++page) {
+    if (perm_[page] == kNone) return false;
+  }
+  return true;
+}
+
+bool GuestMemory::isUnmapped(u64 addr, u64 length) const {
+  if (addr >= kVaLimit || length > kVaLimit - addr) return false;
+  for (u64 page = addr >> kPageBits, end = (addr + length + kPageSize - 1) >> kPageBits; page < end;
+       ++page) {
+    if (perm_[page] != kNone) return false;
+  }
+  return true;
+}
+
+bool GuestMemory::accessible(u64 addr, u64 size, u8 need) const {
+  if (size == 0) return true;
+  const u64 last = addr + size - 1;
+  if (last < addr || last >= kVaLimit) return false;
+  for (u64 page = addr >> kPageBits; page <= (last >> kPageBits); ++page) {
+    if ((perm_[page] & need) != need) return false;
+  }
+  return true;
+}
+
+bool GuestMemory::read(u64 addr, void* dst, std::size_t n) const {
+  if (!accessible(addr, n, kRead)) return false;
+  if (n != 0) std::memcpy(dst, base_ + addr, n);
+  return true;
+}
+
+bool GuestMemory::write(u64 addr, const void* src, std::size_t n) {
+  if (!accessible(addr, n, kWrite)) return false;
+  if (n != 0) std::memcpy(base_ + addr, src, n);
+  return true;
+}
+
+bool GuestMemory::readString(u64 addr, std::string& out, std::size_t max) const {
+  out.clear();
+  for (std::size_t i = 0; i < max; ++i) {
+    const u8* p = translate(addr + i, 1, kRead);
+    if (p == nullptr) return false;
+    if (*p == 0) return true;
+    out.push_back(static_cast<char>(*p));
+  }
+  return false;
+}
+
+}  // namespace hpm

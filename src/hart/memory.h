@@ -1,0 +1,94 @@
+// The guest's virtual address space: a flat host reservation plus a page-permission table.
+//
+// Guest address A lives at host address base + A, so a load is one bounds/permission check and a
+// host load. The reservation covers the Sv39 user range (2^38 bytes); pages become host-readable
+// and writable when the guest maps them, and the guest-visible permissions (read, write,
+// execute) are enforced in software by the permission table, so the kernel can still fill
+// read-only pages and a guest access never faults the host.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+
+#include "base/bits.h"
+#include "base/types.h"
+
+namespace hpm {
+
+class GuestMemory {
+ public:
+  static constexpr unsigned kVaBits = 38;
+  static constexpr u64 kVaLimit = u64{1} << kVaBits;
+  static constexpr unsigned kPageBits = 12;
+  static constexpr u64 kPageSize = u64{1} << kPageBits;
+
+  enum Perm : u8 { kNone = 0, kRead = 1, kWrite = 2, kExec = 4 };
+
+  GuestMemory();
+  ~GuestMemory();
+  GuestMemory(const GuestMemory&) = delete;
+  GuestMemory& operator=(const GuestMemory&) = delete;
+
+  // Page-granular mapping operations; ranges must be page aligned and below kVaLimit.
+  // map() zero-fills the range and sets its permissions; unmap() discards contents.
+  void map(u64 addr, u64 length, u8 perm);
+  void unmap(u64 addr, u64 length);
+  void protect(u64 addr, u64 length, u8 perm);
+  // Moves the contents and permissions of [from, from+length) to `to` (non-overlapping).
+  void move(u64 from, u64 to, u64 length);
+
+  u8 pagePerm(u64 addr) const { return addr < kVaLimit ? perm_[addr >> kPageBits] : 0; }
+  bool isMapped(u64 addr, u64 length) const;    // every page of the range has some permission
+  bool isUnmapped(u64 addr, u64 length) const;  // no page of the range is mapped
+
+  // True when every byte of [addr, addr+size) is accessible with `need`.
+  bool accessible(u64 addr, u64 size, u8 need) const;
+
+  // The host pointer for an access of `size` bytes needing `need`, or nullptr if any byte is
+  // not accessible. The hot path: one bound check and one table load unless the access
+  // straddles a page.
+  u8* translate(u64 addr, unsigned size, u8 need) const {
+    const u64 last = addr + size - 1;
+    if (((addr | last) >> kVaBits) == 0 && (addr >> kPageBits) == (last >> kPageBits)) [[likely]] {
+      return (perm_[addr >> kPageBits] & need) == need ? base_ + addr : nullptr;
+    }
+    return accessible(addr, size, need) ? base_ + addr : nullptr;
+  }
+
+  template <class T>
+  bool load(u64 addr, T& out) const {
+    const u8* p = translate(addr, sizeof(T), kRead);
+    if (p == nullptr) [[unlikely]]
+      return false;
+    out = loadUnaligned<T>(p);
+    return true;
+  }
+  template <class T>
+  bool store(u64 addr, T value) {
+    u8* p = translate(addr, sizeof(T), kWrite);
+    if (p == nullptr) [[unlikely]]
+      return false;
+    storeUnaligned<T>(p, value);
+    return true;
+  }
+
+  // Checked bulk copies for the kernel (system call buffers). They fail without partial effect
+  // on the guest when any byte is inaccessible.
+  bool read(u64 addr, void* dst, std::size_t n) const;
+  bool write(u64 addr, const void* src, std::size_t n);
+  // Copies a NUL-terminated string of at most `max` bytes; false on a fault or no terminator.
+  bool readString(u64 addr, std::string& out, std::size_t max = 4096) const;
+
+  // Raw host view for the loader and kernel, bypassing guest permissions (the range must be
+  // mapped). Used to fill read-only segments.
+  u8* hostUnchecked(u64 addr) const { return base_ + addr; }
+
+ private:
+  void setPerm(u64 addr, u64 length, u8 perm);
+
+  u8* base_ = nullptr;
+  u8* perm_ = nullptr;  // one byte per page, zero (unmapped) until mapped
+};
+
+}  // namespace hpm

@@ -1,0 +1,608 @@
+// File-related system calls: every path goes through the sandbox (files.h).
+#include <fcntl.h>
+#include <linux/stat.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include "base/bits.h"
+#include "kernel/kernel.h"
+
+namespace hpm {
+namespace {
+
+constexpr int kGuestAtFdcwd = -100;
+constexpr u64 kAtSymlinkNofollow = 0x100;
+constexpr u64 kAtRemovedir = 0x200;
+constexpr u64 kAtEmptyPath = 0x1000;
+constexpr u64 kMaxIo = 0x7ffff000;  // Linux's MAX_RW_COUNT
+
+i64 hostResult(long r) {
+  return r < 0 ? -static_cast<i64>(errno) : r;
+}
+
+// Closes a host descriptor when it goes out of scope.
+struct HostFd {
+  int fd;
+  explicit HostFd(int f) : fd(f) {}
+  ~HostFd() {
+    if (fd >= 0) ::close(fd);
+  }
+  HostFd(const HostFd&) = delete;
+  HostFd& operator=(const HostFd&) = delete;
+};
+
+abi::Stat guestStat(const struct stat& st) {
+  abi::Stat g{};
+  g.dev = st.st_dev;
+  g.ino = st.st_ino;
+  g.mode = st.st_mode;
+  g.nlink = static_cast<u32>(st.st_nlink);
+  g.uid = st.st_uid;
+  g.gid = st.st_gid;
+  g.rdev = st.st_rdev;
+  g.size = st.st_size;
+  g.blksize = static_cast<i32>(st.st_blksize);
+  g.blocks = st.st_blocks;
+  g.atime_sec = st.st_atim.tv_sec;
+  g.atime_nsec = static_cast<u64>(st.st_atim.tv_nsec);
+  g.mtime_sec = st.st_mtim.tv_sec;
+  g.mtime_nsec = static_cast<u64>(st.st_mtim.tv_nsec);
+  g.ctime_sec = st.st_ctim.tv_sec;
+  g.ctime_nsec = static_cast<u64>(st.st_ctim.tv_nsec);
+  return g;
+}
+
+// A read-only host descriptor holding `text` (memfd), for generated /proc and /sys files.
+int textFile(const std::string& name, const std::string& text) {
+  const int fd = ::memfd_create(name.c_str(), MFD_CLOEXEC);
+  if (fd < 0) return -errno;
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n <= 0) {
+      ::close(fd);
+      return -EIO;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::lseek(fd, 0, SEEK_SET);
+  return fd;
+}
+
+}  // namespace
+
+std::string Kernel::guestPath(i64 dirfd, const std::string& path, i64* error) const {
+  *error = 0;
+  if (path.empty()) {
+    *error = -abi::kENOENT;
+    return {};
+  }
+  if (path[0] == '/') return path;
+  if (dirfd == kGuestAtFdcwd) return fs_->cwd() + "/" + path;
+  const FdEntry* e = const_cast<FdTable&>(fds_).get(static_cast<int>(dirfd));
+  if (e == nullptr) {
+    *error = -abi::kEBADF;
+    return {};
+  }
+  if (e->guest_path.empty()) {
+    *error = -abi::kENOTDIR;
+    return {};
+  }
+  return e->guest_path + "/" + path;
+}
+
+std::string Kernel::procFileText(const std::string& path) const {
+  const u32 cpus = config_.hardwareThreads();
+  if (path == "/sys/devices/system/cpu/possible" || path == "/sys/devices/system/cpu/online" ||
+      path == "/sys/devices/system/cpu/present") {
+    return cpus == 1 ? "0\n" : fmt::format("0-{}\n", cpus - 1);
+  }
+  if (path == "/proc/cpuinfo") {
+    std::string text;
+    for (u32 i = 0; i < cpus; ++i) {
+      text += fmt::format(
+          "processor\t: {}\nhart\t\t: {}\nisa\t\t: rv64imafdc_zicntr_zicsr_zifencei\n"
+          "mmu\t\t: sv39\nuarch\t\t: hpmsim,{}\ncore\t\t: {}\nthread\t\t: {}\n"
+          "clock\t\t: {} MHz\n\n",
+          i, i, config_.node_name, i / config_.threads_per_core, i % config_.threads_per_core,
+          config_.clock_hz / 1'000'000);
+    }
+    return text;
+  }
+  if (path == "/proc/meminfo") {
+    return fmt::format("MemTotal:       {} kB\nMemFree:        {} kB\nMemAvailable:   {} kB\n",
+                       config_.memory_bytes / 1024, config_.memory_bytes / 1024,
+                       config_.memory_bytes / 1024);
+  }
+  if (path == "/proc/stat") {
+    std::string text = "cpu  0 0 0 0 0 0 0 0 0 0\n";
+    for (u32 i = 0; i < cpus; ++i) text += fmt::format("cpu{} 0 0 0 0 0 0 0 0 0 0\n", i);
+    return text;
+  }
+  if (path == "/proc/self/maps") {
+    std::string text;
+    for (const auto& [start, vma] : vmas_.areas()) {
+      text += fmt::format("{:08x}-{:08x} {}{}{}p 00000000 00:00 0", vma.start, vma.end,
+                          vma.perm & GuestMemory::kRead ? 'r' : '-',
+                          vma.perm & GuestMemory::kWrite ? 'w' : '-',
+                          vma.perm & GuestMemory::kExec ? 'x' : '-');
+      text += vma.name.empty() ? "\n" : fmt::format("                          {}\n", vma.name);
+    }
+    return text;
+  }
+  return {};
+}
+
+i64 Kernel::openVirtual(const std::string& path, int flags, bool* handled) {
+  *handled = true;
+  const int access = flags & O_ACCMODE;
+  const bool cloexec = (flags & O_CLOEXEC) != 0;
+  if (path == "/dev/null" || path == "/dev/zero") {
+    const int host = ::open(path.c_str(), (flags & (O_ACCMODE | O_NONBLOCK)) | O_CLOEXEC);
+    if (host < 0) return -errno;
+    return fds_.install(FdEntry{FdKind::kHost, host, cloexec, path});
+  }
+  if (path == "/dev/urandom" || path == "/dev/random") {
+    return fds_.install(FdEntry{FdKind::kRandom, -1, cloexec, path});
+  }
+  if (path == "/dev/tty") {
+    if (!::isatty(STDIN_FILENO)) return -6;  // ENXIO: no controlling terminal
+    const int host = ::open("/dev/tty", (flags & (O_ACCMODE | O_NONBLOCK)) | O_CLOEXEC);
+    if (host < 0) return -errno;
+    return fds_.install(FdEntry{FdKind::kHost, host, cloexec, path});
+  }
+  if (path == "/proc/self/exe") {
+    if (access != O_RDONLY) return -abi::kEACCES;
+    const int host = ::open(exe_guest_path_.c_str(), O_RDONLY | O_CLOEXEC);
+    if (host < 0) return -errno;
+    return fds_.install(FdEntry{FdKind::kHost, host, cloexec, path});
+  }
+  const std::string text = procFileText(path);
+  if (!text.empty()) {
+    if (access != O_RDONLY) return -abi::kEACCES;
+    const int host = textFile(path, text);
+    if (host < 0) return host;
+    return fds_.install(FdEntry{FdKind::kHost, host, cloexec, path});
+  }
+  *handled = false;
+  return 0;
+}
+
+i64 Kernel::sysOpenat(i64 dirfd, u64 path_addr, u64 flags, u64 mode) {
+  std::string path;
+  if (!memory_.readString(path_addr, path)) return -abi::kEFAULT;
+  i64 error = 0;
+  const std::string guest = guestPath(dirfd, path, &error);
+  if (error) return error;
+  const std::string normalized = FileSystem::normalize("/", guest);
+  bool handled = false;
+  const i64 virtual_fd = openVirtual(normalized, static_cast<int>(flags), &handled);
+  if (handled) return virtual_fd;
+  const int host_flags = static_cast<int>(flags) & ~O_CLOEXEC;
+  const int host = fs_->open(guest, host_flags, static_cast<unsigned>(mode) & ~umask_ & 07777);
+  if (host < 0) return host;
+  return fds_.install(FdEntry{FdKind::kHost, host, (flags & O_CLOEXEC) != 0, normalized});
+}
+
+i64 Kernel::sysReadWrite(Thread& t, u64 number, const std::array<u64, 6>& a) {
+  FdEntry* e = fds_.get(static_cast<i32>(a[0]));
+  if (e == nullptr) return -abi::kEBADF;
+  const bool is_write = number == abi::kWrite || number == abi::kWritev ||
+                        number == abi::kPwrite64 || number == abi::kPwritev;
+  const bool vectored = number == abi::kReadv || number == abi::kWritev || number == abi::kPreadv ||
+                        number == abi::kPwritev;
+  const bool positioned = number == abi::kPread64 || number == abi::kPwrite64 ||
+                          number == abi::kPreadv || number == abi::kPwritev;
+  const u8 need = is_write ? GuestMemory::kRead : GuestMemory::kWrite;
+
+  // The guest buffers as host iovecs; each must be wholly accessible.
+  std::vector<iovec> iov;
+  if (vectored) {
+    const u64 count = a[2];
+    if (count > 1024) return -abi::kEINVAL;
+    std::vector<abi::Iovec> guest(count);
+    if (!memory_.read(a[1], guest.data(), count * sizeof(abi::Iovec))) return -abi::kEFAULT;
+    u64 total = 0;
+    for (const abi::Iovec& v : guest) {
+      if (v.len > kMaxIo || total + v.len > kMaxIo) return -abi::kEINVAL;
+      total += v.len;
+      if (v.len == 0) continue;
+      if (!memory_.accessible(v.base, v.len, need)) return -abi::kEFAULT;
+      iov.push_back({memory_.hostUnchecked(v.base), v.len});
+    }
+  } else {
+    const u64 len = std::min(a[2], kMaxIo);
+    if (len != 0) {
+      if (!memory_.accessible(a[1], len, need)) return -abi::kEFAULT;
+      iov.push_back({memory_.hostUnchecked(a[1]), len});
+    }
+  }
+  const off_t offset = static_cast<off_t>(vectored ? a[3] : a[3]);
+
+  if (e->kind == FdKind::kRandom) {
+    if (is_write) {
+      u64 total = 0;
+      for (const iovec& v : iov) total += v.iov_len;
+      return static_cast<i64>(total);
+    }
+    u64 total = 0;
+    for (const iovec& v : iov) {
+      fillRandom(static_cast<u8*>(v.iov_base), v.iov_len);
+      total += v.iov_len;
+    }
+    return static_cast<i64>(total);
+  }
+  // Pipes, terminals and sockets may have nothing to give (or no room): the thread then waits
+  // in our kernel (other guest threads run meanwhile, and may be the ones to write), and the
+  // call runs again when the descriptor is ready.
+  struct stat st {};
+  if (::fstat(e->host_fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+    pollfd p{e->host_fd, static_cast<short>(is_write ? POLLOUT : POLLIN), 0};
+    const int flags = ::fcntl(e->host_fd, F_GETFL);
+    if (::poll(&p, 1, 0) == 0 && !(flags & O_NONBLOCK)) {
+      t.wait_fd = e->host_fd;
+      block(t, is_write ? WaitKind::kFdWritable : WaitKind::kFdReadable, std::nullopt);
+      return kBlocked;
+    }
+  }
+  if (iov.empty()) {
+    // A zero-length transfer still reports errors of the descriptor (e.g. wrong direction).
+    const ssize_t r = is_write ? ::write(e->host_fd, nullptr, 0) : ::read(e->host_fd, nullptr, 0);
+    return hostResult(r);
+  }
+  ssize_t r;
+  do {
+    if (positioned) {
+      r = is_write ? ::pwritev(e->host_fd, iov.data(), static_cast<int>(iov.size()), offset)
+                   : ::preadv(e->host_fd, iov.data(), static_cast<int>(iov.size()), offset);
+    } else {
+      r = is_write ? ::writev(e->host_fd, iov.data(), static_cast<int>(iov.size()))
+                   : ::readv(e->host_fd, iov.data(), static_cast<int>(iov.size()));
+    }
+  } while (r < 0 && errno == EINTR);
+  if (r < 0 && errno == EPIPE && is_write) {
+    // The reader is gone: Linux raises SIGPIPE (by default fatal) and the call fails with EPIPE.
+    SigInfo info;
+    info.signo = SIGPIPE;
+    info.code = 0x80;  // SI_KERNEL
+    sendToThread(t, info, t.clock());
+    return -32;
+  }
+  return hostResult(r);
+}
+
+i64 Kernel::sysFstat(i64 fd, u64 stat_addr) {
+  FdEntry* e = fds_.get(static_cast<int>(fd));
+  if (e == nullptr) return -abi::kEBADF;
+  struct stat st {};
+  if (e->kind == FdKind::kRandom) {
+    if (::stat("/dev/urandom", &st) < 0) {
+      st = {};
+      st.st_mode = S_IFCHR | 0666;
+      st.st_rdev = makedev(1, 9);
+    }
+  } else if (::fstat(e->host_fd, &st) < 0) {
+    return -static_cast<i64>(errno);
+  }
+  const abi::Stat g = guestStat(st);
+  return memory_.write(stat_addr, &g, sizeof g) ? 0 : -abi::kEFAULT;
+}
+
+i64 Kernel::sysStat(i64 dirfd, u64 path_addr, u64 stat_addr, u64 flags) {
+  if (flags & ~(kAtSymlinkNofollow | kAtEmptyPath | 0x800 /*AT_NO_AUTOMOUNT*/)) {
+    return -abi::kEINVAL;
+  }
+  std::string path;
+  if (!memory_.readString(path_addr, path)) return -abi::kEFAULT;
+  if (path.empty() && (flags & kAtEmptyPath)) {
+    if (dirfd == kGuestAtFdcwd)
+      path = ".";
+    else
+      return sysFstat(dirfd, stat_addr);
+  }
+  i64 error = 0;
+  const std::string guest = guestPath(dirfd, path, &error);
+  if (error) return error;
+  const std::string normalized = FileSystem::normalize("/", guest);
+  struct stat st {};
+  if (normalized == "/dev/urandom" || normalized == "/dev/random" || normalized == "/dev/null" ||
+      normalized == "/dev/zero" || normalized == "/dev/tty") {
+    if (::stat(normalized.c_str(), &st) < 0) return -static_cast<i64>(errno);
+  } else if (!procFileText(normalized).empty()) {
+    st.st_mode = S_IFREG | 0444;
+    st.st_nlink = 1;
+    st.st_blksize = 1024;
+  } else {
+    const int opath = fs_->open(guest, O_PATH | ((flags & kAtSymlinkNofollow) ? O_NOFOLLOW : 0), 0);
+    if (opath < 0) return opath;
+    HostFd holder(opath);
+    if (::fstat(opath, &st) < 0) return -static_cast<i64>(errno);
+  }
+  const abi::Stat g = guestStat(st);
+  return memory_.write(stat_addr, &g, sizeof g) ? 0 : -abi::kEFAULT;
+}
+
+i64 Kernel::sysStatx(i64 dirfd, u64 path_addr, u64 flags, u64 mask, u64 statx_addr) {
+  std::string path;
+  if (!memory_.readString(path_addr, path)) return -abi::kEFAULT;
+  int host = -1;
+  int owned = -1;
+  if (path.empty() && (flags & kAtEmptyPath) && dirfd != kGuestAtFdcwd) {
+    FdEntry* e = fds_.get(static_cast<int>(dirfd));
+    if (e == nullptr) return -abi::kEBADF;
+    if (e->kind == FdKind::kRandom) {
+      owned = ::open("/dev/urandom", O_PATH | O_CLOEXEC);
+      host = owned;
+    } else {
+      host = e->host_fd;
+    }
+  } else {
+    if (path.empty() && (flags & kAtEmptyPath)) path = ".";
+    i64 error = 0;
+    const std::string guest = guestPath(dirfd, path, &error);
+    if (error) return error;
+    owned = fs_->open(guest, O_PATH | ((flags & kAtSymlinkNofollow) ? O_NOFOLLOW : 0), 0);
+    if (owned < 0) return owned;
+    host = owned;
+  }
+  HostFd holder(owned);
+  struct statx sx {};
+  const long r = ::syscall(SYS_statx, host, "", AT_EMPTY_PATH | (flags & 0x6000 /*sync*/),
+                           static_cast<unsigned>(mask), &sx);
+  if (r < 0) return -static_cast<i64>(errno);
+  return memory_.write(statx_addr, &sx, sizeof sx) ? 0 : -abi::kEFAULT;
+}
+
+i64 Kernel::sysPathOp(u64 number, const std::array<u64, 6>& a) {
+  // Reads the path argument at `addr` and resolves it against `dirfd`.
+  auto resolve = [this](i64 dirfd, u64 addr, std::string& out) -> i64 {
+    std::string path;
+    if (!memory_.readString(addr, path)) return -abi::kEFAULT;
+    i64 error = 0;
+    out = guestPath(dirfd, path, &error);
+    return error;
+  };
+  std::string guest, last;
+  switch (number) {
+    case abi::kMkdirat: {
+      if (i64 e = resolve(static_cast<i32>(a[0]), a[1], guest)) return e;
+      const int parent = fs_->openParent(guest, last);
+      if (parent < 0) return parent;
+      HostFd holder(parent);
+      return hostResult(
+          ::mkdirat(parent, last.c_str(), static_cast<mode_t>(a[2] & ~umask_ & 07777)));
+    }
+    case abi::kUnlinkat: {
+      if (a[2] & ~kAtRemovedir) return -abi::kEINVAL;
+      if (i64 e = resolve(static_cast<i32>(a[0]), a[1], guest)) return e;
+      const int parent = fs_->openParent(guest, last);
+      if (parent < 0) return parent;
+      HostFd holder(parent);
+      return hostResult(::unlinkat(parent, last.c_str(), (a[2] & kAtRemovedir) ? AT_REMOVEDIR : 0));
+    }
+    case abi::kRenameat:
+    case abi::kRenameat2: {
+      std::string to, to_last;
+      if (i64 e = resolve(static_cast<i32>(a[0]), a[1], guest)) return e;
+      if (i64 e = resolve(static_cast<i32>(a[2]), a[3], to)) return e;
+      const int from_dir = fs_->openParent(guest, last);
+      if (from_dir < 0) return from_dir;
+      HostFd h1(from_dir);
+      const int to_dir = fs_->openParent(to, to_last);
+      if (to_dir < 0) return to_dir;
+      HostFd h2(to_dir);
+      const unsigned rflags = number == abi::kRenameat2 ? static_cast<unsigned>(a[4]) : 0;
+      return hostResult(
+          ::syscall(SYS_renameat2, from_dir, last.c_str(), to_dir, to_last.c_str(), rflags));
+    }
+    case abi::kLinkat: {
+      std::string to, to_last;
+      if (i64 e = resolve(static_cast<i32>(a[0]), a[1], guest)) return e;
+      if (i64 e = resolve(static_cast<i32>(a[2]), a[3], to)) return e;
+      const int from_dir = fs_->openParent(guest, last);
+      if (from_dir < 0) return from_dir;
+      HostFd h1(from_dir);
+      const int to_dir = fs_->openParent(to, to_last);
+      if (to_dir < 0) return to_dir;
+      HostFd h2(to_dir);
+      // Never follow a symlink here: its target would be resolved outside the sandbox.
+      return hostResult(::linkat(from_dir, last.c_str(), to_dir, to_last.c_str(), 0));
+    }
+    case abi::kSymlinkat: {
+      std::string target;
+      if (!memory_.readString(a[0], target)) return -abi::kEFAULT;
+      if (i64 e = resolve(static_cast<i32>(a[1]), a[2], guest)) return e;
+      const int parent = fs_->openParent(guest, last);
+      if (parent < 0) return parent;
+      HostFd holder(parent);
+      // The target is stored as written; resolution later stays inside the root.
+      return hostResult(::symlinkat(target.c_str(), parent, last.c_str()));
+    }
+    case abi::kFaccessat:
+    case abi::kFaccessat2: {
+      const u64 flags = number == abi::kFaccessat2 ? a[3] : 0;
+      if (i64 e = resolve(static_cast<i32>(a[0]), a[1], guest)) return e;
+      const std::string normalized = FileSystem::normalize("/", guest);
+      bool is_virtual = !procFileText(normalized).empty() || normalized == "/dev/null" ||
+                        normalized == "/dev/zero" || normalized == "/dev/urandom" ||
+                        normalized == "/dev/random";
+      if (is_virtual) return (a[2] & W_OK) && normalized.starts_with("/proc") ? -abi::kEACCES : 0;
+      const int opath =
+          fs_->open(guest, O_PATH | ((flags & kAtSymlinkNofollow) ? O_NOFOLLOW : 0), 0);
+      if (opath < 0) return opath;
+      HostFd holder(opath);
+      return hostResult(::syscall(SYS_faccessat2, opath, "", static_cast<int>(a[2]),
+                                  AT_EMPTY_PATH | ((flags & 0x200) ? AT_EACCESS : 0)));
+    }
+    case abi::kFchmodat: {
+      if (i64 e = resolve(static_cast<i32>(a[0]), a[1], guest)) return e;
+      const int opath = fs_->open(guest, O_PATH, 0);
+      if (opath < 0) return opath;
+      HostFd holder(opath);
+      const std::string proc = fmt::format("/proc/self/fd/{}", opath);
+      return hostResult(::chmod(proc.c_str(), static_cast<mode_t>(a[2] & 07777)));
+    }
+    case abi::kUtimensat: {
+      timespec times[2];
+      const timespec* tp = nullptr;
+      if (a[2] != 0) {
+        abi::Timespec g[2];
+        if (!memory_.read(a[2], g, sizeof g)) return -abi::kEFAULT;
+        for (int i = 0; i < 2; ++i) times[i] = {g[i].sec, g[i].nsec};
+        tp = times;
+      }
+      int host = -1;
+      int owned = -1;
+      if (a[1] == 0) {  // futimens: operate on the descriptor itself
+        FdEntry* e = fds_.get(static_cast<i32>(a[0]));
+        if (e == nullptr || e->host_fd < 0) return -abi::kEBADF;
+        host = e->host_fd;
+      } else {
+        if (i64 e = resolve(static_cast<i32>(a[0]), a[1], guest)) return e;
+        owned = fs_->open(guest, O_PATH | ((a[3] & kAtSymlinkNofollow) ? O_NOFOLLOW : 0), 0);
+        if (owned < 0) return owned;
+        host = owned;
+      }
+      HostFd holder(owned);
+      const std::string proc = fmt::format("/proc/self/fd/{}", host);
+      return hostResult(::utimensat(AT_FDCWD, proc.c_str(), tp, 0));
+    }
+    case abi::kTruncate: {
+      if (i64 e = resolve(kGuestAtFdcwd, a[0], guest)) return e;
+      const int fd = fs_->open(guest, O_WRONLY, 0);
+      if (fd < 0) return fd;
+      HostFd holder(fd);
+      return hostResult(::ftruncate(fd, static_cast<off_t>(a[1])));
+    }
+    default: return unknownSyscall(number);
+  }
+}
+
+i64 Kernel::sysReadlinkat(i64 dirfd, u64 path_addr, u64 buf, u64 size) {
+  if (static_cast<i64>(size) <= 0) return -abi::kEINVAL;
+  std::string path;
+  if (!memory_.readString(path_addr, path)) return -abi::kEFAULT;
+  i64 error = 0;
+  const std::string guest = guestPath(dirfd, path, &error);
+  if (error) return error;
+  std::string target;
+  if (FileSystem::normalize("/", guest) == "/proc/self/exe") {
+    char real[4096];
+    target = ::realpath(exe_guest_path_.c_str(), real) ? real : exe_guest_path_;
+  } else {
+    std::string last;
+    const int parent = fs_->openParent(guest, last);
+    if (parent < 0) return parent;
+    HostFd holder(parent);
+    char out[4096];
+    const ssize_t n = ::readlinkat(parent, last.c_str(), out, sizeof out);
+    if (n < 0) return -static_cast<i64>(errno);
+    target.assign(out, static_cast<std::size_t>(n));
+  }
+  const u64 n = std::min<u64>(size, target.size());
+  if (!memory_.write(buf, target.data(), n)) return -abi::kEFAULT;
+  return static_cast<i64>(n);
+}
+
+i64 Kernel::sysIoctl(i64 fd, u64 request, u64 arg) {
+  FdEntry* e = fds_.get(static_cast<int>(fd));
+  if (e == nullptr) return -abi::kEBADF;
+  switch (request) {
+    case TCGETS:
+    case TIOCGWINSZ: {
+      if (e->host_fd < 0 || !::isatty(e->host_fd)) return -abi::kENOTTY;
+      // The kernel's termios (36 bytes) and winsize (8 bytes) are the same on riscv64.
+      u8 buffer[64] = {};
+      if (::ioctl(e->host_fd, request, buffer) < 0) return -static_cast<i64>(errno);
+      const std::size_t n = request == TCGETS ? 36 : 8;
+      return memory_.write(arg, buffer, n) ? 0 : -abi::kEFAULT;
+    }
+    case FIOCLEX: e->cloexec = true; return 0;
+    case FIONCLEX: e->cloexec = false; return 0;
+    case FIONBIO: {
+      i32 on = 0;
+      if (!memory_.read(arg, &on, 4)) return -abi::kEFAULT;
+      if (e->host_fd < 0) return 0;
+      const int flags = ::fcntl(e->host_fd, F_GETFL);
+      return hostResult(
+          ::fcntl(e->host_fd, F_SETFL, on ? flags | O_NONBLOCK : flags & ~O_NONBLOCK));
+    }
+    default: return -abi::kENOTTY;
+  }
+}
+
+i64 Kernel::sysFcntl(i64 fd, u64 cmd, u64 arg) {
+  FdEntry* e = fds_.get(static_cast<int>(fd));
+  if (e == nullptr) return -abi::kEBADF;
+  switch (cmd) {
+    case F_DUPFD:
+    case F_DUPFD_CLOEXEC: {
+      if (arg >= FdTable::kMaxFds) return -abi::kEINVAL;
+      auto copy = fds_.duplicate(static_cast<int>(fd));
+      if (!copy) return -abi::kEMFILE;
+      copy->cloexec = cmd == F_DUPFD_CLOEXEC;
+      return fds_.install(std::move(*copy), static_cast<int>(arg));
+    }
+    case F_GETFD: return e->cloexec ? FD_CLOEXEC : 0;
+    case F_SETFD: e->cloexec = (arg & FD_CLOEXEC) != 0; return 0;
+    case F_GETFL:
+      if (e->kind == FdKind::kRandom) return O_RDWR;
+      return hostResult(::fcntl(e->host_fd, F_GETFL));
+    case F_SETFL:
+      if (e->kind == FdKind::kRandom) return 0;
+      return hostResult(::fcntl(e->host_fd, F_SETFL, static_cast<int>(arg)));
+    case F_GETLK:
+    case F_SETLK:
+    case F_SETLKW: {
+      if (e->host_fd < 0) return -abi::kEINVAL;
+      struct flock lock {};  // same layout on riscv64 and x86-64
+      static_assert(sizeof(struct flock) == 32);
+      if (!memory_.read(arg, &lock, sizeof lock)) return -abi::kEFAULT;
+      // One process: locks never conflict, but the host may hold others' locks; never wait.
+      const int r = ::fcntl(e->host_fd, cmd == F_SETLKW ? F_SETLK : static_cast<int>(cmd), &lock);
+      if (r < 0) return -static_cast<i64>(errno);
+      if (cmd == F_GETLK && !memory_.write(arg, &lock, sizeof lock)) return -abi::kEFAULT;
+      return 0;
+    }
+    case F_GETPIPE_SZ:
+      if (e->host_fd < 0) return -abi::kEINVAL;
+      return hostResult(::fcntl(e->host_fd, F_GETPIPE_SZ));
+    default: return -abi::kEINVAL;
+  }
+}
+
+i64 Kernel::sysGetdents(i64 fd, u64 buf, u64 size) {
+  FdEntry* e = fds_.get(static_cast<int>(fd));
+  if (e == nullptr || e->host_fd < 0) return -abi::kEBADF;
+  const u64 len = std::min<u64>(size, 1 << 20);
+  if (!memory_.accessible(buf, len, GuestMemory::kWrite)) return -abi::kEFAULT;
+  // struct linux_dirent64 is architecture independent.
+  return hostResult(::syscall(SYS_getdents64, e->host_fd, memory_.hostUnchecked(buf), len));
+}
+
+i64 Kernel::writeTimespec(u64 addr, u64 nanos) {
+  const abi::Timespec ts{static_cast<i64>(nanos / 1'000'000'000),
+                         static_cast<i64>(nanos % 1'000'000'000)};
+  return memory_.write(addr, &ts, sizeof ts) ? 0 : -abi::kEFAULT;
+}
+
+i64 Kernel::sysClockGettime(Thread& t, u64 clock, u64 out) {
+  if (clock > 11 || clock == 8 || clock == 9 || clock == 10) return -abi::kEINVAL;
+  return writeTimespec(out, clockNanos(t, clock));
+}
+
+}  // namespace hpm

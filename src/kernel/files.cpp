@@ -1,0 +1,149 @@
+#include "kernel/files.h"
+
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "base/error.h"
+
+namespace hpm {
+namespace {
+
+int openInRoot(int root_fd, const std::string& guest_path, int flags, unsigned mode) {
+  open_how how{};
+  how.flags = static_cast<u64>(flags) | O_CLOEXEC;  // guest exec never reaches the host
+  how.mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0;
+  how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+  // Resolution starts at the root for relative and absolute paths alike.
+  const char* rel = guest_path.c_str();
+  while (*rel == '/') ++rel;
+  if (*rel == 0) rel = ".";
+  for (;;) {
+    const long fd = ::syscall(SYS_openat2, root_fd, rel, &how, sizeof how);
+    if (fd >= 0) return static_cast<int>(fd);
+    if (errno == EAGAIN || errno == EINTR) continue;  // EAGAIN: a concurrent rename; retry
+    return -errno;
+  }
+}
+
+}  // namespace
+
+FdTable::~FdTable() {
+  for (auto& e : entries_) {
+    if (e && e->host_fd >= 0) ::close(e->host_fd);
+  }
+}
+
+int FdTable::install(FdEntry entry, int min) {
+  for (int fd = std::max(min, 0); fd < kMaxFds; ++fd) {
+    if (static_cast<std::size_t>(fd) >= entries_.size()) entries_.resize(fd + 1);
+    if (!entries_[fd]) {
+      entries_[fd] = std::move(entry);
+      return fd;
+    }
+  }
+  if (entry.host_fd >= 0) ::close(entry.host_fd);
+  return -EMFILE;
+}
+
+void FdTable::installAt(int fd, FdEntry entry) {
+  if (static_cast<std::size_t>(fd) >= entries_.size()) entries_.resize(fd + 1);
+  close(fd);
+  entries_[fd] = std::move(entry);
+}
+
+FdEntry* FdTable::get(int fd) {
+  if (fd < 0 || static_cast<std::size_t>(fd) >= entries_.size() || !entries_[fd]) return nullptr;
+  return &*entries_[fd];
+}
+
+bool FdTable::close(int fd) {
+  FdEntry* e = get(fd);
+  if (e == nullptr) return false;
+  if (e->host_fd >= 0) ::close(e->host_fd);
+  entries_[fd].reset();
+  return true;
+}
+
+std::optional<FdEntry> FdTable::duplicate(int fd) {
+  FdEntry* e = get(fd);
+  if (e == nullptr) return std::nullopt;
+  FdEntry copy = *e;
+  copy.cloexec = false;
+  if (e->host_fd >= 0) {
+    copy.host_fd = ::fcntl(e->host_fd, F_DUPFD_CLOEXEC, 0);
+    if (copy.host_fd < 0) return std::nullopt;
+  }
+  return copy;
+}
+
+FileSystem::FileSystem(const std::string& root) {
+  root_fd_ = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (root_fd_ < 0) {
+    fail(ExitCode::kUsage, "--root '{}': {}", root,
+         errno == ENOTDIR ? "not a directory" : std::strerror(errno));
+  }
+  char buf[4096];
+  host_root_ = ::realpath(root.c_str(), buf) ? buf : root;
+}
+
+FileSystem::~FileSystem() {
+  if (root_fd_ >= 0) ::close(root_fd_);
+}
+
+std::string FileSystem::normalize(const std::string& base, const std::string& path) {
+  std::vector<std::string> parts;
+  auto push = [&parts](const std::string& text) {
+    std::size_t i = 0;
+    while (i <= text.size()) {
+      std::size_t j = text.find('/', i);
+      if (j == std::string::npos) j = text.size();
+      const std::string part = text.substr(i, j - i);
+      if (part == "..") {
+        if (!parts.empty()) parts.pop_back();
+      } else if (!part.empty() && part != ".") {
+        parts.push_back(part);
+      }
+      i = j + 1;
+    }
+  };
+  if (path.empty() || path[0] != '/') push(base);
+  push(path);
+  std::string out;
+  for (const auto& p : parts) out += "/" + p;
+  return out.empty() ? "/" : out;
+}
+
+int FileSystem::open(const std::string& guest_path, int flags, unsigned mode) const {
+  return openInRoot(root_fd_, guest_path, flags, mode);
+}
+
+int FileSystem::openParent(const std::string& guest_path, std::string& last) const {
+  // Split off the last component without folding "..": the host resolves the rest.
+  std::string path = guest_path;
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  const auto slash = path.rfind('/');
+  std::string parent = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  last = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (last.empty() || last == "/") last = ".";
+  if (last == "..") {  // resolve the whole path as a directory instead
+    parent = path;
+    last = ".";
+  }
+  return openInRoot(root_fd_, parent, O_PATH | O_DIRECTORY, 0);
+}
+
+int FileSystem::chdir(const std::string& guest_path) {
+  const int fd = openInRoot(root_fd_, guest_path, O_PATH | O_DIRECTORY, 0);
+  if (fd < 0) return fd;
+  ::close(fd);
+  cwd_ = normalize("/", guest_path);
+  return 0;
+}
+
+}  // namespace hpm

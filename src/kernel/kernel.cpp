@@ -1,0 +1,550 @@
+#include "kernel/kernel.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "base/bits.h"
+#include "base/error.h"
+#include "isa/decode.h"
+
+namespace hpm {
+namespace {
+
+constexpr u64 kStackSize = u64{8} << 20;  // RLIMIT_STACK
+constexpr u64 kMmapGap = u64{256} << 20;  // between the stack and the mmap area
+constexpr u64 kPieBase = 0x2aaaaaa000;    // ELF_ET_DYN_BASE of Linux riscv64 (Sv39)
+constexpr u64 kRlimInfinity = ~u64{0};
+
+// RISC-V ISA letters in AT_HWCAP: one bit per letter, IMAFDC.
+constexpr u64 kHwcap = (u64{1} << ('I' - 'A')) | (u64{1} << ('M' - 'A')) | (u64{1} << ('A' - 'A')) |
+                       (u64{1} << ('F' - 'A')) | (u64{1} << ('D' - 'A')) | (u64{1} << ('C' - 'A'));
+
+u64 rotl(u64 x, int k) {
+  return (x << k) | (x >> (64 - k));
+}
+
+}  // namespace
+
+void KernelStats::visit(stats::Visitor& v) const {
+  v.beginGroup("syscalls");
+  for (std::size_t i = 0; i < syscalls.size(); ++i) {
+    if (syscalls[i] != 0) v.counter(abi::syscallName(i), syscalls[i], "");
+  }
+  v.endGroup();
+  v.counter("unknown_syscalls", unknown_syscalls, "System calls answered with ENOSYS");
+  v.beginGroup("unknown_syscalls_by_number");
+  for (const auto& [number, count] : unknown_by_number) {
+    v.counter(std::to_string(number), count, "");
+  }
+  v.endGroup();
+}
+
+void Kernel::visitStats(stats::Visitor& v) const {
+  stats_.visit(v);
+  v.counter("code_cache_flushes", code_.flushCount(),
+            "Predecoded-code flushes (fence.i, icache flush, code unmapped or re-protected)");
+  v.counter("code_blocks_built", code_.blocksBuilt(), "Basic blocks decoded");
+}
+
+u64 Kernel::cyclesFor(u64 nanos) const {
+  return static_cast<u64>(static_cast<u128>(nanos) * config_.clock_hz / 1'000'000'000u);
+}
+
+u64 Kernel::clockNanos(const Thread& t, u64 clock) const {
+  const u64 cycle = t.hart().state().cycle;
+  switch (clock) {
+    case CLOCK_REALTIME:
+    case CLOCK_REALTIME_COARSE:
+    case CLOCK_TAI:
+      if (config_.host_time) {
+        timespec host{};
+        ::clock_gettime(CLOCK_REALTIME, &host);
+        return static_cast<u64>(host.tv_sec) * 1'000'000'000 + static_cast<u64>(host.tv_nsec);
+      }
+      return static_cast<u64>(kEpochSeconds) * 1'000'000'000 + nanosAt(cycle);
+    case CLOCK_PROCESS_CPUTIME_ID: return nanosAt(processCpuCycles());
+    case CLOCK_THREAD_CPUTIME_ID: return nanosAt(t.busy_cycles);
+    default:  // the monotonic clocks and the boot-time clock
+      if (config_.host_time) {
+        timespec host{};
+        ::clock_gettime(CLOCK_MONOTONIC, &host);
+        return static_cast<u64>(host.tv_sec) * 1'000'000'000 + static_cast<u64>(host.tv_nsec);
+      }
+      return nanosAt(cycle);
+  }
+}
+
+Kernel::Kernel(KernelConfig config) : config_(std::move(config)), code_(memory_) {
+  fs_ = std::make_unique<FileSystem>(config_.root);
+  // splitmix64 expands the seed into the generator's state.
+  u64 z = config_.params.random_seed;
+  for (u64& word : random_state_) {
+    z += 0x9e3779b97f4a7c15ull;
+    u64 t = z;
+    t = (t ^ (t >> 30)) * 0xbf58476d1ce4e5b9ull;
+    t = (t ^ (t >> 27)) * 0x94d049bb133111ebull;
+    word = t ^ (t >> 31);
+  }
+  for (auto& r : rlimits_) r = {kRlimInfinity, kRlimInfinity};
+  rlimits_[RLIMIT_STACK] = {kStackSize, kRlimInfinity};
+  rlimits_[RLIMIT_NOFILE] = {FdTable::kMaxFds, FdTable::kMaxFds};
+  rlimits_[RLIMIT_CORE] = {0, kRlimInfinity};
+  rlimits_[RLIMIT_NPROC] = {4096, 4096};
+  rlimits_[RLIMIT_SIGPENDING] = {4096, 4096};
+  rlimits_[RLIMIT_MEMLOCK] = {8 << 20, 8 << 20};
+  rlimits_[RLIMIT_MSGQUEUE] = {819200, 819200};
+
+  // The guest's standard streams are duplicates of ours, so a guest close() leaves ours alone.
+  for (int fd = 0; fd < 3; ++fd) {
+    const int host = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (host >= 0) fds_.installAt(fd, FdEntry{FdKind::kHost, host, false, ""});
+  }
+  slots_.resize(config_.hardwareThreads());
+}
+
+Kernel::~Kernel() = default;
+
+u64 Kernel::nextRandom() {
+  // xoshiro256**: deterministic, so the same seed gives the same guest run.
+  auto& s = random_state_;
+  const u64 result = rotl(s[1] * 5, 7) * 9;
+  const u64 t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl(s[3], 45);
+  return result;
+}
+
+void Kernel::fillRandom(u8* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; i += 8) {
+    const u64 r = nextRandom();
+    std::memcpy(out + i, &r, std::min<std::size_t>(8, n - i));
+  }
+}
+
+u64 Kernel::nanosAt(u64 cycle) const {
+  return static_cast<u64>(static_cast<u128>(cycle) * 1'000'000'000u / config_.clock_hz);
+}
+
+void Kernel::mapRange(u64 start, u64 length, u8 perm, std::string name) {
+  memory_.map(start, length, perm);
+  vmas_.insert(start, start + length, perm, std::move(name));
+}
+
+void Kernel::unmapRange(u64 start, u64 length) {
+  bool had_code = false;
+  for (u64 page = start; page < start + length && !had_code; page += GuestMemory::kPageSize) {
+    had_code = (memory_.pagePerm(page) & GuestMemory::kExec) != 0;
+  }
+  memory_.unmap(start, length);
+  vmas_.remove(start, start + length);
+  if (had_code) code_.flush();
+}
+
+void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
+                  const std::vector<std::string>& envp) {
+  image_ = std::make_unique<ElfImage>(ElfImage::load(path));
+  exe_guest_path_ = path;
+  load_bias_ = image_->isPie() ? kPieBase : 0;
+  const u64 phdr = image_->mapInto(memory_, load_bias_);
+  for (const ElfSegment& seg : image_->segments()) {
+    const u64 start = alignDown(seg.vaddr + load_bias_, GuestMemory::kPageSize);
+    const u64 end = alignUp(seg.vaddr + load_bias_ + seg.memsz, GuestMemory::kPageSize);
+    vmas_.insert(start, end, memory_.pagePerm(start), path);
+  }
+  brk_start_ = brk_current_ = image_->endOfImage(load_bias_);
+
+  // The stack: 8 MiB at the top of the Sv39 user range, as Linux places it without
+  // randomisation; the mmap area starts below it and grows down.
+  stack_top_ = GuestMemory::kVaLimit;
+  const u8 stack_perm = GuestMemory::kRead | GuestMemory::kWrite |
+                        (image_->executableStack() ? GuestMemory::kExec : 0);
+  mapRange(stack_top_ - kStackSize, kStackSize, stack_perm, "[stack]");
+  mmap_base_ = stack_top_ - kStackSize - kMmapGap;
+
+  // Signal handlers return through `li a7, 139 (rt_sigreturn); ecall`, in a page of its own as
+  // Linux's vDSO provides it (qemu-user builds the same two instructions).
+  sigreturn_trampoline_ = stack_top_ - kStackSize - 2 * GuestMemory::kPageSize;
+  mapRange(sigreturn_trampoline_, GuestMemory::kPageSize, GuestMemory::kRead | GuestMemory::kExec,
+           "[vdso]");
+  const u32 trampoline[2] = {0x08b00893u, 0x00000073u};
+  std::memcpy(memory_.hostUnchecked(sigreturn_trampoline_), trampoline, sizeof trampoline);
+
+  // The initial stack, laid out as qemu-user and Linux build it: strings at the top (the
+  // executable's name, then the environment, then the arguments, each list copied from its last
+  // element down), then AT_RANDOM's bytes, then 16-byte alignment, then argc, argv, envp, auxv.
+  u64 sp = stack_top_ - 8;
+  auto pushString = [&](const std::string& s) {
+    sp -= s.size() + 1;
+    std::memcpy(memory_.hostUnchecked(sp), s.c_str(), s.size() + 1);
+    return sp;
+  };
+  const u64 execfn = pushString(path);
+  std::vector<u64> env_ptrs(envp.size()), arg_ptrs(argv.size());
+  for (std::size_t i = envp.size(); i-- > 0;) env_ptrs[i] = pushString(envp[i]);
+  for (std::size_t i = argv.size(); i-- > 0;) arg_ptrs[i] = pushString(argv[i]);
+  const std::string& platform = config_.params.platform;
+  u64 platform_addr = 0;
+  if (!platform.empty()) {
+    sp -= alignUp(platform.size() + 1, 8);
+    platform_addr = sp;
+    std::memcpy(memory_.hostUnchecked(sp), platform.c_str(), platform.size() + 1);
+  }
+  sp -= 16;
+  const u64 random_addr = sp;
+  fillRandom(memory_.hostUnchecked(random_addr), 16);
+  sp &= ~u64{15};
+
+  std::vector<std::pair<u64, u64>> auxv = {
+      {abi::kAtPhdr, phdr},
+      {abi::kAtPhent, 56},
+      {abi::kAtPhnum, image_->phnum()},
+      {abi::kAtPagesz, GuestMemory::kPageSize},
+      {abi::kAtBase, 0},
+      {abi::kAtFlags, 0},
+      {abi::kAtEntry, image_->entry() + load_bias_},
+      {abi::kAtUid, ::getuid()},
+      {abi::kAtEuid, ::geteuid()},
+      {abi::kAtGid, ::getgid()},
+      {abi::kAtEgid, ::getegid()},
+      {abi::kAtHwcap, kHwcap},
+      {abi::kAtClktck, 100},
+      {abi::kAtRandom, random_addr},
+      {abi::kAtSecure, 0},
+      {abi::kAtExecfn, execfn},
+  };
+  if (platform_addr != 0) auxv.emplace_back(abi::kAtPlatform, platform_addr);
+  auxv.emplace_back(abi::kAtNull, 0);
+  const u64 words = 1 + argv.size() + 1 + envp.size() + 1 + 2 * auxv.size();
+  sp = alignDown(sp - words * 8, 16);
+  std::vector<u64> frame;
+  frame.reserve(words);
+  frame.push_back(argv.size());
+  for (u64 p : arg_ptrs) frame.push_back(p);
+  frame.push_back(0);
+  for (u64 p : env_ptrs) frame.push_back(p);
+  frame.push_back(0);
+  for (const auto& [tag, value] : auxv) {
+    frame.push_back(tag);
+    frame.push_back(value);
+  }
+  std::memcpy(memory_.hostUnchecked(sp), frame.data(), frame.size() * 8);
+
+  auto thread = std::make_unique<Thread>(next_tid_++, memory_, code_);
+  HartState& s = thread->hart().state();
+  s.pc = image_->entry() + load_bias_;
+  s.x[2] = sp;
+  thread->slot = pickHardwareThread();
+  threads_.push_back(std::move(thread));
+  schedule(*threads_.back());
+}
+
+void Kernel::terminate(Termination termination) {
+  if (!termination_) termination_ = std::move(termination);
+}
+
+void Kernel::killProcess(Thread& t, int signal, u64 fault_addr, std::string_view cause) {
+  const HartState& s = t.hart().state();
+  std::string where = fmt::format("{:#x}", s.pc);
+  if (const ElfSymbol* sym = image_->symbolFor(s.pc - load_bias_)) {
+    where += fmt::format(" <{}+{:#x}>", sym->name, s.pc - load_bias_ - sym->addr);
+  }
+  std::string instruction = "(not readable)";
+  u8 bytes[4] = {};
+  if (memory_.accessible(s.pc, 2, GuestMemory::kRead | GuestMemory::kExec) ||
+      memory_.accessible(s.pc, 2, GuestMemory::kExec)) {
+    std::memcpy(bytes, memory_.hostUnchecked(s.pc), 2);
+    if (isa::instLength(loadUnaligned<u16>(bytes)) == 4 &&
+        memory_.accessible(s.pc + 2, 2, GuestMemory::kExec)) {
+      std::memcpy(bytes + 2, memory_.hostUnchecked(s.pc + 2), 2);
+    }
+    instruction = isa::disassemble(isa::decode(loadUnaligned<u32>(bytes)), s.pc);
+  }
+  Termination term;
+  term.by_signal = true;
+  term.signal = signal;
+  term.status = 128 + signal;
+  term.report = fmt::format(
+      "hpmsim: guest killed by signal {} {}: {}\n"
+      "hpmsim:   thread {} at pc {}\n"
+      "hpmsim:   fault address {:#x}\n"
+      "hpmsim:   instruction: {}\n",
+      signal, signalReportName(signal), cause, t.tid(), where, fault_addr, instruction);
+  terminate(std::move(term));
+}
+
+void Kernel::handleStop(Thread& t, const Stop& stop) {
+  HartState& s = t.hart().state();
+  constexpr i32 kSegvMapErr = 1, kSegvAccErr = 2, kIllIllOpc = 2, kBusAdrAln = 1, kTrapBrkpt = 1;
+  switch (stop.reason) {
+    case StopReason::kBudget:
+    case StopReason::kObserver: return;
+    case StopReason::kEcall: {
+      const u64 number = s.x[17];
+      const std::array<u64, 6> args = {s.x[10], s.x[11], s.x[12], s.x[13], s.x[14], s.x[15]};
+      if (number < stats_.syscalls.size()) ++stats_.syscalls[number];
+      t.syscall_number = number;
+      t.syscall_a0 = args[0];
+      const i64 result = dispatch(t, number, args);
+      if (result == kBlocked || finished() || t.exited) return;
+      s.x[10] = static_cast<u64>(result);
+      deliverSignals(t);  // e.g. a signal the call sent to its own thread
+      return;
+    }
+    case StopReason::kEbreak:
+      raiseFault(t, SIGTRAP, kTrapBrkpt, s.pc, "breakpoint (ebreak)");
+      return;
+    case StopReason::kIllegalInstruction:
+      raiseFault(t, SIGILL, kIllIllOpc, s.pc, "illegal instruction");
+      return;
+    case StopReason::kFetchFault:
+      raiseFault(t, SIGSEGV, memory_.pagePerm(stop.addr) ? kSegvAccErr : kSegvMapErr, stop.addr,
+                 "instruction fetch from non-executable memory");
+      return;
+    case StopReason::kLoadFault:
+    case StopReason::kStoreFault: {
+      const bool mapped = memory_.pagePerm(stop.addr) != 0;
+      const bool load = stop.reason == StopReason::kLoadFault;
+      raiseFault(t, SIGSEGV, mapped ? kSegvAccErr : kSegvMapErr, stop.addr,
+                 load ? (mapped ? "load from protected memory" : "load from unmapped memory")
+                      : (mapped ? "store to protected memory" : "store to unmapped memory"));
+      return;
+    }
+    case StopReason::kMisalignedAtomic:
+      raiseFault(t, SIGBUS, kBusAdrAln, stop.addr, "misaligned atomic memory operation");
+      return;
+  }
+}
+
+u64 Kernel::elapsedCycles() const {
+  u64 latest = 0;
+  for (const HardwareThread& slot : slots_) latest = std::max(latest, slot.clock);
+  for (const auto& t : threads_) latest = std::max(latest, t->clock());
+  return latest;
+}
+
+u64 Kernel::processCpuCycles() const {
+  u64 busy = 0;
+  for (const auto& t : threads_) busy += t->busy_cycles;
+  return busy;
+}
+
+u32 Kernel::pickHardwareThread() const {
+  // The hardware thread with the fewest live guest threads, lowest index first: threads fill
+  // a core's hardware threads before the next core, as CNK places them.
+  std::vector<u32> load(slots_.size(), 0);
+  for (const auto& t : threads_) {
+    if (!t->exited) ++load[t->slot];
+  }
+  return static_cast<u32>(std::min_element(load.begin(), load.end()) - load.begin());
+}
+
+void Kernel::schedule(Thread& t) {
+  auto& queue = slots_[t.slot].queue;
+  if (std::find(queue.begin(), queue.end(), &t) == queue.end()) queue.push_back(&t);
+}
+
+void Kernel::unschedule(Thread& t) {
+  auto& queue = slots_[t.slot].queue;
+  queue.erase(std::remove(queue.begin(), queue.end(), &t), queue.end());
+}
+
+void Kernel::addEvent(Event e) {
+  e.seq = event_seq_++;
+  events_.push_back(e);
+  std::push_heap(events_.begin(), events_.end(), std::greater<>());
+}
+
+u64 Kernel::nextEventTime() const {
+  return events_.empty() ? ~u64{0} : events_.front().when;
+}
+
+void Kernel::block(Thread& t, WaitKind kind, std::optional<u64> deadline) {
+  t.wait = kind;
+  ++t.wait_generation;
+  t.wait_has_deadline = deadline.has_value();
+  t.wait_deadline = deadline.value_or(0);
+  unschedule(t);
+  if (deadline) {
+    addEvent(Event{*deadline, 0, Event::Kind::kThreadTimeout, &t, t.wait_generation, 0});
+  }
+  if (kind == WaitKind::kFdReadable || kind == WaitKind::kFdWritable) fd_waiters_.push_back(&t);
+}
+
+void Kernel::wake(Thread& t, i64 result, u64 when) {
+  if (t.wait == WaitKind::kFutex) {
+    auto it = futex_waiters_.find(t.futex_addr);
+    if (it != futex_waiters_.end()) {
+      auto& list = it->second;
+      list.erase(std::remove(list.begin(), list.end(), &t), list.end());
+      if (list.empty()) futex_waiters_.erase(it);
+    }
+  }
+  if (t.wait == WaitKind::kFdReadable || t.wait == WaitKind::kFdWritable) {
+    fd_waiters_.erase(std::remove(fd_waiters_.begin(), fd_waiters_.end(), &t), fd_waiters_.end());
+  }
+  t.wait = WaitKind::kNone;
+  ++t.wait_generation;  // a pending timeout event of this wait is now stale
+  HartState& s = t.hart().state();
+  s.cycle = std::max(s.cycle, when);
+  if (result != kBlocked) s.x[10] = static_cast<u64>(result);
+  schedule(t);
+}
+
+void Kernel::fireEvent(const Event& e) {
+  switch (e.kind) {
+    case Event::Kind::kThreadTimeout: {
+      Thread& t = *e.thread;
+      if (t.exited || t.wait == WaitKind::kNone || t.wait_generation != e.generation) return;
+      switch (t.wait) {
+        case WaitKind::kFutex: wake(t, -abi::kETIMEDOUT, e.when); break;
+        case WaitKind::kSigwait: wake(t, -abi::kEAGAIN, e.when); break;
+        case WaitKind::kFdReadable:
+        case WaitKind::kFdWritable: wake(t, 0, e.when); break;  // ppoll timeout: nothing ready
+        default: wake(t, 0, e.when); break;                     // a sleep that ran its course
+      }
+      return;
+    }
+    case Event::Kind::kItimerReal: {
+      IntervalTimer& timer = itimers_[0];
+      if (!timer.armed || timer.generation != e.generation) return;
+      SigInfo info;
+      info.signo = SIGALRM;
+      info.code = 0x80;  // SI_KERNEL
+      sendToProcess(info, e.when);
+      if (timer.interval != 0) {
+        timer.value = e.when + timer.interval;
+        addEvent(Event{timer.value, 0, Event::Kind::kItimerReal, nullptr, timer.generation, 0});
+      } else {
+        timer.armed = false;
+      }
+      return;
+    }
+    case Event::Kind::kPosixTimer: {
+      if (e.timer < 0 || static_cast<std::size_t>(e.timer) >= posix_timers_.size()) return;
+      PosixTimer& pt = posix_timers_[e.timer];
+      if (!pt.in_use || !pt.timer.armed || pt.timer.generation != e.generation) return;
+      if (pt.notify != 1 /*SIGEV_NONE*/) {
+        SigInfo info;
+        info.signo = pt.signo;
+        info.code = -2;  // SI_TIMER
+        info.setTimer(e.timer, pt.overrun, pt.value);
+        Thread* target = nullptr;
+        for (const auto& th : threads_) {
+          if (th->tid() == pt.target_tid && !th->exited) target = th.get();
+        }
+        if (pt.notify == 4 /*SIGEV_THREAD_ID*/ && target != nullptr) {
+          sendToThread(*target, info, e.when);
+        } else {
+          sendToProcess(info, e.when);
+        }
+      }
+      if (pt.timer.interval != 0) {
+        pt.timer.value = e.when + pt.timer.interval;
+        addEvent(Event{pt.timer.value, 0, Event::Kind::kPosixTimer, nullptr, pt.timer.generation,
+                       e.timer});
+      } else {
+        pt.timer.armed = false;
+      }
+      return;
+    }
+  }
+}
+
+void Kernel::run(const SliceRunner& runner, const ProgressFn& progress) {
+  const u64 quantum = config_.params.quantum;
+  u64 rounds = 0;
+  while (!finished()) {
+    if (progress && (++rounds & 1023) == 0) progress();
+    // The hardware thread whose next guest thread can start earliest.
+    HardwareThread* best = nullptr;
+    u64 best_start = ~u64{0};
+    for (HardwareThread& slot : slots_) {
+      if (slot.queue.empty()) continue;
+      const u64 start = std::max(slot.clock, slot.queue.front()->clock());
+      if (start < best_start) {
+        best = &slot;
+        best_start = start;
+      }
+    }
+    const u64 next_event = nextEventTime();
+    if (!fd_waiters_.empty()) {
+      // Threads waiting for a pipe or terminal: wake those whose descriptor is ready. With
+      // nothing else to run, wait for the host (a terminal or an outside pipe) to provide.
+      const bool idle = best == nullptr && next_event == ~u64{0};
+      const u64 now = best != nullptr ? best_start : std::min(next_event, elapsedCycles());
+      if (pollFileWaits(now, idle)) continue;
+    }
+    if (best == nullptr && next_event == ~u64{0}) {
+      Termination term;
+      term.refused = true;
+      term.status = static_cast<int>(ExitCode::kGuestFault);
+      term.report = "hpmsim: deadlock: every guest thread is blocked and nothing can wake them\n";
+      terminate(std::move(term));
+      break;
+    }
+    if (best == nullptr || next_event <= best_start) {
+      std::pop_heap(events_.begin(), events_.end(), std::greater<>());
+      const Event e = events_.back();
+      events_.pop_back();
+      fireEvent(e);
+      continue;
+    }
+    Thread& t = *best->queue.front();
+    HartState& s = t.hart().state();
+    if (s.cycle < best->clock) {
+      s.cycle = best->clock;  // it waited for its hardware thread
+    } else {
+      best->idle_cycles += s.cycle - best->clock;
+    }
+    best->clock = s.cycle;
+    deliverSignals(t);
+    if (finished()) break;
+    if (t.exited || t.wait != WaitKind::kNone) continue;
+    u64 budget = quantum;
+    if (next_event != ~u64{0}) budget = std::min(budget, std::max<u64>(next_event - s.cycle, 1));
+    budget = std::min(budget, std::max<u64>(cpuTimerBudget(), 1));
+    const u64 before = s.cycle;
+    const Stop stop = runner(t, budget);
+    t.busy_cycles += s.cycle - before;
+    best->clock = s.cycle;
+    handleStop(t, stop);
+    checkCpuTimers(s.cycle);
+    // Guest threads sharing a hardware thread take turns.
+    auto& queue = best->queue;
+    if (queue.size() > 1 && queue.front() == &t) {
+      queue.erase(queue.begin());
+      queue.push_back(&t);
+    }
+  }
+}
+
+void Kernel::runFunctional(const ProgressFn& progress) {
+  run([](Thread& t, u64 budget) { return t.hart().run(budget); }, progress);
+}
+
+i64 Kernel::unknownSyscall(u64 number) {
+  ++stats_.unknown_syscalls;
+  ++stats_.unknown_by_number[number];
+  if (config_.strict_syscalls) {
+    Termination term;
+    term.refused = true;
+    term.status = static_cast<int>(ExitCode::kGuestFault);
+    term.report =
+        fmt::format("hpmsim: unsupported system call {} ({}) in strict mode (--strict-syscalls)\n",
+                    abi::syscallName(number), number);
+    terminate(std::move(term));
+  }
+  return -abi::kENOSYS;
+}
+
+}  // namespace hpm

@@ -1,0 +1,378 @@
+// The compute-node kernel: runs one guest process (its threads on the node's hardware threads),
+// emulating the Linux system calls that static glibc, libstdc++ and libgomp programs use, with
+// simulated time, a sandboxed file system and deterministic randomness.
+//
+// The kernel never prints: the report of a guest killed by a signal, and any refusal (an unknown
+// system call in strict mode), are kept in Termination for the tool to print.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/types.h"
+#include "config/schema.h"
+#include "hart/code_cache.h"
+#include "hart/hart.h"
+#include "hart/memory.h"
+#include "kernel/abi.h"
+#include "kernel/elf.h"
+#include "kernel/files.h"
+#include "kernel/vma.h"
+#include "stats/stats.h"
+
+namespace hpm {
+
+// Behaviour of the kernel that a machine description may set.
+struct KernelParams {
+  // AT_PLATFORM string; empty gives none, as Linux builds the auxiliary vector on riscv64.
+  std::string platform;
+  // set_robust_list succeeds (Linux) or returns ENOSYS (qemu-user 7.2, which lacks it; the
+  // comparison tests use that so glibc takes the same path under both).
+  bool robust_futex_lists = true;
+  // Seed of getrandom, /dev/urandom and AT_RANDOM: runs are deterministic.
+  u64 random_seed = 0x68706d73696dull;
+  // Functional mode: instructions a thread runs before the next one is scheduled.
+  u64 quantum = 10000;
+
+  void visit(config::Visitor& v) {
+    v.param("platform", platform, "AT_PLATFORM string given to the guest; empty for none");
+    v.param("robust_futex_lists", robust_futex_lists,
+            "Whether set_robust_list is supported (false: ENOSYS, as in qemu-user)");
+    v.param("random_seed", random_seed, "Seed of the guest's random numbers");
+    v.param("quantum", quantum, "Functional-mode scheduling quantum in instructions",
+            config::Range{1, 1e12});
+  }
+};
+
+struct KernelConfig {
+  KernelParams params;
+  u32 cores = 16;
+  u32 threads_per_core = 4;
+  u64 clock_hz = 1'600'000'000;
+  u64 memory_bytes = u64{16} << 30;  // reported by sysinfo and /proc/meminfo
+  std::string node_name = "bgq";     // uname nodename and /proc/cpuinfo
+  std::string root = ".";            // the sandbox root: the guest's "/"
+  bool strict_syscalls = false;      // an unknown system call stops the run
+  bool host_time = false;            // wall-clock time from the host instead of simulated
+
+  u32 hardwareThreads() const { return cores * threads_per_core; }
+};
+
+struct KernelStats {
+  std::array<u64, 512> syscalls{};  // calls by number (numbers >= 512 are counted as unknown)
+  u64 unknown_syscalls = 0;
+  std::map<u64, u64> unknown_by_number;
+  u64 threads_created = 0;
+  u64 futex_waits = 0;
+  u64 signals_sent = 0;
+  u64 signals_delivered = 0;  // handler frames built
+
+  void visit(stats::Visitor& v) const;
+};
+
+// How the guest ended.
+struct Termination {
+  int status = 0;          // the process exit status hpmsim returns
+  bool by_signal = false;  // killed by `signal`
+  int signal = 0;
+  std::string report;    // multi-line report when by_signal or refused; empty otherwise
+  bool refused = false;  // the kernel stopped the run (strict mode, deadlock, ...)
+};
+
+// The kernel's siginfo (128 bytes, asm-generic layout).
+struct SigInfo {
+  i32 signo = 0;
+  i32 error = 0;
+  i32 code = 0;
+  i32 pad = 0;
+  u8 fields[112] = {};  // the union: pid/uid, addr, timer id/overrun/value, ...
+
+  void setPidUid(i32 pid, u32 uid);
+  void setAddr(u64 addr);
+  void setTimer(i32 timer_id, i32 overrun, u64 value);
+  void setValue(u64 value);  // sigval at offset 24 (queued and timer signals)
+};
+static_assert(sizeof(SigInfo) == 128);
+
+struct SignalAction {
+  u64 handler = 0;  // SIG_DFL (0), SIG_IGN (1) or the handler's address
+  u64 flags = 0;
+  u64 mask = 0;
+};
+
+// What a blocked thread waits for. A wait ends by a wake-up, a timeout (deadline) or a signal.
+enum class WaitKind : u8 {
+  kNone,
+  kFutex,       // futex_addr / futex_bitset
+  kSleep,       // nanosleep, clock_nanosleep: only the deadline ends it
+  kSigsuspend,  // any delivered signal
+  kSigwait,     // a pending signal in sigwait_set
+  kFdReadable,  // host descriptor wait_fd has data (or EOF)
+  kFdWritable,
+};
+
+class Thread {
+ public:
+  Thread(int tid, GuestMemory& memory, CodeCache& code) : tid_(tid), hart_(memory, code) {}
+
+  int tid() const { return tid_; }
+  Hart& hart() { return hart_; }
+  const Hart& hart() const { return hart_; }
+  u64 clock() const { return hart_.state().cycle; }
+
+  bool exited = false;
+  u32 slot = 0;             // the hardware thread it runs on
+  u64 busy_cycles = 0;      // cycles spent running (its CPU time)
+  u64 clear_child_tid = 0;  // set_tid_address / CLONE_CHILD_CLEARTID
+  u64 robust_list = 0;
+  u64 robust_list_len = 0;
+
+  // Blocking.
+  WaitKind wait = WaitKind::kNone;
+  u64 wait_deadline = 0;  // cycle at which the wait times out, when wait_has_deadline
+  bool wait_has_deadline = false;
+  u64 wait_generation = 0;  // bumped by every wait, so stale timeout events are ignored
+  u64 futex_addr = 0;
+  u32 futex_bitset = 0;
+  u64 sigwait_set = 0;
+  u64 sigwait_info_addr = 0;  // where rt_sigtimedwait writes the siginfo
+  int wait_fd = -1;
+  u64 sleep_remaining_addr = 0;  // nanosleep's rem argument
+  u64 sleep_start = 0;
+  u64 syscall_number = 0;  // of the blocked call
+  u64 syscall_a0 = 0;      // its first argument, restored when the call restarts
+
+  // Signals.
+  u64 blocked = 0;                // signal mask (bit n-1 for signal n)
+  std::optional<u64> saved_mask;  // mask to restore after a sigsuspend's handler
+  std::vector<SigInfo> pending;   // thread-directed, in arrival order
+  u64 altstack_sp = 0;
+  u64 altstack_size = 0;
+  bool altstack_disabled = true;
+
+ private:
+  int tid_;
+  Hart hart_;
+};
+
+// A hardware thread of the node: the guest threads bound to it share it in turns.
+struct HardwareThread {
+  u64 clock = 0;               // time up to which it has been used
+  u64 idle_cycles = 0;         // time it had nothing to run
+  std::vector<Thread*> queue;  // runnable threads, the next to run first
+};
+
+class Kernel {
+ public:
+  explicit Kernel(KernelConfig config);
+  ~Kernel();
+
+  // Loads a static RV64 program and builds its initial stack; creates the main thread.
+  // `argv` and `envp` reach the guest exactly as given. Throws Error for bad programs.
+  void exec(const std::string& path, const std::vector<std::string>& argv,
+            const std::vector<std::string>& envp);
+
+  // Handles a stop of a thread's run loop (system call, fault, ...).
+  void handleStop(Thread& thread, const Stop& stop);
+
+  // Runs `thread` for at most about `budget` cycles of its clock; the run mode provides it.
+  // It must advance the hart's cycle count (HartState::cycle) by the time it simulates.
+  using SliceRunner = std::function<Stop(Thread& thread, u64 budget)>;
+  // Called between scheduling rounds so a tool can show progress; may be empty.
+  using ProgressFn = std::function<void()>;
+
+  // Runs the process until it ends. The scheduler always runs the hardware thread with the
+  // earliest clock (ties: the lowest index), its guest threads in turn, for slices of at most
+  // KernelParams::quantum cycles ending at the next timer or timeout; deterministic.
+  void run(const SliceRunner& runner, const ProgressFn& progress = {});
+  // The functional mode: one instruction per cycle per hardware thread.
+  void runFunctional(const ProgressFn& progress = {});
+
+  bool finished() const { return termination_.has_value(); }
+  const Termination& termination() const { return *termination_; }
+
+  const std::vector<std::unique_ptr<Thread>>& threads() const { return threads_; }
+  const std::vector<HardwareThread>& hardwareThreads() const { return slots_; }
+  const KernelStats& stats() const { return stats_; }
+  void visitStats(stats::Visitor& v) const;
+  const ElfImage& image() const { return *image_; }
+  const KernelConfig& config() const { return config_; }
+  GuestMemory& memory() { return memory_; }
+  // The simulated time of the whole run: the latest clock of any hardware thread.
+  u64 elapsedCycles() const;
+
+  // Simulated nanoseconds since boot at a cycle, and cycles in a span of nanoseconds.
+  u64 nanosAt(u64 cycle) const;
+  u64 cyclesFor(u64 nanos) const;
+  // The time of a Linux clock (CLOCK_REALTIME, ...) for thread `t`, in nanoseconds.
+  u64 clockNanos(const Thread& t, u64 clock) const;
+
+  // "SIGSEGV (segmentation fault)", for reports.
+  static std::string signalReportName(int signal);
+
+  // Simulated wall-clock time starts at 2026-01-01T00:00:00Z.
+  static constexpr i64 kEpochSeconds = 1767225600;
+  // A system call that blocked its thread: the result is written when the wait ends.
+  static constexpr i64 kBlocked = INT64_MIN;
+
+ private:
+  // ---- scheduling and blocking (kernel.cpp, threads.cpp) ----
+  struct Event {
+    u64 when;
+    u64 seq;  // insertion order breaks ties deterministically
+    enum class Kind : u8 { kThreadTimeout, kItimerReal, kPosixTimer } kind;
+    Thread* thread;
+    u64 generation;
+    int timer;
+    bool operator>(const Event& o) const { return when != o.when ? when > o.when : seq > o.seq; }
+  };
+  void schedule(Thread& t);    // make runnable on its hardware thread
+  void unschedule(Thread& t);  // remove from its queue
+  void block(Thread& t, WaitKind kind, std::optional<u64> deadline);
+  // Ends a wait: the blocked system call returns `result` (or restarts) at time `when`.
+  void wake(Thread& t, i64 result, u64 when);
+  void addEvent(Event e);
+  void fireEvent(const Event& e);
+  u64 nextEventTime() const;
+  // Wakes threads whose descriptor is ready (their call restarts) at time `now`; with `block`,
+  // waits on the host until one is. Returns whether any thread was woken. Ends the run as a
+  // deadlock when blocking would wait only on pipes the guest itself must write.
+  bool pollFileWaits(u64 now, bool block);
+  void threadExit(Thread& t, int code);
+  u32 pickHardwareThread() const;
+  u64 processCpuCycles() const;
+
+  // ---- system calls ----
+  i64 dispatch(Thread& t, u64 number, const std::array<u64, 6>& a);
+  i64 unknownSyscall(u64 number);
+  void terminate(Termination termination);
+  void killProcess(Thread& t, int signal, u64 fault_addr, std::string_view cause);
+  u64 nextRandom();
+  void fillRandom(u8* out, std::size_t n);
+
+  // Threads and synchronisation (threads.cpp).
+  i64 sysClone(Thread& t, const std::array<u64, 6>& a);
+  i64 sysFutex(Thread& t, const std::array<u64, 6>& a);
+  i64 futexWake(u64 addr, u32 count, u32 bitset, u64 when);
+  i64 sysSleep(Thread& t, u64 number, const std::array<u64, 6>& a);
+  void processRobustList(Thread& t);
+
+  // Signals (signals.cpp).
+  i64 sysSigaction(const std::array<u64, 6>& a);
+  i64 sysSigprocmask(Thread& t, const std::array<u64, 6>& a);
+  i64 sysSigaltstack(Thread& t, const std::array<u64, 6>& a);
+  i64 sysSigreturn(Thread& t);
+  i64 sysSigsuspend(Thread& t, const std::array<u64, 6>& a);
+  i64 sysSigtimedwait(Thread& t, const std::array<u64, 6>& a);
+  i64 sysKill(Thread& t, u64 number, const std::array<u64, 6>& a);
+  // Queues a signal for a thread (tgkill) or the process (kill, timers); wakes a waiter.
+  void sendToThread(Thread& target, const SigInfo& info, u64 when);
+  void sendToProcess(const SigInfo& info, u64 when);
+  // A synchronous fault: delivered at once to `t` (its handler runs next) or ends the process.
+  void raiseFault(Thread& t, int signal, i32 code, u64 addr, std::string_view cause);
+  // Delivers the first deliverable pending signal of `t`, if any: builds the handler's frame
+  // or applies the default action. Returns true if a handler frame was set up.
+  bool deliverSignals(Thread& t);
+  bool signalPendingFor(const Thread& t) const;
+  bool takeSignal(Thread& t, u64 set, SigInfo& out);
+  void setupFrame(Thread& t, const SigInfo& info, const SignalAction& action);
+  // Interrupts a blocked thread for a signal: its call returns EINTR or restarts.
+  void interruptWait(Thread& t, u64 when);
+
+  // Timers (timers.cpp).
+  i64 sysSetitimer(Thread& t, const std::array<u64, 6>& a);
+  i64 sysGetitimer(Thread& t, const std::array<u64, 6>& a);
+  i64 sysTimerCreate(Thread& t, const std::array<u64, 6>& a);
+  i64 sysTimerSettime(Thread& t, const std::array<u64, 6>& a);
+  i64 sysTimerGettime(Thread& t, const std::array<u64, 6>& a);
+  i64 sysTimerDelete(const std::array<u64, 6>& a);
+  void checkCpuTimers(u64 when);
+  u64 cpuTimerBudget() const;  // cycles of process CPU time until the next CPU-time timer
+
+  // Memory management.
+  i64 sysBrk(u64 addr);
+  i64 sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offset);
+  i64 sysMunmap(u64 addr, u64 length);
+  i64 sysMprotect(u64 addr, u64 length, u64 prot);
+  i64 sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u64 new_addr);
+  void mapRange(u64 start, u64 length, u8 perm, std::string name);
+  void unmapRange(u64 start, u64 length);
+
+  // Files.
+  std::string guestPath(i64 dirfd, const std::string& path, i64* error) const;
+  i64 openVirtual(const std::string& normalized, int flags, bool* handled);
+  i64 sysOpenat(i64 dirfd, u64 path_addr, u64 flags, u64 mode);
+  i64 sysReadWrite(Thread& t, u64 number, const std::array<u64, 6>& a);
+  i64 sysStat(i64 dirfd, u64 path_addr, u64 stat_addr, u64 flags);
+  i64 sysStatx(i64 dirfd, u64 path_addr, u64 flags, u64 mask, u64 statx_addr);
+  i64 sysFstat(i64 fd, u64 stat_addr);
+  i64 sysPathOp(u64 number, const std::array<u64, 6>& a);
+  i64 sysReadlinkat(i64 dirfd, u64 path_addr, u64 buf, u64 size);
+  i64 sysIoctl(i64 fd, u64 request, u64 arg);
+  i64 sysFcntl(i64 fd, u64 cmd, u64 arg);
+  i64 sysGetdents(i64 fd, u64 buf, u64 size);
+  i64 sysPpoll(Thread& t, const std::array<u64, 6>& a);
+
+  // Time.
+  i64 sysClockGettime(Thread& t, u64 clock, u64 out);
+  i64 writeTimespec(u64 addr, u64 nanos);
+  std::string procFileText(const std::string& normalized) const;
+
+  // Interval timers (setitimer) and POSIX timers. CPU-time timers count process CPU time.
+  struct IntervalTimer {
+    u64 value = 0;     // deadline: node cycle (real) or process CPU cycles (virtual, prof)
+    u64 interval = 0;  // cycles, 0 for one-shot
+    bool armed = false;
+    u64 generation = 0;
+  };
+  struct PosixTimer {
+    bool in_use = false;
+    u64 clock = 0;  // CLOCK_* id
+    int signo = 0;
+    int notify = 0;  // SIGEV_SIGNAL, SIGEV_NONE, SIGEV_THREAD_ID
+    int target_tid = 0;
+    u64 value = 0;  // sigev_value
+    IntervalTimer timer;
+    i32 overrun = 0;
+  };
+
+  KernelConfig config_;
+  GuestMemory memory_;
+  CodeCache code_;
+  VmaMap vmas_;
+  FdTable fds_;
+  std::unique_ptr<FileSystem> fs_;
+  std::unique_ptr<ElfImage> image_;
+  std::vector<std::unique_ptr<Thread>> threads_;
+  std::string exe_guest_path_;
+  u64 load_bias_ = 0;
+  u64 brk_start_ = 0;
+  u64 brk_current_ = 0;
+  u64 mmap_base_ = 0;
+  u64 stack_top_ = 0;
+  u32 umask_ = 022;
+  std::array<abi::Rlimit, 16> rlimits_{};
+  std::array<u64, 4> random_state_{};
+  std::optional<Termination> termination_;
+  KernelStats stats_;
+  int next_tid_ = 1;
+  int last_exit_code_ = 0;
+
+  std::vector<HardwareThread> slots_;
+  std::vector<Event> events_;  // a min-heap on (when, seq)
+  u64 event_seq_ = 0;
+  std::map<u64, std::vector<Thread*>> futex_waiters_;  // by address, in arrival order
+  std::vector<Thread*> fd_waiters_;
+  std::array<SignalAction, 65> actions_{};  // by signal number
+  std::vector<SigInfo> process_pending_;
+  std::array<IntervalTimer, 3> itimers_{};  // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
+  std::vector<PosixTimer> posix_timers_;
+  u64 sigreturn_trampoline_ = 0;  // guest address of `li a7, 139; ecall`
+};
+
+}  // namespace hpm

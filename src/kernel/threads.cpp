@@ -1,0 +1,322 @@
+// Threads, futexes, sleeping and descriptor waits.
+#include <poll.h>
+#include <signal.h>
+#include <time.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "kernel/kernel.h"
+
+namespace hpm {
+namespace {
+
+// clone flags (include/uapi/linux/sched.h).
+constexpr u64 kCloneVm = 0x00000100;
+constexpr u64 kCloneFs = 0x00000200;
+constexpr u64 kCloneFiles = 0x00000400;
+constexpr u64 kCloneSighand = 0x00000800;
+constexpr u64 kCloneVfork = 0x00004000;
+constexpr u64 kCloneThread = 0x00010000;
+constexpr u64 kCloneSysvsem = 0x00040000;
+constexpr u64 kCloneSettls = 0x00080000;
+constexpr u64 kCloneParentSettid = 0x00100000;
+constexpr u64 kCloneChildCleartid = 0x00200000;
+constexpr u64 kCloneDetached = 0x00400000;
+constexpr u64 kCloneChildSettid = 0x01000000;
+constexpr u64 kCsignal = 0xff;
+
+// futex operations (include/uapi/linux/futex.h).
+constexpr u64 kFutexWait = 0;
+constexpr u64 kFutexWake = 1;
+constexpr u64 kFutexRequeue = 3;
+constexpr u64 kFutexCmpRequeue = 4;
+constexpr u64 kFutexWakeOp = 5;
+constexpr u64 kFutexWaitBitset = 9;
+constexpr u64 kFutexWakeBitset = 10;
+constexpr u64 kFutexPrivate = 128;
+constexpr u64 kFutexClockRealtime = 256;
+constexpr u32 kFutexWaiters = 0x80000000u;
+constexpr u32 kFutexOwnerDied = 0x40000000u;
+constexpr u32 kFutexTidMask = 0x3fffffffu;
+
+}  // namespace
+
+void SigInfo::setPidUid(i32 pid, u32 uid) {
+  std::memcpy(fields, &pid, 4);
+  std::memcpy(fields + 4, &uid, 4);
+}
+void SigInfo::setAddr(u64 addr) {
+  std::memcpy(fields, &addr, 8);
+}
+void SigInfo::setTimer(i32 timer_id, i32 overrun, u64 value) {
+  std::memcpy(fields, &timer_id, 4);
+  std::memcpy(fields + 4, &overrun, 4);
+  std::memcpy(fields + 8, &value, 8);
+}
+void SigInfo::setValue(u64 value) {
+  std::memcpy(fields + 8, &value, 8);
+}
+
+i64 Kernel::sysClone(Thread& t, const std::array<u64, 6>& a) {
+  const u64 flags = a[0];
+  constexpr u64 kThreadFlags = kCloneVm | kCloneFs | kCloneFiles | kCloneSighand | kCloneThread;
+  // Only threads of this process: no fork, vfork or new namespaces (a compute-node kernel runs
+  // one process). glibc's posix_spawn and system() then fail cleanly with ENOSYS.
+  if ((flags & kThreadFlags) != kThreadFlags || (flags & kCloneVfork) || (flags & kCsignal)) {
+    return -abi::kENOSYS;
+  }
+  const u64 allowed = kThreadFlags | kCloneSysvsem | kCloneSettls | kCloneParentSettid |
+                      kCloneChildCleartid | kCloneDetached | kCloneChildSettid;
+  if (flags & ~allowed) return -abi::kEINVAL;
+  const int tid = next_tid_;
+  if (flags & kCloneParentSettid) {
+    const i32 value = tid;
+    if (!memory_.write(a[2], &value, 4)) return -abi::kEFAULT;
+  }
+  ++next_tid_;
+  auto child = std::make_unique<Thread>(tid, memory_, code_);
+  HartState& cs = child->hart().state();
+  cs = t.hart().state();  // registers, pc (past the ecall), FP state, clock
+  cs.reserved = false;
+  cs.instret = 0;
+  cs.x[10] = 0;  // the child sees 0
+  if (a[1] != 0) cs.x[2] = a[1];
+  if (flags & kCloneSettls) cs.x[4] = a[3];
+  child->blocked = t.blocked;
+  child->slot = pickHardwareThread();
+  if (flags & kCloneChildCleartid) child->clear_child_tid = a[4];
+  if (flags & kCloneChildSettid) {
+    const i32 value = tid;
+    if (!memory_.write(a[4], &value, 4)) return -abi::kEFAULT;
+  }
+  threads_.push_back(std::move(child));
+  schedule(*threads_.back());
+  ++stats_.threads_created;
+  return tid;
+}
+
+void Kernel::threadExit(Thread& t, int code) {
+  if (t.exited) return;
+  last_exit_code_ = code;
+  processRobustList(t);
+  if (t.clear_child_tid != 0) {
+    // CLONE_CHILD_CLEARTID: the tid word is cleared and one waiter woken (pthread_join).
+    const u32 zero = 0;
+    if (memory_.write(t.clear_child_tid, &zero, 4)) futexWake(t.clear_child_tid, 1, ~0u, t.clock());
+  }
+  if (t.wait != WaitKind::kNone) wake(t, kBlocked, t.clock());
+  unschedule(t);
+  t.exited = true;
+  t.pending.clear();
+  if (std::all_of(threads_.begin(), threads_.end(), [](const auto& th) { return th->exited; })) {
+    terminate(Termination{last_exit_code_ & 0xff, false, 0, {}, false});
+  }
+}
+
+void Kernel::processRobustList(Thread& t) {
+  // struct robust_list_head { next; long futex_offset; list_op_pending; } (24 bytes). Each
+  // entry is a lock word at entry + futex_offset owned by this thread: mark it OWNER_DIED and
+  // wake a waiter, as Linux does when a thread dies holding robust mutexes.
+  if (t.robust_list == 0) return;
+  u64 head[3];
+  if (!memory_.read(t.robust_list, head, sizeof head)) return;
+  const i64 offset = static_cast<i64>(head[1]);
+  auto handle = [&](u64 entry) {
+    const u64 word_addr = entry + static_cast<u64>(offset);
+    u32 word = 0;
+    if (!memory_.read(word_addr, &word, 4)) return;
+    if ((word & kFutexTidMask) != static_cast<u32>(t.tid())) return;
+    const u32 updated = (word & kFutexWaiters) | kFutexOwnerDied;
+    memory_.write(word_addr, &updated, 4);
+    if (word & kFutexWaiters) futexWake(word_addr, 1, ~0u, t.clock());
+  };
+  u64 entry = head[0];
+  for (int limit = 0; entry != t.robust_list && entry != 0 && limit < 2048; ++limit) {
+    u64 next = 0;
+    if (!memory_.read(entry & ~u64{1}, &next, 8)) break;
+    handle(entry & ~u64{1});
+    entry = next;
+  }
+  if (head[2] != 0) handle(head[2] & ~u64{1});
+}
+
+i64 Kernel::futexWake(u64 addr, u32 count, u32 bitset, u64 when) {
+  auto it = futex_waiters_.find(addr);
+  if (it == futex_waiters_.end()) return 0;
+  std::vector<Thread*> woken;
+  for (Thread* w : it->second) {
+    if (woken.size() >= count) break;
+    if (w->futex_bitset & bitset) woken.push_back(w);
+  }
+  for (Thread* w : woken) wake(*w, 0, when);
+  return static_cast<i64>(woken.size());
+}
+
+i64 Kernel::sysFutex(Thread& t, const std::array<u64, 6>& a) {
+  const u64 addr = a[0];
+  const u64 op = a[1];
+  const u64 cmd = op & ~(kFutexPrivate | kFutexClockRealtime);
+  const u32 val = static_cast<u32>(a[2]);
+  if (addr & 3) return -abi::kEINVAL;
+  switch (cmd) {
+    case kFutexWait:
+    case kFutexWaitBitset: {
+      const u32 bitset = cmd == kFutexWait ? ~0u : static_cast<u32>(a[5]);
+      if (bitset == 0) return -abi::kEINVAL;
+      u32 current = 0;
+      if (!memory_.read(addr, &current, 4)) return -abi::kEFAULT;
+      if (current != val) return -abi::kEAGAIN;
+      std::optional<u64> deadline;
+      if (a[3] != 0) {
+        abi::Timespec ts{};
+        if (!memory_.read(a[3], &ts, sizeof ts)) return -abi::kEFAULT;
+        if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1'000'000'000) return -abi::kEINVAL;
+        const u64 nanos = static_cast<u64>(ts.sec) * 1'000'000'000 + static_cast<u64>(ts.nsec);
+        if (cmd == kFutexWait) {
+          deadline = t.clock() + cyclesFor(nanos);  // relative, on the monotonic clock
+        } else {
+          // Absolute, on CLOCK_MONOTONIC or (with FUTEX_CLOCK_REALTIME) CLOCK_REALTIME.
+          const u64 now =
+              clockNanos(t, (op & kFutexClockRealtime) ? CLOCK_REALTIME : CLOCK_MONOTONIC);
+          deadline = t.clock() + (nanos > now ? cyclesFor(nanos - now) : 0);
+        }
+      }
+      t.futex_addr = addr;
+      t.futex_bitset = bitset;
+      ++stats_.futex_waits;
+      block(t, WaitKind::kFutex, deadline);
+      futex_waiters_[addr].push_back(&t);
+      return kBlocked;
+    }
+    case kFutexWake:
+    case kFutexWakeBitset: {
+      const u32 bitset = cmd == kFutexWake ? ~0u : static_cast<u32>(a[5]);
+      if (bitset == 0) return -abi::kEINVAL;
+      return futexWake(addr, val, bitset, t.clock());
+    }
+    case kFutexRequeue:
+    case kFutexCmpRequeue: {
+      if (a[4] & 3) return -abi::kEINVAL;
+      if (cmd == kFutexCmpRequeue) {
+        u32 current = 0;
+        if (!memory_.read(addr, &current, 4)) return -abi::kEFAULT;
+        if (current != static_cast<u32>(a[5])) return -abi::kEAGAIN;
+      }
+      const i64 woken = futexWake(addr, val, ~0u, t.clock());
+      const u64 limit = static_cast<u32>(a[3]);  // val2: how many to move
+      i64 moved = 0;
+      auto it = futex_waiters_.find(addr);
+      if (it != futex_waiters_.end() && a[4] != addr) {
+        auto& from = it->second;
+        auto& to = futex_waiters_[a[4]];
+        while (!from.empty() && static_cast<u64>(moved) < limit) {
+          Thread* w = from.front();
+          from.erase(from.begin());
+          w->futex_addr = a[4];
+          to.push_back(w);
+          ++moved;
+        }
+        if (from.empty()) futex_waiters_.erase(addr);
+      }
+      return cmd == kFutexCmpRequeue ? woken + moved : woken;
+    }
+    case kFutexWakeOp: {
+      // *uaddr2 = *uaddr2 OP oparg; wake val on uaddr; if (old CMP cmparg) wake val2 on uaddr2.
+      const u64 addr2 = a[4];
+      const u32 encoded = static_cast<u32>(a[5]);
+      const u32 opcode = (encoded >> 28) & 0x7;
+      const bool shift = (encoded >> 31) & 1;
+      const u32 cmp = (encoded >> 24) & 0xf;
+      u32 oparg = (encoded >> 12) & 0xfff;
+      const u32 cmparg = encoded & 0xfff;
+      if (shift) oparg = 1u << (oparg & 31);
+      u32 old = 0;
+      if (!memory_.read(addr2, &old, 4)) return -abi::kEFAULT;
+      u32 updated = old;
+      switch (opcode) {
+        case 0: updated = oparg; break;
+        case 1: updated = old + oparg; break;
+        case 2: updated = old | oparg; break;
+        case 3: updated = old & ~oparg; break;
+        case 4: updated = old ^ oparg; break;
+        default: return -abi::kENOSYS;
+      }
+      if (!memory_.write(addr2, &updated, 4)) return -abi::kEFAULT;
+      i64 woken = futexWake(addr, val, ~0u, t.clock());
+      const i32 o = static_cast<i32>(old), c = static_cast<i32>(cmparg);
+      bool condition = false;
+      switch (cmp) {
+        case 0: condition = o == c; break;
+        case 1: condition = o != c; break;
+        case 2: condition = o < c; break;
+        case 3: condition = o <= c; break;
+        case 4: condition = o > c; break;
+        case 5: condition = o >= c; break;
+        default: return -abi::kENOSYS;
+      }
+      if (condition) woken += futexWake(addr2, static_cast<u32>(a[3]), ~0u, t.clock());
+      return woken;
+    }
+    default: return -abi::kENOSYS;  // priority-inheritance futexes are not provided
+  }
+}
+
+i64 Kernel::sysSleep(Thread& t, u64 number, const std::array<u64, 6>& a) {
+  const bool is_nanosleep = number == abi::kNanosleep;
+  const u64 clock = is_nanosleep ? CLOCK_MONOTONIC : a[0];
+  const u64 flags = is_nanosleep ? 0 : a[1];
+  const u64 req = is_nanosleep ? a[0] : a[2];
+  const u64 rem = is_nanosleep ? a[1] : a[3];
+  if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME &&
+      clock != CLOCK_TAI) {
+    return is_nanosleep ? -abi::kEINVAL : -95;  // EOPNOTSUPP for CPU clocks
+  }
+  abi::Timespec ts{};
+  if (!memory_.read(req, &ts, sizeof ts)) return -abi::kEFAULT;
+  if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1'000'000'000) return -abi::kEINVAL;
+  u64 nanos = static_cast<u64>(ts.sec) * 1'000'000'000 + static_cast<u64>(ts.nsec);
+  if (flags & TIMER_ABSTIME) {
+    const u64 now = clockNanos(t, clock);
+    nanos = nanos > now ? nanos - now : 0;
+  }
+  t.sleep_remaining_addr = (flags & TIMER_ABSTIME) ? 0 : rem;
+  t.sleep_start = t.clock();
+  block(t, WaitKind::kSleep, t.clock() + cyclesFor(nanos));
+  return kBlocked;
+}
+
+bool Kernel::pollFileWaits(u64 now, bool block_on_host) {
+  std::vector<pollfd> fds;
+  bool all_guest_pipes = true;
+  for (Thread* w : fd_waiters_) {
+    const short events = w->wait == WaitKind::kFdReadable ? POLLIN : POLLOUT;
+    fds.push_back(pollfd{w->wait_fd, events, 0});
+    const FdEntry* e = nullptr;
+    for (int fd = 0; fd < FdTable::kMaxFds && e == nullptr; ++fd) {
+      const FdEntry* candidate = fds_.get(fd);
+      if (candidate != nullptr && candidate->host_fd == w->wait_fd) e = candidate;
+    }
+    if (e == nullptr || !e->guest_pipe) all_guest_pipes = false;
+  }
+  if (block_on_host && all_guest_pipes) return false;  // nobody else can ever write: deadlock
+  int ready = 0;
+  do {
+    ready = ::poll(fds.data(), fds.size(), block_on_host ? -1 : 0);
+  } while (ready < 0 && errno == EINTR);
+  if (ready <= 0) return false;
+  std::vector<Thread*> woken;
+  for (std::size_t i = 0; i < fds.size(); ++i) {
+    if (fds[i].revents != 0) woken.push_back(fd_waiters_[i]);
+  }
+  for (Thread* w : woken) {
+    // The call runs again now that it will not block.
+    HartState& s = w->hart().state();
+    s.pc -= 4;
+    s.x[10] = w->syscall_a0;
+    wake(*w, kBlocked, now);
+  }
+  return !woken.empty();
+}
+
+}  // namespace hpm

@@ -1,0 +1,90 @@
+#include "node/machine.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "base/embedded.h"
+#include "base/error.h"
+
+namespace hpm {
+namespace presets {
+std::span<const EmbeddedFile> machineFiles();  // generated from machines/*.toml
+}
+
+namespace {
+
+const EmbeddedFile* findPreset(const std::string& name) {
+  for (const EmbeddedFile& f : presets::machineFiles()) {
+    if (f.name == name + ".toml") return &f;
+  }
+  return nullptr;
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) fail(ExitCode::kConfig, "cannot read machine file '{}'", path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// The preset a machine file inherits from (key `inherits`), or "bgq".
+std::string inheritedPreset(const std::string& text, const std::string& origin) {
+  const auto pos = text.find("inherits");
+  if (pos == std::string::npos) return "bgq";
+  const auto open = text.find('"', pos);
+  const auto close = open == std::string::npos ? open : text.find('"', open + 1);
+  if (close == std::string::npos) fail(ExitCode::kConfig, "{}: malformed `inherits` key", origin);
+  return text.substr(open + 1, close - open - 1);
+}
+
+}  // namespace
+
+std::vector<std::string> machinePresets() {
+  std::vector<std::string> names;
+  for (const EmbeddedFile& f : presets::machineFiles()) {
+    names.emplace_back(f.name.substr(0, f.name.size() - 5));
+  }
+  return names;
+}
+
+MachineConfig loadMachine(const std::string& spec, const std::vector<std::string>& overrides) {
+  MachineConfig config;
+  config::Schema schema(config);
+  if (const EmbeddedFile* preset = findPreset(spec)) {
+    schema.applyToml(preset->text, spec);
+  } else if (std::filesystem::is_regular_file(spec)) {
+    const std::string text = readFile(spec);
+    const std::string base = inheritedPreset(text, spec);
+    const EmbeddedFile* preset_base = findPreset(base);
+    if (preset_base == nullptr) {
+      fail(ExitCode::kConfig, "{}: `inherits` names unknown machine '{}'", spec, base);
+    }
+    schema.applyToml(preset_base->text, base);
+    schema.applyToml(text, spec, {"inherits"});
+  } else {
+    std::string known;
+    for (const auto& name : machinePresets()) known += (known.empty() ? "" : ", ") + name;
+    fail(ExitCode::kConfig, "unknown machine '{}': not a preset ({}) or a TOML file", spec, known);
+  }
+  for (const std::string& o : overrides) schema.applyOverride(o);
+  return config;
+}
+
+nlohmann::json machineJson(MachineConfig& config) {
+  return config::Schema(config).toJson();
+}
+
+KernelConfig kernelConfigFor(const MachineConfig& machine) {
+  KernelConfig k;
+  k.params = machine.kernel;
+  k.cores = machine.node.cores;
+  k.threads_per_core = machine.node.threads_per_core;
+  k.clock_hz = machine.clockHz();
+  k.memory_bytes = machine.node.memory_mib << 20;
+  k.node_name = machine.name;
+  return k;
+}
+
+}  // namespace hpm

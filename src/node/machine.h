@@ -1,0 +1,63 @@
+// The machine configuration: every model's Params under one root, loaded from a preset or a
+// TOML file and `--set` overrides (config/schema.h).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "base/types.h"
+#include "config/schema.h"
+#include "kernel/kernel.h"
+
+namespace hpm {
+
+struct NodeParams {
+  u32 cores = 16;             // compute cores available to applications
+  u32 threads_per_core = 4;   // hardware threads per core
+  double clock_mhz = 1600.0;  // core clock
+  u64 memory_mib = 16384;     // node memory reported to the guest
+
+  void visit(config::Visitor& v) {
+    v.param("cores", cores, "Compute cores available to applications", config::Range{1, 1024});
+    v.param("threads_per_core", threads_per_core, "Hardware threads per core",
+            config::Range{1, 16});
+    v.param("clock_mhz", clock_mhz, "Core clock in MHz", config::Range{1, 100000});
+    v.param("memory_mib", memory_mib, "Node memory reported to the guest, in MiB",
+            config::Range{64, 1 << 24});
+  }
+};
+
+struct MachineConfig {
+  std::string name = "bgq";
+  std::string description;
+  NodeParams node;
+  KernelParams kernel;
+
+  void visit(config::Visitor& v) {
+    v.param("name", name, "Machine name");
+    v.param("description", description, "What this machine models");
+    v.section("node", node);
+    v.section("kernel", kernel);
+  }
+
+  u32 hardwareThreads() const { return node.cores * node.threads_per_core; }
+  u64 clockHz() const { return static_cast<u64>(node.clock_mhz * 1e6 + 0.5); }
+};
+
+// Names of the built-in presets ("bgq", "bgp").
+std::vector<std::string> machinePresets();
+
+// Loads a machine: `spec` is a preset name or the path of a TOML file (which may name a preset
+// to start from with `inherits = "bgp"`); then applies each KEY=VALUE override in order.
+// Throws Error (ExitCode::kConfig) naming the problem.
+MachineConfig loadMachine(const std::string& spec, const std::vector<std::string>& overrides);
+
+// The effective configuration, as written beside results.
+nlohmann::json machineJson(MachineConfig& config);
+
+// The kernel's view of the machine.
+KernelConfig kernelConfigFor(const MachineConfig& machine);
+
+}  // namespace hpm

@@ -1,0 +1,94 @@
+#include "hart/memory.h"
+
+#include <gtest/gtest.h>
+
+namespace hpm {
+namespace {
+
+constexpr u64 kPage = GuestMemory::kPageSize;
+
+TEST(GuestMemory, UnmappedMemoryIsInaccessible) {
+  GuestMemory m;
+  u64 v = 0;
+  EXPECT_FALSE(m.load(0x1000, v));
+  EXPECT_FALSE(m.store<u64>(0x1000, 1));
+  EXPECT_FALSE(m.load(GuestMemory::kVaLimit - 4, v));  // straddles the end of the space
+  EXPECT_FALSE(m.load(~u64{0} - 3, v));                // wraps around
+}
+
+TEST(GuestMemory, MappedMemoryStartsZeroAndHoldsStores) {
+  GuestMemory m;
+  m.map(0x10000, 2 * kPage, GuestMemory::kRead | GuestMemory::kWrite);
+  u64 v = 1;
+  ASSERT_TRUE(m.load(0x10008, v));
+  EXPECT_EQ(v, 0u);
+  ASSERT_TRUE(m.store<u64>(0x10008, 0x1122334455667788));
+  ASSERT_TRUE(m.load(0x10008, v));
+  EXPECT_EQ(v, 0x1122334455667788u);
+}
+
+TEST(GuestMemory, MisalignedAccessAcrossPagesNeedsBothPages) {
+  GuestMemory m;
+  m.map(0x10000, kPage, GuestMemory::kRead | GuestMemory::kWrite);
+  EXPECT_FALSE(m.store<u64>(0x10000 + kPage - 4, 1));  // second page unmapped
+  m.map(0x10000 + kPage, kPage, GuestMemory::kRead | GuestMemory::kWrite);
+  EXPECT_TRUE(m.store<u64>(0x10000 + kPage - 4, 0x0102030405060708));
+  u32 high = 0;
+  ASSERT_TRUE(m.load(0x10000 + kPage, high));
+  EXPECT_EQ(high, 0x01020304u);
+}
+
+TEST(GuestMemory, PermissionsAreEnforcedPerPage) {
+  GuestMemory m;
+  m.map(0x20000, kPage, GuestMemory::kRead);
+  u8 b = 0;
+  EXPECT_TRUE(m.load(0x20000, b));
+  EXPECT_FALSE(m.store<u8>(0x20000, 1));
+  EXPECT_EQ(m.translate(0x20000, 4, GuestMemory::kRead | GuestMemory::kWrite), nullptr);
+  m.protect(0x20000, kPage, GuestMemory::kRead | GuestMemory::kWrite);
+  EXPECT_TRUE(m.store<u8>(0x20000, 1));
+  m.protect(0x20000, kPage, GuestMemory::kNone);
+  EXPECT_FALSE(m.load(0x20000, b));
+}
+
+TEST(GuestMemory, UnmapDiscardsContentsAndRemapIsZero) {
+  GuestMemory m;
+  m.map(0x30000, kPage, GuestMemory::kRead | GuestMemory::kWrite);
+  ASSERT_TRUE(m.store<u32>(0x30010, 7));
+  m.unmap(0x30000, kPage);
+  u32 v = 0;
+  EXPECT_FALSE(m.load(0x30010, v));
+  m.map(0x30000, kPage, GuestMemory::kRead);
+  ASSERT_TRUE(m.load(0x30010, v));
+  EXPECT_EQ(v, 0u);
+}
+
+TEST(GuestMemory, MoveCarriesContentsAndPermissions) {
+  GuestMemory m;
+  m.map(0x40000, kPage, GuestMemory::kRead | GuestMemory::kWrite);
+  ASSERT_TRUE(m.store<u64>(0x40100, 42));
+  m.move(0x40000, 0x80000, kPage);
+  u64 v = 0;
+  EXPECT_FALSE(m.load(0x40100, v));
+  ASSERT_TRUE(m.load(0x80100, v));
+  EXPECT_EQ(v, 42u);
+  EXPECT_EQ(m.pagePerm(0x80000), GuestMemory::kRead | GuestMemory::kWrite);
+}
+
+TEST(GuestMemory, BulkCopiesFailWithoutPartialEffect) {
+  GuestMemory m;
+  m.map(0x50000, kPage, GuestMemory::kRead | GuestMemory::kWrite);
+  const char text[] = "hello";
+  ASSERT_TRUE(m.write(0x50000, text, sizeof text));
+  std::string s;
+  ASSERT_TRUE(m.readString(0x50000, s));
+  EXPECT_EQ(s, "hello");
+  char big[16] = {};
+  EXPECT_FALSE(m.write(0x50000 + kPage - 8, big, sizeof big));
+  u8 first = 0xff;
+  ASSERT_TRUE(m.load(0x50000 + kPage - 8, first));
+  EXPECT_EQ(first, 0);
+}
+
+}  // namespace
+}  // namespace hpm

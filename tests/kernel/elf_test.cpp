@@ -1,0 +1,113 @@
+#include "kernel/elf.h"
+
+#include <elf.h>
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "base/error.h"
+
+namespace hpm {
+namespace {
+
+// A minimal valid static RV64 executable: header, one PT_LOAD of the whole file.
+std::vector<u8> minimalElf() {
+  std::vector<u8> bytes(sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr) + 8, 0);
+  Elf64_Ehdr eh{};
+  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
+  eh.e_ident[EI_CLASS] = ELFCLASS64;
+  eh.e_ident[EI_DATA] = ELFDATA2LSB;
+  eh.e_ident[EI_VERSION] = EV_CURRENT;
+  eh.e_type = ET_EXEC;
+  eh.e_machine = EM_RISCV;
+  eh.e_version = EV_CURRENT;
+  eh.e_entry = 0x10000 + sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr);
+  eh.e_phoff = sizeof(Elf64_Ehdr);
+  eh.e_ehsize = sizeof(Elf64_Ehdr);
+  eh.e_phentsize = sizeof(Elf64_Phdr);
+  eh.e_phnum = 1;
+  Elf64_Phdr ph{};
+  ph.p_type = PT_LOAD;
+  ph.p_flags = PF_R | PF_X;
+  ph.p_vaddr = 0x10000;
+  ph.p_filesz = ph.p_memsz = bytes.size();
+  ph.p_align = 0x1000;
+  std::memcpy(bytes.data(), &eh, sizeof eh);
+  std::memcpy(bytes.data() + sizeof eh, &ph, sizeof ph);
+  return bytes;
+}
+
+Elf64_Phdr& phdr(std::vector<u8>& bytes) {
+  return *reinterpret_cast<Elf64_Phdr*>(bytes.data() + sizeof(Elf64_Ehdr));
+}
+Elf64_Ehdr& ehdr(std::vector<u8>& bytes) {
+  return *reinterpret_cast<Elf64_Ehdr*>(bytes.data());
+}
+
+std::string errorOf(std::vector<u8> bytes) {
+  try {
+    ElfImage::parse(std::move(bytes), "prog");
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ExitCode::kProgram);
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Elf, MinimalStaticExecutableLoads) {
+  ElfImage image = ElfImage::parse(minimalElf(), "prog");
+  GuestMemory memory;
+  const u64 phdr_addr = image.mapInto(memory, 0);
+  EXPECT_EQ(phdr_addr, 0x10000 + sizeof(Elf64_Ehdr));
+  EXPECT_EQ(memory.pagePerm(0x10000), GuestMemory::kRead | GuestMemory::kExec);
+  EXPECT_EQ(image.endOfImage(0), 0x11000u);
+}
+
+TEST(Elf, RejectionsNameTheProblem) {
+  EXPECT_NE(errorOf({'h', 'i'}).find("not an ELF file"), std::string::npos);
+  EXPECT_NE(errorOf({}).find("not an ELF file"), std::string::npos);
+  auto header_only = minimalElf();
+  header_only.resize(sizeof(Elf64_Ehdr));
+  EXPECT_NE(errorOf(header_only).find("truncated"), std::string::npos);
+  auto cut = minimalElf();
+  cut.resize(20);
+  EXPECT_NE(errorOf(cut).find("truncated"), std::string::npos);
+
+  auto x86 = minimalElf();
+  ehdr(x86).e_machine = EM_X86_64;
+  EXPECT_NE(errorOf(x86).find("not a RISC-V program (machine: x86-64)"), std::string::npos);
+  auto rv32 = minimalElf();
+  rv32[EI_CLASS] = ELFCLASS32;
+  EXPECT_NE(errorOf(rv32).find("32-bit"), std::string::npos);
+  auto big_endian = minimalElf();
+  big_endian[EI_DATA] = ELFDATA2MSB;
+  EXPECT_NE(errorOf(big_endian).find("little-endian"), std::string::npos);
+
+  auto dynamic = minimalElf();
+  phdr(dynamic).p_type = PT_INTERP;
+  EXPECT_NE(
+      errorOf(dynamic).find("dynamically linked programs are not supported: link with -static"),
+      std::string::npos);
+  auto beyond = minimalElf();
+  phdr(beyond).p_filesz = beyond.size() + 1;
+  phdr(beyond).p_memsz = beyond.size() + 1;
+  EXPECT_NE(errorOf(beyond).find("beyond the end of the file"), std::string::npos);
+  auto huge = minimalElf();
+  phdr(huge).p_memsz = u64{1} << 62;
+  EXPECT_NE(errorOf(huge).find("too large"), std::string::npos);
+  auto many = minimalElf();
+  ehdr(many).e_phnum = 0xffff;
+  EXPECT_NE(errorOf(many).find("too large"), std::string::npos);
+  auto relocatable = minimalElf();
+  ehdr(relocatable).e_type = ET_REL;
+  EXPECT_NE(errorOf(relocatable).find("object file"), std::string::npos);
+}
+
+TEST(Elf, SymbolLookupFindsTheContainingFunction) {
+  // No section headers: lookups find nothing rather than failing.
+  ElfImage image = ElfImage::parse(minimalElf(), "prog");
+  EXPECT_EQ(image.symbolFor(0x10040), nullptr);
+}
+
+}  // namespace
+}  // namespace hpm
