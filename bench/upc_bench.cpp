@@ -115,6 +115,7 @@ void BM_PerCycle(benchmark::State& state) {
       unit.cycle(t, std::span<const u64>(&pool[(t % kPool) * 16], 16));
     }
   }
+  unit.advanceTo(t);
   state.SetItemsProcessed(static_cast<i64>(state.iterations() * kBlock));  // cycles
   state.counters["events_per_s"] = benchmark::Counter(
       static_cast<double>(unit.stats().events_counted), benchmark::Counter::kIsRate);

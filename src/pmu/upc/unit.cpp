@@ -674,6 +674,10 @@ void Unit::enterCycleMode(Cycle t) {
   next_entry_ = static_cast<u32>(((next_slot_ + params_.service_phase) / s) % params_.counters);
   cycle_next_ = t;
   cycle_mode_ = true;
+  cycle_low_sum_ = 0;
+  for (const Counter& k : counters_) cycle_low_sum_ += k.low;
+  cycle_carries_ = stats_.carries;
+  cycle_flushed_ = 0;
 }
 
 void Unit::leaveCycleMode() {
@@ -690,6 +694,11 @@ void Unit::leaveCycleMode() {
   }
   lcf_next_slot_ = next_slot_;
   cycle_mode_ = false;
+  // Every increment either stayed in a low-order register, carried out, or was flushed.
+  u64 low_sum = 0;
+  for (const Counter& k : counters_) low_sum += k.low;
+  stats_.events_counted += low_sum - cycle_low_sum_ + cycle_flushed_ +
+                           ((stats_.carries - cycle_carries_) << params_.low_bits);
   horizon_ = std::max(horizon_, t);
 }
 
@@ -767,7 +776,7 @@ void Unit::countCycle(Cycle t, std::span<const u64> levels) {
     any |= count[w];
   }
   if (!running_ || any == 0) return;
-  for (u32 w = 0; w < w_count; ++w) stats_.events_counted += std::popcount(count[w]);
+  // events_counted is settled when the unit leaves per-cycle mode (no popcount per cycle).
   // Ripple-carry increment of the bit-sliced registers by `count`.
   u64* plane = planes_.data();
   for (u32 j = 0; j < params_.low_bits; ++j, plane += w_count) {
@@ -817,10 +826,12 @@ void Unit::largestFirstFlushBits(Cycle v) {
     }
   }
   const bool carry = testBit(carry_bits_, c);
-  const u64 value = (carry ? u64{1} << params_.low_bits : 0) + gatherLow(c);
+  const u32 low = gatherLow(c);
+  const u64 value = (carry ? u64{1} << params_.low_bits : 0) + low;
   if (value == 0) return;
   if (carry) stats_.max_service_latency = std::max(stats_.max_service_latency, v - carry_cycle_[c]);
   putBit(carry_bits_, c, false);
+  cycle_flushed_ += low;  // the carry's 2^L events are counted with the carries
   for (u32 j = 0; j < params_.low_bits; ++j) {
     planes_[u64{j} * w_count + (c >> 6)] &= ~(u64{1} << (c & 63));
   }

@@ -161,6 +161,7 @@ class Unit {
   // Lost carries per counter (exploration mode reports them; a safe unit fed within its stated
   // rate never loses one).
   const std::vector<u64>& lostCarries() const { return lost_per_counter_; }
+  // events_counted of per-cycle input is settled at the next access or advanceTo.
   const Stats& stats() const { return stats_; }
 
  private:
@@ -268,6 +269,9 @@ class Unit {
   std::vector<u64> mode_masks_;  // 4 x words_: counters in each SignalMode
   std::vector<u64> all_mask_;    // words_: bits of existing counters
   std::vector<u64> scratch_;     // 3 x words_
+  u64 cycle_low_sum_ = 0;        // at entry: sum of low-order registers (events_counted)
+  u64 cycle_carries_ = 0;        // at entry: stats_.carries
+  u64 cycle_flushed_ = 0;        // largest-first values flushed since entry
 
   std::vector<Interrupt> raised_;
   std::function<void(const Interrupt&)> on_interrupt_;

@@ -105,6 +105,8 @@ TEST(UpcLargestFirst, BitSlicedAndScalarImplementationsAgree) {
   EXPECT_GT(batched.stats().lost_carries, 0u);
   EXPECT_EQ(per_cycle.stats().lost_carries, batched.stats().lost_carries);
   EXPECT_EQ(per_cycle.stats().flushes, batched.stats().flushes);
+  EXPECT_EQ(per_cycle.stats().events_counted, batched.stats().events_counted);
+  EXPECT_EQ(per_cycle.stats().carries, batched.stats().carries);
   EXPECT_EQ(per_cycle.stats().max_flushed_value, batched.stats().max_flushed_value);
   EXPECT_EQ(per_cycle.lostCarries(), batched.lostCarries());
 }
