@@ -246,11 +246,12 @@ i64 Kernel::sysReadWrite(Thread& t, u64 number, const std::array<u64, 6>& a) {
     }
     return static_cast<i64>(total);
   }
-  // Pipes, terminals and sockets may have nothing to give (or no room): the thread then waits
-  // in our kernel (other guest threads run meanwhile, and may be the ones to write), and the
-  // call runs again when the descriptor is ready.
-  struct stat st {};
-  if (::fstat(e->host_fd, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+  // A pipe between guest threads may be empty (or full): the thread then waits in our kernel
+  // while the others run, and the call completes when the pipe is ready. Every other descriptor
+  // (files, terminals, pipes from outside) is used as qemu-user does, with the host blocking
+  // until it is ready: simulated time does not pass meanwhile, so outside input behaves as if
+  // it had been there from the start, and runs stay deterministic.
+  if (e->guest_pipe) {
     pollfd p{e->host_fd, static_cast<short>(is_write ? POLLOUT : POLLIN), 0};
     const int flags = ::fcntl(e->host_fd, F_GETFL);
     if (::poll(&p, 1, 0) == 0 && !(flags & O_NONBLOCK)) {

@@ -192,6 +192,7 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   std::vector<u64> env_ptrs(envp.size()), arg_ptrs(argv.size());
   for (std::size_t i = envp.size(); i-- > 0;) env_ptrs[i] = pushString(envp[i]);
   for (std::size_t i = argv.size(); i-- > 0;) arg_ptrs[i] = pushString(argv[i]);
+  sp &= ~u64{15};  // Linux's arch_align_stack and qemu both align before what follows
   const std::string& platform = config_.params.platform;
   u64 platform_addr = 0;
   if (!platform.empty()) {
@@ -293,7 +294,7 @@ void Kernel::handleStop(Thread& t, const Stop& stop) {
       const std::array<u64, 6> args = {s.x[10], s.x[11], s.x[12], s.x[13], s.x[14], s.x[15]};
       if (number < stats_.syscalls.size()) ++stats_.syscalls[number];
       t.syscall_number = number;
-      t.syscall_a0 = args[0];
+      t.syscall_args = args;
       const i64 result = dispatch(t, number, args);
       if (result == kBlocked || finished() || t.exited) return;
       s.x[10] = static_cast<u64>(result);
@@ -478,11 +479,9 @@ void Kernel::run(const SliceRunner& runner, const ProgressFn& progress) {
     }
     const u64 next_event = nextEventTime();
     if (!fd_waiters_.empty()) {
-      // Threads waiting for a pipe or terminal: wake those whose descriptor is ready. With
-      // nothing else to run, wait for the host (a terminal or an outside pipe) to provide.
-      const bool idle = best == nullptr && next_event == ~u64{0};
+      // Threads waiting on a guest pipe that another thread has since written (or read).
       const u64 now = best != nullptr ? best_start : std::min(next_event, elapsedCycles());
-      if (pollFileWaits(now, idle)) continue;
+      if (pollFileWaits(now)) continue;
     }
     if (best == nullptr && next_event == ~u64{0}) {
       Termination term;

@@ -144,8 +144,8 @@ class Thread {
   int wait_fd = -1;
   u64 sleep_remaining_addr = 0;  // nanosleep's rem argument
   u64 sleep_start = 0;
-  u64 syscall_number = 0;  // of the blocked call
-  u64 syscall_a0 = 0;      // its first argument, restored when the call restarts
+  u64 syscall_number = 0;             // of the blocked call
+  std::array<u64, 6> syscall_args{};  // its arguments (a0 is restored when the call restarts)
 
   // Signals.
   u64 blocked = 0;                // signal mask (bit n-1 for signal n)
@@ -239,10 +239,9 @@ class Kernel {
   void addEvent(Event e);
   void fireEvent(const Event& e);
   u64 nextEventTime() const;
-  // Wakes threads whose descriptor is ready (their call restarts) at time `now`; with `block`,
-  // waits on the host until one is. Returns whether any thread was woken. Ends the run as a
-  // deadlock when blocking would wait only on pipes the guest itself must write.
-  bool pollFileWaits(u64 now, bool block);
+  // Completes the calls of threads waiting on a guest pipe that is now ready, at time `now`.
+  // Returns whether any thread was woken.
+  bool pollFileWaits(u64 now);
   void threadExit(Thread& t, int code);
   u32 pickHardwareThread() const;
   u64 processCpuCycles() const;

@@ -184,7 +184,7 @@ void Kernel::interruptWait(Thread& t, u64 when) {
   if (restart) {
     HartState& s = t.hart().state();
     s.pc -= 4;
-    s.x[10] = t.syscall_a0;
+    s.x[10] = t.syscall_args[0];
     result = kBlocked;
   }
   wake(t, result, when);

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "kernel/kernel.h"
@@ -286,23 +287,15 @@ i64 Kernel::sysSleep(Thread& t, u64 number, const std::array<u64, 6>& a) {
   return kBlocked;
 }
 
-bool Kernel::pollFileWaits(u64 now, bool block_on_host) {
+bool Kernel::pollFileWaits(u64 now) {
   std::vector<pollfd> fds;
-  bool all_guest_pipes = true;
   for (Thread* w : fd_waiters_) {
     const short events = w->wait == WaitKind::kFdReadable ? POLLIN : POLLOUT;
     fds.push_back(pollfd{w->wait_fd, events, 0});
-    const FdEntry* e = nullptr;
-    for (int fd = 0; fd < FdTable::kMaxFds && e == nullptr; ++fd) {
-      const FdEntry* candidate = fds_.get(fd);
-      if (candidate != nullptr && candidate->host_fd == w->wait_fd) e = candidate;
-    }
-    if (e == nullptr || !e->guest_pipe) all_guest_pipes = false;
   }
-  if (block_on_host && all_guest_pipes) return false;  // nobody else can ever write: deadlock
   int ready = 0;
   do {
-    ready = ::poll(fds.data(), fds.size(), block_on_host ? -1 : 0);
+    ready = ::poll(fds.data(), fds.size(), 0);
   } while (ready < 0 && errno == EINTR);
   if (ready <= 0) return false;
   std::vector<Thread*> woken;
@@ -310,13 +303,12 @@ bool Kernel::pollFileWaits(u64 now, bool block_on_host) {
     if (fds[i].revents != 0) woken.push_back(fd_waiters_[i]);
   }
   for (Thread* w : woken) {
-    // The call runs again now that it will not block.
-    HartState& s = w->hart().state();
-    s.pc -= 4;
-    s.x[10] = w->syscall_a0;
+    // The call completes now (it may block again if another thread took the data first).
     wake(*w, kBlocked, now);
+    const i64 result = dispatch(*w, w->syscall_number, w->syscall_args);
+    if (result != kBlocked) w->hart().state().x[10] = static_cast<u64>(result);
   }
-  return !woken.empty();
+  return true;
 }
 
 }  // namespace hpm
