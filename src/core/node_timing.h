@@ -1,0 +1,106 @@
+// The timing model of the node (seed 003): multi-threaded in-order cores with time-stamped
+// resources, private L1 caches and L1P, a shared sliced L2 and DDR controllers.
+//
+// It is driven by the functional simulator, one instruction at a time, in issue order: before a
+// hardware thread executes an instruction the driver asks issueTime(); if that time is not
+// later than every other hardware thread's clock, the driver executes the instruction
+// functionally and calls issue() with that time. So calls to issue() come in non-decreasing
+// order of issue cycle across the whole node, and resources are reserved in time order. Ties
+// (equal times) are broken round-robin by the driver.
+//
+// The model decides only *when* instructions issue and complete; functional execution is exact
+// and knows nothing of it (design.md section 3).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string_view>
+
+#include "base/types.h"
+#include "isa/decode.h"
+#include "stats/stats.h"
+
+namespace hpm::timing {
+
+struct TimingParams;  // core/timing_params.h: every parameter, with documented defaults
+
+// Why an instruction issued later than its thread's clock (the binding constraint).
+enum class Stall : u8 {
+  kDependency,    // a source operand was not ready
+  kPipeBusy,      // its execution pipe was taken (another thread, or a non-pipelined op)
+  kIbufferEmpty,  // not yet fetched (fetch bandwidth, taken-branch redirect)
+  kIcacheMiss,    // its fetch missed the instruction cache
+  kMispredict,    // fetched after a mispredicted branch resolved
+  kLmqFull,       // a load miss found the load-miss queue full
+  kSqFull,        // a store found the store queue full
+  kIdle,          // the hardware thread had nothing to run (idleUntil)
+  kCount
+};
+inline constexpr std::size_t kStallCount = static_cast<std::size_t>(Stall::kCount);
+std::string_view stallName(Stall s);
+
+// What one issue() cost its hardware thread: the cycles from the thread's clock before the
+// instruction to its clock after, and how many of them were stalls, by cause.
+struct IssueCost {
+  Cycle cycles = 0;
+  std::array<Cycle, kStallCount> stalls{};
+};
+
+// Running totals of one core, for interval samples (profile mode).
+struct CoreSnapshot {
+  Cycle cycles = 0;                  // the core's latest hardware-thread clock
+  std::array<u64, 8> issued{};       // instructions issued per pipe: XU pipes, then AXU pipes
+  u32 integer_pipes = 0;
+  u32 fp_pipes = 0;
+  u64 lmq_full_cycles = 0;           // cycles the load-miss queue was full
+  u64 sq_full_cycles = 0;            // cycles the store queue was full
+};
+
+class NodeTiming {
+ public:
+  // One model for `params.cores` cores of `params.threads_per_core` hardware threads each;
+  // hardware thread h belongs to core h / threads_per_core.
+  explicit NodeTiming(const TimingParams& params);
+  ~NodeTiming();
+  NodeTiming(const NodeTiming&) = delete;
+  NodeTiming& operator=(const NodeTiming&) = delete;
+
+  // The earliest cycle at which hardware thread `h` can issue `inst` (at `pc`; `addr` is the
+  // effective address of a load, store or atomic, else 0), given the state of every resource
+  // now: its instruction fetch, its source operands, its execution pipe, and the load-miss or
+  // store queue it needs. Never earlier than hartTime(h). Does not change the model.
+  Cycle issueTime(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr);
+
+  // Hardware thread `h` issues `inst` at cycle `at` (the value issueTime() returned for it, with
+  // no other issue() in between) and it retires: caches, queues, pipes, predictors and register
+  // timestamps are updated; `next_pc` is the address of the next instruction the thread
+  // executes (the branch outcome). Afterwards hartTime(h) is at least at + 1.
+  void issue(u32 h, const isa::DecodedInst& inst, u64 pc, u64 next_pc, u64 addr, Cycle at);
+
+  // Warm-up mode: the caches see the access of the instruction (statistics and state) but no
+  // timing is modelled; the hardware thread's clock advances by one cycle.
+  void warmup(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr);
+
+  // The cycle from which hardware thread h's next instruction may issue: its clock.
+  Cycle hartTime(u32 h) const;
+  // Moves hardware thread h's clock forward to `to` (no effect if it is already later); the
+  // cycles in between count as idle (the thread waited on a futex, slept, or had no work).
+  void idleUntil(u32 h, Cycle to);
+  // Another guest thread takes hardware thread h from now on: its fetch state (instruction
+  // buffer, branch history, pending redirect) no longer applies. Register timestamps are kept,
+  // conservatively.
+  void switchContext(u32 h);
+
+  // The cost of the last issue() (or warmup()) of hardware thread h.
+  const IssueCost& lastCost(u32 h) const;
+  CoreSnapshot snapshot(u32 core) const;
+
+  // Ground-truth statistics of every core, hardware thread, cache, L2 slice and DDR controller.
+  void visitStats(stats::Visitor& v) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hpm::timing
