@@ -591,7 +591,7 @@ void Unit::rebuildInterest() {
     next[e >> 6] |= u64{1} << (e & 63);
   }
   if (next != interest_) {
-    interest_.swap(next);
+    interest_ = next;  // same size: the storage (and every Interest span) stays put
     ++interest_epoch_;
   }
 }

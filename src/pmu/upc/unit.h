@@ -69,7 +69,8 @@ struct Stats {
 };
 
 // The interest filter: bit e is set when some counter currently selects event e. `epoch`
-// changes whenever the filter does, so a source that caches it knows to look again.
+// changes whenever the filter does, so a source that caches it knows to look again. `words`
+// stays valid (and current) for the lifetime of the unit it came from.
 struct Interest {
   std::span<const u64> words;
   u64 epoch = 0;
