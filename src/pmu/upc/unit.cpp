@@ -64,6 +64,7 @@ Unit::Unit(const Params& params) : params_(validated(params)), map_(params.count
   data_mask_ = lowMask(data_bits_);
   round_cycles_ = u64{n} * params_.service_cycles;
   round_is_pow2_ = isPowerOfTwo(round_cycles_);
+  counters_pow2_ = isPowerOfTwo(n);
 
   counters_.assign(n, Counter{});
   pending_.assign(params_.events, Pending{});
@@ -134,7 +135,7 @@ void Unit::pulse(u32 event, Cycle t, u64 count) {
   if (count == 0 || !((interest_[event >> 6] >> (event & 63)) & 1)) return;
   if (cycle_mode_) leaveCycleMode();
   if (params_.policy == Policy::kLargestFirst) largestFirstVisitsBefore(t + 1);
-  const u32 c = event_counter_[event];
+  const u32 c = counters_pow2_ ? event & (params_.counters - 1) : event_counter_[event];
   Counter& k = counters_[c];
   const SignalMode mode = modeOf(c);
   if (k.frontier == t + 1 && k.pulse_cycle == t) {
@@ -151,7 +152,12 @@ void Unit::pulse(u32 event, Cycle t, u64 count) {
   if (mode == SignalMode::kLevelHigh && pending.end <= k.frontier && running_) {
     // Fast path of the common case: a level-high counter with no level pending counts nothing
     // between its frontier and t, so only the visits (computed) and the increment remain.
-    serviceThrough(k, c, t);
+    // With no carry pending and interrupts off the visits cannot do anything.
+    if (k.carry || intEnabled(c)) {
+      serviceThrough(k, c, t);
+    } else {
+      k.visit_frontier = t + 1;
+    }
     stats_.events_counted += count;
     const u64 total = k.low + count;
     k.low = static_cast<u32>(total & low_mask_);

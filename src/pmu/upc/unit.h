@@ -234,6 +234,7 @@ class Unit {
   u64 data_mask_;
   u64 round_cycles_;  // N x S
   bool round_is_pow2_;
+  bool counters_pow2_;  // event -> counter is a mask
 
   std::vector<Counter> counters_;
   std::vector<Pending> pending_;    // per event
