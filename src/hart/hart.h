@@ -43,7 +43,7 @@ enum class StopReason : u8 {
   kLoadFault,           // unreadable `addr`; pc at the load
   kStoreFault,          // unwritable `addr`; pc at the store or AMO
   kMisalignedAtomic,    // LR/SC/AMO at a misaligned `addr` (Linux gives SIGBUS)
-  kObserver,            // the observer asked to stop
+  kObserver,            // the observer stopped before the instruction at pc
 };
 
 struct Stop {
@@ -52,13 +52,17 @@ struct Stop {
 };
 
 // The observer interface the run loop is instantiated with; NoObserver is the functional mode.
+// With kActive false the hooks are never called, so the functional loop carries no trace of them.
 struct NoObserver {
   static constexpr bool kActive = false;
-  // After every retired instruction, in program order: the instruction, its pc, the pc of the
+  // Before each instruction executes: the instruction, its pc and the architectural state
+  // before it (for effective addresses). Returning false stops the run before the instruction
+  // (StopReason::kObserver, pc at the instruction); the observer must let at least the first
+  // instruction of a run go, so every run makes progress.
+  bool beforeIssue(const isa::DecodedInst&, u64 /*pc*/, const HartState&) { return true; }
+  // After each retired instruction, in program order: the instruction, its pc, the pc of the
   // next instruction and, for memory instructions, the effective address.
   void retire(const isa::DecodedInst&, u64 /*pc*/, u64 /*next_pc*/, u64 /*addr*/) {}
-  // Asked after each retire (only when kActive): stop before the next instruction.
-  bool stopRequested() const { return false; }
 };
 
 class Hart {

@@ -133,6 +133,12 @@ Stop Hart::run(u64 budget, Observer& observer) {
     in = block->insts;
     for (const isa::DecodedInst* const end = in + block->count; in != end; ++in) {
       const isa::DecodedInst& d = *in;
+      if constexpr (Observer::kActive) {
+        if (!observer.beforeIssue(d, pc, s)) {
+          stop = {StopReason::kObserver, 0};
+          goto stopped;
+        }
+      }
       u64 next = pc + d.length;
       [[maybe_unused]] u64 ea = 0;
       switch (d.op) {
@@ -285,7 +291,8 @@ Stop Hart::run(u64 budget, Observer& observer) {
               break;
             case 0xc00:  // cycle
             case 0xc01:  // time: the timebase is the core clock
-              old = s.cycle + done;
+              // An active observer keeps s.cycle current; otherwise one instruction is a cycle.
+              old = Observer::kActive ? s.cycle : s.cycle + done;
               break;
             case 0xc02: old = s.instret + done; break;
             default: stop = {StopReason::kIllegalInstruction, d.raw}; goto stopped;
@@ -652,19 +659,11 @@ Stop Hart::run(u64 budget, Observer& observer) {
         }
 #undef HPM_FP_RM
 
-        case Op::kCount: break;
+        case Op::kCount:
+        default: __builtin_unreachable();  // decode() only produces valid operations
       }
-      if constexpr (Observer::kActive) {
-        observer.retire(d, pc, next, ea);
-        pc = next;
-        if (observer.stopRequested()) {
-          ++in;
-          stop = {StopReason::kObserver, 0};
-          goto stopped;
-        }
-      } else {
-        pc = next;
-      }
+      if constexpr (Observer::kActive) observer.retire(d, pc, next, ea);
+      pc = next;
     }
     retired = retired_after_block;
   }
@@ -675,7 +674,7 @@ stopped:
   if (in != nullptr) retired = block_retired + static_cast<u64>(in - block->insts);
   s.pc = pc;
   s.instret += retired;
-  s.cycle += retired;
+  if constexpr (!Observer::kActive) s.cycle += retired;
   s.fflags = fflags | fpu::HostFlags::take();
   return stop;
 }

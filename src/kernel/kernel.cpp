@@ -106,6 +106,7 @@ Kernel::Kernel(KernelConfig config) : config_(std::move(config)), code_(memory_)
     if (host >= 0) fds_.installAt(fd, FdEntry{FdKind::kHost, host, false, ""});
   }
   slots_.resize(config_.hardwareThreads());
+  ready_.reset(config_.hardwareThreads());
 }
 
 Kernel::~Kernel() = default;
@@ -333,10 +334,13 @@ u64 Kernel::elapsedCycles() const {
   return latest;
 }
 
-u64 Kernel::processCpuCycles() const {
-  u64 busy = 0;
-  for (const auto& t : threads_) busy += t->busy_cycles;
-  return busy;
+void Kernel::refreshSlot(u32 i) {
+  const HardwareThread& slot = slots_[i];
+  if (slot.queue.empty()) {
+    ready_.clear(i);
+  } else {
+    ready_.set(i, SlotKey{std::max(slot.clock, slot.queue.front()->clock()), slot.last_run});
+  }
 }
 
 u32 Kernel::pickHardwareThread() const {
@@ -352,11 +356,13 @@ u32 Kernel::pickHardwareThread() const {
 void Kernel::schedule(Thread& t) {
   auto& queue = slots_[t.slot].queue;
   if (std::find(queue.begin(), queue.end(), &t) == queue.end()) queue.push_back(&t);
+  refreshSlot(t.slot);
 }
 
 void Kernel::unschedule(Thread& t) {
   auto& queue = slots_[t.slot].queue;
   queue.erase(std::remove(queue.begin(), queue.end(), &t), queue.end());
+  refreshSlot(t.slot);
 }
 
 void Kernel::addEvent(Event e) {
@@ -461,29 +467,21 @@ void Kernel::fireEvent(const Event& e) {
   }
 }
 
-void Kernel::run(const SliceRunner& runner, const ProgressFn& progress) {
+void Kernel::run(const SliceRunner& runner, Interleaving interleaving, const ProgressFn& progress) {
   const u64 quantum = config_.params.quantum;
   u64 rounds = 0;
   while (!finished()) {
     if (progress && (++rounds & 1023) == 0) progress();
-    // The hardware thread whose next guest thread can start earliest.
-    HardwareThread* best = nullptr;
-    u64 best_start = ~u64{0};
-    for (HardwareThread& slot : slots_) {
-      if (slot.queue.empty()) continue;
-      const u64 start = std::max(slot.clock, slot.queue.front()->clock());
-      if (start < best_start) {
-        best = &slot;
-        best_start = start;
-      }
-    }
+    const u32 best_index = ready_.min();
+    const u64 best_start = best_index == MinTree::kNone ? ~u64{0} : ready_.key(best_index).time;
     const u64 next_event = nextEventTime();
     if (!fd_waiters_.empty()) {
       // Threads waiting on a guest pipe that another thread has since written (or read).
-      const u64 now = best != nullptr ? best_start : std::min(next_event, elapsedCycles());
+      const u64 now =
+          best_index != MinTree::kNone ? best_start : std::min(next_event, elapsedCycles());
       if (pollFileWaits(now)) continue;
     }
-    if (best == nullptr && next_event == ~u64{0}) {
+    if (best_index == MinTree::kNone && next_event == ~u64{0}) {
       Termination term;
       term.refused = true;
       term.status = static_cast<int>(ExitCode::kGuestFault);
@@ -491,44 +489,58 @@ void Kernel::run(const SliceRunner& runner, const ProgressFn& progress) {
       terminate(std::move(term));
       break;
     }
-    if (best == nullptr || next_event <= best_start) {
+    if (best_index == MinTree::kNone || next_event <= best_start) {
       std::pop_heap(events_.begin(), events_.end(), std::greater<>());
       const Event e = events_.back();
       events_.pop_back();
       fireEvent(e);
       continue;
     }
-    Thread& t = *best->queue.front();
+    HardwareThread& slot = slots_[best_index];
+    Thread& t = *slot.queue.front();
     HartState& s = t.hart().state();
-    if (s.cycle < best->clock) {
-      s.cycle = best->clock;  // it waited for its hardware thread
+    if (s.cycle < slot.clock) {
+      s.cycle = slot.clock;  // it waited for its hardware thread
     } else {
-      best->idle_cycles += s.cycle - best->clock;
+      slot.idle_cycles += s.cycle - slot.clock;
     }
-    best->clock = s.cycle;
+    slot.clock = s.cycle;
+    slot.last_run = ++run_seq_;
     deliverSignals(t);
     if (finished()) break;
     if (t.exited || t.wait != WaitKind::kNone) continue;
-    u64 budget = quantum;
-    if (next_event != ~u64{0}) budget = std::min(budget, std::max<u64>(next_event - s.cycle, 1));
-    budget = std::min(budget, std::max<u64>(cpuTimerBudget(), 1));
+    u64 limit = next_event;
+    if (interleaving == Interleaving::kEarliestFirst) {
+      limit = std::min(limit, ready_.minExcept(best_index).time);
+    }
+    limit = std::min(limit, s.cycle + quantum);
+    const u64 cpu_budget = cpuTimerBudget();
+    if (cpu_budget != ~u64{0}) limit = std::min(limit, s.cycle + std::max<u64>(cpu_budget, 1));
     const u64 before = s.cycle;
-    const Stop stop = runner(t, budget);
+    const Stop stop = runner(t, limit);
     t.busy_cycles += s.cycle - before;
-    best->clock = s.cycle;
+    process_busy_cycles_ += s.cycle - before;
+    slot.clock = s.cycle;
     handleStop(t, stop);
     checkCpuTimers(s.cycle);
     // Guest threads sharing a hardware thread take turns.
-    auto& queue = best->queue;
+    auto& queue = slot.queue;
     if (queue.size() > 1 && queue.front() == &t) {
       queue.erase(queue.begin());
       queue.push_back(&t);
     }
+    refreshSlot(best_index);
   }
 }
 
 void Kernel::runFunctional(const ProgressFn& progress) {
-  run([](Thread& t, u64 budget) { return t.hart().run(budget); }, progress);
+  // One instruction per cycle: the budget in instructions is the distance to the limit.
+  run(
+      [](Thread& t, u64 limit) {
+        const u64 now = t.hart().state().cycle;
+        return t.hart().run(limit > now ? limit - now : 1);
+      },
+      Interleaving::kQuantum, progress);
 }
 
 i64 Kernel::unknownSyscall(u64 number) {

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "base/min_tree.h"
 #include "base/types.h"
 #include "config/schema.h"
 #include "hart/code_cache.h"
@@ -164,7 +165,18 @@ class Thread {
 struct HardwareThread {
   u64 clock = 0;               // time up to which it has been used
   u64 idle_cycles = 0;         // time it had nothing to run
+  u64 last_run = 0;            // scheduling sequence number of its latest slice (for ties)
   std::vector<Thread*> queue;  // runnable threads, the next to run first
+};
+
+// How the scheduler interleaves hardware threads.
+enum class Interleaving : u8 {
+  // Each pick runs a slice of KernelParams::quantum cycles (functional mode).
+  kQuantum,
+  // Each pick runs only until the thread's clock passes the next-earliest hardware thread's
+  // (timing modes): instructions of all hardware threads execute in the order of their cycles,
+  // ties round-robin.
+  kEarliestFirst,
 };
 
 class Kernel {
@@ -180,16 +192,16 @@ class Kernel {
   // Handles a stop of a thread's run loop (system call, fault, ...).
   void handleStop(Thread& thread, const Stop& stop);
 
-  // Runs `thread` for at most about `budget` cycles of its clock; the run mode provides it.
-  // It must advance the hart's cycle count (HartState::cycle) by the time it simulates.
-  using SliceRunner = std::function<Stop(Thread& thread, u64 budget)>;
+  // Runs `thread` until its clock (HartState::cycle) reaches `limit` (at least one instruction,
+  // and it may overshoot by what one block of instructions takes); the run mode provides it.
+  using SliceRunner = std::function<Stop(Thread& thread, u64 limit)>;
   // Called between scheduling rounds so a tool can show progress; may be empty.
   using ProgressFn = std::function<void()>;
 
   // Runs the process until it ends. The scheduler always runs the hardware thread with the
-  // earliest clock (ties: the lowest index), its guest threads in turn, for slices of at most
-  // KernelParams::quantum cycles ending at the next timer or timeout; deterministic.
-  void run(const SliceRunner& runner, const ProgressFn& progress = {});
+  // earliest clock (ties: the one that ran least recently), its guest threads in turn; a slice
+  // ends at the next timer or timeout, and as `interleaving` says. Deterministic.
+  void run(const SliceRunner& runner, Interleaving interleaving, const ProgressFn& progress = {});
   // The functional mode: one instruction per cycle per hardware thread.
   void runFunctional(const ProgressFn& progress = {});
 
@@ -244,7 +256,9 @@ class Kernel {
   bool pollFileWaits(u64 now);
   void threadExit(Thread& t, int code);
   u32 pickHardwareThread() const;
-  u64 processCpuCycles() const;
+  u64 processCpuCycles() const { return process_busy_cycles_; }
+  // Recomputes hardware thread i's place in the scheduler's order.
+  void refreshSlot(u32 i);
 
   // ---- system calls ----
   i64 dispatch(Thread& t, u64 number, const std::array<u64, 6>& a);
@@ -363,7 +377,10 @@ class Kernel {
   int last_exit_code_ = 0;
 
   std::vector<HardwareThread> slots_;
-  std::vector<Event> events_;  // a min-heap on (when, seq)
+  MinTree ready_;  // runnable hardware threads by (start time, last_run)
+  u64 run_seq_ = 0;
+  u64 process_busy_cycles_ = 0;  // sum of every thread's busy_cycles
+  std::vector<Event> events_;    // a min-heap on (when, seq)
   u64 event_seq_ = 0;
   std::map<u64, std::vector<Thread*>> futex_waiters_;  // by address, in arrival order
   std::vector<Thread*> fd_waiters_;

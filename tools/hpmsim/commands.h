@@ -13,6 +13,7 @@ using Action = std::function<int()>;
 // Each add*Command creates its subcommand on `root` and, when that subcommand is parsed, stores
 // its work in `selected`. Options are owned by the subcommand (captured in the action).
 void addRunCommand(CLI::App& root, Action& selected);
+void addConfigCommand(CLI::App& root, Action& selected);
 void addUpcCommand(CLI::App& root, Action& selected);
 
 }  // namespace hpm::tools

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   // Subcommands register here.
   hpm::tools::addUpcCommand(app, selected);
   hpm::tools::addRunCommand(app, selected);
+  hpm::tools::addConfigCommand(app, selected);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
