@@ -14,6 +14,7 @@ using Action = std::function<int()>;
 // its work in `selected`. Options are owned by the subcommand (captured in the action).
 void addRunCommand(CLI::App& root, Action& selected);
 void addConfigCommand(CLI::App& root, Action& selected);
+void addSweepCommand(CLI::App& root, Action& selected);
 void addUpcCommand(CLI::App& root, Action& selected);
 
 }  // namespace hpm::tools

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   hpm::tools::addUpcCommand(app, selected);
   hpm::tools::addRunCommand(app, selected);
   hpm::tools::addConfigCommand(app, selected);
+  hpm::tools::addSweepCommand(app, selected);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,251 @@
+// `hpmsim sweep`: what-if experiments. Runs a program once per point of the cross product of
+// parameter values, in parallel on the host's cores (each point is a separate `hpmsim run`), and
+// prints total cycles, cycles per region and the speedup against the first point.
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "base/error.h"
+#include "base/types.h"
+#include "tools/hpmsim/commands.h"
+
+namespace hpm::tools {
+namespace {
+
+struct SweepOptions {
+  std::string machine = "bgq";
+  std::string mode = "timing";
+  std::vector<std::string> sets;  // KEY=V1,V2,...
+  unsigned jobs = 0;              // 0: the host's cores
+  bool json = false;
+  std::vector<std::string> command;
+};
+
+struct Axis {
+  std::string key;
+  std::vector<std::string> values;
+};
+
+struct Point {
+  std::vector<std::string> values;  // one per axis
+  nlohmann::json stats;
+  int status = -1;
+  std::string error;
+};
+
+std::vector<Axis> parseAxes(const std::vector<std::string>& sets) {
+  std::vector<Axis> axes;
+  for (const std::string& s : sets) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) {
+      fail(ExitCode::kUsage, "sweep: --set expects KEY=V1,V2,..., got '{}'", s);
+    }
+    Axis axis{s.substr(0, eq), {}};
+    std::stringstream values(s.substr(eq + 1));
+    for (std::string v; std::getline(values, v, ',');) {
+      if (v.empty()) fail(ExitCode::kUsage, "sweep: empty value in '{}'", s);
+      axis.values.push_back(v);
+    }
+    axes.push_back(std::move(axis));
+  }
+  return axes;
+}
+
+std::string selfPath() {
+  std::error_code ec;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) fail(ExitCode::kInternal, "sweep: cannot find the hpmsim executable");
+  return path.string();
+}
+
+// Runs one point as a child `hpmsim run`, its output and errors into files in `dir`.
+void runPoint(const SweepOptions& opt, const std::vector<Axis>& axes, Point& point,
+              const std::filesystem::path& dir, std::size_t index) {
+  const std::string stats = (dir / fmt::format("point{}.json", index)).string();
+  const std::string out = (dir / fmt::format("point{}.out", index)).string();
+  std::vector<std::string> args = {selfPath(), "run", "--machine", opt.machine, "--mode", opt.mode};
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    args.push_back("--set");
+    args.push_back(axes[a].key + "=" + point.values[a]);
+  }
+  args.push_back("--stats-json");
+  args.push_back(stats);
+  args.push_back("--");
+  args.insert(args.end(), opt.command.begin(), opt.command.end());
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    point.error = "fork failed";
+    return;
+  }
+  if (pid == 0) {
+    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int null = ::open("/dev/null", O_RDONLY);
+    if (fd < 0 || null < 0) ::_exit(127);
+    ::dup2(null, 0);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  point.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream in(stats);
+  if (!in) {
+    std::ifstream err(out);
+    std::stringstream text;
+    text << err.rdbuf();
+    point.error = text.str();
+    while (!point.error.empty() && std::isspace(static_cast<unsigned char>(point.error.back()))) {
+      point.error.pop_back();
+    }
+    return;
+  }
+  try {
+    point.stats = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    point.error = e.what();
+  }
+}
+
+int run(const SweepOptions& opt) {
+  if (opt.command.empty()) fail(ExitCode::kUsage, "sweep: no program given (-- PROGRAM ...)");
+  const std::vector<Axis> axes = parseAxes(opt.sets);
+  if (axes.empty()) fail(ExitCode::kUsage, "sweep: give at least one --set KEY=V1,V2,...");
+  std::vector<Point> points(1);
+  for (const Axis& axis : axes) {
+    std::vector<Point> next;
+    for (const Point& p : points) {
+      for (const std::string& v : axis.values) {
+        Point q = p;
+        q.values.push_back(v);
+        next.push_back(std::move(q));
+      }
+    }
+    points = std::move(next);
+  }
+  char tmpl[] = "/tmp/hpmsim-sweep-XXXXXX";
+  if (::mkdtemp(tmpl) == nullptr) fail(ExitCode::kIo, "sweep: cannot create a temporary directory");
+  const std::filesystem::path dir = tmpl;
+  const unsigned jobs =
+      opt.jobs != 0 ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
+  std::size_t next = 0;
+  std::vector<std::thread> workers;
+  std::mutex lock;
+  for (unsigned j = 0; j < jobs; ++j) {
+    workers.emplace_back([&] {
+      for (;;) {
+        std::size_t index;
+        {
+          std::lock_guard<std::mutex> guard(lock);
+          if (next == points.size()) return;
+          index = next++;
+        }
+        runPoint(opt, axes, points[index], dir, index);
+      }
+    });
+  }
+  for (auto& w : workers) w.join();
+  std::filesystem::remove_all(dir);
+
+  // Regions seen in any point, in order of id.
+  std::map<u64, std::string> regions;
+  for (const Point& p : points) {
+    if (!p.stats.contains("regions")) continue;
+    for (const auto& r : p.stats["regions"])
+      regions[r["id"].get<u64>()] = r["name"].get<std::string>();
+  }
+  auto regionCycles = [](const Point& p, u64 id) -> std::optional<u64> {
+    if (!p.stats.contains("regions")) return std::nullopt;
+    for (const auto& r : p.stats["regions"]) {
+      if (r["id"].get<u64>() == id) return r["cycles"].get<u64>();
+    }
+    return std::nullopt;
+  };
+  const double base =
+      points.front().stats.contains("cycles") ? points.front().stats["cycles"].get<double>() : 0.0;
+  int failures = 0;
+  if (opt.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Point& p : points) {
+      nlohmann::json row;
+      for (std::size_t a = 0; a < axes.size(); ++a) row["config"][axes[a].key] = p.values[a];
+      row["status"] = p.status;
+      if (!p.error.empty() || !p.stats.contains("cycles")) {
+        row["error"] = p.error;
+        ++failures;
+      } else {
+        row["cycles"] = p.stats["cycles"];
+        row["instructions"] = p.stats["instructions"];
+        for (const auto& [id, name] : regions) {
+          if (auto c = regionCycles(p, id)) row["regions"][name] = *c;
+        }
+        row["speedup"] = base / p.stats["cycles"].get<double>();
+      }
+      out.push_back(row);
+    }
+    fmt::print("{}\n", out.dump(2));
+  } else {
+    std::string header;
+    for (const Axis& a : axes) header += fmt::format("{:>24} ", a.key);
+    header += fmt::format("{:>16} ", "cycles");
+    for (const auto& [id, name] : regions) header += fmt::format("{:>16} ", name);
+    header += fmt::format("{:>8}", "speedup");
+    fmt::print("{}\n", header);
+    for (const Point& p : points) {
+      std::string row;
+      for (const std::string& v : p.values) row += fmt::format("{:>24} ", v);
+      if (!p.error.empty() || !p.stats.contains("cycles")) {
+        ++failures;
+        row += fmt::format("failed (status {}): {}", p.status, p.error.substr(0, 200));
+        fmt::print("{}\n", row);
+        continue;
+      }
+      row += fmt::format("{:>16} ", p.stats["cycles"].get<u64>());
+      for (const auto& [id, name] : regions) {
+        const auto c = regionCycles(p, id);
+        row += c ? fmt::format("{:>16} ", *c) : fmt::format("{:>16} ", "-");
+      }
+      row += fmt::format("{:>8.3f}", base / p.stats["cycles"].get<double>());
+      fmt::print("{}\n", row);
+    }
+  }
+  return failures == 0 ? 0 : static_cast<int>(ExitCode::kGuestFault);
+}
+
+}  // namespace
+
+void addSweepCommand(CLI::App& root, Action& selected) {
+  auto opt = std::make_shared<SweepOptions>();
+  CLI::App* cmd = root.add_subcommand(
+      "sweep", "Run a program over the cross product of parameter values, in parallel");
+  cmd->add_option("--machine", opt->machine, "Machine preset (bgq, bgp) or TOML file")
+      ->capture_default_str();
+  cmd->add_option("--mode", opt->mode, "Run mode of every point (timing, profile, ...)")
+      ->capture_default_str();
+  cmd->add_option("--set", opt->sets, "A parameter and its values: KEY=V1,V2,... (repeatable)")
+      ->allow_extra_args(false)
+      ->required();
+  cmd->add_option("--jobs", opt->jobs, "Runs at a time (default: the host's cores)");
+  cmd->add_flag("--json", opt->json, "Print the results as a JSON list");
+  cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
+  cmd->positionals_at_end();
+  cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
+}
+
+}  // namespace hpm::tools
