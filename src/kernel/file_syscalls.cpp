@@ -14,6 +14,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include <fmt/core.h>
@@ -195,7 +196,10 @@ i64 Kernel::sysOpenat(i64 dirfd, u64 path_addr, u64 flags, u64 mode) {
   const int host_flags = static_cast<int>(flags) & ~O_CLOEXEC;
   const int host = fs_->open(guest, host_flags, static_cast<unsigned>(mode) & ~umask_ & 07777);
   if (host < 0) return host;
-  return fds_.install(FdEntry{FdKind::kHost, host, (flags & O_CLOEXEC) != 0, normalized});
+  // The path as the host resolved it (symlinks, ".."), so that *at() calls and fchdir on a
+  // directory descriptor start where it really is.
+  return fds_.install(
+      FdEntry{FdKind::kHost, host, (flags & O_CLOEXEC) != 0, fs_->guestPathOf(host, normalized)});
 }
 
 i64 Kernel::sysReadWrite(Thread& t, u64 number, const std::array<u64, 6>& a) {
@@ -595,6 +599,95 @@ i64 Kernel::sysGetdents(i64 fd, u64 buf, u64 size) {
   return hostResult(::syscall(SYS_getdents64, e->host_fd, memory_.hostUnchecked(buf), len));
 }
 
+i64 Kernel::sysPpoll(Thread& t, const std::array<u64, 6>& a) {
+  // ppoll(fds, nfds, timeout, sigmask, sigsetsize); poll() and pause() are built on it.
+  const u64 nfds = a[1];
+  if (nfds > FdTable::kMaxFds) return -abi::kEINVAL;
+  std::vector<pollfd> polled(nfds);
+  if (nfds != 0 && !memory_.read(a[0], polled.data(), nfds * sizeof(pollfd))) {
+    return -abi::kEFAULT;
+  }
+  std::optional<u64> timeout;
+  if (a[2] != 0) {
+    abi::Timespec ts{};
+    if (!memory_.read(a[2], &ts, sizeof ts)) return -abi::kEFAULT;
+    if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1'000'000'000) return -abi::kEINVAL;
+    timeout = cyclesFor(static_cast<u64>(ts.sec) * 1'000'000'000 + static_cast<u64>(ts.nsec));
+  }
+  u64 mask = 0;
+  if (a[3] != 0) {
+    if (a[4] != 8) return -abi::kEINVAL;
+    if (!memory_.read(a[3], &mask, 8)) return -abi::kEFAULT;
+  }
+  // Readiness now: host descriptors are asked without waiting; the random device is always
+  // ready; a descriptor that is not open is POLLNVAL; a negative one is skipped.
+  std::vector<pollfd> host(nfds);
+  bool waitable = false, outside = false;
+  for (u64 i = 0; i < nfds; ++i) {
+    host[i] = pollfd{-1, polled[i].events, 0};
+    polled[i].revents = 0;
+    if (polled[i].fd < 0) continue;
+    FdEntry* e = fds_.get(polled[i].fd);
+    if (e == nullptr) {
+      polled[i].revents = POLLNVAL;
+    } else if (e->kind == FdKind::kRandom) {
+      polled[i].revents =
+          static_cast<short>(polled[i].events & (POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM));
+    } else {
+      host[i].fd = e->host_fd;
+      waitable = true;
+      outside = outside || !e->guest_pipe;
+    }
+  }
+  if (waitable) {
+    int r = 0;
+    do {
+      r = ::poll(host.data(), nfds, 0);
+    } while (r < 0 && errno == EINTR);
+    if (r < 0) return -static_cast<i64>(errno);
+  }
+  const auto finish = [&] {
+    i64 ready = 0;
+    for (u64 i = 0; i < nfds; ++i) {
+      if (host[i].fd >= 0) polled[i].revents = host[i].revents;
+      if (polled[i].revents != 0) ++ready;
+    }
+    if (nfds != 0 && !memory_.write(a[0], polled.data(), nfds * sizeof(pollfd))) {
+      return -abi::kEFAULT;
+    }
+    return ready;
+  };
+  const i64 ready = finish();
+  if (ready != 0 || (timeout && *timeout == 0)) return ready;
+  if (outside && !timeout) {
+    // Only descriptors from outside can end the wait and there is no timeout: the host waits,
+    // as for a read (simulated time does not pass meanwhile; see sysReadWrite).
+    int r = 0;
+    do {
+      r = ::poll(host.data(), nfds, -1);
+    } while (r < 0 && errno == EINTR);
+    if (r < 0) return -static_cast<i64>(errno);
+    return finish();
+  }
+  // Wait in simulated time, with the call's signal mask in force (as sigsuspend), until a
+  // descriptor is ready (checked between slices, see pollFileWaits), the timeout, or a signal.
+  if (a[3] != 0) {
+    if (!t.saved_mask) t.saved_mask = t.blocked;
+    t.blocked = mask & ~((u64{1} << (SIGKILL - 1)) | (u64{1} << (SIGSTOP - 1)));
+    if (signalPendingFor(t)) return -abi::kEINTR;
+  }
+  const std::optional<u64> deadline =
+      timeout ? std::optional<u64>(t.clock() + *timeout) : std::nullopt;
+  if (!waitable) {
+    t.sleep_remaining_addr = 0;
+    block(t, WaitKind::kSleep, deadline);  // ends only by the timeout or a signal
+  } else {
+    t.wait_fd = -1;  // pollFileWaits reads the descriptors from the call's arguments
+    block(t, WaitKind::kFdReadable, deadline);
+  }
+  return kBlocked;
+}
+
 i64 Kernel::writeTimespec(u64 addr, u64 nanos) {
   const abi::Timespec ts{static_cast<i64>(nanos / 1'000'000'000),
                          static_cast<i64>(nanos % 1'000'000'000)};
@@ -602,7 +695,10 @@ i64 Kernel::writeTimespec(u64 addr, u64 nanos) {
 }
 
 i64 Kernel::sysClockGettime(Thread& t, u64 clock, u64 out) {
-  if (clock > 11 || clock == 8 || clock == 9 || clock == 10) return -abi::kEINVAL;
+  const Thread* cpu_owner = nullptr;
+  if ((clock > 11 || clock == 8 || clock == 9 || clock == 10) && !cpuClock(clock, t, &cpu_owner)) {
+    return -abi::kEINVAL;
+  }
   return writeTimespec(out, clockNanos(t, clock));
 }
 

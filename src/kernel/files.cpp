@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 #include "base/error.h"
@@ -141,9 +142,25 @@ int FileSystem::openParent(const std::string& guest_path, std::string& last) con
 int FileSystem::chdir(const std::string& guest_path) {
   const int fd = openInRoot(root_fd_, guest_path, O_PATH | O_DIRECTORY, 0);
   if (fd < 0) return fd;
+  // The directory as resolved (a symlink to "/.." leads to "/"), as getcwd reports it.
+  cwd_ = guestPathOf(fd, normalize("/", guest_path));
   ::close(fd);
-  cwd_ = normalize("/", guest_path);
   return 0;
+}
+
+std::string FileSystem::guestPathOf(int host_fd, const std::string& fallback) const {
+  char buf[PATH_MAX];
+  const std::string link = "/proc/self/fd/" + std::to_string(host_fd);
+  const ssize_t n = ::readlink(link.c_str(), buf, sizeof buf);
+  if (n <= 0 || static_cast<std::size_t>(n) >= sizeof buf) return fallback;
+  const std::string host(buf, static_cast<std::size_t>(n));
+  if (host_root_ == "/") return host.starts_with("/") ? host : fallback;
+  if (host == host_root_) return "/";
+  if (host.size() > host_root_.size() && host.starts_with(host_root_) &&
+      host[host_root_.size()] == '/') {
+    return host.substr(host_root_.size());
+  }
+  return fallback;
 }
 
 }  // namespace hpm

@@ -80,6 +80,10 @@ class FileSystem {
   // Changes the working directory; returns 0 or -errno.
   int chdir(const std::string& guest_path);
 
+  // The guest path of what a host descriptor opened inside the root refers to, with symlinks
+  // and ".." resolved as the host resolved them; `fallback` if it cannot be found.
+  std::string guestPathOf(int host_fd, const std::string& fallback) const;
+
  private:
   int root_fd_ = -1;
   std::string host_root_;

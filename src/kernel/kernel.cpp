@@ -58,6 +58,10 @@ u64 Kernel::cyclesFor(u64 nanos) const {
 
 u64 Kernel::clockNanos(const Thread& t, u64 clock) const {
   const u64 cycle = t.hart().state().cycle;
+  const Thread* cpu_owner = nullptr;
+  if (cpuClock(clock, t, &cpu_owner)) {
+    return nanosAt(cpu_owner != nullptr ? cpu_owner->busy_cycles : processCpuCycles());
+  }
   switch (clock) {
     case CLOCK_REALTIME:
     case CLOCK_REALTIME_COARSE:
@@ -68,8 +72,6 @@ u64 Kernel::clockNanos(const Thread& t, u64 clock) const {
         return static_cast<u64>(host.tv_sec) * 1'000'000'000 + static_cast<u64>(host.tv_nsec);
       }
       return static_cast<u64>(kEpochSeconds) * 1'000'000'000 + nanosAt(cycle);
-    case CLOCK_PROCESS_CPUTIME_ID: return nanosAt(processCpuCycles());
-    case CLOCK_THREAD_CPUTIME_ID: return nanosAt(t.busy_cycles);
     default:  // the monotonic clocks and the boot-time clock
       if (config_.host_time) {
         timespec host{};
@@ -286,7 +288,7 @@ void Kernel::killProcess(Thread& t, int signal, u64 fault_addr, std::string_view
 
 void Kernel::handleStop(Thread& t, const Stop& stop) {
   HartState& s = t.hart().state();
-  constexpr i32 kSegvMapErr = 1, kSegvAccErr = 2, kIllIllOpc = 2, kBusAdrAln = 1, kTrapBrkpt = 1;
+  constexpr i32 kSegvMapErr = 1, kSegvAccErr = 2, kIllIllOpc = 1, kBusAdrAln = 1, kTrapBrkpt = 1;
   switch (stop.reason) {
     case StopReason::kBudget:
     case StopReason::kObserver: return;
@@ -343,14 +345,26 @@ void Kernel::refreshSlot(u32 i) {
   }
 }
 
-u32 Kernel::pickHardwareThread() const {
-  // The hardware thread with the fewest live guest threads, lowest index first: threads fill
-  // a core's hardware threads before the next core, as CNK places them.
+bool Kernel::allows(const std::vector<u8>& affinity, u32 cpu) {
+  return affinity.empty() || (cpu / 8 < affinity.size() && (affinity[cpu / 8] >> (cpu % 8)) & 1);
+}
+
+u32 Kernel::pickHardwareThread(const std::vector<u8>& affinity) const {
+  // The allowed hardware thread with the fewest live guest threads, lowest index first: threads
+  // fill a core's hardware threads before the next core, as CNK places them.
   std::vector<u32> load(slots_.size(), 0);
   for (const auto& t : threads_) {
     if (!t->exited) ++load[t->slot];
   }
-  return static_cast<u32>(std::min_element(load.begin(), load.end()) - load.begin());
+  u32 best = 0;
+  bool found = false;
+  for (u32 i = 0; i < load.size(); ++i) {
+    if (allows(affinity, i) && (!found || load[i] < load[best])) {
+      best = i;
+      found = true;
+    }
+  }
+  return best;
 }
 
 void Kernel::schedule(Thread& t) {
@@ -440,21 +454,7 @@ void Kernel::fireEvent(const Event& e) {
       if (e.timer < 0 || static_cast<std::size_t>(e.timer) >= posix_timers_.size()) return;
       PosixTimer& pt = posix_timers_[e.timer];
       if (!pt.in_use || !pt.timer.armed || pt.timer.generation != e.generation) return;
-      if (pt.notify != 1 /*SIGEV_NONE*/) {
-        SigInfo info;
-        info.signo = pt.signo;
-        info.code = -2;  // SI_TIMER
-        info.setTimer(e.timer, pt.overrun, pt.value);
-        Thread* target = nullptr;
-        for (const auto& th : threads_) {
-          if (th->tid() == pt.target_tid && !th->exited) target = th.get();
-        }
-        if (pt.notify == 4 /*SIGEV_THREAD_ID*/ && target != nullptr) {
-          sendToThread(*target, info, e.when);
-        } else {
-          sendToProcess(info, e.when);
-        }
-      }
+      expirePosixTimer(static_cast<std::size_t>(e.timer), 1, e.when);
       if (pt.timer.interval != 0) {
         pt.timer.value = e.when + pt.timer.interval;
         addEvent(Event{pt.timer.value, 0, Event::Kind::kPosixTimer, nullptr, pt.timer.generation,

@@ -132,6 +132,7 @@ class Thread {
   u64 clear_child_tid = 0;  // set_tid_address / CLONE_CHILD_CLEARTID
   u64 robust_list = 0;
   u64 robust_list_len = 0;
+  std::vector<u8> affinity;  // hardware threads it may run on, a bit each; empty: all of them
 
   // Blocking.
   WaitKind wait = WaitKind::kNone;
@@ -255,7 +256,9 @@ class Kernel {
   // Returns whether any thread was woken.
   bool pollFileWaits(u64 now);
   void threadExit(Thread& t, int code);
-  u32 pickHardwareThread() const;
+  // The hardware thread for a new or moved guest thread, among those `affinity` allows.
+  u32 pickHardwareThread(const std::vector<u8>& affinity = {}) const;
+  static bool allows(const std::vector<u8>& affinity, u32 cpu);
   u64 processCpuCycles() const { return process_busy_cycles_; }
   // Recomputes hardware thread i's place in the scheduler's order.
   void refreshSlot(u32 i);
@@ -306,6 +309,19 @@ class Kernel {
   i64 sysTimerDelete(const std::array<u64, 6>& a);
   void checkCpuTimers(u64 when);
   u64 cpuTimerBudget() const;  // cycles of process CPU time until the next CPU-time timer
+  // The thread whose CPU time `clock` counts (nullptr: the process's), for
+  // CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID and the clock ids that
+  // clock_getcpuclockid and pthread_getcpuclockid make; false if `clock` is no CPU-time clock
+  // of this process.
+  bool cpuClock(u64 clock, const Thread& caller, const Thread** owner) const;
+  // The current value of a CPU-time timer's clock, in cycles.
+  struct PosixTimer;
+  u64 cpuTimerNow(const PosixTimer& pt) const;
+  // A POSIX timer expired `expirations` times at `when`: queues its signal, or counts overruns
+  // while the signal it queued earlier has not been taken.
+  void expirePosixTimer(std::size_t id, u64 expirations, u64 when);
+  // Called for every signal taken from a pending queue: a timer's signal gets its overrun count.
+  void timerSignalTaken(SigInfo& info);
 
   // Memory management.
   i64 sysBrk(u64 addr);
@@ -336,7 +352,8 @@ class Kernel {
   i64 writeTimespec(u64 addr, u64 nanos);
   std::string procFileText(const std::string& normalized) const;
 
-  // Interval timers (setitimer) and POSIX timers. CPU-time timers count process CPU time.
+  // Interval timers (setitimer) and POSIX timers. CPU-time timers count the process's CPU time
+  // (setitimer, CLOCK_PROCESS_CPUTIME_ID) or one thread's (CLOCK_THREAD_CPUTIME_ID).
   struct IntervalTimer {
     u64 value = 0;     // deadline: node cycle (real) or process CPU cycles (virtual, prof)
     u64 interval = 0;  // cycles, 0 for one-shot
@@ -345,7 +362,11 @@ class Kernel {
   };
   struct PosixTimer {
     bool in_use = false;
-    u64 clock = 0;  // CLOCK_* id
+    u64 clock = 0;          // CLOCK_* id
+    bool cpu_time = false;  // counts CPU time: the process's, or thread cpu_tid's
+    int cpu_tid = 0;
+    bool signal_queued = false;  // its signal is pending and not yet taken
+    i32 pending_overrun = 0;     // expirations since that signal was queued
     int signo = 0;
     int notify = 0;  // SIGEV_SIGNAL, SIGEV_NONE, SIGEV_THREAD_ID
     int target_tid = 0;

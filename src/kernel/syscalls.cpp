@@ -112,7 +112,9 @@ std::string_view abi::syscallName(u64 number) {
       {kRtSigprocmask, "rt_sigprocmask"},
       {kRtSigpending, "rt_sigpending"},
       {kRtSigtimedwait, "rt_sigtimedwait"},
+      {kRtSigqueueinfo, "rt_sigqueueinfo"},
       {kRtSigreturn, "rt_sigreturn"},
+      {kRtTgsigqueueinfo, "rt_tgsigqueueinfo"},
       {kTimes, "times"},
       {kSetpgid, "setpgid"},
       {kGetpgid, "getpgid"},
@@ -308,6 +310,7 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
     }
     case abi::kReadlinkat: return sysReadlinkat(static_cast<i32>(a[0]), a[1], a[2], a[3]);
     case abi::kGetdents64: return sysGetdents(fd, a[1], a[2]);
+    case abi::kPpoll: return sysPpoll(t, a);
     case abi::kMkdirat:
     case abi::kUnlinkat:
     case abi::kRenameat:
@@ -338,7 +341,8 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
     // ---- time ----
     case abi::kClockGettime: return sysClockGettime(t, a[0], a[1]);
     case abi::kClockGetres: {
-      if (a[0] > 11) return -abi::kEINVAL;
+      const Thread* cpu_owner = nullptr;
+      if (a[0] > 11 && !cpuClock(a[0], t, &cpu_owner)) return -abi::kEINVAL;
       if (a[1] == 0) return 0;
       return writeTimespec(a[1], 1);  // one nanosecond: simulated clocks are exact
     }
@@ -467,40 +471,53 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
     }
     case abi::kKill:
     case abi::kTkill:
-    case abi::kTgkill: return sysKill(t, number, a);
-    case abi::kSchedGetaffinity: {
-      const u32 n = config_.hardwareThreads();
-      const u64 bytes = alignUp((n + 7) / 8, 8);
-      if (a[1] < bytes || (a[1] & 7)) return -abi::kEINVAL;
-      std::vector<u8> mask(bytes, 0);
-      for (u32 i = 0; i < n; ++i) mask[i / 8] |= static_cast<u8>(1u << (i % 8));
-      if (!memory_.write(a[2], mask.data(), mask.size())) return -abi::kEFAULT;
-      return static_cast<i64>(bytes);
-    }
+    case abi::kTgkill:
+    case abi::kRtSigqueueinfo:
+    case abi::kRtTgsigqueueinfo: return sysKill(t, number, a);
+    case abi::kSchedGetaffinity:
     case abi::kSchedSetaffinity: {
-      // A thread may be moved to another hardware thread: the first one its mask allows.
+      // The thread (0: the caller; the process id 1 is the main thread's id).
       Thread* target = &t;
-      if (a[0] != 0) {
+      if (static_cast<i32>(a[0]) != 0) {
         target = nullptr;
         for (const auto& th : threads_) {
           if (th->tid() == static_cast<i32>(a[0]) && !th->exited) target = th.get();
         }
         if (target == nullptr) return -abi::kESRCH;
       }
+      const u32 n = config_.hardwareThreads();
+      if (number == abi::kSchedGetaffinity) {
+        const u64 bytes = alignUp((n + 7) / 8, 8);
+        if (a[1] < bytes || (a[1] & 7)) return -abi::kEINVAL;
+        std::vector<u8> mask(bytes, 0);
+        for (u32 i = 0; i < n; ++i) {
+          if (allows(target->affinity, i)) mask[i / 8] |= static_cast<u8>(1u << (i % 8));
+        }
+        if (!memory_.write(a[2], mask.data(), mask.size())) return -abi::kEFAULT;
+        return static_cast<i64>(bytes);
+      }
+      // The mask is kept (limited to the machine's hardware threads); the thread stays where it
+      // is if the mask allows it, or moves to the least loaded hardware thread it allows.
       const u64 bytes = std::min<u64>(a[1], 1024);
-      std::vector<u8> mask(bytes);
-      if (!memory_.read(a[2], mask.data(), mask.size())) return -abi::kEFAULT;
-      for (u32 cpu = 0; cpu < config_.hardwareThreads() && cpu / 8 < bytes; ++cpu) {
-        if (mask[cpu / 8] & (1u << (cpu % 8))) {
-          if (target->slot != cpu) {
-            unschedule(*target);
-            target->slot = cpu;
-            if (target->wait == WaitKind::kNone) schedule(*target);
-          }
-          return 0;
+      std::vector<u8> given(bytes);
+      if (!memory_.read(a[2], given.data(), given.size())) return -abi::kEFAULT;
+      std::vector<u8> mask((n + 7) / 8, 0);
+      bool any = false;
+      for (u32 cpu = 0; cpu < n && cpu / 8 < bytes; ++cpu) {
+        if (given[cpu / 8] & (1u << (cpu % 8))) {
+          mask[cpu / 8] |= static_cast<u8>(1u << (cpu % 8));
+          any = true;
         }
       }
-      return -abi::kEINVAL;
+      if (!any) return -abi::kEINVAL;
+      target->affinity = std::move(mask);
+      if (!allows(target->affinity, target->slot)) {
+        const u32 cpu = pickHardwareThread(target->affinity);
+        unschedule(*target);
+        target->slot = cpu;
+        if (target->wait == WaitKind::kNone && !target->exited) schedule(*target);
+      }
+      return 0;
     }
     case abi::kGetcpu: {
       const u32 cpu = t.slot;

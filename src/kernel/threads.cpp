@@ -85,7 +85,8 @@ i64 Kernel::sysClone(Thread& t, const std::array<u64, 6>& a) {
   if (a[1] != 0) cs.x[2] = a[1];
   if (flags & kCloneSettls) cs.x[4] = a[3];
   child->blocked = t.blocked;
-  child->slot = pickHardwareThread();
+  child->affinity = t.affinity;  // inherited, as on Linux
+  child->slot = pickHardwareThread(child->affinity);
   if (flags & kCloneChildCleartid) child->clear_child_tid = a[4];
   if (flags & kCloneChildSettid) {
     const i32 value = tid;
@@ -208,19 +209,24 @@ i64 Kernel::sysFutex(Thread& t, const std::array<u64, 6>& a) {
       const u64 limit = static_cast<u32>(a[3]);  // val2: how many to move
       i64 moved = 0;
       auto it = futex_waiters_.find(addr);
-      if (it != futex_waiters_.end() && a[4] != addr) {
+      if (it != futex_waiters_.end()) {
+        // Moved waiters go to the back of the target's queue (the same queue when the two
+        // words are one, as Linux requeues onto the same futex).
+        std::vector<Thread*> taken;
         auto& from = it->second;
-        auto& to = futex_waiters_[a[4]];
-        while (!from.empty() && static_cast<u64>(moved) < limit) {
-          Thread* w = from.front();
+        while (!from.empty() && taken.size() < limit) {
+          taken.push_back(from.front());
           from.erase(from.begin());
-          w->futex_addr = a[4];
-          to.push_back(w);
-          ++moved;
         }
-        if (from.empty()) futex_waiters_.erase(addr);
+        if (from.empty() && a[4] != addr) futex_waiters_.erase(it);
+        for (Thread* w : taken) {
+          w->futex_addr = a[4];
+          futex_waiters_[a[4]].push_back(w);
+        }
+        moved = static_cast<i64>(taken.size());
       }
-      return cmd == kFutexCmpRequeue ? woken + moved : woken;
+      // Linux returns the waiters woken plus those requeued, for FUTEX_REQUEUE too.
+      return woken + moved;
     }
     case kFutexWakeOp: {
       // *uaddr2 = *uaddr2 OP oparg; wake val on uaddr; if (old CMP cmparg) wake val2 on uaddr2.
@@ -288,20 +294,44 @@ i64 Kernel::sysSleep(Thread& t, u64 number, const std::array<u64, 6>& a) {
 }
 
 bool Kernel::pollFileWaits(u64 now) {
+  // Each waiter's descriptors: its one descriptor for a read or write, those in its pollfd
+  // array for a ppoll (wait_fd -1).
   std::vector<pollfd> fds;
-  for (Thread* w : fd_waiters_) {
-    const short events = w->wait == WaitKind::kFdReadable ? POLLIN : POLLOUT;
-    fds.push_back(pollfd{w->wait_fd, events, 0});
+  std::vector<std::size_t> first(fd_waiters_.size() + 1);
+  std::vector<bool> closed(fd_waiters_.size(), false);
+  for (std::size_t w = 0; w < fd_waiters_.size(); ++w) {
+    const Thread& waiter = *fd_waiters_[w];
+    first[w] = fds.size();
+    if (waiter.wait_fd >= 0) {
+      const short events = waiter.wait == WaitKind::kFdReadable ? POLLIN : POLLOUT;
+      fds.push_back(pollfd{waiter.wait_fd, events, 0});
+      continue;
+    }
+    const u64 nfds = std::min<u64>(waiter.syscall_args[1], FdTable::kMaxFds);
+    std::vector<pollfd> polled(nfds);
+    if (nfds != 0 && !memory_.read(waiter.syscall_args[0], polled.data(), nfds * sizeof(pollfd))) {
+      polled.clear();
+    }
+    for (const pollfd& p : polled) {
+      const FdEntry* e = p.fd >= 0 ? fds_.get(p.fd) : nullptr;
+      // A descriptor closed meanwhile is ready (POLLNVAL): the call is completed again.
+      if (e == nullptr && p.fd >= 0) closed[w] = true;
+      if (e != nullptr && e->host_fd >= 0) fds.push_back(pollfd{e->host_fd, p.events, 0});
+    }
   }
+  first[fd_waiters_.size()] = fds.size();
   int ready = 0;
   do {
     ready = ::poll(fds.data(), fds.size(), 0);
   } while (ready < 0 && errno == EINTR);
-  if (ready <= 0) return false;
+  if (ready < 0) return false;
   std::vector<Thread*> woken;
-  for (std::size_t i = 0; i < fds.size(); ++i) {
-    if (fds[i].revents != 0) woken.push_back(fd_waiters_[i]);
+  for (std::size_t w = 0; w < fd_waiters_.size(); ++w) {
+    bool any = closed[w];
+    for (std::size_t i = first[w]; i < first[w + 1]; ++i) any = any || fds[i].revents != 0;
+    if (any) woken.push_back(fd_waiters_[w]);
   }
+  if (woken.empty()) return false;
   for (Thread* w : woken) {
     // The call completes now (it may block again if another thread took the data first).
     wake(*w, kBlocked, now);

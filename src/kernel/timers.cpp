@@ -16,17 +16,53 @@ namespace {
 
 constexpr int kSigevSignal = 0;
 constexpr int kSigevNone = 1;
-constexpr int kSigevThread = 2;
 constexpr int kSigevThreadId = 4;
 constexpr u64 kTimerAbstime = 1;
 
-bool isCpuClock(u64 clock) {
-  return clock == CLOCK_PROCESS_CPUTIME_ID || clock == CLOCK_THREAD_CPUTIME_ID;
-}
+constexpr i32 kSiTimer = -2;
 
 }  // namespace
 
+bool Kernel::cpuClock(u64 clock, const Thread& caller, const Thread** owner) const {
+  *owner = nullptr;
+  if (clock == CLOCK_PROCESS_CPUTIME_ID) return true;
+  if (clock == CLOCK_THREAD_CPUTIME_ID) {
+    *owner = &caller;
+    return true;
+  }
+  // Dynamic ids (a clockid_t is an int): ~pid << 3 | type for a process, with bit 2 set for a
+  // thread (~tid << 3 | 4 | type); type 0..2 (profiling, virtual, scheduler time) are all the
+  // CPU time here, type 3 is a clock descriptor.
+  const i32 id = static_cast<i32>(clock);
+  if (id >= 0 || (id & 3) == 3 || static_cast<u64>(static_cast<i64>(id)) != clock) return false;
+  const i32 pid = ~(id >> 3);
+  if (id & 4) {
+    if (pid == 0) {
+      *owner = &caller;
+      return true;
+    }
+    for (const auto& th : threads_) {
+      if (th->tid() == pid && !th->exited) {
+        *owner = th.get();
+        return true;
+      }
+    }
+    return false;
+  }
+  return pid == 0 || pid == 1;  // this process (its pid is 1)
+}
+
+u64 Kernel::cpuTimerNow(const PosixTimer& pt) const {
+  if (pt.cpu_tid == 0) return processCpuCycles();
+  for (const auto& th : threads_) {
+    if (th->tid() == pt.cpu_tid) return th->busy_cycles;  // frozen once the thread has exited
+  }
+  return 0;
+}
+
 u64 Kernel::cpuTimerBudget() const {
+  // Ends the running thread's slice when a CPU-time timer may expire. A thread's timer only
+  // advances while its thread runs; counting it for every thread is conservative.
   const u64 cpu = processCpuCycles();
   u64 budget = ~u64{0};
   for (int which = 1; which <= 2; ++which) {
@@ -34,11 +70,66 @@ u64 Kernel::cpuTimerBudget() const {
     if (timer.armed) budget = std::min(budget, timer.value > cpu ? timer.value - cpu : 0);
   }
   for (const PosixTimer& pt : posix_timers_) {
-    if (pt.in_use && pt.timer.armed && isCpuClock(pt.clock)) {
-      budget = std::min(budget, pt.timer.value > cpu ? pt.timer.value - cpu : 0);
+    if (pt.in_use && pt.timer.armed && pt.cpu_time) {
+      const u64 now = cpuTimerNow(pt);
+      budget = std::min(budget, pt.timer.value > now ? pt.timer.value - now : 0);
     }
   }
   return budget;
+}
+
+void Kernel::expirePosixTimer(std::size_t id, u64 expirations, u64 when) {
+  PosixTimer& pt = posix_timers_[id];
+  constexpr i64 kMaxOverrun = INT32_MAX;
+  if (pt.notify == kSigevNone) return;
+  if (pt.signal_queued) {
+    // As Linux: one signal per timer is queued; later expirations count as its overrun.
+    pt.pending_overrun = static_cast<i32>(
+        std::min<i64>(kMaxOverrun, pt.pending_overrun + static_cast<i64>(expirations)));
+    return;
+  }
+  pt.signal_queued = true;
+  pt.pending_overrun = static_cast<i32>(std::min<i64>(kMaxOverrun, expirations - 1));
+  SigInfo info;
+  info.signo = pt.signo;
+  info.code = kSiTimer;
+  info.setTimer(static_cast<i32>(id), 0, pt.value);  // the overrun is filled in when taken
+  Thread* target = nullptr;
+  for (const auto& th : threads_) {
+    if (th->tid() == pt.target_tid && !th->exited) target = th.get();
+  }
+  if (pt.notify == kSigevThreadId && target != nullptr) {
+    sendToThread(*target, info, when);
+  } else {
+    sendToProcess(info, when);
+  }
+  // It may have been discarded (ignored) or taken at once (a thread waiting in sigwait).
+  if (pt.signal_queued) {
+    auto queued = [&](const std::vector<SigInfo>& q) {
+      for (const SigInfo& p : q) {
+        i32 timer_id = -1;
+        std::memcpy(&timer_id, p.fields, 4);
+        if (p.code == kSiTimer && timer_id == static_cast<i32>(id)) return true;
+      }
+      return false;
+    };
+    bool found = queued(process_pending_);
+    for (const auto& th : threads_) found = found || queued(th->pending);
+    pt.signal_queued = found;
+  }
+}
+
+void Kernel::timerSignalTaken(SigInfo& info) {
+  if (info.code != kSiTimer) return;
+  i32 timer_id = -1;
+  std::memcpy(&timer_id, info.fields, 4);
+  if (timer_id < 0 || static_cast<std::size_t>(timer_id) >= posix_timers_.size()) return;
+  PosixTimer& pt = posix_timers_[timer_id];
+  if (!pt.signal_queued) return;
+  pt.signal_queued = false;
+  pt.overrun = pt.pending_overrun;  // what timer_getoverrun reports from now on
+  pt.pending_overrun = 0;
+  std::memcpy(info.fields + 4, &pt.overrun, 4);
 }
 
 void Kernel::checkCpuTimers(u64 when) {
@@ -60,32 +151,20 @@ void Kernel::checkCpuTimers(u64 when) {
   }
   for (std::size_t id = 0; id < posix_timers_.size(); ++id) {
     PosixTimer& pt = posix_timers_[id];
-    if (!pt.in_use || !pt.timer.armed || !isCpuClock(pt.clock) || cpu < pt.timer.value) continue;
-    pt.overrun = 0;
+    if (!pt.in_use || !pt.timer.armed || !pt.cpu_time) continue;
+    const u64 now = cpuTimerNow(pt);
+    if (now < pt.timer.value) continue;
+    u64 expirations = 1;
     if (pt.timer.interval != 0) {
       pt.timer.value += pt.timer.interval;
-      while (pt.timer.value <= cpu) {
+      while (pt.timer.value <= now) {
         pt.timer.value += pt.timer.interval;
-        ++pt.overrun;
+        ++expirations;
       }
     } else {
       pt.timer.armed = false;
     }
-    if (pt.notify != kSigevNone) {
-      SigInfo info;
-      info.signo = pt.signo;
-      info.code = -2;  // SI_TIMER
-      info.setTimer(static_cast<i32>(id), pt.overrun, pt.value);
-      Thread* target = nullptr;
-      for (const auto& th : threads_) {
-        if (th->tid() == pt.target_tid && !th->exited) target = th.get();
-      }
-      if (pt.notify == kSigevThreadId && target != nullptr) {
-        sendToThread(*target, info, when);
-      } else {
-        sendToProcess(info, when);
-      }
-    }
+    expirePosixTimer(id, expirations, when);
   }
 }
 
@@ -141,18 +220,25 @@ i64 Kernel::sysGetitimer(Thread& t, const std::array<u64, 6>& a) {
 
 i64 Kernel::sysTimerCreate(Thread& t, const std::array<u64, 6>& a) {
   const u64 clock = a[0];
-  if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME &&
-      !isCpuClock(clock)) {
+  const Thread* cpu_owner = nullptr;
+  const bool cpu_time = cpuClock(clock, t, &cpu_owner);
+  if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC && clock != CLOCK_BOOTTIME && !cpu_time) {
     return -abi::kEINVAL;
   }
   PosixTimer pt;
   pt.in_use = true;
   pt.clock = clock;
+  pt.cpu_time = cpu_time;
+  pt.cpu_tid = cpu_owner != nullptr ? cpu_owner->tid() : 0;
   pt.signo = SIGALRM;
   pt.notify = kSigevSignal;
   pt.target_tid = t.tid();
+  // A deleted timer's id is reused once no signal of it is pending.
   std::size_t id = 0;
-  while (id < posix_timers_.size() && posix_timers_[id].in_use) ++id;
+  while (id < posix_timers_.size() &&
+         (posix_timers_[id].in_use || posix_timers_[id].signal_queued)) {
+    ++id;
+  }
   pt.value = id;
   if (a[1] != 0) {
     // struct sigevent: sigev_value (8), sigev_signo (4), sigev_notify (4), then the tid.
@@ -163,9 +249,9 @@ i64 Kernel::sysTimerCreate(Thread& t, const std::array<u64, 6>& a) {
     std::memcpy(&signo, ev + 8, 4);
     std::memcpy(&notify, ev + 12, 4);
     std::memcpy(&tid, ev + 16, 4);
+    // SIGEV_THREAD is implemented by glibc on top of SIGEV_THREAD_ID: the kernel never sees it.
     if (notify != kSigevSignal && notify != kSigevNone && notify != kSigevThreadId) {
-      // SIGEV_THREAD is implemented by glibc on top of SIGEV_THREAD_ID.
-      return notify == kSigevThread ? -abi::kEINVAL : -abi::kEINVAL;
+      return -abi::kEINVAL;
     }
     if (notify != kSigevNone && (signo < 1 || signo > 64)) return -abi::kEINVAL;
     pt.signo = signo;
@@ -182,6 +268,7 @@ i64 Kernel::sysTimerCreate(Thread& t, const std::array<u64, 6>& a) {
   if (id == posix_timers_.size()) {
     posix_timers_.push_back(pt);
   } else {
+    pt.timer.generation = posix_timers_[id].timer.generation;
     posix_timers_[id] = pt;
   }
   return 0;
@@ -211,12 +298,12 @@ i64 Kernel::sysTimerSettime(Thread& t, const std::array<u64, 6>& a) {
   if (!pt.timer.armed) return 0;
   u64 delay = nanosOf(ts[1]);
   if (a[1] & kTimerAbstime) {
-    const u64 now = clockNanos(t, pt.clock);
+    const u64 now = pt.cpu_time ? nanosAt(cpuTimerNow(pt)) : clockNanos(t, pt.clock);
     delay = delay > now ? delay - now : 0;
   }
   const u64 cycles = std::max<u64>(cyclesFor(delay), 1);
-  if (isCpuClock(pt.clock)) {
-    pt.timer.value = processCpuCycles() + cycles;
+  if (pt.cpu_time) {
+    pt.timer.value = cpuTimerNow(pt) + cycles;
   } else {
     pt.timer.value = t.clock() + cycles;
     addEvent(Event{pt.timer.value, 0, Event::Kind::kPosixTimer, nullptr, pt.timer.generation,
@@ -231,7 +318,7 @@ i64 Kernel::sysTimerGettime(Thread& t, const std::array<u64, 6>& a) {
   const PosixTimer& pt = posix_timers_[id];
   u64 left = 0;
   if (pt.timer.armed) {
-    const u64 now = isCpuClock(pt.clock) ? processCpuCycles() : t.clock();
+    const u64 now = pt.cpu_time ? cpuTimerNow(pt) : t.clock();
     left = pt.timer.value > now ? pt.timer.value - now : 1;
   }
   auto toTimespec = [this](u64 cycles) {
@@ -247,7 +334,13 @@ i64 Kernel::sysTimerGettime(Thread& t, const std::array<u64, 6>& a) {
 i64 Kernel::sysTimerDelete(const std::array<u64, 6>& a) {
   const u64 id = static_cast<u32>(a[0]);
   if (id >= posix_timers_.size() || !posix_timers_[id].in_use) return -abi::kEINVAL;
+  // A signal the timer queued is still delivered, as on Linux. The generation survives, so
+  // the deleted timer's pending expiry events stay stale when the id is reused.
+  const bool queued = posix_timers_[id].signal_queued;
+  const u64 generation = posix_timers_[id].timer.generation + 1;
   posix_timers_[id] = PosixTimer{};
+  posix_timers_[id].signal_queued = queued;
+  posix_timers_[id].timer.generation = generation;
   return 0;
 }
 
