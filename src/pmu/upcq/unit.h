@@ -188,10 +188,12 @@ class Unit {
   std::vector<Interrupt> takeInterrupts();
   // Some OVERFLOW_STATUS bit is set (as of the last access or advanceTo).
   bool interruptLine() const;
-  // The earliest cycle of an interrupt already detected from the inputs given so far but not yet
-  // raised, or kNone. A driver that advances the unit to (that cycle + 1) gets it reported.
-  // Overflows that pending level intervals will cause, and slow overflows of combined L2
-  // counters, are only detected when the unit is advanced (advanceTo).
+  // The earliest cycle of an interrupt already detected but not yet raised, or kNone. A driver
+  // that advances the unit to (that cycle + 1) gets it reported. A fast overflow is detected when
+  // the pulse that reaches the threshold arrives; overflows that a pending level interval will
+  // cause, and slow overflows (detected at a sweep visit, which is computed when the counter is
+  // next brought forward), are found by advanceTo: a driver that calls advanceTo at least once
+  // per sweep period learns each within one period of its (exact) cycle.
   Cycle pendingInterruptCycle() const;
 
   // ---- helpers for software, tools and tests ----
