@@ -45,6 +45,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -828,6 +829,346 @@ std::optional<uint64_t> total(const PluginRun& r) {
   return parseQemuCount(r.counts, error);
 }
 
+// ---- hpmsim alone: the machine, the sandbox, time, death reports ------------------------------
+
+struct HpmsimRun {
+  RunResult run;
+  nlohmann::json stats;  // null if none was written
+};
+
+// Runs `hpmsim run OPTIONS -- PROGRAM ARGS` in `cwd` with the base environment plus `env`.
+HpmsimRun runHpmsimWith(const std::vector<std::string>& options, const std::string& program,
+                        const std::vector<std::string>& args, const fs::path& cwd,
+                        const std::vector<std::string>& env = {}) {
+  TempDir dir;
+  fs::path stats = dir.path() / "stats.json";
+  std::vector<std::string> argv = {kHpmsim, "run", "--stats-json", stats.string()};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.push_back("--");
+  argv.push_back(guestPath(program));
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<std::string> full_env = kBaseEnv;
+  full_env.insert(full_env.end(), env.begin(), env.end());
+  HpmsimRun r;
+  r.run = runProcess(argv, full_env, "", cwd, kHpmsimTimeout);
+  const std::string text = readFile(stats);
+  if (!text.empty()) r.stats = nlohmann::json::parse(text, nullptr, false);
+  return r;
+}
+
+bool hasLine(const std::string& text, const std::string& line) {
+  std::istringstream in(text);
+  std::string l;
+  while (std::getline(in, l)) {
+    if (l == line) return true;
+  }
+  return false;
+}
+
+// What a program prints about the machine it runs on.
+struct MachineCase {
+  std::string name;
+  std::string program;
+  std::vector<std::string> args;
+  std::string machine;
+  std::vector<std::string> env;
+  std::vector<std::string> lines;  // each must be a whole line of stdout
+  size_t threads;                  // guest threads the run must have created (with main)
+};
+
+const std::vector<MachineCase>& machineCases() {
+  static const std::vector<MachineCase> cases = {
+      {"sched_affinity_bgq_has_64_cpus",
+       "sched_affinity",
+       {},
+       "bgq",
+       {},
+       {"cpus in the affinity mask: 64",
+        "sysconf online 64 configured 64, get_nprocs 64, "
+        "get_nprocs_conf 64"},
+       4},
+      {"sched_affinity_bgp_has_4_cpus",
+       "sched_affinity",
+       {},
+       "bgp",
+       {},
+       {"cpus in the affinity mask: 4",
+        "sysconf online 4 configured 4, get_nprocs 4, "
+        "get_nprocs_conf 4"},
+       4},
+      {"dev_proc_sys_bgq_describes_64_hardware_threads",
+       "dev_proc_sys",
+       {},
+       "bgq",
+       {},
+       {"/sys/devices/system/cpu/online: 0-63", "/sys/devices/system/cpu/possible: 0-63",
+        "/proc/cpuinfo: 64 processors, 64 with isa rv64imafdc",
+        "/dev/tty with stdin not a terminal: ENXIO"},
+       1},
+      {"dev_proc_sys_bgp_describes_4_hardware_threads",
+       "dev_proc_sys",
+       {},
+       "bgp",
+       {},
+       {"/sys/devices/system/cpu/online: 0-3", "/sys/devices/system/cpu/possible: 0-3",
+        "/proc/cpuinfo: 4 processors, 4 with isa rv64imafdc"},
+       1},
+      {"omp_loops_default_team_is_64_on_bgq",
+       "omp_loops",
+       {},
+       "bgq",
+       {},
+       {"team size 64 (max threads 64)"},
+       64},
+      {"omp_loops_default_team_is_4_on_bgp",
+       "omp_loops",
+       {},
+       "bgp",
+       {},
+       {"team size 4 (max threads 4)"},
+       4},
+      {"omp_tasks_default_team_is_64_on_bgq", "omp_tasks", {}, "bgq", {}, {"team size 64"}, 64},
+      {"omp_tasks_default_team_is_4_on_bgp", "omp_tasks", {}, "bgp", {}, {"team size 4"}, 4},
+      {"omp_loops_64_threads_time_multiplexed_on_bgp",
+       "omp_loops",
+       {},
+       "bgp",
+       {"OMP_NUM_THREADS=64"},
+       {"team size 64 (max threads 64)"},
+       64},
+      {"many_threads_100_time_multiplexed_on_bgp",
+       "many_threads",
+       {"100"},
+       "bgp",
+       {},
+       {"100 threads, all alive at once: 1, per-thread sums right: 1"},
+       101},
+      {"many_threads_100_on_bgq",
+       "many_threads",
+       {"100"},
+       "bgq",
+       {},
+       {"100 threads, all alive at once: 1, per-thread sums right: 1"},
+       101},
+  };
+  return cases;
+}
+
+class ReportsTheMachine : public testing::Test {
+ public:
+  explicit ReportsTheMachine(const MachineCase& mc) : mc_(mc) {}
+  void TestBody() override {
+    TempDir cwd;
+    HpmsimRun r =
+        runHpmsimWith({"--machine", mc_.machine}, mc_.program, mc_.args, cwd.path(), mc_.env);
+    ASSERT_TRUE(r.run.exited() && r.run.exit_code() == 0) << r.run.describe() << "\nstderr:\n"
+                                                          << excerpt(r.run.err);
+    for (const std::string& line : mc_.lines) {
+      EXPECT_TRUE(hasLine(r.run.out, line)) << "expected the line \"" << line << "\" in:\n"
+                                            << excerpt(r.run.out);
+    }
+    ASSERT_TRUE(r.stats.is_object()) << "no statistics";
+    const auto& threads = r.stats.at("threads");
+    EXPECT_EQ(threads.size(), mc_.threads);
+    for (const auto& t : threads) {
+      EXPECT_GT(t.at("instructions").get<uint64_t>(), 0u) << "every thread ran: " << t.dump();
+    }
+    EXPECT_EQ(r.stats.at("config").at("name").get<std::string>(), mc_.machine);
+  }
+
+ private:
+  const MachineCase& mc_;
+};
+
+// The sandbox: a root directory inside a temporary directory that also holds a secret file and
+// a directory, which the guest must not reach; symlinks out of the root made by the host.
+struct Sandbox {
+  TempDir dir;
+  fs::path root = dir.path() / "root";
+  Sandbox() {
+    fs::create_directories(root / "sub" / "deeper");
+    fs::create_directory(dir.path() / "outside_dir");
+    writeFile(dir.path() / "outside_secret.txt", "secret outside the root\n");
+    writeFile(dir.path() / "outside_dir" / "x", "x\n");
+    writeFile(root / "inside.txt", "inside the root\n");
+    fs::create_symlink(dir.path() / "outside_secret.txt", root / "host_abs_link");
+    fs::create_symlink("../outside_secret.txt", root / "host_rel_link");
+  }
+  // The host side after a run of sandbox_escape: nothing outside changed, and what the guest
+  // created (also through "..") is inside the root.
+  void checkAfterEscapeAttempts() const {
+    EXPECT_EQ(readFile(dir.path() / "outside_secret.txt"), "secret outside the root\n");
+    EXPECT_EQ(readFile(dir.path() / "outside_dir" / "x"), "x\n");
+    std::vector<std::string> outside;
+    for (const auto& e : fs::directory_iterator(dir.path())) {
+      outside.push_back(e.path().filename().string());
+    }
+    std::sort(outside.begin(), outside.end());
+    EXPECT_EQ(outside, (std::vector<std::string>{"outside_dir", "outside_secret.txt", "root"}));
+    std::vector<std::string> in_outside_dir;
+    for (const auto& e : fs::directory_iterator(dir.path() / "outside_dir")) {
+      in_outside_dir.push_back(e.path().filename().string());
+    }
+    EXPECT_EQ(in_outside_dir, std::vector<std::string>{"x"});
+    EXPECT_EQ(readFile(root / "moved_again.txt"), "a copy\n");
+    EXPECT_FALSE(fs::exists(root / "inside_copy.txt"));
+    EXPECT_EQ(readFile(root / "created_outside.txt"), "created\n");
+    EXPECT_TRUE(fs::is_directory(root / "made_outside"));
+    EXPECT_EQ(readFile(root / "hard_outside"), "inside the root\n");
+    EXPECT_EQ(fs::read_symlink(root / "sym_outside"), "inside.txt");
+    EXPECT_EQ(readFile(root / "written_by_guest.txt"), "written by the guest\n");
+    EXPECT_EQ(readFile(root / "sub" / "new_dir" / "file.txt"), "nested\n");
+  }
+};
+
+void expectEscapeAttemptsFailed(const HpmsimRun& r) {
+  EXPECT_TRUE(r.run.exited() && r.run.exit_code() == 0) << r.run.describe() << "\nstderr:\n"
+                                                        << excerpt(r.run.err);
+  EXPECT_EQ(r.run.err.find("CHECK failed"), std::string::npos) << excerpt(r.run.err);
+  EXPECT_NE(r.run.out.find(" escape attempts, none left the root; files written inside\n"),
+            std::string::npos)
+      << excerpt(r.run.out);
+}
+
+TEST(HpmsimSandbox, EscapeAttemptsStayInsideTheRoot) {
+  Sandbox box;
+  TempDir cwd;  // elsewhere: --root decides
+  HpmsimRun r = runHpmsimWith({"--root", box.root.string()}, "sandbox_escape",
+                              {box.dir.path().string()}, cwd.path());
+  expectEscapeAttemptsFailed(r);
+  box.checkAfterEscapeAttempts();
+}
+
+TEST(HpmsimSandbox, RootDefaultsToTheWorkingDirectory) {
+  Sandbox box;
+  HpmsimRun r = runHpmsimWith({}, "sandbox_escape", {box.dir.path().string()}, box.root);
+  expectEscapeAttemptsFailed(r);
+  box.checkAfterEscapeAttempts();
+}
+
+TEST(HpmsimSandbox, MissingRootIsAClearError) {
+  TempDir cwd;
+  const std::string missing = (cwd.path() / "no-such-directory").string();
+  HpmsimRun r = runHpmsimWith({"--root", missing}, "stdio_printf", {}, cwd.path());
+  ASSERT_TRUE(r.run.exited()) << r.run.describe();
+  EXPECT_GE(r.run.exit_code(), 1);
+  EXPECT_LE(r.run.exit_code(), 123) << "statuses above 123 are reserved for guest signals";
+  EXPECT_NE(r.run.err.find("--root '" + missing + "'"), std::string::npos) << r.run.err;
+  EXPECT_NE(r.run.err.find("No such file or directory"), std::string::npos) << r.run.err;
+  EXPECT_TRUE(r.run.out.empty()) << "the guest must not have run: " << r.run.out;
+}
+
+TEST(HpmsimSandbox, RootThatIsAFileIsAClearError) {
+  TempDir cwd;
+  const fs::path file = cwd.path() / "a-file";
+  writeFile(file, "not a directory\n");
+  HpmsimRun r = runHpmsimWith({"--root", file.string()}, "stdio_printf", {}, cwd.path());
+  ASSERT_TRUE(r.run.exited()) << r.run.describe();
+  EXPECT_GE(r.run.exit_code(), 1);
+  EXPECT_LE(r.run.exit_code(), 123);
+  EXPECT_NE(r.run.err.find("not a directory"), std::string::npos) << r.run.err;
+}
+
+// Simulated wall-clock time starts at 2026-01-01T00:00:00Z (1767225600); --host-time gives the
+// host's. sim_time "realtime" prints time(), gettimeofday's and clock_gettime's seconds.
+TEST(HpmsimTime, RealtimeIsSimulatedByDefault) {
+  TempDir cwd;
+  HpmsimRun r = runHpmsimWith({}, "sim_time", {"realtime"}, cwd.path());
+  ASSERT_TRUE(r.run.exited() && r.run.exit_code() == 0) << r.run.describe() << r.run.err;
+  EXPECT_EQ(r.run.out, "realtime 1767225600 1767225600 1767225600\n");
+}
+
+TEST(HpmsimTime, HostTimeGivesTheHostsRealtime) {
+  TempDir cwd;
+  const auto before = std::chrono::system_clock::now();
+  HpmsimRun r = runHpmsimWith({"--host-time"}, "sim_time", {"realtime"}, cwd.path());
+  const auto after = std::chrono::system_clock::now();
+  ASSERT_TRUE(r.run.exited() && r.run.exit_code() == 0) << r.run.describe() << r.run.err;
+  long long t = 0, tv = 0, ts = 0;
+  ASSERT_EQ(std::sscanf(r.run.out.c_str(), "realtime %lld %lld %lld", &t, &tv, &ts), 3)
+      << r.run.out;
+  const long long lo =
+      std::chrono::duration_cast<std::chrono::seconds>(before.time_since_epoch()).count();
+  const long long hi =
+      std::chrono::duration_cast<std::chrono::seconds>(after.time_since_epoch()).count();
+  for (long long v : {t, tv, ts}) {
+    EXPECT_GE(v, lo) << r.run.out;
+    EXPECT_LE(v, hi) << r.run.out;
+  }
+}
+
+// A guest killed by a signal: hpmsim exits with 128 + the signal and reports, in lines starting
+// "hpmsim: ", the signal, the thread, the pc with the nearest ELF symbol, the faulting address
+// and the disassembled instruction.
+struct FaultCase {
+  std::string mode;  // fault_report's argument
+  int signal;
+  std::vector<std::string> patterns;  // regular expressions, each matching a line of stderr
+};
+
+const std::vector<FaultCase>& faultCases() {
+  static const std::vector<FaultCase> cases = {
+      {"segv_thread",
+       SIGSEGV,
+       {R"(hpmsim: guest killed by signal 11 SIGSEGV \(segmentation fault\): store to unmapped memory)",
+        R"(hpmsim:   thread 2 at pc 0x[0-9a-f]+ <store_to_null_page\+0x[0-9a-f]+>)",
+        R"(hpmsim:   fault address 0x10)", R"(hpmsim:   instruction: sd t1, 0\(t0\))"}},
+      {"ill_main",
+       SIGILL,
+       {R"(hpmsim: guest killed by signal 4 SIGILL \(illegal instruction\): illegal instruction)",
+        R"(hpmsim:   thread 1 at pc (0x[0-9a-f]+) <illegal_in_main\+0x0>)",
+        R"(hpmsim:   fault address 0x[0-9a-f]+)",
+        R"(hpmsim:   instruction: csrrw zero, cycle, zero)"}},
+      {"bus_thread",
+       SIGBUS,
+       {R"(hpmsim: guest killed by signal 7 SIGBUS \(bus error\): misaligned atomic memory operation)",
+        R"(hpmsim:   thread 2 at pc 0x[0-9a-f]+ <misaligned_amo_in_thread\+0x[0-9a-f]+>)",
+        R"(hpmsim:   fault address 0x[0-9a-f]*[2a])",  // 2 bytes into an 8-byte aligned buffer
+        R"(hpmsim:   instruction: amoadd\.w zero, t1, \([a-z0-9]+\))"}},
+      {"usr1_thread",
+       SIGUSR1,
+       {R"(hpmsim: guest killed by signal 10 SIGUSR1 \(user signal 1\): sent by tgkill\(\))",
+        R"(hpmsim:   thread 3 at pc 0x[0-9a-f]+ <[a-z_]+\+0x[0-9a-f]+>)",
+        R"(hpmsim:   instruction: .+)"}},
+  };
+  return cases;
+}
+
+class ReportsTheDeath : public testing::Test {
+ public:
+  explicit ReportsTheDeath(const FaultCase& fc) : fc_(fc) {}
+  void TestBody() override {
+    TempDir cwd;
+    HpmsimRun r = runHpmsimWith({}, "fault_report", {fc_.mode}, cwd.path());
+    ASSERT_TRUE(r.run.exited()) << "hpmsim itself must not die: " << r.run.describe();
+    EXPECT_EQ(r.run.exit_code(), 128 + fc_.signal);
+    EXPECT_EQ(r.run.out, "about to die: " + fc_.mode + "\n");
+    std::vector<std::string> report;
+    std::istringstream in(r.run.err);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("hpmsim: ", 0) == 0) report.push_back(line);
+    }
+    for (const std::string& pattern : fc_.patterns) {
+      const std::regex re(pattern);
+      EXPECT_TRUE(std::any_of(report.begin(), report.end(),
+                              [&](const std::string& l) { return std::regex_match(l, re); }))
+          << "no report line matches " << pattern << "\nstderr:\n"
+          << r.run.err;
+    }
+    if (fc_.mode == "ill_main") {
+      // An illegal instruction faults at its own address: the report's pc and address agree.
+      std::smatch pc, addr;
+      const std::string err = r.run.err;
+      ASSERT_TRUE(std::regex_search(err, pc, std::regex(R"(at pc (0x[0-9a-f]+))")));
+      ASSERT_TRUE(std::regex_search(err, addr, std::regex(R"(fault address (0x[0-9a-f]+))")));
+      EXPECT_EQ(pc[1], addr[1]);
+    }
+  }
+
+ private:
+  const FaultCase& fc_;
+};
+
 void registerTests() {
   for (const GuestCase& gc : guestCases()) {
     if (gc.vs_qemu) {
@@ -839,6 +1180,16 @@ void registerTests() {
     }
     testing::RegisterTest("GuestCompare/Deterministic", gc.name.c_str(), nullptr, nullptr, __FILE__,
                           __LINE__, [gc]() -> testing::Test* { return new Deterministic(gc); });
+  }
+  for (const MachineCase& mc : machineCases()) {
+    testing::RegisterTest("HpmsimMachine/ReportsTheMachine", mc.name.c_str(), nullptr, nullptr,
+                          __FILE__, __LINE__,
+                          [&mc]() -> testing::Test* { return new ReportsTheMachine(mc); });
+  }
+  for (const FaultCase& fc : faultCases()) {
+    testing::RegisterTest("HpmsimFaultReport/ReportsTheDeath", fc.mode.c_str(), nullptr, nullptr,
+                          __FILE__, __LINE__,
+                          [&fc]() -> testing::Test* { return new ReportsTheDeath(fc); });
   }
   for (const BadInput& bad : badInputs()) {
     testing::RegisterTest("HpmsimRun/RefusesBadInput", bad.name.c_str(), nullptr, nullptr, __FILE__,
