@@ -4,6 +4,10 @@
 // (relock EDEADLK, unlock by a non-owner or when unlocked EPERM), and timed locks: one that
 // times out (ETIMEDOUT, no earlier than its deadline) while another thread holds the mutex, and
 // one that gets the mutex when the holder lets go before the deadline.
+// With the argument "robust": a robust mutex whose owner exits holding it is given to the next
+// locker with EOWNERDEAD, also to a locker already blocked when the owner dies; after
+// pthread_mutex_consistent it works normally. (With set_robust_list, the kernel does this at
+// thread exit; without it, as under qemu-user 7.2, glibc does it itself.)
 #include <semaphore.h>
 #include <string.h>
 
@@ -69,6 +73,49 @@ static const char* err_name(int e) {
   }
 }
 
+static void* exit_holding(void* arg) {
+  struct Holder* h = arg;
+  CHECK(pthread_mutex_lock(h->target) == 0);
+  CHECK(sem_post(&h->held) == 0);
+  if (h->sleep_before_unlock_ms > 0) sleep_ms(h->sleep_before_unlock_ms);
+  return NULL;  // exits still holding the mutex
+}
+
+static void init_holder(struct Holder* h, pthread_mutex_t* m);
+
+static void robust(void) {
+  pthread_mutexattr_t attr;
+  CHECK(pthread_mutexattr_init(&attr) == 0);
+  CHECK(pthread_mutexattr_setrobust(&attr, PTHREAD_MUTEX_ROBUST) == 0);
+  pthread_mutex_t m;
+  CHECK(pthread_mutex_init(&m, &attr) == 0);
+  struct Holder h;
+  init_holder(&h, &m);
+  join_thread(start_thread(exit_holding, &h));
+  int r = pthread_mutex_lock(&m);
+  printf("robust: lock after the owner exited holding it: %s\n",
+         r == EOWNERDEAD ? "EOWNERDEAD" : err_name(r));
+  CHECK(r == EOWNERDEAD);
+  CHECK(pthread_mutex_consistent(&m) == 0);
+  CHECK(pthread_mutex_unlock(&m) == 0);
+  CHECK(pthread_mutex_lock(&m) == 0);
+  CHECK(pthread_mutex_unlock(&m) == 0);
+  printf("robust: usable again after pthread_mutex_consistent\n");
+  // A locker blocked in the kernel when the owner dies is woken with EOWNERDEAD.
+  init_holder(&h, &m);
+  h.sleep_before_unlock_ms = 5;
+  pthread_t t = start_thread(exit_holding, &h);
+  CHECK(sem_wait(&h.held) == 0);
+  r = pthread_mutex_lock(&m);  // blocks until the owner exits
+  printf("robust: blocked locker when the owner exited: %s\n",
+         r == EOWNERDEAD ? "EOWNERDEAD" : err_name(r));
+  CHECK(r == EOWNERDEAD);
+  CHECK(pthread_mutex_consistent(&m) == 0 && pthread_mutex_unlock(&m) == 0);
+  join_thread(t);
+  CHECK(pthread_mutex_destroy(&m) == 0);
+  CHECK(pthread_mutexattr_destroy(&attr) == 0);
+}
+
 static void init_holder(struct Holder* h, pthread_mutex_t* m) {
   memset(h, 0, sizeof *h);
   h->target = m;
@@ -76,7 +123,11 @@ static void init_holder(struct Holder* h, pthread_mutex_t* m) {
   CHECK(sem_init(&h->release, 0, 0) == 0);
 }
 
-int main(void) {
+int main(int argc, char** argv) {
+  if (argc > 1 && strcmp(argv[1], "robust") == 0) {
+    robust();
+    return 0;
+  }
   // A normal mutex under contention.
   pthread_t t[kThreads];
   for (int i = 0; i < kThreads; ++i) t[i] = start_thread(increment, NULL);

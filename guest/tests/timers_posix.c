@@ -5,6 +5,7 @@
 //   old setting; overruns: while the signal is blocked the timer expires 6 times but one
 //   signal is queued, with si_overrun 5, which timer_getoverrun then reports.
 // - An absolute (TIMER_ABSTIME) one-shot on CLOCK_REALTIME fires at its deadline.
+// - SIGEV_NONE sends nothing; timer_gettime shows it counting down and then disarmed.
 // - SIGEV_THREAD_ID: the signal goes to the chosen thread (its handler runs there).
 // - SIGEV_THREAD (glibc): each expiry runs the function in a thread other than the creator's,
 //   with the sigev_value.
@@ -140,6 +141,22 @@ int main(void) {
   CHECK(timer_gettime(absolute, &cur) == 0);
   CHECK(cur.it_value.tv_sec == 0 && cur.it_value.tv_nsec == 0);  // a fired one-shot is disarmed
   CHECK(timer_delete(absolute) == 0);
+
+  // SIGEV_NONE: no signal; timer_gettime shows it counting down, then disarmed.
+  timer_t silent = make_timer(CLOCK_MONOTONIC, SIGEV_NONE, 0, 0, 0);
+  arm(silent, 0, 5 * kMs, 0);
+  sleep_ms(2);
+  CHECK(timer_gettime(silent, &cur) == 0);
+  left = cur.it_value.tv_sec * 1000000000L + cur.it_value.tv_nsec;
+  int counting = left > 2 * kMs && left <= 3 * kMs;
+  sleep_ms(4);
+  CHECK(timer_gettime(silent, &cur) == 0);
+  int expired = cur.it_value.tv_sec == 0 && cur.it_value.tv_nsec == 0;
+  CHECK(sigtimedwait(&rt1, &info, &zero) == -1 && errno == EAGAIN);
+  printf("SIGEV_NONE: 2 ms in, about 3 ms left %d; after it expired, disarmed %d\n", counting,
+         expired);
+  CHECK(counting && expired);
+  CHECK(timer_delete(silent) == 0);
 
   // SIGEV_THREAD_ID.
   struct sigaction sa;

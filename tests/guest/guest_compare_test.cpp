@@ -310,6 +310,7 @@ void addKernelCases(std::vector<GuestCase>& c) {
         "sig_threads", "cxx_threads", "cxx_thread_local"}) {
     threaded(p, p);
   }
+  threaded("pthread_mutex_robust", "pthread_mutex", {"robust"});
   threaded("producer_consumer_capacity1", "producer_consumer", {"1"});
   threaded("pthread_join_detach_main_exit", "pthread_join_detach", {"main_exit"});
   threaded("many_threads_100", "many_threads", {"100"});
@@ -331,7 +332,7 @@ void addKernelCases(std::vector<GuestCase>& c) {
   threaded("fault_report_usr1_thread", "fault_report", {"usr1_thread"}, {}, dies(SIGUSR1));
 
   // Under hpmsim only: simulated time, the machine's own numbers, Linux behaviour qemu-user
-  // 7.2 lacks (sa_mask on riscv64).
+  // 7.2 lacks (sa_mask on riscv64, robust futex lists).
   auto hpmsimOnly = [&](const std::string& name, const std::string& program,
                         std::vector<std::string> args, std::vector<std::string> hpmsim_args,
                         std::vector<std::string> env = {}) {
@@ -342,6 +343,8 @@ void addKernelCases(std::vector<GuestCase>& c) {
     c.push_back(gc);
   };
   hpmsimOnly("sig_masks_sa_mask", "sig_masks", {"sa_mask"}, {});
+  // The kernel's robust futex lists (the comparison runs turn them off, as qemu lacks them).
+  hpmsimOnly("pthread_mutex_robust_kernel_lists", "pthread_mutex", {"robust"}, {});
   hpmsimOnly("sim_time", "sim_time", {}, {});
   hpmsimOnly("sim_time_bgp", "sim_time", {}, {"--machine", "bgp"});
   hpmsimOnly("timers_itimer", "timers_itimer", {}, {});
