@@ -24,7 +24,10 @@ namespace hpm::timing {
 
 struct TimingParams;  // core/timing_params.h: every parameter, with documented defaults
 
-// Why an instruction issued later than its thread's clock (the binding constraint).
+// Why an instruction issued later than its thread's clock. Each stall cycle is charged to the
+// first constraint not yet met in that cycle, checked in the order: fetch (kMispredict,
+// kIcacheMiss or kIbufferEmpty, by why the instruction's group came late), kDependency,
+// kLmqFull, kPipeBusy, kSqFull (docs/timing.md "Stall attribution").
 enum class Stall : u8 {
   kDependency,    // a source operand was not ready
   kPipeBusy,      // its execution pipe was taken (another thread, or a non-pipelined op)
@@ -48,18 +51,19 @@ struct IssueCost {
 
 // Running totals of one core, for interval samples (profile mode).
 struct CoreSnapshot {
-  Cycle cycles = 0;                  // the core's latest hardware-thread clock
-  std::array<u64, 8> issued{};       // instructions issued per pipe: XU pipes, then AXU pipes
+  Cycle cycles = 0;             // the core's latest hardware-thread clock
+  std::array<u64, 8> issued{};  // instructions issued per pipe: XU pipes, then AXU pipes
   u32 integer_pipes = 0;
   u32 fp_pipes = 0;
-  u64 lmq_full_cycles = 0;           // cycles the load-miss queue was full
-  u64 sq_full_cycles = 0;            // cycles the store queue was full
+  u64 lmq_full_cycles = 0;  // cycles the load-miss queue was full
+  u64 sq_full_cycles = 0;   // cycles the store queue was full
 };
 
 class NodeTiming {
  public:
   // One model for `params.cores` cores of `params.threads_per_core` hardware threads each;
-  // hardware thread h belongs to core h / threads_per_core.
+  // hardware thread h belongs to core h / threads_per_core. Validates the parameters (throws
+  // hpm::Error with ExitCode::kConfig). All clocks start at cycle 0.
   explicit NodeTiming(const TimingParams& params);
   ~NodeTiming();
   NodeTiming(const NodeTiming&) = delete;
@@ -84,16 +88,21 @@ class NodeTiming {
   // The cycle from which hardware thread h's next instruction may issue: its clock.
   Cycle hartTime(u32 h) const;
   // Moves hardware thread h's clock forward to `to` (no effect if it is already later); the
-  // cycles in between count as idle (the thread waited on a futex, slept, or had no work).
+  // cycles in between count as idle (the thread waited on a futex, slept, or had no work), and
+  // lastCost(h) becomes that interval, all of it Stall::kIdle.
   void idleUntil(u32 h, Cycle to);
   // Another guest thread takes hardware thread h from now on: its fetch state (instruction
   // buffer, branch history, pending redirect) no longer applies. Register timestamps are kept,
   // conservatively.
   void switchContext(u32 h);
 
-  // The cost of the last issue() (or warmup()) of hardware thread h.
+  // The cost of the last issue() (or warmup(), or idleUntil()) of hardware thread h.
   const IssueCost& lastCost(u32 h) const;
   CoreSnapshot snapshot(u32 core) const;
+
+  // The parameters the model was built with (validated).
+  const TimingParams& params() const;
+  u32 hardwareThreads() const;
 
   // Ground-truth statistics of every core, hardware thread, cache, L2 slice and DDR controller.
   void visitStats(stats::Visitor& v) const;

@@ -69,6 +69,7 @@ MachineConfig loadMachine(const std::string& spec, const std::vector<std::string
     fail(ExitCode::kConfig, "unknown machine '{}': not a preset ({}) or a TOML file", spec, known);
   }
   for (const std::string& o : overrides) schema.applyOverride(o);
+  timingParamsFor(config).validate();  // constraints between timing parameters
   return config;
 }
 
@@ -85,6 +86,13 @@ KernelConfig kernelConfigFor(const MachineConfig& machine) {
   k.memory_bytes = machine.node.memory_mib << 20;
   k.node_name = machine.name;
   return k;
+}
+
+timing::TimingParams timingParamsFor(const MachineConfig& machine) {
+  timing::TimingParams t = machine.timing;
+  t.cores = machine.node.cores;
+  t.threads_per_core = machine.node.threads_per_core;
+  return t;
 }
 
 }  // namespace hpm

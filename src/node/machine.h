@@ -9,6 +9,7 @@
 
 #include "base/types.h"
 #include "config/schema.h"
+#include "core/timing_params.h"
 #include "kernel/kernel.h"
 
 namespace hpm {
@@ -34,12 +35,15 @@ struct MachineConfig {
   std::string description;
   NodeParams node;
   KernelParams kernel;
+  // Timing model sections core, l1i, l1d, l1p, l2, ddr (its cores and threads come from node).
+  timing::TimingParams timing;
 
   void visit(config::Visitor& v) {
     v.param("name", name, "Machine name");
     v.param("description", description, "What this machine models");
     v.section("node", node);
     v.section("kernel", kernel);
+    timing.visit(v);
   }
 
   u32 hardwareThreads() const { return node.cores * node.threads_per_core; }
@@ -59,5 +63,8 @@ nlohmann::json machineJson(MachineConfig& config);
 
 // The kernel's view of the machine.
 KernelConfig kernelConfigFor(const MachineConfig& machine);
+
+// The timing model's parameters: the machine's timing sections with its cores and threads.
+timing::TimingParams timingParamsFor(const MachineConfig& machine);
 
 }  // namespace hpm

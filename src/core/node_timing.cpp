@@ -1,0 +1,786 @@
+// The node timing model: time-stamped resources (seed 003 section 3). docs/timing.md states every
+// rule implemented here as a formula; the comments below name the rule each piece implements.
+#include "core/node_timing.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "base/error.h"
+#include "core/timing_params.h"
+#include "mem/memory_system.h"
+
+namespace hpm::timing {
+
+std::string_view stallName(Stall s) {
+  switch (s) {
+    case Stall::kDependency: return "dependency";
+    case Stall::kPipeBusy: return "pipe_busy";
+    case Stall::kIbufferEmpty: return "ibuffer_empty";
+    case Stall::kIcacheMiss: return "icache_miss";
+    case Stall::kMispredict: return "mispredict";
+    case Stall::kLmqFull: return "lmq_full";
+    case Stall::kSqFull: return "sq_full";
+    case Stall::kIdle: return "idle";
+    case Stall::kCount: break;
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr std::size_t kClasses = static_cast<std::size_t>(isa::InstClass::kCount);
+constexpr u32 kMaxPipes = 8;
+constexpr u32 kRing = 64;       // per-thread issue-time ring (>= ibuffer_entries)
+constexpr u32 kPortRing = 512;  // per-core fetch-port reservation window, in cycles
+constexpr u32 kMaxRas = 64;
+
+constexpr std::size_t idx(Stall s) {
+  return static_cast<std::size_t>(s);
+}
+
+// What an instruction does to the model, precomputed per opcode from the parameters.
+enum class Kind : u8 { kPlain, kLoad, kStore, kAtomic, kBranch, kJal, kJalr, kFence, kSerialize };
+
+struct OpTiming {
+  Kind kind = Kind::kPlain;
+  u8 axu = 0;      // 0: an XU pipe, 1: an AXU pipe
+  u8 int_src = 0;  // bit 0 rs1, bit 1 rs2
+  u8 fp_src = 0;   // bit 0 rs1, bit 1 rs2, bit 2 rs3
+  u8 dst = 0;      // 0 none, 1 integer rd, 2 FP rd
+  u8 bytes = 0;    // store size
+  u8 cls = 0;
+  u32 latency = 1;
+  u32 occupancy = 1;
+  u32 hold = 1;  // cycles the instruction advances its thread's clock (ecall: ecall_cycles)
+};
+
+enum class Redirect : u8 { kNone, kTaken, kMispredict };
+
+// Cycles a queue was full, kept as disjoint intervals that begin in increasing order.
+struct FullTracker {
+  u64 done = 0;
+  Cycle from = 0;
+  Cycle until = 0;
+  void add(Cycle f, Cycle u) {
+    f = std::max(f, until);
+    if (u <= f) return;
+    done += until - from;
+    from = f;
+    until = u;
+  }
+  u64 total() const { return done + (until - from); }
+  u64 upTo(Cycle now) const { return done + (now <= from ? 0 : std::min(now, until) - from); }
+};
+
+struct ThreadStats {
+  u64 instructions = 0;
+  u64 warmup_instructions = 0;
+  std::array<u64, kClasses> by_class{};
+  std::array<u64, kMaxPipes> issued{};
+  std::array<u64, kStallCount> stalls{};
+  u64 branches = 0;
+  u64 branch_mispredicts = 0;
+  u64 jumps = 0;
+  u64 jump_mispredicts = 0;
+  u64 returns = 0;
+  u64 return_mispredicts = 0;
+  u64 fetch_groups = 0;
+
+  void add(const ThreadStats& o) {
+    instructions += o.instructions;
+    warmup_instructions += o.warmup_instructions;
+    for (std::size_t i = 0; i < kClasses; ++i) by_class[i] += o.by_class[i];
+    for (std::size_t i = 0; i < kMaxPipes; ++i) issued[i] += o.issued[i];
+    for (std::size_t i = 0; i < kStallCount; ++i) stalls[i] += o.stalls[i];
+    branches += o.branches;
+    branch_mispredicts += o.branch_mispredicts;
+    jumps += o.jumps;
+    jump_mispredicts += o.jump_mispredicts;
+    returns += o.returns;
+    return_mispredicts += o.return_mispredicts;
+    fetch_groups += o.fetch_groups;
+  }
+};
+
+struct CoreStats {
+  u64 fetch_port_waits = 0;  // cycles group fetches waited for the shared fetch port
+  u64 lmq_allocations = 0;
+  u64 sq_allocations = 0;
+  u64 sq_combined = 0;
+};
+
+// The issue plan of one instruction, computed by issueTime() and reused by issue() (and by
+// further issueTime() calls) while nothing it depends on has changed: its core (its threads'
+// issues, idle time, context switches), its core's caches through other cores' accesses (the
+// memory system's remote epoch) and, when its fetch missed the I-cache, the L2 (any issue).
+struct Plan {
+  u64 core_version = ~u64{0};
+  u64 remote_epoch = 0;
+  u64 node_version = 0;
+  bool uses_l2 = false;
+  u64 pc = 0;
+  u64 addr = 0;
+  isa::DecodedInst inst;
+  Cycle at = 0;
+  // Stall attribution: the cycles from the thread's clock to `at`, charged in layers to the
+  // constraints in the order they are checked (docs/timing.md "Stall attribution").
+  std::array<Cycle, kStallCount> stalls{};
+  // Fetch.
+  bool new_group = false;
+  bool priority = false;
+  u64 group = 0;
+  Cycle fetch_earliest = 0;
+  Cycle fetch = 0;
+  Cycle arrival_hit = 0;  // when the group would arrive had its I-cache access hit
+  Cycle arrival = 0;
+  Stall group_cause = Stall::kIbufferEmpty;  // why it was fetched when it was
+  // Resources.
+  u32 pipe = 0;
+  bool lmq = false;
+  bool combine = false;
+};
+
+struct Thread {
+  Cycle clock = 0;
+  u32 core = 0;                // its core, h / threads_per_core
+  std::array<Cycle, 33> xr{};  // integer register ready times (32: the x0 sink)
+  std::array<Cycle, 32> fr{};  // FP register ready times
+  // Fetch stream.
+  bool stream = false;  // the fetch state below describes this thread's instruction stream
+  u64 expect_pc = 0;    // the next pc the fetcher delivers
+  u64 group = ~u64{0};  // the group being consumed
+  Cycle group_fetch = 0;
+  Cycle group_arrival_hit = 0;
+  Cycle group_arrival = 0;
+  Stall group_cause = Stall::kIbufferEmpty;
+  Redirect redirect = Redirect::kNone;
+  Cycle redirect_time = 0;  // earliest fetch of the group after a redirect
+  Cycle fetch_blocked = 0;  // an I-cache miss holds this thread's fetch until then
+  u64 seq = 0;              // instructions issued
+  std::array<Cycle, kRing> issued_at{};
+  u64 warm_group = ~u64{0};
+  // Prediction.
+  u32 ghr = 0;
+  std::array<u64, kMaxRas> ras{};
+  u32 ras_top = 0;
+  u32 ras_size = 0;
+  // Memory ordering (fence).
+  Cycle loads_done = 0;
+  Cycle stores_done = 0;
+  IssueCost last;
+  ThreadStats st;
+  Plan plan;
+};
+
+struct IndirectEntry {
+  u64 pc = ~u64{0};
+  u64 target = 0;
+};
+
+struct Core {
+  u64 version = 0;  // changes with every change of this core's state
+  std::array<Cycle, kMaxPipes> pipe_free{};
+  std::vector<u8> bht;
+  std::array<Cycle, kPortRing> port;  // port[c % kPortRing] == c: the fetch port is taken in c
+  std::vector<IndirectEntry> indirect;
+  std::array<Cycle, 64> lmq{};  // release cycle of each load-miss-queue entry
+  std::vector<Cycle> sq;        // departure of store-queue entry i at sq[i % entries]
+  u64 sq_n = 0;                 // entries ever allocated
+  u32 sq_pos = 0;               // sq_n % entries: the slot of the next entry
+  Cycle sq_tail = 0;            // departure of the youngest entry
+  u64 sq_young_addr = 0;
+  bool sq_open = false;  // the youngest entry is one aligned 8-byte store a partner may join
+  FullTracker lmq_full;
+  FullTracker sq_full;
+  CoreStats st;
+};
+
+bool isLink(u8 r) {
+  return r == 1 || r == 5;
+}
+
+}  // namespace
+
+struct NodeTiming::Impl {
+  explicit Impl(const TimingParams& p);
+
+  const Plan& plan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
+  void planFetch(const Thread& t, const Core& c, u32 core, u64 pc, Plan& p) const;
+  void issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 addr, Cycle at);
+  void warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
+  bool combinable(const Core& c, const OpTiming& o, u64 addr, Cycle at) const {
+    return params.l1p.write_combining && o.bytes == 8 && (addr & 7) == 0 && c.sq_open &&
+           (c.sq_young_addr ^ addr) == 8 && c.sq_tail > at;
+  }
+  Cycle lmqFree(const Core& c) const {
+    Cycle m = c.lmq[0];
+    for (u32 i = 1; i < lmq_entries; ++i) m = std::min(m, c.lmq[i]);
+    return m;
+  }
+  Cycle sqFree(const Core& c) const { return c.sq_n >= sq_entries ? c.sq[c.sq_pos] : 0; }
+  void lmqAllocate(Core& c, Cycle at, Cycle release);
+  void storeCommit(Thread& t, Core& c, u32 core, const OpTiming& o, u64 addr, Cycle at);
+  void control(Thread& t, Core& c, const OpTiming& o, const isa::DecodedInst& d, u64 pc,
+               u64 next_pc, Cycle at);
+  void mispredict(Thread& t, Cycle at) const {
+    t.redirect = Redirect::kMispredict;
+    t.redirect_time = at + params.core.mispredict_penalty - fetch_to_issue;
+  }
+  void takenRedirect(Thread& t) const {
+    t.redirect = Redirect::kTaken;
+    t.redirect_time = t.group_fetch + params.core.taken_branch_cycles;
+  }
+  void visitThread(stats::Visitor& v, const ThreadStats& s, Cycle cycles) const;
+
+  TimingParams params;
+  mem::MemorySystem mem;
+  std::vector<Core> cores;
+  std::vector<Thread> threads;
+  std::array<OpTiming, isa::kOpCount> ops{};
+  u64 version = 0;
+  u32 tpc = 1;
+  u32 nx = 1;
+  u32 nf = 1;
+  u64 group_mask = ~u64{15};
+  u32 group_bytes = 16;
+  u32 ibuffer = 8;
+  u32 fetch_to_issue = 6;
+  u32 l1i_hit = 0;
+  u32 lmq_entries = 8;
+  u32 sq_entries = 20;
+  u32 ghr_mask = 0;
+};
+
+namespace {
+
+TimingParams validated(const TimingParams& p) {
+  p.validate();
+  return p;
+}
+
+OpTiming opTiming(isa::Op op, const CoreParams& cp) {
+  using isa::Format;
+  using C = isa::InstClass;
+  const isa::OpInfo& info = isa::opInfo(op);
+  const Format f = info.format;
+  OpTiming o;
+  o.cls = static_cast<u8>(info.cls);
+  o.axu = info.cls >= C::kFpLoad && info.cls <= C::kFpCvt;
+  o.latency = cp.latency.of(info.cls);
+  o.occupancy = cp.occupancy.of(info.cls);
+  if (isa::readsRs1(f) && !isa::rs1IsFp(f)) o.int_src |= 1;
+  if (isa::readsRs2(f) && !isa::rs2IsFp(f)) o.int_src |= 2;
+  if (isa::rs1IsFp(f)) o.fp_src |= 1;
+  if (isa::rs2IsFp(f)) o.fp_src |= 2;
+  if (isa::readsRs3(f)) o.fp_src |= 4;
+  if (isa::rdIsFp(f)) o.dst = 2;
+  if (isa::writesIntRd(f)) o.dst = 1;
+  switch (info.cls) {
+    case C::kLoad:
+    case C::kFpLoad: o.kind = Kind::kLoad; break;
+    case C::kStore:
+    case C::kFpStore: o.kind = Kind::kStore; break;
+    case C::kAtomic: o.kind = Kind::kAtomic; break;
+    case C::kBranch: o.kind = Kind::kBranch; break;
+    default: break;
+  }
+  switch (op) {
+    case isa::Op::kJal: o.kind = Kind::kJal; break;
+    case isa::Op::kJalr: o.kind = Kind::kJalr; break;
+    case isa::Op::kFence: o.kind = Kind::kFence; break;
+    case isa::Op::kEcall:
+    case isa::Op::kEbreak:
+      o.kind = Kind::kSerialize;
+      o.hold = cp.ecall_cycles;
+      break;
+    case isa::Op::kFenceI: o.kind = Kind::kSerialize; break;
+    case isa::Op::kSb: o.bytes = 1; break;
+    case isa::Op::kSh: o.bytes = 2; break;
+    case isa::Op::kSw:
+    case isa::Op::kFsw: o.bytes = 4; break;
+    case isa::Op::kSd:
+    case isa::Op::kFsd: o.bytes = 8; break;
+    default: break;
+  }
+  return o;
+}
+
+}  // namespace
+
+NodeTiming::Impl::Impl(const TimingParams& p) : params(validated(p)), mem(params.memParams()) {
+  const CoreParams& cp = params.core;
+  tpc = params.threads_per_core;
+  nx = cp.integer_pipes;
+  nf = cp.fp_pipes;
+  group_bytes = cp.fetch_group_bytes;
+  group_mask = ~u64{group_bytes - 1};
+  ibuffer = cp.ibuffer_entries;
+  fetch_to_issue = cp.fetch_to_issue;
+  l1i_hit = params.l1i.hit_latency;
+  lmq_entries = cp.load_miss_queue_entries;
+  sq_entries = cp.store_queue_entries;
+  ghr_mask = cp.history_bits >= 32 ? ~u32{0} : (u32{1} << cp.history_bits) - 1;
+  for (std::size_t i = 0; i < isa::kOpCount; ++i) ops[i] = opTiming(static_cast<isa::Op>(i), cp);
+  cores.resize(params.cores);
+  for (Core& c : cores) {
+    c.bht.assign(cp.bht_entries, 1);  // weakly not taken
+    c.port.fill(~Cycle{0});
+    c.indirect.assign(cp.indirect_entries, IndirectEntry{});
+    c.sq.assign(sq_entries, 0);
+  }
+  threads.resize(std::size_t{params.cores} * tpc);
+  for (std::size_t h = 0; h < threads.size(); ++h) threads[h].core = static_cast<u32>(h / tpc);
+}
+
+// ---- Fetch (docs/timing.md "Instruction fetch") ----
+
+void NodeTiming::Impl::planFetch(const Thread& t, const Core& c, u32 core, u64 pc, Plan& p) const {
+  const u64 group = pc & group_mask;
+  if (t.stream && pc == t.expect_pc && t.redirect == Redirect::kNone && group == t.group) {
+    p.new_group = false;  // the next instruction of the group being consumed
+    p.uses_l2 = false;
+    p.arrival_hit = t.group_arrival_hit;
+    p.arrival = t.group_arrival;
+    p.group_cause = t.group_cause;
+    return;
+  }
+  p.new_group = true;
+  p.group = group;
+  Cycle e;
+  Stall cause = Stall::kIbufferEmpty;
+  if (!t.stream || pc != t.expect_pc) {
+    e = t.clock;  // a restart: refetch from the thread's clock
+  } else if (t.redirect == Redirect::kNone) {
+    e = t.group_fetch + 1;  // the sequentially next group
+  } else {
+    e = t.redirect_time;
+    if (t.redirect == Redirect::kMispredict) cause = Stall::kMispredict;
+  }
+  // Buffer credit: the fetch is requested only when the buffer has room for the whole group
+  // (`slots` 4-byte slots from pc to the group's end), counting instructions in flight: of the
+  // instructions before the group, at most ibuffer - slots may still wait to issue.
+  const u32 slots = static_cast<u32>((group + group_bytes - pc + 3) / 4);
+  const u64 keep = ibuffer - slots;
+  if (t.seq > keep) e = std::max(e, t.issued_at[(t.seq - 1 - keep) % kRing] + 1);
+  e = std::max(e, t.fetch_blocked);
+  p.fetch_earliest = e;
+  // One thread fetches per cycle; a thread with an empty buffer and no fetch in flight wins.
+  p.priority = t.clock <= e && t.group_arrival <= e;
+  Cycle f = e;
+  if (!p.priority) {
+    while (c.port[f % kPortRing] == f) ++f;
+  }
+  p.fetch = f;
+  p.arrival_hit = f + l1i_hit + fetch_to_issue;
+  p.arrival = mem.fetchProbe(core, group, f) + fetch_to_issue;
+  p.uses_l2 = p.arrival > p.arrival_hit;  // a miss: the answer depends on the L2
+  p.group_cause = cause;
+}
+
+// ---- Issue planning (docs/timing.md "Issue") ----
+
+const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr) {
+  Thread& t = threads[h];
+  Plan& p = t.plan;
+  const u32 core = t.core;
+  const Core& c = cores[core];
+  if (p.core_version == c.version && p.remote_epoch == mem.remoteEpoch(core) &&
+      (!p.uses_l2 || p.node_version == version) && p.pc == pc && p.addr == addr &&
+      std::memcmp(&p.inst, &d, sizeof d) == 0) {
+    return p;
+  }
+  p.core_version = c.version;
+  p.remote_epoch = mem.remoteEpoch(core);
+  p.node_version = version;
+  p.pc = pc;
+  p.addr = addr;
+  p.inst = d;
+  const OpTiming& o = ops[static_cast<std::size_t>(d.op)];
+
+  // Each constraint that is later than every constraint before it delays the issue; the cycles
+  // it adds are charged to it. So a stall cycle goes to the first constraint, in the order
+  // fetch, operands, load-miss queue, pipe, store queue, that is not yet met in that cycle.
+  Cycle at = t.clock;
+  p.stalls = {};
+  auto bind = [&](Cycle x, Stall s) {
+    if (x > at) {
+      p.stalls[idx(s)] += x - at;
+      at = x;
+    }
+  };
+  planFetch(t, c, core, pc, p);
+  bind(p.arrival_hit, p.group_cause);
+  bind(p.arrival, Stall::kIcacheMiss);
+
+  Cycle operands = 0;
+  if (o.int_src & 1) operands = std::max(operands, t.xr[d.rs1 & 31]);
+  if (o.int_src & 2) operands = std::max(operands, t.xr[d.rs2 & 31]);
+  if (o.fp_src & 1) operands = std::max(operands, t.fr[d.rs1 & 31]);
+  if (o.fp_src & 2) operands = std::max(operands, t.fr[d.rs2 & 31]);
+  if (o.fp_src & 4) operands = std::max(operands, t.fr[d.rs3 & 31]);
+  if (o.kind == Kind::kFence) operands = std::max({operands, t.loads_done, t.stores_done});
+  bind(operands, Stall::kDependency);
+
+  p.lmq = o.kind == Kind::kAtomic || (o.kind == Kind::kLoad && !mem.l1dPresent(core, addr));
+  if (p.lmq) bind(lmqFree(c), Stall::kLmqFull);
+
+  const u32 first = o.axu ? nx : 0;
+  const u32 last = o.axu ? nx + nf : nx;
+  u32 pipe = first;
+  for (u32 i = first + 1; i < last; ++i) {
+    if (c.pipe_free[i] < c.pipe_free[pipe]) pipe = i;
+  }
+  p.pipe = pipe;
+  bind(c.pipe_free[pipe], Stall::kPipeBusy);
+
+  p.combine = false;
+  if (o.kind == Kind::kStore) {
+    p.combine = combinable(c, o, addr, at);
+    if (!p.combine) bind(sqFree(c), Stall::kSqFull);
+  }
+  p.at = at;
+  return p;
+}
+
+// ---- Commit ----
+
+void NodeTiming::Impl::lmqAllocate(Core& c, Cycle at, Cycle release) {
+  u32 m = 0;
+  for (u32 i = 1; i < lmq_entries; ++i) {
+    if (c.lmq[i] < c.lmq[m]) m = i;
+  }
+  c.lmq[m] = release;
+  ++c.st.lmq_allocations;
+  const Cycle free = lmqFree(c);
+  if (free > at) c.lmq_full.add(at, free);
+}
+
+void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming& o, u64 addr,
+                                   Cycle at) {
+  mem.storeIssue(core, addr, at);
+  if (combinable(c, o, addr, at)) {
+    c.sq_open = false;
+    ++c.st.sq_combined;
+    mem.l2WriteCombined(addr, o.bytes);
+    t.stores_done = std::max(t.stores_done, c.sq_tail);
+    return;
+  }
+  // Entries leave in order, one per store_drain_cycles, when their L2 slice takes them.
+  const Cycle start = mem.sliceFree(addr, std::max(at, c.sq_tail));
+  mem.l2Write(core, addr, o.bytes, start);
+  const Cycle departure = start + params.core.store_drain_cycles;
+  c.sq[c.sq_pos] = departure;
+  ++c.sq_n;
+  if (++c.sq_pos == sq_entries) c.sq_pos = 0;
+  ++c.st.sq_allocations;
+  c.sq_tail = departure;
+  c.sq_young_addr = addr;
+  c.sq_open = o.bytes == 8 && (addr & 7) == 0;
+  if (c.sq_n >= sq_entries) {
+    const Cycle oldest = c.sq[c.sq_pos];
+    if (oldest > at) c.sq_full.add(at, oldest);
+  }
+  t.stores_done = std::max(t.stores_done, departure);
+}
+
+void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa::DecodedInst& d,
+                               u64 pc, u64 next_pc, Cycle at) {
+  const CoreParams& cp = params.core;
+  t.expect_pc = next_pc;
+  if (o.kind == Kind::kBranch) {
+    const bool taken = next_pc != pc + d.length;
+    u8& ctr = c.bht[((pc >> 1) ^ t.ghr) & (cp.bht_entries - 1)];
+    const bool predicted = ctr >= 2;
+    ctr = taken ? static_cast<u8>(std::min(3, ctr + 1)) : static_cast<u8>(ctr == 0 ? 0 : ctr - 1);
+    t.ghr = ((t.ghr << 1) | (taken ? 1 : 0)) & ghr_mask;
+    ++t.st.branches;
+    if (predicted != taken) {
+      ++t.st.branch_mispredicts;
+      mispredict(t, at);
+    } else if (taken) {
+      takenRedirect(t);
+    }
+    return;
+  }
+  auto push = [&](u64 ret) {
+    if (cp.ras_entries == 0) return;
+    t.ras_top = (t.ras_top + 1) % cp.ras_entries;
+    t.ras[t.ras_top] = ret;
+    t.ras_size = std::min(t.ras_size + 1, cp.ras_entries);
+  };
+  ++t.st.jumps;
+  if (o.kind == Kind::kJal) {
+    // Direct: the target is known at fetch, so it is always predicted.
+    if (isLink(d.rd)) push(pc + d.length);
+    takenRedirect(t);
+    return;
+  }
+  // jalr: a return pops the return-address stack; other jalr use the per-core target table.
+  const bool is_return = cp.ras_entries > 0 && isLink(d.rs1) && !(isLink(d.rd) && d.rd == d.rs1);
+  bool correct = false;
+  if (is_return) {
+    ++t.st.returns;
+    if (t.ras_size > 0) {
+      correct = t.ras[t.ras_top] == next_pc;
+      t.ras_top = (t.ras_top + cp.ras_entries - 1) % cp.ras_entries;
+      --t.ras_size;
+    }
+    if (!correct) ++t.st.return_mispredicts;
+  } else if (!c.indirect.empty()) {
+    IndirectEntry& e = c.indirect[(pc >> 1) & (c.indirect.size() - 1)];
+    correct = e.pc == pc && e.target == next_pc;
+    e = IndirectEntry{pc, next_pc};
+  }
+  if (isLink(d.rd)) push(pc + d.length);
+  if (correct) {
+    takenRedirect(t);
+  } else {
+    ++t.st.jump_mispredicts;
+    mispredict(t, at);
+  }
+}
+
+void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 addr,
+                             Cycle at) {
+  const Plan& p = plan(h, d, pc, addr);
+  if (at < p.at) {
+    fail(ExitCode::kInternal,
+         "timing: hardware thread {} issued at cycle {}, before its issue time {}", h, at, p.at);
+  }
+  ++version;
+  Thread& t = threads[h];
+  const u32 core = t.core;
+  Core& c = cores[core];
+  ++c.version;
+  const OpTiming& o = ops[static_cast<std::size_t>(d.op)];
+  const Cycle before = t.clock;
+
+  if (p.new_group) {
+    c.port[p.fetch % kPortRing] = p.fetch;
+    c.st.fetch_port_waits += p.fetch - p.fetch_earliest;
+    const Cycle ready = mem.fetch(core, p.group, p.fetch);
+    t.group = p.group;
+    t.group_fetch = p.fetch;
+    t.group_arrival_hit = p.arrival_hit;
+    t.group_arrival = ready + fetch_to_issue;
+    t.group_cause = p.group_cause;
+    if (ready > p.fetch + l1i_hit) t.fetch_blocked = ready;
+    t.stream = true;
+    t.redirect = Redirect::kNone;
+    ++t.st.fetch_groups;
+  }
+
+  IssueCost& cost = t.last;
+  cost.stalls = p.stalls;
+  if (at > p.at) cost.stalls[idx(Stall::kPipeBusy)] += at - p.at;
+
+  c.pipe_free[p.pipe] = at + o.occupancy;
+  ++t.st.issued[p.pipe];
+
+  Cycle result = at + o.latency;
+  t.expect_pc = pc + d.length;
+  switch (o.kind) {
+    case Kind::kLoad: {
+      const mem::LoadResult r = mem.load(core, addr, at, c.sq_tail);
+      result = r.ready;
+      if (r.l1_miss) lmqAllocate(c, at, r.ready);
+      t.loads_done = std::max(t.loads_done, r.ready);
+      break;
+    }
+    case Kind::kAtomic:
+      result = mem.atomic(core, addr, at, c.sq_tail);
+      lmqAllocate(c, at, result);
+      t.loads_done = std::max(t.loads_done, result);
+      break;
+    case Kind::kStore: storeCommit(t, c, core, o, addr, at); break;
+    case Kind::kBranch:
+    case Kind::kJal:
+    case Kind::kJalr: control(t, c, o, d, pc, next_pc, at); break;
+    case Kind::kSerialize: t.stream = false; break;  // the pipeline refetches after it
+    case Kind::kFence:
+    case Kind::kPlain: break;
+  }
+  if (o.dst == 1) {
+    if (d.rd != 0 && d.rd < 32) t.xr[d.rd] = result;
+  } else if (o.dst == 2) {
+    t.fr[d.rd & 31] = result;
+  }
+
+  t.issued_at[t.seq % kRing] = at;
+  ++t.seq;
+  t.clock = at + o.hold;
+  cost.cycles = t.clock - before;
+  ++t.st.instructions;
+  ++t.st.by_class[o.cls];
+  for (std::size_t i = 0; i < kStallCount; ++i) t.st.stalls[i] += cost.stalls[i];
+}
+
+void NodeTiming::Impl::warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr) {
+  ++version;
+  Thread& t = threads[h];
+  const u32 core = t.core;
+  ++cores[core].version;
+  const OpTiming& o = ops[static_cast<std::size_t>(d.op)];
+  const u64 group = pc & group_mask;
+  if (group != t.warm_group) {
+    mem.warmFetch(core, group, t.clock);
+    t.warm_group = group;
+  }
+  switch (o.kind) {
+    case Kind::kLoad: mem.warmLoad(core, addr, t.clock); break;
+    case Kind::kStore: mem.warmStore(core, addr, t.clock); break;
+    case Kind::kAtomic: mem.warmAtomic(core, addr, t.clock); break;
+    default: break;
+  }
+  t.stream = false;
+  t.clock += 1;
+  t.last = IssueCost{};
+  t.last.cycles = 1;
+  ++t.st.warmup_instructions;
+}
+
+// ---- Statistics ----
+
+void NodeTiming::Impl::visitThread(stats::Visitor& v, const ThreadStats& s, Cycle cycles) const {
+  v.counter("cycles", cycles, "Clock of the latest hardware thread: cycles simulated");
+  v.counter("instructions", s.instructions, "Instructions issued");
+  v.counter("warmup_instructions", s.warmup_instructions, "Instructions run in warm-up mode");
+  v.beginGroup("instructions_by_class");
+  for (std::size_t i = 0; i < kClasses; ++i) {
+    v.counter(isa::instClassName(static_cast<isa::InstClass>(i)), s.by_class[i],
+              "Instructions of this class issued");
+  }
+  v.endGroup();
+  v.beginGroup("issued");
+  for (u32 i = 0; i < nx + nf; ++i) {
+    const std::string name = i < nx ? fmt::format("xu{}", i) : fmt::format("axu{}", i - nx);
+    v.counter(name, s.issued[i], "Cycles this pipe issued an instruction");
+  }
+  v.endGroup();
+  v.beginGroup("stalls");
+  for (std::size_t i = 0; i < kStallCount; ++i) {
+    v.counter(stallName(static_cast<Stall>(i)), s.stalls[i],
+              "Cycles instructions waited past their thread's clock, charged to the first "
+              "constraint not met");
+  }
+  v.endGroup();
+  v.counter("branches", s.branches, "Conditional branches");
+  v.counter("branch_mispredicts", s.branch_mispredicts, "Mispredicted conditional branches");
+  v.counter("jumps", s.jumps, "jal and jalr");
+  v.counter("jump_mispredicts", s.jump_mispredicts, "jalr whose target was mispredicted");
+  v.counter("returns", s.returns, "jalr predicted by the return-address stack");
+  v.counter("return_mispredicts", s.return_mispredicts, "Returns whose target was mispredicted");
+  v.counter("fetch_groups", s.fetch_groups, "Instruction groups fetched");
+}
+
+NodeTiming::NodeTiming(const TimingParams& params) : impl_(std::make_unique<Impl>(params)) {}
+NodeTiming::~NodeTiming() = default;
+
+Cycle NodeTiming::issueTime(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr) {
+  return impl_->plan(h, inst, pc, addr).at;
+}
+
+void NodeTiming::issue(u32 h, const isa::DecodedInst& inst, u64 pc, u64 next_pc, u64 addr,
+                       Cycle at) {
+  impl_->issue(h, inst, pc, next_pc, addr, at);
+}
+
+void NodeTiming::warmup(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr) {
+  impl_->warmup(h, inst, pc, addr);
+}
+
+Cycle NodeTiming::hartTime(u32 h) const {
+  return impl_->threads[h].clock;
+}
+
+void NodeTiming::idleUntil(u32 h, Cycle to) {
+  Thread& t = impl_->threads[h];
+  if (to <= t.clock) return;
+  ++impl_->version;
+  ++impl_->cores[t.core].version;
+  t.last = IssueCost{};
+  t.last.cycles = to - t.clock;
+  t.last.stalls[idx(Stall::kIdle)] = to - t.clock;
+  t.st.stalls[idx(Stall::kIdle)] += to - t.clock;
+  t.clock = to;
+}
+
+void NodeTiming::switchContext(u32 h) {
+  Thread& t = impl_->threads[h];
+  ++impl_->version;
+  ++impl_->cores[t.core].version;
+  t.stream = false;
+  t.redirect = Redirect::kNone;
+  t.ghr = 0;
+  t.ras_size = 0;
+  t.warm_group = ~u64{0};
+}
+
+const IssueCost& NodeTiming::lastCost(u32 h) const {
+  return impl_->threads[h].last;
+}
+
+CoreSnapshot NodeTiming::snapshot(u32 core) const {
+  const Impl& m = *impl_;
+  CoreSnapshot s;
+  s.integer_pipes = m.nx;
+  s.fp_pipes = m.nf;
+  for (u32 i = 0; i < m.tpc; ++i) {
+    const Thread& t = m.threads[std::size_t{core} * m.tpc + i];
+    s.cycles = std::max(s.cycles, t.clock);
+    for (u32 p = 0; p < kMaxPipes; ++p) s.issued[p] += t.st.issued[p];
+  }
+  const Core& c = m.cores[core];
+  s.lmq_full_cycles = c.lmq_full.upTo(s.cycles);
+  s.sq_full_cycles = c.sq_full.upTo(s.cycles);
+  return s;
+}
+
+const TimingParams& NodeTiming::params() const {
+  return impl_->params;
+}
+
+u32 NodeTiming::hardwareThreads() const {
+  return static_cast<u32>(impl_->threads.size());
+}
+
+void NodeTiming::visitStats(stats::Visitor& v) const {
+  const Impl& m = *impl_;
+  v.beginList("cores");
+  for (u32 core = 0; core < m.cores.size(); ++core) {
+    const Core& c = m.cores[core];
+    ThreadStats sum;
+    Cycle cycles = 0;
+    for (u32 i = 0; i < m.tpc; ++i) {
+      const Thread& t = m.threads[std::size_t{core} * m.tpc + i];
+      sum.add(t.st);
+      cycles = std::max(cycles, t.clock);
+    }
+    v.beginGroup("");
+    m.visitThread(v, sum, cycles);
+    v.counter("fetch_port_waits", c.st.fetch_port_waits,
+              "Cycles group fetches waited for the core's fetch port");
+    v.counter("lmq_allocations", c.st.lmq_allocations,
+              "Load-miss-queue entries taken (L1D-missing loads, atomics)");
+    v.counter("lmq_full_cycles", c.lmq_full.total(), "Cycles the load-miss queue was full");
+    v.counter("sq_allocations", c.st.sq_allocations, "Store-queue entries taken");
+    v.counter("sq_combined", c.st.sq_combined,
+              "Stores combined into the entry of the store before them");
+    v.counter("sq_full_cycles", c.sq_full.total(), "Cycles the store queue was full");
+    m.mem.visitCoreStats(core, v);
+    v.beginList("threads");
+    for (u32 i = 0; i < m.tpc; ++i) {
+      const Thread& t = m.threads[std::size_t{core} * m.tpc + i];
+      v.beginGroup("");
+      m.visitThread(v, t.st, t.clock);
+      v.endGroup();
+    }
+    v.endList();
+    v.endGroup();
+  }
+  v.endList();
+  m.mem.visitSharedStats(v);
+}
+
+}  // namespace hpm::timing

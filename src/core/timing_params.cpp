@@ -1,0 +1,247 @@
+#include "core/timing_params.h"
+
+#include <bit>
+
+#include "base/error.h"
+
+namespace hpm::timing {
+
+namespace {
+constexpr config::Range kLatencyRange{1, 100000};
+}  // namespace
+
+void LatencyTable::visit(config::Visitor& v) {
+  v.param("int_alu", int_alu,
+          "Integer ALU ops (bgq: 1; A2 simple integer 1, shifts and compares 2)", kLatencyRange);
+  v.param("int_mul", int_mul, "Integer multiplies (bgq: 6, A2 64-bit multiply)", kLatencyRange);
+  v.param("int_div", int_div, "Integer divides and remainders (bgq: 65, A2 64-bit divide)",
+          kLatencyRange);
+  v.param("jump", jump, "Link register of jal/jalr (bgq: 1)", kLatencyRange);
+  v.param("fp_add", fp_add, "FP add/subtract (bgq: 6, A2 FPU)", kLatencyRange);
+  v.param("fp_mul", fp_mul, "FP multiply (bgq: 6)", kLatencyRange);
+  v.param("fp_fma", fp_fma, "FP fused multiply-add (bgq: 6)", kLatencyRange);
+  v.param("fp_div", fp_div, "FP divide (bgq: 72, A2 double divide)", kLatencyRange);
+  v.param("fp_sqrt", fp_sqrt, "FP square root (bgq: 69, A2 double square root)", kLatencyRange);
+  v.param("fp_misc", fp_misc, "FP compare, min/max, sign injection, class, moves (bgq: 5)",
+          kLatencyRange);
+  v.param("fp_cvt", fp_cvt, "FP conversions (bgq: 6)", kLatencyRange);
+  v.param("system", system, "CSR reads (bgq: 6, A2 mfspr)", kLatencyRange);
+}
+
+u32 LatencyTable::of(isa::InstClass c) const {
+  using C = isa::InstClass;
+  switch (c) {
+    case C::kIntAlu: return int_alu;
+    case C::kIntMul: return int_mul;
+    case C::kIntDiv: return int_div;
+    case C::kJump: return jump;
+    case C::kFpAdd: return fp_add;
+    case C::kFpMul: return fp_mul;
+    case C::kFpFma: return fp_fma;
+    case C::kFpDiv: return fp_div;
+    case C::kFpSqrt: return fp_sqrt;
+    case C::kFpMisc: return fp_misc;
+    case C::kFpCvt: return fp_cvt;
+    case C::kSystem: return system;
+    default: return 0;
+  }
+}
+
+void OccupancyTable::visit(config::Visitor& v) {
+  v.param("int_alu", int_alu, "Integer ALU ops (bgq: 1)", kLatencyRange);
+  v.param("int_mul", int_mul, "Integer multiplies (bgq: 3, A2 multiplier busy 3 cycles)",
+          kLatencyRange);
+  v.param("int_div", int_div, "Integer divides, not pipelined (bgq: 65)", kLatencyRange);
+  v.param("branch", branch, "Conditional branches (bgq: 1)", kLatencyRange);
+  v.param("jump", jump, "jal, jalr (bgq: 1)", kLatencyRange);
+  v.param("load", load, "Integer loads (bgq: 1)", kLatencyRange);
+  v.param("store", store, "Integer stores (bgq: 1)", kLatencyRange);
+  v.param("atomic", atomic, "LR, SC, AMOs (bgq: 1)", kLatencyRange);
+  v.param("fp_load", fp_load, "FP loads, on the AXU (bgq: 1)", kLatencyRange);
+  v.param("fp_store", fp_store, "FP stores, on the AXU (bgq: 1)", kLatencyRange);
+  v.param("fp_add", fp_add, "FP add/subtract (bgq: 1)", kLatencyRange);
+  v.param("fp_mul", fp_mul, "FP multiply (bgq: 1)", kLatencyRange);
+  v.param("fp_fma", fp_fma, "FP fused multiply-add (bgq: 1)", kLatencyRange);
+  v.param("fp_div", fp_div, "FP divide, not pipelined (bgq: 72)", kLatencyRange);
+  v.param("fp_sqrt", fp_sqrt, "FP square root, not pipelined (bgq: 69)", kLatencyRange);
+  v.param("fp_misc", fp_misc, "FP compare, min/max, sign injection, moves (bgq: 1)", kLatencyRange);
+  v.param("fp_cvt", fp_cvt, "FP conversions (bgq: 1)", kLatencyRange);
+  v.param("system", system, "CSR accesses, fences, ecall (bgq: 1)", kLatencyRange);
+}
+
+u32 OccupancyTable::of(isa::InstClass c) const {
+  using C = isa::InstClass;
+  switch (c) {
+    case C::kIntAlu: return int_alu;
+    case C::kIntMul: return int_mul;
+    case C::kIntDiv: return int_div;
+    case C::kBranch: return branch;
+    case C::kJump: return jump;
+    case C::kLoad: return load;
+    case C::kStore: return store;
+    case C::kAtomic: return atomic;
+    case C::kFpLoad: return fp_load;
+    case C::kFpStore: return fp_store;
+    case C::kFpAdd: return fp_add;
+    case C::kFpMul: return fp_mul;
+    case C::kFpFma: return fp_fma;
+    case C::kFpDiv: return fp_div;
+    case C::kFpSqrt: return fp_sqrt;
+    case C::kFpMisc: return fp_misc;
+    case C::kFpCvt: return fp_cvt;
+    case C::kSystem: return system;
+    case C::kCount: break;
+  }
+  return 1;
+}
+
+void CoreParams::visit(config::Visitor& v) {
+  v.param("integer_pipes", integer_pipes,
+          "Integer (XU) pipes per core: integer, branch, load/store and system instructions "
+          "(bgq: 1)",
+          config::Range{1, 7});
+  v.param("fp_pipes", fp_pipes,
+          "Floating-point (AXU) pipes per core: FP arithmetic and FP loads/stores (bgq: 1)",
+          config::Range{1, 7});
+  v.param("fetch_group_bytes", fetch_group_bytes,
+          "Aligned bytes one thread fetches in a cycle (bgq: 16, four instructions)",
+          config::powerOfTwo(4, 64));
+  v.param("ibuffer_entries", ibuffer_entries,
+          "Per-thread instruction buffer, in 4-byte instruction slots (bgq: 8)",
+          config::Range{1, 64});
+  v.param("fetch_to_issue", fetch_to_issue,
+          "Cycles from a group's fetch to the earliest issue of its instructions (bgq: 6, A2 "
+          "stages IU0 to IU6)",
+          config::Range{1, 1000});
+  v.param("taken_branch_cycles", taken_branch_cycles,
+          "Cycles from the fetch of the group holding a correctly predicted taken branch or jump "
+          "to the fetch of its target (bgq: 3, estimate)",
+          config::Range{1, 1000});
+  v.param("mispredict_penalty", mispredict_penalty,
+          "Cycles from a mispredicted branch's issue to the issue of the correct target, and so "
+          "at least from its fetch to the target's fetch (bgq: 13, seed 003)",
+          config::Range{2, 10000});
+  v.param("bht_entries", bht_entries,
+          "Two-bit counters of the gshare branch history table, per core (bgq: 1024, seed 003)",
+          config::powerOfTwo(2, 1 << 20));
+  v.param("history_bits", history_bits,
+          "Length of each thread's global branch history, XORed into the table index (bgq: 10, "
+          "estimate; 0 gives a bimodal predictor)",
+          config::Range{0, 32});
+  v.param("ras_entries", ras_entries,
+          "Per-thread return-address stack predicting returns (bgq: 8, estimate; 0: returns are "
+          "predicted like other indirect jumps)",
+          config::Range{0, 64});
+  v.param("indirect_entries", indirect_entries,
+          "Per-core table of last targets predicting jalr that are not returns (bgq: 64, "
+          "estimate; 0: always mispredicted)",
+          config::Range{0, 1 << 16});
+  v.param("load_miss_queue_entries", load_miss_queue_entries,
+          "Load-miss queue entries per core, shared by its threads; an L1D-missing load or an "
+          "atomic holds one until its data returns (bgq: 8, seed 003)",
+          config::Range{1, 64});
+  v.param("store_queue_entries", store_queue_entries,
+          "Store-queue entries per core in the L1P; a store holds one until it leaves for the L2 "
+          "(bgq: 20, seed 003)",
+          config::Range{1, 256});
+  v.param("store_drain_cycles", store_drain_cycles,
+          "Cycles between two store-queue entries leaving for the L2 over the crossbar, which "
+          "runs at half the core clock (bgq: 2)",
+          config::Range{1, 10000});
+  v.param("ecall_cycles", ecall_cycles,
+          "Cycles ecall and ebreak hold their thread before the pipeline refetches (bgq: 16, A2 "
+          "sc latency; the kernel's own work is not included)",
+          config::Range{1, 1000000});
+  v.section("latency", latency);
+  v.section("occupancy", occupancy);
+}
+
+void CoreParams::validate() const {
+  if (integer_pipes < 1 || fp_pipes < 1 || integer_pipes + fp_pipes > 8) {
+    fail(ExitCode::kConfig,
+         "core: integer_pipes = {} and fp_pipes = {} must each be at least 1 and together at "
+         "most 8",
+         integer_pipes, fp_pipes);
+  }
+  if (!std::has_single_bit(fetch_group_bytes) || fetch_group_bytes < 4 || fetch_group_bytes > 64) {
+    fail(ExitCode::kConfig, "core: fetch_group_bytes = {} must be a power of two from 4 to 64",
+         fetch_group_bytes);
+  }
+  if (ibuffer_entries < fetch_group_bytes / 4 || ibuffer_entries > 64) {
+    fail(ExitCode::kConfig,
+         "core: ibuffer_entries = {} must hold a fetch group ({} slots) and be at most 64",
+         ibuffer_entries, fetch_group_bytes / 4);
+  }
+  if (fetch_to_issue < 1) fail(ExitCode::kConfig, "core: fetch_to_issue must be at least 1");
+  if (mispredict_penalty <= fetch_to_issue) {
+    fail(ExitCode::kConfig,
+         "core: mispredict_penalty = {} must exceed fetch_to_issue = {} (the target is fetched "
+         "mispredict_penalty - fetch_to_issue cycles after the branch issues)",
+         mispredict_penalty, fetch_to_issue);
+  }
+  if (taken_branch_cycles < 1) {
+    fail(ExitCode::kConfig, "core: taken_branch_cycles must be at least 1");
+  }
+  if (!std::has_single_bit(bht_entries)) {
+    fail(ExitCode::kConfig, "core: bht_entries = {} must be a power of two", bht_entries);
+  }
+  if (history_bits > 32) fail(ExitCode::kConfig, "core: history_bits must be at most 32");
+  if (ras_entries > 64) fail(ExitCode::kConfig, "core: ras_entries must be at most 64");
+  if (indirect_entries != 0 && !std::has_single_bit(indirect_entries)) {
+    fail(ExitCode::kConfig, "core: indirect_entries = {} must be 0 or a power of two",
+         indirect_entries);
+  }
+  if (load_miss_queue_entries < 1 || load_miss_queue_entries > 64) {
+    fail(ExitCode::kConfig, "core: load_miss_queue_entries = {} must be from 1 to 64",
+         load_miss_queue_entries);
+  }
+  if (store_queue_entries < 1 || store_queue_entries > 256) {
+    fail(ExitCode::kConfig, "core: store_queue_entries = {} must be from 1 to 256",
+         store_queue_entries);
+  }
+  if (store_drain_cycles < 1) fail(ExitCode::kConfig, "core: store_drain_cycles must be >= 1");
+  if (ecall_cycles < 1) fail(ExitCode::kConfig, "core: ecall_cycles must be at least 1");
+  for (u32 c = 0; c < static_cast<u32>(isa::InstClass::kCount); ++c) {
+    const auto cls = static_cast<isa::InstClass>(c);
+    if (occupancy.of(cls) < 1) {
+      fail(ExitCode::kConfig, "core.occupancy.{} must be at least 1", isa::instClassName(cls));
+    }
+  }
+}
+
+void TimingParams::visit(config::Visitor& v) {
+  v.section("core", core);
+  v.section("l1i", l1i);
+  v.section("l1d", l1d);
+  v.section("l1p", l1p);
+  v.section("l2", l2);
+  v.section("ddr", ddr);
+}
+
+mem::MemParams TimingParams::memParams() const {
+  mem::MemParams m;
+  m.cores = cores;
+  m.l1i = l1i;
+  m.l1d = l1d;
+  m.l1p = l1p;
+  m.l2 = l2;
+  m.ddr = ddr;
+  return m;
+}
+
+void TimingParams::validate() const {
+  if (cores < 1) fail(ExitCode::kConfig, "the timing model needs at least one core");
+  if (threads_per_core < 1 || threads_per_core > 64) {
+    fail(ExitCode::kConfig, "threads_per_core = {} must be from 1 to 64", threads_per_core);
+  }
+  core.validate();
+  memParams().validate();
+  if (l1i.line_bytes < core.fetch_group_bytes) {
+    fail(ExitCode::kConfig,
+         "l1i.line_bytes = {} must hold a fetch group (core.fetch_group_bytes "
+         "= {})",
+         l1i.line_bytes, core.fetch_group_bytes);
+  }
+}
+
+}  // namespace hpm::timing

@@ -1,0 +1,151 @@
+#include "mem/mem_params.h"
+
+#include <bit>
+#include <cmath>
+
+#include "base/error.h"
+
+namespace hpm::mem {
+
+std::string_view replacementName(Replacement r) {
+  switch (r) {
+    case Replacement::kLru: return "lru";
+    case Replacement::kFifo: return "fifo";
+    case Replacement::kRandom: return "random";
+  }
+  return "?";
+}
+
+namespace {
+
+void replacementParam(config::Visitor& v, Replacement& r, std::string_view doc) {
+  v.param(
+      "replacement", r, doc,
+      {{"lru", Replacement::kLru}, {"fifo", Replacement::kFifo}, {"random", Replacement::kRandom}});
+}
+
+void checkGeometry(std::string_view name, u64 bytes, u32 ways, u32 line_bytes, u32 parts) {
+  if (line_bytes < 8 || !std::has_single_bit(line_bytes)) {
+    fail(ExitCode::kConfig, "{}: line_bytes = {} must be a power of two of at least 8", name,
+         line_bytes);
+  }
+  if (ways == 0) fail(ExitCode::kConfig, "{}: ways must be at least 1", name);
+  const u64 per_set = u64{ways} * line_bytes * parts;
+  if (bytes % per_set != 0 || !std::has_single_bit(bytes / per_set)) {
+    fail(ExitCode::kConfig,
+         "{}: size {} B is not a power-of-two number of sets of {} ways x {} B lines{}", name,
+         bytes, ways, line_bytes, parts > 1 ? fmt::format(" in each of {} slices", parts) : "");
+  }
+}
+
+}  // namespace
+
+void CacheParams::visit(config::Visitor& v) {
+  v.param("size_kib", size_kib, "Capacity in KiB (bgq: 16 for L1I and L1D, A2)",
+          config::Range{1, 1 << 20});
+  v.param("ways", ways, "Associativity (bgq: L1I 4, L1D 8, A2)", config::Range{1, 1024});
+  v.param("line_bytes", line_bytes, "Line size in bytes (bgq: 64, A2)",
+          config::powerOfTwo(8, 4096));
+  replacementParam(v, replacement, "Replacement policy (bgq: lru)");
+  v.param("hit_latency", hit_latency,
+          "L1D: load-to-use cycles of a hit (bgq: 6, A2 manual via LLVM's A2 model). L1I: cycles "
+          "a hitting group fetch adds to core.fetch_to_issue (bgq: 0)",
+          config::Range{0, 10000});
+}
+
+void CacheParams::validate(std::string_view name) const {
+  checkGeometry(name, u64{size_kib} * 1024, ways, line_bytes, 1);
+}
+
+void L1pParams::visit(config::Visitor& v) {
+  v.param("entries", entries,
+          "Lines the L1P holds, each l2.line_bytes long, fully associative, LRU (bgq: 32)",
+          config::Range{1, 1024});
+  v.param("hit_latency", hit_latency,
+          "Load-to-use cycles of an L1D miss served by the L1P (bgq: 24, estimate)",
+          config::Range{0, 10000});
+  v.param("prefetch", prefetch,
+          "Stream prefetching: a miss to the line after a tracked stream's last line confirms the "
+          "stream, which then stays prefetch_depth lines ahead (bgq: true)");
+  v.param("streams", streams, "Sequential streams tracked per core (bgq: 16, estimate)",
+          config::Range{1, 256});
+  v.param("prefetch_depth", prefetch_depth,
+          "Lines a confirmed stream is prefetched ahead of its last demand line (bgq: 2, estimate)",
+          config::Range{1, 64});
+  v.param("write_combining", write_combining,
+          "Two 8-byte stores to the two halves of one aligned 16-byte block share a store-queue "
+          "entry while the first is still queued (bgq: true, seed 003)");
+}
+
+void L1pParams::validate() const {
+  if (entries == 0) fail(ExitCode::kConfig, "l1p: entries must be at least 1");
+  if (streams == 0) fail(ExitCode::kConfig, "l1p: streams must be at least 1");
+  if (prefetch_depth == 0) fail(ExitCode::kConfig, "l1p: prefetch_depth must be at least 1");
+}
+
+void L2Params::visit(config::Visitor& v) {
+  v.param("size_kib", size_kib, "Total capacity in KiB over all slices (bgq: 32768)",
+          config::Range{1, 1 << 24});
+  v.param("slices", slices, "Slices; a line's slice is an XOR-fold of its line address (bgq: 16)",
+          config::powerOfTwo(1, 256));
+  v.param("ways", ways, "Associativity of each slice (bgq: 16)", config::Range{1, 1024});
+  v.param("line_bytes", line_bytes, "Line size in bytes, also the L1P's (bgq: 128)",
+          config::powerOfTwo(16, 4096));
+  replacementParam(v, replacement, "Replacement policy (bgq: lru)");
+  v.param("hit_latency", hit_latency,
+          "Load-to-use cycles of an uncontended L2 hit; atomics take it too (bgq: 82, A2 "
+          "lwarx/stwcx latency in LLVM's A2 model)",
+          config::Range{1, 100000});
+  v.param("slice_busy_cycles", slice_busy_cycles,
+          "Core cycles one request occupies a slice's port; the slices run at half the core "
+          "clock (bgq: 2)",
+          config::Range{1, 10000});
+}
+
+void L2Params::validate() const {
+  checkGeometry("l2", u64{size_kib} * 1024, ways, line_bytes, slices);
+  if (!std::has_single_bit(slices) || slices > 256) {
+    fail(ExitCode::kConfig, "l2: slices = {} must be a power of two up to 256", slices);
+  }
+  if (slice_busy_cycles == 0) fail(ExitCode::kConfig, "l2: slice_busy_cycles must be at least 1");
+}
+
+void DdrParams::visit(config::Visitor& v) {
+  v.param("controllers", controllers,
+          "DDR controllers; a line's controller is a hash of its address (bgq: 2)",
+          config::Range{1, 64});
+  v.param("latency", latency,
+          "Load-to-use cycles of an uncontended load served by DDR (bgq: 350, estimate)",
+          config::Range{1, 1000000});
+  v.param("bytes_per_cycle", bytes_per_cycle,
+          "Bandwidth of one controller in bytes per core cycle; a line transfer keeps the "
+          "controller busy ceil(line_bytes / bytes_per_cycle) cycles (bgq: 13.33 = 42.7 GB/s "
+          "over 2 controllers at 1.6 GHz)",
+          config::Range{0.001, 1e6});
+}
+
+void DdrParams::validate() const {
+  if (controllers == 0) fail(ExitCode::kConfig, "ddr: controllers must be at least 1");
+  if (!(bytes_per_cycle > 0)) fail(ExitCode::kConfig, "ddr: bytes_per_cycle must be positive");
+}
+
+u32 DdrParams::busyCycles(u32 bytes) const {
+  const double c = std::ceil(static_cast<double>(bytes) / bytes_per_cycle - 1e-9);
+  return c < 1 ? 1 : static_cast<u32>(c);
+}
+
+void MemParams::validate() const {
+  if (cores == 0) fail(ExitCode::kConfig, "the memory system needs at least one core");
+  l1i.validate("l1i");
+  l1d.validate("l1d");
+  l1p.validate();
+  l2.validate();
+  ddr.validate();
+  if (l1d.line_bytes > l2.line_bytes || l1i.line_bytes > l2.line_bytes) {
+    fail(ExitCode::kConfig,
+         "l1i.line_bytes = {} and l1d.line_bytes = {} must not exceed l2.line_bytes = {}",
+         l1i.line_bytes, l1d.line_bytes, l2.line_bytes);
+  }
+}
+
+}  // namespace hpm::mem

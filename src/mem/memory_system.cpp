@@ -1,0 +1,451 @@
+#include "mem/memory_system.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace hpm::mem {
+
+void CacheStats::visit(stats::Visitor& v) const {
+  v.counter("accesses", accesses, "Accesses (loads, stores, fetches)");
+  v.counter("hits", hits, "Accesses that found their line");
+  v.counter("misses", misses, "Accesses that did not");
+  v.counter("writes", writes, "Store accesses (write-through, no allocation on a miss)");
+  v.counter("evictions", evictions, "Valid lines replaced by fills");
+  v.counter("writebacks", writebacks, "Dirty lines written back (the L1s are write-through)");
+  v.counter("prefetches", prefetches, "Lines requested by the stream prefetcher");
+  v.counter("prefetch_hits", prefetch_hits, "First demand hits on prefetched lines");
+  v.counter("invalidations", invalidations, "Lines removed by coherence");
+}
+
+void SliceStats::visit(stats::Visitor& v) const {
+  v.counter("requests", requests, "Requests served by this slice");
+  v.counter("reads", reads, "Read requests: load misses, fetches, prefetches, atomics");
+  v.counter("writes", writes, "Store-queue entries drained into this slice");
+  v.counter("bytes", bytes, "Bytes moved through the slice port");
+  v.counter("busy_cycles", busy_cycles, "Cycles the slice port was taken");
+  v.counter("hits", hits, "Requests that found their line");
+  v.counter("misses", misses, "Requests that allocated their line (a DDR read)");
+  v.counter("evictions", evictions, "Valid lines replaced");
+  v.counter("writebacks", writebacks, "Dirty lines written back to DDR");
+  v.counter("back_invalidations", back_invalidations,
+            "Private L1D/L1P lines removed because this slice evicted their line");
+}
+
+void DdrStats::visit(stats::Visitor& v) const {
+  v.counter("requests", requests, "Line transfers");
+  v.counter("reads", reads, "Line reads (L2 fills)");
+  v.counter("writes", writes, "Line writes (L2 writebacks)");
+  v.counter("bytes", bytes, "Bytes transferred");
+  v.counter("busy_cycles", busy_cycles, "Cycles the controller was transferring");
+}
+
+MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
+  p_.validate();
+  l1i_shift_ = std::countr_zero(p_.l1i.line_bytes);
+  l1d_shift_ = std::countr_zero(p_.l1d.line_bytes);
+  l2_shift_ = std::countr_zero(p_.l2.line_bytes);
+  slice_bits_ = std::countr_zero(p_.l2.slices);
+  l1d_per_l2_shift_ = l2_shift_ - l1d_shift_;
+  ddr_line_cycles_ = p_.ddr.busyCycles(p_.l2.line_bytes);
+  const u32 n = p_.cores;
+  l1i_.reserve(n);
+  l1d_.reserve(n);
+  l1p_.reserve(n);
+  for (u32 c = 0; c < n; ++c) {
+    l1i_.emplace_back(p_.l1i.sets(), p_.l1i.ways, 0, p_.l1i.replacement, 0x1000 + c);
+    l1d_.emplace_back(p_.l1d.sets(), p_.l1d.ways, 0, p_.l1d.replacement, 0x2000 + c);
+    l1p_.emplace_back(1, p_.l1p.entries, 0, Replacement::kLru, 0x3000 + c);
+  }
+  streams_.assign(std::size_t{n} * p_.l1p.streams, Stream{});
+  l1i_stats_.assign(n, {});
+  l1d_stats_.assign(n, {});
+  l1p_stats_.assign(n, {});
+  slices_.resize(p_.l2.slices);
+  for (u32 s = 0; s < p_.l2.slices; ++s) {
+    slices_[s].cache =
+        Cache(p_.l2.setsPerSlice(), p_.l2.ways, slice_bits_, p_.l2.replacement, 0x4000 + s);
+  }
+  ddr_.resize(p_.ddr.controllers);
+  epoch_.assign(n, 0);
+}
+
+namespace {
+
+// XOR of the bytes of x, then of its `bits`-wide fields: every address bit moves the result.
+u32 foldHash(u64 x, u32 bits) {
+  x ^= x >> 32;
+  x ^= x >> 16;
+  x ^= x >> 8;
+  x &= 0xff;
+  if (bits == 0) return 0;
+  u64 h = 0;
+  for (u32 i = 0; i < 8; i += bits) h ^= x >> i;
+  return static_cast<u32>(h & ((u64{1} << bits) - 1));
+}
+
+}  // namespace
+
+u32 MemorySystem::sliceOfLine(u64 l2line) const {
+  return foldHash(l2line, slice_bits_);
+}
+
+u32 MemorySystem::controllerOf(u64 addr) const {
+  const u64 line = addr >> l2_shift_;
+  return p_.ddr.controllers == 1 ? 0 : foldHash(line ^ (line >> 3), 8) % p_.ddr.controllers;
+}
+
+// ---- DDR and L2 ----
+
+Cycle MemorySystem::ddrTransfer(u64 l2line, Cycle p, bool write, bool timed) {
+  Controller& c = ddr_[controllerOf(l2line << l2_shift_)];
+  Cycle start = p;
+  if (timed) {
+    start = std::max(p, c.free);
+    c.free = start + ddr_line_cycles_;
+    c.stats.busy_cycles += ddr_line_cycles_;
+  }
+  ++c.stats.requests;
+  ++(write ? c.stats.writes : c.stats.reads);
+  c.stats.bytes += p_.l2.line_bytes;
+  return start;
+}
+
+u32 MemorySystem::l2Victim(Slice& s, u64 l2line, Cycle at, bool timed) {
+  const u32 slot = s.cache.victim(l2line);
+  if (s.cache.valid(slot)) {
+    const u64 old = s.cache.tag(slot);
+    ++s.stats.evictions;
+    if (s.cache.flags(slot) & Cache::kDirty) {
+      ++s.stats.writebacks;
+      ddrTransfer(old, at, true, timed);
+    }
+    if (const u64 sharers = s.cache.meta(slot)) {
+      // Inclusion: private copies of an evicted line go with it.
+      ++s.stats.back_invalidations;
+      invalidateSharers(old, sharers, kNoCore);
+    }
+  }
+  return slot;
+}
+
+Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed, Level* level) {
+  Slice& s = slices_[sliceOfLine(l2line)];
+  // A fetch miss was requested at its fetch cycle, before the issue that commits it; requests
+  // processed in between must not push it back (it could starve), so it takes the uncontended
+  // latency and only adds its busy time to the slice and the controller.
+  const bool waits = src != Source::kFetch;
+  Cycle start = p;
+  if (timed) {
+    start = waits ? std::max(p, s.free) : p;
+    s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
+    s.stats.busy_cycles += p_.l2.slice_busy_cycles;
+  }
+  ++s.stats.requests;
+  ++s.stats.reads;
+  s.stats.bytes += p_.l2.line_bytes;
+  u32 slot = s.cache.find(l2line);
+  Cycle ready;
+  if (slot != Cache::kNone) {
+    ++s.stats.hits;
+    s.cache.touch(slot);
+    ready = timed ? std::max(start + p_.l2.hit_latency, s.cache.ready(slot)) : p;
+    *level = Level::kL2;
+  } else {
+    ++s.stats.misses;
+    const Cycle dstart = ddrTransfer(l2line, start, false, timed);
+    ready = timed ? (waits ? dstart : start) + p_.ddr.latency : p;
+    slot = l2Victim(s, l2line, start, timed);
+    s.cache.install(slot, l2line, ready);
+    *level = Level::kDdr;
+  }
+  if (src == Source::kData || src == Source::kPrefetch) {
+    s.cache.setMeta(slot, s.cache.meta(slot) | coreBit(core));
+  }
+  return ready;
+}
+
+Cycle MemorySystem::fetchL2Probe(u64 l2line, Cycle p) const {
+  const Slice& s = slices_[sliceOfLine(l2line)];
+  const u32 slot = s.cache.find(l2line);
+  if (slot != Cache::kNone) return std::max(p + p_.l2.hit_latency, s.cache.ready(slot));
+  return p + p_.ddr.latency;
+}
+
+Cycle MemorySystem::sliceFree(u64 addr, Cycle earliest) const {
+  return std::max(earliest, slices_[sliceOf(addr)].free);
+}
+
+void MemorySystem::l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool timed) {
+  (void)core;
+  const u64 l2line = addr >> l2_shift_;
+  Slice& s = slices_[sliceOfLine(l2line)];
+  if (timed) {
+    s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
+    s.stats.busy_cycles += p_.l2.slice_busy_cycles;
+  }
+  ++s.stats.requests;
+  ++s.stats.writes;
+  s.stats.bytes += bytes;
+  u32 slot = s.cache.find(l2line);
+  if (slot != Cache::kNone) {
+    ++s.stats.hits;
+    s.cache.touch(slot);
+  } else {
+    // Write-allocate: the rest of the line comes from DDR.
+    ++s.stats.misses;
+    const Cycle dstart = ddrTransfer(l2line, start, false, timed);
+    const Cycle ready = timed ? dstart + p_.ddr.latency : start;
+    slot = l2Victim(s, l2line, start, timed);
+    s.cache.install(slot, l2line, ready);
+  }
+  s.cache.setFlags(slot, s.cache.flags(slot) | Cache::kDirty);
+}
+
+void MemorySystem::l2Write(u32 core, u64 addr, u32 bytes, Cycle start) {
+  l2WriteImpl(core, addr, bytes, start, true);
+}
+
+void MemorySystem::l2WriteCombined(u64 addr, u32 bytes) {
+  slices_[sliceOf(addr)].stats.bytes += bytes;
+}
+
+// ---- Coherence ----
+
+void MemorySystem::invalidateCore(u32 core, u64 l2line) {
+  ++epoch_[core];
+  const u32 p = l1p_[core].find(l2line);
+  if (p != Cache::kNone) {
+    l1p_[core].invalidate(p);
+    ++l1p_stats_[core].invalidations;
+  }
+  const u64 first = l2line << l1d_per_l2_shift_;
+  for (u64 k = 0; k < (u64{1} << l1d_per_l2_shift_); ++k) {
+    const u32 d = l1d_[core].find(first + k);
+    if (d != Cache::kNone) {
+      l1d_[core].invalidate(d);
+      ++l1d_stats_[core].invalidations;
+    }
+  }
+}
+
+void MemorySystem::invalidateSharers(u64 l2line, u64 sharers, u32 keep) {
+  while (sharers != 0) {
+    const u32 bit = static_cast<u32>(std::countr_zero(sharers));
+    sharers &= sharers - 1;
+    for (u32 c = bit; c < p_.cores; c += 64) {
+      if (c != keep) invalidateCore(c, l2line);
+    }
+  }
+}
+
+// ---- L1P prefetcher ----
+
+void MemorySystem::prefetchLine(u32 core, u64 l2line, Cycle at, bool timed) {
+  Cache& b = l1p_[core];
+  if (b.find(l2line) != Cache::kNone) return;
+  ++l1p_stats_[core].prefetches;
+  Level level;
+  const Cycle ready = l2Read(core, l2line, at, Source::kPrefetch, timed, &level);
+  const u32 slot = b.victim(l2line);
+  if (b.valid(slot)) ++l1p_stats_[core].evictions;
+  b.install(slot, l2line, ready);
+  b.setFlags(slot, Cache::kPrefetched);
+}
+
+void MemorySystem::streamOnMiss(u32 core, u64 l2line, Cycle at, bool timed) {
+  Stream* table = &streams_[std::size_t{core} * p_.l1p.streams];
+  Stream* oldest = table;
+  for (u32 i = 0; i < p_.l1p.streams; ++i) {
+    Stream& s = table[i];
+    if (s.age != 0 && s.next == l2line) {
+      // Confirmed: the miss continues the stream; run prefetch_depth lines ahead.
+      const u64 last = l2line + p_.l1p.prefetch_depth;
+      for (u64 x = std::max(s.ahead, l2line) + 1; x <= last; ++x) prefetchLine(core, x, at, timed);
+      s.next = l2line + 1;
+      s.ahead = std::max(s.ahead, last);
+      s.age = ++stream_clock_;
+      return;
+    }
+    if (s.age < oldest->age) oldest = &s;
+  }
+  *oldest = Stream{l2line + 1, l2line, ++stream_clock_};
+}
+
+void MemorySystem::streamOnPrefetchHit(u32 core, u64 l2line, Cycle at, bool timed) {
+  Stream* table = &streams_[std::size_t{core} * p_.l1p.streams];
+  for (u32 i = 0; i < p_.l1p.streams; ++i) {
+    Stream& s = table[i];
+    if (s.age != 0 && s.next == l2line) {
+      const u64 last = l2line + p_.l1p.prefetch_depth;
+      for (u64 x = std::max(s.ahead, l2line) + 1; x <= last; ++x) prefetchLine(core, x, at, timed);
+      s.next = l2line + 1;
+      s.ahead = std::max(s.ahead, last);
+      s.age = ++stream_clock_;
+      return;
+    }
+  }
+}
+
+// ---- Accesses ----
+
+Cycle MemorySystem::fetchImpl(u32 core, u64 addr, Cycle at, bool timed) {
+  Cache& c = l1i_[core];
+  CacheStats& st = l1i_stats_[core];
+  const u64 line = addr >> l1i_shift_;
+  ++st.accesses;
+  u32 slot = c.find(line);
+  if (slot != Cache::kNone) {
+    ++st.hits;
+    c.touch(slot);
+    return timed ? std::max(at + p_.l1i.hit_latency, c.ready(slot)) : at;
+  }
+  ++st.misses;
+  Level level;
+  const Cycle data = l2Read(core, addr >> l2_shift_, at, Source::kFetch, timed, &level);
+  const Cycle ready = timed ? data + p_.l1i.hit_latency : at;
+  slot = c.victim(line);
+  if (c.valid(slot)) ++st.evictions;
+  c.install(slot, line, ready);
+  return ready;
+}
+
+Cycle MemorySystem::fetchProbe(u32 core, u64 addr, Cycle at) const {
+  const Cache& c = l1i_[core];
+  const u32 slot = c.find(addr >> l1i_shift_);
+  if (slot != Cache::kNone) return std::max(at + p_.l1i.hit_latency, c.ready(slot));
+  return fetchL2Probe(addr >> l2_shift_, at) + p_.l1i.hit_latency;
+}
+
+Cycle MemorySystem::fetch(u32 core, u64 addr, Cycle at) {
+  return fetchImpl(core, addr, at, true);
+}
+
+LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed) {
+  Cache& d = l1d_[core];
+  CacheStats& dst = l1d_stats_[core];
+  const u64 line = addr >> l1d_shift_;
+  ++dst.accesses;
+  u32 slot = d.find(line);
+  if (slot != Cache::kNone) {
+    ++dst.hits;
+    d.touch(slot);
+    return {timed ? std::max(at + p_.l1d.hit_latency, d.ready(slot)) : at, Level::kL1, false};
+  }
+  ++dst.misses;
+  LoadResult r;
+  r.l1_miss = true;
+  const u64 l2line = addr >> l2_shift_;
+  Cache& b = l1p_[core];
+  CacheStats& bst = l1p_stats_[core];
+  ++bst.accesses;
+  const u32 pslot = b.find(l2line);
+  if (pslot != Cache::kNone) {
+    ++bst.hits;
+    b.touch(pslot);
+    r.ready = timed ? std::max(at + p_.l1p.hit_latency, b.ready(pslot)) : at;
+    r.level = Level::kL1p;
+    if (b.flags(pslot) & Cache::kPrefetched) {
+      ++bst.prefetch_hits;
+      b.setFlags(pslot, 0);
+      if (p_.l1p.prefetch) streamOnPrefetchHit(core, l2line, at, timed);
+    }
+  } else {
+    ++bst.misses;
+    r.ready = l2Read(core, l2line, std::max(at, xbar_free), Source::kData, timed, &r.level);
+    if (!timed) r.ready = at;
+    const u32 v = b.victim(l2line);
+    if (b.valid(v)) ++bst.evictions;
+    b.install(v, l2line, r.ready);
+    if (p_.l1p.prefetch) streamOnMiss(core, l2line, at, timed);
+  }
+  slot = d.victim(line);
+  if (d.valid(slot)) ++dst.evictions;
+  d.install(slot, line, r.ready);
+  return r;
+}
+
+LoadResult MemorySystem::load(u32 core, u64 addr, Cycle at, Cycle xbar_free) {
+  return loadImpl(core, addr, at, xbar_free, true);
+}
+
+void MemorySystem::storeImpl(u32 core, u64 addr) {
+  Cache& d = l1d_[core];
+  CacheStats& dst = l1d_stats_[core];
+  ++dst.accesses;
+  ++dst.writes;
+  const u32 slot = d.find(addr >> l1d_shift_);
+  if (slot != Cache::kNone) {
+    ++dst.hits;
+    d.touch(slot);
+  } else {
+    ++dst.misses;
+  }
+  // Coherence through the inclusive L2's sharer mask: the other cores' copies go.
+  const u64 l2line = addr >> l2_shift_;
+  Slice& s = slices_[sliceOfLine(l2line)];
+  const u32 l2slot = s.cache.find(l2line);
+  if (l2slot == Cache::kNone) return;
+  const u64 sharers = s.cache.meta(l2slot);
+  const u64 mine = coreBit(core);
+  if ((sharers & ~mine) != 0 || (p_.cores > 64 && sharers != 0)) {
+    invalidateSharers(l2line, sharers, core);
+    s.cache.setMeta(l2slot, sharers & mine);
+  }
+}
+
+void MemorySystem::storeIssue(u32 core, u64 addr, Cycle at) {
+  (void)at;
+  storeImpl(core, addr);
+}
+
+Cycle MemorySystem::atomicImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed) {
+  const u64 l2line = addr >> l2_shift_;
+  Level level;
+  const Cycle ready = l2Read(core, l2line, std::max(at, xbar_free), Source::kAtomic, timed, &level);
+  Slice& s = slices_[sliceOfLine(l2line)];
+  const u32 slot = s.cache.find(l2line);
+  // The atomic updates the line at the L2: it is dirty there and stale everywhere else.
+  s.cache.setFlags(slot, s.cache.flags(slot) | Cache::kDirty);
+  if (const u64 sharers = s.cache.meta(slot)) {
+    invalidateSharers(l2line, sharers, kNoCore);
+    s.cache.setMeta(slot, 0);
+  }
+  return timed ? ready : at;
+}
+
+Cycle MemorySystem::atomic(u32 core, u64 addr, Cycle at, Cycle xbar_free) {
+  return atomicImpl(core, addr, at, xbar_free, true);
+}
+
+void MemorySystem::warmFetch(u32 core, u64 addr, Cycle now) {
+  fetchImpl(core, addr, now, false);
+}
+void MemorySystem::warmLoad(u32 core, u64 addr, Cycle now) {
+  loadImpl(core, addr, now, now, false);
+}
+void MemorySystem::warmStore(u32 core, u64 addr, Cycle now) {
+  storeImpl(core, addr);
+  l2WriteImpl(core, addr, 8, now, false);
+}
+void MemorySystem::warmAtomic(u32 core, u64 addr, Cycle now) {
+  atomicImpl(core, addr, now, now, false);
+}
+
+// ---- Statistics ----
+
+void MemorySystem::visitCoreStats(u32 core, stats::Visitor& v) const {
+  v.group("l1i", l1i_stats_[core]);
+  v.group("l1d", l1d_stats_[core]);
+  v.group("l1p", l1p_stats_[core]);
+}
+
+void MemorySystem::visitSharedStats(stats::Visitor& v) const {
+  v.beginList("l2_slices");
+  for (const Slice& s : slices_) v.group("", s.stats);
+  v.endList();
+  v.beginList("ddr_controllers");
+  for (const Controller& c : ddr_) v.group("", c.stats);
+  v.endList();
+}
+
+}  // namespace hpm::mem

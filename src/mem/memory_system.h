@@ -1,0 +1,195 @@
+// The memory hierarchy of the timing model (seed 003 section 3, docs/timing.md "Memory"): per core
+// an L1I, a write-through L1D and an L1P prefetch buffer; a shared L2 of address-hashed slices,
+// inclusive of the private caches and keeping their sharer masks; DDR controllers.
+//
+// Timing follows the seed's approach: an access takes the configured average latency of the level
+// that serves it, plus the waiting of bounded resources. Each L2 slice port and each DDR
+// controller is a server with a "free at" timestamp: a request arriving at cycle p starts at
+// max(p, free), and the server is then free `busy` cycles after that start. Requests are served in
+// the order the model processes them (issue order), which is time order except for requests
+// that wait behind queued stores; docs/timing.md lists that deviation.
+//
+// Every statistic has exactly one increment site, in this file's .cpp, next to the event it
+// counts, so that issue 6 can publish the same events on the probe bus.
+#pragma once
+
+#include <vector>
+
+#include "base/types.h"
+#include "mem/cache.h"
+#include "mem/mem_params.h"
+#include "stats/stats.h"
+
+namespace hpm::mem {
+
+// Which level served a load.
+enum class Level : u8 { kL1, kL1p, kL2, kDdr };
+
+struct CacheStats {
+  u64 accesses = 0;
+  u64 hits = 0;
+  u64 misses = 0;
+  u64 writes = 0;  // accesses that were stores (the L1D is write-through, no allocate)
+  u64 evictions = 0;
+  u64 writebacks = 0;
+  u64 prefetches = 0;     // lines the L1P prefetcher requested
+  u64 prefetch_hits = 0;  // first demand hits on prefetched lines
+  u64 invalidations = 0;  // lines removed by coherence (a store or atomic of another core)
+  void visit(stats::Visitor& v) const;
+};
+
+struct SliceStats {
+  u64 requests = 0;  // reads (loads, fetches, prefetches, atomics) and store drains
+  u64 reads = 0;
+  u64 writes = 0;
+  u64 bytes = 0;
+  u64 busy_cycles = 0;
+  u64 hits = 0;
+  u64 misses = 0;
+  u64 evictions = 0;
+  u64 writebacks = 0;          // dirty evictions written to DDR
+  u64 back_invalidations = 0;  // private copies removed because the L2 evicted their line
+  void visit(stats::Visitor& v) const;
+};
+
+struct DdrStats {
+  u64 requests = 0;
+  u64 reads = 0;
+  u64 writes = 0;
+  u64 bytes = 0;
+  u64 busy_cycles = 0;
+  void visit(stats::Visitor& v) const;
+};
+
+struct LoadResult {
+  Cycle ready = 0;  // the cycle the loaded value can be used
+  Level level = Level::kL1;
+  bool l1_miss = false;  // it missed the L1D (and so holds a load-miss-queue entry)
+};
+
+class MemorySystem {
+ public:
+  // Validates `params` (throws hpm::Error).
+  explicit MemorySystem(const MemParams& params);
+
+  const MemParams& params() const { return p_; }
+
+  // ---- Instruction fetch ----
+  // The cycle the fetch group at `addr` requested at `at` by `core` is available: at +
+  // l1i.hit_latency on a hit, later while the line's fill is in flight, the L2/DDR return on a
+  // miss. A fetch miss takes the uncontended L2 or DDR latency (it is committed after requests
+  // of later cycles; docs/timing.md), but occupies the slice and controller for its transfer.
+  // fetchProbe() has no side effect; fetch() commits the same access.
+  Cycle fetchProbe(u32 core, u64 addr, Cycle at) const;
+  Cycle fetch(u32 core, u64 addr, Cycle at);
+
+  // ---- Data ----
+  // Whether `addr`'s line is in core's L1D (ready or in flight): a load to it is a hit and needs
+  // no load-miss-queue entry. No side effect.
+  bool l1dPresent(u32 core, u64 addr) const {
+    return l1d_[core].find(addr >> l1d_shift_) != Cache::kNone;
+  }
+  // A load issued at `at`. An L1D miss is served by the L1P or, after the L1P misses, by the L2
+  // (and DDR); the L2 request leaves the core no earlier than `xbar_free` (queued stores win
+  // the crossbar).
+  LoadResult load(u32 core, u64 addr, Cycle at, Cycle xbar_free);
+  // A store issued at `at`: written through to the L1D if present (no allocation), and removes
+  // the line from every other core's L1D and L1P (coherence).
+  void storeIssue(u32 core, u64 addr, Cycle at);
+  // The earliest cycle >= `earliest` at which `addr`'s L2 slice accepts a request. No side effect.
+  Cycle sliceFree(u64 addr, Cycle earliest) const;
+  // A store-queue entry of `bytes` drains into the L2 at `start` (>= sliceFree(addr, ...)): takes
+  // the slice port, marks the line dirty, allocating it (a DDR read) on a miss.
+  void l2Write(u32 core, u64 addr, u32 bytes, Cycle start);
+  // `bytes` more were combined into an entry already sent by l2Write (statistics only).
+  void l2WriteCombined(u64 addr, u32 bytes);
+  // An atomic (LR, SC, AMO) issued at `at`, performed at the L2: the cycle its result is ready.
+  // Removes the line from every core's L1D and L1P, the issuing core's included.
+  Cycle atomic(u32 core, u64 addr, Cycle at, Cycle xbar_free);
+
+  // ---- Warm-up: the same state changes and statistics, with no timing ----
+  void warmFetch(u32 core, u64 addr, Cycle now);
+  void warmLoad(u32 core, u64 addr, Cycle now);
+  void warmStore(u32 core, u64 addr, Cycle now);
+  void warmAtomic(u32 core, u64 addr, Cycle now);
+
+  // Changes whenever a line of core's L1D or L1P is removed by another core's access (coherence
+  // or L2 back-invalidation): a timing plan that looked at this core's caches is stale after.
+  u64 remoteEpoch(u32 core) const { return epoch_[core]; }
+
+  // ---- Structure and statistics ----
+  u32 sliceOf(u64 addr) const { return sliceOfLine(addr >> l2_shift_); }
+  u32 controllerOf(u64 addr) const;
+  const CacheStats& l1iStats(u32 core) const { return l1i_stats_[core]; }
+  const CacheStats& l1dStats(u32 core) const { return l1d_stats_[core]; }
+  const CacheStats& l1pStats(u32 core) const { return l1p_stats_[core]; }
+  const SliceStats& sliceStats(u32 slice) const { return slices_[slice].stats; }
+  const DdrStats& ddrStats(u32 controller) const { return ddr_[controller].stats; }
+  // Groups "l1i", "l1d", "l1p" of one core; lists "l2_slices" and "ddr_controllers".
+  void visitCoreStats(u32 core, stats::Visitor& v) const;
+  void visitSharedStats(stats::Visitor& v) const;
+
+ private:
+  enum class Source : u8 { kData, kPrefetch, kFetch, kAtomic };
+  struct Slice {
+    Cache cache;
+    Cycle free = 0;
+    SliceStats stats;
+  };
+  struct Controller {
+    Cycle free = 0;
+    DdrStats stats;
+  };
+  struct Stream {
+    u64 next = 0;   // the L1P line a continuing stream touches next
+    u64 ahead = 0;  // the last line prefetched for it
+    u64 age = 0;    // 0: unused
+  };
+
+  u32 sliceOfLine(u64 l2line) const;
+  // The L2 read path (slice port, L2 lookup, DDR on a miss) for a request leaving the core at
+  // `p`; `timed` false in warm-up (no waiting, no busy time). Sets `level` to kL2 or kDdr.
+  Cycle l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed, Level* level);
+  // What l2Read returns for an instruction fetch, without side effects.
+  Cycle fetchL2Probe(u64 l2line, Cycle p) const;
+  // Takes a DDR controller for one line transfer from `p`: returns the transfer's start.
+  Cycle ddrTransfer(u64 l2line, Cycle p, bool write, bool timed);
+  // Frees an L2 slot for `l2line`: writeback of a dirty victim, back-invalidation of copies.
+  u32 l2Victim(Slice& s, u64 l2line, Cycle at, bool timed);
+  LoadResult loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed);
+  Cycle fetchImpl(u32 core, u64 addr, Cycle at, bool timed);
+  void storeImpl(u32 core, u64 addr);
+  void l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool timed);
+  Cycle atomicImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed);
+  // Removes l2line's copies from the L1D and L1P of the cores in `sharers` (bit c % 64), except
+  // `keep` (kNoCore: none kept).
+  void invalidateSharers(u64 l2line, u64 sharers, u32 keep);
+  void invalidateCore(u32 core, u64 l2line);
+  void prefetchLine(u32 core, u64 l2line, Cycle at, bool timed);
+  void streamOnMiss(u32 core, u64 l2line, Cycle at, bool timed);
+  void streamOnPrefetchHit(u32 core, u64 l2line, Cycle at, bool timed);
+
+  static constexpr u32 kNoCore = ~u32{0};
+  static u64 coreBit(u32 core) { return u64{1} << (core & 63); }
+
+  MemParams p_;
+  u32 l1i_shift_ = 0;
+  u32 l1d_shift_ = 0;
+  u32 l2_shift_ = 0;
+  u32 slice_bits_ = 0;
+  u32 l1d_per_l2_shift_ = 0;  // log2(l2 line / l1d line)
+  u32 ddr_line_cycles_ = 1;
+  std::vector<Cache> l1i_;
+  std::vector<Cache> l1d_;
+  std::vector<Cache> l1p_;       // one set of l1p.entries ways: fully associative
+  std::vector<Stream> streams_;  // l1p.streams per core
+  u64 stream_clock_ = 0;
+  std::vector<CacheStats> l1i_stats_;
+  std::vector<CacheStats> l1d_stats_;
+  std::vector<CacheStats> l1p_stats_;
+  std::vector<Slice> slices_;
+  std::vector<Controller> ddr_;
+  std::vector<u64> epoch_;
+};
+
+}  // namespace hpm::mem

@@ -1,0 +1,335 @@
+// Unit tests of the memory hierarchy: the tag arrays, the L1D/L1P/L2/DDR timing of single
+// accesses, the stream prefetcher, coherence, and parameter validation (docs/timing.md "Memory").
+#include <gtest/gtest.h>
+
+#include "base/error.h"
+#include "mem/cache.h"
+#include "mem/memory_system.h"
+
+namespace hpm::mem {
+namespace {
+
+// ---- Cache ----
+
+TEST(Cache, FindsInstalledLinesAndNothingElse) {
+  Cache c(4, 2, 0, Replacement::kLru, 1);
+  EXPECT_EQ(c.find(5), Cache::kNone);
+  const u32 s = c.victim(5);
+  c.install(s, 5, 100);
+  EXPECT_EQ(c.find(5), s);
+  EXPECT_EQ(c.ready(s), 100u);
+  EXPECT_EQ(c.find(9), Cache::kNone);  // same set (9 & 3 == 1), other tag
+}
+
+TEST(Cache, LruEvictsTheLeastRecentlyUsedLine) {
+  Cache c(1, 2, 0, Replacement::kLru, 1);
+  c.install(c.victim(10), 10, 0);
+  c.install(c.victim(11), 11, 0);
+  c.touch(c.find(10));  // 11 is now the least recently used
+  EXPECT_EQ(c.tag(c.victim(12)), 11u);
+}
+
+TEST(Cache, FifoEvictsTheOldestFillEvenIfItWasJustHit) {
+  Cache c(1, 2, 0, Replacement::kFifo, 1);
+  c.install(c.victim(10), 10, 0);
+  c.install(c.victim(11), 11, 0);
+  c.touch(c.find(10));
+  EXPECT_EQ(c.tag(c.victim(12)), 10u);
+}
+
+TEST(Cache, RandomReplacementIsDeterministicForASeed) {
+  auto victims = [](u64 seed) {
+    Cache c(1, 8, 0, Replacement::kRandom, seed);
+    for (u64 l = 0; l < 8; ++l) c.install(c.victim(l), l, 0);
+    std::vector<u64> v;
+    for (u64 l = 8; l < 40; ++l) {
+      const u32 s = c.victim(l);
+      v.push_back(c.tag(s));
+      c.install(s, l, 0);
+    }
+    return v;
+  };
+  EXPECT_EQ(victims(7), victims(7));
+  EXPECT_NE(victims(7), victims(8));
+}
+
+TEST(Cache, InvalidSlotsAreFilledBeforeAnyEviction) {
+  Cache c(1, 4, 0, Replacement::kLru, 1);
+  c.install(c.victim(1), 1, 0);
+  c.install(c.victim(2), 2, 0);
+  c.invalidate(c.find(1));
+  EXPECT_FALSE(c.valid(c.victim(3)));
+}
+
+TEST(Cache, SetShiftSkipsTheSliceBits) {
+  // Lines 0..3 differ only in the two bits a 4-slice L2 uses for the slice: same set.
+  Cache c(8, 1, 2, Replacement::kLru, 1);
+  c.install(c.victim(0), 0, 0);
+  EXPECT_EQ(c.tag(c.victim(3)), 0u);   // 3 >> 2 == 0: conflicts with line 0
+  EXPECT_FALSE(c.valid(c.victim(4)));  // 4 >> 2 == 1: another set
+}
+
+// ---- Memory system ----
+
+MemParams small() {
+  MemParams p;
+  p.cores = 2;
+  return p;
+}
+
+TEST(MemorySystem, ColdLoadIsServedByDdrThenL1ThenL1p) {
+  MemParams p = small();
+  p.l1p.prefetch = false;
+  MemorySystem m(p);
+  const u64 a = 0x100000;
+  LoadResult r = m.load(0, a, 1000, 0);
+  EXPECT_EQ(r.level, Level::kDdr);
+  EXPECT_TRUE(r.l1_miss);
+  EXPECT_EQ(r.ready, 1000u + p.ddr.latency);
+  // The same line later: an L1D hit of hit_latency cycles.
+  r = m.load(0, a + 8, 2000, 0);
+  EXPECT_EQ(r.level, Level::kL1);
+  EXPECT_FALSE(r.l1_miss);
+  EXPECT_EQ(r.ready, 2000u + p.l1d.hit_latency);
+  // The other 64-byte half of the 128-byte L2 line came into the L1P with it.
+  r = m.load(0, a + 64, 3000, 0);
+  EXPECT_EQ(r.level, Level::kL1p);
+  EXPECT_EQ(r.ready, 3000u + p.l1p.hit_latency);
+  // Another core: the L2 has the line.
+  r = m.load(1, a, 4000, 0);
+  EXPECT_EQ(r.level, Level::kL2);
+  EXPECT_EQ(r.ready, 4000u + p.l2.hit_latency);
+  EXPECT_EQ(m.l1dStats(0).accesses, 3u);
+  EXPECT_EQ(m.l1dStats(0).hits, 1u);
+  EXPECT_EQ(m.l1dStats(0).misses, 2u);
+  EXPECT_EQ(m.l1pStats(0).hits, 1u);
+}
+
+TEST(MemorySystem, ALoadToALineInFlightWaitsForItsFill) {
+  MemParams p = small();
+  MemorySystem m(p);
+  const LoadResult first = m.load(0, 0x100000, 100, 0);
+  const LoadResult second = m.load(0, 0x100008, 101, 0);
+  EXPECT_FALSE(second.l1_miss);  // the line is allocated at the miss
+  EXPECT_EQ(second.ready, first.ready);
+}
+
+TEST(MemorySystem, L1dIsWriteThroughWithNoAllocationOnAStoreMiss) {
+  MemorySystem m(small());
+  m.storeIssue(0, 0x200000, 10);
+  EXPECT_FALSE(m.l1dPresent(0, 0x200000));
+  EXPECT_EQ(m.l1dStats(0).writes, 1u);
+  EXPECT_EQ(m.l1dStats(0).misses, 1u);
+  m.load(0, 0x200000, 20, 0);
+  m.storeIssue(0, 0x200000, 1000);  // a hit: updated in place
+  EXPECT_TRUE(m.l1dPresent(0, 0x200000));
+  EXPECT_EQ(m.l1dStats(0).hits, 1u);
+  EXPECT_EQ(m.l1dStats(0).writebacks, 0u);
+}
+
+TEST(MemorySystem, L1dLruEvictsAfterWaysConflictingLines) {
+  MemParams p = small();
+  MemorySystem m(p);
+  const u64 stride = u64{p.l1d.sets()} * p.l1d.line_bytes;  // same set
+  for (u64 i = 0; i <= p.l1d.ways; ++i) m.load(0, 0x400000 + i * stride, 10 * i, 0);
+  EXPECT_FALSE(m.l1dPresent(0, 0x400000));  // the first of ways + 1 lines is gone
+  EXPECT_TRUE(m.l1dPresent(0, 0x400000 + stride));
+  EXPECT_EQ(m.l1dStats(0).evictions, 1u);
+}
+
+TEST(MemorySystem, StoreRemovesTheLineFromOtherCoresOnly) {
+  MemorySystem m(small());
+  const u64 a = 0x300000;
+  m.load(0, a, 10, 0);
+  m.load(1, a, 20, 0);
+  ASSERT_TRUE(m.l1dPresent(1, a));
+  m.storeIssue(0, a, 30);
+  EXPECT_TRUE(m.l1dPresent(0, a));
+  EXPECT_FALSE(m.l1dPresent(1, a));
+  EXPECT_EQ(m.l1dStats(1).invalidations, 1u);
+  EXPECT_EQ(m.l1pStats(1).invalidations, 1u);
+  // Core 1 reads it again from the L2: a true-sharing miss.
+  const LoadResult r = m.load(1, a, 1000, 0);
+  EXPECT_EQ(r.level, Level::kL2);
+}
+
+TEST(MemorySystem, StoreInvalidatesBothL1dHalvesOfTheL2Line) {
+  MemorySystem m(small());
+  const u64 a = 0x300000;
+  m.load(1, a, 10, 0);
+  m.load(1, a + 64, 1000, 0);
+  m.storeIssue(0, a + 64, 2000);
+  EXPECT_FALSE(m.l1dPresent(1, a));
+  EXPECT_FALSE(m.l1dPresent(1, a + 64));
+  EXPECT_EQ(m.l1dStats(1).invalidations, 2u);
+}
+
+TEST(MemorySystem, AtomicGoesToTheL2AndInvalidatesEveryCopy) {
+  MemParams p = small();
+  MemorySystem m(p);
+  const u64 a = 0x500000;
+  m.load(0, a, 10, 0);
+  m.load(1, a, 20, 0);
+  const Cycle ready = m.atomic(0, a, 1000, 0);
+  EXPECT_EQ(ready, 1000u + p.l2.hit_latency);
+  EXPECT_FALSE(m.l1dPresent(0, a));
+  EXPECT_FALSE(m.l1dPresent(1, a));
+}
+
+TEST(MemorySystem, QueuedStoresDelayALoadsL2Request) {
+  MemParams p = small();
+  MemorySystem m(p);
+  m.load(1, 0x600000, 0, 0);  // now in the L2
+  const LoadResult r = m.load(0, 0x600000, 1000, 1040);
+  EXPECT_EQ(r.ready, 1040u + p.l2.hit_latency);
+}
+
+TEST(MemorySystem, SlicePortServesOneRequestPerBusyPeriod) {
+  MemParams p = small();
+  p.l1p.prefetch = false;
+  MemorySystem m(p);
+  // Two lines of the same slice, both in the L2.
+  const u64 a = 0x700000;
+  u64 b = a + 128;
+  while (m.sliceOf(b) != m.sliceOf(a)) b += 128;
+  m.load(1, a, 0, 0);
+  m.load(1, b, 0, 0);
+  const LoadResult ra = m.load(0, a, 5000, 0);
+  const LoadResult rb = m.load(0, b, 5000, 0);
+  EXPECT_EQ(ra.ready, 5000u + p.l2.hit_latency);
+  EXPECT_EQ(rb.ready, 5000u + p.l2.slice_busy_cycles + p.l2.hit_latency);
+  EXPECT_EQ(m.sliceStats(m.sliceOf(a)).busy_cycles, 4u * p.l2.slice_busy_cycles);
+}
+
+TEST(MemorySystem, DdrControllerTransfersOneLineAtATime) {
+  MemParams p = small();
+  p.l1p.prefetch = false;
+  MemorySystem m(p);
+  const u32 busy = p.ddr.busyCycles(p.l2.line_bytes);
+  EXPECT_EQ(busy, 10u);  // ceil(128 / 13.33)
+  const u64 a = 0x800000;
+  u64 b = a + 128;
+  while (m.controllerOf(b) != m.controllerOf(a) || m.sliceOf(b) == m.sliceOf(a)) b += 128;
+  const LoadResult ra = m.load(0, a, 100, 0);
+  const LoadResult rb = m.load(0, b, 100, 0);
+  EXPECT_EQ(ra.ready, 100u + p.ddr.latency);
+  EXPECT_EQ(rb.ready, 100u + busy + p.ddr.latency);
+  const DdrStats& s = m.ddrStats(m.controllerOf(a));
+  EXPECT_EQ(s.reads, 2u);
+  EXPECT_EQ(s.bytes, 256u);
+  EXPECT_EQ(s.busy_cycles, 2u * busy);
+}
+
+TEST(MemorySystem, SlicesAndControllersSpreadSequentialLines) {
+  MemorySystem m(small());
+  std::vector<int> slices(16), ctrl(2);
+  for (u64 l = 0; l < 1024; ++l) {
+    ++slices[m.sliceOf(l * 128)];
+    ++ctrl[m.controllerOf(l * 128)];
+  }
+  for (int n : slices) EXPECT_EQ(n, 64);
+  EXPECT_EQ(ctrl[0], 512);
+}
+
+TEST(MemorySystem, StreamPrefetcherStartsOnTheSecondSequentialMiss) {
+  MemParams p = small();
+  MemorySystem m(p);
+  const u64 a = 0x900000;
+  m.load(0, a, 0, 0);  // L1P line n: a new stream
+  EXPECT_EQ(m.l1pStats(0).prefetches, 0u);
+  m.load(0, a + 128, 1000, 0);  // line n + 1 confirms it: n + 2, n + 3 are fetched
+  EXPECT_EQ(m.l1pStats(0).prefetches, 2u);
+  const LoadResult r = m.load(0, a + 256, 5000, 0);
+  EXPECT_EQ(r.level, Level::kL1p);
+  EXPECT_EQ(m.l1pStats(0).prefetch_hits, 1u);
+  EXPECT_EQ(m.l1pStats(0).prefetches, 3u);  // and n + 4, to stay two ahead
+}
+
+TEST(MemorySystem, AHitOnAPrefetchInFlightWaitsForIt) {
+  MemParams p = small();
+  MemorySystem m(p);
+  const u64 a = 0xA00000;
+  m.load(0, a, 0, 0);
+  m.load(0, a + 128, 1000, 0);  // prefetches a + 256 from DDR at cycle 1000
+  const LoadResult r = m.load(0, a + 256, 1001, 0);
+  EXPECT_EQ(r.level, Level::kL1p);
+  EXPECT_GT(r.ready, 1001u + p.l1p.hit_latency);
+  EXPECT_GE(r.ready, 1000u + p.ddr.latency);
+}
+
+TEST(MemorySystem, PrefetchOffMeansNoPrefetches) {
+  MemParams p = small();
+  p.l1p.prefetch = false;
+  MemorySystem m(p);
+  for (u64 i = 0; i < 8; ++i) m.load(0, 0xB00000 + 128 * i, 1000 * i, 0);
+  EXPECT_EQ(m.l1pStats(0).prefetches, 0u);
+}
+
+TEST(MemorySystem, DirtyL2EvictionIsWrittenBackToDdr) {
+  MemParams p = small();
+  p.l2.size_kib = 1;  // 4 sets of 2 ways, one slice
+  p.l2.ways = 2;
+  p.l2.slices = 1;
+  p.l1p.prefetch = false;
+  MemorySystem m(p);
+  const u64 stride = 4 * 128;    // same set
+  m.l2Write(0, 0xC00000, 8, 0);  // allocates the line dirty
+  m.load(0, 0xC00000 + stride, 100, 0);
+  m.load(0, 0xC00000 + 2 * stride, 1000, 0);  // evicts the dirty line
+  EXPECT_EQ(m.sliceStats(0).writebacks, 1u);
+  EXPECT_EQ(m.sliceStats(0).evictions, 1u);
+  EXPECT_EQ(m.ddrStats(m.controllerOf(0xC00000)).writes, 1u);
+}
+
+TEST(MemorySystem, L2EvictionRemovesPrivateCopies) {
+  MemParams p = small();
+  p.l2.size_kib = 1;
+  p.l2.ways = 2;
+  p.l2.slices = 1;
+  p.l1p.prefetch = false;
+  MemorySystem m(p);
+  const u64 stride = 4 * 128;
+  m.load(1, 0xD00000, 0, 0);
+  m.load(0, 0xD00000 + stride, 1000, 0);
+  m.load(0, 0xD00000 + 2 * stride, 2000, 0);
+  EXPECT_FALSE(m.l1dPresent(1, 0xD00000));  // inclusion
+  EXPECT_EQ(m.sliceStats(0).back_invalidations, 1u);
+}
+
+TEST(MemorySystem, FetchHitCostsL1iHitLatencyAndMissGoesToL2) {
+  MemParams p = small();
+  MemorySystem m(p);
+  EXPECT_EQ(m.fetchProbe(0, 0x10000, 50), 50u + p.ddr.latency);
+  EXPECT_EQ(m.fetch(0, 0x10000, 50), 50u + p.ddr.latency);
+  EXPECT_EQ(m.fetch(0, 0x10010, 1000), 1000u + p.l1i.hit_latency);
+  EXPECT_EQ(m.fetch(1, 0x10000, 2000), 2000u + p.l2.hit_latency);
+  EXPECT_EQ(m.l1iStats(0).misses, 1u);
+  EXPECT_EQ(m.l1iStats(0).hits, 1u);
+}
+
+TEST(MemorySystem, WarmUpChangesStateButTakesNoTime) {
+  MemParams p = small();
+  MemorySystem m(p);
+  m.warmLoad(0, 0xE00000, 10);
+  EXPECT_TRUE(m.l1dPresent(0, 0xE00000));
+  EXPECT_EQ(m.load(0, 0xE00000, 20, 0).ready, 20u + p.l1d.hit_latency);
+  EXPECT_EQ(m.ddrStats(m.controllerOf(0xE00000)).busy_cycles, 0u);
+}
+
+TEST(MemParams, InconsistentGeometryIsRefusedWithTheParameterName) {
+  MemParams p;
+  p.l1d.size_kib = 12;  // 12 KiB / (8 x 64) = 24 sets: not a power of two
+  try {
+    p.validate();
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("l1d"), std::string::npos) << e.what();
+    EXPECT_EQ(e.code(), ExitCode::kConfig);
+  }
+  MemParams q;
+  q.l1d.line_bytes = 256;  // larger than the L2 line
+  EXPECT_THROW(q.validate(), Error);
+}
+
+}  // namespace
+}  // namespace hpm::mem
