@@ -8,7 +8,8 @@
 // the same unconditionally, and the moved waiters are woken on their new word. FUTEX_WAKE_OP
 // updates a second word and wakes on both. Every operation is used with and without
 // FUTEX_PRIVATE_FLAG. Also: gettid, tkill and tgkill to a thread, kill(getpid()) with signal 0,
-// and clone3, which is not provided (ENOSYS) so that glibc falls back to clone.
+// and clone3, which is not provided (ENOSYS) so that glibc falls back to clone. A wait without
+// a timeout interrupted by a handler restarts with SA_RESTART and fails with EINTR without.
 #include <limits.h>
 #include <linux/futex.h>
 #include <signal.h>
@@ -210,10 +211,58 @@ static void* target(void* arg) {
   return (void*)(intptr_t)gettid();
 }
 
+static volatile sig_atomic_t usr2_runs;
+
+static void on_usr2(int sig) {
+  (void)sig;
+  ++usr2_runs;
+}
+
+// A FUTEX_WAIT without a timeout interrupted by a signal handler: with SA_RESTART the wait
+// resumes (the waiter is found waiting again and is then woken normally, result 0); without it,
+// the wait fails with EINTR.
+static void interrupted_wait(int flags) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_usr2;
+  sa.sa_flags = flags;
+  CHECK(sigaction(SIGUSR2, &sa, NULL) == 0);
+  usr2_runs = 0;
+  uint32_t word = 0, probe = 0;
+  struct Waiter w = {&word, 0, 0, -2, 0};
+  pthread_t t = start_thread(waiter, &w);
+  gather(&word, &probe, 1);
+  CHECK(futex(&probe, FUTEX_REQUEUE, 0, (void*)(uintptr_t)1, &word, 0) == 1);  // back on word
+  CHECK(pthread_kill(t, SIGUSR2) == 0);
+  while (usr2_runs == 0) sched_yield();
+  long result;
+  if (flags & SA_RESTART) {
+    // Waiting again on its word: moved (not woken) by a requeue, then woken.
+    int found = 0;
+    for (int attempt = 0; attempt < 2000 && !found; ++attempt) {
+      found = futex(&word, FUTEX_CMP_REQUEUE, 0, (void*)(uintptr_t)1, &probe, 0) == 1;
+      if (!found) sleep_ms(1);
+    }
+    printf("futex wait interrupted, SA_RESTART: waiting again %d, ", found);
+    CHECK(futex(&probe, FUTEX_WAKE, 1, NULL, NULL, 0) == found);
+    join_thread(t);
+    result = w.result;
+  } else {
+    join_thread(t);
+    result = w.result;
+    printf("futex wait interrupted, no SA_RESTART: ");
+  }
+  printf("result %s\n", result == 0 ? "0" : (w.error == EINTR ? "EINTR" : "other"));
+  CHECK((flags & SA_RESTART) ? result == 0 : (result == -1 && w.error == EINTR));
+}
+
 int main(void) {
   round_of_tests();
   private_flag = FUTEX_PRIVATE_FLAG;
   round_of_tests();
+  private_flag = 0;
+  interrupted_wait(SA_RESTART);
+  interrupted_wait(0);
 
   // tkill / tgkill at another thread: its handler runs on that thread.
   struct sigaction sa;

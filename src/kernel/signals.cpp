@@ -165,15 +165,19 @@ void Kernel::sendToProcess(const SigInfo& info, u64 when) {
 
 void Kernel::interruptWait(Thread& t, u64 when) {
   // The interrupted call returns EINTR, or restarts when the handler asked for SA_RESTART and
-  // the call is one Linux restarts (reads and writes on pipes and terminals).
+  // the call is one Linux restarts (-ERESTARTSYS): reads and writes on pipes and terminals, and
+  // futex waits without a timeout (with one, Linux returns EINTR). ppoll, sleeps, sigsuspend
+  // and sigtimedwait always return EINTR.
   i64 result = -abi::kEINTR;
   bool restart = false;
-  if (t.wait == WaitKind::kFdReadable || t.wait == WaitKind::kFdWritable) {
-    // ppoll is never restarted; reads and writes are, with SA_RESTART.
-    if (t.syscall_number != abi::kPpoll) {
-      for (const SigInfo& info : t.pending) {
-        if (!(t.blocked & bit(info.signo)) && (actions_[info.signo].flags & kSaRestart))
-          restart = true;
+  const bool restartable =
+      ((t.wait == WaitKind::kFdReadable || t.wait == WaitKind::kFdWritable) &&
+       t.syscall_number != abi::kPpoll) ||
+      (t.wait == WaitKind::kFutex && !t.wait_has_deadline);
+  if (restartable) {
+    for (const SigInfo& info : t.pending) {
+      if (!(t.blocked & bit(info.signo)) && (actions_[info.signo].flags & kSaRestart)) {
+        restart = true;
       }
     }
   }
