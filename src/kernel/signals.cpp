@@ -170,10 +170,9 @@ void Kernel::interruptWait(Thread& t, u64 when) {
   // and sigtimedwait always return EINTR.
   i64 result = -abi::kEINTR;
   bool restart = false;
-  const bool restartable =
-      ((t.wait == WaitKind::kFdReadable || t.wait == WaitKind::kFdWritable) &&
-       t.syscall_number != abi::kPpoll) ||
-      (t.wait == WaitKind::kFutex && !t.wait_has_deadline);
+  const bool restartable = ((t.wait == WaitKind::kFdReadable || t.wait == WaitKind::kFdWritable) &&
+                            t.syscall_number != abi::kPpoll) ||
+                           (t.wait == WaitKind::kFutex && !t.wait_has_deadline);
   if (restartable) {
     for (const SigInfo& info : t.pending) {
       if (!(t.blocked & bit(info.signo)) && (actions_[info.signo].flags & kSaRestart)) {
