@@ -12,8 +12,14 @@
 // - A read on an empty pipe interrupted by a signal from another thread restarts with
 //   SA_RESTART (and returns the data written after the handler ran) and fails with EINTR
 //   without it.
+// - A fault (SIGSEGV) in a second thread runs the handler on that thread, which recovers with
+//   siglongjmp while the main thread goes on.
+// - Alternate signal stacks are per thread: a new thread has none (its SA_ONSTACK handler runs
+//   on its own stack) until it sets its own.
+#include <setjmp.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "thread_util.h"
@@ -160,6 +166,53 @@ static const char* interrupted_read(int flags) {
   return result;
 }
 
+static __thread sigjmp_buf recover;
+static volatile pid_t segv_tid;
+static volatile uintptr_t segv_addr;
+
+static void on_segv(int sig, siginfo_t* info, void* uc) {
+  (void)sig;
+  (void)uc;
+  segv_tid = gettid();
+  segv_addr = (uintptr_t)info->si_addr;
+  siglongjmp(recover, 1);
+}
+
+static void* faulting_thread(void* arg) {
+  volatile int* bad = arg;
+  if (sigsetjmp(recover, 1) == 0) {
+    *bad = 1;
+    return (void*)0;
+  }
+  return (void*)(intptr_t)gettid();
+}
+
+static char* alt_base;
+enum { kAltSize = 64 * 1024 };
+static volatile int handler_on_alt;
+
+static void where_am_i(int sig) {
+  (void)sig;
+  char probe;
+  handler_on_alt = &probe >= alt_base && &probe < alt_base + kAltSize;
+}
+
+static void* altstack_thread(void* arg) {
+  (void)arg;
+  stack_t ss;
+  CHECK(sigaltstack(NULL, &ss) == 0);
+  int inherited_none = (ss.ss_flags & SS_DISABLE) != 0;
+  handler_on_alt = -1;
+  CHECK(raise(SIGURG) == 0);
+  int without = handler_on_alt;
+  // Its own alternate stack (a second region of the same buffer).
+  ss = (stack_t){.ss_sp = alt_base, .ss_size = kAltSize, .ss_flags = 0};
+  CHECK(sigaltstack(&ss, NULL) == 0);
+  handler_on_alt = -1;
+  CHECK(raise(SIGURG) == 0);
+  return (void*)(intptr_t)(inherited_none * 100 + without * 10 + handler_on_alt);
+}
+
 int main(void) {
   set_handler(SIGUSR1, 0);
   // tgkill to a busy thread.
@@ -233,5 +286,35 @@ int main(void) {
   // A pipe read interrupted by a signal from another thread.
   printf("read interrupted, SA_RESTART: %s\n", interrupted_read(SA_RESTART));
   printf("read interrupted, no SA_RESTART: %s\n", interrupted_read(0));
+
+  // A fault in a second thread.
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_segv;
+  sa.sa_flags = SA_SIGINFO;
+  CHECK(sigaction(SIGSEGV, &sa, NULL) == 0);
+  int* page = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  CHECK(page != MAP_FAILED);
+  pid_t recovered = (pid_t)(intptr_t)join_thread(start_thread(faulting_thread, page + 5));
+  printf("SIGSEGV in a second thread: handled on it %d, si_addr right %d, main unaffected\n",
+         recovered != 0 && recovered == segv_tid && recovered != gettid(),
+         segv_addr == (uintptr_t)(page + 5));
+  CHECK(recovered != 0 && recovered == segv_tid && segv_addr == (uintptr_t)(page + 5));
+
+  // Alternate stacks per thread: main has one, a new thread starts without.
+  alt_base = malloc(2 * kAltSize);
+  CHECK(alt_base != NULL);
+  stack_t ss = {.ss_sp = alt_base + kAltSize, .ss_size = kAltSize, .ss_flags = 0};
+  CHECK(sigaltstack(&ss, NULL) == 0);
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = where_am_i;
+  sa.sa_flags = SA_ONSTACK;
+  CHECK(sigaction(SIGURG, &sa, NULL) == 0);
+  int r = (int)(intptr_t)join_thread(start_thread(altstack_thread, NULL));
+  printf(
+      "sigaltstack per thread: new thread starts without one %d, SA_ONSTACK handler on the "
+      "thread's stack %d, on its own alternate stack once set %d\n",
+      r / 100, (r / 10) % 10 == 0, r % 10 == 1);
+  CHECK(r == 101);
   return 0;
 }
