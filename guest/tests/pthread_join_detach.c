@@ -5,6 +5,8 @@
 // threads get distinct ids (gettid), the main thread's is the process id; a requested stack
 // size is honoured. With the argument "main_exit" the main thread ends with pthread_exit while
 // a worker still runs: the process lives on until the worker returns, and exits with status 0.
+// With "exit_in_thread" a second thread calls exit(7) while main waits to join it: the whole
+// process ends with status 7.
 #include <semaphore.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -76,6 +78,12 @@ static void* stack_user(void* arg) {
   return (void*)(intptr_t)(size >= requested && inside && big[100] == 1);
 }
 
+static void* exiting_worker(void* arg) {
+  (void)arg;
+  printf("worker: exit(7)\n");
+  exit(7);
+}
+
 static void* last_worker(void* arg) {
   (void)arg;
   sleep_ms(3);
@@ -84,10 +92,15 @@ static void* last_worker(void* arg) {
 }
 
 int main(int argc, char** argv) {
+  if (argc > 1 && strcmp(argv[1], "exit_in_thread") == 0) {
+    join_thread(start_thread(exiting_worker, NULL));
+    printf("main: joined?!\n");
+    return 1;
+  }
   if (argc > 1 && strcmp(argv[1], "main_exit") == 0) {
-    start_thread(last_worker, NULL);
     printf("main: pthread_exit\n");
     fflush(stdout);
+    start_thread(last_worker, NULL);
     pthread_exit(NULL);
   }
   pthread_t t[kJoinable];
