@@ -9,6 +9,8 @@
 // - sigsuspend: waits with a temporary mask, returns EINTR after the handler, restores the mask.
 // - sigtimedwait/sigwaitinfo: take a pending blocked signal at once (with its siginfo), time out
 //   with EAGAIN no earlier than the timeout, and a zero timeout polls.
+// - ppoll with a signal mask: the mask applies during the call only (after a timeout, and after
+//   a handler that interrupted it with EINTR).
 // - SA_NODEFER lets a handler be re-entered; SA_RESETHAND restores SIG_DFL on entry (the signal
 //   raised again inside the handler then takes the default action, ignore for SIGURG); SA_ONSTACK
 //   with sigaltstack runs the handler on the alternate stack, which reports SS_ONSTACK inside the
@@ -16,6 +18,7 @@
 //   stack is ENOMEM; SS_DISABLE turns it off.
 // - SIG_IGN discards, and setting SIG_IGN discards a pending instance; SIGCHLD's default is to
 //   ignore; sigaction reports the old action and flags.
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -182,6 +185,26 @@ int main(int argc, char** argv) {
   printf("sigtimedwait on a pending SIGUSR2: %s, code SI_USER %d, handler not run %d\n",
          r == SIGUSR2 ? "SIGUSR2" : "other", info.si_code == SI_USER, usr2_count == 1);
   CHECK(r == SIGUSR2 && info.si_code == SI_USER && usr2_count == 1);
+  CHECK(sigprocmask(SIG_UNBLOCK, &block, NULL) == 0);
+
+  // ppoll with a temporary mask: restored after a timeout, and after a handler (EINTR).
+  CHECK(sigprocmask(SIG_BLOCK, &block, NULL) == 0);  // SIGUSR2 blocked
+  sigset_t open_mask = current_mask();
+  sigdelset(&open_mask, SIGUSR2);
+  struct timespec short_wait = {0, 2000000};
+  r = ppoll(NULL, 0, &short_wait, &open_mask);
+  now = current_mask();
+  printf("ppoll with a mask, timeout: %d, mask restored %d\n", r, sigismember(&now, SIGUSR2));
+  CHECK(r == 0 && sigismember(&now, SIGUSR2));
+  usr2_count = 0;
+  CHECK(raise(SIGUSR2) == 0);  // pending, blocked
+  r = ppoll(NULL, 0, NULL, &open_mask);
+  now = current_mask();
+  printf(
+      "ppoll with a mask that lets a pending signal in: %d %s, handler ran %d, mask restored "
+      "%d\n",
+      r, errno == EINTR ? "EINTR" : "other", (int)usr2_count, sigismember(&now, SIGUSR2));
+  CHECK(r == -1 && errno == EINTR && usr2_count == 1 && sigismember(&now, SIGUSR2));
   CHECK(sigprocmask(SIG_UNBLOCK, &block, NULL) == 0);
 
   // SA_NODEFER and SA_RESETHAND.

@@ -418,6 +418,12 @@ void Kernel::wake(Thread& t, i64 result, u64 when) {
   HartState& s = t.hart().state();
   s.cycle = std::max(s.cycle, when);
   if (result != kBlocked) s.x[10] = static_cast<u64>(result);
+  // A call that replaced the signal mask for its wait (ppoll) and ends without a signal gets
+  // its mask back now; one ended by a signal keeps it until the handler's frame is built.
+  if (t.saved_mask && result != kBlocked && result != -abi::kEINTR) {
+    t.blocked = *t.saved_mask;
+    t.saved_mask.reset();
+  }
   schedule(t);
 }
 

@@ -336,7 +336,13 @@ bool Kernel::pollFileWaits(u64 now) {
     // The call completes now (it may block again if another thread took the data first).
     wake(*w, kBlocked, now);
     const i64 result = dispatch(*w, w->syscall_number, w->syscall_args);
-    if (result != kBlocked) w->hart().state().x[10] = static_cast<u64>(result);
+    if (result != kBlocked) {
+      w->hart().state().x[10] = static_cast<u64>(result);
+      if (w->saved_mask && result != -abi::kEINTR) {  // ppoll's mask ends with the call
+        w->blocked = *w->saved_mask;
+        w->saved_mask.reset();
+      }
+    }
   }
   return true;
 }

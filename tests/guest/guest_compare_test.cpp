@@ -327,7 +327,7 @@ void addKernelCases(std::vector<GuestCase>& c) {
   for (const char* p :
        {"pthread_mutex", "pthread_cond", "producer_consumer", "pthread_barrier_rwlock",
         "pthread_sem_spin_once", "thread_tls", "pthread_cancel", "pthread_join_detach", "futex_raw",
-        "sig_threads", "cxx_threads", "cxx_thread_local"}) {
+        "poll_pipes", "sig_threads", "cxx_threads", "cxx_thread_local"}) {
     threaded(p, p);
   }
   threaded("pthread_mutex_robust", "pthread_mutex", {"robust"});
