@@ -207,6 +207,26 @@ u64 ElfImage::endOfImage(u64 bias) const {
   return alignUp(end + bias, GuestMemory::kPageSize);
 }
 
+std::optional<std::span<const u8>> ElfImage::section(std::string_view name) const {
+  const auto eh = readAt<Elf64_Ehdr>(bytes_, 0);
+  const u64 size = bytes_.size();
+  if (eh.e_shoff == 0 || eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shstrndx >= eh.e_shnum ||
+      !inFile(eh.e_shoff, u64{eh.e_shnum} * sizeof(Elf64_Shdr), size)) {
+    return std::nullopt;
+  }
+  const auto names = readAt<Elf64_Shdr>(bytes_, eh.e_shoff + eh.e_shstrndx * sizeof(Elf64_Shdr));
+  if (!inFile(names.sh_offset, names.sh_size, size)) return std::nullopt;
+  for (u64 i = 0; i < eh.e_shnum; ++i) {
+    const auto sh = readAt<Elf64_Shdr>(bytes_, eh.e_shoff + i * sizeof(Elf64_Shdr));
+    if (sh.sh_name >= names.sh_size || sh.sh_type == SHT_NOBITS) continue;
+    const char* text = reinterpret_cast<const char*>(bytes_.data() + names.sh_offset + sh.sh_name);
+    if (std::string_view(text, strnlen(text, names.sh_size - sh.sh_name)) != name) continue;
+    if (!inFile(sh.sh_offset, sh.sh_size, size)) return std::nullopt;
+    return std::span<const u8>(bytes_.data() + sh.sh_offset, sh.sh_size);
+  }
+  return std::nullopt;
+}
+
 const ElfSymbol* ElfImage::symbolFor(u64 addr) const {
   auto it = std::upper_bound(symbols_.begin(), symbols_.end(), addr,
                              [](u64 a, const ElfSymbol& s) { return a < s.addr; });

@@ -50,6 +50,9 @@ class ElfImage {
   // The page-aligned end of the highest segment (where the heap begins), plus `bias`.
   u64 endOfImage(u64 bias) const;
 
+  // The contents of the section called `name`, if the file has one (with file contents).
+  std::optional<std::span<const u8>> section(std::string_view name) const;
+
   // The function symbol containing `addr` (after subtracting the load bias), if any.
   const ElfSymbol* symbolFor(u64 addr) const;
   const std::vector<ElfSymbol>& symbols() const { return symbols_; }

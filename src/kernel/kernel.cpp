@@ -38,6 +38,9 @@ void KernelStats::visit(stats::Visitor& v) const {
   }
   v.endGroup();
   v.counter("unknown_syscalls", unknown_syscalls, "System calls answered with ENOSYS");
+  v.counter("scheduler_slices", slices, "Scheduler picks that ran a thread");
+  v.counter("scheduler_empty_slices", empty_slices,
+            "Picks that retired no instruction (the thread's next instruction issues later)");
   v.beginGroup("unknown_syscalls_by_number");
   for (const auto& [number, count] : unknown_by_number) {
     v.counter(std::to_string(number), count, "");
@@ -475,6 +478,7 @@ void Kernel::fireEvent(const Event& e) {
 
 void Kernel::run(const SliceRunner& runner, Interleaving interleaving, const ProgressFn& progress) {
   const u64 quantum = config_.params.quantum;
+  const u64 lookahead = config_.params.lookahead;
   u64 rounds = 0;
   while (!finished()) {
     if (progress && (++rounds & 1023) == 0) progress();
@@ -512,23 +516,41 @@ void Kernel::run(const SliceRunner& runner, Interleaving interleaving, const Pro
     }
     slot.clock = s.cycle;
     slot.last_run = ++run_seq_;
-    deliverSignals(t);
-    if (finished()) break;
+    if (!t.pending.empty() || !process_pending_.empty()) {
+      deliverSignals(t);
+      if (finished()) break;
+    }
     if (t.exited || t.wait != WaitKind::kNone) continue;
     u64 limit = next_event;
     if (interleaving == Interleaving::kEarliestFirst) {
-      limit = std::min(limit, ready_.minExcept(best_index).time);
+      // Hardware threads of the same core share its pipes cycle by cycle: strict order among
+      // them. Other cores interact through the memory system, where the lookahead applies.
+      const u32 tpc = config_.threads_per_core;
+      const u32 core_first = best_index / tpc * tpc;
+      u64 siblings = ~u64{0};
+      for (u32 i = core_first; i < core_first + tpc; ++i) {
+        if (i != best_index) siblings = std::min(siblings, ready_.key(i).time);
+      }
+      const u64 other_cores = (tpc & (tpc - 1)) == 0 ? ready_.minExceptBlock(core_first, tpc).time
+                                                     : ready_.minExcept(best_index).time;
+      const u64 relaxed = other_cores > ~u64{0} - lookahead ? other_cores : other_cores + lookahead;
+      limit = std::min({limit, siblings, relaxed});
     }
     limit = std::min(limit, s.cycle + quantum);
-    const u64 cpu_budget = cpuTimerBudget();
-    if (cpu_budget != ~u64{0}) limit = std::min(limit, s.cycle + std::max<u64>(cpu_budget, 1));
+    if (cpu_timers_armed_) {
+      const u64 cpu_budget = cpuTimerBudget();
+      if (cpu_budget != ~u64{0}) limit = std::min(limit, s.cycle + std::max<u64>(cpu_budget, 1));
+    }
     const u64 before = s.cycle;
+    const u64 instret_before = s.instret;
     const Stop stop = runner(t, limit);
+    ++stats_.slices;
+    if (s.instret == instret_before) ++stats_.empty_slices;
     t.busy_cycles += s.cycle - before;
     process_busy_cycles_ += s.cycle - before;
     slot.clock = s.cycle;
     handleStop(t, stop);
-    checkCpuTimers(s.cycle);
+    if (cpu_timers_armed_) checkCpuTimers(s.cycle);
     // Guest threads sharing a hardware thread take turns.
     auto& queue = slot.queue;
     if (queue.size() > 1 && queue.front() == &t) {

@@ -39,6 +39,10 @@ struct KernelParams {
   u64 random_seed = 0x68706d73696dull;
   // Functional mode: instructions a thread runs before the next one is scheduled.
   u64 quantum = 10000;
+  // Timing modes: how many cycles a hardware thread may run ahead of the earliest other one
+  // (0: strictly in cycle order, as the timing model assumes; more trades exactness of the
+  // interference between hardware threads for simulation speed).
+  u64 lookahead = 0;
 
   void visit(config::Visitor& v) {
     v.param("platform", platform, "AT_PLATFORM string given to the guest; empty for none");
@@ -47,6 +51,10 @@ struct KernelParams {
     v.param("random_seed", random_seed, "Seed of the guest's random numbers");
     v.param("quantum", quantum, "Functional-mode scheduling quantum in instructions",
             config::Range{1, 1e12});
+    v.param("lookahead", lookahead,
+            "Timing modes: cycles a hardware thread may run ahead of the earliest other one "
+            "(0: strict cycle order)",
+            config::Range{0, 1e9});
   }
 };
 
@@ -72,6 +80,8 @@ struct KernelStats {
   u64 futex_waits = 0;
   u64 signals_sent = 0;
   u64 signals_delivered = 0;  // handler frames built
+  u64 slices = 0;             // scheduler picks that ran a thread
+  u64 empty_slices = 0;       // ... of which retired no instruction (a timed wait to issue)
 
   void visit(stats::Visitor& v) const;
 };
@@ -214,6 +224,7 @@ class Kernel {
   const KernelStats& stats() const { return stats_; }
   void visitStats(stats::Visitor& v) const;
   const ElfImage& image() const { return *image_; }
+  u64 loadBias() const { return load_bias_; }
   const KernelConfig& config() const { return config_; }
   GuestMemory& memory() { return memory_; }
   // The simulated time of the whole run: the latest clock of any hardware thread.
@@ -308,6 +319,8 @@ class Kernel {
   i64 sysTimerGettime(Thread& t, const std::array<u64, 6>& a);
   i64 sysTimerDelete(const std::array<u64, 6>& a);
   void checkCpuTimers(u64 when);
+  // Recomputes cpu_timers_armed_ after any change to the timers.
+  void noteCpuTimers();
   u64 cpuTimerBudget() const;  // cycles of process CPU time until the next CPU-time timer
   // The thread whose CPU time `clock` counts (nullptr: the process's), for
   // CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID and the clock ids that
@@ -409,7 +422,8 @@ class Kernel {
   std::vector<SigInfo> process_pending_;
   std::array<IntervalTimer, 3> itimers_{};  // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
   std::vector<PosixTimer> posix_timers_;
-  u64 sigreturn_trampoline_ = 0;  // guest address of `li a7, 139; ecall`
+  u64 sigreturn_trampoline_ = 0;   // guest address of `li a7, 139; ecall`
+  bool cpu_timers_armed_ = false;  // some CPU-time timer is armed (checked every slice)
 };
 
 }  // namespace hpm

@@ -361,17 +361,29 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
     }
     case abi::kNanosleep:
     case abi::kClockNanosleep: return sysSleep(t, number, a);
-    case abi::kSetitimer: return sysSetitimer(t, a);
+    case abi::kSetitimer: {
+      const i64 r = sysSetitimer(t, a);
+      noteCpuTimers();
+      return r;
+    }
     case abi::kGetitimer: return sysGetitimer(t, a);
     case abi::kTimerCreate: return sysTimerCreate(t, a);
-    case abi::kTimerSettime: return sysTimerSettime(t, a);
+    case abi::kTimerSettime: {
+      const i64 r = sysTimerSettime(t, a);
+      noteCpuTimers();
+      return r;
+    }
     case abi::kTimerGettime: return sysTimerGettime(t, a);
     case abi::kTimerGetoverrun: {
       const u64 id = static_cast<u32>(a[0]);
       if (id >= posix_timers_.size() || !posix_timers_[id].in_use) return -abi::kEINVAL;
       return posix_timers_[id].overrun;
     }
-    case abi::kTimerDelete: return sysTimerDelete(a);
+    case abi::kTimerDelete: {
+      const i64 r = sysTimerDelete(a);
+      noteCpuTimers();
+      return r;
+    }
     case abi::kTimes: {
       const u64 ticks = nanosAt(elapsedCycles()) / 10'000'000;
       if (a[0] != 0) {

@@ -60,6 +60,13 @@ u64 Kernel::cpuTimerNow(const PosixTimer& pt) const {
   return 0;
 }
 
+void Kernel::noteCpuTimers() {
+  cpu_timers_armed_ = itimers_[1].armed || itimers_[2].armed;
+  for (const PosixTimer& pt : posix_timers_) {
+    cpu_timers_armed_ = cpu_timers_armed_ || (pt.in_use && pt.timer.armed && pt.cpu_time);
+  }
+}
+
 u64 Kernel::cpuTimerBudget() const {
   // Ends the running thread's slice when a CPU-time timer may expire. A thread's timer only
   // advances while its thread runs; counting it for every thread is conservative.
@@ -166,6 +173,7 @@ void Kernel::checkCpuTimers(u64 when) {
     }
     expirePosixTimer(id, expirations, when);
   }
+  noteCpuTimers();
 }
 
 i64 Kernel::sysSetitimer(Thread& t, const std::array<u64, 6>& a) {

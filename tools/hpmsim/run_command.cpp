@@ -8,8 +8,8 @@
 #include <fstream>
 
 #include "base/error.h"
-#include "kernel/kernel.h"
 #include "node/machine.h"
+#include "node/simulation.h"
 #include "stats/stats.h"
 #include "tools/hpmsim/commands.h"
 
@@ -18,11 +18,15 @@ extern char** environ;
 namespace hpm::tools {
 namespace {
 
-struct RunOptions {
+struct RunCliOptions {
   std::string machine = "bgq";
-  std::string mode = "functional";
+  std::string mode = "timing";
   std::vector<std::string> overrides;
   std::string stats_json;
+  std::string stats_text;
+  std::string profile_prefix = "hpmsim-profile";
+  u64 profile_interval = 100000;
+  u32 profile_top = 20;
   std::string root = ".";
   bool strict_syscalls = false;
   bool host_time = false;
@@ -36,31 +40,84 @@ std::vector<std::string> hostEnvironment() {
   return env;
 }
 
-int run(const RunOptions& opt) {
+void writeFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) fail(ExitCode::kIo, "cannot write '{}'", path);
+}
+
+// The profile mode's outputs: samples and the flat profile as CSV, the top functions printed.
+void writeProfile(const Simulation& sim, const RunCliOptions& opt) {
+  std::string samples = "core,cycle";
+  u32 pipes = 0;
+  for (const ProfileSample& s : sim.samples()) pipes = std::max<u32>(pipes, s.pipe_ipc.size());
+  const u32 integer_pipes = sim.machine().timing.core.integer_pipes;
+  for (u32 p = 0; p < pipes; ++p) {
+    samples += p < integer_pipes ? fmt::format(",xu{}_ipc", p)
+                                 : fmt::format(",axu{}_ipc", p - integer_pipes);
+  }
+  samples += ",lmq_full_share,sq_full_share\n";
+  for (const ProfileSample& s : sim.samples()) {
+    samples += fmt::format("{},{}", s.core, s.cycle);
+    for (u32 p = 0; p < pipes; ++p) {
+      samples += fmt::format(",{:.4f}", p < s.pipe_ipc.size() ? s.pipe_ipc[p] : 0.0);
+    }
+    samples += fmt::format(",{:.4f},{:.4f}\n", s.lmq_full_share, s.sq_full_share);
+  }
+  writeFile(opt.profile_prefix + "-samples.csv", samples);
+
+  const auto functions = sim.functionProfile();
+  std::string flat = "function,instructions,cycles";
+  for (std::size_t i = 0; i < timing::kStallCount; ++i) {
+    flat += fmt::format(",stall_{}", timing::stallName(static_cast<timing::Stall>(i)));
+  }
+  flat += "\n";
+  u64 total = 0;
+  for (const FunctionProfile& f : functions) {
+    total += f.cycles;
+    flat += fmt::format("\"{}\",{},{}", f.name, f.instructions, f.cycles);
+    for (u64 s : f.stalls) flat += fmt::format(",{}", s);
+    flat += "\n";
+  }
+  writeFile(opt.profile_prefix + "-functions.csv", flat);
+
+  fmt::print(stderr,
+             "hpmsim: profile ({} samples in {}-samples.csv, all functions in {}-functions.csv)\n",
+             sim.samples().size(), opt.profile_prefix, opt.profile_prefix);
+  fmt::print(stderr, "{:>8} {:>14} {:>14} {:>8}  {}\n", "cycles%", "cycles", "instructions", "CPI",
+             "function");
+  for (std::size_t i = 0; i < functions.size() && i < opt.profile_top; ++i) {
+    const FunctionProfile& f = functions[i];
+    fmt::print(stderr, "{:>7.2f}% {:>14} {:>14} {:>8.2f}  {}\n",
+               total ? 100.0 * f.cycles / total : 0.0, f.cycles, f.instructions,
+               f.instructions ? static_cast<double>(f.cycles) / f.instructions : 0.0, f.name);
+  }
+}
+
+int run(const RunCliOptions& opt) {
   if (opt.command.empty()) fail(ExitCode::kUsage, "run: no program given (hpmsim run -- PROGRAM)");
-  if (opt.mode != "functional") {
-    fail(ExitCode::kUsage, "run: unknown --mode '{}' (available: functional)", opt.mode);
+  const auto mode = parseRunMode(opt.mode);
+  if (!mode) {
+    fail(ExitCode::kUsage, "run: unknown --mode '{}' (functional, warmup, timing, profile)",
+         opt.mode);
   }
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
-  KernelConfig kc = kernelConfigFor(machine);
-  kc.root = opt.root;
-  kc.strict_syscalls = opt.strict_syscalls;
-  kc.host_time = opt.host_time;
+  RunOptions ro;
+  ro.mode = *mode;
+  ro.root = opt.root;
+  ro.strict_syscalls = opt.strict_syscalls;
+  ro.host_time = opt.host_time;
+  ro.profile_interval = opt.profile_interval;
 
   // A guest writing to a closed pipe gets SIGPIPE from our kernel; hpmsim itself must not die.
   std::signal(SIGPIPE, SIG_IGN);
 
-  Kernel kernel(kc);
-  kernel.exec(opt.command[0], opt.command, hostEnvironment());
+  Simulation sim(machine, ro);
+  sim.exec(opt.command[0], opt.command, hostEnvironment());
 
   const bool progress = ::isatty(STDERR_FILENO) != 0;
   const auto start = std::chrono::steady_clock::now();
   auto last_report = start;
-  auto totalInstructions = [&kernel] {
-    u64 n = 0;
-    for (const auto& t : kernel.threads()) n += t->hart().state().instret;
-    return n;
-  };
   Kernel::ProgressFn on_progress;
   if (progress) {
     on_progress = [&] {
@@ -68,57 +125,67 @@ int run(const RunOptions& opt) {
       if (now - last_report < std::chrono::milliseconds(500)) return;
       last_report = now;
       const double seconds = std::chrono::duration<double>(now - start).count();
-      const u64 n = totalInstructions();
+      const u64 n = sim.retiredInstructions();
       fmt::print(stderr, "\r[hpmsim] {:>14} instructions, {:8.1f} MIPS", n, n / seconds / 1e6);
       std::fflush(stderr);
     };
   }
-  kernel.runFunctional(on_progress);
+  sim.run(on_progress);
   const double host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (progress && host_seconds >= 0.5) fmt::print(stderr, "\r\033[K");
 
-  const Termination& end = kernel.termination();
-  const u64 instructions = totalInstructions();
-  u64 cycles = 0;
-  for (const auto& t : kernel.threads()) cycles = std::max(cycles, t->hart().state().cycle);
+  const Termination& end = sim.kernel().termination();
+  const u64 instructions = sim.retiredInstructions();
+  const u64 cycles = sim.elapsedCycles();
   const double mips = host_seconds > 0 ? instructions / host_seconds / 1e6 : 0.0;
 
+  auto visitAll = [&](stats::Visitor& v) {
+    v.counter("instructions", instructions, "Instructions retired by all threads");
+    v.counter("cycles", cycles, "Simulated time of the run, in cycles");
+    v.real("host_seconds", host_seconds, "Host wall-clock time of the simulation");
+    v.real("mips", mips, "Retired instructions per host second, in millions");
+    v.text("mode", opt.mode, "Run mode");
+    v.counter("exit_status", static_cast<u64>(end.status), "The guest's exit status");
+    v.beginList("threads");
+    for (const auto& t : sim.kernel().threads()) {
+      v.beginGroup("");
+      v.counter("tid", static_cast<u64>(t->tid()), "Thread id");
+      v.counter("hardware_thread", t->slot, "Hardware thread it ran on last");
+      v.counter("instructions", t->hart().state().instret, "Instructions it retired");
+      v.counter("cycles", t->clock(), "Its clock at the end");
+      v.counter("busy_cycles", t->busy_cycles, "Cycles it ran (its CPU time)");
+      v.endGroup();
+    }
+    v.endList();
+    sim.visitStats(v);
+  };
   if (!opt.stats_json.empty()) {
     stats::JsonWriter json;
-    json.counter("instructions", instructions, "");
-    json.counter("cycles", cycles, "");
-    json.real("host_seconds", host_seconds, "");
-    json.real("mips", mips, "");
-    json.text("mode", opt.mode, "");
-    json.counter("exit_status", static_cast<u64>(end.status), "");
-    json.beginList("threads");
-    for (const auto& t : kernel.threads()) {
-      json.beginGroup("");
-      json.counter("tid", static_cast<u64>(t->tid()), "");
-      json.counter("instructions", t->hart().state().instret, "");
-      json.counter("cycles", t->hart().state().cycle, "");
-      json.endGroup();
-    }
-    json.endList();
-    json.beginGroup("kernel");
-    kernel.visitStats(json);
-    json.endGroup();
+    visitAll(json);
     json.result()["config"] = machineJson(machine);
     json.result()["command"] = opt.command;
-    std::ofstream out(opt.stats_json);
-    out << json.result().dump(2) << "\n";
-    if (!out) fail(ExitCode::kIo, "cannot write statistics to '{}'", opt.stats_json);
+    writeFile(opt.stats_json, json.result().dump(2) + "\n");
+  }
+  if (!opt.stats_text.empty()) {
+    stats::TextWriter text;
+    visitAll(text);
+    writeFile(opt.stats_text, text.str());
   }
   std::fflush(stdout);
   if (!end.report.empty()) fmt::print(stderr, "{}", end.report);
+  if (*mode == RunMode::kProfile) writeProfile(sim, opt);
   if (opt.summary) {
     fmt::print(stderr,
-               "hpmsim: {} on {}: {} instructions, {} cycles ({:.6f} s simulated at {:g} MHz), "
-               "{:.3f} s host, {:.1f} MIPS, exit status {}\n",
-               opt.command[0], machine.name, instructions, cycles,
-               static_cast<double>(kernel.nanosAt(cycles)) / 1e9, machine.node.clock_mhz,
+               "hpmsim: {} on {} ({} mode): {} instructions, {} cycles ({:.6f} s simulated at "
+               "{:g} MHz), {:.3f} s host, {:.1f} MIPS, exit status {}\n",
+               opt.command[0], machine.name, opt.mode, instructions, cycles,
+               static_cast<double>(sim.kernel().nanosAt(cycles)) / 1e9, machine.node.clock_mhz,
                host_seconds, mips, end.status);
+    for (const RegionReport& r : sim.regions()) {
+      fmt::print(stderr, "hpmsim:   region {} ({}): {} entries, {} instructions, {} cycles\n", r.id,
+                 r.name, r.total.entries, r.total.instructions, r.total.cycles);
+    }
   }
   return end.status;
 }
@@ -126,22 +193,33 @@ int run(const RunOptions& opt) {
 }  // namespace
 
 void addRunCommand(CLI::App& root, Action& selected) {
-  auto opt = std::make_shared<RunOptions>();
+  auto opt = std::make_shared<RunCliOptions>();
   CLI::App* cmd =
       root.add_subcommand("run", "Run a static RV64 Linux program on the modelled node");
   cmd->add_option("--machine", opt->machine, "Machine preset (bgq, bgp) or TOML file")
       ->capture_default_str();
-  cmd->add_option("--mode", opt->mode, "Run mode: functional")->capture_default_str();
+  cmd->add_option("--mode", opt->mode, "Run mode: functional, warmup, timing or profile")
+      ->capture_default_str();
   cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
       ->allow_extra_args(false);
   cmd->add_option("--stats-json", opt->stats_json, "Write statistics as JSON to FILE");
+  cmd->add_option("--stats-text", opt->stats_text, "Write statistics as text to FILE");
+  cmd->add_option("--profile-interval", opt->profile_interval,
+                  "Profile mode: cycles between samples")
+      ->check(CLI::Range(u64{1}, u64{1} << 40))
+      ->capture_default_str();
+  cmd->add_option("--profile-prefix", opt->profile_prefix,
+                  "Profile mode: write PREFIX-samples.csv and PREFIX-functions.csv")
+      ->capture_default_str();
+  cmd->add_option("--profile-top", opt->profile_top, "Profile mode: functions printed")
+      ->capture_default_str();
   cmd->add_option("--root", opt->root, "Directory the guest sees as / (default: .)");
   cmd->add_flag("--strict-syscalls", opt->strict_syscalls,
                 "Stop with an error at the first unsupported system call");
   cmd->add_flag("--host-time", opt->host_time,
                 "Wall-clock time from the host instead of simulated time");
   cmd->add_flag("--summary", opt->summary,
-                "Print instructions, simulated time and MIPS on stderr at the end");
+                "Print instructions, simulated time, MIPS and regions on stderr at the end");
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });

@@ -1,0 +1,404 @@
+#include "node/simulation.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "core/timing_params.h"
+#include "hart/interpreter.h"
+
+namespace hpm {
+namespace {
+
+// The effective address of a memory instruction, from the state before it executes.
+u64 effectiveAddress(const isa::DecodedInst& d, const HartState& s) {
+  switch (d.info().cls) {
+    case isa::InstClass::kLoad:
+    case isa::InstClass::kStore:
+    case isa::InstClass::kFpLoad:
+    case isa::InstClass::kFpStore: return s.x[d.rs1] + static_cast<i64>(d.imm);
+    case isa::InstClass::kAtomic: return s.x[d.rs1];
+    default: return 0;
+  }
+}
+
+bool isRegionBegin(const isa::DecodedInst& d) {
+  return d.op == isa::Op::kSlti && d.rd == kSinkRegister && d.rs1 == 0;
+}
+bool isRegionEnd(const isa::DecodedInst& d) {
+  return d.op == isa::Op::kSltiu && d.rd == kSinkRegister && d.rs1 == 0;
+}
+
+}  // namespace
+
+std::optional<RunMode> parseRunMode(std::string_view name) {
+  if (name == "functional") return RunMode::kFunctional;
+  if (name == "warmup") return RunMode::kWarmup;
+  if (name == "timing") return RunMode::kTiming;
+  if (name == "profile") return RunMode::kProfile;
+  return std::nullopt;
+}
+
+std::string_view runModeName(RunMode mode) {
+  switch (mode) {
+    case RunMode::kFunctional: return "functional";
+    case RunMode::kWarmup: return "warmup";
+    case RunMode::kTiming: return "timing";
+    case RunMode::kProfile: return "profile";
+  }
+  return "?";
+}
+
+struct Simulation::Impl {
+  MachineConfig machine;
+  RunOptions options;
+  std::unique_ptr<Kernel> kernel;
+  std::unique_ptr<timing::NodeTiming> model;
+
+  // Per hardware thread: the guest thread that last ran on it, and whether its clock was moved
+  // to a pending instruction's issue cycle (a stall, not idle time).
+  struct HartDriver {
+    const Thread* last_thread = nullptr;
+    bool parked = false;
+    Cycle parked_at = 0;
+    // Profile mode: the function the last instruction belonged to, as a [lo, hi) cache.
+    u64 fn_lo = 1, fn_hi = 0;
+    std::size_t fn_index = 0;
+  };
+  std::vector<HartDriver> harts;
+
+  // Regions.
+  struct OpenRegion {
+    u32 id;
+    Cycle start_cycle;
+    u64 start_instructions;
+    std::array<u64, timing::kStallCount> start_stalls;
+  };
+  struct ThreadRegions {
+    std::vector<OpenRegion> open;
+    u64 instructions = 0;  // retired through the observer
+    std::array<u64, timing::kStallCount> stalls{};
+  };
+  std::vector<ThreadRegions> thread_regions;  // by tid (tids are small integers)
+  ThreadRegions& regionsOf(int tid) {
+    if (static_cast<std::size_t>(tid) >= thread_regions.size()) thread_regions.resize(tid + 1);
+    return thread_regions[tid];
+  }
+  std::map<u32, std::map<int, RegionTotals>> regions;  // by id, then tid
+  std::map<u32, std::string> region_names;
+
+  // Profile.
+  std::vector<ProfileSample> samples;
+  std::vector<timing::CoreSnapshot> last_snapshot;
+  std::vector<Cycle> next_sample;
+  std::vector<FunctionProfile> functions;  // index = symbol index, plus one "[unknown]" at the end
+
+  void readRegionNames();
+  void regionMarker(Thread& t, const isa::DecodedInst& d, Cycle now);
+  void sampleCore(u32 core, Cycle now);
+  std::size_t functionIndex(HartDriver& h, u64 pc);
+};
+
+// The observer of the warm-up, timing and profile modes (see hart.h for the hooks).
+template <RunMode kMode>
+struct TimingObserver {
+  static constexpr bool kActive = true;
+  Simulation::Impl& sim;
+  Simulation::Impl::HartDriver& driver;
+  Thread& thread;
+  HartState& state;
+  timing::NodeTiming& model;
+  Simulation::Impl::ThreadRegions& regions;  // the running thread's (valid for this run)
+  u32 hw;
+  Cycle limit;
+  Cycle at = 0;
+  u64 addr = 0;
+
+  bool beforeIssue(const isa::DecodedInst& d, u64 pc, const HartState& s) {
+    addr = effectiveAddress(d, s);
+    if constexpr (kMode == RunMode::kWarmup) {
+      return state.cycle <= limit;
+    } else {
+      at = model.issueTime(hw, d, pc, addr);
+      if (at > limit) {
+        // Another hardware thread comes first: wait (without issuing) until `at`.
+        state.cycle = at;
+        driver.parked = true;
+        driver.parked_at = at;
+        return false;
+      }
+      return true;
+    }
+  }
+
+  void retire(const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 /*addr*/) {
+    if constexpr (kMode == RunMode::kWarmup) {
+      model.warmup(hw, d, pc, addr);
+    } else {
+      model.issue(hw, d, pc, next_pc, addr, at);
+    }
+    state.cycle = model.hartTime(hw);
+    ++regions.instructions;
+    const timing::IssueCost& cost = model.lastCost(hw);
+    for (std::size_t i = 0; i < timing::kStallCount; ++i) regions.stalls[i] += cost.stalls[i];
+    if (isRegionBegin(d) || isRegionEnd(d)) [[unlikely]] {
+      sim.regionMarker(thread, d, state.cycle);
+    }
+    if constexpr (kMode == RunMode::kProfile) {
+      FunctionProfile& f = sim.functions[sim.functionIndex(driver, pc)];
+      ++f.instructions;
+      f.cycles += cost.cycles;
+      for (std::size_t i = 0; i < timing::kStallCount; ++i) f.stalls[i] += cost.stalls[i];
+      const u32 core = hw / sim.machine.node.threads_per_core;
+      if (state.cycle >= sim.next_sample[core]) sim.sampleCore(core, state.cycle);
+    }
+  }
+};
+
+void Simulation::Impl::readRegionNames() {
+  // Records of 64 bytes: a little-endian u32 id, then a NUL-terminated name.
+  const auto section = kernel->image().section(".hpm_regions");
+  if (!section) return;
+  for (std::size_t off = 0; off + 64 <= section->size(); off += 64) {
+    u32 id = 0;
+    std::memcpy(&id, section->data() + off, 4);
+    const char* name = reinterpret_cast<const char*>(section->data() + off + 4);
+    region_names[id] = std::string(name, strnlen(name, 60));
+  }
+}
+
+void Simulation::Impl::regionMarker(Thread& t, const isa::DecodedInst& d, Cycle now) {
+  const u32 id = static_cast<u32>(d.imm) & 0xfff;
+  ThreadRegions& tr = regionsOf(t.tid());
+  if (isRegionBegin(d)) {
+    tr.open.push_back(OpenRegion{id, now, tr.instructions, tr.stalls});
+    return;
+  }
+  // Close the innermost open region with this id; an unmatched end is ignored.
+  for (auto it = tr.open.rbegin(); it != tr.open.rend(); ++it) {
+    if (it->id != id) continue;
+    RegionTotals& r = regions[id][t.tid()];
+    ++r.entries;
+    r.instructions += tr.instructions - it->start_instructions;
+    r.cycles += now - it->start_cycle;
+    for (std::size_t i = 0; i < timing::kStallCount; ++i) {
+      r.stalls[i] += tr.stalls[i] - it->start_stalls[i];
+    }
+    tr.open.erase(std::next(it).base());
+    return;
+  }
+}
+
+void Simulation::Impl::sampleCore(u32 core, Cycle now) {
+  const timing::CoreSnapshot snap = model->snapshot(core);
+  const timing::CoreSnapshot& last = last_snapshot[core];
+  const Cycle interval = options.profile_interval;
+  ProfileSample sample;
+  sample.core = core;
+  sample.cycle = next_sample[core];
+  const u32 pipes = snap.integer_pipes + snap.fp_pipes;
+  const double span = static_cast<double>(now - (next_sample[core] - interval));
+  for (u32 p = 0; p < pipes && p < snap.issued.size(); ++p) {
+    sample.pipe_ipc.push_back(static_cast<double>(snap.issued[p] - last.issued[p]) / span);
+  }
+  sample.lmq_full_share = static_cast<double>(snap.lmq_full_cycles - last.lmq_full_cycles) / span;
+  sample.sq_full_share = static_cast<double>(snap.sq_full_cycles - last.sq_full_cycles) / span;
+  samples.push_back(std::move(sample));
+  last_snapshot[core] = snap;
+  next_sample[core] = (now / interval + 1) * interval;
+}
+
+std::size_t Simulation::Impl::functionIndex(HartDriver& h, u64 pc) {
+  if (pc >= h.fn_lo && pc < h.fn_hi) return h.fn_index;
+  const auto& symbols = kernel->image().symbols();
+  const u64 bias = kernel->loadBias();
+  const ElfSymbol* sym = kernel->image().symbolFor(pc - bias);
+  if (sym == nullptr) {
+    h.fn_lo = 1;
+    h.fn_hi = 0;
+    return functions.size() - 1;
+  }
+  h.fn_index = static_cast<std::size_t>(sym - symbols.data());
+  h.fn_lo = sym->addr + bias;
+  h.fn_hi = sym->addr + bias + std::max<u64>(sym->size, 1);
+  return h.fn_index;
+}
+
+Simulation::Simulation(MachineConfig machine, RunOptions options)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->machine = std::move(machine);
+  impl_->options = options;
+  KernelConfig kc = kernelConfigFor(impl_->machine);
+  kc.root = options.root;
+  kc.strict_syscalls = options.strict_syscalls;
+  kc.host_time = options.host_time;
+  impl_->kernel = std::make_unique<Kernel>(kc);
+  if (options.mode != RunMode::kFunctional) {
+    impl_->model = std::make_unique<timing::NodeTiming>(timingParamsFor(impl_->machine));
+  }
+  impl_->harts.resize(impl_->machine.hardwareThreads());
+  if (options.mode == RunMode::kProfile && options.profile_interval == 0) {
+    fail(ExitCode::kUsage, "the profile interval must be at least one cycle");
+  }
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::exec(const std::string& path, const std::vector<std::string>& argv,
+                      const std::vector<std::string>& envp) {
+  impl_->kernel->exec(path, argv, envp);
+  impl_->readRegionNames();
+  if (impl_->options.mode == RunMode::kProfile) {
+    impl_->functions.resize(impl_->kernel->image().symbols().size() + 1);
+    for (std::size_t i = 0; i < impl_->kernel->image().symbols().size(); ++i) {
+      impl_->functions[i].name = impl_->kernel->image().symbols()[i].name;
+    }
+    impl_->functions.back().name = "[unknown]";
+    const u32 cores = impl_->machine.node.cores;
+    impl_->last_snapshot.assign(cores, timing::CoreSnapshot{});
+    impl_->next_sample.assign(cores, impl_->options.profile_interval);
+  }
+}
+
+template <RunMode kMode>
+static Stop runTimed(Simulation::Impl& sim, Thread& t, Cycle limit) {
+  const u32 hw = t.slot;
+  Simulation::Impl::HartDriver& driver = sim.harts[hw];
+  timing::NodeTiming& model = *sim.model;
+  HartState& state = t.hart().state();
+  if (driver.last_thread != &t) {
+    if (driver.last_thread != nullptr) model.switchContext(hw);
+    driver.last_thread = &t;
+  }
+  // The kernel moved the clock (a wait ended, or the thread waited for its hardware thread):
+  // idle time for the model, unless it is the stall of an instruction that is still pending.
+  if (state.cycle > model.hartTime(hw) && !(driver.parked && state.cycle == driver.parked_at)) {
+    model.idleUntil(hw, state.cycle);
+  }
+  driver.parked = false;
+  if (state.cycle < model.hartTime(hw)) state.cycle = model.hartTime(hw);
+  TimingObserver<kMode> observer{sim, driver, t, state, model, sim.regionsOf(t.tid()), hw, limit};
+  return t.hart().run(~u64{0} >> 1, observer);
+}
+
+void Simulation::run(const Kernel::ProgressFn& progress) {
+  Impl& sim = *impl_;
+  switch (sim.options.mode) {
+    case RunMode::kFunctional: sim.kernel->runFunctional(progress); break;
+    case RunMode::kWarmup:
+      sim.kernel->run(
+          [&sim](Thread& t, u64 limit) { return runTimed<RunMode::kWarmup>(sim, t, limit); },
+          Interleaving::kQuantum, progress);
+      break;
+    case RunMode::kTiming:
+      sim.kernel->run(
+          [&sim](Thread& t, u64 limit) { return runTimed<RunMode::kTiming>(sim, t, limit); },
+          Interleaving::kEarliestFirst, progress);
+      break;
+    case RunMode::kProfile:
+      sim.kernel->run(
+          [&sim](Thread& t, u64 limit) { return runTimed<RunMode::kProfile>(sim, t, limit); },
+          Interleaving::kEarliestFirst, progress);
+      for (u32 core = 0; core < sim.machine.node.cores; ++core) {
+        const Cycle end = sim.model->snapshot(core).cycles;
+        if (end > sim.next_sample[core] - sim.options.profile_interval) sim.sampleCore(core, end);
+      }
+      break;
+  }
+}
+
+const Kernel& Simulation::kernel() const {
+  return *impl_->kernel;
+}
+const MachineConfig& Simulation::machine() const {
+  return impl_->machine;
+}
+const RunOptions& Simulation::options() const {
+  return impl_->options;
+}
+Cycle Simulation::elapsedCycles() const {
+  return impl_->kernel->elapsedCycles();
+}
+
+u64 Simulation::retiredInstructions() const {
+  u64 n = 0;
+  for (const auto& t : impl_->kernel->threads()) n += t->hart().state().instret;
+  return n;
+}
+
+std::vector<RegionReport> Simulation::regions() const {
+  std::vector<RegionReport> out;
+  for (const auto& [id, by_thread] : impl_->regions) {
+    RegionReport r;
+    r.id = id;
+    auto name = impl_->region_names.find(id);
+    r.name = name != impl_->region_names.end() ? name->second : "region" + std::to_string(id);
+    for (const auto& [tid, totals] : by_thread) {
+      r.by_thread.emplace_back(tid, totals);
+      r.total.entries += totals.entries;
+      r.total.instructions += totals.instructions;
+      r.total.cycles = std::max(r.total.cycles, totals.cycles);  // threads overlap in time
+      for (std::size_t i = 0; i < timing::kStallCount; ++i) r.total.stalls[i] += totals.stalls[i];
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+const std::vector<ProfileSample>& Simulation::samples() const {
+  return impl_->samples;
+}
+
+std::vector<FunctionProfile> Simulation::functionProfile() const {
+  std::vector<FunctionProfile> out;
+  for (const FunctionProfile& f : impl_->functions) {
+    if (f.instructions != 0) out.push_back(f);
+  }
+  std::sort(out.begin(), out.end(), [](const FunctionProfile& a, const FunctionProfile& b) {
+    return a.cycles != b.cycles ? a.cycles > b.cycles : a.name < b.name;
+  });
+  return out;
+}
+
+void Simulation::visitStats(stats::Visitor& v) const {
+  v.beginGroup("kernel");
+  impl_->kernel->visitStats(v);
+  v.endGroup();
+  if (impl_->model) {
+    v.beginGroup("timing");
+    impl_->model->visitStats(v);
+    v.endGroup();
+  }
+  const auto regs = regions();
+  if (!regs.empty()) {
+    auto visitTotals = [&v](const RegionTotals& t) {
+      v.counter("entries", t.entries, "Times the region was entered");
+      v.counter("instructions", t.instructions, "Instructions retired inside the region");
+      v.counter("cycles", t.cycles, "Cycles inside the region (across threads: the longest)");
+      v.beginGroup("stalls");
+      for (std::size_t i = 0; i < timing::kStallCount; ++i) {
+        v.counter(timing::stallName(static_cast<timing::Stall>(i)), t.stalls[i], "");
+      }
+      v.endGroup();
+    };
+    v.beginList("regions");
+    for (const RegionReport& r : regs) {
+      v.beginGroup("");
+      v.counter("id", r.id, "");
+      v.text("name", r.name, "");
+      visitTotals(r.total);
+      v.beginList("threads");
+      for (const auto& [tid, totals] : r.by_thread) {
+        v.beginGroup("");
+        v.counter("tid", static_cast<u64>(tid), "");
+        visitTotals(totals);
+        v.endGroup();
+      }
+      v.endList();
+      v.endGroup();
+    }
+    v.endList();
+  }
+}
+
+}  // namespace hpm

@@ -1,0 +1,103 @@
+// A simulated node running one guest program: the kernel, and in the warm-up, timing and profile
+// modes the timing model (core/node_timing.h), driven instruction by instruction.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/types.h"
+#include "core/node_timing.h"
+#include "kernel/kernel.h"
+#include "node/machine.h"
+#include "stats/stats.h"
+
+namespace hpm {
+
+enum class RunMode : u8 {
+  kFunctional,  // instructions only: one per cycle per hardware thread, no memory hierarchy
+  kWarmup,      // the caches see every access (statistics), still one instruction per cycle
+  kTiming,      // the timing model decides when every instruction issues (the default)
+  kProfile,     // timing, plus interval samples per core and a flat profile by function
+};
+
+std::optional<RunMode> parseRunMode(std::string_view name);
+std::string_view runModeName(RunMode mode);
+
+struct RunOptions {
+  RunMode mode = RunMode::kTiming;
+  std::string root = ".";         // the guest's "/"
+  bool strict_syscalls = false;   // an unsupported system call stops the run
+  bool host_time = false;         // wall-clock time from the host
+  u64 profile_interval = 100000;  // profile mode: cycles between samples
+};
+
+// Guest-marked regions: `slti x0, x0, ID` opens region ID and `sltiu x0, x0, ID` closes it
+// (architectural no-ops: HINT encodings, so marked programs run unchanged anywhere). Names come
+// from the ELF section ".hpm_regions" (guest/include/hpm/region.h).
+struct RegionTotals {
+  u64 entries = 0;
+  u64 instructions = 0;
+  u64 cycles = 0;
+  std::array<u64, timing::kStallCount> stalls{};
+};
+struct RegionReport {
+  u32 id = 0;
+  std::string name;
+  RegionTotals total;                                   // all threads
+  std::vector<std::pair<int, RegionTotals>> by_thread;  // (tid, totals), by tid
+};
+
+// Profile mode: one sample per core every RunOptions::profile_interval cycles.
+struct ProfileSample {
+  u32 core = 0;
+  Cycle cycle = 0;               // end of the interval
+  std::vector<double> pipe_ipc;  // instructions per cycle of each pipe (XU pipes, then AXU)
+  double lmq_full_share = 0;     // share of the interval's cycles with the LMQ full
+  double sq_full_share = 0;      // ... with the store queue full
+};
+struct FunctionProfile {
+  std::string name;
+  u64 instructions = 0;
+  u64 cycles = 0;
+  std::array<u64, timing::kStallCount> stalls{};
+};
+
+class Simulation {
+ public:
+  Simulation(MachineConfig machine, RunOptions options);
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // Loads the program (hpm::Error for bad programs).
+  void exec(const std::string& path, const std::vector<std::string>& argv,
+            const std::vector<std::string>& envp);
+  // Runs it to the end; `progress` is called now and then (may be empty).
+  void run(const Kernel::ProgressFn& progress = {});
+
+  const Kernel& kernel() const;
+  const MachineConfig& machine() const;
+  const RunOptions& options() const;
+  // The simulated time of the run: the latest clock of any hardware thread.
+  Cycle elapsedCycles() const;
+  u64 retiredInstructions() const;
+
+  std::vector<RegionReport> regions() const;
+  const std::vector<ProfileSample>& samples() const;
+  // Functions by descending cycles (profile mode).
+  std::vector<FunctionProfile> functionProfile() const;
+
+  // Every ground-truth statistic: kernel, timing model, regions.
+  void visitStats(stats::Visitor& v) const;
+
+  // Opaque; public only so that the run-mode drivers in simulation.cpp can name it.
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hpm
