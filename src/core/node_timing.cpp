@@ -232,9 +232,11 @@ struct NodeTiming::Impl {
     t.redirect_time = t.group_fetch + params.core.taken_branch_cycles;
   }
   void visitThread(stats::Visitor& v, const ThreadStats& s, Cycle cycles) const;
+  void publishIssue(u32 h, u8 cls, Cycle before, Cycle at, const IssueCost& cost);
 
   TimingParams params;
   mem::MemorySystem mem;
+  probe::Bus* bus = nullptr;
   std::vector<Core> cores;
   std::vector<Thread> threads;
   std::array<OpTiming, isa::kOpCount> ops{};
@@ -452,8 +454,14 @@ void NodeTiming::Impl::lmqAllocate(Core& c, Cycle at, Cycle release) {
   }
   c.lmq[m] = release;
   ++c.st.lmq_allocations;
+  const u32 core = static_cast<u32>(&c - cores.data());
+  HPM_PROBE(bus, kLmqAllocations, core, 1);
   const Cycle free = lmqFree(c);
-  if (free > at) c.lmq_full.add(at, free);
+  if (free > at) {
+    const Cycle until_before = c.lmq_full.until;
+    c.lmq_full.add(at, free);
+    HPM_PROBE_LEVEL(bus, kLmqFull, core, std::max(at, until_before), free);
+  }
 }
 
 void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming& o, u64 addr,
@@ -462,6 +470,7 @@ void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming&
   if (combinable(c, o, addr, at)) {
     c.sq_open = false;
     ++c.st.sq_combined;
+    HPM_PROBE(bus, kSqCombined, core, 1);
     mem.l2WriteCombined(addr, o.bytes);
     t.stores_done = std::max(t.stores_done, c.sq_tail);
     return;
@@ -474,12 +483,17 @@ void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming&
   ++c.sq_n;
   if (++c.sq_pos == sq_entries) c.sq_pos = 0;
   ++c.st.sq_allocations;
+  HPM_PROBE(bus, kSqAllocations, core, 1);
   c.sq_tail = departure;
   c.sq_young_addr = addr;
   c.sq_open = o.bytes == 8 && (addr & 7) == 0;
   if (c.sq_n >= sq_entries) {
     const Cycle oldest = c.sq[c.sq_pos];
-    if (oldest > at) c.sq_full.add(at, oldest);
+    if (oldest > at) {
+      const Cycle until_before = c.sq_full.until;
+      c.sq_full.add(at, oldest);
+      HPM_PROBE_LEVEL(bus, kSqFull, core, std::max(at, until_before), oldest);
+    }
   }
   t.stores_done = std::max(t.stores_done, departure);
 }
@@ -495,8 +509,15 @@ void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa:
     ctr = taken ? static_cast<u8>(std::min(3, ctr + 1)) : static_cast<u8>(ctr == 0 ? 0 : ctr - 1);
     t.ghr = ((t.ghr << 1) | (taken ? 1 : 0)) & ghr_mask;
     ++t.st.branches;
+    const u32 h = static_cast<u32>(&t - threads.data());
+    if (taken) {
+      HPM_PROBE(bus, kBranchesTaken, h, 1);
+    } else {
+      HPM_PROBE(bus, kBranchesNotTaken, h, 1);
+    }
     if (predicted != taken) {
       ++t.st.branch_mispredicts;
+      HPM_PROBE(bus, kBranchMispredicts, h, 1);
       mispredict(t, at);
     } else if (taken) {
       takenRedirect(t);
@@ -521,12 +542,16 @@ void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa:
   bool correct = false;
   if (is_return) {
     ++t.st.returns;
+    HPM_PROBE(bus, kReturns, static_cast<u32>(&t - threads.data()), 1);
     if (t.ras_size > 0) {
       correct = t.ras[t.ras_top] == next_pc;
       t.ras_top = (t.ras_top + cp.ras_entries - 1) % cp.ras_entries;
       --t.ras_size;
     }
-    if (!correct) ++t.st.return_mispredicts;
+    if (!correct) {
+      ++t.st.return_mispredicts;
+      HPM_PROBE(bus, kReturnMispredicts, static_cast<u32>(&t - threads.data()), 1);
+    }
   } else if (!c.indirect.empty()) {
     IndirectEntry& e = c.indirect[(pc >> 1) & (c.indirect.size() - 1)];
     correct = e.pc == pc && e.target == next_pc;
@@ -537,6 +562,7 @@ void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa:
     takenRedirect(t);
   } else {
     ++t.st.jump_mispredicts;
+    HPM_PROBE(bus, kJumpMispredicts, static_cast<u32>(&t - threads.data()), 1);
     mispredict(t, at);
   }
 }
@@ -559,6 +585,8 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
   if (p.new_group) {
     c.port[p.fetch % kPortRing] = p.fetch;
     c.st.fetch_port_waits += p.fetch - p.fetch_earliest;
+    if (p.fetch > p.fetch_earliest)
+      HPM_PROBE(bus, kFetchPortWaits, core, p.fetch - p.fetch_earliest);
     const Cycle ready = mem.fetch(core, p.group, p.fetch);
     t.group = p.group;
     t.group_fetch = p.fetch;
@@ -569,6 +597,7 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
     t.stream = true;
     t.redirect = Redirect::kNone;
     ++t.st.fetch_groups;
+    HPM_PROBE(bus, kFetchGroups, h, 1);
   }
 
   IssueCost& cost = t.last;
@@ -577,6 +606,11 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
 
   c.pipe_free[p.pipe] = at + o.occupancy;
   ++t.st.issued[p.pipe];
+  if (p.pipe < nx) {
+    HPM_PROBE(bus, kIssueXu, h, 1);
+  } else {
+    HPM_PROBE(bus, kIssueAxu, h, 1);
+  }
 
   Cycle result = at + o.latency;
   t.expect_pc = pc + d.length;
@@ -614,6 +648,29 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
   ++t.st.instructions;
   ++t.st.by_class[o.cls];
   for (std::size_t i = 0; i < kStallCount; ++i) t.st.stalls[i] += cost.stalls[i];
+  if (bus != nullptr) [[unlikely]]
+    publishIssue(h, o.cls, before, at, cost);
+}
+
+void NodeTiming::Impl::publishIssue(u32 h, u8 cls, Cycle before, Cycle at, const IssueCost& cost) {
+  HPM_PROBE(bus, kInstructions, h, 1);
+  const auto event = static_cast<probe::Event>(static_cast<u32>(probe::Event::kInstIntAlu) + cls);
+  if (bus->wants(event, h)) bus->pulse(event, h, 1);
+  // The stall cycles [before, at), in the order the constraints were checked.
+  static constexpr Stall kOrder[] = {Stall::kIbufferEmpty, Stall::kMispredict, Stall::kIcacheMiss,
+                                     Stall::kDependency,   Stall::kLmqFull,    Stall::kPipeBusy,
+                                     Stall::kSqFull};
+  Cycle t0 = before;
+  for (Stall s : kOrder) {
+    const Cycle n = cost.stalls[idx(s)];
+    if (n == 0) continue;
+    const auto stall = static_cast<probe::Event>(static_cast<u32>(probe::Event::kStallDependency) +
+                                                 static_cast<u32>(s));
+    if (bus->wants(stall, h)) bus->level(stall, h, t0, t0 + n);
+    t0 += n;
+  }
+  HPM_PROBE_LEVEL(bus, kStallAny, h, before, at);
+  HPM_PROBE_LEVEL(bus, kCycles, h, before, before + cost.cycles);
 }
 
 void NodeTiming::Impl::warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr) {
@@ -638,6 +695,13 @@ void NodeTiming::Impl::warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr
   t.last = IssueCost{};
   t.last.cycles = 1;
   ++t.st.warmup_instructions;
+  if (bus != nullptr) [[unlikely]] {
+    HPM_PROBE_LEVEL(bus, kCycles, h, t.clock - 1, t.clock);
+    HPM_PROBE(bus, kInstructions, h, 1);
+    const auto event =
+        static_cast<probe::Event>(static_cast<u32>(probe::Event::kInstIntAlu) + o.cls);
+    if (bus->wants(event, h)) bus->pulse(event, h, 1);
+  }
 }
 
 // ---- Statistics ----
@@ -703,6 +767,8 @@ void NodeTiming::idleUntil(u32 h, Cycle to) {
   t.last.cycles = to - t.clock;
   t.last.stalls[idx(Stall::kIdle)] = to - t.clock;
   t.st.stalls[idx(Stall::kIdle)] += to - t.clock;
+  HPM_PROBE_LEVEL(impl_->bus, kStallIdle, h, t.clock, to);
+  HPM_PROBE_LEVEL(impl_->bus, kCycles, h, t.clock, to);
   t.clock = to;
 }
 
@@ -715,6 +781,11 @@ void NodeTiming::switchContext(u32 h) {
   t.ghr = 0;
   t.ras_size = 0;
   t.warm_group = ~u64{0};
+}
+
+void NodeTiming::setProbe(probe::Bus* bus) {
+  impl_->bus = bus;
+  impl_->mem.setProbe(bus);
 }
 
 const IssueCost& NodeTiming::lastCost(u32 h) const {

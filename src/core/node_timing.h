@@ -18,6 +18,7 @@
 
 #include "base/types.h"
 #include "isa/decode.h"
+#include "stats/probe.h"
 #include "stats/stats.h"
 
 namespace hpm::timing {
@@ -98,6 +99,9 @@ class NodeTiming {
 
   // The cost of the last issue() (or warmup(), or idleUntil()) of hardware thread h.
   const IssueCost& lastCost(u32 h) const;
+  // Publishes every event also on `bus` (null: none); the caller sets the bus's clock to the
+  // cycle of each instruction before issue() or warmup() (stats/probe.h).
+  void setProbe(probe::Bus* bus);
   CoreSnapshot snapshot(u32 core) const;
 
   // The parameters the model was built with (validated).

@@ -16,6 +16,15 @@
 
 namespace hpm {
 
+// Memory-mapped device registers (the counter units' windows). Accesses to pages mapped with
+// GuestMemory::kDevice reach it instead of memory; it answers false to fault the access.
+class MemoryDevice {
+ public:
+  virtual ~MemoryDevice() = default;
+  virtual bool read(u64 addr, unsigned size, u64& value) = 0;
+  virtual bool write(u64 addr, unsigned size, u64 value) = 0;
+};
+
 class GuestMemory {
  public:
   static constexpr unsigned kVaBits = 38;
@@ -23,7 +32,11 @@ class GuestMemory {
   static constexpr unsigned kPageBits = 12;
   static constexpr u64 kPageSize = u64{1} << kPageBits;
 
-  enum Perm : u8 { kNone = 0, kRead = 1, kWrite = 2, kExec = 4 };
+  // kDevice pages hold device registers: loads and stores go to the MemoryDevice (their R and W
+  // bits stay clear, so the fast path never touches them).
+  enum Perm : u8 { kNone = 0, kRead = 1, kWrite = 2, kExec = 4, kDevice = 8 };
+
+  void setDevice(MemoryDevice* device) { device_ = device; }
 
   GuestMemory();
   ~GuestMemory();
@@ -60,7 +73,7 @@ class GuestMemory {
   bool load(u64 addr, T& out) const {
     const u8* p = translate(addr, sizeof(T), kRead);
     if (p == nullptr) [[unlikely]]
-      return false;
+      return loadDevice(addr, out);
     out = loadUnaligned<T>(p);
     return true;
   }
@@ -68,7 +81,7 @@ class GuestMemory {
   bool store(u64 addr, T value) {
     u8* p = translate(addr, sizeof(T), kWrite);
     if (p == nullptr) [[unlikely]]
-      return false;
+      return storeDevice(addr, value);
     storeUnaligned<T>(p, value);
     return true;
   }
@@ -86,9 +99,27 @@ class GuestMemory {
 
  private:
   void setPerm(u64 addr, u64 length, u8 perm);
+  bool isDevice(u64 addr, unsigned size) const {
+    return device_ != nullptr && (pagePerm(addr) & kDevice) &&
+           (pagePerm(addr + size - 1) & kDevice);
+  }
+  template <class T>
+  bool loadDevice(u64 addr, T& out) const {
+    if (!isDevice(addr, sizeof(T))) return false;
+    u64 value = 0;
+    if (!device_->read(addr, sizeof(T), value)) return false;
+    out = static_cast<T>(value);
+    return true;
+  }
+  template <class T>
+  bool storeDevice(u64 addr, T value) {
+    if (!isDevice(addr, sizeof(T))) return false;
+    return device_->write(addr, sizeof(T), static_cast<u64>(value));
+  }
 
   u8* base_ = nullptr;
   u8* perm_ = nullptr;  // one byte per page, zero (unmapped) until mapped
+  MemoryDevice* device_ = nullptr;
 };
 
 }  // namespace hpm

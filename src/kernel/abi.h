@@ -127,6 +127,10 @@ enum Syscall : u32 {
   kFaccessat2 = 439,
 };
 
+enum class SyscallCategory : u8 { kFile, kMemory, kThread, kSignal, kTime, kOther };
+// The kind of a system call, as the CNK unit counts them.
+SyscallCategory syscallCategory(u64 number);
+
 // Name of a system call for statistics and messages ("syscall_<n>" when unknown).
 std::string_view syscallName(u64 number);
 

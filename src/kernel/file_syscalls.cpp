@@ -157,6 +157,13 @@ i64 Kernel::openVirtual(const std::string& path, int flags, bool* handled) {
     if (host < 0) return -errno;
     return fds_.install(FdEntry{FdKind::kHost, host, cloexec, path});
   }
+  if (devices_ != nullptr && path.starts_with("/dev/hpm/")) {
+    const int device = devices_->findDevice(path);
+    if (device < 0) return -abi::kENOENT;
+    FdEntry entry{FdKind::kDevice, -1, cloexec, path};
+    entry.device = device;
+    return fds_.install(std::move(entry));
+  }
   if (path == "/dev/urandom" || path == "/dev/random") {
     return fds_.install(FdEntry{FdKind::kRandom, -1, cloexec, path});
   }
@@ -192,12 +199,20 @@ i64 Kernel::sysOpenat(i64 dirfd, u64 path_addr, u64 flags, u64 mode) {
   const std::string normalized = FileSystem::normalize("/", guest);
   bool handled = false;
   const i64 virtual_fd = openVirtual(normalized, static_cast<int>(flags), &handled);
-  if (handled) return virtual_fd;
+  if (handled) {
+    if (virtual_fd >= 0) {
+      ++stats_.opens;
+      HPM_PROBE(bus_, kIoOpens, 0, 1);
+    }
+    return virtual_fd;
+  }
   const int host_flags = static_cast<int>(flags) & ~O_CLOEXEC;
   const int host = fs_->open(guest, host_flags, static_cast<unsigned>(mode) & ~umask_ & 07777);
   if (host < 0) return host;
   // The path as the host resolved it (symlinks, ".."), so that *at() calls and fchdir on a
   // directory descriptor start where it really is.
+  ++stats_.opens;
+  HPM_PROBE(bus_, kIoOpens, 0, 1);
   return fds_.install(
       FdEntry{FdKind::kHost, host, (flags & O_CLOEXEC) != 0, fs_->guestPathOf(host, normalized)});
 }
@@ -237,6 +252,7 @@ i64 Kernel::sysReadWrite(Thread& t, u64 number, const std::array<u64, 6>& a) {
   }
   const off_t offset = static_cast<off_t>(vectored ? a[3] : a[3]);
 
+  if (e->kind == FdKind::kDevice) return -abi::kEINVAL;  // registers are reached by mmap
   if (e->kind == FdKind::kRandom) {
     if (is_write) {
       u64 total = 0;
@@ -287,6 +303,27 @@ i64 Kernel::sysReadWrite(Thread& t, u64 number, const std::array<u64, 6>& a) {
     sendToThread(t, info, t.clock());
     return -32;
   }
+  if (r > 0) {
+    const u64 n = static_cast<u64>(r);
+    const int guest_fd = static_cast<i32>(a[0]);
+    if (is_write) {
+      ++stats_.io_writes;
+      stats_.io_bytes_written += n;
+      HPM_PROBE(bus_, kIoWrites, 0, 1);
+      HPM_PROBE(bus_, kIoBytesWritten, 0, n);
+      if (guest_fd == 1 || guest_fd == 2) {
+        ++stats_.console_writes;
+        stats_.console_bytes += n;
+        HPM_PROBE(bus_, kIoConsoleWrites, 0, 1);
+        HPM_PROBE(bus_, kIoConsoleBytes, 0, n);
+      }
+    } else {
+      ++stats_.io_reads;
+      stats_.io_bytes_read += n;
+      HPM_PROBE(bus_, kIoReads, 0, 1);
+      HPM_PROBE(bus_, kIoBytesRead, 0, n);
+    }
+  }
   return hostResult(r);
 }
 
@@ -294,7 +331,12 @@ i64 Kernel::sysFstat(i64 fd, u64 stat_addr) {
   FdEntry* e = fds_.get(static_cast<int>(fd));
   if (e == nullptr) return -abi::kEBADF;
   struct stat st {};
-  if (e->kind == FdKind::kRandom) {
+  if (e->kind == FdKind::kDevice) {
+    st.st_mode = S_IFCHR | 0666;
+    st.st_rdev = makedev(10, 240 + static_cast<unsigned>(e->device));
+    st.st_size = static_cast<off_t>(devices_->windowBytes(e->device));
+    st.st_blksize = 4096;
+  } else if (e->kind == FdKind::kRandom) {
     if (::stat("/dev/urandom", &st) < 0) {
       st = {};
       st.st_mode = S_IFCHR | 0666;
@@ -523,9 +565,16 @@ i64 Kernel::sysReadlinkat(i64 dirfd, u64 path_addr, u64 buf, u64 size) {
   return static_cast<i64>(n);
 }
 
-i64 Kernel::sysIoctl(i64 fd, u64 request, u64 arg) {
+i64 Kernel::sysIoctl(Thread& t, i64 fd, u64 request, u64 arg) {
   FdEntry* e = fds_.get(static_cast<int>(fd));
   if (e == nullptr) return -abi::kEBADF;
+  if (e->kind == FdKind::kDevice) {
+    if (request != kHpmIoctlSetSignal) return -abi::kENOTTY;
+    const i64 signo = static_cast<i64>(arg);
+    if (signo < 0 || signo > 64) return -abi::kEINVAL;
+    devices_->setInterruptTarget(e->device, t.tid(), static_cast<int>(signo));
+    return 0;
+  }
   switch (request) {
     case TCGETS:
     case TIOCGWINSZ: {

@@ -20,6 +20,7 @@ namespace hpm {
 enum class FdKind : u8 {
   kHost,    // a host descriptor (file, directory, pipe, terminal, /dev/null, generated file)
   kRandom,  // /dev/urandom and /dev/random: the kernel's deterministic generator
+  kDevice,  // a counter unit's register window (device.h), to be mmapped
 };
 
 struct FdEntry {
@@ -28,6 +29,7 @@ struct FdEntry {
   bool cloexec = false;
   std::string guest_path;   // absolute guest path when opened by name, for *at() and readlink
   bool guest_pipe = false;  // an end of a pipe the guest created (only the guest writes it)
+  int device = -1;          // kDevice: the provider's device number
 };
 
 class FdTable {

@@ -38,6 +38,20 @@ void KernelStats::visit(stats::Visitor& v) const {
   }
   v.endGroup();
   v.counter("unknown_syscalls", unknown_syscalls, "System calls answered with ENOSYS");
+  v.counter("threads_created", threads_created, "Threads created (clone)");
+  v.counter("thread_exits", thread_exits, "Threads that exited");
+  v.counter("futex_waits", futex_waits, "Futex waits that blocked");
+  v.counter("futex_wakes", futex_wakes, "Threads woken by futex wakes");
+  v.counter("signals_sent", signals_sent, "Signals queued");
+  v.counter("signals_delivered", signals_delivered, "Signal handler frames built");
+  v.counter("timer_expirations", timer_expirations, "Interval and POSIX timer expirations");
+  v.counter("io_reads", io_reads, "Successful reads (files, pipes, devices)");
+  v.counter("io_writes", io_writes, "Successful writes");
+  v.counter("io_bytes_read", io_bytes_read, "Bytes read");
+  v.counter("io_bytes_written", io_bytes_written, "Bytes written");
+  v.counter("console_writes", console_writes, "Writes to standard output and error");
+  v.counter("console_bytes", console_bytes, "Bytes written to standard output and error");
+  v.counter("opens", opens, "Files opened");
   v.counter("scheduler_slices", slices, "Scheduler picks that ran a thread");
   v.counter("scheduler_empty_slices", empty_slices,
             "Picks that retired no instruction (the thread's next instruction issues later)");
@@ -87,6 +101,7 @@ u64 Kernel::clockNanos(const Thread& t, u64 clock) const {
 
 Kernel::Kernel(KernelConfig config) : config_(std::move(config)), code_(memory_) {
   fs_ = std::make_unique<FileSystem>(config_.root);
+  memory_.setDevice(this);
   // splitmix64 expands the seed into the generator's state.
   u64 z = config_.params.random_seed;
   for (u64& word : random_state_) {
@@ -147,6 +162,10 @@ void Kernel::mapRange(u64 start, u64 length, u8 perm, std::string name) {
 }
 
 void Kernel::unmapRange(u64 start, u64 length) {
+  // Device windows inside the range go with it (a window is unmapped whole).
+  std::erase_if(device_windows_, [&](const DeviceWindow& w) {
+    return w.start < start + length && start < w.start + w.length;
+  });
   bool had_code = false;
   for (u64 page = start; page < start + length && !had_code; page += GuestMemory::kPageSize) {
     had_code = (memory_.pagePerm(page) & GuestMemory::kExec) != 0;
@@ -301,6 +320,18 @@ void Kernel::handleStop(Thread& t, const Stop& stop) {
       if (number < stats_.syscalls.size()) ++stats_.syscalls[number];
       t.syscall_number = number;
       t.syscall_args = args;
+      if (bus_ != nullptr) [[unlikely]] {
+        bus_->setNow(std::max(bus_->now(), t.clock()));
+        HPM_PROBE(bus_, kSyscalls, 0, 1);
+        switch (abi::syscallCategory(number)) {
+          case abi::SyscallCategory::kFile: HPM_PROBE(bus_, kSyscallsFile, 0, 1); break;
+          case abi::SyscallCategory::kMemory: HPM_PROBE(bus_, kSyscallsMemory, 0, 1); break;
+          case abi::SyscallCategory::kThread: HPM_PROBE(bus_, kSyscallsThread, 0, 1); break;
+          case abi::SyscallCategory::kSignal: HPM_PROBE(bus_, kSyscallsSignal, 0, 1); break;
+          case abi::SyscallCategory::kTime: HPM_PROBE(bus_, kSyscallsTime, 0, 1); break;
+          case abi::SyscallCategory::kOther: HPM_PROBE(bus_, kSyscallsOther, 0, 1); break;
+        }
+      }
       const i64 result = dispatch(t, number, args);
       if (result == kBlocked || finished() || t.exited) return;
       s.x[10] = static_cast<u64>(result);
@@ -448,6 +479,8 @@ void Kernel::fireEvent(const Event& e) {
       IntervalTimer& timer = itimers_[0];
       if (!timer.armed || timer.generation != e.generation) return;
       SigInfo info;
+      ++stats_.timer_expirations;
+      HPM_PROBE(bus_, kTimerExpirations, 0, 1);
       info.signo = SIGALRM;
       info.code = 0x80;  // SI_KERNEL
       sendToProcess(info, e.when);
@@ -573,6 +606,7 @@ void Kernel::runFunctional(const ProgressFn& progress) {
 
 i64 Kernel::unknownSyscall(u64 number) {
   ++stats_.unknown_syscalls;
+  HPM_PROBE(bus_, kSyscallsUnknown, 0, 1);
   ++stats_.unknown_by_number[number];
   if (config_.strict_syscalls) {
     Termination term;
@@ -584,6 +618,59 @@ i64 Kernel::unknownSyscall(u64 number) {
     terminate(std::move(term));
   }
   return -abi::kENOSYS;
+}
+
+}  // namespace hpm
+
+namespace hpm {
+
+bool Kernel::read(u64 addr, unsigned size, u64& value) {
+  for (const DeviceWindow& w : device_windows_) {
+    if (addr < w.start || addr + size > w.start + w.length) continue;
+    // Registers are 64-bit: a narrower load reads its part of the register.
+    const u64 offset = addr - w.start;
+    const u64 reg = devices_->readRegister(w.device, offset & ~u64{7});
+    const unsigned shift = static_cast<unsigned>(offset & 7) * 8;
+    if ((offset & 7) + size > 8) return false;  // straddles two registers
+    value = size == 8 ? reg : (reg >> shift) & ((u64{1} << (size * 8)) - 1);
+    return true;
+  }
+  return false;
+}
+
+bool Kernel::write(u64 addr, unsigned size, u64 value) {
+  for (const DeviceWindow& w : device_windows_) {
+    if (addr < w.start || addr + size > w.start + w.length) continue;
+    const u64 offset = addr - w.start;
+    if ((offset & 7) + size > 8) return false;
+    if (size == 8) {
+      devices_->writeRegister(w.device, offset, value);
+    } else {
+      // A narrower store merges into the register (read-modify-write of the 64-bit register).
+      const unsigned shift = static_cast<unsigned>(offset & 7) * 8;
+      const u64 mask = ((u64{1} << (size * 8)) - 1) << shift;
+      const u64 old = devices_->readRegister(w.device, offset & ~u64{7});
+      devices_->writeRegister(w.device, offset & ~u64{7},
+                              (old & ~mask) | ((value << shift) & mask));
+    }
+    return true;
+  }
+  return false;
+}
+
+void Kernel::counterInterrupt(int tid, int signo, i32 unit, i32 counter, Cycle when) {
+  for (const auto& t : threads_) {
+    if (t->tid() != tid || t->exited) continue;
+    SigInfo info;
+    info.signo = signo;
+    info.code = kHpmSiCounter;
+    std::memcpy(info.fields, &unit, 4);
+    std::memcpy(info.fields + 4, &counter, 4);
+    const u64 cycle = when;
+    std::memcpy(info.fields + 8, &cycle, 8);
+    sendToThread(*t, info, when);
+    return;
+  }
 }
 
 }  // namespace hpm

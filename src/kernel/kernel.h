@@ -21,9 +21,11 @@
 #include "hart/hart.h"
 #include "hart/memory.h"
 #include "kernel/abi.h"
+#include "kernel/device.h"
 #include "kernel/elf.h"
 #include "kernel/files.h"
 #include "kernel/vma.h"
+#include "stats/probe.h"
 #include "stats/stats.h"
 
 namespace hpm {
@@ -80,8 +82,18 @@ struct KernelStats {
   u64 futex_waits = 0;
   u64 signals_sent = 0;
   u64 signals_delivered = 0;  // handler frames built
-  u64 slices = 0;             // scheduler picks that ran a thread
-  u64 empty_slices = 0;       // ... of which retired no instruction (a timed wait to issue)
+  u64 futex_wakes = 0;        // threads woken by futex wakes
+  u64 thread_exits = 0;
+  u64 timer_expirations = 0;  // interval and POSIX timer expirations
+  u64 io_reads = 0;           // successful reads and writes, and their bytes
+  u64 io_writes = 0;
+  u64 io_bytes_read = 0;
+  u64 io_bytes_written = 0;
+  u64 console_writes = 0;  // writes to guest descriptors 1 and 2
+  u64 console_bytes = 0;
+  u64 opens = 0;         // files opened (openat that succeeded)
+  u64 slices = 0;        // scheduler picks that ran a thread
+  u64 empty_slices = 0;  // ... of which retired no instruction (a timed wait to issue)
 
   void visit(stats::Visitor& v) const;
 };
@@ -190,7 +202,7 @@ enum class Interleaving : u8 {
   kEarliestFirst,
 };
 
-class Kernel {
+class Kernel : public MemoryDevice {
  public:
   explicit Kernel(KernelConfig config);
   ~Kernel();
@@ -222,6 +234,18 @@ class Kernel {
   const std::vector<std::unique_ptr<Thread>>& threads() const { return threads_; }
   const std::vector<HardwareThread>& hardwareThreads() const { return slots_; }
   const KernelStats& stats() const { return stats_; }
+  // The counter devices under /dev/hpm/ (null: none); see device.h.
+  void setDeviceProvider(DeviceProvider* provider) { devices_ = provider; }
+  // Queues a counter unit's interrupt for thread `tid` as signal `signo`, at cycle `when`.
+  void counterInterrupt(int tid, int signo, i32 unit, i32 counter, Cycle when);
+
+  // MemoryDevice: guest accesses to mapped device windows.
+  bool read(u64 addr, unsigned size, u64& value) override;
+  bool write(u64 addr, unsigned size, u64 value) override;
+
+  // Kernel and I/O events also go to `bus` (null: none); see stats/probe.h.
+  void setProbe(probe::Bus* bus) { bus_ = bus; }
+  probe::Bus* probeBus() const { return bus_; }
   void visitStats(stats::Visitor& v) const;
   const ElfImage& image() const { return *image_; }
   u64 loadBias() const { return load_bias_; }
@@ -343,6 +367,7 @@ class Kernel {
   i64 sysMprotect(u64 addr, u64 length, u64 prot);
   i64 sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u64 new_addr);
   void mapRange(u64 start, u64 length, u8 perm, std::string name);
+  i64 mapDevice(const FdEntry& entry, u64 addr, u64 length, u64 prot, u64 flags, u64 offset);
   void unmapRange(u64 start, u64 length);
 
   // Files.
@@ -355,7 +380,7 @@ class Kernel {
   i64 sysFstat(i64 fd, u64 stat_addr);
   i64 sysPathOp(u64 number, const std::array<u64, 6>& a);
   i64 sysReadlinkat(i64 dirfd, u64 path_addr, u64 buf, u64 size);
-  i64 sysIoctl(i64 fd, u64 request, u64 arg);
+  i64 sysIoctl(Thread& t, i64 fd, u64 request, u64 arg);
   i64 sysFcntl(i64 fd, u64 cmd, u64 arg);
   i64 sysGetdents(i64 fd, u64 buf, u64 size);
   i64 sysPpoll(Thread& t, const std::array<u64, 6>& a);
@@ -422,8 +447,15 @@ class Kernel {
   std::vector<SigInfo> process_pending_;
   std::array<IntervalTimer, 3> itimers_{};  // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
   std::vector<PosixTimer> posix_timers_;
-  u64 sigreturn_trampoline_ = 0;   // guest address of `li a7, 139; ecall`
-  bool cpu_timers_armed_ = false;  // some CPU-time timer is armed (checked every slice)
+  u64 sigreturn_trampoline_ = 0;  // guest address of `li a7, 139; ecall`
+  bool cpu_timers_armed_ = false;
+  probe::Bus* bus_ = nullptr;
+  DeviceProvider* devices_ = nullptr;
+  struct DeviceWindow {
+    u64 start, length;
+    int device;
+  };
+  std::vector<DeviceWindow> device_windows_;  // some CPU-time timer is armed (checked every slice)
 };
 
 }  // namespace hpm

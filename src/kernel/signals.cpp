@@ -114,6 +114,8 @@ bool Kernel::takeSignal(Thread& t, u64 set, SigInfo& out) {
 void Kernel::sendToThread(Thread& target, const SigInfo& info, u64 when) {
   if (target.exited) return;
   ++stats_.signals_sent;
+  HPM_PROBE(bus_, kSignalsSent, 0, 1);
+  HPM_PROBE(bus_, kSignalsSent, 0, 1);
   const SignalAction& action = actions_[info.signo];
   const bool ignored =
       action.handler == kSigIgn ||
@@ -207,6 +209,7 @@ void Kernel::raiseFault(Thread& t, int signal, i32 code, u64 addr, std::string_v
   info.code = code;
   info.setAddr(addr);
   ++stats_.signals_delivered;
+  HPM_PROBE(bus_, kSignalsDelivered, 0, 1);
   setupFrame(t, info, action);
   if (action.flags & kSaResethand) action = SignalAction{};
 }
@@ -228,6 +231,7 @@ bool Kernel::deliverSignals(Thread& t) {
       return false;
     }
     ++stats_.signals_delivered;
+    HPM_PROBE(bus_, kSignalsDelivered, 0, 1);
     setupFrame(t, info, action);
     if (action.flags & kSaResethand) action = SignalAction{};
     handled = true;

@@ -163,6 +163,103 @@ std::string_view abi::syscallName(u64 number) {
   return "unknown";
 }
 
+abi::SyscallCategory abi::syscallCategory(u64 number) {
+  switch (number) {
+    case kGetcwd:
+    case kDup:
+    case kDup3:
+    case kFcntl:
+    case kIoctl:
+    case kMkdirat:
+    case kUnlinkat:
+    case kSymlinkat:
+    case kLinkat:
+    case kRenameat:
+    case kStatfs:
+    case kFstatfs:
+    case kTruncate:
+    case kFtruncate:
+    case kFallocate:
+    case kFaccessat:
+    case kChdir:
+    case kFchdir:
+    case kFchmod:
+    case kFchmodat:
+    case kFchownat:
+    case kFchown:
+    case kOpenat:
+    case kClose:
+    case kPipe2:
+    case kGetdents64:
+    case kLseek:
+    case kRead:
+    case kWrite:
+    case kReadv:
+    case kWritev:
+    case kPread64:
+    case kPwrite64:
+    case kPreadv:
+    case kPwritev:
+    case kPpoll:
+    case kReadlinkat:
+    case kNewfstatat:
+    case kFstat:
+    case kFsync:
+    case kFdatasync:
+    case kUtimensat:
+    case kRenameat2:
+    case kStatx:
+    case kFaccessat2: return SyscallCategory::kFile;
+    case kBrk:
+    case kMunmap:
+    case kMremap:
+    case kMmap:
+    case kMprotect:
+    case kMsync:
+    case kMadvise:
+    case kRiscvFlushIcache:
+    case kMembarrier: return SyscallCategory::kMemory;
+    case kExit:
+    case kExitGroup:
+    case kSetTidAddress:
+    case kFutex:
+    case kSetRobustList:
+    case kGetRobustList:
+    case kSchedSetaffinity:
+    case kSchedGetaffinity:
+    case kSchedYield:
+    case kClone:
+    case kClone3:
+    case kGettid:
+    case kGetcpu:
+    case kRseq: return SyscallCategory::kThread;
+    case kKill:
+    case kTkill:
+    case kTgkill:
+    case kSigaltstack:
+    case kRtSigsuspend:
+    case kRtSigaction:
+    case kRtSigprocmask:
+    case kRtSigpending:
+    case kRtSigtimedwait:
+    case kRtSigreturn: return SyscallCategory::kSignal;
+    case kNanosleep:
+    case kGetitimer:
+    case kSetitimer:
+    case kTimerCreate:
+    case kTimerGettime:
+    case kTimerGetoverrun:
+    case kTimerSettime:
+    case kTimerDelete:
+    case kClockGettime:
+    case kClockGetres:
+    case kClockNanosleep:
+    case kTimes:
+    case kGettimeofday: return SyscallCategory::kTime;
+    default: return SyscallCategory::kOther;
+  }
+}
+
 i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
   HartState& s = t.hart().state();
   const i64 fd = static_cast<i32>(a[0]);
@@ -245,7 +342,7 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
     case abi::kNewfstatat: return sysStat(static_cast<i32>(a[0]), a[1], a[2], a[3]);
     case abi::kFstat: return sysFstat(fd, a[1]);
     case abi::kStatx: return sysStatx(static_cast<i32>(a[0]), a[1], a[2], a[3], a[4]);
-    case abi::kIoctl: return sysIoctl(fd, a[1], a[2]);
+    case abi::kIoctl: return sysIoctl(t, fd, a[1], a[2]);
     case abi::kFcntl: return sysFcntl(fd, a[1], a[2]);
     case abi::kDup: {
       auto copy = fds_.duplicate(static_cast<int>(fd));
@@ -573,6 +670,10 @@ i64 Kernel::sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offse
   const bool anonymous = (flags & MAP_ANONYMOUS) != 0;
   FdEntry* file = nullptr;
   if (!anonymous) {
+    FdEntry* dev = fds_.get(static_cast<int>(fd));
+    if (dev != nullptr && dev->kind == FdKind::kDevice) {
+      return mapDevice(*dev, addr, length, prot, flags, offset);
+    }
     file = fds_.get(static_cast<int>(fd));
     if (file == nullptr || file->host_fd < 0) return -abi::kEBADF;
     struct stat st {};
@@ -687,6 +788,35 @@ i64 Kernel::sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u
   if (new_len > moved) mapRange(new_addr + moved, new_len - moved, perm, name);
   if (perm & GuestMemory::kExec) code_.flush();
   return static_cast<i64>(new_addr);
+}
+
+}  // namespace hpm
+
+namespace hpm {
+
+i64 Kernel::mapDevice(const FdEntry& entry, u64 addr, u64 length, u64 prot, u64 flags, u64 offset) {
+  // The whole register window, shared (all threads see the same registers), never executable.
+  const u64 window = devices_->windowBytes(entry.device);
+  const u64 len = alignUp(length, GuestMemory::kPageSize);
+  if (offset != 0 || len > window) return -abi::kEINVAL;
+  if ((flags & MAP_TYPE) != MAP_SHARED && (flags & MAP_TYPE) != MAP_SHARED_VALIDATE) {
+    return -abi::kEINVAL;
+  }
+  if (prot & PROT_EXEC) return -abi::kEACCES;
+  u64 where = 0;
+  if (flags & MAP_FIXED) {
+    if (addr & (GuestMemory::kPageSize - 1)) return -abi::kEINVAL;
+    where = addr;
+    unmapRange(where, len);
+  } else {
+    auto found = vmas_.findFreeTopDown(
+        len, alignUp(brk_current_, GuestMemory::kPageSize) + (u64{64} << 20), mmap_base_);
+    if (!found) return -abi::kENOMEM;
+    where = *found;
+  }
+  mapRange(where, len, GuestMemory::kDevice, entry.guest_path);
+  device_windows_.push_back(DeviceWindow{where, len, entry.device});
+  return static_cast<i64>(where);
 }
 
 }  // namespace hpm

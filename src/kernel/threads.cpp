@@ -95,12 +95,15 @@ i64 Kernel::sysClone(Thread& t, const std::array<u64, 6>& a) {
   threads_.push_back(std::move(child));
   schedule(*threads_.back());
   ++stats_.threads_created;
+  HPM_PROBE(bus_, kThreadsCreated, 0, 1);
   return tid;
 }
 
 void Kernel::threadExit(Thread& t, int code) {
   if (t.exited) return;
   last_exit_code_ = code;
+  ++stats_.thread_exits;
+  HPM_PROBE(bus_, kThreadExits, 0, 1);
   processRobustList(t);
   if (t.clear_child_tid != 0) {
     // CLONE_CHILD_CLEARTID: the tid word is cleared and one waiter woken (pthread_join).
@@ -152,6 +155,8 @@ i64 Kernel::futexWake(u64 addr, u32 count, u32 bitset, u64 when) {
     if (w->futex_bitset & bitset) woken.push_back(w);
   }
   for (Thread* w : woken) wake(*w, 0, when);
+  stats_.futex_wakes += woken.size();
+  if (!woken.empty()) HPM_PROBE(bus_, kFutexWakes, 0, woken.size());
   return static_cast<i64>(woken.size());
 }
 
@@ -187,6 +192,7 @@ i64 Kernel::sysFutex(Thread& t, const std::array<u64, 6>& a) {
       t.futex_addr = addr;
       t.futex_bitset = bitset;
       ++stats_.futex_waits;
+      HPM_PROBE(bus_, kFutexWaits, 0, 1);
       block(t, WaitKind::kFutex, deadline);
       futex_waiters_[addr].push_back(&t);
       return kBlocked;

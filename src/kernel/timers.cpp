@@ -86,6 +86,8 @@ u64 Kernel::cpuTimerBudget() const {
 }
 
 void Kernel::expirePosixTimer(std::size_t id, u64 expirations, u64 when) {
+  stats_.timer_expirations += expirations;
+  HPM_PROBE(bus_, kTimerExpirations, 0, expirations);
   PosixTimer& pt = posix_timers_[id];
   constexpr i64 kMaxOverrun = INT32_MAX;
   if (pt.notify == kSigevNone) return;
@@ -146,6 +148,8 @@ void Kernel::checkCpuTimers(u64 when) {
     IntervalTimer& timer = itimers_[which];
     if (!timer.armed || cpu < timer.value) continue;
     SigInfo info;
+    ++stats_.timer_expirations;
+    HPM_PROBE(bus_, kTimerExpirations, 0, 1);
     info.signo = kSignals[which];
     info.code = 0x80;  // SI_KERNEL
     sendToProcess(info, when);

@@ -103,10 +103,23 @@ Cycle MemorySystem::ddrTransfer(u64 l2line, Cycle p, bool write, bool timed) {
     start = std::max(p, c.free);
     c.free = start + ddr_line_cycles_;
     c.stats.busy_cycles += ddr_line_cycles_;
+    HPM_PROBE(bus_, kDdrBusyCycles, controllerOf(l2line << l2_shift_), ddr_line_cycles_);
   }
   ++c.stats.requests;
   ++(write ? c.stats.writes : c.stats.reads);
   c.stats.bytes += p_.l2.line_bytes;
+  if (bus_ != nullptr) [[unlikely]] {
+    const u32 ctl = controllerOf(l2line << l2_shift_);
+    HPM_PROBE(bus_, kDdrRequests, ctl, 1);
+    if (write) {
+      HPM_PROBE(bus_, kDdrWrites, ctl, 1);
+      HPM_PROBE(bus_, kCoreDdrWrites, requester_, 1);
+    } else {
+      HPM_PROBE(bus_, kDdrReads, ctl, 1);
+      HPM_PROBE(bus_, kCoreDdrReads, requester_, 1);
+    }
+    HPM_PROBE(bus_, kDdrBytes, ctl, p_.l2.line_bytes);
+  }
   return start;
 }
 
@@ -114,14 +127,18 @@ u32 MemorySystem::l2Victim(Slice& s, u64 l2line, Cycle at, bool timed) {
   const u32 slot = s.cache.victim(l2line);
   if (s.cache.valid(slot)) {
     const u64 old = s.cache.tag(slot);
+    const u32 sid = static_cast<u32>(&s - slices_.data());
     ++s.stats.evictions;
+    HPM_PROBE(bus_, kL2Evictions, sid, 1);
     if (s.cache.flags(slot) & Cache::kDirty) {
       ++s.stats.writebacks;
+      HPM_PROBE(bus_, kL2Writebacks, sid, 1);
       ddrTransfer(old, at, true, timed);
     }
     if (const u64 sharers = s.cache.meta(slot)) {
       // Inclusion: private copies of an evicted line go with it.
       ++s.stats.back_invalidations;
+      HPM_PROBE(bus_, kL2BackInvalidations, sid, 1);
       invalidateSharers(old, sharers, kNoCore);
     }
   }
@@ -129,7 +146,9 @@ u32 MemorySystem::l2Victim(Slice& s, u64 l2line, Cycle at, bool timed) {
 }
 
 Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed, Level* level) {
-  Slice& s = slices_[sliceOfLine(l2line)];
+  const u32 sid = sliceOfLine(l2line);
+  Slice& s = slices_[sid];
+  requester_ = core;
   // A fetch miss was requested at its fetch cycle, before the issue that commits it; requests
   // processed in between must not push it back (it could starve), so it takes the uncontended
   // latency and only adds its busy time to the slice and the controller.
@@ -139,19 +158,29 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
     start = waits ? std::max(p, s.free) : p;
     s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
     s.stats.busy_cycles += p_.l2.slice_busy_cycles;
+    HPM_PROBE(bus_, kL2BusyCycles, sid, p_.l2.slice_busy_cycles);
   }
   ++s.stats.requests;
   ++s.stats.reads;
   s.stats.bytes += p_.l2.line_bytes;
+  HPM_PROBE(bus_, kL2Requests, sid, 1);
+  HPM_PROBE(bus_, kL2Reads, sid, 1);
+  HPM_PROBE(bus_, kL2Bytes, sid, p_.l2.line_bytes);
+  HPM_PROBE(bus_, kCoreL2Reads, core, 1);
+  if (src == Source::kAtomic) HPM_PROBE(bus_, kCoreL2Atomics, core, 1);
   u32 slot = s.cache.find(l2line);
   Cycle ready;
   if (slot != Cache::kNone) {
     ++s.stats.hits;
+    HPM_PROBE(bus_, kL2Hits, sid, 1);
+    HPM_PROBE(bus_, kCoreL2Hits, core, 1);
     s.cache.touch(slot);
     ready = timed ? std::max(start + p_.l2.hit_latency, s.cache.ready(slot)) : p;
     *level = Level::kL2;
   } else {
     ++s.stats.misses;
+    HPM_PROBE(bus_, kL2Misses, sid, 1);
+    HPM_PROBE(bus_, kCoreL2Misses, core, 1);
     const Cycle dstart = ddrTransfer(l2line, start, false, timed);
     ready = timed ? (waits ? dstart : start) + p_.ddr.latency : p;
     slot = l2Victim(s, l2line, start, timed);
@@ -176,23 +205,32 @@ Cycle MemorySystem::sliceFree(u64 addr, Cycle earliest) const {
 }
 
 void MemorySystem::l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool timed) {
-  (void)core;
   const u64 l2line = addr >> l2_shift_;
-  Slice& s = slices_[sliceOfLine(l2line)];
+  const u32 sid = sliceOfLine(l2line);
+  Slice& s = slices_[sid];
+  requester_ = core;
   if (timed) {
     s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
     s.stats.busy_cycles += p_.l2.slice_busy_cycles;
+    HPM_PROBE(bus_, kL2BusyCycles, sid, p_.l2.slice_busy_cycles);
   }
   ++s.stats.requests;
   ++s.stats.writes;
   s.stats.bytes += bytes;
+  HPM_PROBE(bus_, kL2Requests, sid, 1);
+  HPM_PROBE(bus_, kL2Writes, sid, 1);
+  HPM_PROBE(bus_, kL2Bytes, sid, bytes);
+  HPM_PROBE(bus_, kCoreL2Writes, core, 1);
   u32 slot = s.cache.find(l2line);
   if (slot != Cache::kNone) {
     ++s.stats.hits;
+    HPM_PROBE(bus_, kL2Hits, sid, 1);
     s.cache.touch(slot);
   } else {
     // Write-allocate: the rest of the line comes from DDR.
     ++s.stats.misses;
+    HPM_PROBE(bus_, kL2Misses, sid, 1);
+    HPM_PROBE(bus_, kCoreL2Misses, core, 1);
     const Cycle dstart = ddrTransfer(l2line, start, false, timed);
     const Cycle ready = timed ? dstart + p_.ddr.latency : start;
     slot = l2Victim(s, l2line, start, timed);
@@ -207,6 +245,7 @@ void MemorySystem::l2Write(u32 core, u64 addr, u32 bytes, Cycle start) {
 
 void MemorySystem::l2WriteCombined(u64 addr, u32 bytes) {
   slices_[sliceOf(addr)].stats.bytes += bytes;
+  HPM_PROBE(bus_, kL2Bytes, sliceOf(addr), bytes);
 }
 
 // ---- Coherence ----
@@ -217,6 +256,7 @@ void MemorySystem::invalidateCore(u32 core, u64 l2line) {
   if (p != Cache::kNone) {
     l1p_[core].invalidate(p);
     ++l1p_stats_[core].invalidations;
+    HPM_PROBE(bus_, kL1pInvalidations, core, 1);
   }
   const u64 first = l2line << l1d_per_l2_shift_;
   for (u64 k = 0; k < (u64{1} << l1d_per_l2_shift_); ++k) {
@@ -224,6 +264,7 @@ void MemorySystem::invalidateCore(u32 core, u64 l2line) {
     if (d != Cache::kNone) {
       l1d_[core].invalidate(d);
       ++l1d_stats_[core].invalidations;
+      HPM_PROBE(bus_, kL1dInvalidations, core, 1);
     }
   }
 }
@@ -244,10 +285,14 @@ void MemorySystem::prefetchLine(u32 core, u64 l2line, Cycle at, bool timed) {
   Cache& b = l1p_[core];
   if (b.find(l2line) != Cache::kNone) return;
   ++l1p_stats_[core].prefetches;
+  HPM_PROBE(bus_, kL1pPrefetches, core, 1);
   Level level;
   const Cycle ready = l2Read(core, l2line, at, Source::kPrefetch, timed, &level);
   const u32 slot = b.victim(l2line);
-  if (b.valid(slot)) ++l1p_stats_[core].evictions;
+  if (b.valid(slot)) {
+    ++l1p_stats_[core].evictions;
+    HPM_PROBE(bus_, kL1pEvictions, core, 1);
+  }
   b.install(slot, l2line, ready);
   b.setFlags(slot, Cache::kPrefetched);
 }
@@ -293,18 +338,24 @@ Cycle MemorySystem::fetchImpl(u32 core, u64 addr, Cycle at, bool timed) {
   CacheStats& st = l1i_stats_[core];
   const u64 line = addr >> l1i_shift_;
   ++st.accesses;
+  HPM_PROBE(bus_, kL1iAccesses, core, 1);
   u32 slot = c.find(line);
   if (slot != Cache::kNone) {
     ++st.hits;
+    HPM_PROBE(bus_, kL1iHits, core, 1);
     c.touch(slot);
     return timed ? std::max(at + p_.l1i.hit_latency, c.ready(slot)) : at;
   }
   ++st.misses;
+  HPM_PROBE(bus_, kL1iMisses, core, 1);
   Level level;
   const Cycle data = l2Read(core, addr >> l2_shift_, at, Source::kFetch, timed, &level);
   const Cycle ready = timed ? data + p_.l1i.hit_latency : at;
   slot = c.victim(line);
-  if (c.valid(slot)) ++st.evictions;
+  if (c.valid(slot)) {
+    ++st.evictions;
+    HPM_PROBE(bus_, kL1iEvictions, core, 1);
+  }
   c.install(slot, line, ready);
   return ready;
 }
@@ -325,41 +376,55 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
   CacheStats& dst = l1d_stats_[core];
   const u64 line = addr >> l1d_shift_;
   ++dst.accesses;
+  HPM_PROBE(bus_, kL1dAccesses, core, 1);
   u32 slot = d.find(line);
   if (slot != Cache::kNone) {
     ++dst.hits;
+    HPM_PROBE(bus_, kL1dHits, core, 1);
     d.touch(slot);
     return {timed ? std::max(at + p_.l1d.hit_latency, d.ready(slot)) : at, Level::kL1, false};
   }
   ++dst.misses;
+  HPM_PROBE(bus_, kL1dMisses, core, 1);
+  HPM_PROBE(bus_, kL1dLoadMisses, core, 1);
   LoadResult r;
   r.l1_miss = true;
   const u64 l2line = addr >> l2_shift_;
   Cache& b = l1p_[core];
   CacheStats& bst = l1p_stats_[core];
   ++bst.accesses;
+  HPM_PROBE(bus_, kL1pAccesses, core, 1);
   const u32 pslot = b.find(l2line);
   if (pslot != Cache::kNone) {
     ++bst.hits;
+    HPM_PROBE(bus_, kL1pHits, core, 1);
     b.touch(pslot);
     r.ready = timed ? std::max(at + p_.l1p.hit_latency, b.ready(pslot)) : at;
     r.level = Level::kL1p;
     if (b.flags(pslot) & Cache::kPrefetched) {
       ++bst.prefetch_hits;
+      HPM_PROBE(bus_, kL1pPrefetchHits, core, 1);
       b.setFlags(pslot, 0);
       if (p_.l1p.prefetch) streamOnPrefetchHit(core, l2line, at, timed);
     }
   } else {
     ++bst.misses;
+    HPM_PROBE(bus_, kL1pMisses, core, 1);
     r.ready = l2Read(core, l2line, std::max(at, xbar_free), Source::kData, timed, &r.level);
     if (!timed) r.ready = at;
     const u32 v = b.victim(l2line);
-    if (b.valid(v)) ++bst.evictions;
+    if (b.valid(v)) {
+      ++bst.evictions;
+      HPM_PROBE(bus_, kL1pEvictions, core, 1);
+    }
     b.install(v, l2line, r.ready);
     if (p_.l1p.prefetch) streamOnMiss(core, l2line, at, timed);
   }
   slot = d.victim(line);
-  if (d.valid(slot)) ++dst.evictions;
+  if (d.valid(slot)) {
+    ++dst.evictions;
+    HPM_PROBE(bus_, kL1dEvictions, core, 1);
+  }
   d.install(slot, line, r.ready);
   return r;
 }
@@ -373,12 +438,17 @@ void MemorySystem::storeImpl(u32 core, u64 addr) {
   CacheStats& dst = l1d_stats_[core];
   ++dst.accesses;
   ++dst.writes;
+  HPM_PROBE(bus_, kL1dAccesses, core, 1);
+  HPM_PROBE(bus_, kL1dWrites, core, 1);
   const u32 slot = d.find(addr >> l1d_shift_);
   if (slot != Cache::kNone) {
     ++dst.hits;
+    HPM_PROBE(bus_, kL1dHits, core, 1);
     d.touch(slot);
   } else {
     ++dst.misses;
+    HPM_PROBE(bus_, kL1dMisses, core, 1);
+    HPM_PROBE(bus_, kL1dStoreMisses, core, 1);
   }
   // Coherence through the inclusive L2's sharer mask: the other cores' copies go.
   const u64 l2line = addr >> l2_shift_;

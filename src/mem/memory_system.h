@@ -18,6 +18,7 @@
 #include "base/types.h"
 #include "mem/cache.h"
 #include "mem/mem_params.h"
+#include "stats/probe.h"
 #include "stats/stats.h"
 
 namespace hpm::mem {
@@ -73,6 +74,8 @@ class MemorySystem {
   explicit MemorySystem(const MemParams& params);
 
   const MemParams& params() const { return p_; }
+  // Events go to `bus` too (null: none); see stats/probe.h.
+  void setProbe(probe::Bus* bus) { bus_ = bus; }
 
   // ---- Instruction fetch ----
   // The cycle the fetch group at `addr` requested at `at` by `core` is available: at +
@@ -190,6 +193,8 @@ class MemorySystem {
   std::vector<Slice> slices_;
   std::vector<Controller> ddr_;
   std::vector<u64> epoch_;
+  probe::Bus* bus_ = nullptr;
+  u32 requester_ = 0;  // the core whose request is being served (for DDR events)
 };
 
 }  // namespace hpm::mem

@@ -11,6 +11,9 @@
 #include "config/schema.h"
 #include "core/timing_params.h"
 #include "kernel/kernel.h"
+#include "node/monitor_params.h"
+#include "pmu/upc/params.h"
+#include "pmu/upcq/params.h"
 
 namespace hpm {
 
@@ -37,6 +40,10 @@ struct MachineConfig {
   KernelParams kernel;
   // Timing model sections core, l1i, l1d, l1p, l2, ddr (its cores and threads come from node).
   timing::TimingParams timing;
+  // Monitoring: which unit the node has, and the parameters of each kind of unit.
+  MonitorParams monitor;
+  upc::Params upc;
+  upcq::Params upcq;
 
   void visit(config::Visitor& v) {
     v.param("name", name, "Machine name");
@@ -44,6 +51,9 @@ struct MachineConfig {
     v.section("node", node);
     v.section("kernel", kernel);
     timing.visit(v);
+    v.section("monitor", monitor);
+    v.section("upc", upc);
+    v.section("upcq", upcq);
   }
 
   u32 hardwareThreads() const { return node.cores * node.threads_per_core; }

@@ -6,6 +6,8 @@
 
 #include "core/timing_params.h"
 #include "hart/interpreter.h"
+#include "node/monitor.h"
+#include "stats/probe.h"
 
 namespace hpm {
 namespace {
@@ -21,6 +23,64 @@ u64 effectiveAddress(const isa::DecodedInst& d, const HartState& s) {
     default: return 0;
   }
 }
+
+// What an operation does, for the instruction-mix events the driver publishes (the events that
+// depend only on the instruction, not on the timing model).
+struct OpMix {
+  u8 load_bytes = 0;
+  u8 store_bytes = 0;
+  u8 flops = 0;      // floating-point operations (a fused multiply-add is two)
+  u8 precision = 0;  // FP arithmetic: 1 single, 2 double
+  bool lr = false, sc = false, amo = false, ecall = false, csr = false, fence = false;
+};
+
+std::array<OpMix, isa::kOpCount> makeOpMix() {
+  using isa::InstClass;
+  using isa::Op;
+  std::array<OpMix, isa::kOpCount> table{};
+  for (u32 i = 0; i < isa::kOpCount; ++i) {
+    const Op op = static_cast<Op>(i);
+    const isa::OpInfo& info = isa::opInfo(op);
+    OpMix& m = table[i];
+    switch (op) {
+      case Op::kLb:
+      case Op::kLbu: m.load_bytes = 1; break;
+      case Op::kLh:
+      case Op::kLhu: m.load_bytes = 2; break;
+      case Op::kLw:
+      case Op::kLwu:
+      case Op::kFlw: m.load_bytes = 4; break;
+      case Op::kLd:
+      case Op::kFld: m.load_bytes = 8; break;
+      case Op::kSb: m.store_bytes = 1; break;
+      case Op::kSh: m.store_bytes = 2; break;
+      case Op::kSw:
+      case Op::kFsw: m.store_bytes = 4; break;
+      case Op::kSd:
+      case Op::kFsd: m.store_bytes = 8; break;
+      case Op::kLrW:
+      case Op::kLrD: m.lr = true; break;
+      case Op::kScW:
+      case Op::kScD: m.sc = true; break;
+      case Op::kEcall: m.ecall = true; break;
+      case Op::kFence:
+      case Op::kFenceI: m.fence = true; break;
+      default: break;
+    }
+    if (info.cls == InstClass::kAtomic && !m.lr && !m.sc) m.amo = true;
+    if (info.format == isa::Format::kCsr || info.format == isa::Format::kCsrI) m.csr = true;
+    const bool arithmetic = info.cls == InstClass::kFpAdd || info.cls == InstClass::kFpMul ||
+                            info.cls == InstClass::kFpFma || info.cls == InstClass::kFpDiv ||
+                            info.cls == InstClass::kFpSqrt;
+    if (arithmetic) {
+      m.flops = info.cls == InstClass::kFpFma ? 2 : 1;
+      m.precision = info.mnemonic.ends_with(".d") ? 2 : 1;
+    }
+  }
+  return table;
+}
+
+const std::array<OpMix, isa::kOpCount> kOpMix = makeOpMix();
 
 bool isRegionBegin(const isa::DecodedInst& d) {
   return d.op == isa::Op::kSlti && d.rd == kSinkRegister && d.rs1 == 0;
@@ -54,6 +114,20 @@ struct Simulation::Impl {
   RunOptions options;
   std::unique_ptr<Kernel> kernel;
   std::unique_ptr<timing::NodeTiming> model;
+  std::unique_ptr<probe::Bus> bus;
+  std::unique_ptr<Monitor> monitor;
+  std::vector<u64> touched_pages;  // bitmap of guest pages accessed (PageFirstTouches)
+  // Cached from the bus's wanted set (recomputed when its epoch changes): whether the timing
+  // model publishes at all, and per hardware thread whether any instruction-mix event is wanted.
+  u64 hook_interval = 0;
+  Cycle next_interval = 0;
+  std::function<void(Cycle)> interval_hook;
+  std::function<void(u32, bool, Cycle)> region_hook;
+  u64 bus_epoch = ~u64{0};
+  std::vector<u8> mix_wanted;
+  void noteInterest();
+
+  void publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
 
   // Per hardware thread: the guest thread that last ran on it, and whether its clock was moved
   // to a pending instruction's issue cycle (a stall, not idle time).
@@ -117,9 +191,11 @@ struct TimingObserver {
   bool beforeIssue(const isa::DecodedInst& d, u64 pc, const HartState& s) {
     addr = effectiveAddress(d, s);
     if constexpr (kMode == RunMode::kWarmup) {
+      if (sim.bus) sim.bus->setNow(state.cycle);
       return state.cycle <= limit;
     } else {
       at = model.issueTime(hw, d, pc, addr);
+      if (sim.bus) sim.bus->setNow(at);  // device accesses and events happen at the issue cycle
       if (at > limit) {
         // Another hardware thread comes first: wait (without issuing) until `at`.
         state.cycle = at;
@@ -138,6 +214,9 @@ struct TimingObserver {
       model.issue(hw, d, pc, next_pc, addr, at);
     }
     state.cycle = model.hartTime(hw);
+    if (!sim.mix_wanted.empty() && sim.mix_wanted[hw]) [[unlikely]] {
+      sim.publishMix(hw, d, addr, state);
+    }
     ++regions.instructions;
     const timing::IssueCost& cost = model.lastCost(hw);
     for (std::size_t i = 0; i < timing::kStallCount; ++i) regions.stalls[i] += cost.stalls[i];
@@ -155,6 +234,93 @@ struct TimingObserver {
   }
 };
 
+void Simulation::Impl::noteInterest() {
+  if (!bus || bus->epoch() == bus_epoch) return;
+  bus_epoch = bus->epoch();
+  // With nothing wanted the models do not even look at the bus.
+  model->setProbe(bus->anyWanted() ? bus.get() : nullptr);
+  using probe::Event;
+  static constexpr Event kMixEvents[] = {Event::kInstCompressed,
+                                         Event::kFpOps,
+                                         Event::kFpSingle,
+                                         Event::kFpDouble,
+                                         Event::kLoads1,
+                                         Event::kLoads2,
+                                         Event::kLoads4,
+                                         Event::kLoads8,
+                                         Event::kStores1,
+                                         Event::kStores2,
+                                         Event::kStores4,
+                                         Event::kStores8,
+                                         Event::kMisalignedAccesses,
+                                         Event::kLoadReserved,
+                                         Event::kStoreCondSuccess,
+                                         Event::kStoreCondFail,
+                                         Event::kAtomicMemoryOps,
+                                         Event::kEcalls,
+                                         Event::kCsrAccesses,
+                                         Event::kFences};
+  const u32 threads = bus->topology().threads;
+  mix_wanted.assign(threads, 0);
+  const bool touches = bus->wants(Event::kPageFirstTouches, 0);
+  for (u32 h = 0; h < threads; ++h) {
+    bool any = touches;
+    for (Event e : kMixEvents) any = any || bus->wants(e, h);
+    for (u32 op = 0; op < bus->opcodes() && !any; ++op) any = bus->wantsOp(op, h);
+    mix_wanted[h] = any ? 1 : 0;
+  }
+}
+
+void Simulation::Impl::publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s) {
+  using probe::Event;
+  probe::Bus& b = *bus;
+  auto pub = [&](Event e, u64 n) {
+    if (b.wants(e, hw)) b.pulse(e, hw, n);
+  };
+  const u32 op = static_cast<u32>(d.op);
+  const OpMix& m = kOpMix[op];
+  if (d.length == 2) pub(Event::kInstCompressed, 1);
+  if (m.load_bytes != 0) {
+    pub(m.load_bytes == 1   ? Event::kLoads1
+        : m.load_bytes == 2 ? Event::kLoads2
+        : m.load_bytes == 4 ? Event::kLoads4
+                            : Event::kLoads8,
+        1);
+    if (addr & (m.load_bytes - 1)) pub(Event::kMisalignedAccesses, 1);
+  }
+  if (m.store_bytes != 0) {
+    pub(m.store_bytes == 1   ? Event::kStores1
+        : m.store_bytes == 2 ? Event::kStores2
+        : m.store_bytes == 4 ? Event::kStores4
+                             : Event::kStores8,
+        1);
+    if (addr & (m.store_bytes - 1)) pub(Event::kMisalignedAccesses, 1);
+  }
+  if (m.flops != 0) {
+    pub(Event::kFpOps, m.flops);
+    pub(m.precision == 2 ? Event::kFpDouble : Event::kFpSingle, 1);
+  }
+  if (m.lr) pub(Event::kLoadReserved, 1);
+  if (m.sc) pub(s.x[d.rd] == 0 ? Event::kStoreCondSuccess : Event::kStoreCondFail, 1);
+  if (m.amo) pub(Event::kAtomicMemoryOps, 1);
+  if (m.ecall) pub(Event::kEcalls, 1);
+  if (m.csr) pub(Event::kCsrAccesses, 1);
+  if (m.fence) pub(Event::kFences, 1);
+  if (b.wantsOp(op, hw)) b.pulseOp(op, hw, 1);
+  if ((m.load_bytes | m.store_bytes) != 0 || m.lr || m.sc || m.amo) {
+    // First touches of a page: a bit per guest page, set at the first access.
+    const u64 page = addr >> GuestMemory::kPageBits;
+    if (page < (GuestMemory::kVaLimit >> GuestMemory::kPageBits)) {
+      if (touched_pages.empty()) touched_pages.assign((GuestMemory::kVaLimit >> 12) / 64, 0);
+      u64& word = touched_pages[page >> 6];
+      if (!(word & (u64{1} << (page & 63)))) {
+        word |= u64{1} << (page & 63);
+        if (b.wants(Event::kPageFirstTouches, 0)) b.pulse(Event::kPageFirstTouches, 0, 1);
+      }
+    }
+  }
+}
+
 void Simulation::Impl::readRegionNames() {
   // Records of 64 bytes: a little-endian u32 id, then a NUL-terminated name.
   const auto section = kernel->image().section(".hpm_regions");
@@ -169,6 +335,7 @@ void Simulation::Impl::readRegionNames() {
 
 void Simulation::Impl::regionMarker(Thread& t, const isa::DecodedInst& d, Cycle now) {
   const u32 id = static_cast<u32>(d.imm) & 0xfff;
+  if (region_hook) region_hook(id, isRegionBegin(d), now);
   ThreadRegions& tr = regionsOf(t.tid());
   if (isRegionBegin(d)) {
     tr.open.push_back(OpenRegion{id, now, tr.instructions, tr.stalls});
@@ -234,7 +401,20 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
   kc.host_time = options.host_time;
   impl_->kernel = std::make_unique<Kernel>(kc);
   if (options.mode != RunMode::kFunctional) {
-    impl_->model = std::make_unique<timing::NodeTiming>(timingParamsFor(impl_->machine));
+    const timing::TimingParams tp = timingParamsFor(impl_->machine);
+    impl_->model = std::make_unique<timing::NodeTiming>(tp);
+    if (impl_->machine.monitor.unit != MonitorUnit::kNone) {
+      // The monitor needs the timing model's events: it exists in the warm-up, timing and
+      // profile modes.
+      probe::Topology topology;
+      topology.threads = impl_->machine.hardwareThreads();
+      topology.cores = impl_->machine.node.cores;
+      topology.slices = tp.l2.slices;
+      topology.controllers = tp.ddr.controllers;
+      impl_->bus = std::make_unique<probe::Bus>(topology, static_cast<u32>(isa::kOpCount));
+      impl_->monitor = std::make_unique<Monitor>(impl_->machine, *impl_->bus, *impl_->kernel);
+      impl_->kernel->setProbe(impl_->bus.get());
+    }
   }
   impl_->harts.resize(impl_->machine.hardwareThreads());
   if (options.mode == RunMode::kProfile && options.profile_interval == 0) {
@@ -266,8 +446,12 @@ static Stop runTimed(Simulation::Impl& sim, Thread& t, Cycle limit) {
   Simulation::Impl::HartDriver& driver = sim.harts[hw];
   timing::NodeTiming& model = *sim.model;
   HartState& state = t.hart().state();
+  sim.noteInterest();
   if (driver.last_thread != &t) {
-    if (driver.last_thread != nullptr) model.switchContext(hw);
+    if (driver.last_thread != nullptr) {
+      model.switchContext(hw);
+      if (sim.bus != nullptr) HPM_PROBE(sim.bus.get(), kContextSwitches, 0, 1);
+    }
     driver.last_thread = &t;
   }
   // The kernel moved the clock (a wait ended, or the thread waited for its hardware thread):
@@ -278,7 +462,13 @@ static Stop runTimed(Simulation::Impl& sim, Thread& t, Cycle limit) {
   driver.parked = false;
   if (state.cycle < model.hartTime(hw)) state.cycle = model.hartTime(hw);
   TimingObserver<kMode> observer{sim, driver, t, state, model, sim.regionsOf(t.tid()), hw, limit};
-  return t.hart().run(~u64{0} >> 1, observer);
+  const Stop stop = t.hart().run(~u64{0} >> 1, observer);
+  if (sim.monitor) sim.monitor->poll(state.cycle);
+  while (sim.hook_interval != 0 && state.cycle >= sim.next_interval) {
+    sim.interval_hook(sim.next_interval);
+    sim.next_interval += sim.hook_interval;
+  }
+  return stop;
 }
 
 void Simulation::run(const Kernel::ProgressFn& progress) {
@@ -307,8 +497,21 @@ void Simulation::run(const Kernel::ProgressFn& progress) {
   }
 }
 
+void Simulation::setIntervalHook(u64 cycles, std::function<void(Cycle)> hook) {
+  impl_->hook_interval = cycles;
+  impl_->next_interval = cycles;
+  impl_->interval_hook = std::move(hook);
+}
+
+void Simulation::setRegionHook(std::function<void(u32, bool, Cycle)> hook) {
+  impl_->region_hook = std::move(hook);
+}
+
 const Kernel& Simulation::kernel() const {
   return *impl_->kernel;
+}
+Monitor* Simulation::monitor() const {
+  return impl_->monitor.get();
 }
 const MachineConfig& Simulation::machine() const {
   return impl_->machine;
@@ -367,6 +570,11 @@ void Simulation::visitStats(stats::Visitor& v) const {
   if (impl_->model) {
     v.beginGroup("timing");
     impl_->model->visitStats(v);
+    v.endGroup();
+  }
+  if (impl_->monitor) {
+    v.beginGroup("monitor");
+    impl_->monitor->visitStats(v);
     v.endGroup();
   }
   const auto regs = regions();

@@ -2,6 +2,7 @@
 // modes the timing model (core/node_timing.h), driven instruction by instruction.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -65,6 +66,8 @@ struct FunctionProfile {
   std::array<u64, timing::kStallCount> stalls{};
 };
 
+class Monitor;
+
 class Simulation {
  public:
   Simulation(MachineConfig machine, RunOptions options);
@@ -75,6 +78,11 @@ class Simulation {
   // Loads the program (hpm::Error for bad programs).
   void exec(const std::string& path, const std::vector<std::string>& argv,
             const std::vector<std::string>& envp);
+  // Called with the cycle each time the simulated time passes a multiple of `cycles` (warm-up,
+  // timing and profile modes), and at every region marker (id, begin or end, cycle).
+  void setIntervalHook(u64 cycles, std::function<void(Cycle)> hook);
+  void setRegionHook(std::function<void(u32 id, bool begin, Cycle now)> hook);
+
   // Runs it to the end; `progress` is called now and then (may be empty).
   void run(const Kernel::ProgressFn& progress = {});
 
@@ -89,6 +97,9 @@ class Simulation {
   const std::vector<ProfileSample>& samples() const;
   // Functions by descending cycles (profile mode).
   std::vector<FunctionProfile> functionProfile() const;
+
+  // The node's counter unit, when it has one and the mode has a timing model (else null).
+  Monitor* monitor() const;
 
   // Every ground-truth statistic: kernel, timing model, regions.
   void visitStats(stats::Visitor& v) const;

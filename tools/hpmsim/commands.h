@@ -15,6 +15,8 @@ using Action = std::function<int()>;
 void addRunCommand(CLI::App& root, Action& selected);
 void addConfigCommand(CLI::App& root, Action& selected);
 void addSweepCommand(CLI::App& root, Action& selected);
+void addEventsCommand(CLI::App& root, Action& selected);
+void addStatCommand(CLI::App& root, Action& selected);
 void addUpcCommand(CLI::App& root, Action& selected);
 
 }  // namespace hpm::tools

@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   hpm::tools::addRunCommand(app, selected);
   hpm::tools::addConfigCommand(app, selected);
   hpm::tools::addSweepCommand(app, selected);
+  hpm::tools::addEventsCommand(app, selected);
+  hpm::tools::addStatCommand(app, selected);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,35 @@
+// Devices the kernel exposes to the guest as files under /dev/hpm/: the performance-counter
+// units' register windows. A guest opens one and mmaps it; its loads and stores to the mapping
+// are register accesses at the cycle of the instruction (so a counter read is a plain load, as
+// on Blue Gene). An ioctl registers the calling thread to receive the unit's interrupts as a
+// signal. The node layer provides the devices (it owns the units); the kernel routes.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "base/types.h"
+
+namespace hpm {
+
+// ioctl(fd, kHpmIoctlSetSignal, signo): interrupts of this device go to the calling thread as
+// signal `signo` (0: no longer). The siginfo has si_code kHpmSiCounter and, after si_signo,
+// si_errno and si_code, an int unit id, an int counter index and the 64-bit cycle.
+inline constexpr u64 kHpmIoctlSetSignal = 0x48500001;
+inline constexpr i32 kHpmSiCounter = 0x4850;
+
+class DeviceProvider {
+ public:
+  virtual ~DeviceProvider() = default;
+  // The device at a guest path ("/dev/hpm/upc"), or -1.
+  virtual int findDevice(std::string_view path) const = 0;
+  // Size of its register window in bytes (a multiple of 4096).
+  virtual u64 windowBytes(int device) const = 0;
+  // Register accesses at the cycle of the instruction being executed.
+  virtual u64 readRegister(int device, u64 offset) = 0;
+  virtual void writeRegister(int device, u64 offset, u64 value) = 0;
+  // The device's interrupts go to thread `tid` as `signo` (0 stops them).
+  virtual void setInterruptTarget(int device, int tid, int signo) = 0;
+};
+
+}  // namespace hpm

@@ -1,0 +1,772 @@
+#include "node/monitor.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "base/error.h"
+#include "isa/ops.h"
+#include "kernel/kernel.h"
+#include "node/machine.h"
+#include "pmu/upc/unit.h"
+#include "pmu/upcq/units.h"
+
+namespace hpm {
+namespace {
+
+using probe::Event;
+using probe::Kind;
+using probe::Scope;
+
+std::string upper(std::string_view s) {
+  std::string out;
+  for (char c : s)
+    out += c == '.' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string lower(std::string_view s) {
+  std::string out;
+  for (char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The operations with an instruction-count event (every one but the illegal encoding).
+std::vector<u32> countedOps() {
+  std::vector<u32> ops;
+  for (u32 op = 0; op < isa::kOpCount; ++op) {
+    if (static_cast<isa::Op>(op) != isa::Op::kIllegal) ops.push_back(op);
+  }
+  return ops;
+}
+
+// "L1dMisses" -> "L1D_MISSES", "op:fadd.d" -> "OP_FADD_D".
+std::string genericUpper(const std::string& generic) {
+  if (generic.starts_with("op:")) return "OP_" + upper(generic.substr(3));
+  for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+    if (probe::kEventInfo[ev].name == generic) return probe::upperName(static_cast<Event>(ev));
+  }
+  return generic;
+}
+
+std::string opGeneric(u32 op) {
+  return "op:" + std::string(isa::opInfo(static_cast<isa::Op>(op)).mnemonic);
+}
+
+// Events whose count in one cycle is not bounded by a small number (bytes moved, cycles waited,
+// threads woken at once): a counter unit sized for one or two events per cycle per counter could
+// lose carries on them, so they are wired only to counters wide enough (the I/O unit's 32-bit
+// registers); their ground truth stays in the statistics.
+bool unboundedRate(Event e) {
+  switch (e) {
+    case Event::kL2Bytes:
+    case Event::kL2BusyCycles:
+    case Event::kDdrBytes:
+    case Event::kDdrBusyCycles:
+    case Event::kFetchPortWaits:
+    case Event::kIoBytesRead:
+    case Event::kIoBytesWritten:
+    case Event::kIoConsoleBytes:
+    case Event::kFutexWakes:
+    case Event::kTimerExpirations: return true;
+    default: return false;
+  }
+}
+
+bool isIoEvent(Event e) {
+  return e >= Event::kIoReads && e <= Event::kIoOpens;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+struct Monitor::Impl {
+  // A unit input fed by a bus input.
+  struct Target {
+    u32 slot;   // index into `slots`
+    u32 port;   // L2Unit: the slice; else 0
+    u32 event;  // the unit's event input
+    u32 id;     // dense id of (slot, port, event), for the per-input time order
+  };
+  // One unit instance, one guest device.
+  struct Slot {
+    std::string path;
+    upcq::Unit* q = nullptr;  // UPC-Q units
+    i32 tid = 0;              // interrupt target
+    i32 signo = 0;
+    bool slow = false;     // L2Unit, IOUnit: interruptDelivered after delivery
+    u32 next_counter = 0;  // host programming: next free counter
+  };
+  struct PendingInterrupt {
+    u32 slot;
+    u32 counter;
+    Cycle cycle;
+  };
+
+  Impl(const MachineConfig& m, probe::Bus& b, Kernel& k) : machine(m), bus(b), kernel(k) {}
+
+  void buildUpcP();
+  void buildUpcQ();
+  void addEvent(NativeEvent e) {
+    index[e.name] = catalogue.size();
+    catalogue.push_back(std::move(e));
+  }
+  void route();
+  void refreshInterest();
+  Cycle unitNow(u32 slot) const { return upcp ? upcp->now() : slots[slot].q->now(); }
+  Cycle accessTime(u32 slot) const { return std::max(bus.now(), unitNow(slot)); }
+
+  const MachineConfig& machine;
+  probe::Bus& bus;
+  Kernel& kernel;
+  MonitorUnit type = MonitorUnit::kNone;
+  u64 poll_cycles = 64;
+  Cycle next_poll = 0;
+  bool polling = false;
+
+  std::unique_ptr<upc::Unit> upcp;
+  std::vector<std::unique_ptr<upcq::PUnit>> punits;
+  std::unique_ptr<upcq::L2Unit> l2;
+  std::unique_ptr<upcq::IOUnit> io;
+  std::unique_ptr<upcq::CNKUnit> cnk;
+  std::vector<Slot> slots;
+
+  std::vector<NativeEvent> catalogue;
+  std::map<std::string, std::size_t> index;
+  std::vector<std::vector<Target>> routes;  // by bus input
+  std::vector<Cycle> last_start;            // by Target::id
+  std::vector<u64> reference;               // by bus input
+  std::vector<PendingInterrupt> pending;
+
+  struct HostCounter {
+    const NativeEvent* event;
+    u32 slot;
+    u32 counter;
+  };
+  std::vector<HostCounter> host;
+  u64 interrupts_delivered = 0;
+  u64 shifted_inputs = 0;
+};
+
+void Monitor::Impl::buildUpcP() {
+  const upc::Params& p = machine.upc;
+  upcp = std::make_unique<upc::Unit>(p);
+  slots.push_back(Slot{"/dev/hpm/upc"});
+  const u32 n = p.counters;
+  const u32 half = n / 2;
+  const u32 halves = 2 * p.banks();
+  const u32 tpc = machine.node.threads_per_core;
+  const u32 cores = std::min(machine.node.cores, halves / 2);
+  std::vector<i64> owner(p.events, -1);  // catalogue index per input, -1 free
+
+  struct Candidate {
+    std::string name, description, generic;
+    Kind kind;
+    std::vector<u32> feeds;
+  };
+  auto place = [&](const Candidate& c, u32 input) {
+    NativeEvent e;
+    e.name = c.name;
+    e.description = c.description;
+    e.kind = c.kind;
+    e.unit = "upc";
+    e.input = input;
+    e.counter = static_cast<i32>(input % n);
+    e.select = static_cast<i32>(input / n);
+    e.generic = c.generic;
+    e.feeds = {c.feeds};
+    owner[input] = static_cast<i64>(catalogue.size());
+    addEvent(std::move(e));
+  };
+  // Core k's events fill its half A (bank k / 2, side k % 2) and then its half B (the same
+  // position in the banks after the cores'), as Blue Gene/P's counter modes pair cores 0 and 1,
+  // and 2 and 3: with select 0 the 256 counters count cores 0 and 1 (the seed's Table 1).
+  std::vector<std::vector<u32>> free_by_core(cores);
+  for (u32 k = 0; k < cores; ++k) {
+    for (u32 h : {k, cores + k}) {
+      if (h >= halves) continue;
+      const u32 base = (h / 2) * n + (h % 2) * half;
+      for (u32 i = 0; i < half; ++i) free_by_core[k].push_back(base + i);
+    }
+  }
+  for (u32 k = 0; k < cores; ++k) {
+    std::vector<Candidate> list;
+    for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+      const probe::EventInfo& info = probe::kEventInfo[ev];
+      const Event e = static_cast<Event>(ev);
+      if (unboundedRate(e)) continue;
+      if (info.scope == Scope::kThread) {
+        std::vector<u32> feeds;
+        for (u32 t = 0; t < tpc; ++t) feeds.push_back(bus.input(e, k * tpc + t));
+        list.push_back({fmt::format("PU{}_{}", k, probe::upperName(e)),
+                        fmt::format("Core {}: {}", k, info.description), std::string(info.name),
+                        info.kind, feeds});
+      } else if (info.scope == Scope::kCore) {
+        list.push_back({fmt::format("PU{}_{}", k, probe::upperName(e)),
+                        fmt::format("Core {}: {}", k, info.description),
+                        std::string(info.name),
+                        info.kind,
+                        {bus.input(e, k)}});
+      }
+    }
+    for (u32 op : countedOps()) {
+      std::vector<u32> feeds;
+      for (u32 t = 0; t < tpc; ++t) feeds.push_back(bus.inputOp(op, k * tpc + t));
+      const std::string_view mn = isa::opInfo(static_cast<isa::Op>(op)).mnemonic;
+      list.push_back({fmt::format("PU{}_OP_{}", k, upper(mn)),
+                      fmt::format("Core {}: {} instructions retired", k, mn), opGeneric(op),
+                      Kind::kPulse, feeds});
+    }
+    const std::size_t fits = std::min(list.size(), free_by_core[k].size());
+    for (std::size_t i = 0; i < fits; ++i) place(list[i], free_by_core[k][i]);
+  }
+  // Node-wide events take the inputs that are left, in order.
+  std::vector<Candidate> shared;
+  for (u32 s = 0; s < bus.topology().slices; ++s) {
+    for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+      const probe::EventInfo& info = probe::kEventInfo[ev];
+      if (info.scope != Scope::kL2Slice || unboundedRate(static_cast<Event>(ev))) continue;
+      const std::string u = probe::upperName(static_cast<Event>(ev));
+      shared.push_back({fmt::format("L3_BANK{}_{}", s, u.substr(3)),
+                        fmt::format("L3 bank {}: {}", s, info.description),
+                        std::string(info.name),
+                        info.kind,
+                        {bus.input(static_cast<Event>(ev), s)}});
+    }
+  }
+  for (u32 c = 0; c < bus.topology().controllers; ++c) {
+    for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+      const probe::EventInfo& info = probe::kEventInfo[ev];
+      if (info.scope != Scope::kController || unboundedRate(static_cast<Event>(ev))) continue;
+      const std::string u = probe::upperName(static_cast<Event>(ev));
+      shared.push_back({fmt::format("DDR{}_{}", c, u.substr(4)),
+                        fmt::format("DDR controller {}: {}", c, info.description),
+                        std::string(info.name),
+                        info.kind,
+                        {bus.input(static_cast<Event>(ev), c)}});
+    }
+  }
+  for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+    const Event e = static_cast<Event>(ev);
+    if (probe::kEventInfo[ev].scope != Scope::kNode || unboundedRate(e)) continue;
+    shared.push_back({"CNK_" + probe::upperName(e),
+                      std::string(probe::info(e).description),
+                      std::string(probe::info(e).name),
+                      probe::info(e).kind,
+                      {bus.input(e, 0)}});
+  }
+  std::size_t next = 0;
+  for (u32 input = 0; input < p.events && next < shared.size(); ++input) {
+    if (owner[input] < 0) place(shared[next++], input);
+  }
+}
+
+void Monitor::Impl::buildUpcQ() {
+  const upcq::Params& p = machine.upcq;
+  const u32 cores = machine.node.cores;
+  const u32 tpc = machine.node.threads_per_core;
+  if (cores > p.punit.cores) {
+    fail(ExitCode::kConfig, "upcq.punit.cores ({}) must cover the node's {} cores", p.punit.cores,
+         cores);
+  }
+  for (u32 k = 0; k < cores; ++k) {
+    punits.push_back(std::make_unique<upcq::PUnit>(p.punit, k));
+    slots.push_back(Slot{fmt::format("/dev/hpm/punit{}", k), punits.back().get()});
+  }
+  l2 = std::make_unique<upcq::L2Unit>(p.l2);
+  slots.push_back(Slot{"/dev/hpm/l2", l2.get(), 0, 0, true});
+  io = std::make_unique<upcq::IOUnit>(p.io);
+  slots.push_back(Slot{"/dev/hpm/io", io.get(), 0, 0, true});
+  cnk = std::make_unique<upcq::CNKUnit>(p.cnk);
+  slots.push_back(Slot{"/dev/hpm/cnk", cnk.get()});
+
+  // PUnit inputs (the same numbering on every core): each thread event as the sum over the
+  // core's threads (pulses only: level signals of several threads would merge into one wire)
+  // and per thread, then the core's events, then one instruction count per operation.
+  u32 input = 0;
+  auto punitEvent = [&](std::string name, std::string description, std::string generic, Kind kind,
+                        const std::function<std::vector<u32>(u32 core)>& feeds) {
+    if (input >= p.punit.events) return;
+    NativeEvent e;
+    e.name = std::move(name);
+    e.description = std::move(description);
+    e.kind = kind;
+    e.unit = "punit";
+    e.input = input++;
+    e.generic = std::move(generic);
+    for (u32 k = 0; k < cores; ++k) e.feeds.push_back(feeds(k));
+    addEvent(std::move(e));
+  };
+  for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+    const probe::EventInfo& info = probe::kEventInfo[ev];
+    const Event e = static_cast<Event>(ev);
+    const std::string u = probe::upperName(e);
+    if (unboundedRate(e)) continue;
+    if (info.scope == Scope::kThread) {
+      if (info.kind == Kind::kPulse) {
+        punitEvent("PEVT_" + u, fmt::format("{} (all threads of the core)", info.description),
+                   std::string(info.name), info.kind, [&, e](u32 k) {
+                     std::vector<u32> f;
+                     for (u32 t = 0; t < tpc; ++t) f.push_back(bus.input(e, k * tpc + t));
+                     return f;
+                   });
+      }
+      for (u32 t = 0; t < tpc; ++t) {
+        punitEvent(fmt::format("PEVT_{}_T{}", u, t),
+                   fmt::format("{} (hardware thread {} of the core)", info.description, t),
+                   std::string(info.name), info.kind,
+                   [&, e, t](u32 k) { return std::vector<u32>{bus.input(e, k * tpc + t)}; });
+      }
+    } else if (info.scope == Scope::kCore) {
+      punitEvent("PEVT_" + u, std::string(info.description), std::string(info.name), info.kind,
+                 [&, e](u32 k) { return std::vector<u32>{bus.input(e, k)}; });
+    }
+  }
+  for (u32 op : countedOps()) {
+    const std::string_view mn = isa::opInfo(static_cast<isa::Op>(op)).mnemonic;
+    punitEvent("PEVT_OP_" + upper(mn), fmt::format("{} instructions retired", mn), opGeneric(op),
+               Kind::kPulse, [&, op](u32 k) {
+                 std::vector<u32> f;
+                 for (u32 t = 0; t < tpc; ++t) f.push_back(bus.inputOp(op, k * tpc + t));
+                 return f;
+               });
+  }
+  // L2Unit: the slice events; the memory controllers' events on the ports of the slices with
+  // the same numbers (combined mode sums them node-wide).
+  const u32 slices = bus.topology().slices;
+  auto l2Event = [&](Event e, u32 event_input, bool controller) {
+    if (event_input >= p.l2.events) return;
+    NativeEvent ne;
+    ne.name = "PEVT_" + probe::upperName(e);
+    ne.description = std::string(probe::info(e).description);
+    ne.kind = probe::info(e).kind;
+    ne.unit = "l2";
+    ne.input = event_input;
+    ne.generic = std::string(probe::info(e).name);
+    for (u32 s = 0; s < std::min(slices, p.l2.slices); ++s) {
+      if (controller) {
+        ne.feeds.push_back(s < bus.topology().controllers ? std::vector<u32>{bus.input(e, s)}
+                                                          : std::vector<u32>{});
+      } else {
+        ne.feeds.push_back({bus.input(e, s)});
+      }
+    }
+    addEvent(std::move(ne));
+  };
+  u32 l2_input = 0;
+  u32 ddr_input = 16;
+  for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+    const Event e = static_cast<Event>(ev);
+    if (unboundedRate(e)) continue;
+    if (probe::kEventInfo[ev].scope == Scope::kL2Slice) l2Event(e, l2_input++, false);
+    if (probe::kEventInfo[ev].scope == Scope::kController) l2Event(e, ddr_input++, true);
+  }
+  // IOUnit and CNKUnit: the node's events.
+  u32 io_input = 0;
+  u32 cnk_input = 0;
+  for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+    const Event e = static_cast<Event>(ev);
+    if (probe::kEventInfo[ev].scope != Scope::kNode) continue;
+    // The CNK unit's counters are exact 64-bit kernel counters; the I/O unit's are 32 bits
+    // wide: both take any count per cycle.
+    NativeEvent ne;
+    ne.kind = probe::kEventInfo[ev].kind;
+    ne.description = std::string(probe::kEventInfo[ev].description);
+    ne.generic = std::string(probe::kEventInfo[ev].name);
+    ne.feeds = {{bus.input(e, 0)}};
+    if (isIoEvent(e)) {
+      ne.unit = "io";
+      ne.input = io_input++;
+      ne.name = "PEVT_" + probe::upperName(e);
+    } else {
+      ne.unit = "cnk";
+      ne.input = cnk_input++;
+      ne.name = "PEVT_CNK_" + probe::upperName(e);
+    }
+    addEvent(std::move(ne));
+  }
+}
+
+void Monitor::Impl::route() {
+  routes.assign(bus.inputs(), {});
+  reference.assign(bus.inputs(), 0);
+  std::map<std::tuple<u32, u32, u32>, u32> ids;
+  const u32 cores = static_cast<u32>(punits.size());
+  for (const NativeEvent& e : catalogue) {
+    for (std::size_t inst = 0; inst < e.feeds.size(); ++inst) {
+      u32 slot = 0, port = 0;
+      if (e.unit == "punit") {
+        slot = static_cast<u32>(inst);
+      } else if (e.unit == "l2") {
+        slot = cores;
+        port = static_cast<u32>(inst);
+      } else if (e.unit == "io") {
+        slot = cores + 1;
+      } else if (e.unit == "cnk") {
+        slot = cores + 2;
+      }
+      const auto key = std::make_tuple(slot, port, e.input);
+      auto [it, fresh] = ids.emplace(key, static_cast<u32>(ids.size()));
+      for (u32 f : e.feeds[inst]) routes[f].push_back(Target{slot, port, e.input, it->second});
+    }
+  }
+  last_start.assign(ids.size(), 0);
+}
+
+void Monitor::Impl::refreshInterest() {
+  // A unit that is not counting wants nothing (after reset every counter selects input 0 of its
+  // bank, but counting is stopped): events reach a unit only while it runs.
+  std::vector<u8> running(slots.size(), 0);
+  for (u32 s = 0; s < slots.size(); ++s) {
+    if (upcp) {
+      running[s] = (upcp->read(upcp->map().start_stop, upcp->now()) & 1) != 0;
+    } else {
+      running[s] =
+          (slots[s].q->read(slots[s].q->map().run, slots[s].q->now()) & upcq::kRunBit) != 0;
+    }
+  }
+  for (u32 f = 0; f < routes.size(); ++f) {
+    bool wanted = false;
+    for (const Target& t : routes[f]) {
+      if (!running[t.slot]) continue;
+      if (upcp) {
+        wanted = wanted || upcp->interest().test(t.event);
+      } else {
+        wanted = wanted || slots[t.slot].q->interest(t.port).test(t.event);
+      }
+    }
+    bus.setWanted(f, wanted);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel)
+    : impl_(std::make_unique<Impl>(machine, bus, kernel)) {
+  Impl& m = *impl_;
+  m.type = machine.monitor.unit;
+  m.poll_cycles = machine.monitor.poll_cycles;
+  if (m.type == MonitorUnit::kUpcP) m.buildUpcP();
+  if (m.type == MonitorUnit::kUpcQ) m.buildUpcQ();
+  m.route();
+  // Interrupts are collected as the units raise them and delivered by poll().
+  if (m.upcp) {
+    m.upcp->onInterrupt([&m](const upc::Interrupt& i) {
+      m.pending.push_back({0, i.counter, i.cycle});
+    });
+  }
+  for (u32 s = 0; s < m.slots.size(); ++s) {
+    if (m.slots[s].q == nullptr) continue;
+    m.slots[s].q->onInterrupt([&m, s](const upcq::Interrupt& i) {
+      m.pending.push_back({s, i.counter, i.cycle});
+    });
+  }
+  bus.setSink(this);
+  m.refreshInterest();
+  kernel.setDeviceProvider(this);
+}
+
+Monitor::~Monitor() = default;
+
+MonitorUnit Monitor::unit() const {
+  return impl_->type;
+}
+const std::vector<NativeEvent>& Monitor::catalogue() const {
+  return impl_->catalogue;
+}
+
+const NativeEvent* Monitor::find(const std::string& name) const {
+  auto it = impl_->index.find(name);
+  return it == impl_->index.end() ? nullptr : &impl_->catalogue[it->second];
+}
+
+const std::vector<std::pair<std::string, std::vector<std::string>>>& Monitor::perfAliases() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> kAliases = {
+      {"instructions", {"Instructions"}},
+      {"cycles", {"Cycles"}},
+      {"branches", {"InstBranch"}},
+      {"branch-instructions", {"InstBranch"}},
+      {"branch-misses", {"BranchMispredicts"}},
+      {"cache-references", {"L1dAccesses"}},
+      {"cache-misses", {"L1dMisses"}},
+      {"L1-dcache-loads", {"InstLoad", "InstFpLoad"}},
+      {"L1-dcache-load-misses", {"L1dLoadMisses"}},
+      {"L1-dcache-stores", {"InstStore", "InstFpStore"}},
+      {"L1-dcache-store-misses", {"L1dStoreMisses"}},
+      {"L1-icache-loads", {"L1iAccesses"}},
+      {"L1-icache-load-misses", {"L1iMisses"}},
+      {"LLC-loads", {"CoreL2Reads"}},
+      {"LLC-load-misses", {"CoreL2Misses"}},
+      {"LLC-stores", {"CoreL2Writes"}},
+      {"stalled-cycles-frontend", {"StallIbufferEmpty", "StallIcacheMiss", "StallMispredict"}},
+      {"stalled-cycles-backend",
+       {"StallDependency", "StallPipeBusy", "StallLmqFull", "StallSqFull"}},
+      {"context-switches", {"ContextSwitches"}},
+      {"cs", {"ContextSwitches"}},
+      {"page-faults", {"PageFirstTouches"}},
+      {"faults", {"PageFirstTouches"}},
+      {"syscalls", {"Syscalls"}},
+  };
+  return kAliases;
+}
+
+std::vector<const NativeEvent*> Monitor::expand(const std::string& name) const {
+  std::vector<std::string> generics = {name};
+  for (const auto& [alias, list] : perfAliases()) {
+    if (alias == name) generics = list;
+  }
+  std::vector<const NativeEvent*> out;
+  for (const std::string& g : generics) {
+    for (const NativeEvent& e : impl_->catalogue) {
+      if (lower(e.generic) != lower(g) && genericUpper(e.generic) != g) continue;
+      // The node-wide total: on UPC-Q thread events the core sums where they exist.
+      if (e.unit == "punit" && e.name.find("_T") != std::string::npos && e.kind == Kind::kPulse) {
+        continue;
+      }
+      out.push_back(&e);
+    }
+  }
+  return out;
+}
+
+void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
+  Impl& m = *impl_;
+  if (m.type == MonitorUnit::kNone) fail(ExitCode::kUsage, "this machine has no counter unit");
+  if (m.upcp) {
+    const u32 n = m.machine.upc.counters;
+    std::map<u32, const NativeEvent*> used;
+    for (const NativeEvent* e : events) {
+      const u32 c = static_cast<u32>(e->counter);
+      auto [it, fresh] = used.emplace(c, e);
+      if (!fresh && it->second != e) {
+        fail(ExitCode::kUsage,
+             "UPC-P cannot count {} and {} together: both are inputs of counter {} (selects {} "
+             "and {}), and each input has exactly one counter. No assignment counts both: use "
+             "two runs, or count one of them",
+             it->second->name, e->name, c, it->second->select, e->select);
+      }
+    }
+    std::vector<u64> config((n + 7) / 8, 0);
+    for (const auto& [c, e] : used) {
+      config[c / 8] |= u64{static_cast<u32>(e->select)} << (8 * (c % 8));
+      m.host.push_back({e, 0, c});
+    }
+    const upc::RegisterMap& map = m.upcp->map();
+    for (u32 g = 0; g < config.size(); ++g) m.upcp->write(map.config(g), config[g], 0);
+    m.upcp->write(map.start_stop, 1, 0);
+  } else {
+    const u32 cores = static_cast<u32>(m.punits.size());
+    for (const NativeEvent* e : events) {
+      std::vector<u32> slots;
+      if (e->unit == "punit") {
+        for (u32 k = 0; k < cores; ++k) {
+          if (!e->feeds[k].empty()) slots.push_back(k);
+        }
+      } else {
+        slots.push_back(e->unit == "l2" ? cores : e->unit == "io" ? cores + 1 : cores + 2);
+      }
+      for (u32 s : slots) {
+        Impl::Slot& slot = m.slots[s];
+        const u32 limit = s < cores        ? m.machine.upcq.punit.counters
+                          : s == cores     ? m.machine.upcq.l2.counters
+                          : s == cores + 1 ? m.machine.upcq.io.counters
+                                           : m.machine.upcq.cnk.counters;
+        if (slot.next_counter >= limit) {
+          std::string fits;
+          fail(ExitCode::kUsage,
+               "{} has {} counters: too many events for it ({} cannot be counted with the events "
+               "before it); count at most {} of its events per run",
+               slot.path, limit, e->name, limit);
+        }
+        const u32 c = slot.next_counter++;
+        slot.q->write(slot.q->map().config(c),
+                      upcq::configValue(e->input, upcq::SignalMode::kLevelHigh, false), 0);
+        m.host.push_back({e, s, c});
+      }
+    }
+    for (u32 s = 0; s < m.slots.size(); ++s) {
+      if (m.slots[s].next_counter != 0)
+        m.slots[s].q->write(m.slots[s].q->map().run, upcq::kRunBit, 0);
+    }
+  }
+  m.refreshInterest();
+}
+
+std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
+  Impl& m = *impl_;
+  std::vector<ProgrammedCounter> out;
+  // Read once the unit has settled: every carry serviced, every local value swept.
+  Cycle settle = end + 1;
+  if (m.upcp) {
+    settle += u64{m.machine.upc.counters} * m.machine.upc.service_cycles;
+  } else {
+    settle += 2 * u64{std::max({m.machine.upcq.punit.sweep.period, m.machine.upcq.l2.sweep.period,
+                                m.machine.upcq.io.sweep.period})};
+  }
+  for (const Impl::HostCounter& h : m.host) {
+    ProgrammedCounter p;
+    p.event = h.event->name;
+    p.device = m.slots[h.slot].path;
+    p.counter = h.counter;
+    const Cycle at = std::max(settle, m.unitNow(h.slot));
+    p.value = m.upcp ? m.upcp->read(m.upcp->map().counter(h.counter), at)
+                     : m.slots[h.slot].q->read(m.slots[h.slot].q->map().counter(h.counter), at);
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::vector<u64> Monitor::sampleHost(Cycle now) {
+  Impl& m = *impl_;
+  std::vector<u64> out;
+  for (const Impl::HostCounter& h : m.host) {
+    const Cycle at = std::max(now, m.unitNow(h.slot));
+    out.push_back(m.upcp
+                      ? m.upcp->read(m.upcp->map().counter(h.counter), at)
+                      : m.slots[h.slot].q->read(m.slots[h.slot].q->map().counter(h.counter), at));
+  }
+  return out;
+}
+
+void Monitor::pulse(u32 input, Cycle t, u64 count) {
+  Impl& m = *impl_;
+  m.reference[input] += count;
+  for (const Impl::Target& target : m.routes[input]) {
+    // Keep each unit input in time order (see level()); pulses come in cycle order already.
+    const Cycle at = std::max({t, m.last_start[target.id], m.unitNow(target.slot)});
+    m.last_start[target.id] = at;
+    if (m.upcp) {
+      m.upcp->pulse(target.event, at, count);
+    } else if (target.slot < m.punits.size()) {
+      m.punits[target.slot]->pulse(target.event, at, count);
+    } else if (m.slots[target.slot].q == m.l2.get()) {
+      m.l2->pulse(target.port, target.event, at, count);
+    } else if (m.slots[target.slot].q == m.io.get()) {
+      m.io->pulse(target.event, at, count);
+    } else {
+      m.cnk->pulse(target.event, at, count);
+    }
+  }
+}
+
+void Monitor::level(u32 input, Cycle t0, Cycle t1) {
+  Impl& m = *impl_;
+  m.reference[input] += t1 - t0;
+  for (const Impl::Target& target : m.routes[input]) {
+    // An interval is known when its instruction issues, which can be after another hardware
+    // thread read the unit at a cycle inside it; it then starts at that read instead (same
+    // length), so totals stay exact and the unit sees its inputs in time order.
+    const Cycle start = std::max({t0, m.last_start[target.id], m.unitNow(target.slot)});
+    if (start != t0) ++m.shifted_inputs;
+    const Cycle end = start + (t1 - t0);
+    m.last_start[target.id] = start;
+    if (m.upcp) {
+      m.upcp->level(target.event, start, end);
+    } else if (target.slot < m.punits.size()) {
+      m.punits[target.slot]->level(target.event, start, end);
+    } else if (m.slots[target.slot].q == m.l2.get()) {
+      m.l2->level(target.port, target.event, start, end);
+    } else if (m.slots[target.slot].q == m.io.get()) {
+      m.io->level(target.event, start, end);
+    } else {
+      m.cnk->level(target.event, start, end);
+    }
+  }
+}
+
+int Monitor::findDevice(std::string_view path) const {
+  for (u32 s = 0; s < impl_->slots.size(); ++s) {
+    if (impl_->slots[s].path == path) return static_cast<int>(s);
+  }
+  return -1;
+}
+
+std::vector<std::string> Monitor::devicePaths() const {
+  std::vector<std::string> out;
+  for (const auto& s : impl_->slots) out.push_back(s.path);
+  return out;
+}
+
+u64 Monitor::windowBytes(int device) const {
+  const Impl& m = *impl_;
+  return m.upcp ? m.upcp->map().window_bytes : m.slots[device].q->map().window_bytes;
+}
+
+u64 Monitor::readRegister(int device, u64 offset) {
+  Impl& m = *impl_;
+  const Cycle now = m.accessTime(static_cast<u32>(device));
+  return m.upcp ? m.upcp->read(offset, now) : m.slots[device].q->read(offset, now);
+}
+
+void Monitor::writeRegister(int device, u64 offset, u64 value) {
+  Impl& m = *impl_;
+  const Cycle now = m.accessTime(static_cast<u32>(device));
+  if (m.upcp) {
+    m.upcp->write(offset, value, now);
+  } else {
+    m.slots[device].q->write(offset, value, now);
+  }
+  // A configuration write may change which events some counter selects.
+  m.refreshInterest();
+}
+
+void Monitor::setInterruptTarget(int device, int tid, int signo) {
+  Impl& m = *impl_;
+  m.slots[device].tid = tid;
+  m.slots[device].signo = signo;
+  m.polling =
+      std::any_of(m.slots.begin(), m.slots.end(), [](const Impl::Slot& s) { return s.signo != 0; });
+}
+
+void Monitor::poll(Cycle now) {
+  Impl& m = *impl_;
+  if (!m.polling || now < m.next_poll) return;
+  m.next_poll = now + m.poll_cycles;
+  for (u32 s = 0; s < m.slots.size(); ++s) {
+    if (m.slots[s].signo == 0) continue;
+    const Cycle at = std::max(now, m.unitNow(s));
+    if (m.upcp) {
+      m.upcp->advanceTo(at);
+    } else {
+      m.slots[s].q->advanceTo(at);
+    }
+  }
+  std::vector<Impl::PendingInterrupt> pending;
+  pending.swap(m.pending);
+  for (const Impl::PendingInterrupt& p : pending) {
+    const Impl::Slot& slot = m.slots[p.slot];
+    if (slot.signo == 0) continue;
+    ++m.interrupts_delivered;
+    m.kernel.counterInterrupt(slot.tid, slot.signo, static_cast<i32>(p.slot),
+                              static_cast<i32>(p.counter), p.cycle);
+    if (slot.slow) {
+      const Cycle at = std::max(now, m.unitNow(p.slot));
+      if (slot.q == m.l2.get()) m.l2->interruptDelivered(at);
+      if (slot.q == m.io.get()) m.io->interruptDelivered(at);
+    }
+  }
+}
+
+u64 Monitor::reference(u32 input) const {
+  return impl_->reference[input];
+}
+
+void Monitor::visitStats(stats::Visitor& v) const {
+  const Impl& m = *impl_;
+  v.text("unit",
+         m.type == MonitorUnit::kUpcP   ? "upc"
+         : m.type == MonitorUnit::kUpcQ ? "upcq"
+                                        : "none",
+         "The node's counter unit");
+  v.counter("native_events", m.catalogue.size(), "Events the unit can count");
+  v.counter("interrupts_delivered", m.interrupts_delivered, "Counter interrupts sent to threads");
+  v.counter("shifted_inputs", m.shifted_inputs,
+            "Level intervals started later than they began (a read fell inside them)");
+  if (m.upcp) v.group("upc", m.upcp->stats());
+  for (const auto& s : m.slots) {
+    if (s.q != nullptr) v.group(s.path.substr(9), s.q->stats());
+  }
+}
+
+}  // namespace hpm

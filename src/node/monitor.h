@@ -1,0 +1,107 @@
+// The node's performance-monitoring hardware, attached: the machine's counter unit (UPC-P on
+// bgp, the UPC-Q units on bgq), wired to the probe bus, reachable by the guest through mapped
+// register windows (kernel/device.h) and by the host (hpmsim stat, --upc-config).
+//
+// The native event catalogue is built here from the one declarative list of events
+// (stats/probe.h) and the ISA's operations: every native event is an (event, instance) of the
+// bus feeding one unit input, with the name, counter and input select by which software asks
+// for it. docs/events.md is generated from the same catalogue (hpmsim events --markdown).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/types.h"
+#include "config/schema.h"
+#include "kernel/device.h"
+#include "node/monitor_params.h"
+#include "stats/probe.h"
+#include "stats/stats.h"
+
+namespace hpm {
+
+struct MachineConfig;
+class Kernel;
+
+// One event software can ask the unit to count.
+struct NativeEvent {
+  std::string name;         // "PU0_L1D_MISSES", "PEVT_INST_ALL_T2", ...
+  std::string description;  // what it counts, where
+  probe::Kind kind = probe::Kind::kPulse;
+  std::string unit;  // "upc", "punit", "l2", "io", "cnk"
+  u32 input = 0;     // the unit's input (UPC-P: counter input % N, select input / N)
+  // UPC-P: the counter that can count it and the select naming it; -1 elsewhere (any counter of
+  // the unit can).
+  i32 counter = -1;
+  i32 select = -1;
+  // The generic event it is an instance of ("L1dMisses", or "Op:addi"); summing every native
+  // event of one generic name gives the node-wide count.
+  std::string generic;
+  // Bus inputs feeding it, per unit instance (one PUnit per core: index = core).
+  std::vector<std::vector<u32>> feeds;
+};
+
+// A counter as the host programmed it, and its value.
+struct ProgrammedCounter {
+  std::string event;   // native event name
+  std::string device;  // "/dev/hpm/upc", "/dev/hpm/punit3", ...
+  u32 counter = 0;     // counter index in that unit
+  u64 value = 0;
+};
+
+class Monitor : public probe::Sink, public DeviceProvider {
+ public:
+  // Builds the unit and the catalogue for `machine`, attaches to `bus` and `kernel`.
+  Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel);
+  ~Monitor() override;
+  Monitor(const Monitor&) = delete;
+  Monitor& operator=(const Monitor&) = delete;
+
+  MonitorUnit unit() const;
+  const std::vector<NativeEvent>& catalogue() const;
+  const NativeEvent* find(const std::string& name) const;
+  // Native events whose counts add up to the generic event `name` (a catalogue generic name,
+  // its upper-case form, or a perf name such as "instructions"): empty if unknown.
+  std::vector<const NativeEvent*> expand(const std::string& name) const;
+  // The perf-style names stat accepts, with the generic events each sums (and their sign).
+  static const std::vector<std::pair<std::string, std::vector<std::string>>>& perfAliases();
+
+  // ---- host programming (before the run) ----
+  // Programs counters for the given native events from cycle 0. Throws Error naming the
+  // conflict (two events needing one counter) and, when there is one, an assignment that works.
+  void programHost(const std::vector<const NativeEvent*>& events);
+  // Every counter the host programmed, with its value (the unit settled after the run: the
+  // maintenance or sweep latency elapsed).
+  std::vector<ProgrammedCounter> readHost(Cycle end);
+  // The values of the host-programmed counters as they read at `now` (an interval sample).
+  std::vector<u64> sampleHost(Cycle now);
+
+  // ---- probe::Sink ----
+  void pulse(u32 input, Cycle t, u64 count) override;
+  void level(u32 input, Cycle t0, Cycle t1) override;
+
+  // ---- DeviceProvider ----
+  int findDevice(std::string_view path) const override;
+  u64 windowBytes(int device) const override;
+  u64 readRegister(int device, u64 offset) override;
+  void writeRegister(int device, u64 offset, u64 value) override;
+  void setInterruptTarget(int device, int tid, int signo) override;
+  std::vector<std::string> devicePaths() const;
+
+  // Delivers the interrupts raised up to `now` to their threads; cheap when nothing is armed.
+  void poll(Cycle now);
+
+  // Exact totals of what the bus delivered for each input (the ideal reference counters).
+  u64 reference(u32 input) const;
+  void visitStats(stats::Visitor& v) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hpm

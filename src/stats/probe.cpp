@@ -1,0 +1,55 @@
+#include "stats/probe.h"
+
+#include <cctype>
+
+namespace hpm::probe {
+
+std::string_view scopeName(Scope s) {
+  switch (s) {
+    case Scope::kThread: return "hardware thread";
+    case Scope::kCore: return "core";
+    case Scope::kL2Slice: return "L2 slice";
+    case Scope::kController: return "memory controller";
+    case Scope::kNode: return "node";
+  }
+  return "?";
+}
+
+std::string upperName(Event e) {
+  // "L1dMisses" -> "L1D_MISSES": a word starts at an uppercase letter after a lowercase one.
+  const std::string_view name = info(e).name;
+  std::string out;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char c = name[i];
+    if (i > 0 && std::isupper(static_cast<unsigned char>(c)) &&
+        std::islower(static_cast<unsigned char>(name[i - 1]))) {
+      out += '_';
+    }
+    out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  }
+  return out;
+}
+
+u32 Topology::instances(Scope s) const {
+  switch (s) {
+    case Scope::kThread: return threads;
+    case Scope::kCore: return cores;
+    case Scope::kL2Slice: return slices;
+    case Scope::kController: return controllers;
+    case Scope::kNode: return 1;
+  }
+  return 1;
+}
+
+Bus::Bus(const Topology& topology, u32 opcodes) : topology_(topology), opcodes_(opcodes) {
+  u32 next = 0;
+  for (std::size_t e = 0; e < kEventCount; ++e) {
+    base_.push_back(next);
+    next += topology_.instances(kEventInfo[e].scope);
+  }
+  op_base_ = next;
+  next += opcodes * topology_.threads;
+  wanted_.assign(next, 0);
+}
+
+}  // namespace hpm::probe

@@ -1,0 +1,287 @@
+// The probe bus: every event the node's models can signal, declared once, and the channel through
+// which they reach the performance-monitoring units.
+//
+// A model counts an event where it keeps its ground-truth statistic, with HPM_PROBE(bus, event,
+// source, n) (a pulse: the event happened n times). The bus forwards it only when some counter
+// selects that (event, source) pair — the interest filter, one bit test — so monitoring costs
+// nothing for events nobody counts, and a null bus costs one compare. Level events (a signal high
+// during an interval of cycles: stalls, a full queue) are published as intervals.
+//
+// Time: the bus's clock `now()` is the cycle of the instruction being processed (the driver sets
+// it before each instruction), and pulses are counted at that cycle. Instructions are processed
+// in cycle order, so every input of a unit sees non-decreasing cycles, as the units require.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/types.h"
+
+namespace hpm::probe {
+
+// What one instance of an event belongs to; `source` in HPM_PROBE indexes within it.
+enum class Scope : u8 {
+  kThread,      // a hardware thread (index: core * threads_per_core + thread)
+  kCore,        // a core
+  kL2Slice,     // a slice of the shared L2 (the L3 of Blue Gene/P)
+  kController,  // a DDR memory controller
+  kNode,        // the whole node (kernel and I/O events: one instance)
+};
+
+enum class Kind : u8 {
+  kPulse,  // occurrences at a cycle
+  kLevel,  // a signal high during intervals of cycles (counts cycles)
+};
+
+// X(Name, Scope, Kind, "description")
+#define HPM_PROBE_EVENTS(X)                                                                        \
+  /* ---- hardware thread: instructions ---- */                                                    \
+  X(Cycles, kThread, kLevel, "Cycles of the hardware thread's clock (all of them, idle included)") \
+  X(Instructions, kThread, kPulse, "Instructions retired")                                         \
+  X(InstIntAlu, kThread, kPulse, "Integer ALU instructions (add, logic, shifts, compares, lui)")   \
+  X(InstIntMul, kThread, kPulse, "Integer multiplications")                                        \
+  X(InstIntDiv, kThread, kPulse, "Integer divisions and remainders")                               \
+  X(InstBranch, kThread, kPulse, "Conditional branches")                                           \
+  X(InstJump, kThread, kPulse, "Jumps (jal, jalr)")                                                \
+  X(InstLoad, kThread, kPulse, "Integer loads")                                                    \
+  X(InstStore, kThread, kPulse, "Integer stores")                                                  \
+  X(InstAtomic, kThread, kPulse, "Atomic instructions (LR, SC, AMO)")                              \
+  X(InstFpLoad, kThread, kPulse, "Floating-point loads")                                           \
+  X(InstFpStore, kThread, kPulse, "Floating-point stores")                                         \
+  X(InstFpAdd, kThread, kPulse, "Floating-point additions and subtractions")                       \
+  X(InstFpMul, kThread, kPulse, "Floating-point multiplications")                                  \
+  X(InstFpFma, kThread, kPulse, "Floating-point fused multiply-adds")                              \
+  X(InstFpDiv, kThread, kPulse, "Floating-point divisions")                                        \
+  X(InstFpSqrt, kThread, kPulse, "Floating-point square roots")                                    \
+  X(InstFpMisc, kThread, kPulse, "FP sign injection, min/max, compares, classify, moves")          \
+  X(InstFpCvt, kThread, kPulse, "Floating-point conversions")                                      \
+  X(InstSystem, kThread, kPulse, "System instructions (ecall, ebreak, fences, CSR accesses)")      \
+  X(InstCompressed, kThread, kPulse, "Instructions retired that were 16-bit (compressed)")         \
+  X(FpOps, kThread, kPulse, "Floating-point operations (a fused multiply-add counts two)")         \
+  X(FpSingle, kThread, kPulse, "Single-precision arithmetic instructions")                         \
+  X(FpDouble, kThread, kPulse, "Double-precision arithmetic instructions")                         \
+  X(Loads1, kThread, kPulse, "Loads of one byte")                                                  \
+  X(Loads2, kThread, kPulse, "Loads of two bytes")                                                 \
+  X(Loads4, kThread, kPulse, "Loads of four bytes (integer and FP)")                               \
+  X(Loads8, kThread, kPulse, "Loads of eight bytes (integer and FP)")                              \
+  X(Stores1, kThread, kPulse, "Stores of one byte")                                                \
+  X(Stores2, kThread, kPulse, "Stores of two bytes")                                               \
+  X(Stores4, kThread, kPulse, "Stores of four bytes (integer and FP)")                             \
+  X(Stores8, kThread, kPulse, "Stores of eight bytes (integer and FP)")                            \
+  X(MisalignedAccesses, kThread, kPulse, "Loads and stores not aligned to their size")             \
+  X(LoadReserved, kThread, kPulse, "Load-reserved instructions")                                   \
+  X(StoreCondSuccess, kThread, kPulse, "Store-conditionals that succeeded")                        \
+  X(StoreCondFail, kThread, kPulse, "Store-conditionals that failed")                              \
+  X(AtomicMemoryOps, kThread, kPulse, "AMO instructions")                                          \
+  X(Ecalls, kThread, kPulse, "System calls (ecall instructions)")                                  \
+  X(CsrAccesses, kThread, kPulse, "CSR instructions")                                              \
+  X(Fences, kThread, kPulse, "fence and fence.i instructions")                                     \
+  /* ---- hardware thread: control flow ---- */                                                    \
+  X(BranchesTaken, kThread, kPulse, "Conditional branches taken")                                  \
+  X(BranchesNotTaken, kThread, kPulse, "Conditional branches not taken")                           \
+  X(BranchMispredicts, kThread, kPulse, "Conditional branches mispredicted")                       \
+  X(JumpMispredicts, kThread, kPulse, "Indirect jumps (jalr) whose target was mispredicted")       \
+  X(Returns, kThread, kPulse, "Returns predicted by the return-address stack")                     \
+  X(ReturnMispredicts, kThread, kPulse, "Returns whose target was mispredicted")                   \
+  X(FetchGroups, kThread, kPulse, "Instruction groups fetched")                                    \
+  /* ---- hardware thread: issue and stalls ---- */                                                \
+  X(IssueXu, kThread, kPulse, "Instructions issued to an integer (XU) pipe")                       \
+  X(IssueAxu, kThread, kPulse, "Instructions issued to a floating-point (AXU) pipe")               \
+  X(StallDependency, kThread, kLevel, "Cycles stalled: a source operand was not ready")            \
+  X(StallPipeBusy, kThread, kLevel, "Cycles stalled: the execution pipe was taken")                \
+  X(StallIbufferEmpty, kThread, kLevel, "Cycles stalled: the next instruction was not fetched")    \
+  X(StallIcacheMiss, kThread, kLevel, "Cycles stalled: an instruction fetch missed the L1I")       \
+  X(StallMispredict, kThread, kLevel, "Cycles stalled after a mispredicted branch")                \
+  X(StallLmqFull, kThread, kLevel, "Cycles stalled: a load miss found the load-miss queue full")   \
+  X(StallSqFull, kThread, kLevel, "Cycles stalled: a store found the store queue full")            \
+  X(StallIdle, kThread, kLevel, "Cycles the hardware thread had nothing to run")                   \
+  X(StallAny, kThread, kLevel, "Cycles stalled for any reason except idle")                        \
+  /* ---- core: caches and queues ---- */                                                          \
+  X(L1iAccesses, kCore, kPulse, "L1I accesses (instruction-group fetches)")                        \
+  X(L1iHits, kCore, kPulse, "L1I hits")                                                            \
+  X(L1iMisses, kCore, kPulse, "L1I misses")                                                        \
+  X(L1iEvictions, kCore, kPulse, "L1I lines evicted")                                              \
+  X(L1iInvalidations, kCore, kPulse, "L1I lines removed by the L2 (back-invalidation)")            \
+  X(L1dAccesses, kCore, kPulse, "L1D accesses (loads and stores)")                                 \
+  X(L1dHits, kCore, kPulse, "L1D hits")                                                            \
+  X(L1dMisses, kCore, kPulse, "L1D misses (loads allocate; stores write through)")                 \
+  X(L1dLoadMisses, kCore, kPulse, "Loads that missed the L1D")                                     \
+  X(L1dStoreMisses, kCore, kPulse, "Stores that missed the L1D")                                   \
+  X(L1dWrites, kCore, kPulse, "Stores seen by the L1D")                                            \
+  X(L1dEvictions, kCore, kPulse, "L1D lines evicted")                                              \
+  X(L1dInvalidations, kCore, kPulse, "L1D lines removed by another core's store (coherence)")      \
+  X(L1pAccesses, kCore, kPulse, "L1P (prefetch buffer) lookups")                                   \
+  X(L1pHits, kCore, kPulse, "L1P hits")                                                            \
+  X(L1pMisses, kCore, kPulse, "L1P misses")                                                        \
+  X(L1pPrefetches, kCore, kPulse, "Lines the L1P stream prefetcher requested")                     \
+  X(L1pPrefetchHits, kCore, kPulse, "First demand hits on prefetched lines")                       \
+  X(L1pEvictions, kCore, kPulse, "L1P lines evicted")                                              \
+  X(L1pInvalidations, kCore, kPulse, "L1P lines removed by coherence")                             \
+  X(LmqAllocations, kCore, kPulse, "Load-miss-queue entries taken")                                \
+  X(LmqFull, kCore, kLevel, "Cycles the load-miss queue was full")                                 \
+  X(SqAllocations, kCore, kPulse, "Store-queue entries taken")                                     \
+  X(SqCombined, kCore, kPulse, "Stores combined into the store-queue entry before them")           \
+  X(SqFull, kCore, kLevel, "Cycles the store queue was full")                                      \
+  X(FetchPortWaits, kCore, kPulse, "Cycles group fetches waited for the core's fetch port")        \
+  X(CoreL2Reads, kCore, kPulse, "L2 read requests from this core (loads, fetches, prefetches)")    \
+  X(CoreL2Writes, kCore, kPulse, "L2 write requests (store-queue drains) from this core")          \
+  X(CoreL2Hits, kCore, kPulse, "L2 hits of this core's read requests")                             \
+  X(CoreL2Misses, kCore, kPulse, "L2 misses of this core's requests")                              \
+  X(CoreL2Atomics, kCore, kPulse, "Atomic operations this core performed at the L2")               \
+  X(CoreDdrReads, kCore, kPulse, "DDR line reads caused by this core")                             \
+  X(CoreDdrWrites, kCore, kPulse, "DDR line writes (writebacks) caused by this core")              \
+  /* ---- L2 slices ---- */                                                                        \
+  X(L2Requests, kL2Slice, kPulse, "Requests to the slice (reads, writes, atomics, prefetches)")    \
+  X(L2Reads, kL2Slice, kPulse, "Read requests")                                                    \
+  X(L2Writes, kL2Slice, kPulse, "Write requests")                                                  \
+  X(L2Bytes, kL2Slice, kPulse, "Bytes transferred")                                                \
+  X(L2Hits, kL2Slice, kPulse, "Hits")                                                              \
+  X(L2Misses, kL2Slice, kPulse, "Misses")                                                          \
+  X(L2Evictions, kL2Slice, kPulse, "Lines evicted")                                                \
+  X(L2Writebacks, kL2Slice, kPulse, "Dirty lines written back to DDR")                             \
+  X(L2BackInvalidations, kL2Slice, kPulse, "Private copies removed because a line was evicted")    \
+  X(L2BusyCycles, kL2Slice, kPulse, "Cycles the slice's port was busy (counted per request)")      \
+  /* ---- DDR controllers ---- */                                                                  \
+  X(DdrRequests, kController, kPulse, "Line transfers")                                            \
+  X(DdrReads, kController, kPulse, "Line reads")                                                   \
+  X(DdrWrites, kController, kPulse, "Line writes")                                                 \
+  X(DdrBytes, kController, kPulse, "Bytes transferred")                                            \
+  X(DdrBusyCycles, kController, kPulse, "Cycles the controller was busy (counted per transfer)")   \
+  /* ---- the compute-node kernel (CNK) and I/O ---- */                                            \
+  X(Syscalls, kNode, kPulse, "System calls handled by the kernel")                                 \
+  X(SyscallsUnknown, kNode, kPulse, "System calls answered with ENOSYS")                           \
+  X(SyscallsFile, kNode, kPulse, "File system calls (open, stat, read, write, ...)")               \
+  X(SyscallsMemory, kNode, kPulse, "Memory calls (brk, mmap, munmap, mprotect, ...)")              \
+  X(SyscallsThread, kNode, kPulse, "Thread calls (clone, futex, exit, sched_*)")                   \
+  X(SyscallsSignal, kNode, kPulse, "Signal calls (rt_sig*, kill, tgkill, sigaltstack)")            \
+  X(SyscallsTime, kNode, kPulse, "Time calls (clock_*, nanosleep, timers, gettimeofday)")          \
+  X(SyscallsOther, kNode, kPulse, "Other system calls (uname, getpid, prlimit, ...)")              \
+  X(SignalsSent, kNode, kPulse, "Signals queued for a thread or the process")                      \
+  X(SignalsDelivered, kNode, kPulse, "Signal handler frames built")                                \
+  X(TimerExpirations, kNode, kPulse, "Interval and POSIX timer expirations")                       \
+  X(PageFirstTouches, kNode, kPulse, "First accesses to a page of guest memory")                   \
+  X(FutexWaits, kNode, kPulse, "Futex waits that blocked")                                         \
+  X(FutexWakes, kNode, kPulse, "Threads woken by futex wakes")                                     \
+  X(ThreadsCreated, kNode, kPulse, "Threads created (clone)")                                      \
+  X(ThreadExits, kNode, kPulse, "Threads that exited")                                             \
+  X(ContextSwitches, kNode, kPulse, "Guest-thread switches on a hardware thread")                  \
+  X(IoReads, kNode, kPulse, "Reads from files, pipes and devices")                                 \
+  X(IoWrites, kNode, kPulse, "Writes to files, pipes and devices")                                 \
+  X(IoBytesRead, kNode, kPulse, "Bytes read")                                                      \
+  X(IoBytesWritten, kNode, kPulse, "Bytes written")                                                \
+  X(IoConsoleWrites, kNode, kPulse, "Writes to the standard output and error")                     \
+  X(IoConsoleBytes, kNode, kPulse, "Bytes written to the standard output and error")               \
+  X(IoOpens, kNode, kPulse, "Files opened")
+
+enum class Event : u16 {
+#define HPM_X(name, scope, kind, doc) k##name,
+  HPM_PROBE_EVENTS(HPM_X)
+#undef HPM_X
+      kCount
+};
+inline constexpr std::size_t kEventCount = static_cast<std::size_t>(Event::kCount);
+
+struct EventInfo {
+  std::string_view name;  // "L1dMisses"
+  Scope scope;
+  Kind kind;
+  std::string_view description;
+};
+
+inline constexpr EventInfo kEventInfo[] = {
+#define HPM_X(name, scope, kind, doc) {#name, Scope::scope, Kind::kind, doc},
+    HPM_PROBE_EVENTS(HPM_X)
+#undef HPM_X
+};
+
+constexpr const EventInfo& info(Event e) {
+  return kEventInfo[static_cast<std::size_t>(e)];
+}
+std::string_view scopeName(Scope s);
+// The event's name in upper snake case ("L1D_MISSES"), the form native event names use.
+std::string upperName(Event e);
+
+// How many instances each scope has on a machine.
+struct Topology {
+  u32 threads = 1;
+  u32 cores = 1;
+  u32 slices = 1;
+  u32 controllers = 1;
+  u32 instances(Scope s) const;
+};
+
+// Where wanted events go: a monitor implements it. `input` is the flat index of (event, source).
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual void pulse(u32 input, Cycle t, u64 count) = 0;
+  virtual void level(u32 input, Cycle t0, Cycle t1) = 0;
+};
+
+class Bus {
+ public:
+  // `opcodes`: the size of a family of per-hardware-thread events, one per operation of the ISA
+  // (instructions retired by opcode), indexed by the operation's number.
+  Bus(const Topology& topology, u32 opcodes);
+
+  const Topology& topology() const { return topology_; }
+  u32 opcodes() const { return opcodes_; }
+  // The flat index of (event, source), and the number of flat indices.
+  u32 input(Event e, u32 source) const { return base_[static_cast<std::size_t>(e)] + source; }
+  u32 inputOp(u32 op, u32 thread) const { return op_base_ + op * topology_.threads + thread; }
+  u32 inputs() const { return static_cast<u32>(wanted_.size()); }
+  bool wantsOp(u32 op, u32 thread) const { return wanted_[inputOp(op, thread)] != 0; }
+  void pulseOp(u32 op, u32 thread, u64 count) { sink_->pulse(inputOp(op, thread), now_, count); }
+  // Whether any input at all is wanted (the driver skips per-instruction work otherwise).
+  bool anyWanted() const { return wanted_count_ != 0; }
+
+  void setSink(Sink* sink) { sink_ = sink; }
+  void setWanted(u32 input, bool wanted) {
+    if (wanted_[input] == (wanted ? 1 : 0)) return;
+    wanted_count_ += wanted ? 1 : -1;
+    wanted_[input] = wanted ? 1 : 0;
+    ++epoch_;
+  }
+  // Changes whenever the set of wanted inputs does (a source caching decisions looks again).
+  u64 epoch() const { return epoch_; }
+  bool wantedInput(u32 input) const { return wanted_[input] != 0; }
+  bool wants(Event e, u32 source) const { return wanted_[input(e, source)] != 0; }
+
+  // The cycle pulses are counted at: the cycle of the instruction being processed.
+  Cycle now() const { return now_; }
+  void setNow(Cycle t) { now_ = t; }
+
+  void pulse(Event e, u32 source, u64 count) { sink_->pulse(input(e, source), now_, count); }
+  void level(Event e, u32 source, Cycle t0, Cycle t1) {
+    if (t1 > t0) sink_->level(input(e, source), t0, t1);
+  }
+
+ private:
+  Topology topology_;
+  std::vector<u32> base_;
+  u32 op_base_ = 0;
+  u32 opcodes_ = 0;
+  std::vector<u8> wanted_;
+  i64 wanted_count_ = 0;
+  u64 epoch_ = 0;
+  Sink* sink_ = nullptr;
+  Cycle now_ = 0;
+};
+
+}  // namespace hpm::probe
+
+// Counts an event on the bus when some counter wants it. `bus` may be null (no monitoring).
+#define HPM_PROBE(bus, event, source, count)                                                   \
+  do {                                                                                         \
+    if ((bus) != nullptr && (bus)->wants(::hpm::probe::Event::event, (source))) [[unlikely]] { \
+      (bus)->pulse(::hpm::probe::Event::event, (source), (count));                             \
+    }                                                                                          \
+  } while (0)
+#define HPM_PROBE_LEVEL(bus, event, source, t0, t1)                                            \
+  do {                                                                                         \
+    if ((bus) != nullptr && (bus)->wants(::hpm::probe::Event::event, (source))) [[unlikely]] { \
+      (bus)->level(::hpm::probe::Event::event, (source), (t0), (t1));                          \
+    }                                                                                          \
+  } while (0)

@@ -1,0 +1,125 @@
+// `hpmsim events`: the native events of a machine's counter unit, as papi_native_avail lists
+// them; --markdown gives the reference of docs/events.md.
+#include <fmt/core.h>
+
+#include <fmt/ranges.h>
+
+#include <nlohmann/json.hpp>
+
+#include "node/machine.h"
+#include "node/monitor.h"
+#include "node/simulation.h"
+#include "stats/probe.h"
+#include "tools/hpmsim/commands.h"
+
+namespace hpm::tools {
+namespace {
+
+struct EventsOptions {
+  std::string machine = "bgq";
+  std::vector<std::string> overrides;
+  std::string unit;  // filter: upc, punit, l2, io, cnk
+  bool json = false;
+  bool markdown = false;
+};
+
+std::string_view kindName(probe::Kind k) {
+  return k == probe::Kind::kLevel ? "level" : "pulse";
+}
+
+int run(const EventsOptions& opt) {
+  MachineConfig machine = loadMachine(opt.machine, opt.overrides);
+  RunOptions ro;
+  ro.mode = RunMode::kTiming;
+  Simulation sim(machine, ro);
+  const Monitor* monitor = sim.monitor();
+  if (monitor == nullptr) {
+    fmt::print("machine {} has no counter unit (monitor.unit = none)\n", machine.name);
+    return 0;
+  }
+  std::vector<const NativeEvent*> events;
+  for (const NativeEvent& e : monitor->catalogue()) {
+    if (opt.unit.empty() || e.unit == opt.unit) events.push_back(&e);
+  }
+  const bool upcp = monitor->unit() == MonitorUnit::kUpcP;
+  if (opt.json) {
+    nlohmann::json out;
+    out["machine"] = machine.name;
+    out["unit"] = upcp ? "upc" : "upcq";
+    out["devices"] = monitor->devicePaths();
+    nlohmann::json list = nlohmann::json::array();
+    for (const NativeEvent* e : events) {
+      nlohmann::json j;
+      j["name"] = e->name;
+      j["unit"] = e->unit;
+      j["input"] = e->input;
+      if (e->counter >= 0) {
+        j["counter"] = e->counter;
+        j["select"] = e->select;
+      }
+      j["kind"] = kindName(e->kind);
+      j["generic"] = e->generic;
+      j["instances"] = e->feeds.size();
+      j["description"] = e->description;
+      list.push_back(j);
+    }
+    out["events"] = list;
+    fmt::print("{}\n", out.dump(2));
+    return 0;
+  }
+  if (opt.markdown) {
+    fmt::print("## {}: {} ({} native events)\n\n", machine.name,
+               upcp ? "UPC-P, the Blue Gene/P hybrid counter unit" : "UPC-Q, the Blue Gene/Q units",
+               events.size());
+    fmt::print("Devices: {}\n\n", fmt::join(monitor->devicePaths(), ", "));
+    if (upcp) {
+      fmt::print(
+          "| input | counter | select | event | kind | counts |\n|---|---|---|---|---|---|\n");
+      for (const NativeEvent* e : events) {
+        fmt::print("| {} | {} | {} | `{}` | {} | {} |\n", e->input, e->counter, e->select, e->name,
+                   kindName(e->kind), e->description);
+      }
+    } else {
+      fmt::print("| unit | input | event | kind | counts |\n|---|---|---|---|---|\n");
+      for (const NativeEvent* e : events) {
+        fmt::print("| {} | {} | `{}` | {} | {} |\n", e->unit, e->input, e->name, kindName(e->kind),
+                   e->description);
+      }
+    }
+    fmt::print("\n");
+    return 0;
+  }
+  fmt::print("Native events of machine {} ({}), devices {}\n", machine.name,
+             upcp ? "UPC-P" : "UPC-Q", fmt::join(monitor->devicePaths(), ", "));
+  fmt::print("{:-<100}\n", "");
+  for (const NativeEvent* e : events) {
+    if (upcp) {
+      fmt::print("{:<34} counter {:>3} select {} input {:>4} {:<5}  {}\n", e->name, e->counter,
+                 e->select, e->input, kindName(e->kind), e->description);
+    } else {
+      fmt::print("{:<34} {:<5} input {:>3} {:<5}  {}\n", e->name, e->unit, e->input,
+                 kindName(e->kind), e->description);
+    }
+  }
+  fmt::print("{:-<100}\nTotal events reported: {}\n", "", events.size());
+  return 0;
+}
+
+}  // namespace
+
+void addEventsCommand(CLI::App& root, Action& selected) {
+  auto opt = std::make_shared<EventsOptions>();
+  CLI::App* cmd =
+      root.add_subcommand("events", "List the native events of a machine's counter unit");
+  cmd->add_option("--machine", opt->machine, "Machine preset (bgq, bgp) or TOML file")
+      ->capture_default_str();
+  cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
+      ->allow_extra_args(false);
+  cmd->add_option("--unit", opt->unit, "Only this unit's events: upc, punit, l2, io, cnk")
+      ->check(CLI::IsMember({"upc", "punit", "l2", "io", "cnk"}));
+  cmd->add_flag("--json", opt->json, "An object whose key `events` is the list");
+  cmd->add_flag("--markdown", opt->markdown, "The reference table (docs/events.md)");
+  cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
+}
+
+}  // namespace hpm::tools

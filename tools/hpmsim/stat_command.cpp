@@ -1,0 +1,328 @@
+// `hpmsim stat`: counts events with the machine's counter unit, programmed from the host for the
+// whole run, and prints them as perf stat does (with derived ratios).
+#include <fmt/core.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "base/error.h"
+#include "node/machine.h"
+#include "node/monitor.h"
+#include "node/simulation.h"
+#include "tools/hpmsim/commands.h"
+
+extern char** environ;
+
+namespace hpm::tools {
+namespace {
+
+struct StatOptions {
+  std::string machine = "bgq";
+  std::string mode = "timing";
+  std::vector<std::string> overrides;
+  std::vector<std::string> events;
+  std::vector<u32> cores;  // restrict generic events to these cores (empty: all)
+  u64 interval = 0;
+  bool json = false;
+  bool per_region = false;
+  std::string root = ".";
+  std::string output;
+  std::vector<std::string> command;
+};
+
+// Requested names in order, each with the native events whose counts add up to it.
+struct Request {
+  std::string name;
+  std::vector<const NativeEvent*> natives;
+};
+
+std::string withCommas(u64 v) {
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
+std::vector<std::string> splitList(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const std::string& item : items) {
+    std::stringstream ss(item);
+    for (std::string name; std::getline(ss, name, ',');) {
+      if (!name.empty()) out.push_back(name);
+    }
+  }
+  return out;
+}
+
+int run(const StatOptions& opt) {
+  if (opt.command.empty())
+    fail(ExitCode::kUsage, "stat: no program given (hpmsim stat -e ... -- PROGRAM)");
+  const auto mode = parseRunMode(opt.mode);
+  if (!mode) fail(ExitCode::kUsage, "stat: unknown --mode '{}'", opt.mode);
+  if (*mode == RunMode::kFunctional) {
+    fail(ExitCode::kUsage,
+         "stat: the counter unit counts the timing model's events: use --mode warmup, timing or "
+         "profile");
+  }
+  MachineConfig machine = loadMachine(opt.machine, opt.overrides);
+  RunOptions ro;
+  ro.mode = *mode;
+  ro.root = opt.root;
+  std::signal(SIGPIPE, SIG_IGN);
+  Simulation sim(machine, ro);
+  Monitor* monitor = sim.monitor();
+  if (monitor == nullptr)
+    fail(ExitCode::kUsage, "stat: machine {} has no counter unit", machine.name);
+
+  std::vector<std::string> names = splitList(opt.events);
+  if (names.empty())
+    names = {"instructions",  "cycles",           "branches",
+             "branch-misses", "cache-references", "cache-misses"};
+  std::vector<Request> requests;
+  std::vector<const NativeEvent*> natives;
+  for (const std::string& name : names) {
+    Request r{name, {}};
+    if (const NativeEvent* e = monitor->find(name)) {
+      r.natives = {e};
+    } else {
+      r.natives = monitor->expand(name);
+      if (!opt.cores.empty() && monitor->unit() == MonitorUnit::kUpcP) {
+        // UPC-P's native events are per core ("PU<k>_..."): keep the chosen cores' and the
+        // node-wide ones.
+        std::erase_if(r.natives, [&](const NativeEvent* native) {
+          if (!native->name.starts_with("PU")) return false;
+          const u32 core = static_cast<u32>(std::stoul(native->name.substr(2)));
+          return std::find(opt.cores.begin(), opt.cores.end(), core) == opt.cores.end();
+        });
+      }
+    }
+    if (r.natives.empty()) {
+      fail(ExitCode::kUsage,
+           "stat: unknown event '{}' (a native event of `hpmsim events --machine {}`, a generic "
+           "event such as L1dMisses, or a perf name such as instructions)",
+           name, machine.name);
+    }
+    for (const NativeEvent* e : r.natives) {
+      if (std::find(natives.begin(), natives.end(), e) == natives.end()) natives.push_back(e);
+    }
+    requests.push_back(std::move(r));
+  }
+  try {
+    monitor->programHost(natives);
+  } catch (const Error& e) {
+    if (monitor->unit() != MonitorUnit::kUpcP || !opt.cores.empty()) throw;
+    // Node-wide counts do not fit UPC-P: its counters count cores 0 and 1 (select 0) or cores 2
+    // and 3 (select 1), as Blue Gene/P's counter modes.
+    fail(ExitCode::kUsage,
+         "{}.\nOn UPC-P one counter serves the same event of cores 0 and 2 (and of 1 and 3), so "
+         "node-wide counts need two runs. An assignment that works: --cores 0,1 (then --cores "
+         "2,3)",
+         e.what());
+  }
+
+  // Counts per native event name, summed over the unit instances counting it.
+  auto sumByEvent = [](const std::vector<ProgrammedCounter>& counters,
+                       const std::vector<u64>* values) {
+    std::map<std::string, u64> by_event;
+    for (std::size_t i = 0; i < counters.size(); ++i) {
+      by_event[counters[i].event] += values ? (*values)[i] : counters[i].value;
+    }
+    return by_event;
+  };
+  auto total = [](const Request& r, const std::map<std::string, u64>& by_event) {
+    u64 sum = 0;
+    for (const NativeEvent* e : r.natives) {
+      auto it = by_event.find(e->name);
+      if (it != by_event.end()) sum += it->second;
+    }
+    return sum;
+  };
+
+  std::vector<std::pair<Cycle, std::map<std::string, u64>>> intervals;
+  std::vector<ProgrammedCounter> layout;  // counter identities, for interval samples
+  if (opt.interval != 0) {
+    sim.setIntervalHook(opt.interval, [&](Cycle now) {
+      const std::vector<u64> values = monitor->sampleHost(now);
+      if (layout.empty()) layout = monitor->readHost(0);  // identities only
+      intervals.emplace_back(now, sumByEvent(layout, &values));
+    });
+  }
+  // Per-region counts: the counters' values at each marker, differences summed per region.
+  std::map<u32, std::map<std::string, u64>> region_counts;
+  std::map<u32, std::vector<u64>> region_open;
+  std::vector<ProgrammedCounter> region_layout;
+  if (opt.per_region) {
+    sim.setRegionHook([&](u32 id, bool begin, Cycle now) {
+      const std::vector<u64> values = monitor->sampleHost(now);
+      if (region_layout.empty()) region_layout = monitor->readHost(0);
+      if (begin) {
+        region_open[id] = values;
+        return;
+      }
+      auto it = region_open.find(id);
+      if (it == region_open.end()) return;
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        region_counts[id][region_layout[i].event] += values[i] - it->second[i];
+      }
+      region_open.erase(it);
+    });
+  }
+
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  sim.exec(opt.command[0], opt.command, env);
+  const auto start = std::chrono::steady_clock::now();
+  sim.run();
+  const double host_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const Cycle end = sim.elapsedCycles();
+  const std::vector<ProgrammedCounter> counters = monitor->readHost(end);
+  const auto by_event = sumByEvent(counters, nullptr);
+  const Termination& term = sim.kernel().termination();
+  std::fflush(stdout);
+  if (!term.report.empty()) fmt::print(stderr, "{}", term.report);
+
+  std::map<std::string, u64> counts;
+  for (const Request& r : requests) counts[r.name] = total(r, by_event);
+  const double seconds = static_cast<double>(sim.kernel().nanosAt(end)) / 1e9;
+
+  // Derived ratios, as perf stat shows them, for the pairs that were counted.
+  auto ratio = [&](const std::string& num, const std::string& den) -> std::optional<double> {
+    if (!counts.contains(num) || !counts.contains(den) || counts[den] == 0) return std::nullopt;
+    return static_cast<double>(counts[num]) / static_cast<double>(counts[den]);
+  };
+  auto note = [&](const std::string& name) -> std::string {
+    if (name == "instructions") {
+      if (auto r = ratio("instructions", "cycles"))
+        return fmt::format("#  {:.2f} insn per cycle", *r);
+    }
+    if (name == "branch-misses") {
+      if (auto r = ratio("branch-misses", "branches"))
+        return fmt::format("#  {:.2f}% of all branches", 100 * *r);
+    }
+    if (name == "cache-misses") {
+      if (auto r = ratio("cache-misses", "cache-references"))
+        return fmt::format("#  {:.2f}% of all cache refs", 100 * *r);
+    }
+    if (name == "L1-dcache-load-misses") {
+      if (auto r = ratio("L1-dcache-load-misses", "L1-dcache-loads"))
+        return fmt::format("#  {:.2f}% of all L1-dcache loads", 100 * *r);
+    }
+    if (name == "LLC-load-misses") {
+      if (auto r = ratio("LLC-load-misses", "LLC-loads"))
+        return fmt::format("#  {:.2f}% of all LLC loads", 100 * *r);
+    }
+    if (name == "L1-icache-load-misses") {
+      if (auto r = ratio("L1-icache-load-misses", "L1-icache-loads"))
+        return fmt::format("#  {:.2f}% of all L1-icache loads", 100 * *r);
+    }
+    return "";
+  };
+
+  std::string text;
+  if (opt.json) {
+    nlohmann::json out;
+    out["machine"] = machine.name;
+    out["mode"] = opt.mode;
+    out["unit"] = monitor->unit() == MonitorUnit::kUpcP ? "upc" : "upcq";
+    out["counts"] = counts;
+    out["cycles_simulated"] = end;
+    out["seconds_simulated"] = seconds;
+    out["host_seconds"] = host_seconds;
+    out["exit_status"] = term.status;
+    nlohmann::json cj = nlohmann::json::array();
+    for (const ProgrammedCounter& c : counters) {
+      cj.push_back(
+          {{"event", c.event}, {"device", c.device}, {"counter", c.counter}, {"value", c.value}});
+    }
+    out["counters"] = cj;
+    if (!intervals.empty()) {
+      nlohmann::json ij = nlohmann::json::array();
+      for (const auto& [cycle, values] : intervals) {
+        nlohmann::json row;
+        row["cycle"] = cycle;
+        for (const Request& r : requests) row["counts"][r.name] = total(r, values);
+        ij.push_back(row);
+      }
+      out["intervals"] = ij;
+    }
+    if (!region_counts.empty()) {
+      nlohmann::json rj;
+      for (const auto& [id, values] : region_counts) {
+        for (const Request& r : requests) rj[std::to_string(id)][r.name] = total(r, values);
+      }
+      out["regions"] = rj;
+    }
+    text = out.dump(2) + "\n";
+  } else {
+    std::string cmdline;
+    for (const std::string& a : opt.command) cmdline += (cmdline.empty() ? "" : " ") + a;
+    for (const auto& [cycle, values] : intervals) {
+      for (const Request& r : requests) {
+        text += fmt::format("{:>14} {:>20}      {}\n", cycle, withCommas(total(r, values)), r.name);
+      }
+    }
+    text += fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode):\n\n",
+                        cmdline, machine.name,
+                        monitor->unit() == MonitorUnit::kUpcP ? "UPC-P" : "UPC-Q", opt.mode);
+    for (const Request& r : requests) {
+      text +=
+          fmt::format("{:>20}      {:<28} {}\n", withCommas(counts[r.name]), r.name, note(r.name));
+    }
+    for (const auto& [id, values] : region_counts) {
+      text += fmt::format("\n region {}:\n", id);
+      for (const Request& r : requests) {
+        text += fmt::format("{:>20}      {}\n", withCommas(total(r, values)), r.name);
+      }
+    }
+    text += fmt::format("\n{:>20.9f} seconds simulated ({} cycles at {:g} MHz)\n", seconds,
+                        withCommas(end), machine.node.clock_mhz);
+    text += fmt::format("{:>20.3f} seconds host\n\n", host_seconds);
+  }
+  if (!opt.output.empty()) {
+    std::ofstream out(opt.output);
+    out << text;
+    if (!out) fail(ExitCode::kIo, "cannot write '{}'", opt.output);
+  } else {
+    fmt::print(stderr, "{}", text);  // as perf stat: the guest owns stdout
+  }
+  return term.status;
+}
+
+}  // namespace
+
+void addStatCommand(CLI::App& root, Action& selected) {
+  auto opt = std::make_shared<StatOptions>();
+  CLI::App* cmd = root.add_subcommand(
+      "stat", "Count events with the machine's counter unit over a run (as perf stat)");
+  cmd->add_option("--machine", opt->machine, "Machine preset (bgq, bgp) or TOML file")
+      ->capture_default_str();
+  cmd->add_option("--mode", opt->mode, "Run mode: warmup, timing or profile")
+      ->capture_default_str();
+  cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
+      ->allow_extra_args(false);
+  cmd->add_option("-e,--event", opt->events,
+                  "Events to count, comma-separated: perf names (instructions, cycles, "
+                  "cache-misses, ...), generic events (L1dMisses) or native events")
+      ->allow_extra_args(false);
+  cmd->add_option("--cores", opt->cores,
+                  "Count generic events on these cores only (UPC-P: 0,1 or 2,3 fit together)")
+      ->delimiter(',');
+  cmd->add_option("--interval", opt->interval, "Also print the counts every N cycles");
+  cmd->add_flag("--per-region", opt->per_region,
+                "Also count between the guest's region markers (node-wide counts)");
+  cmd->add_flag("--json", opt->json, "An object whose key `counts` maps each event to its count");
+  cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of stderr");
+  cmd->add_option("--root", opt->root, "Directory the guest sees as /");
+  cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
+  cmd->positionals_at_end();
+  cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
+}
+
+}  // namespace hpm::tools
