@@ -97,6 +97,14 @@ struct Monitor::Impl {
     i32 signo = 0;
     bool slow = false;     // L2Unit, IOUnit: interruptDelivered after delivery
     u32 next_counter = 0;  // host programming: next free counter
+    // Whether the unit counts (START_STOP / RUN bit 0), tracked at every write: reading the
+    // register would be an access, which must not precede the inputs already applied.
+    bool running = false;
+    u64 interest_epoch = ~u64{0};  // the unit's interest epoch at the last refresh
+    // Every input applied to the unit is of a cycle before this one. Another hardware thread's
+    // event of cycle t may be applied before a register access of cycle t (both threads issue
+    // in t); the access then takes place at the end of t: that event counts as before it.
+    Cycle horizon = 0;
   };
   struct PendingInterrupt {
     u32 slot;
@@ -115,7 +123,15 @@ struct Monitor::Impl {
   void route();
   void refreshInterest();
   Cycle unitNow(u32 slot) const { return upcp ? upcp->now() : slots[slot].q->now(); }
-  Cycle accessTime(u32 slot) const { return std::max(bus.now(), unitNow(slot)); }
+  // The earliest cycle >= t at which the unit of `slot` may be accessed (docs: Slot::horizon).
+  Cycle accessAt(u32 slot, Cycle t) const {
+    return std::max({t, unitNow(slot), slots[slot].horizon});
+  }
+  Cycle accessTime(u32 slot) const { return accessAt(slot, bus.now()); }
+  u64 runOffset(u32 slot) const { return upcp ? upcp->map().start_stop : slots[slot].q->map().run; }
+  u64 interestEpoch(u32 slot) const {
+    return upcp ? upcp->interest().epoch : slots[slot].q->interest(0).epoch;
+  }
 
   const MachineConfig& machine;
   probe::Bus& bus;
@@ -417,19 +433,11 @@ void Monitor::Impl::route() {
 void Monitor::Impl::refreshInterest() {
   // A unit that is not counting wants nothing (after reset every counter selects input 0 of its
   // bank, but counting is stopped): events reach a unit only while it runs.
-  std::vector<u8> running(slots.size(), 0);
-  for (u32 s = 0; s < slots.size(); ++s) {
-    if (upcp) {
-      running[s] = (upcp->read(upcp->map().start_stop, upcp->now()) & 1) != 0;
-    } else {
-      running[s] =
-          (slots[s].q->read(slots[s].q->map().run, slots[s].q->now()) & upcq::kRunBit) != 0;
-    }
-  }
+  for (Slot& s : slots) s.interest_epoch = interestEpoch(static_cast<u32>(&s - slots.data()));
   for (u32 f = 0; f < routes.size(); ++f) {
     bool wanted = false;
     for (const Target& t : routes[f]) {
-      if (!running[t.slot]) continue;
+      if (!slots[t.slot].running) continue;
       if (upcp) {
         wanted = wanted || upcp->interest().test(t.event);
       } else {
@@ -461,6 +469,11 @@ Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel)
     m.slots[s].q->onInterrupt([&m, s](const upcq::Interrupt& i) {
       m.pending.push_back({s, i.counter, i.cycle});
     });
+  }
+  // The reset run state (the CNKUnit counts from reset), read before any input.
+  for (u32 s = 0; s < m.slots.size(); ++s) {
+    m.slots[s].running = m.upcp ? (m.upcp->read(m.runOffset(s), 0) & 1) != 0
+                                : (m.slots[s].q->read(m.runOffset(s), 0) & upcq::kRunBit) != 0;
   }
   bus.setSink(this);
   m.refreshInterest();
@@ -555,6 +568,7 @@ void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
     const upc::RegisterMap& map = m.upcp->map();
     for (u32 g = 0; g < config.size(); ++g) m.upcp->write(map.config(g), config[g], 0);
     m.upcp->write(map.start_stop, 1, 0);
+    m.slots[0].running = true;
   } else {
     const u32 cores = static_cast<u32>(m.punits.size());
     for (const NativeEvent* e : events) {
@@ -586,8 +600,10 @@ void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
       }
     }
     for (u32 s = 0; s < m.slots.size(); ++s) {
-      if (m.slots[s].next_counter != 0)
+      if (m.slots[s].next_counter != 0) {
         m.slots[s].q->write(m.slots[s].q->map().run, upcq::kRunBit, 0);
+        m.slots[s].running = true;
+      }
     }
   }
   m.refreshInterest();
@@ -609,7 +625,7 @@ std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
     p.event = h.event->name;
     p.device = m.slots[h.slot].path;
     p.counter = h.counter;
-    const Cycle at = std::max(settle, m.unitNow(h.slot));
+    const Cycle at = m.accessAt(h.slot, settle);
     p.value = m.upcp ? m.upcp->read(m.upcp->map().counter(h.counter), at)
                      : m.slots[h.slot].q->read(m.slots[h.slot].q->map().counter(h.counter), at);
     out.push_back(p);
@@ -621,7 +637,7 @@ std::vector<u64> Monitor::sampleHost(Cycle now) {
   Impl& m = *impl_;
   std::vector<u64> out;
   for (const Impl::HostCounter& h : m.host) {
-    const Cycle at = std::max(now, m.unitNow(h.slot));
+    const Cycle at = m.accessAt(h.slot, now);
     out.push_back(m.upcp
                       ? m.upcp->read(m.upcp->map().counter(h.counter), at)
                       : m.slots[h.slot].q->read(m.slots[h.slot].q->map().counter(h.counter), at));
@@ -636,6 +652,8 @@ void Monitor::pulse(u32 input, Cycle t, u64 count) {
     // Keep each unit input in time order (see level()); pulses come in cycle order already.
     const Cycle at = std::max({t, m.last_start[target.id], m.unitNow(target.slot)});
     m.last_start[target.id] = at;
+    Cycle& horizon = m.slots[target.slot].horizon;
+    horizon = std::max(horizon, at + 1);
     if (m.upcp) {
       m.upcp->pulse(target.event, at, count);
     } else if (target.slot < m.punits.size()) {
@@ -661,6 +679,9 @@ void Monitor::level(u32 input, Cycle t0, Cycle t1) {
     if (start != t0) ++m.shifted_inputs;
     const Cycle end = start + (t1 - t0);
     m.last_start[target.id] = start;
+    // The unit applies at most the interval's first cycle now (the rest stays pending).
+    Cycle& horizon = m.slots[target.slot].horizon;
+    horizon = std::max(horizon, start + 1);
     if (m.upcp) {
       m.upcp->level(target.event, start, end);
     } else if (target.slot < m.punits.size()) {
@@ -702,13 +723,19 @@ u64 Monitor::readRegister(int device, u64 offset) {
 void Monitor::writeRegister(int device, u64 offset, u64 value) {
   Impl& m = *impl_;
   const Cycle now = m.accessTime(static_cast<u32>(device));
+  Impl::Slot& slot = m.slots[device];
   if (m.upcp) {
     m.upcp->write(offset, value, now);
   } else {
-    m.slots[device].q->write(offset, value, now);
+    slot.q->write(offset, value, now);
   }
-  // A configuration write may change which events some counter selects.
-  m.refreshInterest();
+  // A start/stop or a configuration write may change which events the unit wants (a unit that
+  // does not count wants none).
+  const bool was_running = slot.running;
+  if (offset == m.runOffset(static_cast<u32>(device))) slot.running = (value & 1) != 0;
+  if (slot.running != was_running || slot.interest_epoch != m.interestEpoch(device)) {
+    m.refreshInterest();
+  }
 }
 
 void Monitor::setInterruptTarget(int device, int tid, int signo) {
@@ -717,35 +744,41 @@ void Monitor::setInterruptTarget(int device, int tid, int signo) {
   m.slots[device].signo = signo;
   m.polling =
       std::any_of(m.slots.begin(), m.slots.end(), [](const Impl::Slot& s) { return s.signo != 0; });
+  poll_due_ = m.polling ? m.next_poll : ~Cycle{0};
 }
 
-void Monitor::poll(Cycle now) {
+bool Monitor::poll(Cycle now) {
   Impl& m = *impl_;
-  if (!m.polling || now < m.next_poll) return;
+  if (!m.polling || now < m.next_poll) return false;
   m.next_poll = now + m.poll_cycles;
+  poll_due_ = m.next_poll;
   for (u32 s = 0; s < m.slots.size(); ++s) {
     if (m.slots[s].signo == 0) continue;
-    const Cycle at = std::max(now, m.unitNow(s));
+    const Cycle at = m.accessAt(s, now);
     if (m.upcp) {
       m.upcp->advanceTo(at);
     } else {
       m.slots[s].q->advanceTo(at);
     }
   }
+  if (m.pending.empty()) return false;
   std::vector<Impl::PendingInterrupt> pending;
   pending.swap(m.pending);
+  bool sent = false;
   for (const Impl::PendingInterrupt& p : pending) {
     const Impl::Slot& slot = m.slots[p.slot];
     if (slot.signo == 0) continue;
+    sent = true;
     ++m.interrupts_delivered;
     m.kernel.counterInterrupt(slot.tid, slot.signo, static_cast<i32>(p.slot),
                               static_cast<i32>(p.counter), p.cycle);
     if (slot.slow) {
-      const Cycle at = std::max(now, m.unitNow(p.slot));
+      const Cycle at = m.accessAt(p.slot, now);
       if (slot.q == m.l2.get()) m.l2->interruptDelivered(at);
       if (slot.q == m.io.get()) m.io->interruptDelivered(at);
     }
   }
+  return sent;
 }
 
 u64 Monitor::reference(u32 input) const {

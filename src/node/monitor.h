@@ -91,8 +91,14 @@ class Monitor : public probe::Sink, public DeviceProvider {
   void setInterruptTarget(int device, int tid, int signo) override;
   std::vector<std::string> devicePaths() const;
 
-  // Delivers the interrupts raised up to `now` to their threads; cheap when nothing is armed.
-  void poll(Cycle now);
+  // Delivers the interrupts raised up to `now` to their threads, at most once per
+  // monitor.poll_cycles (earlier calls return at once); cheap when no thread takes interrupts.
+  // Returns whether it sent any.
+  bool poll(Cycle now);
+  // The cycle from which the next poll() does anything (~0 while no thread takes interrupts):
+  // a driver calls poll() before the first instruction at or after it, so interrupts reach their
+  // thread within poll_cycles of being raised.
+  Cycle pollDue() const { return poll_due_; }
 
   // Exact totals of what the bus delivered for each input (the ideal reference counters).
   u64 reference(u32 input) const;
@@ -102,6 +108,7 @@ class Monitor : public probe::Sink, public DeviceProvider {
 
  private:
   std::unique_ptr<Impl> impl_;
+  Cycle poll_due_ = ~Cycle{0};
 };
 
 }  // namespace hpm

@@ -187,15 +187,18 @@ struct TimingObserver {
   Cycle limit;
   Cycle at = 0;
   u64 addr = 0;
+  bool retired_any = false;
 
   bool beforeIssue(const isa::DecodedInst& d, u64 pc, const HartState& s) {
     addr = effectiveAddress(d, s);
     if constexpr (kMode == RunMode::kWarmup) {
       if (sim.bus) sim.bus->setNow(state.cycle);
+      if (interruptsDue(state.cycle)) return false;
       return state.cycle <= limit;
     } else {
       at = model.issueTime(hw, d, pc, addr);
       if (sim.bus) sim.bus->setNow(at);  // device accesses and events happen at the issue cycle
+      if (interruptsDue(at)) return false;
       if (at > limit) {
         // Another hardware thread comes first: wait (without issuing) until `at`.
         state.cycle = at;
@@ -207,7 +210,21 @@ struct TimingObserver {
     }
   }
 
+  // Counter interrupts raised by now go to their threads within monitor.poll_cycles: when some
+  // were sent, the run stops before this instruction (after at least one instruction, so every
+  // run makes progress) and the kernel delivers them.
+  bool interruptsDue(Cycle now) {
+    return sim.monitor && now >= sim.monitor->pollDue() && retired_any && sim.monitor->poll(now);
+  }
+
   void retire(const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 /*addr*/) {
+    retired_any = true;
+    // A store to a counter unit's register window (start/stop, a configuration) may have just
+    // changed which events are wanted: the models must see it from this very instruction on,
+    // whose own events the unit counts from the cycle of the store (docs/upc.md, docs/upcq.md).
+    if (sim.bus && sim.bus->epoch() != sim.bus_epoch) [[unlikely]] {
+      sim.noteInterest();
+    }
     if constexpr (kMode == RunMode::kWarmup) {
       model.warmup(hw, d, pc, addr);
     } else {
