@@ -76,7 +76,8 @@ struct FullTracker {
 struct ThreadStats {
   u64 instructions = 0;
   u64 warmup_instructions = 0;
-  std::array<u64, kClasses> by_class{};
+  u64 compressed = 0;                    // of the instructions (either mode), 16-bit ones
+  std::array<u64, kClasses> by_class{};  // either mode
   std::array<u64, kMaxPipes> issued{};
   std::array<u64, kStallCount> stalls{};
   u64 branches = 0;
@@ -90,6 +91,7 @@ struct ThreadStats {
   void add(const ThreadStats& o) {
     instructions += o.instructions;
     warmup_instructions += o.warmup_instructions;
+    compressed += o.compressed;
     for (std::size_t i = 0; i < kClasses; ++i) by_class[i] += o.by_class[i];
     for (std::size_t i = 0; i < kMaxPipes; ++i) issued[i] += o.issued[i];
     for (std::size_t i = 0; i < kStallCount; ++i) stalls[i] += o.stalls[i];
@@ -647,6 +649,7 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
   cost.cycles = t.clock - before;
   ++t.st.instructions;
   ++t.st.by_class[o.cls];
+  t.st.compressed += d.length == 2;
   for (std::size_t i = 0; i < kStallCount; ++i) t.st.stalls[i] += cost.stalls[i];
   if (bus != nullptr) [[unlikely]]
     publishIssue(h, o.cls, before, at, cost);
@@ -695,6 +698,8 @@ void NodeTiming::Impl::warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr
   t.last = IssueCost{};
   t.last.cycles = 1;
   ++t.st.warmup_instructions;
+  ++t.st.by_class[o.cls];
+  t.st.compressed += d.length == 2;
   if (bus != nullptr) [[unlikely]] {
     HPM_PROBE_LEVEL(bus, kCycles, h, t.clock - 1, t.clock);
     HPM_PROBE(bus, kInstructions, h, 1);
@@ -710,10 +715,11 @@ void NodeTiming::Impl::visitThread(stats::Visitor& v, const ThreadStats& s, Cycl
   v.counter("cycles", cycles, "Clock of the latest hardware thread: cycles simulated");
   v.counter("instructions", s.instructions, "Instructions issued");
   v.counter("warmup_instructions", s.warmup_instructions, "Instructions run in warm-up mode");
+  v.counter("compressed", s.compressed, "Instructions (issued or warm-up) that were 16-bit");
   v.beginGroup("instructions_by_class");
   for (std::size_t i = 0; i < kClasses; ++i) {
     v.counter(isa::instClassName(static_cast<isa::InstClass>(i)), s.by_class[i],
-              "Instructions of this class issued");
+              "Instructions of this class issued or run in warm-up mode");
   }
   v.endGroup();
   v.beginGroup("issued");

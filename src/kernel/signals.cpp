@@ -115,7 +115,6 @@ void Kernel::sendToThread(Thread& target, const SigInfo& info, u64 when) {
   if (target.exited) return;
   ++stats_.signals_sent;
   HPM_PROBE(bus_, kSignalsSent, 0, 1);
-  HPM_PROBE(bus_, kSignalsSent, 0, 1);
   const SignalAction& action = actions_[info.signo];
   const bool ignored =
       action.handler == kSigIgn ||
@@ -162,6 +161,7 @@ void Kernel::sendToProcess(const SigInfo& info, u64 when) {
     }
   }
   ++stats_.signals_sent;
+  HPM_PROBE(bus_, kSignalsSent, 0, 1);
   process_pending_.push_back(info);
 }
 

@@ -17,6 +17,18 @@ void CacheStats::visit(stats::Visitor& v) const {
   v.counter("invalidations", invalidations, "Lines removed by coherence");
 }
 
+void CoreTrafficStats::visit(stats::Visitor& v) const {
+  v.counter("l1d_load_misses", l1d_load_misses, "Loads that missed the L1D");
+  v.counter("l1d_store_misses", l1d_store_misses, "Stores that missed the L1D");
+  v.counter("l2_reads", l2_reads, "L2 read requests: load misses, fetches, prefetches, atomics");
+  v.counter("l2_writes", l2_writes, "L2 write requests (store-queue drains)");
+  v.counter("l2_hits", l2_hits, "L2 read requests that hit");
+  v.counter("l2_misses", l2_misses, "L2 read and write requests that missed");
+  v.counter("l2_atomics", l2_atomics, "Atomic operations performed at the L2");
+  v.counter("ddr_reads", ddr_reads, "DDR line reads caused by this core's requests");
+  v.counter("ddr_writes", ddr_writes, "DDR writebacks caused by this core's requests");
+}
+
 void SliceStats::visit(stats::Visitor& v) const {
   v.counter("requests", requests, "Requests served by this slice");
   v.counter("reads", reads, "Read requests: load misses, fetches, prefetches, atomics");
@@ -28,7 +40,7 @@ void SliceStats::visit(stats::Visitor& v) const {
   v.counter("evictions", evictions, "Valid lines replaced");
   v.counter("writebacks", writebacks, "Dirty lines written back to DDR");
   v.counter("back_invalidations", back_invalidations,
-            "Private L1D/L1P lines removed because this slice evicted their line");
+            "Private L1I/L1D/L1P lines removed because this slice evicted their line");
 }
 
 void DdrStats::visit(stats::Visitor& v) const {
@@ -46,6 +58,7 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   l2_shift_ = std::countr_zero(p_.l2.line_bytes);
   slice_bits_ = std::countr_zero(p_.l2.slices);
   l1d_per_l2_shift_ = l2_shift_ - l1d_shift_;
+  l1i_per_l2_shift_ = l2_shift_ - l1i_shift_;
   ddr_line_cycles_ = p_.ddr.busyCycles(p_.l2.line_bytes);
   const u32 n = p_.cores;
   l1i_.reserve(n);
@@ -60,6 +73,7 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   l1i_stats_.assign(n, {});
   l1d_stats_.assign(n, {});
   l1p_stats_.assign(n, {});
+  traffic_stats_.assign(n, {});
   slices_.resize(p_.l2.slices);
   for (u32 s = 0; s < p_.l2.slices; ++s) {
     slices_[s].cache =
@@ -107,6 +121,7 @@ Cycle MemorySystem::ddrTransfer(u64 l2line, Cycle p, bool write, bool timed) {
   }
   ++c.stats.requests;
   ++(write ? c.stats.writes : c.stats.reads);
+  ++(write ? traffic_stats_[requester_].ddr_writes : traffic_stats_[requester_].ddr_reads);
   c.stats.bytes += p_.l2.line_bytes;
   if (bus_ != nullptr) [[unlikely]] {
     const u32 ctl = controllerOf(l2line << l2_shift_);
@@ -166,13 +181,19 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
   HPM_PROBE(bus_, kL2Requests, sid, 1);
   HPM_PROBE(bus_, kL2Reads, sid, 1);
   HPM_PROBE(bus_, kL2Bytes, sid, p_.l2.line_bytes);
+  CoreTrafficStats& traffic = traffic_stats_[core];
+  ++traffic.l2_reads;
   HPM_PROBE(bus_, kCoreL2Reads, core, 1);
-  if (src == Source::kAtomic) HPM_PROBE(bus_, kCoreL2Atomics, core, 1);
+  if (src == Source::kAtomic) {
+    ++traffic.l2_atomics;
+    HPM_PROBE(bus_, kCoreL2Atomics, core, 1);
+  }
   u32 slot = s.cache.find(l2line);
   Cycle ready;
   if (slot != Cache::kNone) {
     ++s.stats.hits;
     HPM_PROBE(bus_, kL2Hits, sid, 1);
+    ++traffic.l2_hits;
     HPM_PROBE(bus_, kCoreL2Hits, core, 1);
     s.cache.touch(slot);
     ready = timed ? std::max(start + p_.l2.hit_latency, s.cache.ready(slot)) : p;
@@ -180,6 +201,7 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
   } else {
     ++s.stats.misses;
     HPM_PROBE(bus_, kL2Misses, sid, 1);
+    ++traffic.l2_misses;
     HPM_PROBE(bus_, kCoreL2Misses, core, 1);
     const Cycle dstart = ddrTransfer(l2line, start, false, timed);
     ready = timed ? (waits ? dstart : start) + p_.ddr.latency : p;
@@ -187,7 +209,7 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
     s.cache.install(slot, l2line, ready);
     *level = Level::kDdr;
   }
-  if (src == Source::kData || src == Source::kPrefetch) {
+  if (src == Source::kData || src == Source::kPrefetch || src == Source::kFetch) {
     s.cache.setMeta(slot, s.cache.meta(slot) | coreBit(core));
   }
   return ready;
@@ -220,6 +242,8 @@ void MemorySystem::l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool 
   HPM_PROBE(bus_, kL2Requests, sid, 1);
   HPM_PROBE(bus_, kL2Writes, sid, 1);
   HPM_PROBE(bus_, kL2Bytes, sid, bytes);
+  CoreTrafficStats& traffic = traffic_stats_[core];
+  ++traffic.l2_writes;
   HPM_PROBE(bus_, kCoreL2Writes, core, 1);
   u32 slot = s.cache.find(l2line);
   if (slot != Cache::kNone) {
@@ -230,6 +254,7 @@ void MemorySystem::l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool 
     // Write-allocate: the rest of the line comes from DDR.
     ++s.stats.misses;
     HPM_PROBE(bus_, kL2Misses, sid, 1);
+    ++traffic.l2_misses;
     HPM_PROBE(bus_, kCoreL2Misses, core, 1);
     const Cycle dstart = ddrTransfer(l2line, start, false, timed);
     const Cycle ready = timed ? dstart + p_.ddr.latency : start;
@@ -257,6 +282,15 @@ void MemorySystem::invalidateCore(u32 core, u64 l2line) {
     l1p_[core].invalidate(p);
     ++l1p_stats_[core].invalidations;
     HPM_PROBE(bus_, kL1pInvalidations, core, 1);
+  }
+  const u64 first_i = l2line << l1i_per_l2_shift_;
+  for (u64 k = 0; k < (u64{1} << l1i_per_l2_shift_); ++k) {
+    const u32 i = l1i_[core].find(first_i + k);
+    if (i != Cache::kNone) {
+      l1i_[core].invalidate(i);
+      ++l1i_stats_[core].invalidations;
+      HPM_PROBE(bus_, kL1iInvalidations, core, 1);
+    }
   }
   const u64 first = l2line << l1d_per_l2_shift_;
   for (u64 k = 0; k < (u64{1} << l1d_per_l2_shift_); ++k) {
@@ -386,6 +420,7 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
   }
   ++dst.misses;
   HPM_PROBE(bus_, kL1dMisses, core, 1);
+  ++traffic_stats_[core].l1d_load_misses;
   HPM_PROBE(bus_, kL1dLoadMisses, core, 1);
   LoadResult r;
   r.l1_miss = true;
@@ -448,6 +483,7 @@ void MemorySystem::storeImpl(u32 core, u64 addr) {
   } else {
     ++dst.misses;
     HPM_PROBE(bus_, kL1dMisses, core, 1);
+    ++traffic_stats_[core].l1d_store_misses;
     HPM_PROBE(bus_, kL1dStoreMisses, core, 1);
   }
   // Coherence through the inclusive L2's sharer mask: the other cores' copies go.
@@ -507,6 +543,7 @@ void MemorySystem::visitCoreStats(u32 core, stats::Visitor& v) const {
   v.group("l1i", l1i_stats_[core]);
   v.group("l1d", l1d_stats_[core]);
   v.group("l1p", l1p_stats_[core]);
+  v.group("traffic", traffic_stats_[core]);
 }
 
 void MemorySystem::visitSharedStats(stats::Visitor& v) const {

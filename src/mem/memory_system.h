@@ -39,6 +39,20 @@ struct CacheStats {
   void visit(stats::Visitor& v) const;
 };
 
+// One core's traffic below its L1s (the per-core view of the shared levels' statistics).
+struct CoreTrafficStats {
+  u64 l1d_load_misses = 0;
+  u64 l1d_store_misses = 0;
+  u64 l2_reads = 0;    // read requests (loads, fetches, prefetches, atomics)
+  u64 l2_writes = 0;   // store-queue drains
+  u64 l2_hits = 0;     // read requests that hit
+  u64 l2_misses = 0;   // read and write requests that missed
+  u64 l2_atomics = 0;  // atomic operations performed at the L2
+  u64 ddr_reads = 0;   // line reads its requests caused
+  u64 ddr_writes = 0;  // line writebacks its requests caused
+  void visit(stats::Visitor& v) const;
+};
+
 struct SliceStats {
   u64 requests = 0;  // reads (loads, fetches, prefetches, atomics) and store drains
   u64 reads = 0;
@@ -181,6 +195,7 @@ class MemorySystem {
   u32 l2_shift_ = 0;
   u32 slice_bits_ = 0;
   u32 l1d_per_l2_shift_ = 0;  // log2(l2 line / l1d line)
+  u32 l1i_per_l2_shift_ = 0;  // log2(l2 line / l1i line)
   u32 ddr_line_cycles_ = 1;
   std::vector<Cache> l1i_;
   std::vector<Cache> l1d_;
@@ -190,6 +205,7 @@ class MemorySystem {
   std::vector<CacheStats> l1i_stats_;
   std::vector<CacheStats> l1d_stats_;
   std::vector<CacheStats> l1p_stats_;
+  std::vector<CoreTrafficStats> traffic_stats_;
   std::vector<Slice> slices_;
   std::vector<Controller> ddr_;
   std::vector<u64> epoch_;

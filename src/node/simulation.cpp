@@ -117,6 +117,7 @@ struct Simulation::Impl {
   std::unique_ptr<probe::Bus> bus;
   std::unique_ptr<Monitor> monitor;
   std::vector<u64> touched_pages;  // bitmap of guest pages accessed (PageFirstTouches)
+  u64 context_switches = 0;        // a hardware thread changed guest threads
   // Cached from the bus's wanted set (recomputed when its epoch changes): whether the timing
   // model publishes at all, and per hardware thread whether any instruction-mix event is wanted.
   u64 hook_interval = 0;
@@ -467,6 +468,7 @@ static Stop runTimed(Simulation::Impl& sim, Thread& t, Cycle limit) {
   if (driver.last_thread != &t) {
     if (driver.last_thread != nullptr) {
       model.switchContext(hw);
+      ++sim.context_switches;
       if (sim.bus != nullptr) HPM_PROBE(sim.bus.get(), kContextSwitches, 0, 1);
     }
     driver.last_thread = &t;
@@ -495,7 +497,7 @@ void Simulation::run(const Kernel::ProgressFn& progress) {
     case RunMode::kWarmup:
       sim.kernel->run(
           [&sim](Thread& t, u64 limit) { return runTimed<RunMode::kWarmup>(sim, t, limit); },
-          Interleaving::kQuantum, progress);
+          Interleaving::kEarliestFirst, progress);
       break;
     case RunMode::kTiming:
       sim.kernel->run(
@@ -587,6 +589,10 @@ void Simulation::visitStats(stats::Visitor& v) const {
   if (impl_->model) {
     v.beginGroup("timing");
     impl_->model->visitStats(v);
+    v.endGroup();
+    v.beginGroup("hardware_threads");
+    v.counter("context_switches", impl_->context_switches,
+              "Times a hardware thread went on with another guest thread than the one before");
     v.endGroup();
   }
   if (impl_->monitor) {

@@ -19,9 +19,13 @@ namespace hpm {
 
 enum class RunMode : u8 {
   kFunctional,  // instructions only: one per cycle per hardware thread, no memory hierarchy
-  kWarmup,      // the caches see every access (statistics), still one instruction per cycle
-  kTiming,      // the timing model decides when every instruction issues (the default)
-  kProfile,     // timing, plus interval samples per core and a flat profile by function
+  // The caches see every access (statistics), still one instruction per cycle. Hardware threads
+  // run in cycle order, as in the timing modes: the caches see the threads' accesses
+  // interleaved as they would be, and a counter unit sees its events in time order (with
+  // slices of many cycles per thread it would see bursts no real unit could count).
+  kWarmup,
+  kTiming,   // the timing model decides when every instruction issues (the default)
+  kProfile,  // timing, plus interval samples per core and a flat profile by function
 };
 
 std::optional<RunMode> parseRunMode(std::string_view name);

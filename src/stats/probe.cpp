@@ -16,13 +16,15 @@ std::string_view scopeName(Scope s) {
 }
 
 std::string upperName(Event e) {
-  // "L1dMisses" -> "L1D_MISSES": a word starts at an uppercase letter after a lowercase one.
+  // "L1dMisses" -> "L1D_MISSES", "CoreL2Reads" -> "CORE_L2_READS": a word starts at an uppercase
+  // letter after a lowercase letter or a digit.
   const std::string_view name = info(e).name;
   std::string out;
   for (std::size_t i = 0; i < name.size(); ++i) {
     const char c = name[i];
     if (i > 0 && std::isupper(static_cast<unsigned char>(c)) &&
-        std::islower(static_cast<unsigned char>(name[i - 1]))) {
+        (std::islower(static_cast<unsigned char>(name[i - 1])) ||
+         std::isdigit(static_cast<unsigned char>(name[i - 1])))) {
       out += '_';
     }
     out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

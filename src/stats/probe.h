@@ -62,6 +62,7 @@ enum class Kind : u8 {
   X(FpOps, kThread, kPulse, "Floating-point operations (a fused multiply-add counts two)")         \
   X(FpSingle, kThread, kPulse, "Single-precision arithmetic instructions")                         \
   X(FpDouble, kThread, kPulse, "Double-precision arithmetic instructions")                         \
+  /* loads and stores by size: the load and store instructions, not LR, SC and AMOs */             \
   X(Loads1, kThread, kPulse, "Loads of one byte")                                                  \
   X(Loads2, kThread, kPulse, "Loads of two bytes")                                                 \
   X(Loads4, kThread, kPulse, "Loads of four bytes (integer and FP)")                               \

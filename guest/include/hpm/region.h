@@ -16,10 +16,10 @@
 
 #define HPM_REGION_CAT2(a, b) a##b
 #define HPM_REGION_CAT(a, b) HPM_REGION_CAT2(a, b)
-#define HPM_REGION_NAME(id, name)                                                     \
-  __attribute__((section(".hpm_regions"), used, aligned(4))) static const struct {    \
-    unsigned int region_id;                                                           \
-    char region_name[60];                                                             \
+#define HPM_REGION_NAME(id, name)                                                  \
+  __attribute__((section(".hpm_regions"), used, aligned(4))) static const struct { \
+    unsigned int region_id;                                                        \
+    char region_name[60];                                                          \
   } HPM_REGION_CAT(hpm_region_name_, __LINE__) = {(id), name}
 
 #endif
