@@ -66,6 +66,8 @@
 #include <thread>
 #include <vector>
 
+#include "tests/support/process.h"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -81,7 +83,6 @@ const char* const kGuestBinDir = HPM_TEST_GUEST_BIN_DIR;
 // the simulator must still finish the largest case.
 constexpr std::chrono::seconds kQemuTimeout{60};
 constexpr std::chrono::seconds kHpmsimTimeout{300};
-constexpr size_t kMaxCapture = 64u << 20;  // bytes of stdout or stderr kept per run
 
 // The environment every guest gets (plus per-case extras): fixed and small, never the host's.
 const std::vector<std::string> kBaseEnv = {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"};
@@ -91,185 +92,9 @@ const std::vector<std::string> kBaseEnv = {"PATH=/usr/bin:/bin", "HOME=/", "LANG
 // have their own tests, and would make this label several times slower.
 const std::vector<std::string> kHpmsimRun = {"run", "--mode", "functional"};
 
-// ---- Running a child process -----------------------------------------------------------------
-
-struct RunResult {
-  std::string out;
-  std::string err;
-  int wait_status = 0;  // as from waitpid
-  bool timed_out = false;
-  std::string spawn_error;  // nonempty if the child could not be started
-
-  bool exited() const { return !timed_out && WIFEXITED(wait_status); }
-  bool signaled() const { return !timed_out && WIFSIGNALED(wait_status); }
-  int exit_code() const { return WEXITSTATUS(wait_status); }
-  int signal() const { return WTERMSIG(wait_status); }
-  std::string describe() const {
-    if (!spawn_error.empty()) return "could not start: " + spawn_error;
-    if (timed_out) return "timed out (killed)";
-    if (WIFEXITED(wait_status)) return "exit status " + std::to_string(exit_code());
-    if (WIFSIGNALED(wait_status)) {
-      return "killed by signal " + std::to_string(signal()) + " (" + strsignal(signal()) + ")";
-    }
-    return "wait status " + std::to_string(wait_status);
-  }
-};
-
-// A directory removed with its contents when the object goes away.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "hpm-guest-XXXXXX").string();
-    std::vector<char> buf(pattern.begin(), pattern.end());
-    buf.push_back('\0');
-    if (mkdtemp(buf.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = buf.data();
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
-void setNonBlocking(int fd) {
-  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-}
-
-// Runs argv[0] with exactly `argv` and `env`, in `cwd`, feeding `input` on stdin and capturing
-// stdout and stderr, without core dumps. Kills the child's process group after `timeout`.
-RunResult runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env,
-                     const std::string& input, const fs::path& cwd,
-                     std::chrono::milliseconds timeout) {
-  RunResult result;
-  // Everything the child needs is prepared before fork: after it, only async-signal-safe calls.
-  std::vector<char*> cargv;
-  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-  cargv.push_back(nullptr);
-  std::vector<char*> cenv;
-  for (const auto& e : env) cenv.push_back(const_cast<char*>(e.c_str()));
-  cenv.push_back(nullptr);
-  std::string cwd_str = cwd.string();
-
-  int in_pipe[2], out_pipe[2], err_pipe[2];
-  if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0 ||
-      pipe2(err_pipe, O_CLOEXEC) != 0) {
-    result.spawn_error = std::string("pipe2: ") + std::strerror(errno);
-    return result;
-  }
-  // Input that fits in the pipe is written before the child starts, so that the guest's first
-  // read sees all of it: how many read calls the guest makes (and so its instruction count)
-  // must not depend on how fast this process feeds the pipe. Larger input is streamed.
-  size_t written = 0;
-  if (input.size() <= static_cast<size_t>(fcntl(in_pipe[1], F_GETPIPE_SZ))) {
-    while (written < input.size()) {
-      ssize_t w = write(in_pipe[1], input.data() + written, input.size() - written);
-      if (w <= 0) break;
-      written += static_cast<size_t>(w);
-    }
-  }
-  pid_t pid = fork();
-  if (pid < 0) {
-    result.spawn_error = std::string("fork: ") + std::strerror(errno);
-    return result;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    dup2(in_pipe[0], 0);
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    // Only 0, 1 and 2 reach the guest: descriptors inherited from whatever runs the tests would
-    // shift the numbers the guest's open() returns (qemu-user shares the host's table).
-    close_range(3, ~0U, 0);
-    struct rlimit no_core = {0, 0};
-    setrlimit(RLIMIT_CORE, &no_core);
-    signal(SIGPIPE, SIG_DFL);
-    if (chdir(cwd_str.c_str()) != 0) _exit(126);
-    execve(cargv[0], cargv.data(), cenv.data());
-    const char msg[] = "guest_compare_test: execve failed\n";
-    (void)!write(2, msg, sizeof msg - 1);
-    _exit(127);
-  }
-  setpgid(pid, pid);  // also from the parent, so the group exists before any kill
-  close(in_pipe[0]);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  int in_fd = in_pipe[1], out_fd = out_pipe[0], err_fd = err_pipe[0];
-  setNonBlocking(in_fd);
-  setNonBlocking(out_fd);
-  setNonBlocking(err_fd);
-  if (written == input.size()) {
-    close(in_fd);
-    in_fd = -1;
-  }
-
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  char buf[65536];
-  while (out_fd >= 0 || err_fd >= 0) {
-    auto now = std::chrono::steady_clock::now();
-    if (now >= deadline) {
-      result.timed_out = true;
-      break;
-    }
-    pollfd fds[3];
-    int n = 0;
-    if (in_fd >= 0) fds[n++] = {in_fd, POLLOUT, 0};
-    if (out_fd >= 0) fds[n++] = {out_fd, POLLIN, 0};
-    if (err_fd >= 0) fds[n++] = {err_fd, POLLIN, 0};
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
-    int ready =
-        poll(fds, static_cast<nfds_t>(n), static_cast<int>(std::min<long long>(left, 1000)));
-    if (ready < 0 && errno != EINTR) break;
-    for (int i = 0; i < n; ++i) {
-      if (fds[i].revents == 0) continue;
-      if (fds[i].fd == in_fd) {
-        ssize_t w = write(in_fd, input.data() + written, input.size() - written);
-        if (w > 0) written += static_cast<size_t>(w);
-        if (w < 0 && errno != EAGAIN) written = input.size();  // EPIPE: the child stopped reading
-        if (written == input.size()) {
-          close(in_fd);
-          in_fd = -1;
-        }
-        continue;
-      }
-      int& fd = fds[i].fd == out_fd ? out_fd : err_fd;
-      std::string& sink = fds[i].fd == out_fd ? result.out : result.err;
-      ssize_t r = read(fd, buf, sizeof buf);
-      if (r > 0) {
-        if (sink.size() < kMaxCapture) sink.append(buf, static_cast<size_t>(r));
-      } else if (r == 0 || errno != EAGAIN) {
-        close(fd);
-        fd = -1;
-      }
-    }
-  }
-  for (int fd : {in_fd, out_fd, err_fd}) {
-    if (fd >= 0) close(fd);
-  }
-  // The pipes are closed; wait for the exit, still bounded by the deadline.
-  while (!result.timed_out) {
-    pid_t w = waitpid(pid, &result.wait_status, WNOHANG);
-    if (w == pid) return result;
-    if (w < 0 && errno != EINTR) {
-      result.spawn_error = std::string("waitpid: ") + std::strerror(errno);
-      return result;
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      result.timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  kill(-pid, SIGKILL);
-  kill(pid, SIGKILL);
-  waitpid(pid, &result.wait_status, 0);
-  return result;
-}
+using hpm::test::runProcess;
+using hpm::test::RunResult;
+using hpm::test::TempDir;
 
 // ---- The cases -------------------------------------------------------------------------------
 

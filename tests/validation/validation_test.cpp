@@ -19,12 +19,7 @@
 // bandwidth shared by 16 cores.
 //
 // Test names state the rule they check.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -39,6 +34,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "tests/support/process.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -63,93 +60,12 @@ struct Process {
 // Runs argv (argv[0] a path) in `cwd` with a fixed small environment, capturing stdout and
 // stderr; kills the child's process group after the timeout.
 Process runProcess(const std::vector<std::string>& argv, const fs::path& cwd) {
-  Process result;
-  std::vector<char*> cargv;
-  for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
-  cargv.push_back(nullptr);
-  const std::vector<std::string> env = {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"};
-  std::vector<char*> cenv;
-  for (const auto& e : env) cenv.push_back(const_cast<char*>(e.c_str()));
-  cenv.push_back(nullptr);
-  const std::string dir = cwd.string();
-  int out_pipe[2], err_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) return result;
-  const pid_t pid = fork();
-  if (pid < 0) return result;
-  if (pid == 0) {
-    setpgid(0, 0);
-    const int null = open("/dev/null", O_RDONLY);
-    dup2(null, 0);
-    dup2(out_pipe[1], 1);
-    dup2(err_pipe[1], 2);
-    if (chdir(dir.c_str()) != 0) _exit(126);
-    execve(cargv[0], cargv.data(), cenv.data());
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  close(out_pipe[1]);
-  close(err_pipe[1]);
-  int fds[2] = {out_pipe[0], err_pipe[0]};
-  std::string* sinks[2] = {&result.out, &result.err};
-  const auto deadline = std::chrono::steady_clock::now() + kTimeout;
-  char buf[65536];
-  while (fds[0] >= 0 || fds[1] >= 0) {
-    if (std::chrono::steady_clock::now() >= deadline) {
-      result.timed_out = true;
-      break;
-    }
-    pollfd p[2];
-    int n = 0;
-    int which[2];
-    for (int i = 0; i < 2; ++i) {
-      if (fds[i] >= 0) {
-        which[n] = i;
-        p[n++] = {fds[i], POLLIN, 0};
-      }
-    }
-    if (poll(p, static_cast<nfds_t>(n), 500) < 0 && errno != EINTR) break;
-    for (int k = 0; k < n; ++k) {
-      if (p[k].revents == 0) continue;
-      const int i = which[k];
-      const ssize_t r = read(fds[i], buf, sizeof buf);
-      if (r > 0) {
-        sinks[i]->append(buf, static_cast<std::size_t>(r));
-      } else {
-        close(fds[i]);
-        fds[i] = -1;
-      }
-    }
-  }
-  for (int fd : fds) {
-    if (fd >= 0) close(fd);
-  }
-  if (result.timed_out) kill(-pid, SIGKILL);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return result;
+  const hpm::test::RunResult r =
+      hpm::test::runProcess(argv, {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "", cwd, kTimeout);
+  return {r.out, r.err, r.status(), r.timed_out};
 }
 
-// A directory removed with its contents at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "hpm-validation-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using hpm::test::TempDir;
 
 std::string guest(const std::string& program) {
   return (fs::path(kGuestBinDir) / program).string();

@@ -3,9 +3,53 @@
 #include <fmt/core.h>
 
 #include <cstdio>
+#include <string>
+#include <string_view>
 
 #include "base/error.h"
 #include "tools/hpmsim/commands.h"
+
+namespace {
+
+// A command-line error as one line naming the problem: CLI11's messages for an unknown command
+// ("A subcommand is required") and an unknown option ("The following arguments were not
+// expected: ...") do not name it clearly.
+std::string describeParseError(const CLI::App& app, const CLI::ParseError& e, int argc,
+                               char** argv) {
+  std::string names;
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    names += (names.empty() ? "" : ", ") + sub->get_name();
+    known = known || (argc > 1 && sub->get_name() == argv[1]);
+  }
+  if (argc < 2) return fmt::format("no command given (commands: {})", names);
+  if (argv[1][0] != '-' && !known) {
+    return fmt::format("unknown command '{}' (commands: {})", argv[1], names);
+  }
+  // The innermost command given ("upc explore").
+  const CLI::App* sub = &app;
+  std::string path;
+  while (!sub->get_subcommands().empty()) {
+    sub = sub->get_subcommands().front();
+    path += (path.empty() ? "" : " ") + sub->get_name();
+  }
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg.size() < 2 || arg[0] != '-') continue;
+    const std::string name(arg.substr(0, arg.find('=')));
+    if (sub->get_option_no_throw(name) == nullptr && app.get_option_no_throw(name) == nullptr) {
+      return sub == &app ? fmt::format("unknown option '{}'", name)
+                         : fmt::format("unknown option '{}' for `hpmsim {}`", name, path);
+    }
+  }
+  if (std::string_view(e.what()) == "command is required") {
+    return fmt::format("no program given: `hpmsim {} [OPTIONS] -- PROGRAM [ARGS...]`", path);
+  }
+  return e.what();
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"hpmsim: a Blue Gene-class node simulator with modelled performance counters",
@@ -23,7 +67,15 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::string path;
+    for (const CLI::App* sub = &app; !sub->get_subcommands().empty();) {
+      sub = sub->get_subcommands().front();
+      path += " " + sub->get_name();
+    }
+    fmt::print(stderr, "hpmsim: error: {}\nRun `hpmsim{} --help` for the usage.\n",
+               describeParseError(app, e, argc, argv), path);
+    return static_cast<int>(hpm::ExitCode::kUsage);
   }
   try {
     return selected ? selected() : 0;

@@ -244,10 +244,17 @@ int run(const StatOptions& opt) {
     out["counters"] = cj;
     if (!intervals.empty()) {
       nlohmann::json ij = nlohmann::json::array();
+      std::map<std::string, u64> before;
       for (const auto& [cycle, values] : intervals) {
         nlohmann::json row;
         row["cycle"] = cycle;
-        for (const Request& r : requests) row["counts"][r.name] = total(r, values);
+        row["seconds"] = static_cast<double>(sim.kernel().nanosAt(cycle)) / 1e9;
+        for (const Request& r : requests) {
+          const u64 now = total(r, values);
+          row["counts"][r.name] = now - before[r.name];
+          row["cumulative"][r.name] = now;
+          before[r.name] = now;
+        }
         ij.push_back(row);
       }
       out["intervals"] = ij;
@@ -263,9 +270,17 @@ int run(const StatOptions& opt) {
   } else {
     std::string cmdline;
     for (const std::string& a : opt.command) cmdline += (cmdline.empty() ? "" : " ") + a;
+    // As perf stat -I: the counts of each interval, at its end in (simulated) seconds.
+    if (!intervals.empty())
+      text += fmt::format("#{:>13} {:>20}      {}\n", "time", "counts", "event");
+    std::map<std::string, u64> before;
     for (const auto& [cycle, values] : intervals) {
+      const double at = static_cast<double>(sim.kernel().nanosAt(cycle)) / 1e9;
       for (const Request& r : requests) {
-        text += fmt::format("{:>14} {:>20}      {}\n", cycle, withCommas(total(r, values)), r.name);
+        const u64 now = total(r, values);
+        text +=
+            fmt::format("{:>14.9f} {:>20}      {}\n", at, withCommas(now - before[r.name]), r.name);
+        before[r.name] = now;
       }
     }
     text += fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode):\n\n",
@@ -314,9 +329,11 @@ void addStatCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--cores", opt->cores,
                   "Count generic events on these cores only (UPC-P: 0,1 or 2,3 fit together)")
       ->delimiter(',');
-  cmd->add_option("--interval", opt->interval, "Also print the counts every N cycles");
+  cmd->add_option("--interval", opt->interval,
+                  "Also print the counts of every interval of N cycles (as perf stat -I)");
   cmd->add_flag("--per-region", opt->per_region,
-                "Also count between the guest's region markers (node-wide counts)");
+                "Also count between the guest's region markers (node-wide counts, read at the "
+                "markers as software would: UPC-Q readings lag by up to the sweep period)");
   cmd->add_flag("--json", opt->json, "An object whose key `counts` maps each event to its count");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of stderr");
   cmd->add_option("--root", opt->root, "Directory the guest sees as /");

@@ -1,0 +1,336 @@
+// The hpmsim command line: the commands other test labels do not cover (config, events, stat),
+// its errors, and stat's counts held against `hpmsim run --stats-json` of the same program.
+// Test names state the rule they check.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using hpm::test::RunResult;
+using hpm::test::TempDir;
+using nlohmann::json;
+using u64 = std::uint64_t;
+
+const std::string kHpmsim = HPM_TEST_HPMSIM;
+const std::string kGuestBinDir = HPM_TEST_GUEST_BIN_DIR;
+constexpr std::chrono::seconds kTimeout{300};
+constexpr int kUsage = 2;   // ExitCode::kUsage
+constexpr int kConfig = 3;  // ExitCode::kConfig
+
+std::string guest(const std::string& name) {
+  return kGuestBinDir + "/" + name;
+}
+
+RunResult hpmsim(const std::vector<std::string>& args, const fs::path& cwd = fs::current_path()) {
+  std::vector<std::string> argv = {kHpmsim};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return hpm::test::runProcess(argv, {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "", cwd, kTimeout);
+}
+
+json readJson(const fs::path& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+// ---- the command line --------------------------------------------------------------------------
+
+TEST(CommandLine, VersionPrintsTheVersion) {
+  const RunResult r = hpmsim({"--version"});
+  EXPECT_EQ(r.status(), 0);
+  EXPECT_EQ(r.out.rfind("hpmsim ", 0), 0u) << r.out;
+}
+
+TEST(CommandLine, EveryCommandHasHelp) {
+  for (const std::vector<std::string>& command : {std::vector<std::string>{},
+                                                  {"run"},
+                                                  {"stat"},
+                                                  {"events"},
+                                                  {"config"},
+                                                  {"sweep"},
+                                                  {"upc"},
+                                                  {"upc", "explore"}}) {
+    std::vector<std::string> args = command;
+    args.push_back("--help");
+    const RunResult r = hpmsim(args);
+    std::string usage = "Usage: hpmsim";
+    for (const std::string& word : command) usage += " " + word;
+    EXPECT_EQ(r.status(), 0) << usage;
+    EXPECT_NE(r.out.find(usage), std::string::npos) << r.out;
+  }
+}
+
+TEST(CommandLine, UnknownOptionIsAUsageErrorNamingIt) {
+  const RunResult r = hpmsim({"run", "--frobnicate", "--", guest("exit_status")});
+  EXPECT_EQ(r.status(), kUsage);
+  EXPECT_NE(r.err.find("unknown option '--frobnicate' for `hpmsim run`"), std::string::npos)
+      << r.err;
+}
+
+TEST(CommandLine, UnknownCommandIsAUsageErrorListingTheCommands) {
+  const RunResult r = hpmsim({"simulate"});
+  EXPECT_EQ(r.status(), kUsage);
+  EXPECT_NE(r.err.find("unknown command 'simulate' (commands: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("stat"), std::string::npos) << r.err;
+}
+
+TEST(CommandLine, MissingProgramIsAUsageError) {
+  const RunResult r = hpmsim({"stat"});
+  EXPECT_EQ(r.status(), kUsage);
+  EXPECT_NE(r.err.find("no program given"), std::string::npos) << r.err;
+}
+
+// ---- config ------------------------------------------------------------------------------------
+
+TEST(Config, OverridesChangeTheEffectiveConfiguration) {
+  const RunResult r = hpmsim({"config", "--set", "node.cores=8", "--set", "l2.ways=4", "--json"});
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json c = json::parse(r.out);
+  EXPECT_EQ(c["node"]["cores"], 8);
+  EXPECT_EQ(c["l2"]["ways"], 4);
+  EXPECT_EQ(c["node"]["threads_per_core"], 4);  // the rest stays bgq's
+}
+
+TEST(Config, UnknownKeyIsAConfigurationErrorNamingIt) {
+  const RunResult r = hpmsim({"config", "--set", "node.corez=8"});
+  EXPECT_EQ(r.status(), kConfig);
+  EXPECT_NE(r.err.find("'node.corez'"), std::string::npos) << r.err;
+}
+
+TEST(Config, ValueOutOfRangeIsAConfigurationError) {
+  const RunResult r = hpmsim({"config", "--set", "node.cores=0"});
+  EXPECT_EQ(r.status(), kConfig);
+  EXPECT_NE(r.err.find("node.cores"), std::string::npos) << r.err;
+}
+
+TEST(Config, MachineFileInheritsAPresetAndOverridesIt) {
+  TempDir dir;
+  const fs::path file = dir.path() / "slow_bgp.toml";
+  std::ofstream(file) << "inherits = \"bgp\"\nname = \"slow_bgp\"\n[node]\nclock_mhz = 425.0\n";
+  const RunResult r = hpmsim({"config", "--machine", file.string(), "--json"});
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json c = json::parse(r.out);
+  EXPECT_EQ(c["name"], "slow_bgp");
+  EXPECT_EQ(c["node"]["cores"], 4);  // bgp's
+  EXPECT_EQ(c["node"]["clock_mhz"], 425.0);
+  EXPECT_EQ(c["monitor"]["unit"], "upc");
+}
+
+TEST(Config, UnknownKeyInAMachineFileIsAConfigurationError) {
+  TempDir dir;
+  const fs::path file = dir.path() / "bad.toml";
+  std::ofstream(file) << "[node]\ncores = 4\nsockets = 2\n";
+  const RunResult r = hpmsim({"config", "--machine", file.string()});
+  EXPECT_EQ(r.status(), kConfig);
+  EXPECT_NE(r.err.find("sockets"), std::string::npos) << r.err;
+}
+
+TEST(Config, MissingMachineIsAConfigurationError) {
+  const RunResult r = hpmsim({"config", "--machine", "bgz"});
+  EXPECT_EQ(r.status(), kConfig);
+  EXPECT_NE(r.err.find("bgz"), std::string::npos) << r.err;
+}
+
+TEST(Config, MarkdownTableHasARowForEveryParameter) {
+  const RunResult list = hpmsim({"config", "--json"});
+  const RunResult table = hpmsim({"config", "--markdown"});
+  ASSERT_EQ(list.status(), 0);
+  ASSERT_EQ(table.status(), 0);
+  // Every leaf of the JSON configuration is a row "| `key` | ...".
+  std::vector<std::string> keys;
+  auto walk = [&](auto&& self, const json& node, const std::string& prefix) -> void {
+    for (const auto& [k, v] : node.items()) {
+      const std::string key = prefix.empty() ? k : prefix + "." + k;
+      if (v.is_object()) {
+        self(self, v, key);
+      } else {
+        keys.push_back(key);
+      }
+    }
+  };
+  walk(walk, json::parse(list.out), "");
+  ASSERT_GT(keys.size(), 50u);
+  for (const std::string& key : keys) {
+    EXPECT_NE(table.out.find("| `" + key + "` |"), std::string::npos) << key;
+  }
+}
+
+// ---- events ------------------------------------------------------------------------------------
+
+TEST(Events, BgpCatalogueWiresEveryUpcInputToOneDistinctEvent) {
+  const RunResult r = hpmsim({"events", "--machine", "bgp", "--json"});
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json c = json::parse(r.out);
+  EXPECT_EQ(c["unit"], "upc");
+  std::set<std::string> names;
+  std::set<std::pair<int, int>> inputs;
+  for (const json& e : c["events"]) {
+    EXPECT_TRUE(names.insert(e["name"].get<std::string>()).second) << e["name"];
+    EXPECT_TRUE(inputs.insert({e["counter"].get<int>(), e["select"].get<int>()}).second)
+        << e["name"];
+    EXPECT_EQ(e["input"].get<int>(), e["select"].get<int>() * 256 + e["counter"].get<int>());
+  }
+  EXPECT_EQ(inputs.size(), 1024u);
+}
+
+TEST(Events, BgqCatalogueHasAPunitPerCoreAndTheNodeUnits) {
+  const RunResult r = hpmsim({"events", "--machine", "bgq", "--json"});
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json c = json::parse(r.out);
+  std::set<std::string> devices(c["devices"].begin(), c["devices"].end());
+  for (int k = 0; k < 16; ++k) EXPECT_TRUE(devices.contains("/dev/hpm/punit" + std::to_string(k)));
+  for (const char* unit : {"/dev/hpm/l2", "/dev/hpm/io", "/dev/hpm/cnk"}) {
+    EXPECT_TRUE(devices.contains(unit)) << unit;
+  }
+  std::set<std::string> units;
+  for (const json& e : c["events"]) units.insert(e["unit"].get<std::string>());
+  EXPECT_EQ(units, (std::set<std::string>{"punit", "l2", "io", "cnk"}));
+}
+
+TEST(Events, UnitOptionKeepsOnlyThatUnitsEvents) {
+  const RunResult r = hpmsim({"events", "--machine", "bgq", "--unit", "l2", "--json"});
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json c = json::parse(r.out);
+  ASSERT_FALSE(c["events"].empty());
+  for (const json& e : c["events"]) EXPECT_EQ(e["unit"], "l2") << e["name"];
+}
+
+// ---- stat --------------------------------------------------------------------------------------
+
+// `hpmsim run --stats-json` of a program (timing mode, default machine unless given).
+json runStats(const std::vector<std::string>& options, const std::vector<std::string>& program,
+              std::string* out = nullptr) {
+  TempDir dir;
+  std::vector<std::string> args = {"run", "--stats-json", (dir.path() / "s.json").string()};
+  args.insert(args.end(), options.begin(), options.end());
+  args.push_back("--");
+  args.insert(args.end(), program.begin(), program.end());
+  const RunResult r = hpmsim(args);
+  EXPECT_EQ(r.status(), 0) << r.err;
+  if (out != nullptr) *out = r.out;
+  return readJson(dir.path() / "s.json");
+}
+
+// `hpmsim stat --json -o FILE` of a program.
+json statJson(const std::vector<std::string>& options, const std::vector<std::string>& program,
+              std::string* out = nullptr) {
+  TempDir dir;
+  std::vector<std::string> args = {"stat", "--json", "-o", (dir.path() / "c.json").string()};
+  args.insert(args.end(), options.begin(), options.end());
+  args.push_back("--");
+  args.insert(args.end(), program.begin(), program.end());
+  const RunResult r = hpmsim(args);
+  EXPECT_EQ(r.status(), 0) << r.err;
+  if (out != nullptr) *out = r.out;
+  return readJson(dir.path() / "c.json");
+}
+
+TEST(Stat, CountsEqualTheRunsInstructionsAndTheGuestsOutputPassesThrough) {
+  const std::vector<std::string> program = {guest("node_mix"), "4"};
+  std::string run_out, stat_out;
+  const json run = runStats({}, program, &run_out);
+  const json stat = statJson({"-e", "instructions,cycles"}, program, &stat_out);
+  EXPECT_EQ(stat["counts"]["instructions"], run["instructions"]);
+  EXPECT_EQ(stat["cycles_simulated"], run["cycles"]);
+  EXPECT_EQ(stat["exit_status"], 0);
+  EXPECT_EQ(stat_out, run_out);
+  // "cycles" sums every hardware thread's clock: at least the longest one's.
+  EXPECT_GE(stat["counts"]["cycles"].get<u64>(), run["cycles"].get<u64>());
+}
+
+TEST(Stat, GenericEventsSumTheirNativeEvents) {
+  const std::vector<std::string> program = {guest("node_mix"), "4"};
+  const json stat = statJson({"-e", "L1dMisses,PEVT_L1D_MISSES"}, program);
+  const json run = runStats({}, program);
+  u64 misses = 0;
+  for (const json& core : run["timing"]["cores"]) misses += core["l1d"]["misses"].get<u64>();
+  EXPECT_EQ(stat["counts"]["L1dMisses"], misses);
+  EXPECT_EQ(stat["counts"]["PEVT_L1D_MISSES"], misses);
+}
+
+TEST(Stat, BgpNodeWideCountsTakeTwoRunsThatTheCoresOptionSelects) {
+  const std::vector<std::string> program = {guest("node_mix"), "4"};
+  const RunResult refused =
+      hpmsim({"stat", "--machine", "bgp", "-e", "instructions", "--", guest("node_mix")});
+  EXPECT_EQ(refused.status(), kUsage);
+  EXPECT_NE(refused.err.find("--cores 0,1 (then --cores 2,3)"), std::string::npos) << refused.err;
+
+  const json low = statJson({"--machine", "bgp", "--cores", "0,1", "-e", "instructions"}, program);
+  const json high = statJson({"--machine", "bgp", "--cores", "2,3", "-e", "instructions"}, program);
+  const json run = runStats({"--machine", "bgp"}, program);
+  EXPECT_EQ(low["counts"]["instructions"].get<u64>() + high["counts"]["instructions"].get<u64>(),
+            run["instructions"].get<u64>());
+  EXPECT_GT(high["counts"]["instructions"].get<u64>(), 0u);
+}
+
+TEST(Stat, UnknownEventIsAUsageErrorNamingIt) {
+  const RunResult r = hpmsim({"stat", "-e", "instructions,L1Dmises", "--", guest("exit_status")});
+  EXPECT_EQ(r.status(), kUsage);
+  EXPECT_NE(r.err.find("unknown event 'L1Dmises'"), std::string::npos) << r.err;
+}
+
+TEST(Stat, FunctionalModeIsRefusedForItHasNoEvents) {
+  const RunResult r = hpmsim({"stat", "--mode", "functional", "--", guest("exit_status")});
+  EXPECT_EQ(r.status(), kUsage);
+  EXPECT_NE(r.err.find("--mode warmup, timing or profile"), std::string::npos) << r.err;
+}
+
+TEST(Stat, IntervalCountsAddUpToTheLastReadingAndNeverExceedTheTotal) {
+  const json stat =
+      statJson({"-e", "instructions", "--interval", "100000"}, {guest("node_mix"), "4"});
+  ASSERT_TRUE(stat.contains("intervals"));
+  const json& intervals = stat["intervals"];
+  ASSERT_GT(intervals.size(), 5u);
+  u64 sum = 0, last_cycle = 0;
+  for (const json& row : intervals) {
+    EXPECT_EQ(row["cycle"].get<u64>(), last_cycle + 100000);
+    last_cycle = row["cycle"].get<u64>();
+    sum += row["counts"]["instructions"].get<u64>();
+    EXPECT_EQ(row["cumulative"]["instructions"].get<u64>(), sum);
+  }
+  // Readings lag (UPC-Q: the sweep); the final count is read once the unit settled.
+  EXPECT_LE(sum, stat["counts"]["instructions"].get<u64>());
+  EXPECT_LE(last_cycle, stat["cycles_simulated"].get<u64>());
+}
+
+TEST(Stat, PerRegionCountsOnUpcPEqualTheRegionsInstructions) {
+  // UPC-P reads exactly at any cycle: a region's count is exact.
+  const std::vector<std::string> program = {guest("v_core"), "int_chain", "2000"};
+  const json stat = statJson(
+      {"--machine", "bgp", "--cores", "0,1", "-e", "instructions", "--per-region"}, program);
+  const json run = runStats({"--machine", "bgp"}, program);
+  ASSERT_FALSE(run["regions"].empty());
+  for (const json& region : run["regions"]) {
+    const std::string id = std::to_string(region["id"].get<u64>());
+    EXPECT_EQ(stat["regions"][id]["instructions"], region["instructions"]) << "region " << id;
+  }
+}
+
+TEST(Stat, PerRegionCountsOnUpcQLagByAtMostTheSweep) {
+  // UPC-Q's readable value is the one of the last sweep visit (upcq.punit.sweep.period = 800
+  // cycles): each marker's reading misses at most the instructions of that many cycles, two
+  // pipes' worth per cycle on one core.
+  const std::vector<std::string> program = {guest("v_core"), "int_chain", "2000"};
+  const json stat = statJson({"-e", "instructions", "--per-region"}, program);
+  const json run = runStats({}, program);
+  ASSERT_FALSE(run["regions"].empty());
+  for (const json& region : run["regions"]) {
+    const std::string id = std::to_string(region["id"].get<u64>());
+    const auto counted = stat["regions"][id]["instructions"].get<long long>();
+    const auto truth = region["instructions"].get<long long>();
+    EXPECT_LE(std::llabs(counted - truth), 2 * 800 * 2) << "region " << id;
+    EXPECT_GT(counted, truth / 2) << "region " << id;
+  }
+}
+
+}  // namespace
