@@ -235,6 +235,7 @@ int run(const StatOptions& opt) {
     out["cycles_simulated"] = end;
     out["seconds_simulated"] = seconds;
     out["host_seconds"] = host_seconds;
+    out["instructions"] = sim.retiredInstructions();
     out["exit_status"] = term.status;
     nlohmann::json cj = nlohmann::json::array();
     for (const ProgrammedCounter& c : counters) {
@@ -298,7 +299,11 @@ int run(const StatOptions& opt) {
     }
     text += fmt::format("\n{:>20.9f} seconds simulated ({} cycles at {:g} MHz)\n", seconds,
                         withCommas(end), machine.node.clock_mhz);
-    text += fmt::format("{:>20.3f} seconds host\n\n", host_seconds);
+    text += fmt::format(
+        "{:>20.3f} seconds host ({:.1f} million simulated instructions per second)\n\n",
+        host_seconds,
+        host_seconds > 0 ? static_cast<double>(sim.retiredInstructions()) / host_seconds / 1e6
+                         : 0.0);
   }
   if (!opt.output.empty()) {
     std::ofstream out(opt.output);
