@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -24,6 +25,7 @@ using u64 = std::uint64_t;
 
 const std::string kHpmsim = HPM_TEST_HPMSIM;
 const std::string kGuestBinDir = HPM_TEST_GUEST_BIN_DIR;
+const fs::path kSourceDir = HPM_TEST_SOURCE_DIR;
 constexpr std::chrono::seconds kTimeout{300};
 constexpr int kUsage = 2;   // ExitCode::kUsage
 constexpr int kConfig = 3;  // ExitCode::kConfig
@@ -163,6 +165,18 @@ TEST(Config, MarkdownTableHasARowForEveryParameter) {
   for (const std::string& key : keys) {
     EXPECT_NE(table.out.find("| `" + key + "` |"), std::string::npos) << key;
   }
+}
+
+TEST(Docs, ConfigurationReferenceIsCurrent) {
+  std::ifstream in(kSourceDir / "docs" / "configuration.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string marker = "<!-- generated: hpmsim config --markdown -->\n";
+  const std::size_t at = doc.find(marker);
+  ASSERT_NE(at, std::string::npos);
+  const RunResult r = hpmsim({"config", "--markdown"});
+  ASSERT_EQ(r.status(), 0);
+  EXPECT_EQ(doc.substr(at + marker.size()), r.out)
+      << "docs/configuration.md is stale: regenerate its table with `hpmsim config --markdown`";
 }
 
 // ---- events ------------------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 // `hpmsim config`: the effective machine configuration, and the reference of every parameter.
 #include <fmt/core.h>
 
+#include <algorithm>
+#include <map>
+
 #include "config/schema.h"
 #include "node/machine.h"
 #include "tools/hpmsim/commands.h"
@@ -22,11 +25,35 @@ int run(const ConfigOptions& opt) {
   if (opt.json) {
     fmt::print("{}\n", schema.toJson().dump(2));
   } else if (opt.markdown) {
-    // The reference table of docs/configuration.md: every key with its type, this machine's
-    // value and its meaning.
-    fmt::print("| key | type | {} | meaning |\n|---|---|---|---|\n", machine.name);
+    // The reference table of docs/configuration.md: every key with its type, each preset's
+    // value (and this machine's, when it is not a preset as is) and its meaning.
+    std::vector<std::string> titles = machinePresets();
+    std::vector<std::map<std::string, std::string>> values;
+    for (const std::string& preset : titles) {
+      MachineConfig m = loadMachine(preset, {});
+      const config::Schema preset_schema(m);
+      std::map<std::string, std::string> column;
+      for (const config::Param& p : preset_schema.params()) column[p.key] = p.read().dump();
+      values.push_back(std::move(column));
+    }
+    const bool custom = !opt.overrides.empty() ||
+                        std::find(titles.begin(), titles.end(), opt.machine) == titles.end();
+    if (custom) {
+      titles.push_back(machine.name + " (this machine)");
+      std::map<std::string, std::string> column;
+      for (const config::Param& p : schema.params()) column[p.key] = p.read().dump();
+      values.push_back(std::move(column));
+    }
+    std::string header = "| key | type |", rule = "|---|---|";
+    for (const std::string& t : titles) {
+      header += fmt::format(" {} |", t);
+      rule += "---|";
+    }
+    fmt::print("{} meaning |\n{}---|\n", header, rule);
     for (const config::Param& p : schema.params()) {
-      fmt::print("| `{}` | {} | `{}` | {} |\n", p.key, p.type, p.read().dump(), p.doc);
+      std::string row = fmt::format("| `{}` | {} |", p.key, p.type);
+      for (const auto& column : values) row += fmt::format(" `{}` |", column.at(p.key));
+      fmt::print("{} {} |\n", row, p.doc);
     }
   } else if (opt.list) {
     for (const config::Param& p : schema.params()) {
@@ -50,7 +77,9 @@ void addConfigCommand(CLI::App& root, Action& selected) {
       ->allow_extra_args(false);
   cmd->add_flag("--list", opt->list, "One line per parameter: key, value, meaning, type");
   cmd->add_flag("--json", opt->json, "The configuration as a JSON object");
-  cmd->add_flag("--markdown", opt->markdown, "The parameter reference as a Markdown table");
+  cmd->add_flag("--markdown", opt->markdown,
+                "The parameter reference as a Markdown table: every preset's values, and this "
+                "machine's when it is not a preset as is (docs/configuration.md)");
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }
 
