@@ -255,9 +255,19 @@ struct TimingObserver {
 void Simulation::Impl::noteInterest() {
   if (!bus || bus->epoch() == bus_epoch) return;
   bus_epoch = bus->epoch();
-  // With nothing wanted the models do not even look at the bus.
-  model->setProbe(bus->anyWanted() ? bus.get() : nullptr);
   using probe::Event;
+  // With none of their events wanted the timing model and the memory system do not even look
+  // at the bus (the CNK unit counts kernel events from boot: those alone must cost the models
+  // nothing).
+  bool model_wanted = false;
+  for (std::size_t ev = 0; ev < probe::kEventCount && !model_wanted; ++ev) {
+    const probe::Scope scope = probe::kEventInfo[ev].scope;
+    if (scope == probe::Scope::kNode) continue;
+    for (u32 s = 0; s < bus->topology().instances(scope) && !model_wanted; ++s) {
+      model_wanted = bus->wants(static_cast<Event>(ev), s);
+    }
+  }
+  model->setProbe(model_wanted ? bus.get() : nullptr);
   static constexpr Event kMixEvents[] = {Event::kInstCompressed,
                                          Event::kFpOps,
                                          Event::kFpSingle,
