@@ -6,9 +6,12 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <map>
+#include <sstream>
 
 #include "base/error.h"
 #include "node/machine.h"
+#include "node/monitor.h"
 #include "node/simulation.h"
 #include "stats/stats.h"
 #include "tools/hpmsim/commands.h"
@@ -31,6 +34,7 @@ struct RunCliOptions {
   bool strict_syscalls = false;
   bool host_time = false;
   bool summary = false;
+  std::string upc_config;            // --upc-config FILE
   std::vector<std::string> command;  // program and its arguments
 };
 
@@ -94,6 +98,67 @@ void writeProfile(const Simulation& sim, const RunCliOptions& opt) {
   }
 }
 
+// --upc-config FILE: a UPC-P configuration (docs/counters.md, "Host programming"). One item per
+// line, '#' starts a comment: `select S` gives every counter c input S x N + c; a native event
+// name gives its own counter that event (overriding a select line). Returns one event per
+// programmed counter; two event names needing one counter, unknown names and bad selects are
+// errors naming the line.
+std::vector<const NativeEvent*> parseUpcConfig(const std::string& path, const Monitor& monitor,
+                                               u32 counters) {
+  std::ifstream in(path);
+  if (!in) fail(ExitCode::kIo, "--upc-config: cannot read '{}'", path);
+  std::map<u32, const NativeEvent*> by_counter;
+  std::map<u32, u32> named_at;  // counter -> line of the event name that took it
+  u32 line_number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    line = line.substr(0, line.find('#'));
+    std::istringstream words(line);
+    std::string word, extra;
+    if (!(words >> word)) continue;
+    if (word == "select") {
+      u32 select = 0;
+      if (!(words >> select) || (words >> extra)) {
+        fail(ExitCode::kUsage, "{}:{}: expected `select S`", path, line_number);
+      }
+      for (u32 c = 0; c < counters; ++c) {
+        const NativeEvent* e = nullptr;
+        for (const NativeEvent& n : monitor.catalogue()) {
+          if (n.counter == static_cast<i32>(c) && n.select == static_cast<i32>(select)) e = &n;
+        }
+        if (e == nullptr) {
+          fail(ExitCode::kUsage, "{}:{}: select {} names no event of counter {} (hpmsim events)",
+               path, line_number, select, c);
+        }
+        if (!named_at.contains(c)) by_counter[c] = e;
+      }
+      continue;
+    }
+    if (words >> extra) {
+      fail(ExitCode::kUsage, "{}:{}: one event name per line ('{}' follows '{}')", path,
+           line_number, extra, word);
+    }
+    const NativeEvent* e = monitor.find(word);
+    if (e == nullptr) {
+      fail(ExitCode::kUsage, "{}:{}: unknown event '{}' (hpmsim events --machine bgp)", path,
+           line_number, word);
+    }
+    const u32 c = static_cast<u32>(e->counter);
+    if (auto it = named_at.find(c); it != named_at.end() && by_counter[c] != e) {
+      fail(ExitCode::kUsage,
+           "{}:{}: {} and {} (line {}) are both inputs of counter {}: UPC-P counts one of them "
+           "per run",
+           path, line_number, word, by_counter[c]->name, it->second, c);
+    }
+    by_counter[c] = e;
+    named_at[c] = line_number;
+  }
+  std::vector<const NativeEvent*> events;
+  for (const auto& [c, e] : by_counter) events.push_back(e);
+  if (events.empty()) fail(ExitCode::kUsage, "--upc-config: '{}' programs no counter", path);
+  return events;
+}
+
 int run(const RunCliOptions& opt) {
   if (opt.command.empty()) fail(ExitCode::kUsage, "run: no program given (hpmsim run -- PROGRAM)");
   const auto mode = parseRunMode(opt.mode);
@@ -113,6 +178,23 @@ int run(const RunCliOptions& opt) {
   std::signal(SIGPIPE, SIG_IGN);
 
   Simulation sim(machine, ro);
+  Monitor* upc = nullptr;
+  if (!opt.upc_config.empty()) {
+    upc = sim.monitor();
+    if (upc == nullptr) {
+      fail(ExitCode::kUsage,
+           "--upc-config: machine {} has no counter unit in the {} mode (the units count in the "
+           "warmup, timing and profile modes; monitor.unit must be upc)",
+           machine.name, opt.mode);
+    }
+    if (upc->unit() != MonitorUnit::kUpcP) {
+      fail(ExitCode::kUsage,
+           "--upc-config programs a UPC-P unit, and machine {} has UPC-Q (use --machine bgp, or "
+           "hpmsim stat for UPC-Q)",
+           machine.name);
+    }
+    upc->programHost(parseUpcConfig(opt.upc_config, *upc, machine.upc.counters));
+  }
   sim.exec(opt.command[0], opt.command, hostEnvironment());
 
   const bool progress = ::isatty(STDERR_FILENO) != 0;
@@ -175,6 +257,27 @@ int run(const RunCliOptions& opt) {
   std::fflush(stdout);
   if (!end.report.empty()) fmt::print(stderr, "{}", end.report);
   if (*mode == RunMode::kProfile) writeProfile(sim, opt);
+  if (upc != nullptr) {
+    // Each counter with the event its configuration byte selects at the end (the guest may have
+    // reprogrammed some: they are marked).
+    const std::vector<ProgrammedCounter> counters = upc->readHost(cycles);
+    const u32 n = machine.upc.counters;
+    fmt::print(stderr, "hpmsim: UPC-P counters programmed by {} ({} counters, {} cycles)\n",
+               opt.upc_config, counters.size(), cycles);
+    fmt::print(stderr, "{:>8} {:>7}  {:<36} {:>20}\n", "counter", "select", "event", "value");
+    for (const ProgrammedCounter& c : counters) {
+      const u64 config = upc->readRegister(0, 8 * u64{n} + 8 * (c.counter / 8));
+      const u32 select = (config >> (8 * (c.counter % 8))) & 3;
+      const NativeEvent* e = upc->find(c.event);
+      for (const NativeEvent& other : upc->catalogue()) {
+        if (other.counter == static_cast<i32>(c.counter) &&
+            other.select == static_cast<i32>(select))
+          e = &other;
+      }
+      fmt::print(stderr, "{:>8} {:>7}  {:<36} {:>20}{}\n", c.counter, select, e->name, c.value,
+                 e->name == c.event ? "" : "  (reprogrammed by the guest)");
+    }
+  }
   if (opt.summary) {
     fmt::print(stderr,
                "hpmsim: {} on {} ({} mode): {} instructions, {} cycles ({:.6f} s simulated at "
@@ -220,6 +323,9 @@ void addRunCommand(CLI::App& root, Action& selected) {
                 "Wall-clock time from the host instead of simulated time");
   cmd->add_flag("--summary", opt->summary,
                 "Print instructions, simulated time, MIPS and regions on stderr at the end");
+  cmd->add_option("--upc-config", opt->upc_config,
+                  "Program the UPC-P unit (bgp) from FILE at cycle 0 and print every counter at "
+                  "the end: lines `select S` (all counters) or native event names");
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });

@@ -1,0 +1,46 @@
+/* A loop of known instruction count, counted between start and stop by the unit counting the
+ * calling thread's core (bgp: UPC-P, bgq: its PUnit): instructions = 1 + 2n (the start store and
+ * the loop; not the stop store), integer ALU = n, branches = n, stores = 1. Also the difference of
+ * two counter reads around the loop: 1 + 2n (the first load and the loop). Exits 0 when every
+ * check holds. Arguments: loop lengths (default 1 2 10 1000 123457). */
+#include <string.h>
+
+#include "ctr_common.h"
+
+int main(int argc, char** argv) {
+  static const uint64_t kDefault[] = {1, 2, 10, 1000, 123457};
+  hpmctr_unit u = open_core_unit();
+  printf("machine %s, device %d, core %d, thread %d\n",
+         u.machine == HPMCTR_BGP ? "bgp (UPC-P)" : "bgq (UPC-Q)", u.device, hpmctr_core(),
+         hpmctr_thread());
+  const int instructions = add_thread_event(&u, "INSTRUCTIONS");
+  const int alu = add_thread_event(&u, "INST_INT_ALU");
+  const int branches = add_thread_event(&u, "INST_BRANCH");
+  const int stores = add_thread_event(&u, "INST_STORE");
+  const int programmed[] = {instructions, alu, branches, stores};
+  const int count = argc > 1 ? argc - 1 : (int)(sizeof kDefault / sizeof kDefault[0]);
+  for (int i = 0; i < count; ++i) {
+    const uint64_t n = argc > 1 ? strtoull(argv[i + 1], NULL, 0) : kDefault[i];
+    for (int c = 0; c < 4; ++c) hpmctr_write(&u, programmed[c], 0);
+    loop_counted(run_register(&u), n);
+    char what[96];
+    snprintf(what, sizeof what, "n=%" PRIu64 " instructions", n);
+    check_eq(what, hpmctr_read(&u, instructions), 1 + 2 * n);
+    snprintf(what, sizeof what, "n=%" PRIu64 " integer ALU", n);
+    check_eq(what, hpmctr_read(&u, alu), n);
+    snprintf(what, sizeof what, "n=%" PRIu64 " branches", n);
+    check_eq(what, hpmctr_read(&u, branches), n);
+    snprintf(what, sizeof what, "n=%" PRIu64 " stores", n);
+    check_eq(what, hpmctr_read(&u, stores), 1);
+
+    /* Reads while counting: plain loads of the counter register. */
+    uint64_t first = 0, last = 0;
+    hpmctr_start(&u);
+    loop_between_reads(counter_register(&u, instructions), n, &first, &last);
+    hpmctr_stop(&u);
+    snprintf(what, sizeof what, "n=%" PRIu64 " read difference", n);
+    check_eq(what, last - first, 1 + 2 * n);
+  }
+  hpmctr_close(&u);
+  return finish();
+}

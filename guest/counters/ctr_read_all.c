@@ -1,0 +1,132 @@
+/* Reading every counter of a unit (hpmctr_read_all, one load per counter).
+ *
+ * bgp: all 256 UPC-P counters with the select that holds this thread's core (select 0: cores 0
+ * and 1, the seed's Table 1 layout), around a loop of n iterations: every counter has a catalogue
+ * name, read_all equals the single reads, this core's instruction counter is exactly 1 + 2n and
+ * every counter of the other (idle) core of the select is 0.
+ * bgq: all 24 counters of this core's PUnit (inputs 0..23): a 25th does not fit, read_all equals
+ * the single reads, the thread's instruction counter is exactly 1 + 2n, and once the sweep has
+ * passed (800 cycles) the lagging COUNTER registers equal COUNTER_EXACT. The node units: the
+ * CNKUnit counts exactly 10 system calls between two reads; the IOUnit exactly 5 writes once
+ * swept; the L2Unit has its 6 combined counters.
+ * Exits 0 when every check holds. Argument: n (default 5000). */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ctr_common.h"
+
+static void pause_cycles(int n) {
+  for (volatile int i = 0; i < n; ++i) {
+  }
+}
+
+static void read_all_upcp(hpmctr_unit* u, uint64_t n) {
+  char name[96];
+  thread_event(u, "INSTRUCTIONS", name, sizeof name);
+  const int input = hpmctr_event(u, name);
+  if (input < 0) die(name, input);
+  const int select = input / (int)u->counters;
+  check_eq("counters programmed", (uint64_t)hpmctr_program_select(u, select), u->counters);
+  int named = 0;
+  for (unsigned c = 0; c < u->counters; ++c) {
+    named += hpmctr_event_name(u, select * (int)u->counters + (int)c) != NULL;
+  }
+  check_eq("counters with a catalogue name", (uint64_t)named, u->counters);
+  loop_counted(run_register(u), n);
+  uint64_t values[4096];
+  check_eq("read_all counters", (uint64_t)hpmctr_read_all(u, values), u->counters);
+  int same = 1;
+  for (unsigned c = 0; c < u->counters; ++c) same = same && values[c] == hpmctr_read(u, (int)c);
+  check_true("read_all equals the single reads", same);
+  check_eq(name, values[input % (int)u->counters], 1 + 2 * n);
+  char mine[16];
+  snprintf(mine, sizeof mine, "PU%d_", hpmctr_core());
+  int other_zero = 1, other = 0, mine_nonzero = 0;
+  for (unsigned c = 0; c < u->counters; ++c) {
+    const char* event = hpmctr_event_name(u, select * (int)u->counters + (int)c);
+    if (strncmp(event, "PU", 2) != 0) continue;
+    if (strncmp(event, mine, strlen(mine)) == 0) {
+      mine_nonzero += values[c] != 0;
+    } else {
+      ++other;
+      if (values[c] != 0) {
+        other_zero = 0;
+        printf("  %s (counter %u) = %" PRIu64 "\n", event, c, values[c]);
+      }
+    }
+  }
+  printf("%d counters of the other core, %d nonzero counters of this core\n", other, mine_nonzero);
+  check_true("the idle core's counters are 0", other > 0 && other_zero);
+  check_true("this core counted several events", mine_nonzero >= 5);
+}
+
+static void read_all_punit(hpmctr_unit* u, uint64_t n) {
+  for (int input = 0; input < (int)u->counters; ++input) {
+    if (hpmctr_add(u, input, HPMCTR_LEVEL_HIGH) != input) die("hpmctr_add", input);
+  }
+  check_eq("a 25th counter is refused (-EBUSY)", (uint64_t)-hpmctr_add(u, 30, HPMCTR_LEVEL_HIGH),
+           16);
+  char name[96];
+  thread_event(u, "INSTRUCTIONS", name, sizeof name);
+  const int input = hpmctr_event(u, name);
+  loop_counted(run_register(u), n);
+  uint64_t values[64];
+  check_eq("read_all counters", (uint64_t)hpmctr_read_all(u, values), u->counters);
+  int same = 1;
+  for (unsigned c = 0; c < u->counters; ++c) same = same && values[c] == hpmctr_read(u, (int)c);
+  check_true("read_all equals the single reads", same);
+  check_eq(name, values[input], 1 + 2 * n);
+  pause_cycles(1000); /* more than the 800-cycle sweep */
+  int settled = 1;
+  for (unsigned c = 0; c < u->counters; ++c) {
+    settled = settled && u->regs[u->counter_reg + c] == hpmctr_read(u, (int)c);
+  }
+  check_true("after a sweep period COUNTER equals COUNTER_EXACT", settled);
+}
+
+static void node_units(void) {
+  hpmctr_unit cnk, io, l2;
+  int r = hpmctr_open(&cnk, HPMCTR_CNK, 0);
+  if (r != 0) die("open cnk", r);
+  const int syscalls = hpmctr_add_name(&cnk, "PEVT_CNK_SYSCALLS", HPMCTR_LEVEL_HIGH);
+  if (syscalls < 0) die("PEVT_CNK_SYSCALLS", syscalls);
+  const uint64_t before = hpmctr_read(&cnk, syscalls);
+  for (int i = 0; i < 10; ++i) syscall(SYS_getppid);
+  check_eq("CNK system calls between two reads", hpmctr_read(&cnk, syscalls) - before, 10);
+  hpmctr_close(&cnk);
+
+  r = hpmctr_open(&io, HPMCTR_IO, 0);
+  if (r != 0) die("open io", r);
+  const int writes = hpmctr_add_name(&io, "PEVT_IO_WRITES", HPMCTR_LEVEL_HIGH);
+  if (writes < 0) die("PEVT_IO_WRITES", writes);
+  const int fd = open("/dev/null", O_WRONLY);
+  hpmctr_start(&io);
+  for (int i = 0; i < 5; ++i) (void)!write(fd, "x", 1);
+  hpmctr_stop(&io);
+  close(fd);
+  pause_cycles(1000);
+  check_eq("I/O writes (after a sweep period)", hpmctr_read(&io, writes), 5);
+  uint64_t values[64];
+  check_eq("I/O unit counters", (uint64_t)hpmctr_read_all(&io, values), 43);
+  hpmctr_close(&io);
+
+  r = hpmctr_open(&l2, HPMCTR_L2, 0);
+  if (r != 0) die("open l2", r);
+  check_eq("L2 unit counters (combined)", (uint64_t)hpmctr_read_all(&l2, values), 6);
+  hpmctr_close(&l2);
+}
+
+int main(int argc, char** argv) {
+  const uint64_t n = argc > 1 ? strtoull(argv[1], NULL, 0) : 5000;
+  hpmctr_unit u = open_core_unit();
+  if (u.machine == HPMCTR_BGP) {
+    read_all_upcp(&u, n);
+  } else {
+    read_all_punit(&u, n);
+    node_units();
+  }
+  hpmctr_close(&u);
+  return finish();
+}

@@ -1,0 +1,396 @@
+// The counter units seen from the guest and from `hpmsim run --upc-config`, end to end (label
+// "counters"). The programs of guest/counters use the guest library (guest/lib/hpmctr) and check
+// exact counts themselves, printing one "ok ..." or "FAIL ..." line per check and a final
+// "PASSED"/"FAILED" line; this harness runs them under `hpmsim run` (timing mode unless the test
+// says otherwise) on both machines and holds their exit status and output, and checks what the
+// examples (guest/examples) print. Test names state the rule:
+//
+//   GuestCounters/<rule>.<machine>   a guest program's exact counts on bgp (UPC-P) and bgq (UPC-Q)
+//   HpmsimRunUpcConfig.<rule>        --upc-config programs all 256 counters and prints them
+//
+// The conventions the exact counts rest on are in guest/counters/ctr_common.h and
+// docs/counters.md: a register store at cycle t acts on the events of cycle t (the start store
+// is counted, the stop store is not), a load at t returns the events of the cycles before t.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+
+namespace {
+
+using hpm::test::RunResult;
+using hpm::test::TempDir;
+
+const std::string kHpmsim = HPM_TEST_HPMSIM;
+const std::string kBin = std::string(HPM_TEST_GUEST_BIN_DIR) + "/";
+const std::vector<std::string> kEnv = {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"};
+constexpr std::chrono::seconds kTimeout{300};
+
+// hpmsim run [options] -- program [args], in a fresh directory.
+RunResult run(const std::vector<std::string>& options, const std::string& program,
+              const std::vector<std::string>& args = {},
+              const std::vector<std::string>& extra_env = {}) {
+  TempDir dir("hpm-counters");
+  std::vector<std::string> argv = {kHpmsim, "run"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.push_back("--");
+  argv.push_back(kBin + program);
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::vector<std::string> env = kEnv;
+  env.insert(env.end(), extra_env.begin(), extra_env.end());
+  return hpm::test::runProcess(argv, env, "", dir.path(), kTimeout);
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+bool hasLine(const std::string& text, const std::string& line) {
+  for (const std::string& l : lines(text)) {
+    if (l == line) return true;
+  }
+  return false;
+}
+
+// The guest/counters output contract: exit 0, no FAIL line, at least `min_checks` ok lines and
+// the final PASSED line.
+void expectPassed(const RunResult& r, int min_checks) {
+  ASSERT_TRUE(r.exited()) << r.describe() << "\n" << r.err;
+  int ok = 0;
+  for (const std::string& l : lines(r.out)) {
+    EXPECT_FALSE(l.starts_with("FAIL")) << l;
+    if (l.starts_with("ok ")) ++ok;
+  }
+  EXPECT_GE(ok, min_checks) << r.out;
+  EXPECT_TRUE(hasLine(r.out, "PASSED: 0 failure(s)")) << r.out << r.err;
+  EXPECT_EQ(r.exit_code(), 0) << r.out << r.err;
+}
+
+class GuestCounters : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::vector<std::string> machine() const { return {"--machine", GetParam()}; }
+  bool bgp() const { return GetParam() == "bgp"; }
+};
+
+TEST_P(GuestCounters, CountsALoopBetweenStartAndStopExactly) {
+  const RunResult r = run(machine(), "ctr_loop");
+  expectPassed(r, 25);
+  // 1 + 2n: the start store and n x (addi, bnez), not the stop store.
+  EXPECT_TRUE(hasLine(r.out, "ok n=1 instructions = 3")) << r.out;
+  EXPECT_TRUE(hasLine(r.out, "ok n=123457 instructions = 246915")) << r.out;
+  EXPECT_TRUE(hasLine(r.out, "ok n=123457 read difference = 246915")) << r.out;
+}
+
+TEST_P(GuestCounters, CountsTheSameLoopInTheWarmupAndProfileModes) {
+  for (const char* mode : {"warmup", "profile"}) {
+    std::vector<std::string> options = machine();
+    options.insert(options.end(), {"--mode", mode});
+    const RunResult r = run(options, "ctr_loop", {"7", "5000"});
+    SCOPED_TRACE(mode);
+    expectPassed(r, 10);
+    EXPECT_TRUE(hasLine(r.out, "ok n=5000 instructions = 10001")) << r.out;
+  }
+}
+
+TEST_P(GuestCounters, HaveNoUnitInTheFunctionalMode) {
+  std::vector<std::string> options = machine();
+  options.insert(options.end(), {"--mode", "functional"});
+  const RunResult r = run(options, "ctr_loop");
+  ASSERT_TRUE(r.exited()) << r.describe();
+  EXPECT_EQ(r.exit_code(), 2);
+  EXPECT_TRUE(hasLine(r.out, "FAIL hpmctr_open_core: error -19")) << r.out;  // -ENODEV
+}
+
+TEST_P(GuestCounters, StartAndStopIsolateARegion) {
+  const RunResult r = run(machine(), "ctr_region");
+  expectPassed(r, 7);
+  EXPECT_TRUE(hasLine(r.out, "ok both regions: instructions = 8002")) << r.out;
+  EXPECT_TRUE(hasLine(r.out, "ok multiplications outside the excluded region = 800")) << r.out;
+}
+
+// Parses "period P: EVENT count C, K calls" lines.
+struct PeriodResult {
+  uint64_t period, count, calls;
+};
+std::vector<PeriodResult> periods(const std::string& out) {
+  std::vector<PeriodResult> found;
+  const std::regex re(R"(^period (\d+): \S+ count (\d+), (\d+) calls$)");
+  for (const std::string& l : lines(out)) {
+    std::smatch m;
+    if (std::regex_match(l, m, re)) {
+      found.push_back({std::stoull(m[1]), std::stoull(m[2]), std::stoull(m[3])});
+    }
+  }
+  return found;
+}
+
+void expectThresholds(const RunResult& r, const std::vector<std::string>& wanted_periods) {
+  expectPassed(r, 5 * static_cast<int>(wanted_periods.size()));
+  const std::vector<PeriodResult> found = periods(r.out);
+  ASSERT_EQ(found.size(), wanted_periods.size()) << r.out;
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    EXPECT_EQ(found[i].period, std::stoull(wanted_periods[i]));
+    EXPECT_EQ(found[i].calls, found[i].count / found[i].period) << r.out;
+    EXPECT_GE(found[i].calls, 4u) << "too few interrupts to test anything";
+  }
+}
+
+TEST_P(GuestCounters, ThresholdHandlerIsCalledFloorCountOverPeriodTimesOnMultiplications) {
+  // UPC-P: periods below, at and above 2^12 (one, one and two low-order wraps: the (threshold,
+  // preload) pairs with q = 1, 1, 2) and larger; UPC-Q PUnit: THRESHOLD registers.
+  const std::vector<std::string> p =
+      bgp() ? std::vector<std::string>{"1000", "4096", "4097", "10000", "12289"}
+            : std::vector<std::string>{"1000", "4096", "10000", "12345"};
+  std::vector<std::string> args = {"INST_INT_MUL", "60000"};
+  args.insert(args.end(), p.begin(), p.end());
+  const RunResult r = run(machine(), "ctr_threshold", args);
+  expectThresholds(r, p);
+  // No handler code multiplies: bgp's unit is stopped while the interrupt is handled, so the
+  // count is exactly N.
+  if (bgp()) {
+    for (const PeriodResult& pr : periods(r.out)) EXPECT_EQ(pr.count, 60000u);
+  }
+}
+
+TEST_P(GuestCounters, ThresholdHandlerIsCalledFloorCountOverPeriodTimesOnInstructions) {
+  const std::vector<std::string> p = {"1000", "5000", "12345"};
+  std::vector<std::string> args = {"INSTRUCTIONS", "40000"};
+  args.insert(args.end(), p.begin(), p.end());
+  expectThresholds(run(machine(), "ctr_threshold", args), p);
+}
+
+TEST_P(GuestCounters, ReadEveryCounterOfTheUnit) {
+  const RunResult r = run(machine(), "ctr_read_all");
+  expectPassed(r, bgp() ? 7 : 9);
+  EXPECT_TRUE(
+      hasLine(r.out, bgp() ? "ok PU0_INSTRUCTIONS = 10001" : "ok PEVT_INSTRUCTIONS_T0 = 10001"))
+      << r.out;
+}
+
+TEST_P(GuestCounters, CountOnSeveralCoresAtOnce) {
+  const RunResult r = run(machine(), "ctr_threads");
+  expectPassed(r, bgp() ? 4 : 24);
+  EXPECT_TRUE(hasLine(r.out, "ok thread 1 (core 1) read difference, n=27919 = 55839")) << r.out;
+}
+
+TEST_P(GuestCounters, CounterReadCostsNoMoreThanAnUncachedLoad) {
+  const RunResult r = run(machine(), "ctr_read_cost");
+  expectPassed(r, 1);
+  std::smatch m;
+  const std::regex re(R"(cost counter=([\d.]+) l1=([\d.]+) uncached=([\d.]+) cold_counter=(\d+))");
+  ASSERT_TRUE(std::regex_search(r.out, m, re)) << r.out;
+  EXPECT_LE(std::stod(m[1]), std::stod(m[3]));
+  EXPECT_GT(std::stod(m[3]), 2 * std::stod(m[2])) << "the uncached chain must miss the caches";
+}
+
+// ---- the examples --------------------------------------------------------------------------
+
+TEST_P(GuestCounters, ExampleCountRegionCountsTheMatrixMultiply) {
+  const RunResult r = run(machine(), "example_count_region");
+  ASSERT_TRUE(r.exited() && r.exit_code() == 0) << r.describe() << r.err;
+  // 48^3 multiply-adds of two floating-point operations each.
+  const std::regex fp(R"(^\S*FP_OPS\S* +counter +\d+ +221184$)");
+  bool found = false;
+  for (const std::string& l : lines(r.out)) found = found || std::regex_match(l, fp);
+  EXPECT_TRUE(found) << r.out;
+  EXPECT_TRUE(hasLine(r.out, "c[47][47] = -70312")) << r.out;
+}
+
+TEST_P(GuestCounters, ExampleSamplePcChargesTheHeavierFunction) {
+  const RunResult r = run(machine(), "example_sample_pc");
+  ASSERT_TRUE(r.exited() && r.exit_code() == 0) << r.describe() << r.err;
+  std::smatch light, heavy;
+  ASSERT_TRUE(std::regex_search(r.out, light, std::regex(R"(light +(\d+) samples)"))) << r.out;
+  ASSERT_TRUE(std::regex_search(r.out, heavy, std::regex(R"(heavy +(\d+) samples)"))) << r.out;
+  // heavy does three times light's work: about three times the samples.
+  EXPECT_GT(std::stoull(light[1]), 20u) << r.out;
+  EXPECT_GT(std::stoull(heavy[1]), 2 * std::stoull(light[1])) << r.out;
+  EXPECT_LT(std::stoull(heavy[1]), 4 * std::stoull(light[1])) << r.out;
+}
+
+TEST_P(GuestCounters, ExampleAllCountersPrintsEveryCounter) {
+  const RunResult r = run(machine(), "example_all_counters");
+  ASSERT_TRUE(r.exited() && r.exit_code() == 0) << r.describe() << r.err;
+  if (bgp()) {
+    EXPECT_TRUE(hasLine(r.out, "UPC-P: 256 counters")) << r.out;
+    EXPECT_NE(r.out.find("PU0_INSTRUCTIONS"), std::string::npos) << r.out;
+  } else {
+    EXPECT_TRUE(hasLine(r.out, "PUnit: 24 counters")) << r.out;
+    EXPECT_TRUE(hasLine(r.out, "CNKUnit: 32 counters")) << r.out;
+    EXPECT_NE(r.out.find("PEVT_INSTRUCTIONS_T0"), std::string::npos) << r.out;
+  }
+}
+
+TEST_P(GuestCounters, ExampleThreadsCountsEachThreadsShare) {
+  const RunResult r = run(machine(), "example_threads");
+  ASSERT_TRUE(r.exited() && r.exit_code() == 0) << r.describe() << r.err;
+  const std::regex re(
+      R"(^thread (\d+) on core (\d+): (\d+) instructions in its share of the loop$)");
+  std::set<int> cores;
+  int threads = 0;
+  for (const std::string& l : lines(r.out)) {
+    std::smatch m;
+    if (!std::regex_match(l, m, re)) continue;
+    ++threads;
+    cores.insert(std::stoi(m[2]));
+    EXPECT_GT(std::stoull(m[3]), 100000u) << l;  // each share is a quarter or half of 200000
+  }
+  EXPECT_EQ(threads, bgp() ? 2 : 4) << r.out;
+  EXPECT_EQ(static_cast<int>(cores.size()), threads) << "one thread per core\n" << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Machines, GuestCounters, ::testing::Values("bgp", "bgq"),
+                         [](const auto& param_info) { return param_info.param; });
+
+// ---- hpmsim run --upc-config -------------------------------------------------------------------
+
+// The rows printed at exit: counter -> (select, event, value).
+struct Row {
+  int select;
+  std::string event;
+  uint64_t value;
+  bool reprogrammed;
+};
+std::map<int, Row> upcRows(const std::string& err) {
+  std::map<int, Row> rows;
+  const std::regex re(R"(^ +(\d+) +(\d+)  (\S+) +(\d+)(  \(reprogrammed by the guest\))?$)");
+  for (const std::string& l : lines(err)) {
+    std::smatch m;
+    if (std::regex_match(l, m, re)) {
+      rows[std::stoi(m[1])] = Row{std::stoi(m[2]), m[3], std::stoull(m[4]), m[5].matched};
+    }
+  }
+  return rows;
+}
+
+std::string writeConfig(const TempDir& dir, const std::string& text) {
+  const std::string path = (dir.path() / "upc.txt").string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(HpmsimRunUpcConfig, PrintsEveryCounterWithItsEventAndIdAsStatCountsIt) {
+  TempDir dir("hpm-upc-config");
+  const std::string config = writeConfig(dir, "# all counters\nselect 0\n");
+  const RunResult r = run({"--machine", "bgp", "--upc-config", config}, "bt", {"6", "1"});
+  ASSERT_TRUE(r.exited() && r.exit_code() == 0) << r.describe() << r.err;
+  const std::map<int, Row> rows = upcRows(r.err);
+  ASSERT_EQ(rows.size(), 256u) << r.err;
+  EXPECT_EQ(rows.begin()->first, 0);
+  EXPECT_EQ(rows.rbegin()->first, 255);
+  for (const auto& [counter, row] : rows) {
+    EXPECT_EQ(row.select, 0);
+    // select 0: counters 0-127 count core 0, 128-255 core 1 (docs/events.md).
+    EXPECT_TRUE(row.event.starts_with(counter < 128 ? "PU0_" : "PU1_"))
+        << counter << " " << row.event;
+  }
+  EXPECT_EQ(rows.at(1).event, "PU0_INSTRUCTIONS");
+  EXPECT_EQ(rows.at(129).event, "PU1_INSTRUCTIONS");
+  EXPECT_GT(rows.at(129).value, 0u) << "bt's second thread runs on core 1";
+  // The same counts as hpmsim stat's for the same (deterministic) run.
+  std::vector<std::string> argv = {kHpmsim,
+                                   "stat",
+                                   "--machine",
+                                   "bgp",
+                                   "--json",
+                                   "-e",
+                                   "PU0_INSTRUCTIONS,PU1_INSTRUCTIONS,PU0_L1D_MISSES,PU1_CYCLES",
+                                   "--",
+                                   kBin + "bt",
+                                   "6",
+                                   "1"};
+  const RunResult stat = hpm::test::runProcess(argv, kEnv, "", dir.path(), kTimeout);
+  ASSERT_TRUE(stat.exited() && stat.exit_code() == 0) << stat.describe() << stat.err;
+  for (const auto& [counter, name] :
+       std::vector<std::pair<int, std::string>>{{1, "PU0_INSTRUCTIONS"},
+                                                {129, "PU1_INSTRUCTIONS"},
+                                                {65, "PU0_L1D_MISSES"},
+                                                {128, "PU1_CYCLES"}}) {
+    ASSERT_EQ(rows.at(counter).event, name);
+    const std::regex re("\"" + name + "\": (\\d+)");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(stat.err, m, re)) << stat.err;
+    EXPECT_EQ(rows.at(counter).value, std::stoull(m[1])) << name;
+  }
+}
+
+TEST(HpmsimRunUpcConfig, EventNamesOverrideTheSelectOfTheirCounter) {
+  TempDir dir("hpm-upc-config");
+  const std::string config = writeConfig(dir, "select 0\nPU2_INSTRUCTIONS   # core 2\n");
+  const RunResult r = run({"--machine", "bgp", "--upc-config", config}, "bt", {"6", "1"});
+  ASSERT_TRUE(r.exited() && r.exit_code() == 0) << r.describe() << r.err;
+  const std::map<int, Row> rows = upcRows(r.err);
+  ASSERT_EQ(rows.size(), 256u) << r.err;
+  EXPECT_EQ(rows.at(1).event, "PU2_INSTRUCTIONS");
+  EXPECT_EQ(rows.at(1).select, 1);
+  EXPECT_EQ(rows.at(1).value, 0u) << "bt's two threads run on cores 0 and 1";
+  EXPECT_EQ(rows.at(2).event, "PU0_INST_INT_ALU");
+  EXPECT_GT(rows.at(2).value, 0u);
+  for (const auto& [counter, row] : rows) EXPECT_FALSE(row.reprogrammed) << counter;
+}
+
+TEST(HpmsimRunUpcConfig, ReportsWhatEachCounterCountsAtTheEnd) {
+  // The guest reprograms counter 1 to PU0_INSTRUCTIONS (select 0): the row says so.
+  TempDir dir("hpm-upc-config");
+  const std::string config = writeConfig(dir, "select 0\nPU2_INSTRUCTIONS\n");
+  const RunResult r = run({"--machine", "bgp", "--upc-config", config}, "ctr_loop", {"5"});
+  ASSERT_TRUE(r.exited()) << r.describe() << r.err;
+  const std::map<int, Row> rows = upcRows(r.err);
+  ASSERT_EQ(rows.size(), 256u) << r.err;
+  EXPECT_EQ(rows.at(1).event, "PU0_INSTRUCTIONS");
+  EXPECT_EQ(rows.at(1).select, 0);
+  EXPECT_TRUE(rows.at(1).reprogrammed);
+  EXPECT_FALSE(rows.at(0).reprogrammed);
+}
+
+TEST(HpmsimRunUpcConfig, RefusesAMachineWithoutUpcP) {
+  TempDir dir("hpm-upc-config");
+  const RunResult r =
+      run({"--machine", "bgq", "--upc-config", writeConfig(dir, "select 0\n")}, "ctr_loop");
+  ASSERT_TRUE(r.exited()) << r.describe();
+  EXPECT_EQ(r.exit_code(), 2);
+  EXPECT_NE(r.err.find("--upc-config programs a UPC-P unit, and machine bgq has UPC-Q"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out, "") << "the program must not run";
+}
+
+TEST(HpmsimRunUpcConfig, RefusesTwoEventsOfOneCounter) {
+  TempDir dir("hpm-upc-config");
+  const std::string config = writeConfig(dir, "PU0_INSTRUCTIONS\nPU2_INSTRUCTIONS\n");
+  const RunResult r = run({"--machine", "bgp", "--upc-config", config}, "ctr_loop");
+  ASSERT_TRUE(r.exited()) << r.describe();
+  EXPECT_EQ(r.exit_code(), 2);
+  EXPECT_NE(r.err.find("upc.txt:2: PU2_INSTRUCTIONS and PU0_INSTRUCTIONS (line 1) are both "
+                       "inputs of counter 1"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(HpmsimRunUpcConfig, RefusesUnknownEventsAndBadSelects) {
+  TempDir dir("hpm-upc-config");
+  for (const auto& [text, message] : std::vector<std::pair<std::string, std::string>>{
+           {"PU0_NO_SUCH_EVENT\n", "upc.txt:1: unknown event 'PU0_NO_SUCH_EVENT'"},
+           {"\n# nothing\nselect 4\n", "upc.txt:3: select 4 names no event of counter 0"},
+           {"select\n", "upc.txt:1: expected `select S`"},
+           {"# only a comment\n", "programs no counter"}}) {
+    const RunResult r =
+        run({"--machine", "bgp", "--upc-config", writeConfig(dir, text)}, "ctr_loop");
+    ASSERT_TRUE(r.exited()) << r.describe();
+    EXPECT_EQ(r.exit_code(), 2) << text;
+    EXPECT_NE(r.err.find(message), std::string::npos) << text << "\n" << r.err;
+  }
+}
+
+}  // namespace
