@@ -41,10 +41,10 @@ run_case() {  # name, env assignments..., -- , program and args
   local envs=()
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done
   shift
-  env "${envs[@]}" "$hpmsim" run --stats-json "$tmp/s.json" -- "$@" >/dev/null
+  env "${envs[@]}" "$hpmsim" run --mode functional --stats-json "$tmp/s.json" -- "$@" >/dev/null
   local n h q
   n=$(instructions_of "$tmp/s.json")
-  h=$(best_time env "${envs[@]}" "$hpmsim" run -- "$@")
+  h=$(best_time env "${envs[@]}" "$hpmsim" run --mode functional -- "$@")
   q=$(best_time env "${envs[@]}" qemu-riscv64 "$@")
   awk -v name="$name" -v n="$n" -v h="$h" -v q="$q" 'BEGIN {
     printf "%-22s %14d %9.3f %9.1f %9.3f %9.1f %7.2f\n", name, n, h, n / h / 1e6, q, n / q / 1e6,
