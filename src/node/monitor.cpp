@@ -111,6 +111,20 @@ struct Monitor::Impl {
     u32 counter;
     Cycle cycle;
   };
+  // Inputs of one unit input not yet applied to the unit (docs/PERFORMANCE.md, "Monitoring").
+  // Pulses: `count` occurrences in cycles [first, last], applied as one pulse at `last`; only
+  // for a UPC-P counter that counts level high without interrupt, and only while no visit of its
+  // counter falls in (first, last]: the unit then ends in the same state (carry latch, lost
+  // carries, values) as with the pulses one by one. Levels: the union [start, end) of abutting
+  // or overlapping intervals, the same signal. Everything pending is applied before any access
+  // to the unit (register reads and writes, polls, host reads).
+  struct Batch {
+    u64 count = 0;
+    Cycle last = 0;
+    Cycle until = 0;  // the first visit of the counter after the first pulse
+    Cycle level_start = 0, level_end = 0;
+    bool dirty = false;  // listed in `dirty`
+  };
 
   Impl(const MachineConfig& m, probe::Bus& b, Kernel& k) : machine(m), bus(b), kernel(k) {}
 
@@ -122,6 +136,27 @@ struct Monitor::Impl {
   }
   void route();
   void refreshInterest();
+  void refreshBatching();
+  void deliverPulse(const Target& target, Cycle at, u64 count);
+  void deliverLevel(const Target& target, Cycle t0, Cycle t1);
+  void flushBatch(u32 id);
+  void takeBusBatches(u32 input);
+  void noteOpen(u32 input) {
+    if (!bus_open[input]) {
+      bus_open[input] = 1;
+      open_inputs.push_back(input);
+    }
+  }
+  // Applies every pending input: before any access to any unit.
+  void flushAll() {
+    for (u32 input : open_inputs) {
+      takeBusBatches(input);
+      bus_open[input] = 0;
+    }
+    open_inputs.clear();
+    for (u32 id : dirty) flushBatch(id);
+    dirty.clear();
+  }
   Cycle unitNow(u32 slot) const { return upcp ? upcp->now() : slots[slot].q->now(); }
   // The earliest cycle >= t at which the unit of `slot` may be accessed (docs: Slot::horizon).
   Cycle accessAt(u32 slot, Cycle t) const {
@@ -150,9 +185,20 @@ struct Monitor::Impl {
 
   std::vector<NativeEvent> catalogue;
   std::map<std::string, std::size_t> index;
-  std::vector<std::vector<Target>> routes;  // by bus input
-  std::vector<Cycle> last_start;            // by Target::id
-  std::vector<u64> reference;               // by bus input
+  // Bus input f feeds targets[route_begin[f] .. route_begin[f + 1]).
+  std::vector<u32> route_begin;
+  std::vector<Target> targets;
+  std::vector<Target> target_of;  // by Target::id
+  std::vector<Cycle> last_start;  // by Target::id
+  std::vector<Batch> batches;     // by Target::id
+  std::vector<u8> batchable;      // by Target::id: pulses may be batched
+  std::vector<u32> dirty;         // ids with something pending
+  std::vector<u8> config_bytes;   // UPC-P: each counter's configuration byte, as written
+  // Bus inputs whose batches the bus itself keeps (probe::Bus::openPulseBatch): the only input
+  // of a single target, pulses batchable / levels.
+  std::vector<u8> bus_pulse_batch, bus_level_batch, bus_open;  // by bus input
+  std::vector<u32> open_inputs;  // bus inputs with a batch open in the bus
+  std::vector<u64> reference;    // by bus input
   std::vector<PendingInterrupt> pending;
 
   struct HostCounter {
@@ -163,6 +209,8 @@ struct Monitor::Impl {
   std::vector<HostCounter> host;
   u64 interrupts_delivered = 0;
   u64 shifted_inputs = 0;
+  u64 pulses = 0, levels = 0;            // calls from the bus (not what the bus batched itself)
+  u64 unit_pulses = 0, unit_levels = 0;  // inputs applied to the units
 };
 
 void Monitor::Impl::buildUpcP() {
@@ -405,7 +453,7 @@ void Monitor::Impl::buildUpcQ() {
 }
 
 void Monitor::Impl::route() {
-  routes.assign(bus.inputs(), {});
+  std::vector<std::vector<Target>> by_input(bus.inputs());
   reference.assign(bus.inputs(), 0);
   std::map<std::tuple<u32, u32, u32>, u32> ids;
   const u32 cores = static_cast<u32>(punits.size());
@@ -424,19 +472,117 @@ void Monitor::Impl::route() {
       }
       const auto key = std::make_tuple(slot, port, e.input);
       auto [it, fresh] = ids.emplace(key, static_cast<u32>(ids.size()));
-      for (u32 f : e.feeds[inst]) routes[f].push_back(Target{slot, port, e.input, it->second});
+      const Target target{slot, port, e.input, it->second};
+      if (fresh) target_of.push_back(target);
+      for (u32 f : e.feeds[inst]) by_input[f].push_back(target);
     }
   }
+  route_begin.assign(1, 0);
+  for (const std::vector<Target>& list : by_input) {
+    targets.insert(targets.end(), list.begin(), list.end());
+    route_begin.push_back(static_cast<u32>(targets.size()));
+  }
   last_start.assign(ids.size(), 0);
+  batches.assign(ids.size(), Batch{});
+  batchable.assign(ids.size(), 0);
+  if (upcp) config_bytes.assign(machine.upc.counters, 0);
+  // The bus may keep the batches of an input that is the only feed of its only target (a
+  // target fed by several inputs needs its inputs in time order across them).
+  std::vector<u32> feeders(ids.size(), 0);
+  for (const Target& t : targets) ++feeders[t.id];
+  bus_pulse_batch.assign(bus.inputs(), 0);
+  bus_level_batch.assign(bus.inputs(), 0);
+  bus_open.assign(bus.inputs(), 0);
+  const bool ordered = upcp && machine.upc.policy != upc::Policy::kRoundRobin;
+  for (u32 f = 0; f < bus.inputs(); ++f) {
+    bus_level_batch[f] = !ordered && route_begin[f + 1] == route_begin[f] + 1 &&
+                         feeders[targets[route_begin[f]].id] == 1;
+  }
+}
+
+void Monitor::Impl::refreshBatching() {
+  // UPC-P under round-robin only (largest-first wants its inputs in global time order); a
+  // counter whose byte says level high and no interrupt.
+  if (!upcp || machine.upc.policy != upc::Policy::kRoundRobin) return;
+  const u32 n = machine.upc.counters;
+  for (const Target& t : target_of) {
+    const u8 byte = config_bytes[t.event % n];
+    batchable[t.id] = ((byte >> 2) & 3) == 0 && (byte & 0x10) == 0;
+  }
+  for (u32 f = 0; f < bus.inputs(); ++f) {
+    bus_pulse_batch[f] = bus_level_batch[f] && batchable[targets[route_begin[f]].id];
+  }
+}
+
+void Monitor::Impl::takeBusBatches(u32 input) {
+  const Target& target = targets[route_begin[input]];
+  const probe::Bus::PulseBatch p = bus.takePulseBatch(input);
+  if (p.count != 0) {
+    reference[input] += p.count;
+    const Cycle at = std::max({p.last, last_start[target.id], unitNow(target.slot)});
+    last_start[target.id] = at;
+    slots[target.slot].horizon = std::max(slots[target.slot].horizon, at + 1);
+    deliverPulse(target, at, p.count);
+  }
+  const probe::Bus::LevelBatch l = bus.takeLevelBatch(input);
+  if (l.open) {
+    // Opened unshifted (Monitor::level): its start is past the unit's last access.
+    reference[input] += l.total;
+    deliverLevel(target, l.start, l.end);
+  }
+}
+
+void Monitor::Impl::deliverPulse(const Target& target, Cycle at, u64 count) {
+  ++unit_pulses;
+  if (upcp) {
+    upcp->pulse(target.event, at, count);
+  } else if (target.slot < punits.size()) {
+    punits[target.slot]->pulse(target.event, at, count);
+  } else if (slots[target.slot].q == l2.get()) {
+    l2->pulse(target.port, target.event, at, count);
+  } else if (slots[target.slot].q == io.get()) {
+    io->pulse(target.event, at, count);
+  } else {
+    cnk->pulse(target.event, at, count);
+  }
+}
+
+void Monitor::Impl::deliverLevel(const Target& target, Cycle t0, Cycle t1) {
+  ++unit_levels;
+  if (upcp) {
+    upcp->level(target.event, t0, t1);
+  } else if (target.slot < punits.size()) {
+    punits[target.slot]->level(target.event, t0, t1);
+  } else if (slots[target.slot].q == l2.get()) {
+    l2->level(target.port, target.event, t0, t1);
+  } else if (slots[target.slot].q == io.get()) {
+    io->level(target.event, t0, t1);
+  } else {
+    cnk->level(target.event, t0, t1);
+  }
+}
+
+void Monitor::Impl::flushBatch(u32 id) {
+  Batch& b = batches[id];
+  if (b.count != 0) {
+    deliverPulse(target_of[id], b.last, b.count);
+    b.count = 0;
+  }
+  if (b.level_end > b.level_start) {
+    deliverLevel(target_of[id], b.level_start, b.level_end);
+    b.level_start = b.level_end = 0;
+  }
+  b.dirty = false;
 }
 
 void Monitor::Impl::refreshInterest() {
   // A unit that is not counting wants nothing (after reset every counter selects input 0 of its
   // bank, but counting is stopped): events reach a unit only while it runs.
   for (Slot& s : slots) s.interest_epoch = interestEpoch(static_cast<u32>(&s - slots.data()));
-  for (u32 f = 0; f < routes.size(); ++f) {
+  for (u32 f = 0; f + 1 < route_begin.size(); ++f) {
     bool wanted = false;
-    for (const Target& t : routes[f]) {
+    for (u32 r = route_begin[f]; r < route_begin[f + 1]; ++r) {
+      const Target& t = targets[r];
       if (!slots[t.slot].running) continue;
       if (upcp) {
         wanted = wanted || upcp->interest().test(t.event);
@@ -458,6 +604,7 @@ Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel)
   if (m.type == MonitorUnit::kUpcP) m.buildUpcP();
   if (m.type == MonitorUnit::kUpcQ) m.buildUpcQ();
   m.route();
+  m.refreshBatching();
   // Interrupts are collected as the units raise them and delivered by poll().
   if (m.upcp) {
     m.upcp->onInterrupt([&m](const upc::Interrupt& i) {
@@ -563,12 +710,14 @@ void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
     std::vector<u64> config((n + 7) / 8, 0);
     for (const auto& [c, e] : used) {
       config[c / 8] |= u64{static_cast<u32>(e->select)} << (8 * (c % 8));
+      m.config_bytes[c] = static_cast<u8>(e->select);
       m.host.push_back({e, 0, c});
     }
     const upc::RegisterMap& map = m.upcp->map();
     for (u32 g = 0; g < config.size(); ++g) m.upcp->write(map.config(g), config[g], 0);
     m.upcp->write(map.start_stop, 1, 0);
     m.slots[0].running = true;
+    m.refreshBatching();
   } else {
     const u32 cores = static_cast<u32>(m.punits.size());
     for (const NativeEvent* e : events) {
@@ -611,6 +760,7 @@ void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
 
 std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
   Impl& m = *impl_;
+  m.flushAll();
   std::vector<ProgrammedCounter> out;
   // Read once the unit has settled: every carry serviced, every local value swept.
   Cycle settle = end + 1;
@@ -635,6 +785,7 @@ std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
 
 std::vector<u64> Monitor::sampleHost(Cycle now) {
   Impl& m = *impl_;
+  m.flushAll();
   std::vector<u64> out;
   for (const Impl::HostCounter& h : m.host) {
     const Cycle at = m.accessAt(h.slot, now);
@@ -647,31 +798,62 @@ std::vector<u64> Monitor::sampleHost(Cycle now) {
 
 void Monitor::pulse(u32 input, Cycle t, u64 count) {
   Impl& m = *impl_;
+  ++m.pulses;
+  if (m.bus_pulse_batch[input]) {
+    // The bus's batch of this input ended (a visit of the counter came) or none was open: apply
+    // it, and let the bus add up the pulses until the counter's next visit.
+    m.takeBusBatches(input);
+    const Impl::Target& target = m.targets[m.route_begin[input]];
+    const Cycle at = std::max({t, m.last_start[target.id], m.unitNow(target.slot)});
+    m.bus.openPulseBatch(input, count,
+                         m.upcp->nextVisit(target.event % m.machine.upc.counters, at + 1));
+    m.noteOpen(input);
+    return;
+  }
   m.reference[input] += count;
-  for (const Impl::Target& target : m.routes[input]) {
+  for (u32 r = m.route_begin[input]; r < m.route_begin[input + 1]; ++r) {
+    const Impl::Target& target = m.targets[r];
     // Keep each unit input in time order (see level()); pulses come in cycle order already.
     const Cycle at = std::max({t, m.last_start[target.id], m.unitNow(target.slot)});
     m.last_start[target.id] = at;
     Cycle& horizon = m.slots[target.slot].horizon;
     horizon = std::max(horizon, at + 1);
-    if (m.upcp) {
-      m.upcp->pulse(target.event, at, count);
-    } else if (target.slot < m.punits.size()) {
-      m.punits[target.slot]->pulse(target.event, at, count);
-    } else if (m.slots[target.slot].q == m.l2.get()) {
-      m.l2->pulse(target.port, target.event, at, count);
-    } else if (m.slots[target.slot].q == m.io.get()) {
-      m.io->pulse(target.event, at, count);
-    } else {
-      m.cnk->pulse(target.event, at, count);
+    if (!m.batchable[target.id]) {
+      m.deliverPulse(target, at, count);
+      continue;
+    }
+    Impl::Batch& b = m.batches[target.id];
+    if (b.count != 0 && at >= b.until) m.flushBatch(target.id);  // a visit in between
+    if (b.count == 0) b.until = m.upcp->nextVisit(target.event % m.machine.upc.counters, at + 1);
+    b.count += count;
+    b.last = at;
+    if (!b.dirty) {
+      b.dirty = true;
+      m.dirty.push_back(target.id);
     }
   }
 }
 
 void Monitor::level(u32 input, Cycle t0, Cycle t1) {
   Impl& m = *impl_;
+  ++m.levels;
+  if (m.bus_level_batch[input]) {
+    const Impl::Target& target = m.targets[m.route_begin[input]];
+    // An interval that does not extend the bus's open one: apply that, and let the bus merge
+    // the intervals that follow this one (applied at once when it had to be shifted, below).
+    m.takeBusBatches(input);
+    if (t0 >= m.last_start[target.id] && t0 >= m.unitNow(target.slot)) {
+      m.last_start[target.id] = t0;
+      Cycle& horizon = m.slots[target.slot].horizon;
+      horizon = std::max(horizon, t0 + 1);
+      m.bus.openLevelBatch(input, t0, t1);
+      m.noteOpen(input);
+      return;
+    }
+  }
   m.reference[input] += t1 - t0;
-  for (const Impl::Target& target : m.routes[input]) {
+  for (u32 r = m.route_begin[input]; r < m.route_begin[input + 1]; ++r) {
+    const Impl::Target& target = m.targets[r];
     // An interval is known when its instruction issues, which can be after another hardware
     // thread read the unit at a cycle inside it; it then starts at that read instead (same
     // length), so totals stay exact and the unit sees its inputs in time order.
@@ -682,16 +864,26 @@ void Monitor::level(u32 input, Cycle t0, Cycle t1) {
     // The unit applies at most the interval's first cycle now (the rest stays pending).
     Cycle& horizon = m.slots[target.slot].horizon;
     horizon = std::max(horizon, start + 1);
-    if (m.upcp) {
-      m.upcp->level(target.event, start, end);
-    } else if (target.slot < m.punits.size()) {
-      m.punits[target.slot]->level(target.event, start, end);
-    } else if (m.slots[target.slot].q == m.l2.get()) {
-      m.l2->level(target.port, target.event, start, end);
-    } else if (m.slots[target.slot].q == m.io.get()) {
-      m.io->level(target.event, start, end);
-    } else {
-      m.cnk->level(target.event, start, end);
+    if (m.machine.upc.policy != upc::Policy::kRoundRobin && m.upcp) {
+      m.deliverLevel(target, start, end);
+      continue;
+    }
+    if (m.bus_level_batch[input]) {  // shifted: the bus keeps no batch of it
+      m.deliverLevel(target, start, end);
+      continue;
+    }
+    // Abutting or overlapping intervals are one signal (the units take the union as well).
+    Impl::Batch& b = m.batches[target.id];
+    if (b.level_end > b.level_start && start <= b.level_end) {
+      b.level_end = std::max(b.level_end, end);
+      continue;
+    }
+    if (b.level_end > b.level_start) m.deliverLevel(target, b.level_start, b.level_end);
+    b.level_start = start;
+    b.level_end = end;
+    if (!b.dirty) {
+      b.dirty = true;
+      m.dirty.push_back(target.id);
     }
   }
 }
@@ -716,12 +908,14 @@ u64 Monitor::windowBytes(int device) const {
 
 u64 Monitor::readRegister(int device, u64 offset) {
   Impl& m = *impl_;
+  m.flushAll();
   const Cycle now = m.accessTime(static_cast<u32>(device));
   return m.upcp ? m.upcp->read(offset, now) : m.slots[device].q->read(offset, now);
 }
 
 void Monitor::writeRegister(int device, u64 offset, u64 value) {
   Impl& m = *impl_;
+  m.flushAll();
   const Cycle now = m.accessTime(static_cast<u32>(device));
   Impl::Slot& slot = m.slots[device];
   if (m.upcp) {
@@ -733,6 +927,13 @@ void Monitor::writeRegister(int device, u64 offset, u64 value) {
   // does not count wants none).
   const bool was_running = slot.running;
   if (offset == m.runOffset(static_cast<u32>(device))) slot.running = (value & 1) != 0;
+  if (m.upcp && offset >= m.upcp->map().config_base && offset < m.upcp->map().start_stop &&
+      offset % 8 == 0) {
+    // The configuration bytes as written (mode and interrupt enable are never reserved bits).
+    const u32 group = static_cast<u32>((offset - m.upcp->map().config_base) / 8);
+    for (u32 j = 0; j < 8; ++j) m.config_bytes[8 * group + j] = static_cast<u8>(value >> (8 * j));
+    m.refreshBatching();
+  }
   if (slot.running != was_running || slot.interest_epoch != m.interestEpoch(device)) {
     m.refreshInterest();
   }
@@ -752,6 +953,7 @@ bool Monitor::poll(Cycle now) {
   if (!m.polling || now < m.next_poll) return false;
   m.next_poll = now + m.poll_cycles;
   poll_due_ = m.next_poll;
+  m.flushAll();
   for (u32 s = 0; s < m.slots.size(); ++s) {
     if (m.slots[s].signo == 0) continue;
     const Cycle at = m.accessAt(s, now);
@@ -782,10 +984,14 @@ bool Monitor::poll(Cycle now) {
 }
 
 u64 Monitor::reference(u32 input) const {
-  return impl_->reference[input];
+  return impl_->reference[input] + impl_->bus.pendingPulses(input) +
+         impl_->bus.pendingLevelCycles(input);
 }
 
 void Monitor::visitStats(stats::Visitor& v) const {
+  // Pending batches are the monitor's bookkeeping, not state of the units: apply them so that
+  // the units' statistics are complete.
+  impl_->flushAll();
   const Impl& m = *impl_;
   v.text("unit",
          m.type == MonitorUnit::kUpcP   ? "upc"
@@ -796,6 +1002,15 @@ void Monitor::visitStats(stats::Visitor& v) const {
   v.counter("interrupts_delivered", m.interrupts_delivered, "Counter interrupts sent to threads");
   v.counter("shifted_inputs", m.shifted_inputs,
             "Level intervals started later than they began (a read fell inside them)");
+  v.counter("sink_pulses", m.pulses,
+            "Pulses the probe bus passed to the monitor (not those it added up in a batch)");
+  v.counter("sink_levels", m.levels,
+            "Level intervals the probe bus passed to the monitor (not those it merged)");
+  v.counter("unit_pulses", m.unit_pulses,
+            "Pulses applied to the units (several bus pulses of one input between two visits of "
+            "its UPC-P counter are applied as one)");
+  v.counter("unit_levels", m.unit_levels,
+            "Level intervals applied to the units (abutting intervals of one input as one)");
   if (m.upcp) v.group("upc", m.upcp->stats());
   for (const auto& s : m.slots) {
     if (s.q != nullptr) v.group(s.path.substr(9), s.q->stats());

@@ -52,6 +52,8 @@ Bus::Bus(const Topology& topology, u32 opcodes) : topology_(topology), opcodes_(
   op_base_ = next;
   next += opcodes * topology_.threads;
   wanted_.assign(next, 0);
+  batches_.assign(next, PulseBatch{});
+  level_batches_.assign(next, LevelBatch{});
 }
 
 }  // namespace hpm::probe

@@ -12,6 +12,7 @@
 // in cycle order, so every input of a unit sees non-decreasing cycles, as the units require.
 #pragma once
 
+#include <algorithm>
 #include <span>
 #include <string>
 #include <string_view>
@@ -234,7 +235,7 @@ class Bus {
   u32 inputOp(u32 op, u32 thread) const { return op_base_ + op * topology_.threads + thread; }
   u32 inputs() const { return static_cast<u32>(wanted_.size()); }
   bool wantsOp(u32 op, u32 thread) const { return wanted_[inputOp(op, thread)] != 0; }
-  void pulseOp(u32 op, u32 thread, u64 count) { sink_->pulse(inputOp(op, thread), now_, count); }
+  void pulseOp(u32 op, u32 thread, u64 count) { deliver(inputOp(op, thread), count); }
   // Whether any input at all is wanted (the driver skips per-instruction work otherwise).
   bool anyWanted() const { return wanted_count_ != 0; }
 
@@ -254,17 +255,75 @@ class Bus {
   Cycle now() const { return now_; }
   void setNow(Cycle t) { now_ = t; }
 
-  void pulse(Event e, u32 source, u64 count) { sink_->pulse(input(e, source), now_, count); }
+  void pulse(Event e, u32 source, u64 count) { deliver(input(e, source), count); }
   void level(Event e, u32 source, Cycle t0, Cycle t1) {
-    if (t1 > t0) sink_->level(input(e, source), t0, t1);
+    if (t1 <= t0) return;
+    const u32 in = input(e, source);
+    LevelBatch& l = level_batches_[in];
+    if (l.open && t0 >= l.start && t0 <= l.end) {
+      l.end = std::max(l.end, t1);
+      l.total += t1 - t0;
+      return;
+    }
+    sink_->level(in, t0, t1);
   }
 
+  // ---- batches, opened by the sink ----
+  // Delivering each event to a counter unit costs a call per occurrence; a sink that can apply
+  // many as one opens a batch for an input, and the bus then only adds them up, inline, until
+  // the sink takes the batch (before it needs it: before any access to its unit). Pulses: those
+  // of the cycles before `until` (the sink applies them as `count` occurrences at `last`).
+  // Levels: intervals that begin inside the open interval [start, end) or at its end extend it
+  // (`total` adds up their lengths). Any other input goes to the sink as before.
+  struct PulseBatch {
+    u64 count = 0;
+    Cycle last = 0;
+    Cycle until = 0;  // 0: no batch
+  };
+  struct LevelBatch {
+    Cycle start = 0, end = 0;
+    u64 total = 0;
+    bool open = false;
+  };
+  // A pulse batch holding `count` occurrences at the current cycle, open until `until`.
+  void openPulseBatch(u32 input, u64 count, Cycle until) {
+    batches_[input] = PulseBatch{count, now_, until};
+  }
+  PulseBatch takePulseBatch(u32 input) {
+    const PulseBatch b = batches_[input];
+    batches_[input] = PulseBatch{};
+    return b;
+  }
+  void openLevelBatch(u32 input, Cycle t0, Cycle t1) {
+    level_batches_[input] = LevelBatch{t0, t1, t1 - t0, true};
+  }
+  LevelBatch takeLevelBatch(u32 input) {
+    const LevelBatch l = level_batches_[input];
+    level_batches_[input] = LevelBatch{};
+    return l;
+  }
+  // What an input's open batches hold (for the sink's totals).
+  u64 pendingPulses(u32 input) const { return batches_[input].count; }
+  u64 pendingLevelCycles(u32 input) const { return level_batches_[input].total; }
+
  private:
+  void deliver(u32 in, u64 count) {
+    PulseBatch& b = batches_[in];
+    if (now_ < b.until) {
+      b.count += count;
+      b.last = now_;
+      return;
+    }
+    sink_->pulse(in, now_, count);
+  }
+
   Topology topology_;
   std::vector<u32> base_;
   u32 op_base_ = 0;
   u32 opcodes_ = 0;
   std::vector<u8> wanted_;
+  std::vector<PulseBatch> batches_;
+  std::vector<LevelBatch> level_batches_;
   i64 wanted_count_ = 0;
   u64 epoch_ = 0;
   Sink* sink_ = nullptr;
