@@ -105,6 +105,7 @@ struct Monitor::Impl {
     // event of cycle t may be applied before a register access of cycle t (both threads issue
     // in t); the access then takes place at the end of t: that event counts as before it.
     Cycle horizon = 0;
+    std::vector<u64> configs = {};  // UPC-Q: the CONFIG registers, read after every write to them
   };
   struct PendingInterrupt {
     u32 slot;
@@ -137,6 +138,17 @@ struct Monitor::Impl {
   void route();
   void refreshInterest();
   void refreshBatching();
+  void readQConfigs(u32 slot);
+  bool batchableTarget(const Target& t) const;
+  // The end of the window of pulses that may be applied as one (the first visit after `at` of
+  // a counter counting the target's event; ~0 if there is none).
+  Cycle windowEnd(const Target& t, Cycle at) const;
+  u32 ports(u32 slot) const { return slots[slot].q == l2.get() ? machine.upcq.l2.slices : 1; }
+  // Whether some counter of the target's unit selects its event (else the unit ignores it);
+  // cached in `interested` by refreshBatching, after every write that can change it.
+  bool interestedIn(const Target& t) const {
+    return upcp ? upcp->interest().test(t.event) : slots[t.slot].q->interest(t.port).test(t.event);
+  }
   void deliverPulse(const Target& target, Cycle at, u64 count);
   void deliverLevel(const Target& target, Cycle t0, Cycle t1);
   void flushBatch(u32 id);
@@ -197,8 +209,11 @@ struct Monitor::Impl {
   // Bus inputs whose batches the bus itself keeps (probe::Bus::openPulseBatch): the only input
   // of a single target, pulses batchable / levels.
   std::vector<u8> bus_pulse_batch, bus_level_batch, bus_open;  // by bus input
-  std::vector<u32> open_inputs;  // bus inputs with a batch open in the bus
-  std::vector<u64> reference;    // by bus input
+  std::vector<u32> bus_pulse_target;  // by bus input: index into `targets` of its batch's target
+  std::vector<u32> feeders;           // by Target::id: bus inputs feeding it
+  std::vector<u8> interested;         // by Target::id: interestedIn(target)
+  std::vector<u32> open_inputs;       // bus inputs with a batch open in the bus
+  std::vector<u64> reference;         // by bus input
   std::vector<PendingInterrupt> pending;
 
   struct HostCounter {
@@ -488,9 +503,10 @@ void Monitor::Impl::route() {
   if (upcp) config_bytes.assign(machine.upc.counters, 0);
   // The bus may keep the batches of an input that is the only feed of its only target (a
   // target fed by several inputs needs its inputs in time order across them).
-  std::vector<u32> feeders(ids.size(), 0);
+  feeders.assign(ids.size(), 0);
   for (const Target& t : targets) ++feeders[t.id];
   bus_pulse_batch.assign(bus.inputs(), 0);
+  bus_pulse_target.assign(bus.inputs(), 0);
   bus_level_batch.assign(bus.inputs(), 0);
   bus_open.assign(bus.inputs(), 0);
   const bool ordered = upcp && machine.upc.policy != upc::Policy::kRoundRobin;
@@ -500,24 +516,79 @@ void Monitor::Impl::route() {
   }
 }
 
-void Monitor::Impl::refreshBatching() {
-  // UPC-P under round-robin only (largest-first wants its inputs in global time order); a
-  // counter whose byte says level high and no interrupt.
-  if (!upcp || machine.upc.policy != upc::Policy::kRoundRobin) return;
-  const u32 n = machine.upc.counters;
-  for (const Target& t : target_of) {
-    const u8 byte = config_bytes[t.event % n];
-    batchable[t.id] = ((byte >> 2) & 3) == 0 && (byte & 0x10) == 0;
+void Monitor::Impl::readQConfigs(u32 s) {
+  // Read at the unit's last access: right after a write, or at cycle 0 before any input.
+  Slot& slot = slots[s];
+  const u32 n = slot.q->counterCount();
+  slot.configs.resize(n);
+  for (u32 i = 0; i < n; ++i)
+    slot.configs[i] = slot.q->read(slot.q->map().config(i), slot.q->now());
+}
+
+bool Monitor::Impl::batchableTarget(const Target& t) const {
+  if (upcp) {
+    // Under round-robin only (largest-first wants its inputs in global time order): a counter
+    // whose byte says level high and no interrupt.
+    if (machine.upc.policy != upc::Policy::kRoundRobin) return false;
+    const u8 byte = config_bytes[t.event % machine.upc.counters];
+    return ((byte >> 2) & 3) == 0 && (byte & 0x10) == 0;
   }
+  // UPC-Q: every local counter of the port that selects the event counts level high without
+  // overflow (a fast overflow needs the exact cycle), in a unit that cannot wrap.
+  const Slot& slot = slots[t.slot];
+  const bool exploration = slot.q == l2.get()    ? machine.upcq.l2.exploration
+                           : slot.q == io.get()  ? machine.upcq.io.exploration
+                           : slot.q == cnk.get() ? false
+                                                 : machine.upcq.punit.exploration;
+  if (exploration) return false;
+  const u32 per_port = slot.q->counterCount() / ports(t.slot);
+  for (u32 j = 0; j < per_port; ++j) {
+    const u64 config = slot.configs[t.port * per_port + j];
+    if ((config & upcq::config_bits::kEventMask) != t.event) continue;
+    if (((config >> upcq::config_bits::kModeShift) & 3) != 0) return false;
+    if (config & upcq::config_bits::kOverflowEnable) return false;
+  }
+  return true;
+}
+
+Cycle Monitor::Impl::windowEnd(const Target& t, Cycle at) const {
+  if (upcp) return upcp->nextVisit(t.event % machine.upc.counters, at + 1);
+  const Slot& slot = slots[t.slot];
+  const u32 per_port = slot.q->counterCount() / ports(t.slot);
+  Cycle end = upcq::Unit::kNone;  // the CNKUnit: no visits
+  for (u32 j = 0; j < per_port; ++j) {
+    const u32 i = t.port * per_port + j;
+    if ((slot.configs[i] & upcq::config_bits::kEventMask) != t.event) continue;
+    end = std::min(end, slot.q->nextVisit(i, at + 1));
+  }
+  return end;
+}
+
+void Monitor::Impl::refreshBatching() {
+  interested.resize(target_of.size());
+  for (const Target& t : target_of) {
+    batchable[t.id] = batchableTarget(t);
+    interested[t.id] = interestedIn(t);
+  }
+  // The bus keeps the pulse batches of an input with one interested target (a unit ignores the
+  // pulses of events no counter selects), which no other input feeds.
+  const bool ordered = upcp && machine.upc.policy != upc::Policy::kRoundRobin;
   for (u32 f = 0; f < bus.inputs(); ++f) {
-    bus_pulse_batch[f] = bus_level_batch[f] && batchable[targets[route_begin[f]].id];
+    u32 count = 0;
+    for (u32 r = route_begin[f]; r < route_begin[f + 1]; ++r) {
+      if (!interested[targets[r].id]) continue;
+      ++count;
+      bus_pulse_target[f] = r;
+    }
+    const Target& t = targets[bus_pulse_target[f]];
+    bus_pulse_batch[f] = !ordered && count == 1 && feeders[t.id] == 1 && batchable[t.id];
   }
 }
 
 void Monitor::Impl::takeBusBatches(u32 input) {
-  const Target& target = targets[route_begin[input]];
   const probe::Bus::PulseBatch p = bus.takePulseBatch(input);
   if (p.count != 0) {
+    const Target& target = targets[bus_pulse_target[input]];
     reference[input] += p.count;
     const Cycle at = std::max({p.last, last_start[target.id], unitNow(target.slot)});
     last_start[target.id] = at;
@@ -526,6 +597,7 @@ void Monitor::Impl::takeBusBatches(u32 input) {
   }
   const probe::Bus::LevelBatch l = bus.takeLevelBatch(input);
   if (l.open) {
+    const Target& target = targets[route_begin[input]];  // a level batch's input has one
     // Opened unshifted (Monitor::level): its start is past the unit's last access.
     reference[input] += l.total;
     deliverLevel(target, l.start, l.end);
@@ -604,6 +676,9 @@ Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel)
   if (m.type == MonitorUnit::kUpcP) m.buildUpcP();
   if (m.type == MonitorUnit::kUpcQ) m.buildUpcQ();
   m.route();
+  for (u32 s = 0; s < m.slots.size(); ++s) {
+    if (m.slots[s].q != nullptr) m.readQConfigs(s);
+  }
   m.refreshBatching();
   // Interrupts are collected as the units raise them and delivered by poll().
   if (m.upcp) {
@@ -753,7 +828,9 @@ void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
         m.slots[s].q->write(m.slots[s].q->map().run, upcq::kRunBit, 0);
         m.slots[s].running = true;
       }
+      m.readQConfigs(s);
     }
+    m.refreshBatching();
   }
   m.refreshInterest();
 }
@@ -803,16 +880,16 @@ void Monitor::pulse(u32 input, Cycle t, u64 count) {
     // The bus's batch of this input ended (a visit of the counter came) or none was open: apply
     // it, and let the bus add up the pulses until the counter's next visit.
     m.takeBusBatches(input);
-    const Impl::Target& target = m.targets[m.route_begin[input]];
+    const Impl::Target& target = m.targets[m.bus_pulse_target[input]];
     const Cycle at = std::max({t, m.last_start[target.id], m.unitNow(target.slot)});
-    m.bus.openPulseBatch(input, count,
-                         m.upcp->nextVisit(target.event % m.machine.upc.counters, at + 1));
+    m.bus.openPulseBatch(input, count, m.windowEnd(target, at));
     m.noteOpen(input);
     return;
   }
   m.reference[input] += count;
   for (u32 r = m.route_begin[input]; r < m.route_begin[input + 1]; ++r) {
     const Impl::Target& target = m.targets[r];
+    if (!m.interested[target.id]) continue;  // the unit would ignore it
     // Keep each unit input in time order (see level()); pulses come in cycle order already.
     const Cycle at = std::max({t, m.last_start[target.id], m.unitNow(target.slot)});
     m.last_start[target.id] = at;
@@ -824,7 +901,7 @@ void Monitor::pulse(u32 input, Cycle t, u64 count) {
     }
     Impl::Batch& b = m.batches[target.id];
     if (b.count != 0 && at >= b.until) m.flushBatch(target.id);  // a visit in between
-    if (b.count == 0) b.until = m.upcp->nextVisit(target.event % m.machine.upc.counters, at + 1);
+    if (b.count == 0) b.until = m.windowEnd(target, at);
     b.count += count;
     b.last = at;
     if (!b.dirty) {
@@ -932,6 +1009,12 @@ void Monitor::writeRegister(int device, u64 offset, u64 value) {
     // The configuration bytes as written (mode and interrupt enable are never reserved bits).
     const u32 group = static_cast<u32>((offset - m.upcp->map().config_base) / 8);
     for (u32 j = 0; j < 8; ++j) m.config_bytes[8 * group + j] = static_cast<u8>(value >> (8 * j));
+    m.refreshBatching();
+  }
+  if (slot.q != nullptr && ((offset >= slot.q->map().config(0) &&
+                             offset < slot.q->map().config(0) + slot.q->map().stride) ||
+                            offset == slot.q->map().mode)) {
+    m.readQConfigs(static_cast<u32>(device));  // (a MODE switch copies configurations)
     m.refreshBatching();
   }
   if (slot.running != was_running || slot.interest_epoch != m.interestEpoch(device)) {
