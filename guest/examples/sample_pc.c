@@ -40,8 +40,7 @@ static void on_sample(hpmctr_unit* u, int counter, uint64_t count, uint64_t cycl
   (void)cycle;
   (void)arg;
   const uintptr_t pc = (uintptr_t)((ucontext_t*)context)->uc_mcontext.__gregs[0];
-  /* light, heavy and end_of_work are laid out in this order (-fno-reorder-functions is not
-   * needed at -O2 for static functions kept in source order by GCC; checked below). */
+  /* GCC lays light, heavy and end_of_work out in source order (main checks it). */
   if (pc >= (uintptr_t)light && pc < (uintptr_t)heavy) {
     ++samples[0];
   } else if (pc >= (uintptr_t)heavy && pc < (uintptr_t)end_of_work) {
