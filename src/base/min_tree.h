@@ -1,11 +1,13 @@
 // A tournament tree over a fixed set of slots: O(1) minimum, O(log n) key updates. The
 // scheduler uses it to find the hardware thread with the earliest clock among 64 without
-// scanning them all for every scheduling decision.
+// scanning them all for every scheduling decision; in the timing modes it is updated about once
+// per simulated instruction, so an update is kept to a few instructions per level.
 #pragma once
 
 #include <limits>
 #include <vector>
 
+#include "base/error.h"
 #include "base/types.h"
 
 namespace hpm {
@@ -25,61 +27,81 @@ class MinTree {
 
   void reset(u32 slots) {
     size_ = 1;
-    while (size_ < slots) size_ <<= 1;
-    nodes_.assign(2 * size_, Node{});
-    for (u32 i = 0; i < size_; ++i) nodes_[size_ + i].slot = i;
-    for (u32 n = size_ - 1; n >= 1; --n) nodes_[n] = better(nodes_[2 * n], nodes_[2 * n + 1]);
+    slot_bits_ = 0;
+    while (size_ < slots) {
+      size_ <<= 1;
+      ++slot_bits_;
+    }
+    nodes_.assign(2 * size_, Node{kMax, kMax});  // every slot inactive
   }
 
-  // Sets slot i's key (an inactive slot has the default, maximal key).
+  // Sets slot i's key (an inactive slot has the default, maximal key). Throws Error (kInternal)
+  // for an order too large to share a word with the slot index (2^58 with 64 slots).
   void set(u32 i, SlotKey key) {
+    Node winner{kMax, kMax};
+    if (key.time != kMax || key.order != kMax) {
+      if (key.order > (kMax >> slot_bits_)) {
+        fail(ExitCode::kInternal, "scheduler: order {} of slot {} out of range", key.order, i);
+      }
+      winner = Node{key.time, (key.order << slot_bits_) | i};
+    }
     u32 n = size_ + i;
-    nodes_[n].time = key.time;
-    nodes_[n].order = key.order;
-    // Each node holds its subtree's winner with its key, so a level costs one sibling load.
-    for (n >>= 1; n >= 1; n >>= 1) nodes_[n] = better(nodes_[2 * n], nodes_[2 * n + 1]);
+    nodes_[n] = winner;
+    // The candidate travels up in registers and each level loads only the sibling subtree's
+    // winner, written by earlier updates, so the chain never waits on a store it has just made.
+    for (; n > 1; n >>= 1) {
+      winner = earlier(nodes_[n ^ 1], winner);
+      nodes_[n >> 1] = winner;
+    }
   }
   void clear(u32 i) { set(i, SlotKey{}); }
 
   // The slot with the smallest key, or kNone if every slot is inactive.
-  u32 min() const {
-    return nodes_[1].time == kMax && nodes_[1].order == kMax ? kNone : nodes_[1].slot;
-  }
+  u32 min() const { return active(nodes_[1]) ? slotOf(nodes_[1]) : kNone; }
   // The smallest key among all slots but `excluded` (maximal if there is none).
   SlotKey minExcept(u32 excluded) const {
-    Node best;
+    Node best{kMax, kMax};
     // Walk from the leaf up: at each level the sibling subtree's winner is a candidate.
-    for (u32 n = size_ + excluded; n > 1; n >>= 1) best = better(best, nodes_[n ^ 1]);
-    return SlotKey{best.time, best.order};
+    for (u32 n = size_ + excluded; n > 1; n >>= 1) best = earlier(nodes_[n ^ 1], best);
+    return keyOf(best);
   }
   // The smallest key outside the aligned block of `count` slots starting at `first` (`count` a
   // power of two, `first` a multiple of it): its subtree is skipped whole.
   SlotKey minExceptBlock(u32 first, u32 count) const {
-    Node best;
+    Node best{kMax, kMax};
     u32 n = size_ + first;
     for (u32 c = count; c > 1; c >>= 1) n >>= 1;
-    for (; n > 1; n >>= 1) best = better(best, nodes_[n ^ 1]);
-    return SlotKey{best.time, best.order};
+    for (; n > 1; n >>= 1) best = earlier(nodes_[n ^ 1], best);
+    return keyOf(best);
   }
-  SlotKey key(u32 i) const { return SlotKey{nodes_[size_ + i].time, nodes_[size_ + i].order}; }
+  SlotKey key(u32 i) const { return keyOf(nodes_[size_ + i]); }
 
   static constexpr u32 kNone = std::numeric_limits<u32>::max();
 
  private:
   static constexpr u64 kMax = std::numeric_limits<u64>::max();
-  // Keys as two 64-bit words, read and written as such: a 128-bit load of a key written in two
-  // halves would stall on store forwarding at every update.
+  // A key as two words: the time, and the order with the slot index in its low bits, so that
+  // one 128-bit comparison orders keys by time, order and slot (distinct slots never tie).
+  // Inactive slots are {kMax, kMax}.
   struct Node {
-    u64 time = kMax;
-    u64 order = kMax;
-    u32 slot = 0;
+    u64 time;
+    u64 rank;
   };
-  // Siblings come in index order, so on equal keys the left (lower slot) wins.
-  static Node better(const Node& a, const Node& b) {
-    const bool b_first = (b.time < a.time) | ((b.time == a.time) & (b.order < a.order));
-    return b_first ? b : a;
+  static bool active(const Node& n) { return n.time != kMax || n.rank != kMax; }
+  u32 slotOf(const Node& n) const { return static_cast<u32>(n.rank & (u64{size_} - 1)); }
+  SlotKey keyOf(const Node& n) const {
+    return active(n) ? SlotKey{n.time, n.rank >> slot_bits_} : SlotKey{};
+  }
+  // The earlier of a and b, selected with masks: which subtree wins is unpredictable, and a
+  // mispredicted branch at every level of an update costs more than the whole update.
+  static Node earlier(const Node& a, const Node& b) {
+    const u128 ka = (static_cast<u128>(a.time) << 64) | a.rank;
+    const u128 kb = (static_cast<u128>(b.time) << 64) | b.rank;
+    const u64 take_a = u64{0} - static_cast<u64>(ka < kb);
+    return Node{(a.time & take_a) | (b.time & ~take_a), (a.rank & take_a) | (b.rank & ~take_a)};
   }
   u32 size_ = 1;
+  u32 slot_bits_ = 0;
   std::vector<Node> nodes_;  // node n holds the winner of its subtree; leaves at size_ + i
 };
 

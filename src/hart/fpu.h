@@ -65,7 +65,10 @@ class HostFlags {
  public:
   static void clear() {
 #if defined(__x86_64__)
-    _mm_setcsr(_mm_getcsr() & ~0x3fu);
+    // Writing MXCSR costs far more than reading it, and the flags are almost always clear
+    // already (take() clears them): write only when some flag is set.
+    const unsigned csr = _mm_getcsr();
+    if ((csr & 0x3f) != 0) _mm_setcsr(csr & ~0x3fu);
 #else
     std::feclearexcept(FE_ALL_EXCEPT);
 #endif

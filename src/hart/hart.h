@@ -81,6 +81,16 @@ class Hart {
   template <class Observer>
   Stop run(u64 budget, Observer& observer);
 
+  // The instruction run() would execute next, found (its block built if need be) exactly as
+  // run() finds it; null when the pc cannot be fetched (run() then stops with kFetchFault). A
+  // driver may look at it, for instance to decide that the hart cannot go on yet, without the
+  // cost of entering and leaving the run loop.
+  const isa::DecodedInst* nextInstruction() {
+    u64 fault_addr = 0;
+    const Block* block = code_.lookup(state_.pc, fault_addr);
+    return block != nullptr ? block->insts : nullptr;
+  }
+
  private:
   GuestMemory& memory_;
   CodeCache& code_;

@@ -371,11 +371,13 @@ u64 Kernel::elapsedCycles() const {
 }
 
 void Kernel::refreshSlot(u32 i) {
-  const HardwareThread& slot = slots_[i];
+  HardwareThread& slot = slots_[i];
   if (slot.queue.empty()) {
+    slot.front = nullptr;
     ready_.clear(i);
   } else {
-    ready_.set(i, SlotKey{std::max(slot.clock, slot.queue.front()->clock()), slot.last_run});
+    slot.front = slot.queue.front();
+    ready_.set(i, SlotKey{std::max(slot.clock, slot.front->clock()), slot.last_run});
   }
 }
 
@@ -509,7 +511,7 @@ void Kernel::fireEvent(const Event& e) {
   }
 }
 
-void Kernel::run(const SliceRunner& runner, Interleaving interleaving, const ProgressFn& progress) {
+void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressFn& progress) {
   const u64 quantum = config_.params.quantum;
   const u64 lookahead = config_.params.lookahead;
   u64 rounds = 0;
@@ -540,7 +542,7 @@ void Kernel::run(const SliceRunner& runner, Interleaving interleaving, const Pro
       continue;
     }
     HardwareThread& slot = slots_[best_index];
-    Thread& t = *slot.queue.front();
+    Thread& t = *slot.front;
     HartState& s = t.hart().state();
     if (s.cycle < slot.clock) {
       s.cycle = slot.clock;  // it waited for its hardware thread
@@ -576,13 +578,15 @@ void Kernel::run(const SliceRunner& runner, Interleaving interleaving, const Pro
     }
     const u64 before = s.cycle;
     const u64 instret_before = s.instret;
-    const Stop stop = runner(t, limit);
+    const Stop stop = runner.runSlice(t, limit);
     ++stats_.slices;
     if (s.instret == instret_before) ++stats_.empty_slices;
     t.busy_cycles += s.cycle - before;
     process_busy_cycles_ += s.cycle - before;
     slot.clock = s.cycle;
-    handleStop(t, stop);
+    if (stop.reason != StopReason::kBudget && stop.reason != StopReason::kObserver) {
+      handleStop(t, stop);
+    }
     if (cpu_timers_armed_) checkCpuTimers(s.cycle);
     // Guest threads sharing a hardware thread take turns.
     auto& queue = slot.queue;
@@ -596,12 +600,13 @@ void Kernel::run(const SliceRunner& runner, Interleaving interleaving, const Pro
 
 void Kernel::runFunctional(const ProgressFn& progress) {
   // One instruction per cycle: the budget in instructions is the distance to the limit.
-  run(
-      [](Thread& t, u64 limit) {
-        const u64 now = t.hart().state().cycle;
-        return t.hart().run(limit > now ? limit - now : 1);
-      },
-      Interleaving::kQuantum, progress);
+  struct FunctionalRunner final : SliceRunner {
+    Stop runSlice(Thread& t, u64 limit) override {
+      const u64 now = t.hart().state().cycle;
+      return t.hart().run(limit > now ? limit - now : 1);
+    }
+  } runner;
+  run(runner, Interleaving::kQuantum, progress);
 }
 
 i64 Kernel::unknownSyscall(u64 number) {

@@ -468,61 +468,100 @@ void Simulation::exec(const std::string& path, const std::vector<std::string>& a
   }
 }
 
+// The slice runner of the warm-up, timing and profile modes: runs a thread's hart with a
+// TimingObserver until its next instruction would issue after the slice's limit.
 template <RunMode kMode>
-static Stop runTimed(Simulation::Impl& sim, Thread& t, Cycle limit) {
-  const u32 hw = t.slot;
-  Simulation::Impl::HartDriver& driver = sim.harts[hw];
-  timing::NodeTiming& model = *sim.model;
-  HartState& state = t.hart().state();
-  sim.noteInterest();
-  if (driver.last_thread != &t) {
-    if (driver.last_thread != nullptr) {
-      model.switchContext(hw);
-      ++sim.context_switches;
-      if (sim.bus != nullptr) HPM_PROBE(sim.bus.get(), kContextSwitches, 0, 1);
+class TimedRunner final : public Kernel::SliceRunner {
+ public:
+  explicit TimedRunner(Simulation::Impl& sim) : sim_(sim), model_(*sim.model) {}
+
+  Stop runSlice(Thread& t, u64 limit) override {
+    Simulation::Impl& sim = sim_;
+    timing::NodeTiming& model = model_;
+    const u32 hw = t.slot;
+    Simulation::Impl::HartDriver& driver = sim.harts[hw];
+    HartState& state = t.hart().state();
+    if (sim.bus && sim.bus->epoch() != sim.bus_epoch) sim.noteInterest();
+    if (driver.last_thread != &t) {
+      if (driver.last_thread != nullptr) {
+        model.switchContext(hw);
+        ++sim.context_switches;
+        if (sim.bus != nullptr) HPM_PROBE(sim.bus.get(), kContextSwitches, 0, 1);
+      }
+      driver.last_thread = &t;
     }
-    driver.last_thread = &t;
+    // The kernel moved the clock (a wait ended, or the thread waited for its hardware thread):
+    // idle time for the model, unless it is the stall of an instruction that is still pending.
+    const Cycle model_clock = model.hartTime(hw);
+    if (state.cycle > model_clock && !(driver.parked && state.cycle == driver.parked_at)) {
+      model.idleUntil(hw, state.cycle);
+    } else if (state.cycle < model_clock) {
+      state.cycle = model_clock;
+    }
+    driver.parked = false;
+    Stop stop{StopReason::kObserver, 0};
+    if (!firstWaits(t, hw, driver, state, limit)) {
+      TimingObserver<kMode> observer{sim, driver, t, state, model, sim.regionsOf(t.tid()),
+                                     hw,  limit};
+      stop = t.hart().run(~u64{0} >> 1, observer);
+    }
+    if (sim.monitor && state.cycle >= sim.monitor->pollDue()) sim.monitor->poll(state.cycle);
+    while (sim.hook_interval != 0 && state.cycle >= sim.next_interval) {
+      sim.interval_hook(sim.next_interval);
+      sim.next_interval += sim.hook_interval;
+    }
+    return stop;
   }
-  // The kernel moved the clock (a wait ended, or the thread waited for its hardware thread):
-  // idle time for the model, unless it is the stall of an instruction that is still pending.
-  if (state.cycle > model.hartTime(hw) && !(driver.parked && state.cycle == driver.parked_at)) {
-    model.idleUntil(hw, state.cycle);
+
+ private:
+  // Timing and profile modes: whether the thread's next instruction issues after `limit`, in
+  // which case it parks at its issue cycle, as TimingObserver::beforeIssue would have it, without
+  // entering the run loop (a thread waiting for a sibling's pipe or another core is picked and
+  // parked about once per instruction). The first instruction of a run checks no interrupts.
+  bool firstWaits(Thread& t, u32 hw, Simulation::Impl::HartDriver& driver, HartState& state,
+                  Cycle limit) {
+    if constexpr (kMode == RunMode::kWarmup) {
+      return false;  // the picked thread's clock is never past the limit
+    } else {
+      const isa::DecodedInst* d = t.hart().nextInstruction();
+      if (d == nullptr) return false;  // the run loop reports the fetch fault
+      const Cycle at = model_.issueTime(hw, *d, state.pc, effectiveAddress(*d, state));
+      if (sim_.bus) sim_.bus->setNow(at);
+      if (at <= limit) return false;
+      state.cycle = at;
+      driver.parked = true;
+      driver.parked_at = at;
+      return true;
+    }
   }
-  driver.parked = false;
-  if (state.cycle < model.hartTime(hw)) state.cycle = model.hartTime(hw);
-  TimingObserver<kMode> observer{sim, driver, t, state, model, sim.regionsOf(t.tid()), hw, limit};
-  const Stop stop = t.hart().run(~u64{0} >> 1, observer);
-  if (sim.monitor) sim.monitor->poll(state.cycle);
-  while (sim.hook_interval != 0 && state.cycle >= sim.next_interval) {
-    sim.interval_hook(sim.next_interval);
-    sim.next_interval += sim.hook_interval;
-  }
-  return stop;
-}
+
+  Simulation::Impl& sim_;
+  timing::NodeTiming& model_;
+};
 
 void Simulation::run(const Kernel::ProgressFn& progress) {
   Impl& sim = *impl_;
   switch (sim.options.mode) {
     case RunMode::kFunctional: sim.kernel->runFunctional(progress); break;
-    case RunMode::kWarmup:
-      sim.kernel->run(
-          [&sim](Thread& t, u64 limit) { return runTimed<RunMode::kWarmup>(sim, t, limit); },
-          Interleaving::kEarliestFirst, progress);
+    case RunMode::kWarmup: {
+      TimedRunner<RunMode::kWarmup> runner(sim);
+      sim.kernel->run(runner, Interleaving::kEarliestFirst, progress);
       break;
-    case RunMode::kTiming:
-      sim.kernel->run(
-          [&sim](Thread& t, u64 limit) { return runTimed<RunMode::kTiming>(sim, t, limit); },
-          Interleaving::kEarliestFirst, progress);
+    }
+    case RunMode::kTiming: {
+      TimedRunner<RunMode::kTiming> runner(sim);
+      sim.kernel->run(runner, Interleaving::kEarliestFirst, progress);
       break;
-    case RunMode::kProfile:
-      sim.kernel->run(
-          [&sim](Thread& t, u64 limit) { return runTimed<RunMode::kProfile>(sim, t, limit); },
-          Interleaving::kEarliestFirst, progress);
+    }
+    case RunMode::kProfile: {
+      TimedRunner<RunMode::kProfile> runner(sim);
+      sim.kernel->run(runner, Interleaving::kEarliestFirst, progress);
       for (u32 core = 0; core < sim.machine.node.cores; ++core) {
         const Cycle end = sim.model->snapshot(core).cycles;
         if (end > sim.next_sample[core] - sim.options.profile_interval) sim.sampleCore(core, end);
       }
       break;
+    }
   }
 }
 
