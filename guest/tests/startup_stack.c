@@ -58,9 +58,11 @@ int main(int argc, char** argv, char** envp) {
     uint64_t t = av->a_type, v = av->a_un.a_val;
     printf("auxv[%d] %s (%lu) = ", n, aux_name(t), (unsigned long)t);
     switch (t) {
-      case AT_RANDOM:
+      case AT_RANDOM: printf("argv[0]%+ld", (long)(v - a0)); break;
       case AT_EXECFN:
-      case AT_PLATFORM: printf("argv[0]%+ld", (long)(v - a0)); break;
+      case AT_PLATFORM:
+        printf("argv[0]%+ld \"%s\"", (long)(v - a0), (const char*)(uintptr_t)v);
+        break;
       case AT_UID: printf("getuid() %s", v == getuid() ? "agrees" : "DIFFERS"); break;
       case AT_EUID: printf("geteuid() %s", v == geteuid() ? "agrees" : "DIFFERS"); break;
       case AT_GID: printf("getgid() %s", v == getgid() ? "agrees" : "DIFFERS"); break;

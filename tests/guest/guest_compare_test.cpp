@@ -193,6 +193,8 @@ void addKernelCases(std::vector<GuestCase>& c) {
   // The kernel's robust futex lists (the comparison runs turn them off, as qemu lacks them).
   hpmsimOnly("pthread_mutex_robust_kernel_lists", "pthread_mutex", {"robust"}, {});
   hpmsimOnly("sim_time", "sim_time", {}, {});
+  // getrandom's bytes: the same on every run (qemu's are the host's).
+  hpmsimOnly("syscalls_raw_random", "syscalls_raw", {"random"}, {});
   hpmsimOnly("sim_time_bgp", "sim_time", {}, {"--machine", "bgp"});
   hpmsimOnly("timers_itimer", "timers_itimer", {}, {});
   hpmsimOnly("timers_posix", "timers_posix", {}, {});
@@ -219,15 +221,34 @@ std::vector<GuestCase> guestCases() {
                  "",
                  {}});
   };
-  for (const char* p : {"stdio_printf",   "files",           "fd_ops",
-                        "math_libm",      "malloc_stress",   "strings",
-                        "qsort_bsearch",  "setjmp_longjmp",  "deep_recursion",
-                        "atomics",        "self_modifying",  "mmap_anon",
-                        "brk_sbrk",       "sys_queries",     "static_pie",
-                        "cxx_exceptions", "cxx_iostreams",   "cxx_virtual_templates",
-                        "cxx_stl",        "cxx_static_init", "isa_int",
-                        "isa_mem",        "isa_amo",         "isa_compressed",
-                        "isa_csr",        "isa_fp_cvt",      "isa_fp_misc"}) {
+  for (const char* p : {"stdio_printf",
+                        "files",
+                        "fd_ops",
+                        "math_libm",
+                        "malloc_stress",
+                        "strings",
+                        "qsort_bsearch",
+                        "setjmp_longjmp",
+                        "deep_recursion",
+                        "atomics",
+                        "self_modifying",
+                        "mmap_anon",
+                        "brk_sbrk",
+                        "sys_queries",
+                        "syscalls_raw",
+                        "static_pie",
+                        "cxx_exceptions",
+                        "cxx_iostreams",
+                        "cxx_virtual_templates",
+                        "cxx_stl",
+                        "cxx_static_init",
+                        "isa_int",
+                        "isa_mem",
+                        "isa_amo",
+                        "isa_compressed",
+                        "isa_csr",
+                        "isa_fp_cvt",
+                        "isa_fp_misc"}) {
     ok(p);
   }
   ok("isa_fp_arith", {"s"}, "s");
@@ -921,6 +942,55 @@ TEST(HpmsimSandbox, RootThatIsAFileIsAClearError) {
   EXPECT_GE(r.run.exit_code(), 1);
   EXPECT_LE(r.run.exit_code(), 123);
   EXPECT_NE(r.run.err.find("not a directory"), std::string::npos) << r.run.err;
+}
+
+// System calls the simulator does not implement, and its seeded randomness.
+TEST(HpmsimSyscalls, AnUnknownCallReturnsEnosysAndIsCountedByNumber) {
+  TempDir cwd;
+  HpmsimRun r = runHpmsimWith({}, "syscalls_raw", {}, cwd.path());
+  ASSERT_TRUE(r.run.exited() && r.run.exit_code() == 0) << r.run.describe() << r.run.err;
+  EXPECT_NE(r.run.out.find("system call 400: -1 ENOSYS\n"), std::string::npos) << r.run.out;
+  ASSERT_TRUE(r.stats.is_object());
+  EXPECT_EQ(r.stats["kernel"]["unknown_syscalls"], 1) << r.stats["kernel"].dump();
+  EXPECT_EQ(r.stats["kernel"]["unknown_syscalls_by_number"]["400"], 1) << r.stats["kernel"].dump();
+}
+
+TEST(HpmsimSyscalls, StrictModeEndsTheRunAtAnUnknownCallNamingIt) {
+  TempDir cwd;
+  HpmsimRun r = runHpmsimWith({"--strict-syscalls"}, "syscalls_raw", {}, cwd.path());
+  ASSERT_TRUE(r.run.exited()) << r.run.describe();
+  EXPECT_EQ(r.run.exit_code(), 5) << r.run.err;  // ExitCode::kGuestFault
+  EXPECT_NE(r.run.err.find("hpmsim: unsupported system call unknown (400) in strict mode"),
+            std::string::npos)
+      << r.run.err;
+  EXPECT_EQ(r.run.out.find("system call 400"), std::string::npos) << "the call must not return";
+}
+
+TEST(HpmsimSyscalls, GetrandomBytesFollowTheKernelSeed) {
+  TempDir cwd;
+  HpmsimRun a = runHpmsimWith({}, "syscalls_raw", {"random"}, cwd.path());
+  HpmsimRun b =
+      runHpmsimWith({"--set", "kernel.random_seed=7"}, "syscalls_raw", {"random"}, cwd.path());
+  HpmsimRun c =
+      runHpmsimWith({"--set", "kernel.random_seed=7"}, "syscalls_raw", {"random"}, cwd.path());
+  ASSERT_TRUE(a.run.exited() && a.run.exit_code() == 0) << a.run.describe() << a.run.err;
+  ASSERT_EQ(a.run.out.size(), 65u) << a.run.out;  // 32 bytes in hex and a newline
+  EXPECT_NE(a.run.out, b.run.out) << "another seed, other bytes";
+  EXPECT_EQ(b.run.out, c.run.out) << "the same seed, the same bytes";
+}
+
+// AT_PLATFORM: Linux on riscv64 passes none, nor does qemu-riscv64 (startup_stack's comparison
+// holds the default to that); kernel.platform adds one, as other architectures' kernels do.
+TEST(HpmsimStartup, KernelPlatformAddsAnAtPlatformString) {
+  TempDir cwd;
+  HpmsimRun plain = runHpmsimWith({}, "startup_stack", {}, cwd.path());
+  HpmsimRun with =
+      runHpmsimWith({"--set", "kernel.platform=riscv64"}, "startup_stack", {}, cwd.path());
+  ASSERT_TRUE(with.run.exited() && with.run.exit_code() == 0) << with.run.describe();
+  EXPECT_EQ(plain.run.out.find("AT_PLATFORM"), std::string::npos) << plain.run.out;
+  EXPECT_TRUE(std::regex_search(with.run.out,
+                                std::regex(R"(AT_PLATFORM \(15\) = argv\[0\]-[0-9]+ "riscv64")")))
+      << with.run.out;
 }
 
 // Simulated wall-clock time starts at 2026-01-01T00:00:00Z (1767225600); --host-time gives the

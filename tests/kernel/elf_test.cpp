@@ -63,6 +63,25 @@ TEST(Elf, MinimalStaticExecutableLoads) {
   EXPECT_EQ(image.endOfImage(0), 0x11000u);
 }
 
+// minimalElf() with a PT_GNU_STACK header (flags `flags`) after its PT_LOAD.
+std::vector<u8> withGnuStack(u32 flags) {
+  std::vector<u8> bytes = minimalElf();
+  Elf64_Phdr stack{};
+  stack.p_type = PT_GNU_STACK;
+  stack.p_flags = flags;
+  const auto* raw = reinterpret_cast<const u8*>(&stack);
+  bytes.insert(bytes.begin() + sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr), raw, raw + sizeof stack);
+  ehdr(bytes).e_phnum = 2;
+  phdr(bytes).p_filesz = phdr(bytes).p_memsz = bytes.size();
+  ehdr(bytes).e_entry += sizeof stack;
+  return bytes;
+}
+
+TEST(Elf, GnuStackDecidesWhetherTheStackIsExecutable) {
+  EXPECT_FALSE(ElfImage::parse(withGnuStack(PF_R | PF_W), "prog").executableStack());
+  EXPECT_TRUE(ElfImage::parse(withGnuStack(PF_R | PF_W | PF_X), "prog").executableStack());
+}
+
 TEST(Elf, RejectionsNameTheProblem) {
   EXPECT_NE(errorOf({'h', 'i'}).find("not an ELF file"), std::string::npos);
   EXPECT_NE(errorOf({}).find("not an ELF file"), std::string::npos);

@@ -1,7 +1,12 @@
 // The hpmsim command line: the commands other test labels do not cover (config, events, stat),
 // its errors, and stat's counts held against `hpmsim run --stats-json` of the same program.
 // Test names state the rule they check.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <pty.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -90,6 +95,77 @@ TEST(CommandLine, MissingProgramIsAUsageError) {
   const RunResult r = hpmsim({"stat"});
   EXPECT_EQ(r.status(), kUsage);
   EXPECT_NE(r.err.find("no program given"), std::string::npos) << r.err;
+}
+
+// The keys of --stats-json that scripts rely on, with their types.
+TEST(Run, StatsJsonHasTheDocumentedTopLevelKeys) {
+  TempDir dir;
+  const fs::path stats = dir.path() / "s.json";
+  const RunResult r =
+      hpmsim({"run", "--stats-json", stats.string(), "--", guest("exit_status"), "3", "exit"});
+  ASSERT_EQ(r.status(), 3) << r.err;
+  const json j = readJson(stats);
+  ASSERT_TRUE(j.contains("instructions") && j["instructions"].is_number_unsigned()) << j.dump();
+  ASSERT_TRUE(j.contains("cycles") && j["cycles"].is_number_unsigned());
+  ASSERT_TRUE(j.contains("host_seconds") && j["host_seconds"].is_number());
+  ASSERT_TRUE(j.contains("mips") && j["mips"].is_number());
+  ASSERT_TRUE(j.contains("config") && j["config"].is_object());
+  ASSERT_TRUE(j.contains("threads") && j["threads"].is_array());
+  EXPECT_GT(j["host_seconds"].get<double>(), 0.0);
+  EXPECT_GE(j["cycles"].get<u64>(), j["instructions"].get<u64>()) << "one thread: IPC <= 1";
+  ASSERT_EQ(j["threads"].size(), 1u);
+  EXPECT_EQ(j["threads"][0]["instructions"], j["instructions"]);
+  EXPECT_EQ(j["config"]["name"], "bgq") << j["config"].dump();
+}
+
+// Runs `hpmsim ARGS` with stderr on a pseudo-terminal (stdout and stdin on /dev/null) and
+// returns what it wrote there.
+std::string stderrOnATerminal(const std::vector<std::string>& args) {
+  int master = -1;
+  int slave = -1;
+  if (openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) return "openpty failed";
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = open("/dev/null", O_RDWR);
+    dup2(null, 0);
+    dup2(null, 1);
+    dup2(slave, 2);
+    close(master);
+    std::vector<char*> argv;
+    std::vector<std::string> owned = {kHpmsim};
+    owned.insert(owned.end(), args.begin(), args.end());
+    for (std::string& a : owned) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(kHpmsim.c_str(), argv.data());
+    _exit(127);
+  }
+  close(slave);
+  std::string text;
+  char buf[4096];
+  for (;;) {
+    pollfd p{master, POLLIN, 0};
+    if (poll(&p, 1, 300'000) <= 0) break;
+    const ssize_t n = read(master, buf, sizeof buf);
+    if (n <= 0) break;  // EIO once the child has closed the terminal
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  close(master);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return text;
+}
+
+TEST(Run, ProgressLineAppearsOnlyWhenStderrIsATerminal) {
+  // About a second in the functional mode: the line is refreshed every half second.
+  const std::vector<std::string> args = {"run", "--mode", "functional", "--", guest("bench_int")};
+  const std::string tty = stderrOnATerminal(args);
+  EXPECT_NE(tty.find("[hpmsim] "), std::string::npos) << tty;
+  EXPECT_NE(tty.find(" instructions, "), std::string::npos) << tty;
+  EXPECT_NE(tty.find(" MIPS"), std::string::npos) << tty;
+  EXPECT_NE(tty.find("\r\033[K"), std::string::npos) << "the line is erased at the end";
+  const RunResult piped = hpmsim(args);
+  ASSERT_EQ(piped.status(), 0) << piped.err;
+  EXPECT_EQ(piped.err, "") << "nothing on stderr that is not a terminal";
 }
 
 // ---- config ------------------------------------------------------------------------------------
