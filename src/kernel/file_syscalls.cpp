@@ -285,6 +285,7 @@ i64 Kernel::sysReadWrite(Thread& t, u64 number, const std::array<u64, 6>& a) {
     const ssize_t r = is_write ? ::write(e->host_fd, nullptr, 0) : ::read(e->host_fd, nullptr, 0);
     return hostResult(r);
   }
+  if (is_write && before_console_write_ && (a[0] == 1 || a[0] == 2)) before_console_write_();
   ssize_t r;
   do {
     if (positioned) {

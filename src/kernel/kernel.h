@@ -231,6 +231,11 @@ class Kernel : public MemoryDevice {
   };
   // Called between scheduling rounds so a tool can show progress; may be empty.
   using ProgressFn = std::function<void()>;
+  // Called before the guest writes to the host's standard output or error, so that a tool
+  // showing a progress line on the terminal can erase it first; may be empty.
+  void setBeforeConsoleWrite(std::function<void()> hook) {
+    before_console_write_ = std::move(hook);
+  }
 
   // Runs the process until it ends. The scheduler always runs the hardware thread with the
   // earliest clock (ties: the one that ran least recently), its guest threads in turn; a slice
@@ -443,6 +448,7 @@ class Kernel : public MemoryDevice {
   std::array<u64, 4> random_state_{};
   std::optional<Termination> termination_;
   KernelStats stats_;
+  std::function<void()> before_console_write_;  // see setBeforeConsoleWrite
   int next_tid_ = 1;
   int last_exit_code_ = 0;
 

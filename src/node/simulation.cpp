@@ -578,6 +578,9 @@ void Simulation::setRegionHook(std::function<void(u32, bool, Cycle)> hook) {
 const Kernel& Simulation::kernel() const {
   return *impl_->kernel;
 }
+Kernel& Simulation::kernel() {
+  return *impl_->kernel;
+}
 Monitor* Simulation::monitor() const {
   return impl_->monitor.get();
 }

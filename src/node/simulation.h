@@ -91,6 +91,7 @@ class Simulation {
   void run(const Kernel::ProgressFn& progress = {});
 
   const Kernel& kernel() const;
+  Kernel& kernel();
   const MachineConfig& machine() const;
   const RunOptions& options() const;
   // The simulated time of the run: the latest clock of any hardware thread.

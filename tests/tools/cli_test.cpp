@@ -118,8 +118,8 @@ TEST(Run, StatsJsonHasTheDocumentedTopLevelKeys) {
   EXPECT_EQ(j["config"]["name"], "bgq") << j["config"].dump();
 }
 
-// Runs `hpmsim ARGS` with stderr on a pseudo-terminal (stdout and stdin on /dev/null) and
-// returns what it wrote there.
+// Runs `hpmsim ARGS` with stdout and stderr on a pseudo-terminal (stdin on /dev/null) and
+// returns what appeared there.
 std::string stderrOnATerminal(const std::vector<std::string>& args) {
   int master = -1;
   int slave = -1;
@@ -128,7 +128,7 @@ std::string stderrOnATerminal(const std::vector<std::string>& args) {
   if (pid == 0) {
     const int null = open("/dev/null", O_RDWR);
     dup2(null, 0);
-    dup2(null, 1);
+    dup2(slave, 1);
     dup2(slave, 2);
     close(master);
     std::vector<char*> argv;
@@ -163,6 +163,12 @@ TEST(Run, ProgressLineAppearsOnlyWhenStderrIsATerminal) {
   EXPECT_NE(tty.find(" instructions, "), std::string::npos) << tty;
   EXPECT_NE(tty.find(" MIPS"), std::string::npos) << tty;
   EXPECT_NE(tty.find("\r\033[K"), std::string::npos) << "the line is erased at the end";
+  // The guest's output begins on a clean line: the progress line is erased before it.
+  for (std::size_t at = tty.find(" MIPS"); at != std::string::npos;
+       at = tty.find(" MIPS", at + 1)) {
+    EXPECT_EQ(tty.compare(at + 5, 1, "\r"), 0) << "text after a progress line:\n" << tty;
+  }
+  EXPECT_NE(tty.find("\r\033[Kbench_int"), std::string::npos) << tty;
   const RunResult piped = hpmsim(args);
   ASSERT_EQ(piped.status(), 0) << piped.err;
   EXPECT_EQ(piped.err, "") << "nothing on stderr that is not a terminal";

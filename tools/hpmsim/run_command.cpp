@@ -201,6 +201,13 @@ int run(const RunCliOptions& opt) {
   const auto start = std::chrono::steady_clock::now();
   auto last_report = start;
   Kernel::ProgressFn on_progress;
+  bool line_shown = false;  // the progress line is on the terminal, the cursor after it
+  auto eraseLine = [&] {
+    if (!line_shown) return;
+    fmt::print(stderr, "\r\033[K");
+    std::fflush(stderr);
+    line_shown = false;
+  };
   if (progress) {
     on_progress = [&] {
       const auto now = std::chrono::steady_clock::now();
@@ -210,12 +217,16 @@ int run(const RunCliOptions& opt) {
       const u64 n = sim.retiredInstructions();
       fmt::print(stderr, "\r[hpmsim] {:>14} instructions, {:8.1f} MIPS", n, n / seconds / 1e6);
       std::fflush(stderr);
+      line_shown = true;
     };
+    // The guest's own output starts on a clean line, never after the progress line.
+    sim.kernel().setBeforeConsoleWrite(eraseLine);
   }
   sim.run(on_progress);
   const double host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (progress && host_seconds >= 0.5) fmt::print(stderr, "\r\033[K");
+  sim.kernel().setBeforeConsoleWrite({});
+  eraseLine();
 
   const Termination& end = sim.kernel().termination();
   const u64 instructions = sim.retiredInstructions();
