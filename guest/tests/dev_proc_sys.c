@@ -4,7 +4,7 @@
 // - /dev/zero: reads give zeros.
 // - /dev/urandom and getrandom: deterministic under hpmsim (the same bytes on every run),
 //   different from call to call; printed in hex.
-// - /dev/tty: ENXIO when stdin is not a terminal (the harness gives a pipe).
+// - /dev/tty: ENXIO when stdin is not a terminal (the harness gives a pipe), opened when it is.
 // - /sys/devices/system/cpu/online and possible, /proc/cpuinfo (one "processor" entry per
 //   hardware thread, with the ISA), /proc/meminfo; they are read-only.
 #include <errno.h>
@@ -78,8 +78,9 @@ int main(void) {
   CHECK(stat("/dev/urandom", &st) == 0 && S_ISCHR(st.st_mode));
 
   fd = open("/dev/tty", O_RDWR);
-  printf("/dev/tty with stdin not a terminal: %s\n",
-         fd < 0 && errno == ENXIO ? "ENXIO" : (fd >= 0 ? "opened" : "other"));
+  const int tty_errno = errno;
+  printf("/dev/tty with stdin %s: %s\n", isatty(0) ? "a terminal" : "not a terminal",
+         fd < 0 && tty_errno == ENXIO ? "ENXIO" : (fd >= 0 ? "opened" : "other"));
   if (fd >= 0) close(fd);
 
   static char text[1 << 16];

@@ -4,6 +4,7 @@
 //   segv_thread  the second thread (tid 2) stores to address 0x10 in store_to_null_page()
 //   ill_main     the main thread executes an illegal instruction in illegal_in_main()
 //   bus_thread   the second thread runs a misaligned amoadd.w in misaligned_amo_in_thread()
+//   trap_main    the main thread executes ebreak in breakpoint_in_main()
 //   usr1_thread  the main thread sends SIGUSR1 (default action: terminate) to the third thread
 //                (tid 3), blocked in a wait
 // It prints (and flushes) a line before, so the output up to the death can be compared.
@@ -26,6 +27,10 @@ __attribute__((noinline)) void store_to_null_page(void) {
 
 __attribute__((noinline)) void illegal_in_main(void) {
   __asm__ volatile(".option push\n.option norvc\ncsrw cycle, zero\n.option pop\n");
+}
+
+__attribute__((noinline)) void breakpoint_in_main(void) {
+  __asm__ volatile(".option push\n.option norvc\nnop\nebreak\n.option pop\n");
 }
 
 static char buffer[16] __attribute__((aligned(8)));
@@ -68,6 +73,8 @@ int main(int argc, char** argv) {
     join_thread(start_thread(run_store, NULL));
   } else if (strcmp(argv[1], "ill_main") == 0) {
     illegal_in_main();
+  } else if (strcmp(argv[1], "trap_main") == 0) {
+    breakpoint_in_main();
   } else if (strcmp(argv[1], "bus_thread") == 0) {
     join_thread(start_thread(run_amo, NULL));
   } else if (strcmp(argv[1], "usr1_thread") == 0) {

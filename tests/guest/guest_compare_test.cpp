@@ -177,6 +177,7 @@ void addKernelCases(std::vector<GuestCase>& c) {
   threaded("fault_report_segv_thread", "fault_report", {"segv_thread"}, {}, dies(SIGSEGV));
   threaded("fault_report_bus_thread", "fault_report", {"bus_thread"}, {}, dies(SIGBUS));
   threaded("fault_report_usr1_thread", "fault_report", {"usr1_thread"}, {}, dies(SIGUSR1));
+  c.push_back({"fault_report_trap_main", "fault_report", {"trap_main"}, dies(SIGTRAP), 1, "", {}});
 
   // Under hpmsim only: simulated time, the machine's own numbers, Linux behaviour qemu-user
   // 7.2 lacks (sa_mask on riscv64, robust futex lists).
@@ -1021,6 +1022,44 @@ TEST(HpmsimTime, HostTimeGivesTheHostsRealtime) {
   }
 }
 
+// A thread's CPU time is its cycles at the machine's clock: the same work (the same
+// instructions, one per cycle in the functional mode) takes 1600/850 times longer on bgp.
+TEST(HpmsimTime, CpuTimeIsCyclesAtTheMachinesClock) {
+  TempDir cwd;
+  auto threadZeroNs = [&](const std::string& machine, double& mhz) {
+    HpmsimRun r = runHpmsimWith({"--machine", machine}, "sim_time", {}, cwd.path());
+    EXPECT_TRUE(r.run.exited() && r.run.exit_code() == 0) << r.run.describe() << r.run.err;
+    mhz = r.stats["config"]["node"]["clock_mhz"].get<double>();
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(r.run.out, m,
+                                  std::regex(R"(thread 0 \(200000 iterations\): cpu ([0-9]+) ns)")))
+        << r.run.out;
+    return m.empty() ? 0.0 : std::stod(m[1]);
+  };
+  double bgq_mhz = 0;
+  double bgp_mhz = 0;
+  const double bgq_ns = threadZeroNs("bgq", bgq_mhz);
+  const double bgp_ns = threadZeroNs("bgp", bgp_mhz);
+  ASSERT_GT(bgq_ns, 0.0);
+  EXPECT_EQ(bgq_mhz, 1600.0);
+  EXPECT_EQ(bgp_mhz, 850.0);
+  // The same loop on both machines; only the nanoseconds of the clock readings around it round
+  // differently.
+  EXPECT_NEAR(bgp_ns / bgq_ns, bgq_mhz / bgp_mhz, 1e-4 * bgq_mhz / bgp_mhz);
+}
+
+// /dev/tty opens the controlling terminal when the guest's stdin is a terminal (and is ENXIO
+// otherwise: dev_proc_sys's comparison cases run with a pipe).
+TEST(HpmsimDevices, DevTtyOpensWhenStdinIsATerminal) {
+  TempDir cwd;
+  std::vector<std::string> argv = {kHpmsim};
+  argv.insert(argv.end(), kHpmsimRun.begin(), kHpmsimRun.end());
+  argv.insert(argv.end(), {"--", guestPath("dev_proc_sys")});
+  const RunResult r = hpm::test::runOnTerminal(argv, kBaseEnv, cwd.path(), kHpmsimTimeout);
+  EXPECT_EQ(r.status(), 0) << r.describe() << "\n" << r.out;
+  EXPECT_NE(r.out.find("/dev/tty with stdin a terminal: opened"), std::string::npos) << r.out;
+}
+
 // A guest killed by a signal: hpmsim exits with 128 + the signal and reports, in lines starting
 // "hpmsim: ", the signal, the thread, the pc with the nearest ELF symbol, the faulting address
 // and the disassembled instruction.
@@ -1043,6 +1082,11 @@ const std::vector<FaultCase>& faultCases() {
         R"(hpmsim:   thread 1 at pc (0x[0-9a-f]+) <illegal_in_main\+0x0>)",
         R"(hpmsim:   fault address 0x[0-9a-f]+)",
         R"(hpmsim:   instruction: csrrw zero, cycle, zero)"}},
+      {"trap_main",
+       SIGTRAP,
+       {R"(hpmsim: guest killed by signal 5 SIGTRAP \(trace/breakpoint trap\): .+)",
+        R"(hpmsim:   thread 1 at pc 0x[0-9a-f]+ <breakpoint_in_main\+0x4>)",
+        R"(hpmsim:   instruction: ebreak)"}},
       {"bus_thread",
        SIGBUS,
        {R"(hpmsim: guest killed by signal 7 SIGBUS \(bus error\): misaligned atomic memory operation)",

@@ -2,9 +2,12 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pty.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -168,6 +171,63 @@ RunResult runProcess(const std::vector<std::string>& argv, const std::vector<std
   }
   kill(-pid, SIGKILL);
   kill(pid, SIGKILL);
+  waitpid(pid, &result.wait_status, 0);
+  return result;
+}
+
+RunResult runOnTerminal(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                        const fs::path& cwd, std::chrono::milliseconds timeout) {
+  RunResult result;
+  int master = -1;
+  int slave = -1;
+  if (openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) {
+    result.spawn_error = std::string("openpty: ") + std::strerror(errno);
+    return result;
+  }
+  std::vector<std::string> args = argv;
+  std::vector<std::string> envs = env;
+  std::vector<char*> argp;
+  std::vector<char*> envp;
+  for (std::string& a : args) argp.push_back(a.data());
+  for (std::string& e : envs) envp.push_back(e.data());
+  argp.push_back(nullptr);
+  envp.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    // Only async-signal-safe calls from here on.
+    setsid();
+    ioctl(slave, TIOCSCTTY, 0);
+    dup2(slave, 0);
+    dup2(slave, 1);
+    dup2(slave, 2);
+    if (slave > 2) close(slave);
+    close(master);
+    if (chdir(cwd.c_str()) != 0) _exit(126);
+    execve(argp[0], argp.data(), envp.data());
+    _exit(127);
+  }
+  close(slave);
+  if (pid < 0) {
+    close(master);
+    result.spawn_error = std::string("fork: ") + std::strerror(errno);
+    return result;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  char buf[4096];
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    pollfd p{master, POLLIN, 0};
+    if (left.count() <= 0 || poll(&p, 1, static_cast<int>(left.count())) == 0) {
+      kill(pid, SIGKILL);
+      result.timed_out = true;
+      break;
+    }
+    const ssize_t n = read(master, buf, sizeof buf);
+    if (n <= 0) break;  // EIO once every holder of the terminal has closed it
+    result.out.append(buf, static_cast<std::size_t>(n));
+  }
+  close(master);
   waitpid(pid, &result.wait_status, 0);
   return result;
 }

@@ -40,6 +40,12 @@ RunResult runProcess(const std::vector<std::string>& argv, const std::vector<std
                      const std::string& input, const std::filesystem::path& cwd,
                      std::chrono::milliseconds timeout, std::size_t max_capture = 64u << 20);
 
+// Runs argv[0] with exactly `argv` and `env`, in `cwd`, in a new session whose controlling
+// terminal is a fresh pseudo-terminal on its stdin, stdout and stderr; returns what appeared on
+// the terminal (in `out`, with the terminal's newline translation) and the wait status.
+RunResult runOnTerminal(const std::vector<std::string>& argv, const std::vector<std::string>& env,
+                        const std::filesystem::path& cwd, std::chrono::milliseconds timeout);
+
 // A fresh directory under the system's temporary directory, removed with its contents when the
 // object goes away.
 class TempDir {

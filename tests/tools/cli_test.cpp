@@ -1,12 +1,7 @@
 // The hpmsim command line: the commands other test labels do not cover (config, events, stat),
 // its errors, and stat's counts held against `hpmsim run --stats-json` of the same program.
 // Test names state the rule they check.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <poll.h>
-#include <pty.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -118,47 +113,15 @@ TEST(Run, StatsJsonHasTheDocumentedTopLevelKeys) {
   EXPECT_EQ(j["config"]["name"], "bgq") << j["config"].dump();
 }
 
-// Runs `hpmsim ARGS` with stdout and stderr on a pseudo-terminal (stdin on /dev/null) and
-// returns what appeared there.
-std::string stderrOnATerminal(const std::vector<std::string>& args) {
-  int master = -1;
-  int slave = -1;
-  if (openpty(&master, &slave, nullptr, nullptr, nullptr) != 0) return "openpty failed";
-  const pid_t pid = fork();
-  if (pid == 0) {
-    const int null = open("/dev/null", O_RDWR);
-    dup2(null, 0);
-    dup2(slave, 1);
-    dup2(slave, 2);
-    close(master);
-    std::vector<char*> argv;
-    std::vector<std::string> owned = {kHpmsim};
-    owned.insert(owned.end(), args.begin(), args.end());
-    for (std::string& a : owned) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(kHpmsim.c_str(), argv.data());
-    _exit(127);
-  }
-  close(slave);
-  std::string text;
-  char buf[4096];
-  for (;;) {
-    pollfd p{master, POLLIN, 0};
-    if (poll(&p, 1, 300'000) <= 0) break;
-    const ssize_t n = read(master, buf, sizeof buf);
-    if (n <= 0) break;  // EIO once the child has closed the terminal
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  close(master);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return text;
-}
-
 TEST(Run, ProgressLineAppearsOnlyWhenStderrIsATerminal) {
   // About a second in the functional mode: the line is refreshed every half second.
   const std::vector<std::string> args = {"run", "--mode", "functional", "--", guest("bench_int")};
-  const std::string tty = stderrOnATerminal(args);
+  std::vector<std::string> argv = {kHpmsim};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const RunResult on_tty = hpm::test::runOnTerminal(argv, {"PATH=/usr/bin:/bin", "HOME=/"},
+                                                    fs::current_path(), kTimeout);
+  ASSERT_EQ(on_tty.status(), 0) << on_tty.describe() << on_tty.out;
+  const std::string& tty = on_tty.out;
   EXPECT_NE(tty.find("[hpmsim] "), std::string::npos) << tty;
   EXPECT_NE(tty.find(" instructions, "), std::string::npos) << tty;
   EXPECT_NE(tty.find(" MIPS"), std::string::npos) << tty;
