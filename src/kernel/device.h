@@ -30,6 +30,13 @@ class DeviceProvider {
   virtual void writeRegister(int device, u64 offset, u64 value) = 0;
   // The device's interrupts go to thread `tid` as `signo` (0 stops them).
   virtual void setInterruptTarget(int device, int tid, int signo) = 0;
+  // The kernel set up the handler's frame for one of the device's interrupt signals at cycle
+  // `at`: the handler runs from there (the L2 and I/O units of UPC-Q hold their counting from
+  // then until the handler acknowledges).
+  virtual void interruptDelivered(int device, Cycle at) {
+    (void)device;
+    (void)at;
+  }
 };
 
 }  // namespace hpm

@@ -233,6 +233,11 @@ bool Kernel::deliverSignals(Thread& t) {
     ++stats_.signals_delivered;
     HPM_PROBE(bus_, kSignalsDelivered, 0, 1);
     setupFrame(t, info, action);
+    if (info.code == kHpmSiCounter && devices_ != nullptr && !finished()) {
+      i32 device = 0;
+      std::memcpy(&device, info.fields, sizeof device);
+      devices_->interruptDelivered(device, t.clock());
+    }
     if (action.flags & kSaResethand) action = SignalAction{};
     handled = true;
   }

@@ -149,6 +149,12 @@ struct Monitor::Impl {
   bool interestedIn(const Target& t) const {
     return upcp ? upcp->interest().test(t.event) : slots[t.slot].q->interest(t.port).test(t.event);
   }
+  void tracePulse(u32 input, Cycle t, u64 count) {
+    if (!traces.empty() && traces.contains(input)) traces[input].pulses.emplace_back(t, count);
+  }
+  void traceLevel(u32 input, Cycle t0, Cycle t1) {
+    if (!traces.empty() && traces.contains(input)) traces[input].levels.emplace_back(t0, t1);
+  }
   void deliverPulse(const Target& target, Cycle at, u64 count);
   void deliverLevel(const Target& target, Cycle t0, Cycle t1);
   void flushBatch(u32 id);
@@ -214,6 +220,7 @@ struct Monitor::Impl {
   std::vector<u8> interested;         // by Target::id: interestedIn(target)
   std::vector<u32> open_inputs;       // bus inputs with a batch open in the bus
   std::vector<u64> reference;         // by bus input
+  std::map<u32, InputTrace> traces;   // the traced inputs (traceInput)
   std::vector<PendingInterrupt> pending;
 
   struct HostCounter {
@@ -581,7 +588,9 @@ void Monitor::Impl::refreshBatching() {
       bus_pulse_target[f] = r;
     }
     const Target& t = targets[bus_pulse_target[f]];
-    bus_pulse_batch[f] = !ordered && count == 1 && feeders[t.id] == 1 && batchable[t.id];
+    // (A traced input's pulses keep their cycles.)
+    bus_pulse_batch[f] =
+        !ordered && count == 1 && feeders[t.id] == 1 && batchable[t.id] && !traces.contains(f);
   }
 }
 
@@ -590,6 +599,7 @@ void Monitor::Impl::takeBusBatches(u32 input) {
   if (p.count != 0) {
     const Target& target = targets[bus_pulse_target[input]];
     reference[input] += p.count;
+    tracePulse(input, p.last, p.count);
     const Cycle at = std::max({p.last, last_start[target.id], unitNow(target.slot)});
     last_start[target.id] = at;
     slots[target.slot].horizon = std::max(slots[target.slot].horizon, at + 1);
@@ -600,6 +610,7 @@ void Monitor::Impl::takeBusBatches(u32 input) {
     const Target& target = targets[route_begin[input]];  // a level batch's input has one
     // Opened unshifted (Monitor::level): its start is past the unit's last access.
     reference[input] += l.total;
+    traceLevel(input, l.start, l.end);
     deliverLevel(target, l.start, l.end);
   }
 }
@@ -887,6 +898,7 @@ void Monitor::pulse(u32 input, Cycle t, u64 count) {
     return;
   }
   m.reference[input] += count;
+  m.tracePulse(input, t, count);
   for (u32 r = m.route_begin[input]; r < m.route_begin[input + 1]; ++r) {
     const Impl::Target& target = m.targets[r];
     if (!m.interested[target.id]) continue;  // the unit would ignore it
@@ -929,6 +941,7 @@ void Monitor::level(u32 input, Cycle t0, Cycle t1) {
     }
   }
   m.reference[input] += t1 - t0;
+  m.traceLevel(input, t0, t1);
   for (u32 r = m.route_begin[input]; r < m.route_begin[input + 1]; ++r) {
     const Impl::Target& target = m.targets[r];
     // An interval is known when its instruction issues, which can be after another hardware
@@ -1057,18 +1070,38 @@ bool Monitor::poll(Cycle now) {
     ++m.interrupts_delivered;
     m.kernel.counterInterrupt(slot.tid, slot.signo, static_cast<i32>(p.slot),
                               static_cast<i32>(p.counter), p.cycle);
-    if (slot.slow) {
-      const Cycle at = m.accessAt(p.slot, now);
-      if (slot.q == m.l2.get()) m.l2->interruptDelivered(at);
-      if (slot.q == m.io.get()) m.io->interruptDelivered(at);
-    }
   }
   return sent;
+}
+
+void Monitor::interruptDelivered(int device, Cycle at) {
+  // The L2 and I/O units stop counting while the handler runs, from when it starts: not when
+  // poll() sent the signal, since the thread may first finish what it was doing (a system call
+  // it stopped on, whose events count), or have the signal blocked.
+  Impl& m = *impl_;
+  if (device < 0 || static_cast<std::size_t>(device) >= m.slots.size()) return;
+  const Impl::Slot& slot = m.slots[static_cast<u32>(device)];
+  if (!slot.slow) return;
+  m.flushAll();
+  const Cycle when = m.accessAt(static_cast<u32>(device), at);
+  if (slot.q == m.l2.get()) m.l2->interruptDelivered(when);
+  if (slot.q == m.io.get()) m.io->interruptDelivered(when);
 }
 
 u64 Monitor::reference(u32 input) const {
   return impl_->reference[input] + impl_->bus.pendingPulses(input) +
          impl_->bus.pendingLevelCycles(input);
+}
+
+void Monitor::traceInput(u32 input) {
+  if (input >= impl_->reference.size()) fail(ExitCode::kInternal, "no bus input {}", input);
+  impl_->traces.try_emplace(input);
+  impl_->refreshBatching();
+}
+
+const Monitor::InputTrace& Monitor::trace(u32 input) {
+  impl_->flushAll();  // the bus's open batches hold part of it
+  return impl_->traces.at(input);
 }
 
 void Monitor::visitStats(stats::Visitor& v) const {

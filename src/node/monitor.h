@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/types.h"
@@ -89,6 +90,7 @@ class Monitor : public probe::Sink, public DeviceProvider {
   u64 readRegister(int device, u64 offset) override;
   void writeRegister(int device, u64 offset, u64 value) override;
   void setInterruptTarget(int device, int tid, int signo) override;
+  void interruptDelivered(int device, Cycle at) override;
   std::vector<std::string> devicePaths() const;
 
   // Delivers the interrupts raised up to `now` to their threads, at most once per
@@ -102,6 +104,17 @@ class Monitor : public probe::Sink, public DeviceProvider {
 
   // Exact totals of what the bus delivered for each input (the ideal reference counters).
   u64 reference(u32 input) const;
+  // When an input was high, as the bus delivered it: the reference for counters in the level-low
+  // and edge modes, which count low cycles and transitions rather than occurrences. A test hook:
+  // traceInput(input), before the run, starts recording the input's pulses (cycle, count) and
+  // level intervals [t0, t1) (abutting or overlapping intervals may arrive merged: the union is
+  // kept); trace(input) returns them, everything delivered so far included.
+  struct InputTrace {
+    std::vector<std::pair<Cycle, u64>> pulses;
+    std::vector<std::pair<Cycle, Cycle>> levels;
+  };
+  void traceInput(u32 input);
+  const InputTrace& trace(u32 input);
   void visitStats(stats::Visitor& v) const;
 
   struct Impl;

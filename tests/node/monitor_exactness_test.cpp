@@ -13,6 +13,9 @@
 //  3. monitoring does not perturb the simulation: every run, whatever it counts, retires the same
 //     instructions in the same cycles.
 //
+// ExactnessSignalModes holds rule 1 for UPC-P's level-low, rising-edge and falling-edge modes
+// against when the bus delivered each input (Monitor::traceInput), below.
+//
 // Per-input totals are gathered across the runs, so every input some native event reads is
 // checked at least once. An event with no statistic and no identity must be listed in
 // kUncheckedEvents with the reason, so that a new probe event cannot go unchecked unnoticed.
@@ -563,6 +566,164 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"bgq_warmup_small", "bgq", RunMode::kWarmup, kSmall},
                       Case{"bgp_profile", "bgp", RunMode::kProfile, {}}),
     [](const auto& param_info) { return std::string(param_info.param.name); });
+
+// ---- signal modes ------------------------------------------------------------------------------
+//
+// Rule 1 for the other signal modes of UPC-P (docs/upc.md, "Signal modes"): per cycle an input is
+// high when the bus delivered a pulse in that cycle or a level interval covering it. With the
+// counters started in cycle 0 and read at cycle R once settled, a counter in
+//
+//   level low     equals the cycles of [0, R) in which its input was low,
+//   rising edge   the high cycles of [0, R) whose previous cycle was low (low before cycle 0),
+//   falling edge  the low cycles of [0, R) whose previous cycle was high,
+//
+// all computed from what the bus delivered (Monitor::traceInput / trace). readHost reads at
+// R = end + 1 + N x S, the maintenance state machine's round after the last cycle (N counters, S
+// cycles per slot). Every level event of every core, and some pulse events, are counted in each
+// of the three modes over node_mix; the trace is held against Monitor::reference (level high).
+
+enum class Mode : u8 { kLevelLow = 1, kRisingEdge = 2, kFallingEdge = 3 };
+
+const char* modeName(Mode m) {
+  return m == Mode::kLevelLow     ? "level low"
+         : m == Mode::kRisingEdge ? "rising edge"
+                                  : "falling edge";
+}
+
+// The maximal runs [start, end) of cycles in which any of the traces was high.
+std::vector<std::pair<Cycle, Cycle>> highRuns(const std::vector<Monitor::InputTrace>& traces) {
+  std::vector<std::pair<Cycle, Cycle>> all;
+  for (const Monitor::InputTrace& t : traces) {
+    for (const auto& [cycle, count] : t.pulses) {
+      if (count != 0) all.emplace_back(cycle, cycle + 1);
+    }
+    for (const auto& [t0, t1] : t.levels) {
+      if (t1 > t0) all.emplace_back(t0, t1);
+    }
+  }
+  std::sort(all.begin(), all.end());
+  std::vector<std::pair<Cycle, Cycle>> runs;
+  for (const auto& [t0, t1] : all) {
+    if (!runs.empty() && t0 <= runs.back().second) {
+      runs.back().second = std::max(runs.back().second, t1);
+    } else {
+      runs.emplace_back(t0, t1);
+    }
+  }
+  return runs;
+}
+
+u64 expectedCount(Mode mode, const std::vector<std::pair<Cycle, Cycle>>& runs, Cycle read) {
+  u64 n = 0;
+  for (const auto& [t0, t1] : runs) {
+    switch (mode) {
+      case Mode::kLevelLow: n += std::min(t1, read) - std::min(t0, read); break;
+      case Mode::kRisingEdge: n += t0 < read; break;
+      case Mode::kFallingEdge: n += t1 < read; break;
+    }
+  }
+  return mode == Mode::kLevelLow ? read - n : n;
+}
+
+TEST(ExactnessSignalModes, UpcPLevelLowAndEdgeCountersEqualTheCyclesAndTransitionsTheBusDelivered) {
+  ASSERT_TRUE(std::filesystem::exists(kNodeMix)) << kNodeMix;
+  const MachineConfig machine = loadMachine("bgp", {});
+  const u32 n = machine.upc.counters;
+  const Cycle lag = 1 + u64{n} * machine.upc.service_cycles;
+  RunOptions options;
+  options.mode = RunMode::kTiming;
+  options.root = std::filesystem::temp_directory_path().string();
+  // Every level event, and pulse events of several rates, split into groups of distinct counters.
+  const std::set<std::string> kPulses = {"INST_BRANCH", "BRANCH_MISPREDICTS", "L1D_MISSES",
+                                         "INST_STORE", "SYSCALLS_TIME"};
+  std::vector<std::vector<NativeEvent>> groups;
+  {
+    Simulation sim(machine, options);
+    ASSERT_NE(sim.monitor(), nullptr);
+    std::vector<std::set<i32>> used;
+    for (const NativeEvent& e : sim.monitor()->catalogue()) {
+      const std::string suffix = e.name.substr(e.name.find('_') + 1);
+      if (e.kind != probe::Kind::kLevel && !kPulses.contains(suffix)) continue;
+      std::size_t g = 0;
+      while (g < used.size() && used[g].contains(e.counter)) ++g;
+      if (g == used.size()) {
+        used.emplace_back();
+        groups.emplace_back();
+      }
+      used[g].insert(e.counter);
+      groups[g].push_back(e);
+    }
+  }
+  ASSERT_FALSE(groups.empty());
+  constexpr Mode kModes[] = {Mode::kLevelLow, Mode::kRisingEdge, Mode::kFallingEdge};
+  std::map<Mode, u32> nonzero, counted;
+  std::optional<Cycle> cycles;
+  for (const auto& group : groups) {
+    // Each event in each mode: in rotation r, event i counts in mode (i + r) mod 3.
+    for (u32 rotation = 0; rotation < 3; ++rotation) {
+      Simulation sim(machine, options);
+      Monitor* monitor = sim.monitor();
+      ASSERT_NE(monitor, nullptr);
+      std::vector<const NativeEvent*> events;
+      std::map<std::string, Mode> mode_of;
+      std::vector<u64> config(n / 8, 0);
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        const NativeEvent* e = monitor->find(group[i].name);
+        ASSERT_NE(e, nullptr);
+        events.push_back(e);
+        const Mode mode = kModes[(i + rotation) % 3];
+        mode_of[e->name] = mode;
+        const u64 byte = static_cast<u64>(e->select) | u64{static_cast<u8>(mode)} << 2;
+        config[static_cast<u32>(e->counter) / 8] |= byte << (8 * (e->counter % 8));
+        for (u32 input : e->feeds.at(0)) monitor->traceInput(input);
+      }
+      monitor->programHost(events);  // level high, started at cycle 0
+      for (u32 g = 0; g < config.size(); ++g) {
+        monitor->writeRegister(0, 8 * u64{n} + 8 * g, config[g]);  // CONFIG[g], at cycle 0
+      }
+      sim.exec(kNodeMix, {kNodeMix, "6"}, {});
+      sim.run();
+      ASSERT_EQ(sim.kernel().termination().status, 0);
+      // The same run whatever the modes: the counters do not perturb it.
+      if (!cycles) cycles = sim.elapsedCycles();
+      EXPECT_EQ(sim.elapsedCycles(), *cycles);
+      const Cycle read = sim.elapsedCycles() + lag;
+      for (const ProgrammedCounter& c : monitor->readHost(sim.elapsedCycles())) {
+        const NativeEvent* e = monitor->find(c.event);
+        ASSERT_NE(e, nullptr);
+        const Mode mode = mode_of.at(c.event);
+        std::vector<Monitor::InputTrace> traces;
+        u64 delivered = 0, traced = 0;
+        for (u32 input : e->feeds.at(0)) {
+          traces.push_back(monitor->trace(input));
+          delivered += monitor->reference(input);
+          for (const auto& [t, k] : traces.back().pulses) traced += k;
+          for (const auto& [t0, t1] : traces.back().levels) traced += t1 - t0;
+        }
+        // The trace holds everything the bus delivered (level high's reference).
+        EXPECT_EQ(traced, delivered) << c.event;
+        const auto runs = highRuns(traces);
+        ASSERT_TRUE(runs.empty() || runs.back().second <= read) << c.event << " high after R";
+        EXPECT_EQ(c.value, expectedCount(mode, runs, read))
+            << c.event << " (counter " << c.counter << ") in mode " << modeName(mode) << ", "
+            << runs.size() << " high runs, read at " << read;
+        ++counted[mode];
+        // Level low counts the idle end of [0, R) too; an edge count > 0 needs an edge.
+        if (mode == Mode::kLevelLow ? c.value > lag : c.value != 0) ++nonzero[mode];
+      }
+      stats::JsonWriter writer;
+      sim.visitStats(writer);
+      EXPECT_EQ(writer.result().at("monitor").at("shifted_inputs").get<u64>(), 0u)
+          << "a shifted level interval would differ from what the bus delivered";
+    }
+  }
+  // Most events have edges and low cycles in the counting interval: the checks are not vacuous.
+  for (Mode mode : kModes) {
+    SCOPED_TRACE(modeName(mode));
+    EXPECT_GE(counted[mode], 40u);
+    EXPECT_GE(nonzero[mode] * 2, counted[mode]);
+  }
+}
 
 }  // namespace
 }  // namespace hpm

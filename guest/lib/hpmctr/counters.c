@@ -287,6 +287,7 @@ const char* hpmctr_event_name(const hpmctr_unit* u, int input) {
 
 static const uint64_t kUpcpIntEnable = 0x10;            /* configuration byte bit 4 */
 static const uint64_t kUpcqOverflowEnable = 1ULL << 18; /* CONFIG bit 18 */
+static const uint64_t kUpcqHold = 2;                    /* RUN bit 1 (L2, I/O units) */
 
 /* UPC-P: counter c's configuration byte. */
 static void upcp_set_byte(hpmctr_unit* u, int c, uint64_t byte) {
@@ -430,10 +431,27 @@ static void upcp_interrupt(hpmctr_unit* u, int c, uint64_t cycle, void* context)
 
 static void upcq_interrupt(hpmctr_unit* u, int c, uint64_t cycle, void* context) {
   struct hpmctr_overflow* ov = &u->overflow[c];
-  /* A PUnit counter is frozen, an L2/IO unit holds: the count is stable until acknowledged. */
+  /* A PUnit counter is frozen, an L2/IO unit holds: nothing new is counted until acknowledged. */
   call_periods(u, c, hpmctr_read(u, c), cycle, context);
   u->regs[u->threshold_reg + (unsigned)c] = ov->next;
   u->regs[u->status_reg + (unsigned)c / 64] = 1ULL << ((unsigned)c % 64); /* acknowledge */
+  if (u->kind != HPMCTR_L2 && u->kind != HPMCTR_IO) return;
+  /* A slow unit's COUNTER lags by up to a sweep period: the events counted before the hold reach
+   * it at sweeps while the handler runs, when the counter does not watch its threshold (its
+   * status bit is set), and can pass the new threshold unseen; it would then never interrupt
+   * again. Periods passed by the acknowledge are handled here, with the unit held by software so
+   * that the handler's own events are not counted; a crossing after the acknowledge interrupts
+   * as usual (that interrupt then may find no period to call). */
+  uint64_t count = hpmctr_read(u, c);
+  if (count < ov->next) return;
+  const uint64_t run = u->regs[u->run_reg];
+  u->regs[u->run_reg] = run | kUpcqHold;
+  do {
+    call_periods(u, c, count, cycle, context);
+    u->regs[u->threshold_reg + (unsigned)c] = ov->next;
+    count = hpmctr_read(u, c);
+  } while (count >= ov->next);
+  u->regs[u->run_reg] = run & ~kUpcqHold;
 }
 
 static void on_signal(int signo, siginfo_t* info, void* context) {
