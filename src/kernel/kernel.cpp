@@ -421,6 +421,12 @@ void Kernel::addEvent(Event e) {
   std::push_heap(events_.begin(), events_.end(), std::greater<>());
 }
 
+void Kernel::setPeriodicHook(u64 period, std::function<void(u64)> hook) {
+  hook_period_ = hook ? period : 0;
+  periodic_hook_ = std::move(hook);
+  next_hook_ = hook_period_ == 0 ? ~u64{0} : (elapsedCycles() / hook_period_ + 1) * hook_period_;
+}
+
 u64 Kernel::nextEventTime() const {
   return events_.empty() ? ~u64{0} : events_.front().when;
 }
@@ -534,6 +540,13 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       terminate(std::move(term));
       break;
     }
+    if (next_hook_ <= best_start && next_hook_ <= next_event) {
+      // Every thread is at B or later and has done nothing at B (slices end before it).
+      const u64 at = next_hook_;
+      next_hook_ += hook_period_;
+      periodic_hook_(at);
+      continue;
+    }
     if (best_index == MinTree::kNone || next_event <= best_start) {
       std::pop_heap(events_.begin(), events_.end(), std::greater<>());
       const Event e = events_.back();
@@ -556,7 +569,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       if (finished()) break;
     }
     if (t.exited || t.wait != WaitKind::kNone) continue;
-    u64 limit = next_event;
+    u64 limit = std::min(next_event, next_hook_ - 1);
     if (interleaving == Interleaving::kEarliestFirst) {
       // Hardware threads of the same core share its pipes cycle by cycle: strict order among
       // them. Other cores interact through the memory system, where the lookahead applies.

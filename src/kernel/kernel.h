@@ -231,6 +231,12 @@ class Kernel : public MemoryDevice {
   };
   // Called between scheduling rounds so a tool can show progress; may be empty.
   using ProgressFn = std::function<void()>;
+  // Calls `hook` with the cycle B at every multiple of `period` cycles of simulated time, once
+  // every hardware thread has done all it does before B and nothing at or after B: slices end
+  // before B (in the timing modes, where a slice stops before an instruction that would issue
+  // past its limit; the functional mode overshoots by up to a block). The call comes before
+  // timers expiring at B. A period of 0 or an empty hook removes it.
+  void setPeriodicHook(u64 period, std::function<void(u64 when)> hook);
   // Called before the guest writes to the host's standard output or error, so that a tool
   // showing a progress line on the terminal can erase it first; may be empty.
   void setBeforeConsoleWrite(std::function<void()> hook) {
@@ -449,6 +455,9 @@ class Kernel : public MemoryDevice {
   std::optional<Termination> termination_;
   KernelStats stats_;
   std::function<void()> before_console_write_;  // see setBeforeConsoleWrite
+  u64 hook_period_ = 0;                         // see setPeriodicHook
+  u64 next_hook_ = ~u64{0};                     // the periodic hook's next call
+  std::function<void(u64)> periodic_hook_;
   int next_tid_ = 1;
   int last_exit_code_ = 0;
 

@@ -121,7 +121,6 @@ struct Simulation::Impl {
   // Cached from the bus's wanted set (recomputed when its epoch changes): whether the timing
   // model publishes at all, and per hardware thread whether any instruction-mix event is wanted.
   u64 hook_interval = 0;
-  Cycle next_interval = 0;
   std::function<void(Cycle)> interval_hook;
   std::function<void(u32, bool, Cycle)> region_hook;
   u64 bus_epoch = ~u64{0};
@@ -506,10 +505,6 @@ class TimedRunner final : public Kernel::SliceRunner {
       stop = t.hart().run(~u64{0} >> 1, observer);
     }
     if (sim.monitor && state.cycle >= sim.monitor->pollDue()) sim.monitor->poll(state.cycle);
-    while (sim.hook_interval != 0 && state.cycle >= sim.next_interval) {
-      sim.interval_hook(sim.next_interval);
-      sim.next_interval += sim.hook_interval;
-    }
     return stop;
   }
 
@@ -541,6 +536,9 @@ class TimedRunner final : public Kernel::SliceRunner {
 
 void Simulation::run(const Kernel::ProgressFn& progress) {
   Impl& sim = *impl_;
+  if (sim.hook_interval != 0 && sim.options.mode != RunMode::kFunctional) {
+    sim.kernel->setPeriodicHook(sim.hook_interval, sim.interval_hook);
+  }
   switch (sim.options.mode) {
     case RunMode::kFunctional: sim.kernel->runFunctional(progress); break;
     case RunMode::kWarmup: {
@@ -567,7 +565,6 @@ void Simulation::run(const Kernel::ProgressFn& progress) {
 
 void Simulation::setIntervalHook(u64 cycles, std::function<void(Cycle)> hook) {
   impl_->hook_interval = cycles;
-  impl_->next_interval = cycles;
   impl_->interval_hook = std::move(hook);
 }
 

@@ -362,6 +362,29 @@ TEST(Stat, IntervalCountsAddUpToTheLastReadingAndNeverExceedTheTotal) {
   EXPECT_LE(last_cycle, stat["cycles_simulated"].get<u64>());
 }
 
+// An interval's reading is taken once every hardware thread has reached its boundary and none
+// has run past it: on UPC-P (no sweep lag) the cycles counted by a boundary B are B, less at
+// most the stall of an instruction waiting across B (its stall cycles are signalled when it
+// issues), and never more.
+TEST(Stat, IntervalReadingsNeverCountPastTheirBoundary) {
+  const u64 period = 20000;
+  const json stat = statJson({"--machine", "bgp", "-e", "PU0_CYCLES,PU0_INSTRUCTIONS", "--interval",
+                              std::to_string(period)},
+                             {guest("v_core"), "int_chain", "20000"});
+  const json& intervals = stat["intervals"];
+  ASSERT_GT(intervals.size(), 4u);
+  u64 boundary = 0;
+  for (const json& row : intervals) {
+    boundary += period;
+    ASSERT_EQ(row["cycle"].get<u64>(), boundary);
+    const u64 cycles = row["cumulative"]["PU0_CYCLES"].get<u64>();
+    EXPECT_LE(cycles, boundary);
+    EXPECT_GE(cycles + 1000, boundary) << "at most one instruction's stall behind";
+    EXPECT_LE(row["cumulative"]["PU0_INSTRUCTIONS"].get<u64>(), cycles + 1)
+        << "single issue: at most one instruction per cycle";
+  }
+}
+
 TEST(Stat, PerRegionCountsOnUpcPEqualTheRegionsInstructions) {
   // UPC-P reads exactly at any cycle: a region's count is exact.
   const std::vector<std::string> program = {guest("v_core"), "int_chain", "2000"};
