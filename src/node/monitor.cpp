@@ -788,8 +788,8 @@ void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
       if (!fresh && it->second != e) {
         fail(ExitCode::kUsage,
              "UPC-P cannot count {} and {} together: both are inputs of counter {} (selects {} "
-             "and {}), and each input has exactly one counter. No assignment counts both: use "
-             "two runs, or count one of them",
+             "and {}), and each input has exactly one counter. No assignment counts both in one "
+             "run: use two runs, or count one of them",
              it->second->name, e->name, c, it->second->select, e->select);
       }
     }

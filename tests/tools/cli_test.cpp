@@ -332,6 +332,16 @@ TEST(Stat, BgpNodeWideCountsTakeTwoRunsThatTheCoresOptionSelects) {
   EXPECT_GT(high["counts"]["instructions"].get<u64>(), 0u);
 }
 
+TEST(Stat, ConflictingNativeEventsAreRefusedWithoutACoresHint) {
+  const RunResult r = hpmsim({"stat", "--machine", "bgp", "-e", "PU0_CYCLES,PU2_CYCLES", "--",
+                              guest("exit_status"), "0", "exit"});
+  EXPECT_EQ(r.status(), kUsage);
+  EXPECT_NE(r.err.find("UPC-P cannot count PU0_CYCLES and PU2_CYCLES together"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("No assignment counts both in one run"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("--cores"), std::string::npos) << "no hint that cannot help: " << r.err;
+}
+
 TEST(Stat, UnknownEventIsAUsageErrorNamingIt) {
   const RunResult r = hpmsim({"stat", "-e", "instructions,L1Dmises", "--", guest("exit_status")});
   EXPECT_EQ(r.status(), kUsage);

@@ -116,7 +116,11 @@ int run(const StatOptions& opt) {
   try {
     monitor->programHost(natives);
   } catch (const Error& e) {
-    if (monitor->unit() != MonitorUnit::kUpcP || !opt.cores.empty()) throw;
+    // The --cores hint is for names that stand for an event of every core (generic and perf
+    // names); a conflict between native events has no such way out.
+    const bool node_wide = std::any_of(requests.begin(), requests.end(),
+                                       [](const Request& r) { return r.natives.size() > 1; });
+    if (monitor->unit() != MonitorUnit::kUpcP || !opt.cores.empty() || !node_wide) throw;
     // Node-wide counts do not fit UPC-P: its counters count cores 0 and 1 (select 0) or cores 2
     // and 3 (select 1), as Blue Gene/P's counter modes.
     fail(ExitCode::kUsage,
