@@ -132,8 +132,20 @@ struct Monitor::Impl {
   void buildUpcP();
   void buildUpcQ();
   void addEvent(NativeEvent e) {
+    e.scope = scopeOf(e);
     index[e.name] = catalogue.size();
     catalogue.push_back(std::move(e));
+  }
+  // The scope of a catalogue entry: its bus event's, or a core's for a sum over a core's
+  // threads; operation counts ("Op:addi") are per hardware thread.
+  static probe::Scope scopeOf(const NativeEvent& e) {
+    probe::Scope scope = probe::Scope::kThread;
+    for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+      if (probe::kEventInfo[ev].name == e.generic) scope = probe::kEventInfo[ev].scope;
+    }
+    const bool summed = std::any_of(e.feeds.begin(), e.feeds.end(),
+                                    [](const std::vector<u32>& f) { return f.size() > 1; });
+    return scope == probe::Scope::kThread && summed ? probe::Scope::kCore : scope;
   }
   void route();
   void refreshInterest();
@@ -335,7 +347,7 @@ void Monitor::Impl::buildUpcP() {
   }
   for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
     const Event e = static_cast<Event>(ev);
-    if (probe::kEventInfo[ev].scope != Scope::kNode || unboundedRate(e)) continue;
+    if (!probe::nodeWide(probe::kEventInfo[ev].scope) || unboundedRate(e)) continue;
     shared.push_back({"CNK_" + probe::upperName(e),
                       std::string(probe::info(e).description),
                       std::string(probe::info(e).name),
@@ -453,7 +465,7 @@ void Monitor::Impl::buildUpcQ() {
   u32 cnk_input = 0;
   for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
     const Event e = static_cast<Event>(ev);
-    if (probe::kEventInfo[ev].scope != Scope::kNode) continue;
+    if (!probe::nodeWide(probe::kEventInfo[ev].scope)) continue;
     // The CNK unit's counters are exact 64-bit kernel counters; the I/O unit's are 32 bits
     // wide: both take any count per cycle.
     NativeEvent ne;

@@ -43,6 +43,9 @@ struct NativeEvent {
   std::string generic;
   // Bus inputs feeding it, per unit instance (one PUnit per core: index = core).
   std::vector<std::vector<u32>> feeds;
+  // What one count covers: a hardware thread, a core (also a sum over a core's threads), an
+  // L2 slice, a memory controller, the node or its kernel. Set by the catalogue.
+  probe::Scope scope = probe::Scope::kNode;
 };
 
 // A counter as the host programmed it, and its value.

@@ -261,7 +261,7 @@ void Simulation::Impl::noteInterest() {
   bool model_wanted = false;
   for (std::size_t ev = 0; ev < probe::kEventCount && !model_wanted; ++ev) {
     const probe::Scope scope = probe::kEventInfo[ev].scope;
-    if (scope == probe::Scope::kNode) continue;
+    if (probe::nodeWide(scope)) continue;
     for (u32 s = 0; s < bus->topology().instances(scope) && !model_wanted; ++s) {
       model_wanted = bus->wants(static_cast<Event>(ev), s);
     }

@@ -11,6 +11,7 @@ std::string_view scopeName(Scope s) {
     case Scope::kL2Slice: return "L2 slice";
     case Scope::kController: return "memory controller";
     case Scope::kNode: return "node";
+    case Scope::kKernel: return "kernel";
   }
   return "?";
 }
@@ -38,7 +39,8 @@ u32 Topology::instances(Scope s) const {
     case Scope::kCore: return cores;
     case Scope::kL2Slice: return slices;
     case Scope::kController: return controllers;
-    case Scope::kNode: return 1;
+    case Scope::kNode:
+    case Scope::kKernel: return 1;
   }
   return 1;
 }

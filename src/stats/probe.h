@@ -28,8 +28,14 @@ enum class Scope : u8 {
   kCore,        // a core
   kL2Slice,     // a slice of the shared L2 (the L3 of Blue Gene/P)
   kController,  // a DDR memory controller
-  kNode,        // the whole node (kernel and I/O events: one instance)
+  kNode,        // the whole node (I/O events: one instance)
+  kKernel,      // the compute-node kernel (one instance)
 };
+
+// Whether events of `s` have one instance for the whole node.
+constexpr bool nodeWide(Scope s) {
+  return s == Scope::kNode || s == Scope::kKernel;
+}
 
 enum class Kind : u8 {
   kPulse,  // occurrences at a cycle
@@ -152,23 +158,23 @@ enum class Kind : u8 {
   X(DdrBytes, kController, kPulse, "Bytes transferred")                                            \
   X(DdrBusyCycles, kController, kPulse, "Cycles the controller was busy (counted per transfer)")   \
   /* ---- the compute-node kernel (CNK) and I/O ---- */                                            \
-  X(Syscalls, kNode, kPulse, "System calls handled by the kernel")                                 \
-  X(SyscallsUnknown, kNode, kPulse, "System calls answered with ENOSYS")                           \
-  X(SyscallsFile, kNode, kPulse, "File system calls (open, stat, read, write, ...)")               \
-  X(SyscallsMemory, kNode, kPulse, "Memory calls (brk, mmap, munmap, mprotect, ...)")              \
-  X(SyscallsThread, kNode, kPulse, "Thread calls (clone, futex, exit, sched_*)")                   \
-  X(SyscallsSignal, kNode, kPulse, "Signal calls (rt_sig*, kill, tgkill, sigaltstack)")            \
-  X(SyscallsTime, kNode, kPulse, "Time calls (clock_*, nanosleep, timers, gettimeofday)")          \
-  X(SyscallsOther, kNode, kPulse, "Other system calls (uname, getpid, prlimit, ...)")              \
-  X(SignalsSent, kNode, kPulse, "Signals queued for a thread or the process")                      \
-  X(SignalsDelivered, kNode, kPulse, "Signal handler frames built")                                \
-  X(TimerExpirations, kNode, kPulse, "Interval and POSIX timer expirations")                       \
-  X(PageFirstTouches, kNode, kPulse, "First accesses to a page of guest memory")                   \
-  X(FutexWaits, kNode, kPulse, "Futex waits that blocked")                                         \
-  X(FutexWakes, kNode, kPulse, "Threads woken by futex wakes")                                     \
-  X(ThreadsCreated, kNode, kPulse, "Threads created (clone)")                                      \
-  X(ThreadExits, kNode, kPulse, "Threads that exited")                                             \
-  X(ContextSwitches, kNode, kPulse, "Guest-thread switches on a hardware thread")                  \
+  X(Syscalls, kKernel, kPulse, "System calls handled by the kernel")                               \
+  X(SyscallsUnknown, kKernel, kPulse, "System calls answered with ENOSYS")                         \
+  X(SyscallsFile, kKernel, kPulse, "File system calls (open, stat, read, write, ...)")             \
+  X(SyscallsMemory, kKernel, kPulse, "Memory calls (brk, mmap, munmap, mprotect, ...)")            \
+  X(SyscallsThread, kKernel, kPulse, "Thread calls (clone, futex, exit, sched_*)")                 \
+  X(SyscallsSignal, kKernel, kPulse, "Signal calls (rt_sig*, kill, tgkill, sigaltstack)")          \
+  X(SyscallsTime, kKernel, kPulse, "Time calls (clock_*, nanosleep, timers, gettimeofday)")        \
+  X(SyscallsOther, kKernel, kPulse, "Other system calls (uname, getpid, prlimit, ...)")            \
+  X(SignalsSent, kKernel, kPulse, "Signals queued for a thread or the process")                    \
+  X(SignalsDelivered, kKernel, kPulse, "Signal handler frames built")                              \
+  X(TimerExpirations, kKernel, kPulse, "Interval and POSIX timer expirations")                     \
+  X(PageFirstTouches, kKernel, kPulse, "First accesses to a page of guest memory")                 \
+  X(FutexWaits, kKernel, kPulse, "Futex waits that blocked")                                       \
+  X(FutexWakes, kKernel, kPulse, "Threads woken by futex wakes")                                   \
+  X(ThreadsCreated, kKernel, kPulse, "Threads created (clone)")                                    \
+  X(ThreadExits, kKernel, kPulse, "Threads that exited")                                           \
+  X(ContextSwitches, kKernel, kPulse, "Guest-thread switches on a hardware thread")                \
   X(IoReads, kNode, kPulse, "Reads from files, pipes and devices")                                 \
   X(IoWrites, kNode, kPulse, "Writes to files, pipes and devices")                                 \
   X(IoBytesRead, kNode, kPulse, "Bytes read")                                                      \

@@ -200,7 +200,8 @@ std::optional<u64> statisticFor(const json& s, const MachineConfig& m, bool warm
         default: return std::nullopt;
       }
     }
-    case Scope::kNode: {
+    case Scope::kNode:
+    case Scope::kKernel: {
       switch (e) {
         case Event::kSyscalls: return sumOf(kernel.at("syscalls"));
         case Event::kSyscallsUnknown: return kernel.at("unknown_syscalls").get<u64>();

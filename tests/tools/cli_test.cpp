@@ -256,6 +256,26 @@ TEST(Events, BgqCatalogueHasAPunitPerCoreAndTheNodeUnits) {
   EXPECT_EQ(units, (std::set<std::string>{"punit", "l2", "io", "cnk"}));
 }
 
+// Every event says what one count covers, as the catalogue's scopes.
+TEST(Events, EveryEventNamesItsScope) {
+  const RunResult r = hpmsim({"events", "--machine", "bgq", "--json"});
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json catalogue = json::parse(r.out);
+  std::map<std::string, std::string> scope;
+  for (const json& e : catalogue["events"]) {
+    scope[e["name"].get<std::string>()] = e["scope"].get<std::string>();
+  }
+  const std::set<std::string> known = {"hardware thread",   "core", "L2 slice",
+                                       "memory controller", "node", "kernel"};
+  for (const auto& [name, s] : scope) EXPECT_TRUE(known.count(s)) << name << ": " << s;
+  EXPECT_EQ(scope.at("PEVT_INSTRUCTIONS_T0"), "hardware thread");
+  EXPECT_EQ(scope.at("PEVT_INSTRUCTIONS"), "core") << "the sum over a core's threads";
+  EXPECT_EQ(scope.at("PEVT_L2_HITS"), "L2 slice");
+  EXPECT_EQ(scope.at("PEVT_DDR_READS"), "memory controller");
+  EXPECT_EQ(scope.at("PEVT_IO_WRITES"), "node");
+  EXPECT_EQ(scope.at("PEVT_CNK_SYSCALLS"), "kernel");
+}
+
 TEST(Events, UnitOptionKeepsOnlyThatUnitsEvents) {
   const RunResult r = hpmsim({"events", "--machine", "bgq", "--unit", "l2", "--json"});
   ASSERT_EQ(r.status(), 0) << r.err;

@@ -58,6 +58,7 @@ int run(const EventsOptions& opt) {
         j["select"] = e->select;
       }
       j["kind"] = kindName(e->kind);
+      j["scope"] = probe::scopeName(e->scope);
       j["generic"] = e->generic;
       j["instances"] = e->feeds.size();
       j["description"] = e->description;
@@ -74,16 +75,17 @@ int run(const EventsOptions& opt) {
     fmt::print("Devices: {}\n\n", fmt::join(monitor->devicePaths(), ", "));
     if (upcp) {
       fmt::print(
-          "| input | counter | select | event | kind | counts |\n|---|---|---|---|---|---|\n");
+          "| input | counter | select | event | kind | scope | counts |\n"
+          "|---|---|---|---|---|---|---|\n");
       for (const NativeEvent* e : events) {
-        fmt::print("| {} | {} | {} | `{}` | {} | {} |\n", e->input, e->counter, e->select, e->name,
-                   kindName(e->kind), e->description);
+        fmt::print("| {} | {} | {} | `{}` | {} | {} | {} |\n", e->input, e->counter, e->select,
+                   e->name, kindName(e->kind), probe::scopeName(e->scope), e->description);
       }
     } else {
-      fmt::print("| unit | input | event | kind | counts |\n|---|---|---|---|---|\n");
+      fmt::print("| unit | input | event | kind | scope | counts |\n|---|---|---|---|---|---|\n");
       for (const NativeEvent* e : events) {
-        fmt::print("| {} | {} | `{}` | {} | {} |\n", e->unit, e->input, e->name, kindName(e->kind),
-                   e->description);
+        fmt::print("| {} | {} | `{}` | {} | {} | {} |\n", e->unit, e->input, e->name,
+                   kindName(e->kind), probe::scopeName(e->scope), e->description);
       }
     }
     fmt::print("\n");
@@ -94,11 +96,12 @@ int run(const EventsOptions& opt) {
   fmt::print("{:-<100}\n", "");
   for (const NativeEvent* e : events) {
     if (upcp) {
-      fmt::print("{:<34} counter {:>3} select {} input {:>4} {:<5}  {}\n", e->name, e->counter,
-                 e->select, e->input, kindName(e->kind), e->description);
+      fmt::print("{:<34} counter {:>3} select {} input {:>4} {:<5} {:<17}  {}\n", e->name,
+                 e->counter, e->select, e->input, kindName(e->kind), probe::scopeName(e->scope),
+                 e->description);
     } else {
-      fmt::print("{:<34} {:<5} input {:>3} {:<5}  {}\n", e->name, e->unit, e->input,
-                 kindName(e->kind), e->description);
+      fmt::print("{:<34} {:<5} input {:>3} {:<5} {:<17}  {}\n", e->name, e->unit, e->input,
+                 kindName(e->kind), probe::scopeName(e->scope), e->description);
     }
   }
   fmt::print("{:-<100}\nTotal events reported: {}\n", "", events.size());
