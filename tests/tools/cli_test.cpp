@@ -137,6 +137,46 @@ TEST(Run, ProgressLineAppearsOnlyWhenStderrIsATerminal) {
   EXPECT_EQ(piped.err, "") << "nothing on stderr that is not a terminal";
 }
 
+// ---- upc explore ------------------------------------------------------------------------------
+
+json explore(const std::vector<std::string>& options) {
+  std::vector<std::string> args = {"upc", "explore", "--json"};
+  args.insert(args.end(), options.begin(), options.end());
+  const RunResult r = hpmsim(args);
+  EXPECT_EQ(r.status(), 0) << r.err;
+  return json::parse(r.out);
+}
+
+// The smallest L at which a low-order register cannot carry twice between two visits:
+// 2^L >= R x N x S (seed 002: 12 bits for 256 counters visited every 16 cycles).
+TEST(UpcExplore, MinimalSafeWidthIsTheSeedsTwelveBitsAndScalesWithCountersAndRate) {
+  EXPECT_EQ(explore({"--counters", "256", "--service-cycles", "16"})["min_low_bits"], 12);
+  EXPECT_EQ(explore({"--counters", "1024", "--service-cycles", "16"})["min_low_bits"], 14);
+  EXPECT_EQ(
+      explore({"--counters", "256", "--service-cycles", "16", "--rate", "0.25"})["min_low_bits"],
+      10);
+}
+
+TEST(UpcExplore, SimulationBelowTheSafeWidthReportsEveryLostCarry) {
+  const std::vector<std::string> base = {
+      "upc", "explore", "--counters", "256", "--service-cycles", "16", "--simulate"};
+  std::vector<std::string> narrow = base;
+  narrow.insert(narrow.end(), {"--low-bits", "11"});
+  const RunResult r = hpmsim(narrow);
+  ASSERT_EQ(r.status(), 0) << r.err;
+  EXPECT_NE(r.out.find("lost carries 62336"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("worst carry-to-service latency"), std::string::npos) << r.out;
+  std::vector<std::string> safe = base;
+  safe.insert(safe.end(), {"--low-bits", "12", "--pattern", "bursty", "--json"});
+  const RunResult b = hpmsim(safe);
+  ASSERT_EQ(b.status(), 0) << b.err;
+  const json sim = json::parse(b.out)["simulation"];
+  EXPECT_EQ(sim["pattern"], "bursty");
+  EXPECT_EQ(sim["lost_carries"], 0);
+  EXPECT_EQ(sim["deviating_counters"], 0);
+  EXPECT_LE(sim["worst_service_latency"].get<u64>(), 256u * 16u);
+}
+
 // ---- config ------------------------------------------------------------------------------------
 
 TEST(Config, OverridesChangeTheEffectiveConfiguration) {
