@@ -328,6 +328,87 @@ TEST(UpcProperty, ReadsEqualIdealCountersWithAll256CountersAtOneEventPerCycleFor
   EXPECT_LE(r.stats.max_service_latency, 4096u);
 }
 
+// The tight case of the safety rule at the seed's exactly-safe width (N = 256, S = 16, L = 12:
+// 2^L = N x S): every counter counts a level that is high in every cycle of [0, cycles), from
+// cycle 0 on, with no stop. A handful of counters (not counter 0) are programmed with
+// thresholdForCount(n) for n sharing one q >= 2, so their n-th event, and interrupt, is cycle n
+// - 1. Reads: random counters at random cycles, plus reads around carry cycles, visits and the
+// interrupt cycles, and every counter at the end.
+Scenario saturatedScenario(u64 seed, u32 phase, Cycle cycles) {
+  std::mt19937_64 rng(seed);
+  Scenario s;
+  s.params.service_phase = phase;
+  s.cycles = cycles;
+  const u32 n = s.params.counters;
+  s.runs.resize(s.params.events);
+  s.initial_config.assign(n, static_cast<u8>(testing::configByte(0, SignalMode::kLevelHigh, 0)));
+  s.interrupt_after.assign(n, 0);
+  for (u32 c = 0; c < n; ++c) s.runs[c].push_back({0, cycles});  // event c = counter c, select 0
+  s.shared_q = 2 + rng() % (cycles / 4096 - 2);                  // the q-th carry is in range
+  for (int i = 0; i < 8; ++i) {
+    const u32 c = 1 + static_cast<u32>(rng() % (n - 1));
+    s.initial_config[c] = static_cast<u8>(testing::configByte(0, SignalMode::kLevelHigh, true));
+    s.interrupt_after[c] = s.shared_q * 4096 - rng() % 4096;
+  }
+  s.ops.push_back({Op::kStartStop, 0, 0, 1});
+  auto read = [&](Cycle at, u32 c) {
+    if (at >= 1 && at <= cycles) s.ops.push_back({Op::kRead, at, c, 0});
+  };
+  for (int i = 0; i < 4000; ++i) read(1 + rng() % cycles, static_cast<u32>(rng() % n));
+  Unit probe(s.params);
+  for (int i = 0; i < 300; ++i) {
+    const u32 c = static_cast<u32>(rng() % n);
+    const Cycle carry = (1 + rng() % (cycles / 4096 - 1)) * 4096 - 1;  // carry cycle of c if 0
+    const Cycle visit = probe.nextVisit(c, carry - 4096);
+    for (Cycle d = 0; d < 3; ++d) read(carry + d, c), read(visit + d, c);
+  }
+  for (u32 c = 0; c < n; ++c) {
+    if (s.interrupt_after[c] == 0) continue;
+    for (Cycle d = 0; d < 3; ++d) read(s.interrupt_after[c] - 1 + d, c);
+  }
+  for (u32 c = 0; c < n; ++c) read(cycles, c);
+  std::stable_sort(s.ops.begin(), s.ops.end(),
+                   [](const Op& a, const Op& b) { return a.at < b.at; });
+  return s;
+}
+
+TEST(
+    UpcProperty,
+    All256CountersAtOneEventPerCycleForAMillionCyclesAtTheExactlySafeWidthReadIdealCountsLoseNoCarryAndInterruptAtTheNthEvent) {
+  const Cycle cycles = 1'000'000;
+  // Phase 0 is the seed's; at phase 1 counter 0 is visited at 4095 + 4096 j, the very cycles of
+  // its carries: each carry waits a whole round and is serviced just before the next one.
+  for (u32 phase : {0u, 1u}) {
+    const Scenario s = saturatedScenario(100 + phase, phase, cycles);
+    std::vector<Interrupt> expected;
+    u64 carries = 0;
+    for (u32 c = 0; c < s.params.counters; ++c) {
+      u64 preload = 0;
+      if (s.interrupt_after[c] != 0) {
+        expected.push_back({c, s.interrupt_after[c] - 1});  // n-th event: cycle n - 1
+        preload = thresholdForCount(s.interrupt_after[c], s.params.low_bits).preload;
+      }
+      carries += (preload + cycles) / 4096;
+    }
+    std::sort(expected.begin(), expected.end(), [](const Interrupt& a, const Interrupt& b) {
+      return a.cycle != b.cycle ? a.cycle < b.cycle : a.counter < b.counter;
+    });
+    ASSERT_GE(expected.size(), 4u);
+    ASSERT_EQ(expectedInterrupts(s), expected);
+    const BatchedResult r = runBatched(s, 0, true, nullptr);  // each event: one level call
+    EXPECT_GT(r.reads_checked, 5000u) << "phase " << phase;
+    EXPECT_EQ(r.interrupts, expected) << "phase " << phase;
+    EXPECT_EQ(r.stats.interrupts, expected.size()) << "phase " << phase;
+    EXPECT_EQ(r.stats.lost_carries, 0u) << "phase " << phase;
+    EXPECT_EQ(r.stats.events_counted, 256u * cycles) << "phase " << phase;
+    EXPECT_EQ(r.stats.carries, carries) << "phase " << phase;
+    EXPECT_LE(r.stats.max_service_latency, 4096u) << "phase " << phase;
+    if (phase == 1) {
+      EXPECT_EQ(r.stats.max_service_latency, 4096u);
+    }
+  }
+}
+
 TEST(UpcProperty, PerCycleAndBatchedInterfacesAgreeWithEachOtherAndTheIdealCounters) {
   for (u64 seed : {1u, 2u, 3u}) {
     const Scenario s = randomScenario(seed, 40'000, 400, true);

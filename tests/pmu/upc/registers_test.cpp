@@ -2,6 +2,8 @@
 // registers, and the documented behaviour of unmapped offsets and reserved bits.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "pmu/upc/unit.h"
 #include "tests/pmu/upc/reference.h"
 
@@ -38,18 +40,69 @@ TEST(UpcRegisters, CounterWritePreloadsBothPartsAndReadsBackExactly) {
   EXPECT_EQ(s.low, value & 0xFFF);
 }
 
-TEST(UpcRegisters, CounterWriteClearsCarryAndArmed) {
+TEST(UpcRegisters, CounterWriteClearsCarryAndArmedSoTheNextCarryOutRaisesNoInterrupt) {
+  // Seed unit, phase 0: counter 9 is visited at 144, 4240, ... Threshold high part 1: a visit
+  // that leaves the high-order word at 1 arms the counter.
   Unit unit(Params{});
-  unit.write(unit.map().start_stop, 1, 0);
+  const RegisterMap& m = unit.map();
+  const u64 bit9 = u64{1} << 9;
+  unit.write(m.start_stop, 1, 0);
   testing::configure(unit, 9, 0, SignalMode::kLevelHigh, true, 0);
-  unit.write(unit.map().counter(9), 4095, 0);
+  unit.write(m.threshold, 1u << 12, 0);
+  unit.write(m.counter(9), 4095, 0);
+  ASSERT_EQ(unit.nextVisit(9, 1), 144u);
+  // Control: counter 8 (visited at 128) is preloaded with word 1, low 4095, and armed by its
+  // visit at 128; it is not preloaded again, so its carry-out at 146 does interrupt.
+  testing::configure(unit, 8, 0, SignalMode::kLevelHigh, true, 0);
+  unit.write(m.counter(8), 2 * 4096 - 1, 0);
+  // Carry-out in cycle 1, before any visit: not armed, so no interrupt; the carry is pending.
   unit.pulse(9, 1);
-  EXPECT_TRUE(unit.inspect(9, 2).carry);
-  EXPECT_TRUE(unit.inspect(9, 2).armed == false);
-  unit.write(unit.map().counter(9), 7, 2);
-  const CounterState s = unit.inspect(9, 3);
+  CounterState s = unit.inspect(9, 2);
+  EXPECT_TRUE(s.carry);
+  EXPECT_FALSE(s.armed);
+  EXPECT_EQ(s.value, 4096u);
+  // The visit at 144 services the carry (word 0 -> 1), compares the word with the threshold's
+  // high part and arms. It also clears the latch: an armed counter never has a pending carry,
+  // since its next carry-out raises the interrupt and disarms it.
+  s = unit.inspect(9, 145);
+  EXPECT_TRUE(s.armed);
   EXPECT_FALSE(s.carry);
+  EXPECT_EQ(s.sram_word, 1u);
+  EXPECT_EQ(s.value, 4096u);
+  EXPECT_EQ(unit.read(m.armed_status, 145) & bit9, bit9);
+  // Preload: clears armed (and the latch).
+  unit.write(m.counter(9), 4095, 145);
+  s = unit.inspect(9, 146);
+  EXPECT_FALSE(s.armed);
+  EXPECT_FALSE(s.carry);
+  EXPECT_EQ(s.value, 4095u);
+  EXPECT_EQ(unit.read(m.armed_status, 146) & bit9, 0u);
+  // The next carry-out (cycle 146) raises no interrupt; armed, it would have (counter 8).
+  EXPECT_TRUE(unit.inspect(8, 146).armed);
+  unit.pulse(8, 146);
+  unit.pulse(9, 146);
+  s = unit.inspect(9, 147);
+  EXPECT_TRUE(s.carry);
+  EXPECT_FALSE(s.armed);
+  EXPECT_EQ(s.value, 4096u);
+  unit.advanceTo(200);
+  EXPECT_EQ(unit.takeInterrupts(), (std::vector<Interrupt>{{8, 146}}));
+  EXPECT_EQ(unit.read(m.interrupt_status, 200), u64{1} << 8);  // no bit 9
+  EXPECT_EQ(unit.stats().interrupts, 1u);
+  // Preload with that carry pending: the latch is cleared, so the visit at 4240 adds nothing to
+  // the word (0, not 1) and does not arm (word 0 is not the threshold's high part 1).
+  unit.write(m.counter(9), 7, 200);
+  s = unit.inspect(9, 201);
+  EXPECT_FALSE(s.carry);
+  EXPECT_FALSE(s.armed);
   EXPECT_EQ(s.value, 7u);
+  s = unit.inspect(9, 4241);
+  EXPECT_EQ(s.value, 7u);
+  EXPECT_EQ(s.sram_word, 0u);
+  EXPECT_FALSE(s.armed);
+  EXPECT_EQ(unit.inspect(8, 4241).sram_word, 2u);  // counter 8's carry of 146, at 4224
+  EXPECT_EQ(unit.stats().carries_serviced, 2u);    // counter 9: only the one of cycle 1
+  EXPECT_EQ(unit.stats().lost_carries, 0u);
 }
 
 TEST(UpcRegisters, ConfigurationByteLayoutSelectsModeAndInterruptPerCounter) {
