@@ -318,7 +318,7 @@ CycleResult runPerCycle(const Scenario& s) {
   return result;
 }
 
-TEST(UpcProperty, ReadsEqualIdealCountersWithAll256CountersAtOneEventPerCycleForAMillionCycles) {
+TEST(UpcProperty, ReadsEqualIdealCountersWithAll256CountersUnderRandomLoadsForAMillionCycles) {
   const Scenario s = randomScenario(2024, 1'000'000, 3000, false);
   const BatchedResult r = runBatched(s, 3, true, nullptr);
   EXPECT_GT(r.reads_checked, 2900u);
