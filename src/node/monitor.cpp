@@ -227,6 +227,13 @@ struct Monitor::Impl {
   // Bus inputs whose batches the bus itself keeps (probe::Bus::openPulseBatch): the only input
   // of a single target, pulses batchable / levels.
   std::vector<u8> bus_pulse_batch, bus_level_batch, bus_open;  // by bus input
+  // Level inputs (of a bus_level_batch input's target, batchable) whose intervals the bus may
+  // count as pulses, one per cycle (probe::Bus::openCountBatch).
+  std::vector<u8> bus_count_level;  // by bus input
+  std::vector<u8> level_input;      // by bus input: an input of a level event
+  // By bus input (of bus_level_batch): the end of its intervals applied or pending so far (a
+  // count batch takes only intervals after it: overlapping intervals are one signal).
+  std::vector<Cycle> level_end;
   std::vector<u32> bus_pulse_target;  // by bus input: index into `targets` of its batch's target
   std::vector<u32> feeders;           // by Target::id: bus inputs feeding it
   std::vector<u8> interested;         // by Target::id: interestedIn(target)
@@ -489,10 +496,13 @@ void Monitor::Impl::buildUpcQ() {
 void Monitor::Impl::route() {
   std::vector<std::vector<Target>> by_input(bus.inputs());
   reference.assign(bus.inputs(), 0);
+  level_input.assign(bus.inputs(), 0);
+  level_end.assign(bus.inputs(), 0);
   std::map<std::tuple<u32, u32, u32>, u32> ids;
   const u32 cores = static_cast<u32>(punits.size());
   for (const NativeEvent& e : catalogue) {
     for (std::size_t inst = 0; inst < e.feeds.size(); ++inst) {
+      for (u32 f : e.feeds[inst]) level_input[f] |= e.kind == probe::Kind::kLevel ? 1 : 0;
       u32 slot = 0, port = 0;
       if (e.unit == "punit") {
         slot = static_cast<u32>(inst);
@@ -527,6 +537,7 @@ void Monitor::Impl::route() {
   bus_pulse_batch.assign(bus.inputs(), 0);
   bus_pulse_target.assign(bus.inputs(), 0);
   bus_level_batch.assign(bus.inputs(), 0);
+  bus_count_level.assign(bus.inputs(), 0);
   bus_open.assign(bus.inputs(), 0);
   const bool ordered = upcp && machine.upc.policy != upc::Policy::kRoundRobin;
   for (u32 f = 0; f < bus.inputs(); ++f) {
@@ -603,12 +614,31 @@ void Monitor::Impl::refreshBatching() {
     // (A traced input's pulses keep their cycles.)
     bus_pulse_batch[f] =
         !ordered && count == 1 && feeders[t.id] == 1 && batchable[t.id] && !traces.contains(f);
+    // A level-high counter's level interval is one occurrence per cycle: those of the cycles
+    // of a window (no visit of the counter in between) may be applied as one pulse, as the
+    // pulses of an input are (a traced input's intervals stay intervals).
+    const Target& only = targets[route_begin[f]];
+    bus_count_level[f] = level_input[f] && bus_level_batch[f] && batchable[only.id] &&
+                         interested[only.id] && !traces.contains(f);
   }
 }
 
 void Monitor::Impl::takeBusBatches(u32 input) {
   const probe::Bus::PulseBatch p = bus.takePulseBatch(input);
-  if (p.count != 0) {
+  if (p.count != 0 && level_input[input]) {
+    // A count batch (Monitor::level): its intervals but the last run of abutting ones are
+    // applied as one pulse, that run as an interval, so that the unit is left as the intervals
+    // one by one leave it (the last run pending, its start the horizon; the unit merges
+    // abutting intervals). Opened unshifted, with no access since.
+    const Target& target = targets[route_begin[input]];
+    reference[input] += p.count;
+    const u64 tail = p.last + 1 - p.tail;
+    if (p.count > tail) deliverPulse(target, p.before_tail, p.count - tail);
+    last_start[target.id] = p.tail;
+    slots[target.slot].horizon = std::max(slots[target.slot].horizon, p.tail + 1);
+    level_end[input] = std::max(level_end[input], p.last + 1);
+    deliverLevel(target, p.tail, p.last + 1);
+  } else if (p.count != 0) {
     const Target& target = targets[bus_pulse_target[input]];
     reference[input] += p.count;
     tracePulse(input, p.last, p.count);
@@ -622,6 +652,7 @@ void Monitor::Impl::takeBusBatches(u32 input) {
     const Target& target = targets[route_begin[input]];  // a level batch's input has one
     // Opened unshifted (Monitor::level): its start is past the unit's last access.
     reference[input] += l.total;
+    level_end[input] = std::max(level_end[input], l.end);
     traceLevel(input, l.start, l.end);
     deliverLevel(target, l.start, l.end);
   }
@@ -940,6 +971,21 @@ void Monitor::level(u32 input, Cycle t0, Cycle t1) {
   ++m.levels;
   if (m.bus_level_batch[input]) {
     const Impl::Target& target = m.targets[m.route_begin[input]];
+    const probe::Bus::PulseBatch& open = m.bus.pulseBatch(input);
+    if (m.level_input[input] && open.count != 0 && t0 == open.last + 1) {
+      // It abuts the last run of the count batch but ends past its window: the run goes on as
+      // a level batch (the unit would merge them into one pending interval), the cycles before
+      // it are applied.
+      const probe::Bus::PulseBatch p = m.bus.takePulseBatch(input);
+      const u64 run = p.last + 1 - p.tail;
+      m.reference[input] += p.count - run;
+      if (p.count > run) m.deliverPulse(target, p.before_tail, p.count - run);
+      m.last_start[target.id] = p.tail;
+      Cycle& horizon = m.slots[target.slot].horizon;
+      horizon = std::max(horizon, p.tail + 1);
+      m.bus.openLevelBatch(input, p.tail, t1);
+      return;
+    }
     // An interval that does not extend the bus's open one: apply that, and let the bus merge
     // the intervals that follow this one (applied at once when it had to be shifted, below).
     m.takeBusBatches(input);
@@ -947,6 +993,20 @@ void Monitor::level(u32 input, Cycle t0, Cycle t1) {
       m.last_start[target.id] = t0;
       Cycle& horizon = m.slots[target.slot].horizon;
       horizon = std::max(horizon, t0 + 1);
+      // A level-high counter without interrupt counts the cycles of intervals that end inside
+      // the window of the first one's first cycle (no visit of the counter after it) as it
+      // counts pulses batched in a window: the bus adds them up (probe::Bus::openCountBatch).
+      // On UPC-P only as many as its low-order register takes without a carry: a carry's
+      // cycle is observable (the unit's max_service_latency).
+      if (m.bus_count_level[input] && t0 >= m.level_end[input]) {
+        const Cycle until = m.windowEnd(target, t0);
+        const u64 room = m.upcp ? m.upcp->eventsBeforeCarry(target.event) : ~u64{0};
+        if (t1 <= until && t1 - t0 <= room) {
+          m.bus.openCountBatch(input, t0, t1, until, room);
+          m.noteOpen(input);
+          return;
+        }
+      }
       m.bus.openLevelBatch(input, t0, t1);
       m.noteOpen(input);
       return;
@@ -971,6 +1031,7 @@ void Monitor::level(u32 input, Cycle t0, Cycle t1) {
       continue;
     }
     if (m.bus_level_batch[input]) {  // shifted: the bus keeps no batch of it
+      m.level_end[input] = std::max(m.level_end[input], end);
       m.deliverLevel(target, start, end);
       continue;
     }

@@ -271,6 +271,19 @@ class Bus {
       l.total += t1 - t0;
       return;
     }
+    // A level counted as occurrences (openCountBatch): an interval after the counted cycles,
+    // ending inside the window, adds its cycles (and starts the last run unless it abuts it).
+    PulseBatch& b = batches_[in];
+    if (t0 > b.last && t1 <= b.until && t1 - t0 <= b.room) {
+      b.count += t1 - t0;
+      b.room -= t1 - t0;
+      if (t0 != b.last + 1) {
+        b.before_tail = b.last;
+        b.tail = t0;
+      }
+      b.last = t1 - 1;
+      return;
+    }
     sink_->level(in, t0, t1);
   }
 
@@ -280,11 +293,16 @@ class Bus {
   // the sink takes the batch (before it needs it: before any access to its unit). Pulses: those
   // of the cycles before `until` (the sink applies them as `count` occurrences at `last`).
   // Levels: intervals that begin inside the open interval [start, end) or at its end extend it
-  // (`total` adds up their lengths). Any other input goes to the sink as before.
+  // (`total` adds up their lengths); or, in a count batch, are added up as pulses. Any other
+  // input goes to the sink as before.
   struct PulseBatch {
     u64 count = 0;
     Cycle last = 0;
     Cycle until = 0;  // 0: no batch
+    // A count batch (of a level input): its last run of abutting intervals is [tail, last + 1);
+    // the cycles of the ones before it end at before_tail.
+    Cycle tail = 0, before_tail = 0;
+    u64 room = 0;  // the cycles it may still take
   };
   struct LevelBatch {
     Cycle start = 0, end = 0;
@@ -295,10 +313,18 @@ class Bus {
   void openPulseBatch(u32 input, u64 count, Cycle until) {
     batches_[input] = PulseBatch{count, now_, until};
   }
+  const PulseBatch& pulseBatch(u32 input) const { return batches_[input]; }
   PulseBatch takePulseBatch(u32 input) {
     const PulseBatch b = batches_[input];
     batches_[input] = PulseBatch{};
     return b;
+  }
+  // A level input's intervals as occurrences, one per cycle: [t0, t1) holds t1 - t0 of them;
+  // later intervals after it that end by `until` add theirs (the sink applies all but the last
+  // run of abutting intervals as a pulse batch, and that run as an interval), as long as they
+  // add up to at most `room` cycles (>= t1 - t0).
+  void openCountBatch(u32 input, Cycle t0, Cycle t1, Cycle until, u64 room) {
+    batches_[input] = PulseBatch{t1 - t0, t1 - 1, until, t0, t0 - 1, room - (t1 - t0)};
   }
   void openLevelBatch(u32 input, Cycle t0, Cycle t1) {
     level_batches_[input] = LevelBatch{t0, t1, t1 - t0, true};

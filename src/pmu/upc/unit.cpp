@@ -127,6 +127,16 @@ Cycle Unit::nextVisit(u32 counter, Cycle t) const {
   return t + delta;
 }
 
+u64 Unit::eventsBeforeCarry(u32 event) const {
+  const u32 c = event_counter_[event];
+  const Counter& k = counters_[c];
+  const Pending& p = pending_[event];
+  const Cycle from = std::max(p.begin, k.frontier);
+  const u64 pending = p.end > from ? p.end - from : 0;
+  const u64 room = low_mask_ - k.low;
+  return room > pending ? room - pending : 0;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Batched inputs
 

@@ -152,6 +152,9 @@ class Unit {
   Interest interest() const { return Interest{interest_, interest_epoch_}; }
   // First cycle >= t at which the round-robin state machine visits entry c.
   Cycle nextVisit(u32 counter, Cycle t) const;
+  // How many more events of `event` its counter takes before its low-order register carries
+  // out, counting a level interval still pending (no access: the state is not advanced).
+  u64 eventsBeforeCarry(u32 event) const;
   // The counter's architectural state at `now` (an access: same ordering rules as read).
   CounterState inspect(u32 counter, Cycle now);
   // Flips bit `bit` of counter c's SRAM entry at cycle `now`: bits [0, D) are data bits (D = 64 -
