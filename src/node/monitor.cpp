@@ -170,6 +170,8 @@ struct Monitor::Impl {
   void deliverPulse(const Target& target, Cycle at, u64 count);
   void deliverLevel(const Target& target, Cycle t0, Cycle t1);
   void flushBatch(u32 id);
+  // Applies the bus's pulse batches of a group's inputs: to each target, one pulse.
+  void takeGroup(u32 group);
   void takeBusBatches(u32 input);
   void noteOpen(u32 input) {
     if (!bus_open[input]) {
@@ -236,10 +238,25 @@ struct Monitor::Impl {
   std::vector<Cycle> level_end;
   std::vector<u32> bus_pulse_target;  // by bus input: index into `targets` of its batch's target
   std::vector<u32> feeders;           // by Target::id: bus inputs feeding it
-  std::vector<u8> interested;         // by Target::id: interestedIn(target)
-  std::vector<u32> open_inputs;       // bus inputs with a batch open in the bus
-  std::vector<u64> reference;         // by bus input
-  std::map<u32, InputTrace> traces;   // the traced inputs (traceInput)
+  // Inputs whose pulses reach several interested targets, or a target with several feeds (a
+  // sum over a core's threads, often counted with its threads' own events): a group is a
+  // connected set of such inputs and their interested targets, all batchable. Their bus
+  // batches share one window, the first visit of any of the group's counters after the first
+  // pulse, and are applied together (Monitor::pulse).
+  struct Group {
+    std::vector<u32> inputs;
+    std::vector<u32> targets;  // indices into `targets`: (input, target) routes
+    Cycle until = 0;           // 0: no batch open
+  };
+  static constexpr u32 kNoGroup = ~u32{0};
+  std::vector<Group> groups;
+  std::vector<u32> group_of;         // by bus input: its group, or kNoGroup
+  std::vector<u64> group_sum;        // by Target::id (scratch of takeGroup)
+  std::vector<Cycle> group_last;     // by Target::id (scratch of takeGroup)
+  std::vector<u8> interested;        // by Target::id: interestedIn(target)
+  std::vector<u32> open_inputs;      // bus inputs with a batch open in the bus
+  std::vector<u64> reference;        // by bus input
+  std::map<u32, InputTrace> traces;  // the traced inputs (traceInput)
   std::vector<PendingInterrupt> pending;
 
   struct HostCounter {
@@ -534,6 +551,9 @@ void Monitor::Impl::route() {
   // target fed by several inputs needs its inputs in time order across them).
   feeders.assign(ids.size(), 0);
   for (const Target& t : targets) ++feeders[t.id];
+  group_sum.assign(ids.size(), 0);
+  group_last.assign(ids.size(), 0);
+  group_of.assign(bus.inputs(), kNoGroup);
   bus_pulse_batch.assign(bus.inputs(), 0);
   bus_pulse_target.assign(bus.inputs(), 0);
   bus_level_batch.assign(bus.inputs(), 0);
@@ -601,19 +621,63 @@ void Monitor::Impl::refreshBatching() {
     interested[t.id] = interestedIn(t);
   }
   // The bus keeps the pulse batches of an input with one interested target (a unit ignores the
-  // pulses of events no counter selects), which no other input feeds.
+  // pulses of events no counter selects), which no other input feeds, or whose every feed has
+  // it as its only interested target: those feeds' batches then share one window (Monitor::
+  // pulse) and are applied together, as one pulse at the last one's cycle.
   const bool ordered = upcp && machine.upc.policy != upc::Policy::kRoundRobin;
+  std::vector<u32> interested_targets(bus.inputs(), 0);
   for (u32 f = 0; f < bus.inputs(); ++f) {
-    u32 count = 0;
     for (u32 r = route_begin[f]; r < route_begin[f + 1]; ++r) {
       if (!interested[targets[r].id]) continue;
-      ++count;
+      ++interested_targets[f];
       bus_pulse_target[f] = r;
     }
+  }
+  // The groups: connected sets of pulse inputs and interested targets (through the routes).
+  groups.clear();
+  group_of.assign(bus.inputs(), kNoGroup);
+  std::vector<std::vector<u32>> feeds_of(target_of.size());  // interested targets' inputs
+  for (u32 f = 0; f < bus.inputs(); ++f) {
+    for (u32 r = route_begin[f]; r < route_begin[f + 1]; ++r) {
+      if (interested[targets[r].id]) feeds_of[targets[r].id].push_back(f);
+    }
+  }
+  std::vector<u8> seen(bus.inputs(), 0), seen_target(target_of.size(), 0);
+  for (u32 f0 = 0; f0 < bus.inputs(); ++f0) {
+    if (ordered || seen[f0] || interested_targets[f0] == 0) continue;
+    Group g;
+    bool ok = true;
+    std::vector<u32> todo = {f0};
+    seen[f0] = 1;
+    while (!todo.empty()) {
+      const u32 f = todo.back();
+      todo.pop_back();
+      g.inputs.push_back(f);
+      ok = ok && !level_input[f] && !traces.contains(f);
+      for (u32 r = route_begin[f]; r < route_begin[f + 1]; ++r) {
+        const u32 id = targets[r].id;
+        if (!interested[id]) continue;
+        g.targets.push_back(r);
+        ok = ok && batchable[id];
+        if (seen_target[id]) continue;
+        seen_target[id] = 1;
+        for (u32 h : feeds_of[id]) {
+          if (seen[h]) continue;
+          seen[h] = 1;
+          todo.push_back(h);
+        }
+      }
+    }
+    if (!ok || (g.inputs.size() == 1 && g.targets.size() == 1)) continue;
+    for (u32 f : g.inputs) group_of[f] = static_cast<u32>(groups.size());
+    groups.push_back(std::move(g));
+  }
+  for (u32 f = 0; f < bus.inputs(); ++f) {
+    const u32 count = interested_targets[f];
     const Target& t = targets[bus_pulse_target[f]];
     // (A traced input's pulses keep their cycles.)
-    bus_pulse_batch[f] =
-        !ordered && count == 1 && feeders[t.id] == 1 && batchable[t.id] && !traces.contains(f);
+    bus_pulse_batch[f] = group_of[f] != kNoGroup || (!ordered && count == 1 && feeders[t.id] == 1 &&
+                                                     batchable[t.id] && !traces.contains(f));
     // A level-high counter's level interval is one occurrence per cycle: those of the cycles
     // of a window (no visit of the counter in between) may be applied as one pulse, as the
     // pulses of an input are (a traced input's intervals stay intervals).
@@ -623,7 +687,40 @@ void Monitor::Impl::refreshBatching() {
   }
 }
 
+void Monitor::Impl::takeGroup(u32 gi) {
+  Group& g = groups[gi];
+  g.until = 0;
+  bool any = false;
+  for (u32 f : g.inputs) {
+    const probe::Bus::PulseBatch p = bus.takePulseBatch(f);
+    if (p.count == 0) continue;
+    any = true;
+    reference[f] += p.count;
+    for (u32 r = route_begin[f]; r < route_begin[f + 1]; ++r) {
+      const u32 id = targets[r].id;
+      if (!interested[id]) continue;
+      group_sum[id] += p.count;
+      group_last[id] = std::max(group_last[id], p.last);
+    }
+  }
+  if (!any) return;
+  // Each target's pulses of the window as one, at the last one's cycle (as Monitor::pulse's own
+  // batches apply them).
+  for (u32 r : g.targets) {
+    const Target& target = targets[r];
+    const u32 id = target.id;
+    if (group_sum[id] == 0) continue;
+    const Cycle at = std::max({group_last[id], last_start[id], unitNow(target.slot)});
+    last_start[id] = at;
+    slots[target.slot].horizon = std::max(slots[target.slot].horizon, at + 1);
+    deliverPulse(target, at, group_sum[id]);
+    group_sum[id] = 0;
+    group_last[id] = 0;
+  }
+}
+
 void Monitor::Impl::takeBusBatches(u32 input) {
+  if (group_of[input] != kNoGroup) takeGroup(group_of[input]);  // (with the group's others)
   const probe::Bus::PulseBatch p = bus.takePulseBatch(input);
   if (p.count != 0 && level_input[input]) {
     // A count batch (Monitor::level): its intervals but the last run of abutting ones are
@@ -933,8 +1030,26 @@ void Monitor::pulse(u32 input, Cycle t, u64 count) {
   if (m.bus_pulse_batch[input]) {
     // The bus's batch of this input ended (a visit of the counter came) or none was open: apply
     // it, and let the bus add up the pulses until the counter's next visit.
-    m.takeBusBatches(input);
     const Impl::Target& target = m.targets[m.bus_pulse_target[input]];
+    if (m.group_of[input] != Impl::kNoGroup) {
+      // The group's batches share the window of its first pulse (the first visit after it of
+      // any of the group's counters). This input has none open: open one in the window, or,
+      // past it, apply the window's batches and open the next window.
+      Impl::Group& g = m.groups[m.group_of[input]];
+      if (t >= g.until) m.takeGroup(m.group_of[input]);
+      if (g.until == 0) {
+        g.until = ~Cycle{0};
+        for (u32 r : g.targets) {
+          const Impl::Target& u = m.targets[r];
+          const Cycle at = std::max({t, m.last_start[u.id], m.unitNow(u.slot)});
+          g.until = std::min(g.until, m.windowEnd(u, at));
+        }
+      }
+      m.bus.openPulseBatch(input, count, g.until);
+      m.noteOpen(input);
+      return;
+    }
+    m.takeBusBatches(input);
     const Cycle at = std::max({t, m.last_start[target.id], m.unitNow(target.slot)});
     m.bus.openPulseBatch(input, count, m.windowEnd(target, at));
     m.noteOpen(input);
