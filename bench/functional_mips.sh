@@ -56,3 +56,21 @@ run_case bench_fp X=1 -- "$bin/bench_fp"
 run_case bench_omp_1thread OMP_NUM_THREADS=1 -- "$bin/bench_omp"
 run_case bench_omp_4threads OMP_NUM_THREADS=4 -- "$bin/bench_omp"
 run_case bench_omp_64threads OMP_NUM_THREADS=64 -- "$bin/bench_omp"
+
+# The host's own speed on the same work: each single-threaded workload's C source compiled for
+# the host (cc -O2) and timed the same way. Its "MIPS" divide the guest's instruction count by
+# the native time: no simulator of this guest can beat that figure by much where the host's
+# memory, not the interpretation, sets the pace (bench_mem's pointer chase).
+src=$(dirname "$0")/../guest/workloads
+if command -v cc >/dev/null; then
+  printf '\n%-22s %14s %9s %9s %9s\n' native instructions native_s native_MIPS hpmsim/native
+  for w in bench_int bench_mem bench_fp; do
+    cc -O2 -o "$tmp/$w" "$src/$w.c" -lm
+    "$hpmsim" run --mode functional --stats-json "$tmp/s.json" -- "$bin/$w" >/dev/null
+    n=$(instructions_of "$tmp/s.json")
+    h=$(best_time "$hpmsim" run --mode functional -- "$bin/$w")
+    c=$(best_time "$tmp/$w")
+    awk -v name="$w" -v n="$n" -v h="$h" -v c="$c" 'BEGIN {
+      printf "%-22s %14d %9.3f %9.1f %9.2f\n", name, n, c, n / c / 1e6, h / c }'
+  done
+fi
