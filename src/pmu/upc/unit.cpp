@@ -765,7 +765,11 @@ void Unit::countCycle(Cycle t, std::span<const u64> levels) {
   const u32 w_count = kWords != 0 ? kWords : words_;
   const u32 banks = kBanks != 0 ? kBanks : params_.banks();
   const bool aligned = params_.counters % 64 == 0;
-  u64* count = scratch_.data();
+  // With a constant shape the increments live in a local array, which the compiler keeps in
+  // registers: through the member scratch array every plane's stores might alias them, and the
+  // ripple below would reload them from memory at every step.
+  u64 local_count[kWords != 0 ? kWords : 1];
+  u64* count = kWords != 0 ? local_count : scratch_.data();
   const u64* high = &mode_masks_[0];
   const u64* low = &mode_masks_[u64{w_count}];
   const u64* rise = &mode_masks_[2 * u64{w_count}];
