@@ -8,7 +8,9 @@
 // conversion, min/max, comparisons), is computed in integer code that raises flags explicitly.
 //
 // Contract: between HostFlags::clear() and HostFlags::take(), the only host floating-point
-// instructions executed are guest operations of this file.
+// instructions executed are guest operations of this file; host code that runs in between (a
+// run loop's observer) and computes in floating point keeps the host's flags with a
+// HostFlags::Preserve.
 #pragma once
 
 #include <bit>
@@ -93,6 +95,30 @@ class HostFlags {
     return flags;
 #endif
   }
+
+  // Keeps the host's flags across host floating-point work done while a hart runs.
+  class Preserve {
+   public:
+#if defined(__x86_64__)
+    Preserve() : csr_(_mm_getcsr()) {}
+    ~Preserve() {
+      _mm_setcsr(csr_);
+    }
+
+   private:
+    unsigned csr_;
+#else
+    Preserve() {
+      std::fegetexceptflag(&flags_, FE_ALL_EXCEPT);
+    }
+    ~Preserve() {
+      std::fesetexceptflag(&flags_, FE_ALL_EXCEPT);
+    }
+
+   private:
+    std::fexcept_t flags_;
+#endif
+  };
 };
 
 // True when (a, b) is an infinity times a zero, in either order: RISC-V fused multiply-add

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/timing_params.h"
+#include "hart/fpu.h"
 #include "hart/interpreter.h"
 #include "node/monitor.h"
 #include "stats/probe.h"
@@ -384,6 +385,8 @@ void Simulation::Impl::regionMarker(Thread& t, const isa::DecodedInst& d, Cycle 
 }
 
 void Simulation::Impl::sampleCore(u32 core, Cycle now) {
+  // Called from inside a hart's run loop: its divisions must not raise the guest's flags.
+  const fpu::HostFlags::Preserve keep_guest_flags;
   const timing::CoreSnapshot snap = model->snapshot(core);
   const timing::CoreSnapshot& last = last_snapshot[core];
   const Cycle interval = options.profile_interval;

@@ -89,7 +89,8 @@ const std::vector<std::string> kBaseEnv = {"PATH=/usr/bin:/bin", "HOME=/", "LANG
 
 // hpmsim runs in the functional mode (one instruction per cycle, a fixed schedule of quanta):
 // these tests hold its functional behaviour against qemu and against itself; the timing modes
-// have their own tests, and would make this label several times slower.
+// have their own tests, and would make this label several times slower. A case whose own
+// arguments name a mode (hpmsim_args) runs in that one instead.
 const std::vector<std::string> kHpmsimRun = {"run", "--mode", "functional"};
 
 using hpm::test::runProcess;
@@ -152,7 +153,7 @@ void addKernelCases(std::vector<GuestCase>& c) {
   for (const char* p :
        {"pthread_mutex", "pthread_cond", "producer_consumer", "pthread_barrier_rwlock",
         "pthread_sem_spin_once", "thread_tls", "pthread_cancel", "pthread_join_detach", "futex_raw",
-        "poll_pipes", "sig_threads", "cxx_threads", "cxx_thread_local"}) {
+        "poll_pipes", "sig_threads", "cxx_threads", "cxx_thread_local", "fp_flags_threads"}) {
     threaded(p, p);
   }
   threaded("pthread_mutex_robust", "pthread_mutex", {"robust"});
@@ -191,6 +192,12 @@ void addKernelCases(std::vector<GuestCase>& c) {
     c.push_back(gc);
   };
   hpmsimOnly("sig_masks_sa_mask", "sig_masks", {"sa_mask"}, {});
+  // FP flags stay with their hart when the timing mode switches sibling threads every few
+  // instructions (the host's flag register is shared by every hart it runs), and the profile
+  // mode's samples, computed in host floating point inside the run loop, raise none.
+  hpmsimOnly("fp_flags_threads_timing", "fp_flags_threads", {}, {"--mode", "timing"});
+  hpmsimOnly("fp_flags_threads_profile", "fp_flags_threads", {},
+             {"--mode", "profile", "--profile-interval", "50"});
   // The kernel's robust futex lists (the comparison runs turn them off, as qemu lacks them).
   hpmsimOnly("pthread_mutex_robust_kernel_lists", "pthread_mutex", {"robust"}, {});
   hpmsimOnly("sim_time", "sim_time", {}, {});
@@ -373,7 +380,9 @@ SideResult runHpmsim(const GuestCase& gc) {
   fs::create_directory(cwd);
   fs::path stats = dir.path() / "stats.json";
   std::vector<std::string> argv = {kHpmsim};
-  argv.insert(argv.end(), kHpmsimRun.begin(), kHpmsimRun.end());
+  const bool own_mode =
+      std::find(gc.hpmsim_args.begin(), gc.hpmsim_args.end(), "--mode") != gc.hpmsim_args.end();
+  argv.insert(argv.end(), kHpmsimRun.begin(), own_mode ? kHpmsimRun.begin() + 1 : kHpmsimRun.end());
   argv.insert(argv.end(), {"--stats-json", stats.string()});
   // qemu-user 7.2 has no set_robust_list, so glibc's start-up takes a different (one
   // instruction shorter) path under it; our kernel can answer the same way for the comparison.
