@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "base/bits.h"
@@ -50,7 +51,18 @@ T readAt(const std::vector<u8>& bytes, u64 offset) {
 ElfImage ElfImage::load(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) bad("cannot open '{}': {}", path, std::strerror(errno));
-  std::vector<u8> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) {
+    // (Opening a directory succeeds; reading it throws from inside the stream.)
+    bad("'{}' is not a regular file{}", path,
+        std::filesystem::is_directory(path, ec) ? " (a directory)" : "");
+  }
+  std::vector<u8> bytes;
+  try {
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } catch (const std::ios_base::failure&) {
+    bad("cannot read '{}': {}", path, std::strerror(errno));
+  }
   if (in.bad()) bad("cannot read '{}': {}", path, std::strerror(errno));
   return parse(std::move(bytes), path);
 }

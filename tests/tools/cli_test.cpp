@@ -113,6 +113,33 @@ TEST(Run, StatsJsonHasTheDocumentedTopLevelKeys) {
   EXPECT_EQ(j["config"]["name"], "bgq") << j["config"].dump();
 }
 
+// A directory given as the program is bad input like any other file that is not a program.
+TEST(Run, DirectoryAsProgramIsRefusedWithAMessage) {
+  TempDir dir;
+  const RunResult r = hpmsim({"run", "--", dir.path().string()});
+  EXPECT_EQ(r.status(), 4) << r.err;  // ExitCode::kProgram
+  EXPECT_NE(r.err.find("is not a regular file (a directory)"), std::string::npos) << r.err;
+}
+
+// An output that cannot be written is refused before the program runs, not after: no results
+// of a long run are lost to a mistyped path.
+TEST(Run, UnwritableOutputIsRefusedBeforeTheProgramRuns) {
+  TempDir dir;
+  const std::string missing = (dir.path() / "no-such-dir" / "out").string();
+  const std::vector<std::vector<std::string>> cases = {
+      {"run", "--stats-json", missing},
+      {"run", "--mode", "profile", "--profile-prefix", missing},
+      {"stat", "-e", "instructions", "-o", missing},
+  };
+  for (std::vector<std::string> args : cases) {
+    args.insert(args.end(), {"--", guest("exit_status"), "0", "return"});
+    const RunResult r = hpmsim(args);
+    EXPECT_EQ(r.status(), 6) << r.err;  // ExitCode::kIo
+    EXPECT_NE(r.err.find("cannot write '" + missing), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << "the program ran: " << r.out;
+  }
+}
+
 TEST(Run, ProgressLineAppearsOnlyWhenStderrIsATerminal) {
   // About a second in the functional mode: the line is refreshed every half second.
   const std::vector<std::string> args = {"run", "--mode", "functional", "--", guest("bench_int")};

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <cstdio>
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -83,5 +84,11 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     fmt::print(stderr, "hpmsim: error: {}\n", e.what());
     return static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    // Every expected failure is an hpm::Error with its own message and status; anything else is
+    // a defect of hpmsim, reported as one rather than as an abort.
+    std::fflush(stdout);
+    fmt::print(stderr, "hpmsim: internal error: {}\n", e.what());
+    return static_cast<int>(hpm::ExitCode::kInternal);
   }
 }

@@ -2,9 +2,12 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -15,6 +18,7 @@
 #include "node/simulation.h"
 #include "stats/stats.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/output.h"
 
 extern char** environ;
 
@@ -106,7 +110,10 @@ void writeProfile(const Simulation& sim, const RunCliOptions& opt) {
 std::vector<const NativeEvent*> parseUpcConfig(const std::string& path, const Monitor& monitor,
                                                u32 counters) {
   std::ifstream in(path);
-  if (!in) fail(ExitCode::kIo, "--upc-config: cannot read '{}'", path);
+  if (!in) fail(ExitCode::kIo, "--upc-config: cannot read '{}': {}", path, std::strerror(errno));
+  if (std::filesystem::is_directory(path)) {
+    fail(ExitCode::kIo, "--upc-config: '{}' is a directory, not a configuration file", path);
+  }
   std::map<u32, const NativeEvent*> by_counter;
   std::map<u32, u32> named_at;  // counter -> line of the event name that took it
   u32 line_number = 0;
@@ -167,6 +174,11 @@ int run(const RunCliOptions& opt) {
          opt.mode);
   }
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
+  if (!opt.stats_json.empty()) requireWritable(opt.stats_json);
+  if (*mode == RunMode::kProfile) {
+    requireWritable(opt.profile_prefix + "-samples.csv");
+    requireWritable(opt.profile_prefix + "-functions.csv");
+  }
   RunOptions ro;
   ro.mode = *mode;
   ro.root = opt.root;

@@ -16,6 +16,7 @@
 #include "node/monitor.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/output.h"
 
 extern char** environ;
 
@@ -71,6 +72,7 @@ int run(const StatOptions& opt) {
          "profile");
   }
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
+  if (!opt.output.empty()) requireWritable(opt.output);
   RunOptions ro;
   ro.mode = *mode;
   ro.root = opt.root;
