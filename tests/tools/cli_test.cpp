@@ -140,6 +140,15 @@ TEST(Run, UnwritableOutputIsRefusedBeforeTheProgramRuns) {
   }
 }
 
+// A sweep whose parameters are not all valid is one configuration error, before any point runs.
+TEST(Sweep, InvalidParameterIsAConfigurationErrorBeforeAnyRun) {
+  for (const std::string& set : {"core.bogus=1,2", "node.cores=1,0"}) {
+    const RunResult r = hpmsim({"sweep", "--set", set, "--", guest("exit_status"), "0", "return"});
+    EXPECT_EQ(r.status(), kConfig) << set << ": " << r.err;
+    EXPECT_EQ(r.out, "") << set << ": points ran";
+  }
+}
+
 TEST(Run, ProgressLineAppearsOnlyWhenStderrIsATerminal) {
   // About a second in the functional mode: the line is refreshed every half second.
   const std::vector<std::string> args = {"run", "--mode", "functional", "--", guest("bench_int")};

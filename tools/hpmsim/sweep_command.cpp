@@ -18,6 +18,7 @@
 
 #include "base/error.h"
 #include "base/types.h"
+#include "node/machine.h"
 #include "tools/hpmsim/commands.h"
 
 namespace hpm::tools {
@@ -138,6 +139,14 @@ int run(const SweepOptions& opt) {
       }
     }
     points = std::move(next);
+  }
+  // Every point's configuration is valid before any runs: a misspelt key or a value out of
+  // range is one configuration error, not a table of failed runs.
+  for (const Point& p : points) {
+    std::vector<std::string> overrides;
+    for (std::size_t a = 0; a < axes.size(); ++a)
+      overrides.push_back(axes[a].key + "=" + p.values[a]);
+    loadMachine(opt.machine, overrides);
   }
   char tmpl[] = "/tmp/hpmsim-sweep-XXXXXX";
   if (::mkdtemp(tmpl) == nullptr) fail(ExitCode::kIo, "sweep: cannot create a temporary directory");
