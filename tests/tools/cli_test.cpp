@@ -142,7 +142,7 @@ TEST(Run, UnwritableOutputIsRefusedBeforeTheProgramRuns) {
 
 // A sweep whose parameters are not all valid is one configuration error, before any point runs.
 TEST(Sweep, InvalidParameterIsAConfigurationErrorBeforeAnyRun) {
-  for (const std::string& set : {"core.bogus=1,2", "node.cores=1,0"}) {
+  for (const char* set : {"core.bogus=1,2", "node.cores=1,0"}) {
     const RunResult r = hpmsim({"sweep", "--set", set, "--", guest("exit_status"), "0", "return"});
     EXPECT_EQ(r.status(), kConfig) << set << ": " << r.err;
     EXPECT_EQ(r.out, "") << set << ": points ran";
