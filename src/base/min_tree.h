@@ -74,6 +74,20 @@ class MinTree {
     for (; n > 1; n >>= 1) best = earlier(nodes_[n ^ 1], best);
     return keyOf(best);
   }
+  // Both of the above in one walk up from slot i's leaf: the smallest key among the other
+  // slots of i's aligned block of `count` slots (`count` a power of two), and the smallest key
+  // outside that block.
+  struct Around {
+    SlotKey in_block;
+    SlotKey outside;
+  };
+  Around minAround(u32 i, u32 count) const {
+    Node block{kMax, kMax}, rest{kMax, kMax};
+    u32 n = size_ + i;
+    for (u32 c = count; c > 1; c >>= 1, n >>= 1) block = earlier(nodes_[n ^ 1], block);
+    for (; n > 1; n >>= 1) rest = earlier(nodes_[n ^ 1], rest);
+    return Around{keyOf(block), keyOf(rest)};
+  }
   SlotKey key(u32 i) const { return keyOf(nodes_[size_ + i]); }
 
   static constexpr u32 kNone = std::numeric_limits<u32>::max();

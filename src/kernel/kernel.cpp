@@ -574,13 +574,18 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       // Hardware threads of the same core share its pipes cycle by cycle: strict order among
       // them. Other cores interact through the memory system, where the lookahead applies.
       const u32 tpc = config_.threads_per_core;
-      const u32 core_first = best_index / tpc * tpc;
-      u64 siblings = ~u64{0};
-      for (u32 i = core_first; i < core_first + tpc; ++i) {
-        if (i != best_index) siblings = std::min(siblings, ready_.key(i).time);
+      u64 siblings = ~u64{0}, other_cores = ~u64{0};
+      if ((tpc & (tpc - 1)) == 0) {
+        const MinTree::Around around = ready_.minAround(best_index, tpc);
+        siblings = around.in_block.time;
+        other_cores = around.outside.time;
+      } else {
+        const u32 core_first = best_index / tpc * tpc;
+        for (u32 i = core_first; i < core_first + tpc; ++i) {
+          if (i != best_index) siblings = std::min(siblings, ready_.key(i).time);
+        }
+        other_cores = ready_.minExcept(best_index).time;
       }
-      const u64 other_cores = (tpc & (tpc - 1)) == 0 ? ready_.minExceptBlock(core_first, tpc).time
-                                                     : ready_.minExcept(best_index).time;
       const u64 relaxed = other_cores > ~u64{0} - lookahead ? other_cores : other_cores + lookahead;
       limit = std::min({limit, siblings, relaxed});
     }
