@@ -186,11 +186,26 @@ struct TimingObserver {
   Simulation::Impl::ThreadRegions& regions;  // the running thread's (valid for this run)
   u32 hw;
   Cycle limit;
+  // The first instruction's issue cycle and address, when the runner planned it already
+  // (TimedRunner::firstWaits); kUnknown otherwise.
+  Cycle first_at = kUnknown;
+  u64 first_addr = 0;
   Cycle at = 0;
   u64 addr = 0;
   bool retired_any = false;
+  static constexpr Cycle kUnknown = ~Cycle{0};
 
   bool beforeIssue(const isa::DecodedInst& d, u64 pc, const HartState& s) {
+    if constexpr (kMode != RunMode::kWarmup) {
+      if (first_at != kUnknown) {
+        // Planned by the runner, with nothing changed since: it issues now (within the limit;
+        // the first instruction of a run checks no interrupts).
+        at = first_at;
+        addr = first_addr;
+        first_at = kUnknown;
+        return true;
+      }
+    }
     addr = effectiveAddress(d, s);
     if constexpr (kMode == RunMode::kWarmup) {
       if (sim.bus) sim.bus->setNow(state.cycle);
@@ -502,9 +517,13 @@ class TimedRunner final : public Kernel::SliceRunner {
     }
     driver.parked = false;
     Stop stop{StopReason::kObserver, 0};
-    if (!firstWaits(t, hw, driver, state, limit)) {
+    Cycle first_at = TimingObserver<kMode>::kUnknown;
+    u64 first_addr = 0;
+    if (!firstWaits(t, hw, driver, state, limit, first_at, first_addr)) {
       TimingObserver<kMode> observer{sim, driver, t, state, model, sim.regionsOf(t.tid()),
                                      hw,  limit};
+      observer.first_at = first_at;
+      observer.first_addr = first_addr;
       stop = t.hart().run(~u64{0} >> 1, observer);
     }
     if (sim.monitor && state.cycle >= sim.monitor->pollDue()) sim.monitor->poll(state.cycle);
@@ -516,16 +535,23 @@ class TimedRunner final : public Kernel::SliceRunner {
   // which case it parks at its issue cycle, as TimingObserver::beforeIssue would have it, without
   // entering the run loop (a thread waiting for a sibling's pipe or another core is picked and
   // parked about once per instruction). The first instruction of a run checks no interrupts.
+  // When it issues within the limit, `first_at` and `first_addr` are its issue cycle and
+  // effective address.
   bool firstWaits(Thread& t, u32 hw, Simulation::Impl::HartDriver& driver, HartState& state,
-                  Cycle limit) {
+                  Cycle limit, Cycle& first_at, u64& first_addr) {
     if constexpr (kMode == RunMode::kWarmup) {
       return false;  // the picked thread's clock is never past the limit
     } else {
       const isa::DecodedInst* d = t.hart().nextInstruction();
       if (d == nullptr) return false;  // the run loop reports the fetch fault
-      const Cycle at = model_.issueTime(hw, *d, state.pc, effectiveAddress(*d, state));
+      const u64 addr = effectiveAddress(*d, state);
+      const Cycle at = model_.issueTime(hw, *d, state.pc, addr);
       if (sim_.bus) sim_.bus->setNow(at);
-      if (at <= limit) return false;
+      if (at <= limit) {
+        first_at = at;
+        first_addr = addr;
+        return false;
+      }
       state.cycle = at;
       driver.parked = true;
       driver.parked_at = at;
