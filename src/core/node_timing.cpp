@@ -647,6 +647,7 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
   ++t.seq;
   t.clock = at + o.hold;
   cost.cycles = t.clock - before;
+  cost.clock = t.clock;
   ++t.st.instructions;
   ++t.st.by_class[o.cls];
   t.st.compressed += d.length == 2;
@@ -697,6 +698,7 @@ void NodeTiming::Impl::warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr
   t.clock += 1;
   t.last = IssueCost{};
   t.last.cycles = 1;
+  t.last.clock = t.clock;
   ++t.st.warmup_instructions;
   ++t.st.by_class[o.cls];
   t.st.compressed += d.length == 2;
@@ -751,13 +753,15 @@ Cycle NodeTiming::issueTime(u32 h, const isa::DecodedInst& inst, u64 pc, u64 add
   return impl_->plan(h, inst, pc, addr).at;
 }
 
-void NodeTiming::issue(u32 h, const isa::DecodedInst& inst, u64 pc, u64 next_pc, u64 addr,
-                       Cycle at) {
+const IssueCost& NodeTiming::issue(u32 h, const isa::DecodedInst& inst, u64 pc, u64 next_pc,
+                                   u64 addr, Cycle at) {
   impl_->issue(h, inst, pc, next_pc, addr, at);
+  return impl_->threads[h].last;
 }
 
-void NodeTiming::warmup(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr) {
+const IssueCost& NodeTiming::warmup(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr) {
   impl_->warmup(h, inst, pc, addr);
+  return impl_->threads[h].last;
 }
 
 Cycle NodeTiming::hartTime(u32 h) const {
@@ -772,6 +776,7 @@ void NodeTiming::idleUntil(u32 h, Cycle to) {
   t.last = IssueCost{};
   t.last.cycles = to - t.clock;
   t.last.stalls[idx(Stall::kIdle)] = to - t.clock;
+  t.last.clock = to;
   t.st.stalls[idx(Stall::kIdle)] += to - t.clock;
   HPM_PROBE_LEVEL(impl_->bus, kStallIdle, h, t.clock, to);
   HPM_PROBE_LEVEL(impl_->bus, kCycles, h, t.clock, to);

@@ -48,6 +48,7 @@ std::string_view stallName(Stall s);
 struct IssueCost {
   Cycle cycles = 0;
   std::array<Cycle, kStallCount> stalls{};
+  Cycle clock = 0;  // the thread's clock after it: hartTime()
 };
 
 // Running totals of one core, for interval samples (profile mode).
@@ -80,11 +81,13 @@ class NodeTiming {
   // no other issue() in between) and it retires: caches, queues, pipes, predictors and register
   // timestamps are updated; `next_pc` is the address of the next instruction the thread
   // executes (the branch outcome). Afterwards hartTime(h) is at least at + 1.
-  void issue(u32 h, const isa::DecodedInst& inst, u64 pc, u64 next_pc, u64 addr, Cycle at);
+  // Returns what it cost (lastCost(h)).
+  const IssueCost& issue(u32 h, const isa::DecodedInst& inst, u64 pc, u64 next_pc, u64 addr,
+                         Cycle at);
 
   // Warm-up mode: the caches see the access of the instruction (statistics and state) but no
   // timing is modelled; the hardware thread's clock advances by one cycle.
-  void warmup(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr);
+  const IssueCost& warmup(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr);
 
   // The cycle from which hardware thread h's next instruction may issue: its clock.
   Cycle hartTime(u32 h) const;

@@ -241,17 +241,14 @@ struct TimingObserver {
     if (sim.bus && sim.bus->epoch() != sim.bus_epoch) [[unlikely]] {
       sim.noteInterest();
     }
-    if constexpr (kMode == RunMode::kWarmup) {
-      model.warmup(hw, d, pc, addr);
-    } else {
-      model.issue(hw, d, pc, next_pc, addr, at);
-    }
-    state.cycle = model.hartTime(hw);
+    const timing::IssueCost& cost = kMode == RunMode::kWarmup
+                                        ? model.warmup(hw, d, pc, addr)
+                                        : model.issue(hw, d, pc, next_pc, addr, at);
+    state.cycle = cost.clock;
     if (!sim.mix_wanted.empty() && sim.mix_wanted[hw]) [[unlikely]] {
       sim.publishMix(hw, d, addr, state);
     }
     ++regions.instructions;
-    const timing::IssueCost& cost = model.lastCost(hw);
     for (std::size_t i = 0; i < timing::kStallCount; ++i) regions.stalls[i] += cost.stalls[i];
     if (isRegionBegin(d) || isRegionEnd(d)) [[unlikely]] {
       sim.regionMarker(thread, d, state.cycle);

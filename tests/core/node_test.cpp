@@ -112,8 +112,12 @@ TEST(Contract, IssueTimeHasNoSideEffect) {
   }
   EXPECT_EQ(statsJson(m).dump(), before);
   EXPECT_EQ(m.hartTime(0), 0u);
-  m.issue(0, load, 0x10000, 0x10004, 0x800000, a);
+  const IssueCost& cost = m.issue(0, load, 0x10000, 0x10004, 0x800000, a);
   EXPECT_GE(m.hartTime(0), a + 1);
+  // What issue() returns is its cost, ending at the thread's new clock.
+  EXPECT_EQ(&cost, &m.lastCost(0));
+  EXPECT_EQ(cost.clock, m.hartTime(0));
+  EXPECT_EQ(cost.cycles, m.hartTime(0));
 }
 
 TEST(Contract, IssueTimeIsNeverBeforeHartTimeAndIssueBeforeItIsRefused) {
@@ -130,6 +134,7 @@ TEST(Contract, IdleUntilCountsIdleCyclesAndIsTheLastCost) {
   m.idleUntil(1, 1000);
   EXPECT_EQ(m.hartTime(1), 1000u);
   EXPECT_EQ(m.lastCost(1).cycles, 1000u);
+  EXPECT_EQ(m.lastCost(1).clock, 1000u);
   EXPECT_EQ(m.lastCost(1).stalls[static_cast<std::size_t>(Stall::kIdle)], 1000u);
   m.idleUntil(1, 10);  // earlier: no effect
   EXPECT_EQ(m.hartTime(1), 1000u);
@@ -143,7 +148,7 @@ TEST(Contract, WarmupTouchesTheCachesOnlyAndAdvancesTheClockByOne) {
   NodeTiming m(p);
   const isa::DecodedInst load = dec(ld(5, 6, 0));
   const isa::DecodedInst use = dec(add(7, 5, 5));
-  for (int i = 0; i < 3; ++i) m.warmup(0, load, 0x10000, 0x800000);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(m.warmup(0, load, 0x10000, 0x800000).clock, i + 1u);
   EXPECT_EQ(m.hartTime(0), 3u);
   EXPECT_EQ(m.lastCost(0).cycles, 1u);
   // The line and the code are now cached: the timed load hits the L1D and fetch pays only
