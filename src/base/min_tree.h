@@ -65,18 +65,9 @@ class MinTree {
     for (u32 n = size_ + excluded; n > 1; n >>= 1) best = earlier(nodes_[n ^ 1], best);
     return keyOf(best);
   }
-  // The smallest key outside the aligned block of `count` slots starting at `first` (`count` a
-  // power of two, `first` a multiple of it): its subtree is skipped whole.
-  SlotKey minExceptBlock(u32 first, u32 count) const {
-    Node best{kMax, kMax};
-    u32 n = size_ + first;
-    for (u32 c = count; c > 1; c >>= 1) n >>= 1;
-    for (; n > 1; n >>= 1) best = earlier(nodes_[n ^ 1], best);
-    return keyOf(best);
-  }
-  // Both of the above in one walk up from slot i's leaf: the smallest key among the other
-  // slots of i's aligned block of `count` slots (`count` a power of two), and the smallest key
-  // outside that block.
+  // In one walk up from slot i's leaf: the smallest key among the other slots of i's aligned
+  // block of `count` slots (`count` a power of two), and the smallest key outside that block,
+  // whose subtree the walk skips whole.
   struct Around {
     SlotKey in_block;
     SlotKey outside;
