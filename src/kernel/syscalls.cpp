@@ -29,6 +29,19 @@ i64 hostResult(long r) {
   return r < 0 ? -static_cast<i64>(errno) : r;
 }
 
+// Whether [addr, addr + length) lies inside the guest's address space, without wrapping around.
+// Every range a system call hands to the memory map must pass: guest arguments can be anything.
+bool inAddressSpace(u64 addr, u64 length) {
+  return length <= GuestMemory::kVaLimit && addr <= GuestMemory::kVaLimit - length;
+}
+
+// A length rounded up to whole pages; 0 when the rounding would wrap around (a length within a
+// page of 2^64), which every caller treats as out of range, as Linux's PAGE_ALIGN does.
+u64 pageLength(u64 length) {
+  return length > ~u64{0} - (GuestMemory::kPageSize - 1) ? 0
+                                                         : alignUp(length, GuestMemory::kPageSize);
+}
+
 u8 protToPerm(u64 prot) {
   u8 perm = 0;
   if (prot & PROT_READ) perm |= GuestMemory::kRead;
@@ -309,8 +322,12 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
       if (a[0] & (GuestMemory::kPageSize - 1)) return -abi::kEINVAL;
       if (a[2] == MADV_DONTNEED) {
         // Private anonymous pages read back as zero after MADV_DONTNEED.
-        const u64 len = alignUp(a[1], GuestMemory::kPageSize);
-        if (!vmas_.isFullyMapped(a[0], a[0] + len)) return -abi::kENOMEM;
+        const u64 len = pageLength(a[1]);
+        if ((a[1] != 0 && len == 0) || a[0] + len < a[0]) return -abi::kEINVAL;  // wraps around
+        if (len == 0) return 0;
+        if (!inAddressSpace(a[0], len) || !vmas_.isFullyMapped(a[0], a[0] + len)) {
+          return -abi::kENOMEM;
+        }
         for (u64 page = a[0]; page < a[0] + len; page += GuestMemory::kPageSize) {
           const u8 perm = memory_.pagePerm(page);
           memory_.map(page, GuestMemory::kPageSize, perm);
@@ -644,7 +661,7 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
 // Memory management
 
 i64 Kernel::sysBrk(u64 addr) {
-  if (addr == 0 || addr < brk_start_) return static_cast<i64>(brk_current_);
+  if (addr == 0 || addr < brk_start_ || addr > mmap_base_) return static_cast<i64>(brk_current_);
   const u64 old_end = alignUp(brk_current_, GuestMemory::kPageSize);
   const u64 new_end = alignUp(addr, GuestMemory::kPageSize);
   if (new_end > old_end) {
@@ -684,7 +701,7 @@ i64 Kernel::sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offse
   u64 where = 0;
   if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
     if (addr & (GuestMemory::kPageSize - 1)) return -abi::kEINVAL;
-    if (addr + len > GuestMemory::kVaLimit || addr + len < addr) return -abi::kENOMEM;
+    if (!inAddressSpace(addr, len)) return -abi::kENOMEM;
     if ((flags & MAP_FIXED_NOREPLACE) && !(flags & MAP_FIXED) && !vmas_.isFree(addr, addr + len)) {
       return -abi::kEEXIST;
     }
@@ -692,7 +709,7 @@ i64 Kernel::sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offse
     unmapRange(where, len);
   } else {
     const u64 hint = alignDown(addr, GuestMemory::kPageSize);
-    if (hint != 0 && hint + len <= mmap_base_ && hint >= brk_start_ &&
+    if (hint != 0 && hint >= brk_start_ && len <= mmap_base_ && hint <= mmap_base_ - len &&
         vmas_.isFree(hint, hint + len)) {
       where = hint;
     } else {
@@ -722,8 +739,8 @@ i64 Kernel::sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offse
 
 i64 Kernel::sysMunmap(u64 addr, u64 length) {
   if ((addr & (GuestMemory::kPageSize - 1)) || length == 0) return -abi::kEINVAL;
-  const u64 len = alignUp(length, GuestMemory::kPageSize);
-  if (addr + len > GuestMemory::kVaLimit || addr + len < addr) return -abi::kEINVAL;
+  const u64 len = pageLength(length);
+  if (len == 0 || !inAddressSpace(addr, len)) return -abi::kEINVAL;
   unmapRange(addr, len);
   return 0;
 }
@@ -733,9 +750,9 @@ i64 Kernel::sysMprotect(u64 addr, u64 length, u64 prot) {
   if (prot & ~u64{PROT_READ | PROT_WRITE | PROT_EXEC | PROT_GROWSDOWN | PROT_GROWSUP}) {
     return -abi::kEINVAL;
   }
-  const u64 len = alignUp(length, GuestMemory::kPageSize);
-  if (len == 0) return 0;
-  if (addr + len > GuestMemory::kVaLimit || !vmas_.isFullyMapped(addr, addr + len)) {
+  if (length == 0) return 0;
+  const u64 len = pageLength(length);
+  if (len == 0 || !inAddressSpace(addr, len) || !vmas_.isFullyMapped(addr, addr + len)) {
     return -abi::kENOMEM;
   }
   const u8 perm = protToPerm(prot);
@@ -753,9 +770,11 @@ i64 Kernel::sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u
   if ((old_addr & (GuestMemory::kPageSize - 1)) || new_length == 0) return -abi::kEINVAL;
   if (flags & ~u64{MREMAP_MAYMOVE | MREMAP_FIXED}) return -abi::kEINVAL;
   if ((flags & MREMAP_FIXED) && !(flags & MREMAP_MAYMOVE)) return -abi::kEINVAL;
-  const u64 old_len = alignUp(old_length, GuestMemory::kPageSize);
-  const u64 new_len = alignUp(new_length, GuestMemory::kPageSize);
-  if (old_len == 0) return -abi::kEINVAL;
+  const u64 old_len = pageLength(old_length);
+  const u64 new_len = pageLength(new_length);
+  if (old_len == 0 || new_len == 0) return -abi::kEINVAL;
+  if (!inAddressSpace(old_addr, old_len)) return -abi::kEFAULT;
+  if (new_len > GuestMemory::kVaLimit) return -abi::kENOMEM;
   const Vma* vma = vmas_.find(old_addr);
   if (vma == nullptr || !vmas_.isFullyMapped(old_addr, old_addr + old_len)) return -abi::kEFAULT;
   const u8 perm = vma->perm;
@@ -765,7 +784,8 @@ i64 Kernel::sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u
       if (new_len < old_len) unmapRange(old_addr + new_len, old_len - new_len);
       return static_cast<i64>(old_addr);
     }
-    if (old_addr + new_len <= stack_top_ - (u64{8} << 20) &&
+    const u64 growth_limit = stack_top_ - (u64{8} << 20);  // the stack's reserved 8 MiB below
+    if (new_len <= growth_limit && old_addr <= growth_limit - new_len &&
         vmas_.isFree(old_addr + old_len, old_addr + new_len)) {
       mapRange(old_addr + old_len, new_len - old_len, perm, name);
       return static_cast<i64>(old_addr);
@@ -777,6 +797,7 @@ i64 Kernel::sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u
     new_addr = *found;
   } else {
     if (new_addr & (GuestMemory::kPageSize - 1)) return -abi::kEINVAL;
+    if (!inAddressSpace(new_addr, new_len)) return -abi::kEINVAL;
     if (new_addr < old_addr + old_len && old_addr < new_addr + new_len) return -abi::kEINVAL;
     unmapRange(new_addr, new_len);
   }
@@ -806,6 +827,7 @@ i64 Kernel::mapDevice(const FdEntry& entry, u64 addr, u64 length, u64 prot, u64 
   u64 where = 0;
   if (flags & MAP_FIXED) {
     if (addr & (GuestMemory::kPageSize - 1)) return -abi::kEINVAL;
+    if (!inAddressSpace(addr, len)) return -abi::kENOMEM;
     where = addr;
     unmapRange(where, len);
   } else {
