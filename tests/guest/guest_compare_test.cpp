@@ -272,6 +272,10 @@ std::vector<GuestCase> guestCases() {
   ok("isa_fp_arith", {"d"}, "d");
   ok("isa_fp_fma", {"s"}, "s");
   ok("isa_fp_fma", {"d"}, "d");
+  // Random straight-line code from random operands (every register, fcsr and memory digested).
+  for (const char* seed : {"1", "2", "3", "4"}) {
+    ok("isa_random", {seed, "300"}, std::string("seed") + seed);
+  }
   // The workloads at small sizes (their default sizes are for benchmarking).
   ok("demo", {"24"}, "small");
   ok("bench_int", {"2"}, "small");
