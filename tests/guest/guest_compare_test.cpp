@@ -210,6 +210,8 @@ void addKernelCases(std::vector<GuestCase>& c) {
   }
   hpmsimOnly("syscall_storm_timing", "syscall_storm", {"19", "5000"}, {"--mode", "timing"});
   hpmsimOnly("memory_map_edges", "memory_map_edges", {}, {});
+  // The random code's results do not depend on the mode (the qemu comparison runs functional).
+  hpmsimOnly("isa_random_timing", "isa_random", {"1", "300"}, {"--mode", "timing"});
   // getrandom's bytes: the same on every run (qemu's are the host's).
   hpmsimOnly("syscalls_raw_random", "syscalls_raw", {"random"}, {});
   hpmsimOnly("sim_time_bgp", "sim_time", {}, {"--machine", "bgp"});

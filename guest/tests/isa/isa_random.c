@@ -1,14 +1,16 @@
-// Random straight-line RV64IMAFDC code, generated at run time into an executable buffer and run
-// from random register and memory contents; each block's results (every integer and FP register,
-// fcsr, a scratch memory area) are printed as digests, so that the guest comparison test holds
-// hpmsim to qemu-riscv64 on thousands of operand combinations the hand-written ISA tests do not
-// reach: FP rounding modes and flags on special values, NaN boxing, conversions at the limits,
-// division corner cases, word operations' sign extension, compressed encodings, AMOs.
+// Random RV64IMAFDC code with forward branches, generated at run time into an executable buffer and
+// run from random register and memory contents; each block's results (every integer and FP
+// register, fcsr, a scratch memory area) are printed as digests, so that the guest comparison test
+// holds hpmsim to qemu-riscv64 on thousands of operand combinations the hand-written ISA tests do
+// not reach: FP rounding modes and flags on special values, NaN boxing, conversions at the limits,
+// division corner cases, word operations' sign extension, compressed encodings, AMOs, branch
+// conditions.
 //
 //   isa_random [SEED [BLOCKS [VERBOSE_BLOCK]]]     (defaults 1, 300, none)
 //
 // VERBOSE_BLOCK also prints that block's code and every register after it (for finding which
-// instruction differs). The code uses no control flow, system calls or pc-relative values, and
+// instruction differs). The code's only control flow is forward branches and jumps without a
+// link; it makes no system calls and computes no pc-relative values, and
 // its memory accesses go to a scratch area through x31 (the state's base, never written) and x30
 // (a pointer into the scratch area, never written): the registers the program itself needs
 // (sp, gp, tp) are neither read nor written, so both simulators run exactly the same values.
@@ -294,6 +296,70 @@ static void emit_fp(void) {
   }
 }
 
+// Forward control flow: conditional branches (taken or not on random operands) and jumps
+// without a link (a link register would hold an address, which differs between simulators),
+// each to one of the next few instructions or the epilogue, so every block ends. The offset is
+// patched in once the target's position is known.
+typedef struct {
+  size_t at;       // the branch's offset in the code
+  int target;      // index of the target instruction (kBlockInstructions: the epilogue)
+  unsigned shape;  // 0: B-type, 1: jal x0, 2: c.beqz/c.bnez, 3: c.j
+} Branch;
+static Branch branches[kBlockInstructions];
+static int branch_count;
+static size_t starts[kBlockInstructions + 1];  // each instruction's offset, then the epilogue's
+
+static void emit_branch(int index) {
+  Branch* br = &branches[branch_count++];
+  br->at = code_used;
+  br->target = index + 1 + (int)pick(6);
+  if (br->target > kBlockInstructions) br->target = kBlockInstructions;
+  br->shape = pick(4);
+  switch (br->shape) {
+    case 0: {
+      static const unsigned f3s[] = {0, 1, 4, 5, 6, 7};  // beq bne blt bge bltu bgeu
+      emit32(r_type(0, source(), source(), f3s[pick(6)], 0, 0x63));
+      break;
+    }
+    case 1: emit32(0x6f); break;                                                     // jal x0
+    case 2: emit16((uint16_t)(((6u + pick(2)) << 13) | (pick(8) << 7) | 1)); break;  // c.beqz/bnez
+    default: emit16((uint16_t)((5u << 13) | 1)); break;                              // c.j
+  }
+}
+
+static void patch_branches(void) {
+  for (int i = 0; i < branch_count; ++i) {
+    const Branch* br = &branches[i];
+    const uint32_t off = (uint32_t)(starts[br->target] - br->at);  // forward, even, < 256
+    if (br->shape == 0) {
+      uint32_t w;
+      memcpy(&w, code + br->at, 4);
+      w |= ((off >> 12) & 1) << 31 | ((off >> 5) & 63) << 25 | ((off >> 1) & 15) << 8 |
+           ((off >> 11) & 1) << 7;
+      memcpy(code + br->at, &w, 4);
+    } else if (br->shape == 1) {
+      uint32_t w;
+      memcpy(&w, code + br->at, 4);
+      w |= ((off >> 20) & 1) << 31 | ((off >> 1) & 1023) << 21 | ((off >> 11) & 1) << 20 |
+           ((off >> 12) & 255) << 12;
+      memcpy(code + br->at, &w, 4);
+    } else if (br->shape == 2) {
+      uint16_t h;
+      memcpy(&h, code + br->at, 2);
+      h |= (uint16_t)(((off >> 8) & 1) << 12 | ((off >> 3) & 3) << 10 | ((off >> 6) & 3) << 5 |
+                      ((off >> 1) & 3) << 3 | ((off >> 5) & 1) << 2);
+      memcpy(code + br->at, &h, 2);
+    } else {
+      uint16_t h;
+      memcpy(&h, code + br->at, 2);
+      h |= (uint16_t)(((off >> 11) & 1) << 12 | ((off >> 4) & 1) << 11 | ((off >> 8) & 3) << 9 |
+                      ((off >> 10) & 1) << 8 | ((off >> 6) & 1) << 7 | ((off >> 7) & 1) << 6 |
+                      ((off >> 1) & 7) << 3 | ((off >> 5) & 1) << 2);
+      memcpy(code + br->at, &h, 2);
+    }
+  }
+}
+
 // An FP register value: special values of both precisions (NaN-boxed singles, unboxed ones),
 // numbers near the limits of the integer conversions, random bits.
 static uint64_t fp_value(void) {
@@ -347,16 +413,22 @@ int main(int argc, char** argv) {
     // The code: set x30, the random instructions, then store every register and return.
     code_used = 0;
     emit32(i_type(-1024, 31, 0, 30, 0x13));  // addi x30, x31, -1024
+    branch_count = 0;
     for (int i = 0; i < kBlockInstructions; ++i) {
-      const unsigned kind = pick(10);
+      starts[i] = code_used;
+      const unsigned kind = pick(11);
       if (kind < 4) {
         emit_integer();
       } else if (kind < 6) {
         emit_memory();
-      } else {
+      } else if (kind < 10) {
         emit_fp();
+      } else {
+        emit_branch(i);
       }
     }
+    starts[kBlockInstructions] = code_used;  // the epilogue: a branch may skip to it
+    patch_branches();
     emit32(s_type(8, 1, 31, 3, 0x23));  // sd x1, 8(x31)
     for (unsigned r = 5; r <= 30; ++r) emit32(s_type((int)(8 * r), r, 31, 3, 0x23));
     for (unsigned f = 0; f < 32; ++f) emit32(s_type((int)(8 * (kSlotF + f)), f, 31, 3, 0x27));
