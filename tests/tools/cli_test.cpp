@@ -428,6 +428,53 @@ TEST(Stat, BgpNodeWideCountsTakeTwoRunsThatTheCoresOptionSelects) {
   EXPECT_GT(high["counts"]["instructions"].get<u64>(), 0u);
 }
 
+TEST(Stat, DefaultEventsOnBgpCountCoresZeroAndOneAndSaySo) {
+  // perf stat's defaults always work; on UPC-P they count one pair of cores.
+  const std::vector<std::string> program = {guest("node_mix"), "4"};
+  const json defaults = statJson({"--machine", "bgp"}, program);
+  EXPECT_EQ(defaults["cores"], json::array({0, 1}));
+  for (const char* name : {"instructions", "cycles", "branches", "branch-misses",
+                           "cache-references", "cache-misses"}) {
+    EXPECT_TRUE(defaults["counts"].contains(name)) << name;
+  }
+  const json low = statJson({"--machine", "bgp", "--cores", "0,1", "-e", "instructions"}, program);
+  EXPECT_EQ(defaults["counts"]["instructions"], low["counts"]["instructions"]);
+  const RunResult text =
+      hpmsim({"stat", "--machine", "bgp", "--", guest("exit_status"), "0", "return"});
+  EXPECT_EQ(text.status(), 0) << text.err;
+  EXPECT_NE(text.err.find("(machine bgp, UPC-P, timing mode, cores 0,1)"), std::string::npos)
+      << text.err;
+}
+
+TEST(Stat, CoresOnUpcQCountOnlyThoseCoresPUnits) {
+  // Six threads: four on core 0, two on core 1 (bgq fills a core's hardware threads first).
+  const std::vector<std::string> program = {guest("node_mix"), "6"};
+  const json all = statJson({"-e", "instructions,L1dMisses"}, program);
+  const json core0 = statJson({"--cores", "0", "-e", "instructions,L1dMisses"}, program);
+  const json others = statJson(
+      {"--cores", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", "-e", "instructions,L1dMisses"}, program);
+  const json run = runStats({}, program);
+  EXPECT_EQ(all["counts"]["instructions"], run["instructions"]);
+  for (const char* name : {"instructions", "L1dMisses"}) {
+    EXPECT_GT(core0["counts"][name].get<u64>(), 0u) << name;
+    EXPECT_GT(others["counts"][name].get<u64>(), 0u) << name;
+    EXPECT_EQ(core0["counts"][name].get<u64>() + others["counts"][name].get<u64>(),
+              all["counts"][name].get<u64>())
+        << name;
+  }
+  u64 core0_misses = run["timing"]["cores"][0]["l1d"]["misses"].get<u64>();
+  EXPECT_EQ(core0["counts"]["L1dMisses"].get<u64>(), core0_misses);
+}
+
+TEST(Stat, CoresThatDoNotExistAreRefused) {
+  for (const char* machine : {"bgq", "bgp"}) {
+    const RunResult r = hpmsim({"stat", "--machine", machine, "--cores", "0,16", "-e",
+                                "instructions", "--", guest("exit_status"), "0"});
+    EXPECT_EQ(r.status(), kUsage) << machine;
+    EXPECT_NE(r.err.find("--cores 16: machine"), std::string::npos) << r.err;
+  }
+}
+
 TEST(Stat, ConflictingNativeEventsAreRefusedWithoutACoresHint) {
   const RunResult r = hpmsim({"stat", "--machine", "bgp", "-e", "PU0_CYCLES,PU2_CYCLES", "--",
                               guest("exit_status"), "0", "exit"});

@@ -2,6 +2,7 @@
 // whole run, and prints them as perf stat does (with derived ratios).
 #include <fmt/core.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -82,10 +83,24 @@ int run(const StatOptions& opt) {
   if (monitor == nullptr)
     fail(ExitCode::kUsage, "stat: machine {} has no counter unit", machine.name);
 
+  std::vector<u32> cores = opt.cores;
+  for (const u32 core : cores) {
+    if (core >= machine.node.cores) {
+      fail(ExitCode::kUsage, "stat: --cores {}: machine {} has cores 0 to {}", core, machine.name,
+           machine.node.cores - 1);
+    }
+  }
   std::vector<std::string> names = splitList(opt.events);
-  if (names.empty())
+  if (names.empty()) {
     names = {"instructions",  "cycles",           "branches",
              "branch-misses", "cache-references", "cache-misses"};
+    // perf stat's defaults always work. On UPC-P one run counts one pair of cores (a counter
+    // serves the same event of cores 0 and 2), so the defaults count cores 0 and 1, where a
+    // program's first threads run; the header says so.
+    if (monitor->unit() == MonitorUnit::kUpcP && cores.empty()) {
+      for (u32 core = 0; core < std::min<u32>(2, machine.node.cores); ++core) cores.push_back(core);
+    }
+  }
   std::vector<Request> requests;
   std::vector<const NativeEvent*> natives;
   for (const std::string& name : names) {
@@ -94,13 +109,13 @@ int run(const StatOptions& opt) {
       r.natives = {e};
     } else {
       r.natives = monitor->expand(name);
-      if (!opt.cores.empty() && monitor->unit() == MonitorUnit::kUpcP) {
+      if (!cores.empty() && monitor->unit() == MonitorUnit::kUpcP) {
         // UPC-P's native events are per core ("PU<k>_..."): keep the chosen cores' and the
         // node-wide ones.
         std::erase_if(r.natives, [&](const NativeEvent* native) {
           if (!native->name.starts_with("PU")) return false;
           const u32 core = static_cast<u32>(std::stoul(native->name.substr(2)));
-          return std::find(opt.cores.begin(), opt.cores.end(), core) == opt.cores.end();
+          return std::find(cores.begin(), cores.end(), core) == cores.end();
         });
       }
     }
@@ -122,7 +137,7 @@ int run(const StatOptions& opt) {
     // names); a conflict between native events has no such way out.
     const bool node_wide = std::any_of(requests.begin(), requests.end(),
                                        [](const Request& r) { return r.natives.size() > 1; });
-    if (monitor->unit() != MonitorUnit::kUpcP || !opt.cores.empty() || !node_wide) throw;
+    if (monitor->unit() != MonitorUnit::kUpcP || !cores.empty() || !node_wide) throw;
     // Node-wide counts do not fit UPC-P: its counters count cores 0 and 1 (select 0) or cores 2
     // and 3 (select 1), as Blue Gene/P's counter modes.
     fail(ExitCode::kUsage,
@@ -132,11 +147,20 @@ int run(const StatOptions& opt) {
          e.what());
   }
 
+  // UPC-Q counts a core's events in that core's PUnit (/dev/hpm/punit<k>), programmed on every
+  // core: --cores keeps the chosen cores' PUnits. UPC-P keeps them by choosing native events.
+  const std::string punit_prefix = "/dev/hpm/punit";
+  auto counted = [&](const ProgrammedCounter& c) {
+    if (cores.empty() || !c.device.starts_with(punit_prefix)) return true;
+    const u32 core = static_cast<u32>(std::stoul(c.device.substr(punit_prefix.size())));
+    return std::find(cores.begin(), cores.end(), core) != cores.end();
+  };
   // Counts per native event name, summed over the unit instances counting it.
-  auto sumByEvent = [](const std::vector<ProgrammedCounter>& counters,
-                       const std::vector<u64>* values) {
+  auto sumByEvent = [&counted](const std::vector<ProgrammedCounter>& counters,
+                               const std::vector<u64>* values) {
     std::map<std::string, u64> by_event;
     for (std::size_t i = 0; i < counters.size(); ++i) {
+      if (!counted(counters[i])) continue;
       by_event[counters[i].event] += values ? (*values)[i] : counters[i].value;
     }
     return by_event;
@@ -174,6 +198,7 @@ int run(const StatOptions& opt) {
       auto it = region_open.find(id);
       if (it == region_open.end()) return;
       for (std::size_t i = 0; i < values.size(); ++i) {
+        if (!counted(region_layout[i])) continue;
         region_counts[id][region_layout[i].event] += values[i] - it->second[i];
       }
       region_open.erase(it);
@@ -238,6 +263,7 @@ int run(const StatOptions& opt) {
     out["mode"] = opt.mode;
     out["unit"] = monitor->unit() == MonitorUnit::kUpcP ? "upc" : "upcq";
     out["counts"] = counts;
+    if (!cores.empty()) out["cores"] = cores;
     out["cycles_simulated"] = end;
     out["seconds_simulated"] = seconds;
     out["host_seconds"] = host_seconds;
@@ -290,9 +316,12 @@ int run(const StatOptions& opt) {
         before[r.name] = now;
       }
     }
-    text += fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode):\n\n",
-                        cmdline, machine.name,
-                        monitor->unit() == MonitorUnit::kUpcP ? "UPC-P" : "UPC-Q", opt.mode);
+    const std::string on_cores =
+        cores.empty() ? "" : fmt::format(", cores {}", fmt::join(cores, ","));
+    text +=
+        fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode{}):\n\n",
+                    cmdline, machine.name,
+                    monitor->unit() == MonitorUnit::kUpcP ? "UPC-P" : "UPC-Q", opt.mode, on_cores);
     for (const Request& r : requests) {
       text +=
           fmt::format("{:>20}      {:<28} {}\n", withCommas(counts[r.name]), r.name, note(r.name));
@@ -338,7 +367,8 @@ void addStatCommand(CLI::App& root, Action& selected) {
                   "cache-misses, ...), generic events (L1dMisses) or native events")
       ->allow_extra_args(false);
   cmd->add_option("--cores", opt->cores,
-                  "Count generic events on these cores only (UPC-P: 0,1 or 2,3 fit together)")
+                  "Count generic events on these cores only (UPC-P: 0,1 or 2,3 fit together; "
+                  "its default events count cores 0,1)")
       ->delimiter(',');
   cmd->add_option("--interval", opt->interval,
                   "Also print the counts of every interval of N cycles (as perf stat -I)");
