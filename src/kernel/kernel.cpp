@@ -278,6 +278,19 @@ void Kernel::terminate(Termination termination) {
   if (!termination_) termination_ = std::move(termination);
 }
 
+void Kernel::interrupt(int signo) {
+  Termination term;
+  term.refused = true;
+  term.status = 128 + signo;
+  term.report =
+      fmt::format("hpmsim: interrupted by {} at cycle {}: the results cover the run up to there\n",
+                  signo == SIGINT    ? "SIGINT"
+                  : signo == SIGTERM ? "SIGTERM"
+                                     : fmt::format("signal {}", signo),
+                  elapsedCycles());
+  terminate(std::move(term));
+}
+
 void Kernel::killProcess(Thread& t, int signal, u64 fault_addr, std::string_view cause) {
   const HartState& s = t.hart().state();
   std::string where = fmt::format("{:#x}", s.pc);
@@ -522,7 +535,10 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
   const u64 lookahead = config_.params.lookahead;
   u64 rounds = 0;
   while (!finished()) {
-    if (progress && (++rounds & 1023) == 0) progress();
+    if (progress && (++rounds & 1023) == 0) {
+      progress();
+      if (finished()) break;  // the tool interrupted the run (Kernel::interrupt)
+    }
     const u32 best_index = ready_.min();
     const u64 best_start = best_index == MinTree::kNone ? ~u64{0} : ready_.key(best_index).time;
     const u64 next_event = nextEventTime();

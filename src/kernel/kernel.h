@@ -251,6 +251,10 @@ class Kernel : public MemoryDevice {
   void runFunctional(const ProgressFn& progress = {});
 
   bool finished() const { return termination_.has_value(); }
+  // Ends the run at once, as the host signal `signo` asked (SIGINT, SIGTERM): the guest's state
+  // and every statistic stay as they are, the termination's status is 128 + signo and its report
+  // says where the run stopped. Nothing if the run has ended already.
+  void interrupt(int signo);
   const Termination& termination() const { return *termination_; }
 
   const std::vector<std::unique_ptr<Thread>>& threads() const { return threads_; }

@@ -49,7 +49,8 @@ void setNonBlocking(int fd) {
 
 RunResult runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                      const std::string& input, const fs::path& cwd,
-                     std::chrono::milliseconds timeout, std::size_t max_capture) {
+                     std::chrono::milliseconds timeout, std::size_t max_capture,
+                     Interrupt interrupt) {
   RunResult result;
   // Everything the child needs is prepared before fork: after it, only async-signal-safe calls.
   std::vector<char*> cargv;
@@ -112,7 +113,9 @@ RunResult runProcess(const std::vector<std::string>& argv, const std::vector<std
     in_fd = -1;
   }
 
-  auto deadline = std::chrono::steady_clock::now() + timeout;
+  const auto started = std::chrono::steady_clock::now();
+  auto deadline = started + timeout;
+  bool interrupted = interrupt.signo == 0;
   char buf[65536];
   while (out_fd >= 0 || err_fd >= 0) {
     auto now = std::chrono::steady_clock::now();
@@ -120,12 +123,18 @@ RunResult runProcess(const std::vector<std::string>& argv, const std::vector<std
       result.timed_out = true;
       break;
     }
+    if (!interrupted && now >= started + interrupt.after) {
+      kill(-pid, interrupt.signo);
+      interrupted = true;
+    }
     pollfd fds[3];
     int n = 0;
     if (in_fd >= 0) fds[n++] = {in_fd, POLLOUT, 0};
     if (out_fd >= 0) fds[n++] = {out_fd, POLLIN, 0};
     if (err_fd >= 0) fds[n++] = {err_fd, POLLIN, 0};
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now).count();
+    // Wake up in time for the interrupt.
+    if (!interrupted) left = std::min<long long>(left, interrupt.after.count() / 4 + 1);
     int ready =
         poll(fds, static_cast<nfds_t>(n), static_cast<int>(std::min<long long>(left, 1000)));
     if (ready < 0 && errno != EINTR) break;

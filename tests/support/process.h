@@ -33,12 +33,20 @@ struct RunResult {
   std::string describe() const;
 };
 
+// A signal for the child's process group, as a terminal's Ctrl-C sends it, `after` the start.
+struct Interrupt {
+  std::chrono::milliseconds after{0};
+  int signo = 0;  // 0: none
+};
+
 // Runs argv[0] with exactly `argv` and `env`, in `cwd`, feeding `input` on stdin and capturing
 // stdout and stderr (each up to `max_capture` bytes), without core dumps and with only
-// descriptors 0, 1 and 2 open. Kills the child's process group after `timeout`.
+// descriptors 0, 1 and 2 open. Sends `interrupt`, if any; kills the child's process group after
+// `timeout`.
 RunResult runProcess(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                      const std::string& input, const std::filesystem::path& cwd,
-                     std::chrono::milliseconds timeout, std::size_t max_capture = 64u << 20);
+                     std::chrono::milliseconds timeout, std::size_t max_capture = 64u << 20,
+                     Interrupt interrupt = {});
 
 // Runs argv[0] with exactly `argv` and `env`, in `cwd`, in a new session whose controlling
 // terminal is a fresh pseudo-terminal on its stdin, stdout and stderr; returns what appeared on

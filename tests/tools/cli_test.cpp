@@ -3,6 +3,8 @@
 // Test names state the rule they check.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -38,6 +40,15 @@ RunResult hpmsim(const std::vector<std::string>& args, const fs::path& cwd = fs:
   std::vector<std::string> argv = {kHpmsim};
   argv.insert(argv.end(), args.begin(), args.end());
   return hpm::test::runProcess(argv, {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "", cwd, kTimeout);
+}
+
+// hpmsim with `args`, sent SIGINT to its process group (as Ctrl-C does) after `after`.
+RunResult hpmsimInterrupted(const std::vector<std::string>& args, std::chrono::milliseconds after,
+                            const fs::path& cwd = fs::current_path()) {
+  std::vector<std::string> argv = {kHpmsim};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return hpm::test::runProcess(argv, {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "", cwd, kTimeout,
+                               64u << 20, {after, SIGINT});
 }
 
 json readJson(const fs::path& path) {
@@ -141,6 +152,45 @@ TEST(Run, UnwritableOutputIsRefusedBeforeTheProgramRuns) {
 }
 
 // A sweep whose parameters are not all valid is one configuration error, before any point runs.
+// Ctrl-C ends a long simulation without losing its results: the run stops at its next poll,
+// writes everything it would at any end, and exits with 128 + SIGINT.
+TEST(Run, InterruptWritesTheStatisticsOfTheRunSoFar) {
+  TempDir dir;
+  const fs::path stats = dir.path() / "s.json";
+  const RunResult r = hpmsimInterrupted(
+      {"run", "--stats-json", stats.string(), "--", guest("demo")}, std::chrono::seconds(1));
+  EXPECT_EQ(r.status(), 128 + SIGINT) << r.err;
+  EXPECT_NE(r.err.find("hpmsim: interrupted by SIGINT at cycle "), std::string::npos) << r.err;
+  const json j = readJson(stats);
+  EXPECT_EQ(j["exit_status"], 128 + SIGINT);
+  EXPECT_GT(j["instructions"].get<u64>(), 0u);
+  EXPECT_NE(r.err.find("at cycle " + std::to_string(j["cycles"].get<u64>()) + ":"),
+            std::string::npos)
+      << "the report names the cycle the statistics end at: " << r.err;
+}
+
+TEST(Stat, InterruptPrintsExactCountsOfTheRunSoFar) {
+  TempDir dir;
+  const fs::path out = dir.path() / "c.json";
+  const RunResult r = hpmsimInterrupted(
+      {"stat", "--json", "-o", out.string(), "-e", "instructions", "--", guest("demo")},
+      std::chrono::seconds(1));
+  EXPECT_EQ(r.status(), 128 + SIGINT) << r.err;
+  const json j = readJson(out);
+  EXPECT_GT(j["instructions"].get<u64>(), 0u);
+  EXPECT_EQ(j["counts"]["instructions"], j["instructions"]);
+  EXPECT_EQ(j["exit_status"], 128 + SIGINT);
+}
+
+TEST(Sweep, InterruptStopsTheRunningPointsAndRunsNoMore) {
+  const RunResult r = hpmsimInterrupted(
+      {"sweep", "--jobs", "1", "--set", "core.integer_pipes=1,2", "--", guest("demo")},
+      std::chrono::milliseconds(1500));
+  EXPECT_EQ(r.status(), 128 + SIGINT) << r.out << r.err;
+  EXPECT_NE(r.out.find("failed (status 130): interrupted at cycle "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not run (interrupted)"), std::string::npos) << r.out;
+}
+
 TEST(Sweep, InvalidParameterIsAConfigurationErrorBeforeAnyRun) {
   for (const char* set : {"core.bogus=1,2", "node.cores=1,0"}) {
     const RunResult r = hpmsim({"sweep", "--set", set, "--", guest("exit_status"), "0", "return"});

@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/interrupt.h"
 
 namespace {
 
@@ -53,6 +54,7 @@ std::string describeParseError(const CLI::App& app, const CLI::ParseError& e, in
 }  // namespace
 
 int main(int argc, char** argv) {
+  hpm::tools::installInterruptHandlers();
   CLI::App app{"hpmsim: a Blue Gene-class node simulator with modelled performance counters",
                "hpmsim"};
   app.set_version_flag("--version", std::string("hpmsim ") + HPMSIM_VERSION);

@@ -18,6 +18,7 @@
 #include "node/simulation.h"
 #include "stats/stats.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
 
 extern char** environ;
@@ -220,20 +221,20 @@ int run(const RunCliOptions& opt) {
     std::fflush(stderr);
     line_shown = false;
   };
-  if (progress) {
-    on_progress = [&] {
-      const auto now = std::chrono::steady_clock::now();
-      if (now - last_report < std::chrono::milliseconds(500)) return;
-      last_report = now;
-      const double seconds = std::chrono::duration<double>(now - start).count();
-      const u64 n = sim.retiredInstructions();
-      fmt::print(stderr, "\r[hpmsim] {:>14} instructions, {:8.1f} MIPS", n, n / seconds / 1e6);
-      std::fflush(stderr);
-      line_shown = true;
-    };
-    // The guest's own output starts on a clean line, never after the progress line.
-    sim.kernel().setBeforeConsoleWrite(eraseLine);
-  }
+  on_progress = [&] {
+    if (const int signo = pendingInterrupt()) sim.kernel().interrupt(signo);
+    if (!progress) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_report < std::chrono::milliseconds(500)) return;
+    last_report = now;
+    const double seconds = std::chrono::duration<double>(now - start).count();
+    const u64 n = sim.retiredInstructions();
+    fmt::print(stderr, "\r[hpmsim] {:>14} instructions, {:8.1f} MIPS", n, n / seconds / 1e6);
+    std::fflush(stderr);
+    line_shown = true;
+  };
+  // The guest's own output starts on a clean line, never after the progress line.
+  if (progress) sim.kernel().setBeforeConsoleWrite(eraseLine);
   sim.run(on_progress);
   const double host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

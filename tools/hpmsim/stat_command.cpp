@@ -17,6 +17,7 @@
 #include "node/monitor.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
 
 extern char** environ;
@@ -209,7 +210,9 @@ int run(const StatOptions& opt) {
   for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
   sim.exec(opt.command[0], opt.command, env);
   const auto start = std::chrono::steady_clock::now();
-  sim.run();
+  sim.run([&sim] {
+    if (const int signo = pendingInterrupt()) sim.kernel().interrupt(signo);
+  });
   const double host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const Cycle end = sim.elapsedCycles();

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -20,6 +22,7 @@
 #include "base/types.h"
 #include "node/machine.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/interrupt.h"
 
 namespace hpm::tools {
 namespace {
@@ -102,8 +105,24 @@ void runPoint(const SweepOptions& opt, const std::vector<Axis>& axes, Point& poi
     ::execv(argv[0], argv.data());
     ::_exit(127);
   }
+  // Polled rather than blocking, so that an interrupt reaches the point still running (a
+  // terminal's Ctrl-C reaches it anyway; a signal to this process alone does not): it stops and
+  // writes what it has, as `hpmsim run` does. Forwarded as SIGTERM: a point that had the
+  // terminal's SIGINT too takes each signal once (a second SIGINT would end it at once).
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  bool forwarded = false;
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) {
+      point.error = "waitpid failed";
+      return;
+    }
+    if (pendingInterrupt() != 0 && !forwarded) {
+      ::kill(pid, SIGTERM);
+      forwarded = true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   point.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   std::ifstream in(stats);
@@ -162,7 +181,7 @@ int run(const SweepOptions& opt) {
         std::size_t index;
         {
           std::lock_guard<std::mutex> guard(lock);
-          if (next == points.size()) return;
+          if (next == points.size() || pendingInterrupt() != 0) return;
           index = next++;
         }
         runPoint(opt, axes, points[index], dir, index);
@@ -171,6 +190,20 @@ int run(const SweepOptions& opt) {
   }
   for (auto& w : workers) w.join();
   std::filesystem::remove_all(dir);
+  // After an interrupt, the points it stopped have partial results and the later ones none:
+  // neither is a result of the configuration.
+  const int interrupted = pendingInterrupt();
+  if (interrupted != 0) {
+    for (Point& p : points) {
+      if (p.status == -1 && p.error.empty()) {
+        p.error = "not run (interrupted)";
+      } else if ((p.status == 128 + SIGINT || p.status == 128 + SIGTERM) &&
+                 p.stats.contains("cycles")) {
+        p.error = fmt::format("interrupted at cycle {}", p.stats["cycles"].get<u64>());
+        p.stats = nlohmann::json::object();
+      }
+    }
+  }
 
   // Regions seen in any point, in order of id.
   std::map<u64, std::string> regions;
@@ -234,6 +267,7 @@ int run(const SweepOptions& opt) {
       fmt::print("{}\n", row);
     }
   }
+  if (interrupted != 0) return 128 + interrupted;
   return failures == 0 ? 0 : static_cast<int>(ExitCode::kGuestFault);
 }
 
