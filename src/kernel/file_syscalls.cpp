@@ -662,7 +662,7 @@ i64 Kernel::sysPpoll(Thread& t, const std::array<u64, 6>& a) {
     abi::Timespec ts{};
     if (!memory_.read(a[2], &ts, sizeof ts)) return -abi::kEFAULT;
     if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1'000'000'000) return -abi::kEINVAL;
-    timeout = cyclesFor(static_cast<u64>(ts.sec) * 1'000'000'000 + static_cast<u64>(ts.nsec));
+    timeout = cyclesFor(spanNanos(ts.sec, ts.nsec));
   }
   u64 mask = 0;
   if (a[3] != 0) {
@@ -727,7 +727,7 @@ i64 Kernel::sysPpoll(Thread& t, const std::array<u64, 6>& a) {
     if (signalPendingFor(t)) return -abi::kEINTR;
   }
   const std::optional<u64> deadline =
-      timeout ? std::optional<u64>(t.clock() + *timeout) : std::nullopt;
+      timeout ? std::optional<u64>(cyclesAfter(t.clock(), *timeout)) : std::nullopt;
   if (!waitable) {
     t.sleep_remaining_addr = 0;
     block(t, WaitKind::kSleep, deadline);  // ends only by the timeout or a signal

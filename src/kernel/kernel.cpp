@@ -70,7 +70,8 @@ void Kernel::visitStats(stats::Visitor& v) const {
 }
 
 u64 Kernel::cyclesFor(u64 nanos) const {
-  return static_cast<u64>(static_cast<u128>(nanos) * config_.clock_hz / 1'000'000'000u);
+  const u128 cycles = static_cast<u128>(nanos) * config_.clock_hz / 1'000'000'000u;
+  return cycles > kNever ? kNever : static_cast<u64>(cycles);
 }
 
 u64 Kernel::clockNanos(const Thread& t, u64 clock) const {
@@ -506,7 +507,7 @@ void Kernel::fireEvent(const Event& e) {
       info.code = 0x80;  // SI_KERNEL
       sendToProcess(info, e.when);
       if (timer.interval != 0) {
-        timer.value = e.when + timer.interval;
+        timer.value = cyclesAfter(e.when, timer.interval);
         addEvent(Event{timer.value, 0, Event::Kind::kItimerReal, nullptr, timer.generation, 0});
       } else {
         timer.armed = false;
@@ -519,7 +520,7 @@ void Kernel::fireEvent(const Event& e) {
       if (!pt.in_use || !pt.timer.armed || pt.timer.generation != e.generation) return;
       expirePosixTimer(static_cast<std::size_t>(e.timer), 1, e.when);
       if (pt.timer.interval != 0) {
-        pt.timer.value = e.when + pt.timer.interval;
+        pt.timer.value = cyclesAfter(e.when, pt.timer.interval);
         addEvent(Event{pt.timer.value, 0, Event::Kind::kPosixTimer, nullptr, pt.timer.generation,
                        e.timer});
       } else {

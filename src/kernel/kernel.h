@@ -280,9 +280,23 @@ class Kernel : public MemoryDevice {
   // The simulated time of the whole run: the latest clock of any hardware thread.
   u64 elapsedCycles() const;
 
-  // Simulated nanoseconds since boot at a cycle, and cycles in a span of nanoseconds.
+  // Simulated nanoseconds since boot at a cycle, and cycles in a span of nanoseconds (kNever
+  // when the span is longer than a cycle count can hold: some 365 years at 1.6 GHz).
   u64 nanosAt(u64 cycle) const;
   u64 cyclesFor(u64 nanos) const;
+  // A time that never comes: a timeout or timer this far away never expires (Linux clamps such
+  // times to KTIME_MAX, some 292 years, which no run reaches either).
+  static constexpr u64 kNever = ~u64{0};
+  // `cycles` after `now`, or kNever when that is past what a cycle count can hold.
+  static u64 cyclesAfter(u64 now, u64 cycles) {
+    return cycles > kNever - now ? kNever : now + cycles;
+  }
+  // A timespec's or timeval's length in nanoseconds (fields already checked non-negative),
+  // saturating at kNever.
+  static u64 spanNanos(i64 sec, i64 nsec) {
+    const u128 n = static_cast<u128>(sec) * 1'000'000'000u + static_cast<u128>(nsec);
+    return n > kNever ? kNever : static_cast<u64>(n);
+  }
   // The time of a Linux clock (CLOCK_REALTIME, ...) for thread `t`, in nanoseconds.
   u64 clockNanos(const Thread& t, u64 clock) const;
 

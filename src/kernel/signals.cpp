@@ -435,7 +435,7 @@ i64 Kernel::sysSigtimedwait(Thread& t, const std::array<u64, 6>& a) {
     abi::Timespec ts{};
     if (!memory_.read(a[2], &ts, sizeof ts)) return -abi::kEFAULT;
     if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1'000'000'000) return -abi::kEINVAL;
-    deadline = t.clock() + cyclesFor(static_cast<u64>(ts.sec) * 1'000'000'000 + ts.nsec);
+    deadline = cyclesAfter(t.clock(), cyclesFor(spanNanos(ts.sec, ts.nsec)));
   }
   t.sigwait_set = set;
   t.sigwait_info_addr = a[1];

@@ -179,14 +179,14 @@ i64 Kernel::sysFutex(Thread& t, const std::array<u64, 6>& a) {
         abi::Timespec ts{};
         if (!memory_.read(a[3], &ts, sizeof ts)) return -abi::kEFAULT;
         if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1'000'000'000) return -abi::kEINVAL;
-        const u64 nanos = static_cast<u64>(ts.sec) * 1'000'000'000 + static_cast<u64>(ts.nsec);
+        const u64 nanos = spanNanos(ts.sec, ts.nsec);
         if (cmd == kFutexWait) {
-          deadline = t.clock() + cyclesFor(nanos);  // relative, on the monotonic clock
+          deadline = cyclesAfter(t.clock(), cyclesFor(nanos));  // relative, monotonic clock
         } else {
           // Absolute, on CLOCK_MONOTONIC or (with FUTEX_CLOCK_REALTIME) CLOCK_REALTIME.
           const u64 now =
               clockNanos(t, (op & kFutexClockRealtime) ? CLOCK_REALTIME : CLOCK_MONOTONIC);
-          deadline = t.clock() + (nanos > now ? cyclesFor(nanos - now) : 0);
+          deadline = cyclesAfter(t.clock(), nanos > now ? cyclesFor(nanos - now) : 0);
         }
       }
       t.futex_addr = addr;
@@ -288,14 +288,14 @@ i64 Kernel::sysSleep(Thread& t, u64 number, const std::array<u64, 6>& a) {
   abi::Timespec ts{};
   if (!memory_.read(req, &ts, sizeof ts)) return -abi::kEFAULT;
   if (ts.sec < 0 || ts.nsec < 0 || ts.nsec >= 1'000'000'000) return -abi::kEINVAL;
-  u64 nanos = static_cast<u64>(ts.sec) * 1'000'000'000 + static_cast<u64>(ts.nsec);
+  u64 nanos = spanNanos(ts.sec, ts.nsec);
   if (flags & TIMER_ABSTIME) {
     const u64 now = clockNanos(t, clock);
     nanos = nanos > now ? nanos - now : 0;
   }
   t.sleep_remaining_addr = (flags & TIMER_ABSTIME) ? 0 : rem;
   t.sleep_start = t.clock();
-  block(t, WaitKind::kSleep, t.clock() + cyclesFor(nanos));
+  block(t, WaitKind::kSleep, cyclesAfter(t.clock(), cyclesFor(nanos)));
   return kBlocked;
 }
 

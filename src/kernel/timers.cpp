@@ -155,7 +155,7 @@ void Kernel::checkCpuTimers(u64 when) {
     sendToProcess(info, when);
     if (timer.interval != 0) {
       // Expirations missed within this slice are folded into one signal, as Linux does.
-      while (timer.value <= cpu) timer.value += timer.interval;
+      while (timer.value <= cpu) timer.value = cyclesAfter(timer.value, timer.interval);
     } else {
       timer.armed = false;
     }
@@ -167,9 +167,9 @@ void Kernel::checkCpuTimers(u64 when) {
     if (now < pt.timer.value) continue;
     u64 expirations = 1;
     if (pt.timer.interval != 0) {
-      pt.timer.value += pt.timer.interval;
+      pt.timer.value = cyclesAfter(pt.timer.value, pt.timer.interval);
       while (pt.timer.value <= now) {
-        pt.timer.value += pt.timer.interval;
+        pt.timer.value = cyclesAfter(pt.timer.value, pt.timer.interval);
         ++expirations;
       }
     } else {
@@ -194,7 +194,7 @@ i64 Kernel::sysSetitimer(Thread& t, const std::array<u64, 6>& a) {
     if (v.sec < 0 || v.usec < 0 || v.usec >= 1'000'000) return -abi::kEINVAL;
   }
   auto toCycles = [this](const abi::Timeval& v) {
-    return cyclesFor(static_cast<u64>(v.sec) * 1'000'000'000 + static_cast<u64>(v.usec) * 1000);
+    return cyclesFor(spanNanos(v.sec, v.usec * 1000));
   };
   IntervalTimer& timer = itimers_[which];
   ++timer.generation;
@@ -203,10 +203,10 @@ i64 Kernel::sysSetitimer(Thread& t, const std::array<u64, 6>& a) {
   timer.armed = value != 0 || tv[1].usec != 0 || tv[1].sec != 0;
   if (!timer.armed) return 0;
   if (which == 0) {
-    timer.value = t.clock() + std::max<u64>(value, 1);
+    timer.value = cyclesAfter(t.clock(), std::max<u64>(value, 1));
     addEvent(Event{timer.value, 0, Event::Kind::kItimerReal, nullptr, timer.generation, 0});
   } else {
-    timer.value = processCpuCycles() + std::max<u64>(value, 1);
+    timer.value = cyclesAfter(processCpuCycles(), std::max<u64>(value, 1));
   }
   return 0;
 }
@@ -300,9 +300,7 @@ i64 Kernel::sysTimerSettime(Thread& t, const std::array<u64, 6>& a) {
   for (const abi::Timespec& v : ts) {
     if (v.sec < 0 || v.nsec < 0 || v.nsec >= 1'000'000'000) return -abi::kEINVAL;
   }
-  auto nanosOf = [](const abi::Timespec& v) {
-    return static_cast<u64>(v.sec) * 1'000'000'000 + static_cast<u64>(v.nsec);
-  };
+  auto nanosOf = [](const abi::Timespec& v) { return spanNanos(v.sec, v.nsec); };
   ++pt.timer.generation;
   pt.timer.interval = cyclesFor(nanosOf(ts[0]));
   pt.timer.armed = nanosOf(ts[1]) != 0;
@@ -315,9 +313,9 @@ i64 Kernel::sysTimerSettime(Thread& t, const std::array<u64, 6>& a) {
   }
   const u64 cycles = std::max<u64>(cyclesFor(delay), 1);
   if (pt.cpu_time) {
-    pt.timer.value = cpuTimerNow(pt) + cycles;
+    pt.timer.value = cyclesAfter(cpuTimerNow(pt), cycles);
   } else {
-    pt.timer.value = t.clock() + cycles;
+    pt.timer.value = cyclesAfter(t.clock(), cycles);
     addEvent(Event{pt.timer.value, 0, Event::Kind::kPosixTimer, nullptr, pt.timer.generation,
                    static_cast<int>(id)});
   }

@@ -153,7 +153,8 @@ void addKernelCases(std::vector<GuestCase>& c) {
   for (const char* p :
        {"pthread_mutex", "pthread_cond", "producer_consumer", "pthread_barrier_rwlock",
         "pthread_sem_spin_once", "thread_tls", "pthread_cancel", "pthread_join_detach", "futex_raw",
-        "poll_pipes", "sig_threads", "cxx_threads", "cxx_thread_local", "fp_flags_threads"}) {
+        "poll_pipes", "sig_threads", "cxx_threads", "cxx_thread_local", "fp_flags_threads",
+        "time_edges"}) {
     threaded(p, p);
   }
   threaded("pthread_mutex_robust", "pthread_mutex", {"robust"});
