@@ -207,7 +207,10 @@ i64 Kernel::sysOpenat(i64 dirfd, u64 path_addr, u64 flags, u64 mode) {
     return virtual_fd;
   }
   const int host_flags = static_cast<int>(flags) & ~O_CLOEXEC;
-  const int host = fs_->open(guest, host_flags, static_cast<unsigned>(mode) & ~umask_ & 07777);
+  int host = 0;
+  do {  // opening a FIFO waits for its other end, until the run is interrupted
+    host = fs_->open(guest, host_flags, static_cast<unsigned>(mode) & ~umask_ & 07777);
+  } while (host == -EINTR && !pollInterrupt());
   if (host < 0) return host;
   // The path as the host resolved it (symlinks, ".."), so that *at() calls and fchdir on a
   // directory descriptor start where it really is.
@@ -295,7 +298,7 @@ i64 Kernel::sysReadWrite(Thread& t, u64 number, const std::array<u64, 6>& a) {
       r = is_write ? ::writev(e->host_fd, iov.data(), static_cast<int>(iov.size()))
                    : ::readv(e->host_fd, iov.data(), static_cast<int>(iov.size()));
     }
-  } while (r < 0 && errno == EINTR);
+  } while (r < 0 && errno == EINTR && !pollInterrupt());
   if (r < 0 && errno == EPIPE && is_write) {
     // The reader is gone: Linux raises SIGPIPE (by default fatal) and the call fails with EPIPE.
     SigInfo info;
@@ -715,7 +718,7 @@ i64 Kernel::sysPpoll(Thread& t, const std::array<u64, 6>& a) {
     int r = 0;
     do {
       r = ::poll(host.data(), nfds, -1);
-    } while (r < 0 && errno == EINTR);
+    } while (r < 0 && errno == EINTR && !pollInterrupt());
     if (r < 0) return -static_cast<i64>(errno);
     return finish();
   }

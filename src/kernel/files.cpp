@@ -27,7 +27,9 @@ int openInRoot(int root_fd, const std::string& guest_path, int flags, unsigned m
   for (;;) {
     const long fd = ::syscall(SYS_openat2, root_fd, rel, &how, sizeof how);
     if (fd >= 0) return static_cast<int>(fd);
-    if (errno == EAGAIN || errno == EINTR) continue;  // EAGAIN: a concurrent rename; retry
+    // EAGAIN: a concurrent rename, retry. EINTR (opening a FIFO waits for its other end): the
+    // caller sees it, and the kernel interrupts the run if the tool was interrupted.
+    if (errno == EAGAIN) continue;
     return -errno;
   }
 }

@@ -536,9 +536,9 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
   const u64 lookahead = config_.params.lookahead;
   u64 rounds = 0;
   while (!finished()) {
-    if (progress && (++rounds & 1023) == 0) {
-      progress();
-      if (finished()) break;  // the tool interrupted the run (Kernel::interrupt)
+    if ((++rounds & 1023) == 0) {
+      if (progress) progress();
+      if (pollInterrupt()) break;
     }
     const u32 best_index = ready_.min();
     const u64 best_start = best_index == MinTree::kNone ? ~u64{0} : ready_.key(best_index).time;

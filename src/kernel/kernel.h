@@ -255,6 +255,19 @@ class Kernel : public MemoryDevice {
   // and every statistic stay as they are, the termination's status is 128 + signo and its report
   // says where the run stopped. Nothing if the run has ended already.
   void interrupt(int signo);
+  // Where the tool's interrupts come from (the host signal received, or 0; may be empty): the
+  // kernel asks between scheduling rounds, and when a host call the guest is blocked in
+  // (a read of a terminal or a pipe from outside, a poll of them) returns EINTR, and then
+  // interrupts the run.
+  using InterruptSource = std::function<int()>;
+  void setInterruptSource(InterruptSource source) { interrupt_source_ = std::move(source); }
+  // Asks the interrupt source; true when the run has ended (interrupted now or before).
+  bool pollInterrupt() {
+    if (interrupt_source_) {
+      if (const int signo = interrupt_source_()) interrupt(signo);
+    }
+    return finished();
+  }
   const Termination& termination() const { return *termination_; }
 
   const std::vector<std::unique_ptr<Thread>>& threads() const { return threads_; }
@@ -471,6 +484,7 @@ class Kernel : public MemoryDevice {
   std::array<abi::Rlimit, 16> rlimits_{};
   std::array<u64, 4> random_state_{};
   std::optional<Termination> termination_;
+  InterruptSource interrupt_source_;
   KernelStats stats_;
   std::function<void()> before_console_write_;  // see setBeforeConsoleWrite
   u64 hook_period_ = 0;                         // see setPeriodicHook

@@ -3,7 +3,9 @@
 // Test names state the rule they check.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <chrono>
+
 #include <csignal>
 #include <cstdint>
 #include <filesystem>
@@ -167,6 +169,18 @@ TEST(Run, InterruptWritesTheStatisticsOfTheRunSoFar) {
   EXPECT_NE(r.err.find("at cycle " + std::to_string(j["cycles"].get<u64>()) + ":"),
             std::string::npos)
       << "the report names the cycle the statistics end at: " << r.err;
+}
+
+// A guest waiting on the host (a FIFO nobody writes, or opens) is stopped too.
+TEST(Run, InterruptEndsAWaitOnTheHost) {
+  for (const char* mode : {"open", "read"}) {
+    TempDir dir;
+    ASSERT_EQ(::mkfifo((dir.path() / "fifo").c_str(), 0600), 0);
+    const RunResult r = hpmsimInterrupted({"run", "--", guest("fifo_block"), mode, "fifo"},
+                                          std::chrono::milliseconds(500), dir.path());
+    EXPECT_EQ(r.status(), 128 + SIGINT) << mode << ": " << r.describe() << r.err;
+    EXPECT_NE(r.err.find("hpmsim: interrupted by SIGINT"), std::string::npos) << r.err;
+  }
 }
 
 TEST(Stat, InterruptPrintsExactCountsOfTheRunSoFar) {

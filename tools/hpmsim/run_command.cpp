@@ -221,8 +221,8 @@ int run(const RunCliOptions& opt) {
     std::fflush(stderr);
     line_shown = false;
   };
+  sim.kernel().setInterruptSource(pendingInterrupt);
   on_progress = [&] {
-    if (const int signo = pendingInterrupt()) sim.kernel().interrupt(signo);
     if (!progress) return;
     const auto now = std::chrono::steady_clock::now();
     if (now - last_report < std::chrono::milliseconds(500)) return;

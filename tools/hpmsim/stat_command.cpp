@@ -210,9 +210,8 @@ int run(const StatOptions& opt) {
   for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
   sim.exec(opt.command[0], opt.command, env);
   const auto start = std::chrono::steady_clock::now();
-  sim.run([&sim] {
-    if (const int signo = pendingInterrupt()) sim.kernel().interrupt(signo);
-  });
+  sim.kernel().setInterruptSource(pendingInterrupt);
+  sim.run();
   const double host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const Cycle end = sim.elapsedCycles();
