@@ -114,6 +114,22 @@ static uint64_t argument(Rng* r) {
   }
 }
 
+// The time a nanosleep or clock_nanosleep gets: a valid or invalid time of at most a second,
+// null or an unmapped address. (A valid time of centuries, which random bytes can make, would
+// sleep for good, and the run would end as deadlocked, correctly.)
+static uint64_t sleep_time(Rng* r) {
+  static int64_t ts[2];
+  static const int64_t nsecs[] = {0, 1, 999999999, 1000000000, -1};
+  switch (rng_below(r, 4)) {
+    case 0: return 0;
+    case 1: return 0xdead0000000ull;
+    default:
+      ts[0] = (int64_t)rng_below(r, 2) - (rng_below(r, 8) == 0);  // -1, 0 or 1 seconds
+      ts[1] = nsecs[rng_below(r, 5)];
+      return (uint64_t)(uintptr_t)ts;
+  }
+}
+
 static void refill_scratch(Rng* r) {
   for (size_t i = 0; i < kScratchSize; i += 8) {
     const uint64_t v = rng_next(r);
@@ -150,8 +166,11 @@ int main(int argc, char** argv) {
     if (nr == 216) a[4] = wild_address(&rng);  // mremap's new address (MREMAP_FIXED)
     if (nr == 25 && a[1] == 0) a[2] &= 63;     // fcntl F_DUPFD: never onto the saved output
     if (nr == 23 || nr == 24) a[1] &= 63;      // dup, dup3: likewise
+    if (nr == 101) a[0] = sleep_time(&rng);    // nanosleep
+    if (nr == 115) a[2] = sleep_time(&rng);    // clock_nanosleep
     if (nr == 47) a[3] &= 0xffff;              // fallocate: real blocks on the host's disk
     if (nr == 261 && a[1] <= 1) a[1] = 7;      // prlimit64: not RLIMIT_CPU or RLIMIT_FSIZE
+    if (trace) dprintf(out, "%ld nr %ld ...\n", i, nr);  // shows a call that never returns
     const long result = syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
     if (result == -1) ++failed;
     // What the host decides (inode numbers, times, directory order: docs/kernel.md) must not

@@ -49,14 +49,23 @@ T readAt(const std::vector<u8>& bytes, u64 offset) {
 }  // namespace
 
 ElfImage ElfImage::load(const std::string& path) {
+  // What the path is, before opening it: opening a directory succeeds (reading it then throws
+  // from inside the stream), and opening a FIFO waits for a writer, for ever if none comes.
+  std::error_code ec;
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (ec) bad("cannot open '{}': {}", path, ec.message());
+  if (!std::filesystem::is_regular_file(status)) {
+    using std::filesystem::file_type;
+    const file_type type = status.type();
+    bad("'{}' is not a regular file{}", path,
+        type == file_type::directory                               ? " (a directory)"
+        : type == file_type::fifo                                  ? " (a FIFO)"
+        : type == file_type::socket                                ? " (a socket)"
+        : type == file_type::character || type == file_type::block ? " (a device)"
+                                                                   : "");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) bad("cannot open '{}': {}", path, std::strerror(errno));
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec)) {
-    // (Opening a directory succeeds; reading it throws from inside the stream.)
-    bad("'{}' is not a regular file{}", path,
-        std::filesystem::is_directory(path, ec) ? " (a directory)" : "");
-  }
   std::vector<u8> bytes;
   try {
     bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

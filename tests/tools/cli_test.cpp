@@ -134,6 +134,31 @@ TEST(Run, DirectoryAsProgramIsRefusedWithAMessage) {
   EXPECT_NE(r.err.find("is not a regular file (a directory)"), std::string::npos) << r.err;
 }
 
+// Opening a FIFO would wait for a writer, for ever if none comes: refused before opening.
+TEST(Run, FifoOrDeviceAsProgramIsRefusedWithoutWaiting) {
+  TempDir dir;
+  const fs::path fifo = dir.path() / "fifo";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const RunResult r = hpmsim({"run", "--", fifo.string()});
+  EXPECT_EQ(r.status(), 4) << r.describe() << r.err;
+  EXPECT_NE(r.err.find("is not a regular file (a FIFO)"), std::string::npos) << r.err;
+  const RunResult dev = hpmsim({"run", "--", "/dev/null"});
+  EXPECT_EQ(dev.status(), 4) << dev.err;
+  EXPECT_NE(dev.err.find("'/dev/null' is not a regular file (a device)"), std::string::npos)
+      << dev.err;
+}
+
+// A report that cannot be written in full (a full disk; /dev/full) fails loudly at the end,
+// even when it is small enough to sit in the stream's buffer until the file is closed.
+TEST(Stat, ReportThatCannotBeWrittenFailsWithTheReason) {
+  ASSERT_TRUE(fs::exists("/dev/full"));
+  const RunResult r = hpmsim(
+      {"stat", "-o", "/dev/full", "-e", "instructions", "--", guest("exit_status"), "0", "return"});
+  EXPECT_EQ(r.status(), 6) << r.err;  // ExitCode::kIo
+  EXPECT_NE(r.err.find("cannot write '/dev/full': No space left on device"), std::string::npos)
+      << r.err;
+}
+
 // An output that cannot be written is refused before the program runs, not after: no results
 // of a long run are lost to a mistyped path.
 TEST(Run, UnwritableOutputIsRefusedBeforeTheProgramRuns) {

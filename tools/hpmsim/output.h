@@ -18,4 +18,14 @@ inline void requireWritable(const std::string& path) {
   if (!out) fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
 }
 
+// Writes `text` to `path` in full, or fails (ExitCode::kIo) naming the problem. The stream is
+// closed before it is checked: a small text stays in the buffer until then, so a full disk
+// (or /dev/full) only shows at the close.
+inline void writeTextFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  out.close();
+  if (!out) fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
+}
+
 }  // namespace hpm::tools

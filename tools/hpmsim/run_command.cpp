@@ -49,12 +49,6 @@ std::vector<std::string> hostEnvironment() {
   return env;
 }
 
-void writeFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) fail(ExitCode::kIo, "cannot write '{}'", path);
-}
-
 // The profile mode's outputs: samples and the flat profile as CSV, the top functions printed.
 void writeProfile(const Simulation& sim, const RunCliOptions& opt) {
   std::string samples = "core,cycle";
@@ -73,7 +67,7 @@ void writeProfile(const Simulation& sim, const RunCliOptions& opt) {
     }
     samples += fmt::format(",{:.4f},{:.4f}\n", s.lmq_full_share, s.sq_full_share);
   }
-  writeFile(opt.profile_prefix + "-samples.csv", samples);
+  writeTextFile(opt.profile_prefix + "-samples.csv", samples);
 
   const auto functions = sim.functionProfile();
   std::string flat = "function,instructions,cycles";
@@ -88,7 +82,7 @@ void writeProfile(const Simulation& sim, const RunCliOptions& opt) {
     for (u64 s : f.stalls) flat += fmt::format(",{}", s);
     flat += "\n";
   }
-  writeFile(opt.profile_prefix + "-functions.csv", flat);
+  writeTextFile(opt.profile_prefix + "-functions.csv", flat);
 
   fmt::print(stderr,
              "hpmsim: profile ({} samples in {}-samples.csv, all functions in {}-functions.csv)\n",
@@ -271,12 +265,12 @@ int run(const RunCliOptions& opt) {
     visitAll(json);
     json.result()["config"] = machineJson(machine);
     json.result()["command"] = opt.command;
-    writeFile(opt.stats_json, json.result().dump(2) + "\n");
+    writeTextFile(opt.stats_json, json.result().dump(2) + "\n");
   }
   if (!opt.stats_text.empty()) {
     stats::TextWriter text;
     visitAll(text);
-    writeFile(opt.stats_text, text.str());
+    writeTextFile(opt.stats_text, text.str());
   }
   std::fflush(stdout);
   if (!end.report.empty()) fmt::print(stderr, "{}", end.report);

@@ -343,9 +343,7 @@ int run(const StatOptions& opt) {
                          : 0.0);
   }
   if (!opt.output.empty()) {
-    std::ofstream out(opt.output);
-    out << text;
-    if (!out) fail(ExitCode::kIo, "cannot write '{}'", opt.output);
+    writeTextFile(opt.output, text);
   } else {
     fmt::print(stderr, "{}", text);  // as perf stat: the guest owns stdout
   }
