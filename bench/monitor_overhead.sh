@@ -55,20 +55,9 @@ row() {  # label seconds baseline
     'BEGIN { printf "| %-58s | %8.2f | %+7.1f%% |\n", l, s, 100 * (s / b - 1) }'
 }
 
-# bgq: 24 PUnit events that occur on a running core (the thread-0 and core-wide ones).
-punit_events=PEVT_CYCLES_T0,PEVT_INSTRUCTIONS,PEVT_INSTRUCTIONS_T0,PEVT_INST_INT_ALU_T0
-punit_events+=,PEVT_INST_BRANCH_T0,PEVT_INST_LOAD_T0,PEVT_INST_STORE_T0,PEVT_INST_FP_LOAD_T0
-punit_events+=,PEVT_INST_FP_FMA_T0,PEVT_FP_OPS_T0,PEVT_BRANCHES_TAKEN_T0
-punit_events+=,PEVT_BRANCH_MISPREDICTS_T0,PEVT_FETCH_GROUPS_T0,PEVT_ISSUE_XU_T0
-punit_events+=,PEVT_ISSUE_AXU_T0,PEVT_STALL_DEPENDENCY_T0,PEVT_STALL_ANY_T0,PEVT_L1I_ACCESSES
-punit_events+=,PEVT_L1D_ACCESSES,PEVT_L1D_MISSES,PEVT_L1P_HITS,PEVT_LMQ_ALLOCATIONS
-punit_events+=,PEVT_SQ_ALLOCATIONS,PEVT_CORE_L2_READS
-names() {  # the first N native events of a UPC-Q unit, comma-separated
-  "$hpmsim" events --machine bgq --unit "$1" --json |
-    python3 -c 'import json, sys
-print(",".join(e["name"] for e in json.load(sys.stdin)["events"][: int(sys.argv[1])]))' "$2"
-}
-bgq_events=$punit_events,$(names l2 6),$(names io 43),$(names cnk 32)
+# shellcheck source=bench/monitor_events.sh
+source "$here/monitor_events.sh"
+bgq_events=$(bgq_all_events "$hpmsim")
 
 echo "Host time of the timing mode, ${workload[*]#"$bin/"}, best of $repeat (seconds)"
 echo

@@ -19,18 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef struct {
-  uint64_t state;
-} Rng;
-
-static uint64_t rng_next(Rng* r) {
-  uint64_t x = r->state;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  r->state = x;
-  return x * 0x2545F4914F6CDD1DULL;
-}
+#include "common.h"  // guest/tests: Rng
 
 enum { kMaxUnits = 20 };
 
