@@ -283,12 +283,10 @@ void Kernel::interrupt(int signo) {
   Termination term;
   term.refused = true;
   term.status = 128 + signo;
-  term.report =
-      fmt::format("hpmsim: interrupted by {} at cycle {}: the results cover the run up to there\n",
-                  signo == SIGINT    ? "SIGINT"
-                  : signo == SIGTERM ? "SIGTERM"
-                                     : fmt::format("signal {}", signo),
-                  elapsedCycles());
+  term.report = fmt::format(
+      "hpmsim: interrupted by {} at cycle {}: the results cover the run up "
+      "to there\n",
+      signalReportName(signo), elapsedCycles());
   terminate(std::move(term));
 }
 
