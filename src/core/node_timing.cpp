@@ -57,6 +57,13 @@ struct OpTiming {
 
 enum class Redirect : u8 { kNone, kTaken, kMispredict };
 
+// Where the stall cycles of a lump lie (probe::LevelSource): from its first cycle, in the order
+// the constraints were checked (an idle lump has only kIdle), then the instruction's own cycles.
+// publishIssue publishes the same intervals.
+constexpr Stall kLumpOrder[] = {Stall::kIdle,       Stall::kIbufferEmpty, Stall::kMispredict,
+                                Stall::kIcacheMiss, Stall::kDependency,   Stall::kLmqFull,
+                                Stall::kPipeBusy,   Stall::kSqFull};
+
 // Cycles a queue was full, kept as disjoint intervals that begin in increasing order.
 struct FullTracker {
   u64 done = 0;
@@ -81,6 +88,7 @@ struct ThreadStats {
   std::array<u64, kMaxPipes> issued{};
   std::array<u64, kStallCount> stalls{};
   u64 branches = 0;
+  u64 branches_taken = 0;
   u64 branch_mispredicts = 0;
   u64 jumps = 0;
   u64 jump_mispredicts = 0;
@@ -96,6 +104,7 @@ struct ThreadStats {
     for (std::size_t i = 0; i < kMaxPipes; ++i) issued[i] += o.issued[i];
     for (std::size_t i = 0; i < kStallCount; ++i) stalls[i] += o.stalls[i];
     branches += o.branches;
+    branches_taken += o.branches_taken;
     branch_mispredicts += o.branch_mispredicts;
     jumps += o.jumps;
     jump_mispredicts += o.jump_mispredicts;
@@ -239,6 +248,7 @@ struct NodeTiming::Impl {
   TimingParams params;
   mem::MemorySystem mem;
   probe::Bus* bus = nullptr;
+  probe::Bus* queue_bus = nullptr;  // LmqFull and SqFull (setProbe)
   std::vector<Core> cores;
   std::vector<Thread> threads;
   std::array<OpTiming, isa::kOpCount> ops{};
@@ -462,7 +472,7 @@ void NodeTiming::Impl::lmqAllocate(Core& c, Cycle at, Cycle release) {
   if (free > at) {
     const Cycle until_before = c.lmq_full.until;
     c.lmq_full.add(at, free);
-    HPM_PROBE_LEVEL(bus, kLmqFull, core, std::max(at, until_before), free);
+    HPM_PROBE_LEVEL(queue_bus, kLmqFull, core, std::max(at, until_before), free);
   }
 }
 
@@ -494,7 +504,7 @@ void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming&
     if (oldest > at) {
       const Cycle until_before = c.sq_full.until;
       c.sq_full.add(at, oldest);
-      HPM_PROBE_LEVEL(bus, kSqFull, core, std::max(at, until_before), oldest);
+      HPM_PROBE_LEVEL(queue_bus, kSqFull, core, std::max(at, until_before), oldest);
     }
   }
   t.stores_done = std::max(t.stores_done, departure);
@@ -511,6 +521,7 @@ void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa:
     ctr = taken ? static_cast<u8>(std::min(3, ctr + 1)) : static_cast<u8>(ctr == 0 ? 0 : ctr - 1);
     t.ghr = ((t.ghr << 1) | (taken ? 1 : 0)) & ghr_mask;
     ++t.st.branches;
+    t.st.branches_taken += taken ? 1 : 0;
     const u32 h = static_cast<u32>(&t - threads.data());
     if (taken) {
       HPM_PROBE(bus, kBranchesTaken, h, 1);
@@ -660,12 +671,8 @@ void NodeTiming::Impl::publishIssue(u32 h, u8 cls, Cycle before, Cycle at, const
   HPM_PROBE(bus, kInstructions, h, 1);
   const auto event = static_cast<probe::Event>(static_cast<u32>(probe::Event::kInstIntAlu) + cls);
   if (bus->wants(event, h)) bus->pulse(event, h, 1);
-  // The stall cycles [before, at), in the order the constraints were checked.
-  static constexpr Stall kOrder[] = {Stall::kIbufferEmpty, Stall::kMispredict, Stall::kIcacheMiss,
-                                     Stall::kDependency,   Stall::kLmqFull,    Stall::kPipeBusy,
-                                     Stall::kSqFull};
   Cycle t0 = before;
-  for (Stall s : kOrder) {
+  for (Stall s : kLumpOrder) {
     const Cycle n = cost.stalls[idx(s)];
     if (n == 0) continue;
     const auto stall = static_cast<probe::Event>(static_cast<u32>(probe::Event::kStallDependency) +
@@ -738,6 +745,7 @@ void NodeTiming::Impl::visitThread(stats::Visitor& v, const ThreadStats& s, Cycl
   }
   v.endGroup();
   v.counter("branches", s.branches, "Conditional branches");
+  v.counter("branches_taken", s.branches_taken, "Conditional branches taken");
   v.counter("branch_mispredicts", s.branch_mispredicts, "Mispredicted conditional branches");
   v.counter("jumps", s.jumps, "jal and jalr");
   v.counter("jump_mispredicts", s.jump_mispredicts, "jalr whose target was mispredicted");
@@ -794,9 +802,175 @@ void NodeTiming::switchContext(u32 h) {
   t.warm_group = ~u64{0};
 }
 
+void NodeTiming::registerTallies(probe::Bus& bus) const {
+  using probe::Event;
+  const Impl& m = *impl_;
+  const auto plus = [](Event e, u32 k) { return static_cast<Event>(static_cast<u32>(e) + k); };
+  for (u32 h = 0; h < m.threads.size(); ++h) {
+    const ThreadStats& s = m.threads[h].st;
+    bus.addTally(bus.input(Event::kInstructions, h), &s.instructions);
+    for (u32 cls = 0; cls < kClasses; ++cls) {
+      bus.addTally(bus.input(plus(Event::kInstIntAlu, cls), h), &s.by_class[cls]);
+    }
+    bus.addTally(bus.input(Event::kInstCompressed, h), &s.compressed);
+    bus.addTally(bus.input(Event::kBranchesTaken, h), &s.branches_taken);
+    bus.addTally(bus.input(Event::kBranchesNotTaken, h), &s.branches);
+    bus.addTally(bus.input(Event::kBranchesNotTaken, h), &s.branches_taken, ~u64{0});
+    bus.addTally(bus.input(Event::kBranchMispredicts, h), &s.branch_mispredicts);
+    bus.addTally(bus.input(Event::kJumpMispredicts, h), &s.jump_mispredicts);
+    bus.addTally(bus.input(Event::kReturns, h), &s.returns);
+    bus.addTally(bus.input(Event::kReturnMispredicts, h), &s.return_mispredicts);
+    bus.addTally(bus.input(Event::kFetchGroups, h), &s.fetch_groups);
+    for (u32 pipe = 0; pipe < m.nx + m.nf; ++pipe) {
+      bus.addTally(bus.input(pipe < m.nx ? Event::kIssueXu : Event::kIssueAxu, h), &s.issued[pipe]);
+    }
+    bus.addLevelTally(bus.input(Event::kCycles, h));
+    bus.addLevelTally(bus.input(Event::kStallAny, h));
+    for (u32 k = 0; k < kStallCount; ++k)
+      bus.addLevelTally(bus.input(plus(Event::kStallDependency, k), h));
+  }
+  for (u32 core = 0; core < m.cores.size(); ++core) {
+    const CoreStats& s = m.cores[core].st;
+    bus.addTally(bus.input(Event::kLmqAllocations, core), &s.lmq_allocations);
+    bus.addTally(bus.input(Event::kSqAllocations, core), &s.sq_allocations);
+    bus.addTally(bus.input(Event::kSqCombined, core), &s.sq_combined);
+    bus.addTally(bus.input(Event::kFetchPortWaits, core), &s.fetch_port_waits);
+  }
+  m.mem.registerTallies(bus);
+  // What only a core's own instructions change changes its version (issue() and idleUntil()
+  // step it first): its threads' events, its queues, its caches' own accesses and its traffic
+  // below them. Invalidations come from other cores, the L2 and DDR from all of them.
+  static constexpr Event kOwnCoreEvents[] = {
+      Event::kL1iAccesses,     Event::kL1iHits,       Event::kL1iMisses,
+      Event::kL1iEvictions,    Event::kL1dAccesses,   Event::kL1dHits,
+      Event::kL1dMisses,       Event::kL1dLoadMisses, Event::kL1dStoreMisses,
+      Event::kL1dWrites,       Event::kL1dEvictions,  Event::kL1pAccesses,
+      Event::kL1pHits,         Event::kL1pMisses,     Event::kL1pPrefetches,
+      Event::kL1pPrefetchHits, Event::kL1pEvictions,  Event::kLmqAllocations,
+      Event::kSqAllocations,   Event::kSqCombined,    Event::kFetchPortWaits,
+      Event::kCoreL2Reads,     Event::kCoreL2Writes,  Event::kCoreL2Hits,
+      Event::kCoreL2Misses,    Event::kCoreL2Atomics, Event::kCoreDdrReads,
+      Event::kCoreDdrWrites};
+  for (u32 core = 0; core < m.cores.size(); ++core) {
+    for (Event e : kOwnCoreEvents) bus.setTallyVersion(bus.input(e, core), &m.cores[core].version);
+  }
+  for (u32 h = 0; h < m.threads.size(); ++h) {
+    const u64* version = &m.cores[m.threads[h].core].version;
+    for (std::size_t e = 0; e < probe::kEventCount; ++e) {
+      const u32 input = bus.input(static_cast<Event>(e), h);
+      if (probe::kEventInfo[e].scope == probe::Scope::kThread &&
+          bus.tallyKind(input) != probe::Bus::TallyKind::kNone) {
+        bus.setTallyVersion(input, version);
+      }
+    }
+  }
+}
+
+const u64* NodeTiming::coreVersion(u32 core) const {
+  return &impl_->cores[core].version;
+}
+
+namespace {
+
+// The thread level events' stall, for StallDependency .. StallIdle.
+bool stallOf(probe::Event e, Stall& s) {
+  const auto first = static_cast<u32>(probe::Event::kStallDependency);
+  const auto k = static_cast<u32>(e) - first;
+  if (static_cast<u32>(e) < first || k >= kStallCount) return false;
+  s = static_cast<Stall>(k);
+  return true;
+}
+
+}  // namespace
+
+Cycle NodeTiming::levelClock(u32 thread) const {
+  return impl_->threads[thread].clock;
+}
+
+Cycle NodeTiming::lastLumpStart(u32 thread) const {
+  const Thread& t = impl_->threads[thread];
+  return t.clock - t.last.cycles;
+}
+
+std::pair<Cycle, Cycle> NodeTiming::levelInLastLump(probe::Event e, u32 thread) const {
+  const Thread& t = impl_->threads[thread];
+  const Cycle start = t.clock - t.last.cycles;
+  if (e == probe::Event::kCycles) return {start, t.clock};
+  if (e == probe::Event::kStallAny) {
+    Cycle n = 0;
+    for (std::size_t i = 0; i < kStallCount; ++i)
+      n += i == idx(Stall::kIdle) ? 0 : t.last.stalls[i];
+    return {start, start + n};
+  }
+  Stall wanted = Stall::kCount;
+  if (!stallOf(e, wanted))
+    fail(ExitCode::kInternal, "timing: {} is no thread level event", probe::info(e).name);
+  Cycle x = start;
+  for (Stall s : kLumpOrder) {
+    const Cycle n = t.last.stalls[idx(s)];
+    if (s == wanted) return {x, x + n};
+    x += n;
+  }
+  return {x, x};
+}
+
+u64 NodeTiming::levelBefore(probe::Event e, u32 thread, Cycle at) const {
+  const Thread& t = impl_->threads[thread];
+  u64 total = 0;
+  Stall s = Stall::kCount;
+  if (e == probe::Event::kCycles) {
+    total = t.clock;
+  } else if (e == probe::Event::kStallAny) {
+    for (std::size_t i = 0; i < kStallCount; ++i)
+      total += i == idx(Stall::kIdle) ? 0 : t.st.stalls[i];
+  } else if (stallOf(e, s)) {
+    total = t.st.stalls[idx(s)];
+  } else {
+    fail(ExitCode::kInternal, "timing: {} is no thread level event", probe::info(e).name);
+  }
+  if (at >= t.clock) return total;
+  if (at < t.clock - t.last.cycles) {
+    fail(ExitCode::kInternal,
+         "timing: level count of thread {} before cycle {}, inside a lump that ended", thread, at);
+  }
+  const auto [x, y] = levelInLastLump(e, thread);
+  const Cycle from = std::max(x, at);
+  return total - (y > from ? y - from : 0);
+}
+
 void NodeTiming::setProbe(probe::Bus* bus) {
-  impl_->bus = bus;
-  impl_->mem.setProbe(bus);
+  // Each part gets the bus only while some event of its own is published (not counted from
+  // statistics, or not at all): the probes of a part without it cost a compare each. The
+  // queue-full levels, published as intervals that reach into the future, have their own.
+  using probe::Event;
+  using probe::Scope;
+  bool timing = false, queues = false, memory = false;
+  for (std::size_t e = 0; bus != nullptr && e < probe::kEventCount; ++e) {
+    const Scope scope = probe::kEventInfo[e].scope;
+    if (probe::nodeWide(scope)) continue;
+    bool wanted = false;
+    for (u32 s = 0; s < bus->topology().instances(scope) && !wanted; ++s) {
+      wanted = bus->wants(static_cast<Event>(e), s);
+    }
+    if (!wanted) continue;
+    const auto event = static_cast<Event>(e);
+    // (The thread events from InstCompressed to Fences are the driver's instruction mix.)
+    const bool mix = event >= Event::kInstCompressed && event <= Event::kFences;
+    if (event == Event::kLmqFull || event == Event::kSqFull) {
+      queues = true;
+    } else if (mix) {
+      continue;
+    } else if (scope == Scope::kThread || event == Event::kLmqAllocations ||
+               event == Event::kSqAllocations || event == Event::kSqCombined ||
+               event == Event::kFetchPortWaits) {
+      timing = true;
+    } else {
+      memory = true;
+    }
+  }
+  impl_->bus = timing ? bus : nullptr;
+  impl_->queue_bus = queues ? bus : nullptr;
+  impl_->mem.setProbe(memory ? bus : nullptr);
 }
 
 const IssueCost& NodeTiming::lastCost(u32 h) const {

@@ -61,13 +61,16 @@ struct CoreSnapshot {
   u64 sq_full_cycles = 0;   // cycles the store queue was full
 };
 
-class NodeTiming {
+// The model is also the source of its hardware threads' level events for counting from
+// statistics (probe::LevelSource): a lump is one issue() (the stalls in their attribution order,
+// then the instruction's own cycles) or one idleUntil().
+class NodeTiming final : public probe::LevelSource {
  public:
   // One model for `params.cores` cores of `params.threads_per_core` hardware threads each;
   // hardware thread h belongs to core h / threads_per_core. Validates the parameters (throws
   // hpm::Error with ExitCode::kConfig). All clocks start at cycle 0.
   explicit NodeTiming(const TimingParams& params);
-  ~NodeTiming();
+  ~NodeTiming() override;
   NodeTiming(const NodeTiming&) = delete;
   NodeTiming& operator=(const NodeTiming&) = delete;
 
@@ -106,6 +109,19 @@ class NodeTiming {
   // cycle of each instruction before issue() or warmup() (stats/probe.h).
   void setProbe(probe::Bus* bus);
   CoreSnapshot snapshot(u32 core) const;
+  // Names on `bus` the statistic behind each event of the model's (probe::Bus::addTally), the
+  // memory system's included, and the hardware threads' level events, which this model keeps
+  // (probe::LevelSource, with `bus.setLevelSource(this)`). Statistics of the timing mode:
+  // the warm-up mode counts instructions apart.
+  void registerTallies(probe::Bus& bus) const;
+  // A counter that changes at every issue() and idleUntil() of the core's hardware threads.
+  const u64* coreVersion(u32 core) const;
+
+  // ---- probe::LevelSource ----
+  Cycle levelClock(u32 thread) const override;
+  Cycle lastLumpStart(u32 thread) const override;
+  u64 levelBefore(probe::Event e, u32 thread, Cycle t) const override;
+  std::pair<Cycle, Cycle> levelInLastLump(probe::Event e, u32 thread) const override;
 
   // The parameters the model was built with (validated).
   const TimingParams& params() const;

@@ -539,6 +539,60 @@ void MemorySystem::warmAtomic(u32 core, u64 addr, Cycle now) {
 
 // ---- Statistics ----
 
+void MemorySystem::registerTallies(probe::Bus& bus) const {
+  using probe::Event;
+  for (u32 core = 0; core < p_.cores; ++core) {
+    const auto cache = [&](Event accesses, Event hits, Event misses, Event evictions,
+                           Event invalidations, const CacheStats& s) {
+      bus.addTally(bus.input(accesses, core), &s.accesses);
+      bus.addTally(bus.input(hits, core), &s.hits);
+      bus.addTally(bus.input(misses, core), &s.misses);
+      bus.addTally(bus.input(evictions, core), &s.evictions);
+      bus.addTally(bus.input(invalidations, core), &s.invalidations);
+    };
+    cache(Event::kL1iAccesses, Event::kL1iHits, Event::kL1iMisses, Event::kL1iEvictions,
+          Event::kL1iInvalidations, l1i_stats_[core]);
+    cache(Event::kL1dAccesses, Event::kL1dHits, Event::kL1dMisses, Event::kL1dEvictions,
+          Event::kL1dInvalidations, l1d_stats_[core]);
+    cache(Event::kL1pAccesses, Event::kL1pHits, Event::kL1pMisses, Event::kL1pEvictions,
+          Event::kL1pInvalidations, l1p_stats_[core]);
+    bus.addTally(bus.input(Event::kL1dWrites, core), &l1d_stats_[core].writes);
+    bus.addTally(bus.input(Event::kL1pPrefetches, core), &l1p_stats_[core].prefetches);
+    bus.addTally(bus.input(Event::kL1pPrefetchHits, core), &l1p_stats_[core].prefetch_hits);
+    const CoreTrafficStats& t = traffic_stats_[core];
+    bus.addTally(bus.input(Event::kL1dLoadMisses, core), &t.l1d_load_misses);
+    bus.addTally(bus.input(Event::kL1dStoreMisses, core), &t.l1d_store_misses);
+    bus.addTally(bus.input(Event::kCoreL2Reads, core), &t.l2_reads);
+    bus.addTally(bus.input(Event::kCoreL2Writes, core), &t.l2_writes);
+    bus.addTally(bus.input(Event::kCoreL2Hits, core), &t.l2_hits);
+    bus.addTally(bus.input(Event::kCoreL2Misses, core), &t.l2_misses);
+    bus.addTally(bus.input(Event::kCoreL2Atomics, core), &t.l2_atomics);
+    bus.addTally(bus.input(Event::kCoreDdrReads, core), &t.ddr_reads);
+    bus.addTally(bus.input(Event::kCoreDdrWrites, core), &t.ddr_writes);
+  }
+  for (u32 sid = 0; sid < slices_.size(); ++sid) {
+    const SliceStats& s = slices_[sid].stats;
+    bus.addTally(bus.input(Event::kL2Requests, sid), &s.requests);
+    bus.addTally(bus.input(Event::kL2Reads, sid), &s.reads);
+    bus.addTally(bus.input(Event::kL2Writes, sid), &s.writes);
+    bus.addTally(bus.input(Event::kL2Bytes, sid), &s.bytes);
+    bus.addTally(bus.input(Event::kL2Hits, sid), &s.hits);
+    bus.addTally(bus.input(Event::kL2Misses, sid), &s.misses);
+    bus.addTally(bus.input(Event::kL2Evictions, sid), &s.evictions);
+    bus.addTally(bus.input(Event::kL2Writebacks, sid), &s.writebacks);
+    bus.addTally(bus.input(Event::kL2BackInvalidations, sid), &s.back_invalidations);
+    bus.addTally(bus.input(Event::kL2BusyCycles, sid), &s.busy_cycles);
+  }
+  for (u32 c = 0; c < ddr_.size(); ++c) {
+    const DdrStats& s = ddr_[c].stats;
+    bus.addTally(bus.input(Event::kDdrRequests, c), &s.requests);
+    bus.addTally(bus.input(Event::kDdrReads, c), &s.reads);
+    bus.addTally(bus.input(Event::kDdrWrites, c), &s.writes);
+    bus.addTally(bus.input(Event::kDdrBytes, c), &s.bytes);
+    bus.addTally(bus.input(Event::kDdrBusyCycles, c), &s.busy_cycles);
+  }
+}
+
 void MemorySystem::visitCoreStats(u32 core, stats::Visitor& v) const {
   v.group("l1i", l1i_stats_[core]);
   v.group("l1d", l1d_stats_[core]);

@@ -142,6 +142,8 @@ class MemorySystem {
   const CacheStats& l1pStats(u32 core) const { return l1p_stats_[core]; }
   const SliceStats& sliceStats(u32 slice) const { return slices_[slice].stats; }
   const DdrStats& ddrStats(u32 controller) const { return ddr_[controller].stats; }
+  // Names on `bus` the statistic behind each of this model's events (probe::Bus::addTally).
+  void registerTallies(probe::Bus& bus) const;
   // Groups "l1i", "l1d", "l1p" of one core; lists "l2_slices" and "ddr_controllers".
   void visitCoreStats(u32 core, stats::Visitor& v) const;
   void visitSharedStats(stats::Visitor& v) const;

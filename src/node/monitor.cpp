@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <numeric>
 
 #include "base/error.h"
 #include "isa/ops.h"
@@ -127,7 +128,8 @@ struct Monitor::Impl {
     bool dirty = false;  // listed in `dirty`
   };
 
-  Impl(const MachineConfig& m, probe::Bus& b, Kernel& k) : machine(m), bus(b), kernel(k) {}
+  Impl(const MachineConfig& m, probe::Bus& b, Kernel& k, Cycle& due)
+      : machine(m), bus(b), kernel(k), tally_due(due) {}
 
   void buildUpcP();
   void buildUpcQ();
@@ -149,7 +151,7 @@ struct Monitor::Impl {
   }
   void route();
   void refreshInterest();
-  void refreshBatching();
+  void refreshBatching(Cycle now);
   void readQConfigs(u32 slot);
   bool batchableTarget(const Target& t) const;
   // The end of the window of pulses that may be applied as one (the first visit after `at` of
@@ -179,8 +181,11 @@ struct Monitor::Impl {
       open_inputs.push_back(input);
     }
   }
-  // Applies every pending input: before any access to any unit.
-  void flushAll() {
+  // Applies every pending input: before any access to any unit at cycle `now` (counts from
+  // statistics up to it; of cycle `now` too when `events_of_now`: some instruction of that
+  // cycle has issued).
+  void flushAll(Cycle now, bool events_of_now) {
+    flushTallies(now, events_of_now);
     for (u32 input : open_inputs) {
       takeBusBatches(input);
       bus_open[input] = 0;
@@ -265,6 +270,168 @@ struct Monitor::Impl {
     u32 counter;
   };
   std::vector<HostCounter> host;
+
+  // ---- Counting from statistics (docs/architecture.md) ----
+  // A counter counting level high without interrupt or overflow (a batchable target) in a unit
+  // whose counters have periodic windows (UPC-P's maintenance visits, UPC-Q's sweep), every feed
+  // of which has statistics on the bus (probe::Bus::tally): its count in a window is what those
+  // statistics grew by, read at the window's end and applied as one pulse at the window's last
+  // cycle, which leaves the unit as the events one by one would (the same carry or local value
+  // at the visit). Its feeds are not published for it. Pulse feeds are read when the first
+  // instruction at or after the window's end issues (Monitor::issuing): every event of the
+  // cycles before has happened then, none of a later one. A hardware thread's level events are
+  // known once its clock has passed the window's end (probe::LevelSource): read then as well,
+  // or when its clock gets there (lag_from, Monitor::levelsReached).
+  static constexpr u32 kNoTally = ~u32{0};
+  static constexpr Cycle kNever = ~Cycle{0};
+  struct Tally {
+    u32 id = 0;                          // Target::id
+    u32 thread = 0;                      // a level tally: its feed's hardware thread
+    Event level = Event::kCount;         // ... and its event (kCount: a pulse tally)
+    u32 terms_begin = 0, terms_end = 0;  // a pulse tally: its feeds' terms in tally_terms
+    u64 last = 0;                        // the count applied so far
+    Cycle since = 0;                     // everything before this cycle is applied
+    bool running = false;                // its unit counts
+    // A pulse tally's feeds' version (probe::Bus::tallyVersion), when they share one, and its
+    // value when `last` was read: while it stays, so do the statistics.
+    const u64* version = nullptr;
+    u64 seen = 0;
+    // A level tally whose thread's clock lagged behind an access (a flush, or counting began):
+    // the cycles from its clock on were not attributed then, and its next lump reaches the unit
+    // as an interval (an interval published late starts at the access, as Monitor::level has
+    // it), not as a window's count that could exceed what the counter takes in a window.
+    bool gap = false;
+  };
+  // Window ends repeating every `period` cycles, walked in time order.
+  struct Schedule {
+    std::vector<std::pair<Cycle, u32>> entries;  // (window end modulo period, tally), sorted
+    Cycle period = 1;
+    Cycle base = 0;  // a multiple of period: the current entry ends its window at base + offset
+    u32 cursor = 0;
+    Cycle due() const { return entries.empty() ? kNever : base + entries[cursor].first; }
+    u32 tally() const { return entries[cursor].second; }
+    void step() {
+      if (++cursor == entries.size()) {
+        cursor = 0;
+        base += period;
+      }
+    }
+    // Makes the first window end after cycle t the current entry.
+    void seekAfter(Cycle t) {
+      if (entries.empty()) return;
+      base = (t + 1) / period * period;
+      const Cycle offset = t + 1 - base;
+      cursor = static_cast<u32>(
+          std::lower_bound(entries.begin(), entries.end(), std::pair<Cycle, u32>{offset, 0}) -
+          entries.begin());
+      if (cursor == entries.size()) {
+        cursor = 0;
+        base += period;
+      }
+    }
+  };
+  // Consecutive entries of the schedule whose tallies share a version (a core's counters,
+  // which UPC-Q's sweep visits one after the other): while the version stays what it was when
+  // the whole run was last read, and the threads of its level tallies lag (their windows wait
+  // anyway), passing the run reads nothing. An idle core's counters cost a compare each.
+  struct Run {
+    u32 first = 0, last = 0;  // entry indices
+    const u64* version = nullptr;
+    u64 seen = ~u64{0};  // the version when every entry was last read in one pass
+    u64 candidate = 0;   // the version at the first entry of this pass
+    bool skipping = false;
+    std::vector<u32> threads;  // of its level tallies
+  };
+  static constexpr u32 kNoRun = ~u32{0};
+  bool lagging(const Run& r) const {
+    return std::all_of(r.threads.begin(), r.threads.end(),
+                       [&](u32 h) { return lag_from[h] != kNever; });
+  }
+  // Takes the schedule's current entry and steps past it.
+  void passEntry();
+  bool tallyable(const Target& t) const;
+  void rebuildTallies(Cycle now);
+  void setRunning(u32 slot, bool running, Cycle now);
+  u64 tallyValue(const Tally& k, Cycle t) const {
+    if (k.level != Event::kCount) return bus.levelSource()->levelBefore(k.level, k.thread, t);
+    u64 sum = 0;
+    for (u32 i = k.terms_begin; i < k.terms_end; ++i) {
+      sum += tally_terms[i].weight * *tally_terms[i].value;
+    }
+    return sum;
+  }
+  // A pulse tally's count now, or `last` when its version says nothing changed since.
+  u64 pulseValue(Tally& k) const {
+    if (k.version != nullptr) {
+      if (*k.version == k.seen) return k.last;
+      k.seen = *k.version;
+    }
+    return tallyValue(k, 0);
+  }
+  // The count so far of a tally that starts (or restarts) counting at `now`: for a level tally
+  // the thread's whole last lump, which was published (or not) before.
+  void rebase(Tally& k, Cycle now) {
+    if (k.level == Event::kCount) {
+      if (k.version != nullptr) k.seen = *k.version;
+      k.last = tallyValue(k, kNever);
+      k.since = now;
+    } else {
+      k.last = tallyValue(k, kNever);
+      const Cycle clock = bus.levelSource()->levelClock(k.thread);
+      k.since = std::max(now, clock);
+      if (clock < now) markGap(k);
+    }
+  }
+  // Tally k's thread lags behind an access: its next lump goes to the unit as an interval.
+  void markGap(Tally& k) {
+    k.gap = true;
+    lag_from[k.thread] = std::min(lag_from[k.thread], bus.levelSource()->levelClock(k.thread) + 1);
+  }
+  // The rest of tally k's thread's last lump as an interval (after the part before it).
+  void levelLump(Tally& k);
+  void tallyPulse(const Tally& k, Cycle at, u64 count);
+  void tallyLevel(Tally& k, Cycle t0, Cycle t1);
+  // The window of tally k ended at v: its count there is applied.
+  void tallyWindow(Tally& k, Cycle v) {
+    if (!k.running || v <= k.since) return;
+    if (k.gap) {
+      levelLump(k);
+      return;
+    }
+    const u64 value = k.level == Event::kCount ? pulseValue(k) : tallyValue(k, v);
+    k.since = v;
+    if (value == k.last) return;
+    tallyPulse(k, v - 1, value - k.last);
+    k.last = value;
+  }
+  void scheduleEntry(u32 tally, Cycle v);
+  void advanceTallies(Cycle now);
+  void resolveLag(u32 thread);
+  void flushTallies(Cycle now, bool events_of_now);
+
+  Cycle& tally_due;  // Monitor::tally_due_: schedule.due()
+  bool count_from_statistics = false;
+  std::vector<Tally> tallies;
+  std::vector<probe::TallyTerm> tally_terms;
+  std::vector<u32> tally_of;                   // by Target::id: its tally, or kNoTally
+  std::vector<std::vector<u32>> target_feeds;  // by Target::id: the bus inputs feeding it
+  Schedule schedule;                           // every tally's window ends
+  std::vector<Run> runs;
+  std::vector<u32> run_of;  // by schedule entry
+  u32 open_run = kNoRun;    // the run whose first entry this pass of the schedule took
+  std::vector<Schedule> thread_schedules;        // by hardware thread: its level tallies' ends
+  std::vector<std::vector<u32>> thread_tallies;  // by hardware thread: its level tallies
+  // By hardware thread (Monitor::levelDue): the first window end of a level tally of its that
+  // its clock had not reached when the schedule passed it (kNever: none): that window and the
+  // later ones of its tallies wait for its clock.
+  std::vector<Cycle> lag_from;
+  Cycle tallied_through = 0;  // the schedule's window ends up to this cycle are taken
+  // By bus input: counted from statistics and not published (its reference grows with the
+  // statistic), and the statistic when that began.
+  std::vector<u8> input_tallied;
+  std::vector<u64> input_base;
+  u64 tally_windows = 0;
+
   u64 interrupts_delivered = 0;
   u64 shifted_inputs = 0;
   u64 pulses = 0, levels = 0;            // calls from the bus (not what the bus batched itself)
@@ -543,6 +710,17 @@ void Monitor::Impl::route() {
     targets.insert(targets.end(), list.begin(), list.end());
     route_begin.push_back(static_cast<u32>(targets.size()));
   }
+  target_feeds.assign(ids.size(), {});
+  for (u32 f = 0; f < bus.inputs(); ++f) {
+    for (u32 r = route_begin[f]; r < route_begin[f + 1]; ++r)
+      target_feeds[targets[r].id].push_back(f);
+  }
+  tally_of.assign(ids.size(), kNoTally);
+  input_tallied.assign(bus.inputs(), 0);
+  input_base.assign(bus.inputs(), 0);
+  lag_from.assign(bus.topology().threads, kNever);
+  thread_schedules.assign(bus.topology().threads, Schedule{});
+  thread_tallies.assign(bus.topology().threads, {});
   last_start.assign(ids.size(), 0);
   batches.assign(ids.size(), Batch{});
   batchable.assign(ids.size(), 0);
@@ -614,12 +792,13 @@ Cycle Monitor::Impl::windowEnd(const Target& t, Cycle at) const {
   return end;
 }
 
-void Monitor::Impl::refreshBatching() {
+void Monitor::Impl::refreshBatching(Cycle now) {
+  for (const Target& t : target_of) batchable[t.id] = batchableTarget(t);
+  rebuildTallies(now);
+  // Targets counted from statistics take no published events.
   interested.resize(target_of.size());
-  for (const Target& t : target_of) {
-    batchable[t.id] = batchableTarget(t);
-    interested[t.id] = interestedIn(t);
-  }
+  for (const Target& t : target_of)
+    interested[t.id] = interestedIn(t) && tally_of[t.id] == kNoTally;
   // The bus keeps the pulse batches of an input with one interested target (a unit ignores the
   // pulses of events no counter selects), which no other input feeds, or whose every feed has
   // it as its only interested target: those feeds' batches then share one window (Monitor::
@@ -798,15 +977,354 @@ void Monitor::Impl::flushBatch(u32 id) {
   b.dirty = false;
 }
 
+// ---- Counting from statistics ----------------------------------------------------------------
+
+bool Monitor::Impl::tallyable(const Target& t) const {
+  if (!count_from_statistics || !batchable[t.id] || !interestedIn(t)) return false;
+  if (!upcp && slots[t.slot].q->nextVisit(0, 0) == upcq::Unit::kNone) return false;  // no sweep
+  const std::vector<u32>& feeds = target_feeds[t.id];
+  if (feeds.empty()) return false;
+  for (u32 f : feeds) {
+    const probe::Bus::TallyKind kind = bus.tallyKind(f);
+    if (kind == probe::Bus::TallyKind::kNone || traces.contains(f)) return false;
+    // A level signal is one feed: the thread's own.
+    if (kind == probe::Bus::TallyKind::kLevel && (feeds.size() != 1 || !bus.levelSource())) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void Monitor::Impl::rebuildTallies(Cycle now) {
+  if (!count_from_statistics) return;
+  // Window ends: the visits of the counters counting each target, over the least common
+  // multiple of their periods (one round of every unit's visits).
+  struct Visits {
+    Cycle first, period;
+  };
+  auto visitsOf = [&](const Target& t) {
+    std::vector<Visits> out;
+    auto add = [&](Cycle first, Cycle next) { out.push_back({first, next - first}); };
+    if (upcp) {
+      const u32 c = t.event % machine.upc.counters;
+      const Cycle first = upcp->nextVisit(c, 0);
+      add(first, upcp->nextVisit(c, first + 1));
+      return out;
+    }
+    const Slot& slot = slots[t.slot];
+    const u32 per_port = slot.q->counterCount() / ports(t.slot);
+    for (u32 j = 0; j < per_port; ++j) {
+      const u32 i = t.port * per_port + j;
+      if ((slot.configs[i] & upcq::config_bits::kEventMask) != t.event) continue;
+      const Cycle first = slot.q->nextVisit(i, 0);
+      add(first, slot.q->nextVisit(i, first + 1));
+    }
+    return out;
+  };
+  std::vector<u8> wanted(target_of.size(), 0);
+  Cycle period = 1;
+  for (const Target& t : target_of) {
+    if (!tallyable(t)) continue;
+    wanted[t.id] = 1;
+    for (const Visits& v : visitsOf(t)) period = std::lcm(period, v.period);
+  }
+  // (Periods that do not fit one schedule of a reasonable size count from events.)
+  constexpr Cycle kMaxPeriod = Cycle{1} << 24;
+  if (period > kMaxPeriod) std::fill(wanted.begin(), wanted.end(), 0);
+
+  const probe::LevelSource* src = bus.levelSource();
+  std::vector<Tally> next;
+  std::vector<probe::TallyTerm> next_terms;
+  std::vector<u32> next_of(target_of.size(), kNoTally);
+  std::vector<u32> fresh;  // the new ones
+  for (const Target& t : target_of) {
+    const u32 old = tally_of[t.id];
+    if (!wanted[t.id]) {
+      // A level tally that ends while its counter counts on from published events: the part
+      // of the thread's last lump after `now` was published before and is not again.
+      if (old != kNoTally && tallies[old].level != Event::kCount && tallies[old].running &&
+          interestedIn(t)) {
+        Tally& k = tallies[old];
+        const auto [x, y] = src->levelInLastLump(k.level, k.thread);
+        if (y > std::max(x, now)) tallyLevel(k, std::max(x, now), y);
+      }
+      continue;
+    }
+    Tally k = old != kNoTally ? tallies[old] : Tally{};
+    k.id = t.id;
+    k.terms_begin = static_cast<u32>(next_terms.size());
+    k.version = bus.tallyVersion(target_feeds[t.id].front());
+    for (u32 f : target_feeds[t.id]) {
+      if (bus.tallyVersion(f) != k.version) k.version = nullptr;
+      if (bus.tallyKind(f) == probe::Bus::TallyKind::kLevel) {
+        const auto [event, thread] = bus.eventOf(f);
+        k.level = event;
+        k.thread = thread;
+      } else {
+        for (const probe::TallyTerm& term : bus.tally(f)) next_terms.push_back(term);
+      }
+    }
+    k.terms_end = static_cast<u32>(next_terms.size());
+    // New ones, and ones whose unit started (the host programs before setRunning would say),
+    // start counting now.
+    if (old == kNoTally || (slots[t.slot].running && !k.running)) {
+      fresh.push_back(static_cast<u32>(next.size()));
+    }
+    k.running = slots[t.slot].running;
+    next_of[t.id] = static_cast<u32>(next.size());
+    next.push_back(k);
+  }
+  tallies = std::move(next);
+  tally_terms = std::move(next_terms);
+  tally_of = std::move(next_of);
+  for (u32 ti : fresh) rebase(tallies[ti], now);
+
+  schedule = Schedule{};
+  schedule.period = period;
+  for (Schedule& ts : thread_schedules) ts = Schedule{};
+  for (auto& list : thread_tallies) list.clear();
+  for (u32 ti = 0; ti < tallies.size(); ++ti) {
+    const Tally& k = tallies[ti];
+    const bool level = k.level != Event::kCount;
+    if (level) thread_tallies[k.thread].push_back(ti);
+    for (const Visits& v : visitsOf(target_of[k.id])) {
+      for (Cycle c = v.first % v.period; c < period; c += v.period) {
+        schedule.entries.emplace_back(c, ti);
+        if (level) thread_schedules[k.thread].entries.emplace_back(c, ti);
+      }
+    }
+  }
+  std::sort(schedule.entries.begin(), schedule.entries.end());
+  runs.clear();
+  run_of.assign(schedule.entries.size(), kNoRun);
+  for (u32 i = 0; i < schedule.entries.size(); ++i) {
+    const Tally& k = tallies[schedule.entries[i].second];
+    if (runs.empty() || k.version == nullptr || runs.back().version != k.version) {
+      runs.push_back(Run{i, i, k.version, ~u64{0}, 0, false, {}});
+    }
+    Run& r = runs.back();
+    r.last = i;
+    if (k.level != Event::kCount &&
+        std::find(r.threads.begin(), r.threads.end(), k.thread) == r.threads.end()) {
+      r.threads.push_back(k.thread);
+    }
+    run_of[i] = static_cast<u32>(runs.size() - 1);
+  }
+  open_run = kNoRun;
+  tallied_through = std::max(tallied_through, now);
+  schedule.seekAfter(tallied_through);
+  tally_due = schedule.due();
+  for (u32 h = 0; h < thread_schedules.size(); ++h) {
+    Schedule& ts = thread_schedules[h];
+    ts.period = period;
+    std::sort(ts.entries.begin(), ts.entries.end());
+    lag_from[h] = kNever;
+  }
+  for (Tally& k : tallies) {
+    if (k.gap) markGap(k);
+  }
+}
+
+void Monitor::Impl::setRunning(u32 slot, bool running, Cycle now) {
+  for (Tally& k : tallies) {
+    if (target_of[k.id].slot != slot || k.running == running) continue;
+    k.running = running;
+    if (running) rebase(k, now);
+  }
+}
+
+void Monitor::Impl::tallyPulse(const Tally& k, Cycle at, u64 count) {
+  // Applied in time order, and never before an access already made (as Monitor::pulse does).
+  const Target& target = target_of[k.id];
+  at = std::max({at, last_start[k.id], unitNow(target.slot)});
+  last_start[k.id] = at;
+  slots[target.slot].horizon = std::max(slots[target.slot].horizon, at + 1);
+  ++tally_windows;
+  deliverPulse(target, at, count);
+}
+
+void Monitor::Impl::tallyLevel(Tally& k, Cycle t0, Cycle t1) {
+  // As Monitor::level: a start before an access already made moves to it, with the same length.
+  const Target& target = target_of[k.id];
+  const Cycle start = std::max({t0, last_start[k.id], unitNow(target.slot)});
+  if (start != t0) ++shifted_inputs;
+  last_start[k.id] = start;
+  slots[target.slot].horizon = std::max(slots[target.slot].horizon, start + 1);
+  deliverLevel(target, start, start + (t1 - t0));
+}
+
+void Monitor::Impl::scheduleEntry(u32 ti, Cycle v) {
+  Tally& k = tallies[ti];
+  if (!k.running) return;
+  if (k.level == Event::kCount) {
+    tallyWindow(k, v);
+    return;
+  }
+  // The thread's last lump began before v (its instructions so far issued before v): once its
+  // clock has passed v, the cycles before v are known.
+  const u32 h = k.thread;
+  if (lag_from[h] != kNever) return;  // its windows wait for its clock
+  if (bus.levelSource()->levelClock(h) >= v) {
+    tallyWindow(k, v);
+  } else {
+    lag_from[h] = v;
+  }
+}
+
+void Monitor::Impl::advanceTallies(Cycle now) {
+  Schedule& s = schedule;
+  if (s.due() <= now && now - s.due() >= s.period) {
+    // No instruction issued for more than a round of windows (every thread waited): after one
+    // round every window is empty, but for the level events of a thread whose clock is ahead.
+    const Cycle round_end = s.due() + s.period;
+    while (s.due() < round_end) {
+      scheduleEntry(s.tally(), s.due());
+      s.step();
+    }
+    const probe::LevelSource* src = bus.levelSource();
+    for (u32 h = 0; h < thread_schedules.size(); ++h) {
+      Schedule& ts = thread_schedules[h];
+      if (ts.entries.empty() || lag_from[h] != kNever) continue;
+      const Cycle clock = src->levelClock(h);
+      ts.seekAfter(round_end - 1);
+      for (; ts.due() <= now; ts.step()) {
+        if (ts.due() > clock) {
+          lag_from[h] = ts.due();
+          break;
+        }
+        tallyWindow(tallies[ts.tally()], ts.due());
+      }
+    }
+    s.seekAfter(now);
+    open_run = kNoRun;
+  }
+  while (s.due() <= now) passEntry();
+  tallied_through = std::max(tallied_through, now);
+  tally_due = s.due();
+}
+
+void Monitor::Impl::passEntry() {
+  Schedule& s = schedule;
+  const u32 i = s.cursor;
+  const u32 ri = run_of[i];
+  Run& r = runs[ri];
+  if (r.version != nullptr) {
+    if (i == r.first) {
+      open_run = ri;
+      r.candidate = *r.version;
+      r.skipping = r.candidate == r.seen && lagging(r);
+    }
+    if (r.skipping && open_run == ri && *r.version == r.seen) {
+      if (i == r.last) open_run = kNoRun;
+      s.step();
+      return;
+    }
+    r.skipping = false;
+  }
+  scheduleEntry(s.tally(), s.due());
+  if (r.version != nullptr && i == r.last) {
+    if (open_run == ri && *r.version == r.candidate) r.seen = r.candidate;
+    open_run = kNoRun;
+  }
+  s.step();
+}
+
+void Monitor::Impl::resolveLag(u32 h) {
+  const probe::LevelSource* src = bus.levelSource();
+  const Cycle from = lag_from[h];
+  const Cycle clock = src->levelClock(h);
+  if (from == kNever || clock < from) return;
+  // The windows that ended while the clock lagged, up to where the schedule is (later ones are
+  // the schedule's own). The thread's last lump holds all of them: it began before `from`.
+  const Cycle end = std::min(clock, tallied_through);
+  Schedule& ts = thread_schedules[h];
+  bool gap = false;
+  for (u32 ti : thread_tallies[h]) gap = gap || (tallies[ti].gap && tallies[ti].running);
+  if (gap || end < from || end - from >= ts.period) {
+    // A lump after an access the thread lagged behind, or longer than a round of windows (an
+    // idle stretch): its intervals as they are (the units count long intervals in closed form).
+    for (u32 ti : thread_tallies[h]) {
+      if (tallies[ti].running) levelLump(tallies[ti]);
+    }
+    ts.seekAfter(clock);
+  } else {
+    for (ts.seekAfter(from - 1); ts.due() <= end; ts.step())
+      tallyWindow(tallies[ts.tally()], ts.due());
+  }
+  lag_from[h] = ts.due() <= tallied_through ? ts.due() : kNever;
+}
+
+void Monitor::Impl::levelLump(Tally& k) {
+  const probe::LevelSource* src = bus.levelSource();
+  const Cycle start = src->lastLumpStart(k.thread);
+  const u64 before = tallyValue(k, start);
+  if (before > k.last) tallyPulse(k, start == 0 ? 0 : start - 1, before - k.last);
+  // (What was applied of the lump already: its first cycles of the event.)
+  const u64 applied = k.last > before ? k.last - before : 0;
+  const auto [x, y] = src->levelInLastLump(k.level, k.thread);
+  if (y > x + applied) tallyLevel(k, x + applied, y);
+  k.last = std::max(k.last, tallyValue(k, kNever));
+  k.since = std::max(k.since, src->levelClock(k.thread));
+  k.gap = false;
+}
+
+void Monitor::Impl::flushTallies(Cycle now, bool events_of_now) {
+  if (tallies.empty()) return;
+  if (now >= tally_due) advanceTallies(now);
+  tallied_through = std::max(tallied_through, now);
+  const probe::LevelSource* src = bus.levelSource();
+  // (`now` may be later than the instructions issued so far, when a poll comes from a thread
+  // parked at its next issue cycle: what they count later is applied after it, as published
+  // events are.)
+  for (Tally& k : tallies) {
+    if (!k.running) continue;
+    if (k.level == Event::kCount) {
+      // Every event so far: those of cycle `now` as well if some instruction of it issued (the
+      // access then takes place after them, at the end of `now`, as with published events).
+      const u64 value = pulseValue(k);
+      if (value != k.last) tallyPulse(k, events_of_now || now == 0 ? now : now - 1, value - k.last);
+      k.last = value;
+      k.since = std::max(k.since, now);
+      continue;
+    }
+    // The cycles before `now`, or before the clock of a thread that lags (the rest counts in
+    // its next window, as an interval published late starts at the access).
+    // (A thread whose clock ran ahead of `now` by its last instruction's cycles may have begun
+    // a lump after `now` since: the cycles up to that lump's start are the nearest known.)
+    const Cycle upto =
+        std::max(std::min(now, src->levelClock(k.thread)), src->lastLumpStart(k.thread));
+    const u64 value = tallyValue(k, upto);
+    if (value > k.last) {
+      tallyPulse(k, upto - 1, value - k.last);
+      k.last = value;
+    }
+    k.since = std::max(k.since, now);
+  }
+  for (u32 h = 0; h < lag_from.size(); ++h) {
+    if (lag_from[h] > now) continue;
+    Schedule& ts = thread_schedules[h];
+    ts.seekAfter(now);
+    lag_from[h] = kNever;
+  }
+  for (Tally& k : tallies) {
+    if (k.running && k.level != Event::kCount && src->levelClock(k.thread) < now) markGap(k);
+  }
+}
+
 void Monitor::Impl::refreshInterest() {
   // A unit that is not counting wants nothing (after reset every counter selects input 0 of its
   // bank, but counting is stopped): events reach a unit only while it runs.
   for (Slot& s : slots) s.interest_epoch = interestEpoch(static_cast<u32>(&s - slots.data()));
   for (u32 f = 0; f + 1 < route_begin.size(); ++f) {
     bool wanted = false;
+    bool tallied = false;
     for (u32 r = route_begin[f]; r < route_begin[f + 1]; ++r) {
       const Target& t = targets[r];
       if (!slots[t.slot].running) continue;
+      if (tally_of[t.id] != kNoTally) {
+        tallied = true;
+        continue;
+      }
       if (upcp) {
         wanted = wanted || upcp->interest().test(t.event);
       } else {
@@ -814,15 +1332,33 @@ void Monitor::Impl::refreshInterest() {
       }
     }
     bus.setWanted(f, wanted);
+    bus.setTallyActive(f, tallied);
+    // The reference of an input counted from statistics only is the statistic's growth.
+    const bool reference_tallied = tallied && !wanted;
+    if (reference_tallied != (input_tallied[f] != 0)) {
+      const u64 value =
+          bus.tallyKind(f) == probe::Bus::TallyKind::kTerms
+              ? bus.tallyValue(f)
+              : bus.levelSource()->levelBefore(bus.eventOf(f).first, bus.eventOf(f).second, kNever);
+      if (reference_tallied) {
+        input_base[f] = value;
+      } else {
+        reference[f] += value - input_base[f];
+      }
+      input_tallied[f] = reference_tallied ? 1 : 0;
+    }
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 
-Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel)
-    : impl_(std::make_unique<Impl>(machine, bus, kernel)) {
+Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel,
+                 bool count_from_statistics)
+    : impl_(std::make_unique<Impl>(machine, bus, kernel, tally_due_)) {
   Impl& m = *impl_;
   m.type = machine.monitor.unit;
+  m.count_from_statistics =
+      count_from_statistics && machine.monitor.counting == Counting::kStatistics;
   m.poll_cycles = machine.monitor.poll_cycles;
   if (m.type == MonitorUnit::kUpcP) m.buildUpcP();
   if (m.type == MonitorUnit::kUpcQ) m.buildUpcQ();
@@ -830,7 +1366,6 @@ Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel)
   for (u32 s = 0; s < m.slots.size(); ++s) {
     if (m.slots[s].q != nullptr) m.readQConfigs(s);
   }
-  m.refreshBatching();
   // Interrupts are collected as the units raise them and delivered by poll().
   if (m.upcp) {
     m.upcp->onInterrupt([&m](const upc::Interrupt& i) {
@@ -848,6 +1383,7 @@ Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel)
     m.slots[s].running = m.upcp ? (m.upcp->read(m.runOffset(s), 0) & 1) != 0
                                 : (m.slots[s].q->read(m.runOffset(s), 0) & upcq::kRunBit) != 0;
   }
+  m.refreshBatching(0);
   bus.setSink(this);
   m.refreshInterest();
   kernel.setDeviceProvider(this);
@@ -943,7 +1479,7 @@ void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
     for (u32 g = 0; g < config.size(); ++g) m.upcp->write(map.config(g), config[g], 0);
     m.upcp->write(map.start_stop, 1, 0);
     m.slots[0].running = true;
-    m.refreshBatching();
+    m.refreshBatching(0);
   } else {
     const u32 cores = static_cast<u32>(m.punits.size());
     for (const NativeEvent* e : events) {
@@ -981,14 +1517,14 @@ void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
       }
       m.readQConfigs(s);
     }
-    m.refreshBatching();
+    m.refreshBatching(0);
   }
   m.refreshInterest();
 }
 
 std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
   Impl& m = *impl_;
-  m.flushAll();
+  m.flushAll(end, latest_issue_ >= end);
   std::vector<ProgrammedCounter> out;
   // Read once the unit has settled: every carry serviced, every local value swept.
   Cycle settle = end + 1;
@@ -1013,7 +1549,7 @@ std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
 
 std::vector<u64> Monitor::sampleHost(Cycle now) {
   Impl& m = *impl_;
-  m.flushAll();
+  m.flushAll(now, latest_issue_ >= now);
   std::vector<u64> out;
   for (const Impl::HostCounter& h : m.host) {
     const Cycle at = m.accessAt(h.slot, now);
@@ -1186,14 +1722,15 @@ u64 Monitor::windowBytes(int device) const {
 
 u64 Monitor::readRegister(int device, u64 offset) {
   Impl& m = *impl_;
-  m.flushAll();
+  // (An access is made by an instruction issued at the bus's cycle.)
+  m.flushAll(m.bus.now(), previous_issue_ >= m.bus.now());
   const Cycle now = m.accessTime(static_cast<u32>(device));
   return m.upcp ? m.upcp->read(offset, now) : m.slots[device].q->read(offset, now);
 }
 
 void Monitor::writeRegister(int device, u64 offset, u64 value) {
   Impl& m = *impl_;
-  m.flushAll();
+  m.flushAll(m.bus.now(), previous_issue_ >= m.bus.now());
   const Cycle now = m.accessTime(static_cast<u32>(device));
   Impl::Slot& slot = m.slots[device];
   if (m.upcp) {
@@ -1205,20 +1742,24 @@ void Monitor::writeRegister(int device, u64 offset, u64 value) {
   // does not count wants none).
   const bool was_running = slot.running;
   if (offset == m.runOffset(static_cast<u32>(device))) slot.running = (value & 1) != 0;
+  if (slot.running != was_running) m.setRunning(static_cast<u32>(device), slot.running, now);
+  bool refreshed = false;
   if (m.upcp && offset >= m.upcp->map().config_base && offset < m.upcp->map().start_stop &&
       offset % 8 == 0) {
     // The configuration bytes as written (mode and interrupt enable are never reserved bits).
     const u32 group = static_cast<u32>((offset - m.upcp->map().config_base) / 8);
     for (u32 j = 0; j < 8; ++j) m.config_bytes[8 * group + j] = static_cast<u8>(value >> (8 * j));
-    m.refreshBatching();
+    m.refreshBatching(now);
+    refreshed = true;
   }
   if (slot.q != nullptr && ((offset >= slot.q->map().config(0) &&
                              offset < slot.q->map().config(0) + slot.q->map().stride) ||
                             offset == slot.q->map().mode)) {
     m.readQConfigs(static_cast<u32>(device));  // (a MODE switch copies configurations)
-    m.refreshBatching();
+    m.refreshBatching(now);
+    refreshed = true;
   }
-  if (slot.running != was_running || slot.interest_epoch != m.interestEpoch(device)) {
+  if (refreshed || slot.running != was_running || slot.interest_epoch != m.interestEpoch(device)) {
     m.refreshInterest();
   }
 }
@@ -1237,7 +1778,7 @@ bool Monitor::poll(Cycle now) {
   if (!m.polling || now < m.next_poll) return false;
   m.next_poll = now + m.poll_cycles;
   poll_due_ = m.next_poll;
-  m.flushAll();
+  m.flushAll(now, latest_issue_ >= now);
   for (u32 s = 0; s < m.slots.size(); ++s) {
     if (m.slots[s].signo == 0) continue;
     const Cycle at = m.accessAt(s, now);
@@ -1270,32 +1811,55 @@ void Monitor::interruptDelivered(int device, Cycle at) {
   if (device < 0 || static_cast<std::size_t>(device) >= m.slots.size()) return;
   const Impl::Slot& slot = m.slots[static_cast<u32>(device)];
   if (!slot.slow) return;
-  m.flushAll();
+  m.flushAll(at, latest_issue_ >= at);
   const Cycle when = m.accessAt(static_cast<u32>(device), at);
   if (slot.q == m.l2.get()) m.l2->interruptDelivered(when);
   if (slot.q == m.io.get()) m.io->interruptDelivered(when);
 }
 
 u64 Monitor::reference(u32 input) const {
-  return impl_->reference[input] + impl_->bus.pendingPulses(input) +
-         impl_->bus.pendingLevelCycles(input);
+  const Impl& m = *impl_;
+  u64 tallied = 0;
+  if (m.input_tallied[input]) {
+    const u64 value =
+        m.bus.tallyKind(input) == probe::Bus::TallyKind::kTerms
+            ? m.bus.tallyValue(input)
+            : m.bus.levelSource()->levelBefore(m.bus.eventOf(input).first,
+                                               m.bus.eventOf(input).second, Impl::kNever);
+    tallied = value - m.input_base[input];
+  }
+  return m.reference[input] + m.bus.pendingPulses(input) + m.bus.pendingLevelCycles(input) +
+         tallied;
+}
+
+void Monitor::advanceTallies(Cycle now) {
+  impl_->advanceTallies(now);
+}
+
+const Cycle* Monitor::levelDue() const {
+  return impl_->lag_from.data();
+}
+
+void Monitor::levelsReached(u32 thread) {
+  impl_->resolveLag(thread);
 }
 
 void Monitor::traceInput(u32 input) {
   if (input >= impl_->reference.size()) fail(ExitCode::kInternal, "no bus input {}", input);
   impl_->traces.try_emplace(input);
-  impl_->refreshBatching();
+  impl_->refreshBatching(latest_issue_);
+  impl_->refreshInterest();
 }
 
 const Monitor::InputTrace& Monitor::trace(u32 input) {
-  impl_->flushAll();  // the bus's open batches hold part of it
+  impl_->flushAll(latest_issue_, true);  // the bus's open batches hold part of it
   return impl_->traces.at(input);
 }
 
 void Monitor::visitStats(stats::Visitor& v) const {
   // Pending batches are the monitor's bookkeeping, not state of the units: apply them so that
   // the units' statistics are complete.
-  impl_->flushAll();
+  impl_->flushAll(latest_issue_, true);
   const Impl& m = *impl_;
   v.text("unit",
          m.type == MonitorUnit::kUpcP   ? "upc"
@@ -1315,6 +1879,11 @@ void Monitor::visitStats(stats::Visitor& v) const {
             "its UPC-P counter are applied as one)");
   v.counter("unit_levels", m.unit_levels,
             "Level intervals applied to the units (abutting intervals of one input as one)");
+  v.counter("tallied_counters", m.tallies.size(),
+            "Counters counting from the models' statistics (at the last configuration)");
+  v.counter("tally_windows", m.tally_windows,
+            "Counts taken from statistics and applied to the units (a window's, or up to an "
+            "access)");
   if (m.upcp) v.group("upc", m.upcp->stats());
   for (const auto& s : m.slots) {
     if (s.q != nullptr) v.group(s.path.substr(9), s.q->stats());

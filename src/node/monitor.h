@@ -58,8 +58,14 @@ struct ProgrammedCounter {
 
 class Monitor : public probe::Sink, public DeviceProvider {
  public:
-  // Builds the unit and the catalogue for `machine`, attaches to `bus` and `kernel`.
-  Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel);
+  // Builds the unit and the catalogue for `machine`, attaches to `bus` and `kernel`. With
+  // `count_from_statistics` (the timing driver's promise: instructions issue in non-decreasing
+  // cycle order across the node, and it calls issuing() and levelsReached() as they say), a
+  // level-high counter without interrupt or overflow whose events have statistics (the bus's
+  // tallies) takes its counts from them at the end of each of its windows, unless
+  // monitor.counting says "events" (docs/architecture.md, "Counting from statistics").
+  Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel,
+          bool count_from_statistics = false);
   ~Monitor() override;
   Monitor(const Monitor&) = delete;
   Monitor& operator=(const Monitor&) = delete;
@@ -105,6 +111,27 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // thread within poll_cycles of being raised.
   Cycle pollDue() const { return poll_due_; }
 
+  // ---- counting from statistics: the timing driver's calls ----
+  // An instruction issues at `at`: the windows that ended by then take their counts before its
+  // events happen.
+  void issuing(Cycle at) {
+    previous_issue_ = latest_issue_;
+    latest_issue_ = at;
+    if (at >= tally_due_) [[unlikely]]
+      advanceTallies(at);
+  }
+  // No instruction will issue before `t` (the driver is about to move a waiting hardware
+  // thread's clock there): the windows that ended by then may take their counts.
+  void settle(Cycle t) {
+    if (t >= tally_due_) [[unlikely]]
+      advanceTallies(t);
+  }
+  // By hardware thread: once its clock (the timing model's) is at or past this cycle, the driver
+  // calls levelsReached(thread), which counts the thread's level events of windows that ended
+  // while it lagged behind. Valid for the monitor's lifetime.
+  const Cycle* levelDue() const;
+  void levelsReached(u32 thread);
+
   // Exact totals of what the bus delivered for each input (the ideal reference counters).
   u64 reference(u32 input) const;
   // When an input was high, as the bus delivered it: the reference for counters in the level-low
@@ -123,8 +150,15 @@ class Monitor : public probe::Sink, public DeviceProvider {
   struct Impl;
 
  private:
+  void advanceTallies(Cycle now);
+
   std::unique_ptr<Impl> impl_;
   Cycle poll_due_ = ~Cycle{0};
+  // The next end of a window counted from statistics (~0: none), and the issue cycles of the
+  // last two instructions.
+  Cycle tally_due_ = ~Cycle{0};
+  Cycle latest_issue_ = 0;
+  Cycle previous_issue_ = 0;
 };
 
 }  // namespace hpm

@@ -12,8 +12,15 @@ enum class MonitorUnit : u8 {
   kUpcQ,  // the Blue Gene/Q units (pmu/upcq)
 };
 
+// How events reach a counter that counts level high without interrupt or overflow.
+enum class Counting : u8 {
+  kStatistics,  // from the models' statistics at the end of each of its windows (fast)
+  kEvents,      // every event published by the models and delivered (the reference path)
+};
+
 struct MonitorParams {
   MonitorUnit unit = MonitorUnit::kUpcQ;
+  Counting counting = Counting::kStatistics;
   // Cycles between two checks for counter interrupts that are not found at an access (overflows
   // that pending level intervals cause, slow overflows at a sweep): the delivery latency bound.
   u64 poll_cycles = 64;
@@ -22,6 +29,11 @@ struct MonitorParams {
     v.param(
         "unit", unit, "The node's counter unit: upc (Blue Gene/P), upcq (Blue Gene/Q), none",
         {{"none", MonitorUnit::kNone}, {"upc", MonitorUnit::kUpcP}, {"upcq", MonitorUnit::kUpcQ}});
+    v.param("counting", counting,
+            "How level-high counters without interrupt or overflow count in the timing modes: "
+            "statistics (from the models' statistics at each window's end) or events (every "
+            "event delivered); the counts are the same",
+            {{"statistics", Counting::kStatistics}, {"events", Counting::kEvents}});
     v.param("poll_cycles", poll_cycles, "Cycles between checks for counter interrupts",
             config::Range{1, 1e9});
   }

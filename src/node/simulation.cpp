@@ -102,6 +102,19 @@ std::array<OpMix, isa::kOpCount> makeOpMix() {
 
 const std::array<OpMix, isa::kOpCount> kOpMix = makeOpMix();
 
+// The operations whose instruction-mix events depend on their data: memory accesses (misaligned,
+// first touches of a page) and store-conditionals (their outcome).
+std::array<bool, isa::kOpCount> makeDataDependent() {
+  std::array<bool, isa::kOpCount> table{};
+  for (u32 i = 0; i < isa::kOpCount; ++i) {
+    const OpMix& m = kOpMix[i];
+    table[i] = m.load_bytes != 0 || m.store_bytes != 0 || m.lr || m.sc || m.amo;
+  }
+  return table;
+}
+
+const std::array<bool, isa::kOpCount> kDataDependent = makeDataDependent();
+
 bool isRegionBegin(const isa::DecodedInst& d) {
   return d.op == isa::Op::kSlti && d.rd == kSinkRegister && d.rs1 == 0;
 }
@@ -144,10 +157,25 @@ struct Simulation::Impl {
   std::function<void(Cycle)> interval_hook;
   std::function<void(u32, bool, Cycle)> region_hook;
   u64 bus_epoch = ~u64{0};
+  // By hardware thread: kCountOps (some input made of operation counts is counted from
+  // statistics: op_counts counts its instructions), kPublishMix (publishMix: some instruction-mix
+  // event is published), kPublishDataMix (only events that depend on the data are).
+  enum : u8 { kCountOps = 1, kPublishMix = 2, kPublishDataMix = 4 };
   std::vector<u8> mix_wanted;
+  std::vector<u64> op_counts;  // by hardware thread x operation: instructions retired
+  // The monitor's Monitor::levelDue (null without a monitor).
+  const Cycle* level_due = nullptr;
   void noteInterest();
+  // Names the operation counts on the bus as the statistics of the per-operation inputs and of
+  // the instruction-mix events that depend on the operation alone.
+  void registerOpTallies();
 
+  // The published instruction-mix events of one instruction, as mix_wanted[hw] says.
+  void publishMixOf(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
   void publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
+  // Only the events that depend on the instruction's data (misaligned accesses, SC outcomes,
+  // first touches of pages).
+  void publishDataMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
 
   // Per hardware thread: the guest thread that last ran on it, and whether its clock was moved
   // to a pending instruction's issue cycle (a stall, not idle time).
@@ -222,6 +250,7 @@ struct TimingObserver {
         at = first_at;
         addr = first_addr;
         first_at = kUnknown;
+        if (sim.monitor) sim.monitor->issuing(at);
         return true;
       }
     }
@@ -241,6 +270,7 @@ struct TimingObserver {
         driver.parked_at = at;
         return false;
       }
+      if (sim.monitor) sim.monitor->issuing(at);
       return true;
     }
   }
@@ -252,7 +282,9 @@ struct TimingObserver {
     return sim.monitor && now >= sim.monitor->pollDue() && retired_any && sim.monitor->poll(now);
   }
 
-  void retire(const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 /*addr*/) {
+  // (Inlined into the run loop, which calls it for every instruction: the rare work is out of
+  // line.)
+  [[gnu::always_inline]] void retire(const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 /*addr*/) {
     retired_any = true;
     // A store to a counter unit's register window (start/stop, a configuration) may have just
     // changed which events are wanted: the models must see it from this very instruction on,
@@ -264,8 +296,17 @@ struct TimingObserver {
                                         ? model.warmup(hw, d, pc, addr)
                                         : model.issue(hw, d, pc, next_pc, addr, at);
     state.cycle = cost.clock;
-    if (!sim.mix_wanted.empty() && sim.mix_wanted[hw]) [[unlikely]] {
-      sim.publishMix(hw, d, addr, state);
+    if (sim.level_due != nullptr && state.cycle >= sim.level_due[hw]) [[unlikely]] {
+      sim.monitor->levelsReached(hw);
+    }
+    if (!sim.mix_wanted.empty() && sim.mix_wanted[hw] != 0) [[unlikely]] {
+      const u8 mix = sim.mix_wanted[hw];
+      const auto op = static_cast<std::size_t>(d.op);
+      if (mix & Simulation::Impl::kCountOps) ++sim.op_counts[std::size_t{hw} * isa::kOpCount + op];
+      if ((mix & Simulation::Impl::kPublishMix) ||
+          ((mix & Simulation::Impl::kPublishDataMix) && kDataDependent[op])) {
+        sim.publishMixOf(hw, d, addr, state);
+      }
     }
     ++regions.instructions;
     for (std::size_t i = 0; i < timing::kStallCount; ++i) regions.stalls[i] += cost.stalls[i];
@@ -299,34 +340,88 @@ void Simulation::Impl::noteInterest() {
     }
   }
   model->setProbe(model_wanted ? bus.get() : nullptr);
-  static constexpr Event kMixEvents[] = {Event::kInstCompressed,
-                                         Event::kFpOps,
-                                         Event::kFpSingle,
-                                         Event::kFpDouble,
-                                         Event::kLoads1,
-                                         Event::kLoads2,
-                                         Event::kLoads4,
-                                         Event::kLoads8,
-                                         Event::kStores1,
-                                         Event::kStores2,
-                                         Event::kStores4,
-                                         Event::kStores8,
-                                         Event::kMisalignedAccesses,
-                                         Event::kLoadReserved,
-                                         Event::kStoreCondSuccess,
-                                         Event::kStoreCondFail,
-                                         Event::kAtomicMemoryOps,
-                                         Event::kEcalls,
-                                         Event::kCsrAccesses,
-                                         Event::kFences};
+  // The instruction-mix events the operation alone decides, and those that depend on the
+  // instruction's data (its address, its result: never counted from statistics).
+  static constexpr Event kMixEvents[] = {
+      Event::kInstCompressed, Event::kFpOps,           Event::kFpSingle, Event::kFpDouble,
+      Event::kLoads1,         Event::kLoads2,          Event::kLoads4,   Event::kLoads8,
+      Event::kStores1,        Event::kStores2,         Event::kStores4,  Event::kStores8,
+      Event::kLoadReserved,   Event::kAtomicMemoryOps, Event::kEcalls,   Event::kCsrAccesses,
+      Event::kFences};
+  static constexpr Event kDataMixEvents[] = {Event::kMisalignedAccesses, Event::kStoreCondSuccess,
+                                             Event::kStoreCondFail};
   const u32 threads = bus->topology().threads;
   mix_wanted.assign(threads, 0);
   const bool touches = bus->wants(Event::kPageFirstTouches, 0);
   for (u32 h = 0; h < threads; ++h) {
-    bool any = touches;
-    for (Event e : kMixEvents) any = any || bus->wants(e, h);
-    for (u32 op = 0; op < bus->opcodes() && !any; ++op) any = bus->wantsOp(op, h);
-    mix_wanted[h] = any ? 1 : 0;
+    bool published = false;
+    bool data = touches;
+    bool tallied = false;
+    for (Event e : kMixEvents) {
+      published = published || bus->wants(e, h);
+      tallied = tallied || bus->tallyActive(bus->input(e, h));
+    }
+    for (Event e : kDataMixEvents) data = data || bus->wants(e, h);
+    for (u32 op = 0; op < bus->opcodes(); ++op) {
+      published = published || bus->wantsOp(op, h);
+      tallied = tallied || bus->tallyActive(bus->inputOp(op, h));
+    }
+    mix_wanted[h] = static_cast<u8>((published ? kPublishMix
+                                     : data    ? kPublishDataMix
+                                               : 0) |
+                                    (tallied ? kCountOps : 0));
+  }
+}
+
+void Simulation::Impl::publishMixOf(u32 hw, const isa::DecodedInst& d, u64 addr,
+                                    const HartState& s) {
+  if (mix_wanted[hw] & kPublishMix) {
+    publishMix(hw, d, addr, s);
+  } else {
+    publishDataMix(hw, d, addr, s);
+  }
+}
+
+void Simulation::Impl::registerOpTallies() {
+  using probe::Event;
+  const u32 threads = bus->topology().threads;
+  op_counts.assign(std::size_t{threads} * isa::kOpCount, 0);
+  for (u32 h = 0; h < threads; ++h) {
+    for (u32 op = 0; op < isa::kOpCount; ++op) {
+      const u64* count = &op_counts[std::size_t{h} * isa::kOpCount + op];
+      const OpMix& m = kOpMix[op];
+      // (The timing model steps the core's version before retire() counts.)
+      const u64* version = model->coreVersion(h / machine.node.threads_per_core);
+      auto add = [&](Event e, u64 weight) {
+        bus->addTally(bus->input(e, h), count, weight);
+        bus->setTallyVersion(bus->input(e, h), version);
+      };
+      bus->addTally(bus->inputOp(op, h), count);
+      bus->setTallyVersion(bus->inputOp(op, h), version);
+      if (m.load_bytes != 0) {
+        add(m.load_bytes == 1   ? Event::kLoads1
+            : m.load_bytes == 2 ? Event::kLoads2
+            : m.load_bytes == 4 ? Event::kLoads4
+                                : Event::kLoads8,
+            1);
+      }
+      if (m.store_bytes != 0) {
+        add(m.store_bytes == 1   ? Event::kStores1
+            : m.store_bytes == 2 ? Event::kStores2
+            : m.store_bytes == 4 ? Event::kStores4
+                                 : Event::kStores8,
+            1);
+      }
+      if (m.flops != 0) {
+        add(Event::kFpOps, m.flops);
+        add(m.precision == 2 ? Event::kFpDouble : Event::kFpSingle, 1);
+      }
+      if (m.lr) add(Event::kLoadReserved, 1);
+      if (m.amo) add(Event::kAtomicMemoryOps, 1);
+      if (m.ecall) add(Event::kEcalls, 1);
+      if (m.csr) add(Event::kCsrAccesses, 1);
+      if (m.fence) add(Event::kFences, 1);
+    }
   }
 }
 
@@ -345,7 +440,6 @@ void Simulation::Impl::publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, c
         : m.load_bytes == 4 ? Event::kLoads4
                             : Event::kLoads8,
         1);
-    if (addr & (m.load_bytes - 1)) pub(Event::kMisalignedAccesses, 1);
   }
   if (m.store_bytes != 0) {
     pub(m.store_bytes == 1   ? Event::kStores1
@@ -353,20 +447,32 @@ void Simulation::Impl::publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, c
         : m.store_bytes == 4 ? Event::kStores4
                              : Event::kStores8,
         1);
-    if (addr & (m.store_bytes - 1)) pub(Event::kMisalignedAccesses, 1);
   }
   if (m.flops != 0) {
     pub(Event::kFpOps, m.flops);
     pub(m.precision == 2 ? Event::kFpDouble : Event::kFpSingle, 1);
   }
   if (m.lr) pub(Event::kLoadReserved, 1);
-  if (m.sc) pub(s.x[d.rd] == 0 ? Event::kStoreCondSuccess : Event::kStoreCondFail, 1);
   if (m.amo) pub(Event::kAtomicMemoryOps, 1);
   if (m.ecall) pub(Event::kEcalls, 1);
   if (m.csr) pub(Event::kCsrAccesses, 1);
   if (m.fence) pub(Event::kFences, 1);
   if (b.wantsOp(op, hw)) b.pulseOp(op, hw, 1);
-  if ((m.load_bytes | m.store_bytes) != 0 || m.lr || m.sc || m.amo) {
+  publishDataMix(hw, d, addr, s);
+}
+
+void Simulation::Impl::publishDataMix(u32 hw, const isa::DecodedInst& d, u64 addr,
+                                      const HartState& s) {
+  using probe::Event;
+  probe::Bus& b = *bus;
+  const OpMix& m = kOpMix[static_cast<u32>(d.op)];
+  auto pub = [&](Event e) {
+    if (b.wants(e, hw)) b.pulse(e, hw, 1);
+  };
+  const u32 size = m.load_bytes | m.store_bytes;
+  if (size != 0 && (addr & (size - 1)) != 0) pub(Event::kMisalignedAccesses);
+  if (m.sc) pub(s.x[d.rd] == 0 ? Event::kStoreCondSuccess : Event::kStoreCondFail);
+  if (size != 0 || m.lr || m.sc || m.amo) {
     // First touches of a page: a bit per guest page, set at the first access.
     const u64 page = addr >> GuestMemory::kPageBits;
     if (page < (GuestMemory::kVaLimit >> GuestMemory::kPageBits)) {
@@ -473,7 +579,17 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
       topology.slices = tp.l2.slices;
       topology.controllers = tp.ddr.controllers;
       impl_->bus = std::make_unique<probe::Bus>(topology, static_cast<u32>(isa::kOpCount));
-      impl_->monitor = std::make_unique<Monitor>(impl_->machine, *impl_->bus, *impl_->kernel);
+      // Counting from statistics needs instructions in cycle order across the node: the timing
+      // modes without lookahead (the warm-up mode counts its instructions apart).
+      impl_->model->registerTallies(*impl_->bus);
+      impl_->bus->setLevelSource(impl_->model.get());
+      impl_->registerOpTallies();
+      const bool in_order =
+          (options.mode == RunMode::kTiming || options.mode == RunMode::kProfile) &&
+          impl_->machine.kernel.lookahead == 0;
+      impl_->monitor =
+          std::make_unique<Monitor>(impl_->machine, *impl_->bus, *impl_->kernel, in_order);
+      impl_->level_due = impl_->monitor->levelDue();
       impl_->kernel->setProbe(impl_->bus.get());
     }
   }
@@ -527,7 +643,13 @@ class TimedRunner final : public Kernel::SliceRunner {
     // idle time for the model, unless it is the stall of an instruction that is still pending.
     const Cycle model_clock = model.hartTime(hw);
     if (state.cycle > model_clock && !(driver.parked && state.cycle == driver.parked_at)) {
+      // The windows that ended by the thread's clock take its level events from its last lump
+      // before the idle one replaces it (every hardware thread's next instruction is later).
+      if (sim.monitor) sim.monitor->settle(model_clock);
       model.idleUntil(hw, state.cycle);
+      if (sim.level_due != nullptr && state.cycle >= sim.level_due[hw]) {
+        sim.monitor->levelsReached(hw);
+      }
     } else if (state.cycle < model_clock) {
       state.cycle = model_clock;
     }

@@ -1,5 +1,6 @@
 #include "stats/probe.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace hpm::probe {
@@ -56,6 +57,28 @@ Bus::Bus(const Topology& topology, u32 opcodes) : topology_(topology), opcodes_(
   wanted_.assign(next, 0);
   batches_.assign(next, PulseBatch{});
   level_batches_.assign(next, LevelBatch{});
+  tally_kind_.assign(next, TallyKind::kNone);
+  tallies_.assign(next, {});
+  tally_versions_.assign(next, nullptr);
+  tally_active_.assign(next, 0);
+}
+
+std::pair<Event, u32> Bus::eventOf(u32 input) const {
+  if (input >= op_base_) return {Event::kCount, (input - op_base_) / topology_.threads};
+  const auto it = std::upper_bound(base_.begin(), base_.end(), input);
+  const auto e = static_cast<std::size_t>(it - base_.begin()) - 1;
+  return {static_cast<Event>(e), input - base_[e]};
+}
+
+void Bus::addTally(u32 input, const u64* value, u64 weight) {
+  tally_kind_[input] = TallyKind::kTerms;
+  tallies_[input].push_back(TallyTerm{value, weight});
+}
+
+u64 Bus::tallyValue(u32 input) const {
+  u64 sum = 0;
+  for (const TallyTerm& t : tallies_[input]) sum += t.weight * *t.value;
+  return sum;
 }
 
 }  // namespace hpm::probe

@@ -16,6 +16,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/types.h"
@@ -220,6 +221,32 @@ struct Topology {
   u32 instances(Scope s) const;
 };
 
+// A statistic a model keeps, as one term of an input's count (counting from statistics,
+// node/monitor.cpp): the input's count so far is the sum of weight x *value over its terms, modulo
+// 2^64 (a weight of ~u64{0} subtracts).
+struct TallyTerm {
+  const u64* value = nullptr;
+  u64 weight = 1;
+};
+
+// The level events of hardware threads whose cycles a timing model attributes itself (Cycles,
+// the stall causes, StallAny): every cycle before a thread's clock belongs to one "lump", the
+// interval from the clock before an instruction (or an idle stretch) to the clock after it, and
+// inside a lump each event is high in one interval. A lump is attributed when it ends, so the
+// count of cycles before t is known once the clock has passed t.
+class LevelSource {
+ public:
+  virtual ~LevelSource() = default;
+  // The hardware thread's clock: the end of its last lump.
+  virtual Cycle levelClock(u32 thread) const = 0;
+  // The first cycle of its last lump.
+  virtual Cycle lastLumpStart(u32 thread) const = 0;
+  // Cycles of `e` before `t`, for any t >= lastLumpStart(thread) (past the clock: all of them).
+  virtual u64 levelBefore(Event e, u32 thread, Cycle t) const = 0;
+  // Where `e` was high in the last lump: [first, second), empty if it was not.
+  virtual std::pair<Cycle, Cycle> levelInLastLump(Event e, u32 thread) const = 0;
+};
+
 // Where wanted events go: a monitor implements it. `input` is the flat index of (event, source).
 class Sink {
  public:
@@ -244,6 +271,34 @@ class Bus {
   void pulseOp(u32 op, u32 thread, u64 count) { deliver(inputOp(op, thread), count); }
   // Whether any input at all is wanted (the driver skips per-instruction work otherwise).
   bool anyWanted() const { return wanted_count_ != 0; }
+  // (event, source) of a flat index; an operation's input gives {Event::kCount, op}.
+  std::pair<Event, u32> eventOf(u32 input) const;
+
+  // ---- counting from statistics ----
+  // Models name, once, the statistics an input's count is made of: pulse inputs as terms (the
+  // statistic must grow exactly where and when the model would publish the event), thread level
+  // events as kept by the level source. A monitor may then count such an input without it being
+  // published (it is not wanted), from the statistics at the ends of its counters' windows.
+  enum class TallyKind : u8 { kNone, kTerms, kLevel };
+  void addTally(u32 input, const u64* value, u64 weight = 1);
+  void addLevelTally(u32 input) { tally_kind_[input] = TallyKind::kLevel; }
+  // A counter that changes whenever the input's statistics may (a core's activity): a monitor
+  // that finds it unchanged need not read them. Optional.
+  void setTallyVersion(u32 input, const u64* version) { tally_versions_[input] = version; }
+  const u64* tallyVersion(u32 input) const { return tally_versions_[input]; }
+  TallyKind tallyKind(u32 input) const { return tally_kind_[input]; }
+  std::span<const TallyTerm> tally(u32 input) const { return tallies_[input]; }
+  u64 tallyValue(u32 input) const;
+  void setLevelSource(const LevelSource* source) { level_source_ = source; }
+  const LevelSource* levelSource() const { return level_source_; }
+  // The inputs a monitor counts from statistics now (for sources that keep a statistic only
+  // while it is needed: the driver's operation counts). Changes the epoch.
+  void setTallyActive(u32 input, bool active) {
+    if (tally_active_[input] == (active ? 1 : 0)) return;
+    tally_active_[input] = active ? 1 : 0;
+    ++epoch_;
+  }
+  bool tallyActive(u32 input) const { return tally_active_[input] != 0; }
 
   void setSink(Sink* sink) { sink_ = sink; }
   void setWanted(u32 input, bool wanted) {
@@ -356,6 +411,11 @@ class Bus {
   std::vector<u8> wanted_;
   std::vector<PulseBatch> batches_;
   std::vector<LevelBatch> level_batches_;
+  std::vector<TallyKind> tally_kind_;
+  std::vector<std::vector<TallyTerm>> tallies_;
+  std::vector<const u64*> tally_versions_;
+  std::vector<u8> tally_active_;
+  const LevelSource* level_source_ = nullptr;
   i64 wanted_count_ = 0;
   u64 epoch_ = 0;
   Sink* sink_ = nullptr;

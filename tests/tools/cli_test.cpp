@@ -588,6 +588,64 @@ TEST(Stat, FunctionalModeIsRefusedForItHasNoEvents) {
   EXPECT_NE(r.err.find("--mode warmup, timing or profile"), std::string::npos) << r.err;
 }
 
+// ---- counting from statistics -------------------------------------------------------------------
+
+// hpmsim on bt (two OpenMP threads) with `args` and monitor.counting = `counting`; its stats file
+// in *stats.
+RunResult btWithCounting(std::vector<std::string> args, const std::string& counting,
+                         json* stats = nullptr) {
+  TempDir dir;
+  const std::string stats_path = (dir.path() / "s.json").string();
+  args.insert(args.begin() + 1, {"--set", "monitor.counting=" + counting});
+  if (stats != nullptr) args.insert(args.begin() + 1, {"--stats-json", stats_path});
+  args.insert(args.begin(), kHpmsim);
+  for (const char* a : {"--", "bt", "6", "1"}) args.push_back(a);
+  args[args.size() - 3] = guest("bt");
+  const RunResult r = hpm::test::runProcess(
+      args, {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C", "OMP_NUM_THREADS=2"}, "", ".", kTimeout);
+  EXPECT_EQ(r.status(), 0) << r.err;
+  if (stats != nullptr) *stats = readJson(stats_path);
+  return r;
+}
+
+TEST(Counting, FromStatisticsUpcPCountersEqualThoseOfPublishedEvents) {
+  // Every one of the 256 counters, level high without interrupt: all but the queue-full levels
+  // and the data-dependent events count from statistics.
+  const std::vector<std::string> args = {"run", "--machine", "bgp", "--upc-config",
+                                         (kSourceDir / "bench/upc-select0.txt").string()};
+  json from_statistics, from_events;
+  const RunResult s = btWithCounting(args, "statistics", &from_statistics);
+  const RunResult e = btWithCounting(args, "events", &from_events);
+  EXPECT_EQ(s.err, e.err);  // the table of every counter's value
+  EXPECT_NE(s.err.find("PU1_STALL_ANY"), std::string::npos) << s.err;
+  EXPECT_GT(from_statistics["monitor"]["tallied_counters"].get<u64>(), 200u);
+  EXPECT_GT(from_statistics["monitor"]["tally_windows"].get<u64>(), 1000u);
+  EXPECT_EQ(from_events["monitor"]["tallied_counters"].get<u64>(), 0u);
+  EXPECT_EQ(from_statistics["monitor"]["upc"]["lost_carries"], 0);
+  EXPECT_EQ(from_events["monitor"]["upc"]["lost_carries"], 0);
+}
+
+TEST(Counting, FromStatisticsUpcQCountsEqualThoseOfPublishedEvents) {
+  // Thread and core events of every PUnit (sums over threads, levels of a thread created late)
+  // and the L2 unit (combined), for the whole run.
+  TempDir dir;
+  auto counted = [&](const std::string& counting) {
+    const std::string path = (dir.path() / (counting + ".json")).string();
+    btWithCounting(
+        {"stat", "--json", "-o", path, "-e",
+         "PEVT_CYCLES_T0,PEVT_CYCLES_T1,PEVT_INSTRUCTIONS,PEVT_INSTRUCTIONS_T1,PEVT_STALL_ANY_T0,"
+         "PEVT_STALL_DEPENDENCY_T1,PEVT_STALL_IDLE_T1,PEVT_FP_OPS,PEVT_LOADS8,PEVT_OP_ADDI,"
+         "PEVT_BRANCHES_NOT_TAKEN,PEVT_L1D_MISSES,PEVT_L1P_HITS,PEVT_SQ_ALLOCATIONS,PEVT_L2_HITS,"
+         "PEVT_L2_REQUESTS,PEVT_DDR_READS"},
+        counting);
+    return readJson(path);
+  };
+  const json from_statistics = counted("statistics");
+  const json from_events = counted("events");
+  EXPECT_EQ(from_statistics["counts"], from_events["counts"]);
+  EXPECT_GT(from_statistics["counts"]["PEVT_STALL_IDLE_T1"].get<u64>(), 0u);
+}
+
 TEST(Stat, IntervalCountsAddUpToTheLastReadingAndNeverExceedTheTotal) {
   const json stat =
       statJson({"-e", "instructions", "--interval", "100000"}, {guest("node_mix"), "4"});
