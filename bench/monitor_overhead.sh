@@ -4,13 +4,16 @@
 #   bench/monitor_overhead.sh [BUILD_DIR]      (default: build)
 #
 # 1. Host time of the timing mode on guest/workloads/bt.c (WORKLOAD="bt N STEPS", default
-#    "bt 12 3"; two OpenMP threads, cores 0 and 1), best of REPEAT (default 3) runs, the
-#    simulation's own time (--stats-json / stat --json "host_seconds"):
+#    "bt 12 3"; two OpenMP threads), the best of REPEAT (default 3) rounds that run every
+#    configuration once each, alternated; the simulation's own time (--stats-json / stat --json
+#    "host_seconds"):
 #      bgp  --set monitor.unit=none; the UPC-P unit present but idle; all 256 UPC-P counters
 #           counting (--upc-config bench/upc-select0.txt: cores 0 and 1's 256 events)
 #      bgq  --set monitor.unit=none; the units present, idle but for the CNK unit; every counter
 #           of the machine's units that has an event to count, via hpmsim stat: 24 events on
 #           each of the 16 PUnits, 6 on the L2 unit, the 7 I/O events, the 17 CNK events
+#      and the monitored configurations again with monitor.counting=events (every event
+#      published and delivered, the path before counting from statistics)
 # 2. The simulated cost of a guest counter read against an L1-hit and an uncached load
 #    (guest/counters/ctr_read_cost.c: cycles per iteration of a chain of dependent loads).
 # Run it on an otherwise quiet machine.
@@ -31,49 +34,58 @@ seconds() {
   python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["host_seconds"])' "$1"
 }
 
-# best run|stat ARGS... : the best host_seconds of REPEAT runs.
-best() {
-  local command=$1 best_s=""
+# once run|stat ARGS... : the host_seconds of one run.
+once() {
+  local command=$1
   shift
-  for _ in $(seq "$repeat"); do
-    if [ "$command" = run ]; then
-      "${env[@]}" "$hpmsim" run --stats-json "$tmp/s.json" "$@" -- "${workload[@]}" \
-        >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-    else
-      "${env[@]}" "$hpmsim" stat --json -o "$tmp/s.json" "$@" -- "${workload[@]}" \
-        >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
-    fi
-    local s
-    s=$(seconds "$tmp/s.json")
-    best_s=$(awk -v a="$s" -v b="$best_s" 'BEGIN { print (b == "" || a < b) ? a : b }')
-  done
-  echo "$best_s"
-}
-
-row() {  # label seconds baseline
-  awk -v l="$1" -v s="$2" -v b="$3" \
-    'BEGIN { printf "| %-58s | %8.2f | %+7.1f%% |\n", l, s, 100 * (s / b - 1) }'
+  if [ "$command" = run ]; then
+    "${env[@]}" "$hpmsim" run --stats-json "$tmp/s.json" "$@" -- "${workload[@]}" \
+      >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+  else
+    "${env[@]}" "$hpmsim" stat --json -o "$tmp/s.json" "$@" -- "${workload[@]}" \
+      >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+  fi
+  seconds "$tmp/s.json"
 }
 
 # shellcheck source=bench/monitor_events.sh
 source "$here/monitor_events.sh"
 bgq_events=$(bgq_all_events "$hpmsim")
 
-echo "Host time of the timing mode, ${workload[*]#"$bin/"}, best of $repeat (seconds)"
+# The configurations, each "label|command args...", run once per round in this order (the
+# machine's speed drifts: alternating keeps each monitored run next to its baseline); the best
+# (least) time of each over REPEAT rounds.
+configs=(
+  "bgp, monitor.unit=none|run --machine bgp --set monitor.unit=none"
+  "bgp, UPC-P present, no counter programmed|run --machine bgp"
+  "bgp, all 256 UPC-P counters (--upc-config upc-select0.txt)|run --machine bgp --upc-config $here/upc-select0.txt"
+  "bgp, the same, monitor.counting=events|run --machine bgp --set monitor.counting=events --upc-config $here/upc-select0.txt"
+  "bgq, monitor.unit=none|run --machine bgq --set monitor.unit=none"
+  "bgq, UPC-Q present (the CNK unit counts from boot)|run --machine bgq"
+  "bgq, 16 x 24 PUnit + 6 L2 + 7 I/O + 17 CNK counters (stat)|stat --machine bgq -e $bgq_events"
+  "bgq, the same, monitor.counting=events|stat --machine bgq --set monitor.counting=events -e $bgq_events"
+)
+declare -A best
+for _ in $(seq "$repeat"); do
+  for c in "${configs[@]}"; do
+    read -r -a args <<<"${c#*|}"
+    s=$(once "${args[@]}")
+    b=${best[$c]:-}
+    best[$c]=$(awk -v a="$s" -v b="$b" 'BEGIN { print (b == "" || a < b) ? a : b }')
+  done
+done
+
+echo "Host time of the timing mode, ${workload[*]#"$bin/"}, best of $repeat alternated rounds (seconds)"
 echo
 echo "| machine and monitoring | host s | overhead |"
 echo "|---|---|---|"
-base=$(best run --machine bgp --set monitor.unit=none)
-row "bgp, monitor.unit=none" "$base" "$base"
-row "bgp, UPC-P present, no counter programmed" "$(best run --machine bgp)" "$base"
-row "bgp, all 256 UPC-P counters (--upc-config upc-select0.txt)" \
-  "$(best run --machine bgp --upc-config "$here/upc-select0.txt")" "$base"
-base=$(best run --machine bgq --set monitor.unit=none)
-row "bgq, monitor.unit=none" "$base" "$base"
-row "bgq, UPC-Q present (the CNK unit counts from boot)" "$(best run --machine bgq)" "$base"
-row "bgq, 16 x 24 PUnit + 6 L2 + 7 I/O + 17 CNK counters (stat)" \
-  "$(best stat --machine bgq -e "$bgq_events")" "$base"
-
+base=""
+for c in "${configs[@]}"; do
+  label=${c%%|*}
+  case "$label" in *monitor.unit=none*) base=${best[$c]} ;; esac
+  awk -v l="$label" -v s="${best[$c]}" -v b="$base" \
+    'BEGIN { printf "| %-60s | %8.2f | %+7.1f%% |\n", l, s, 100 * (s / b - 1) }'
+done
 echo
 echo "Simulated cost of a counter read (ctr_read_cost: cycles per dependent-load iteration)"
 echo

@@ -852,15 +852,18 @@ void NodeTiming::registerTallies(probe::Bus& bus) const {
       Event::kCoreL2Misses,    Event::kCoreL2Atomics, Event::kCoreDdrReads,
       Event::kCoreDdrWrites};
   for (u32 core = 0; core < m.cores.size(); ++core) {
-    for (Event e : kOwnCoreEvents) bus.setTallyVersion(bus.input(e, core), &m.cores[core].version);
+    for (Event e : kOwnCoreEvents) {
+      bus.setTallyVersion(bus.input(e, core), &m.cores[core].version, core);
+    }
   }
   for (u32 h = 0; h < m.threads.size(); ++h) {
-    const u64* version = &m.cores[m.threads[h].core].version;
+    const u32 core = m.threads[h].core;
+    const u64* version = &m.cores[core].version;
     for (std::size_t e = 0; e < probe::kEventCount; ++e) {
       const u32 input = bus.input(static_cast<Event>(e), h);
       if (probe::kEventInfo[e].scope == probe::Scope::kThread &&
           bus.tallyKind(input) != probe::Bus::TallyKind::kNone) {
-        bus.setTallyVersion(input, version);
+        bus.setTallyVersion(input, version, core);
       }
     }
   }

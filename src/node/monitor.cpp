@@ -128,8 +128,8 @@ struct Monitor::Impl {
     bool dirty = false;  // listed in `dirty`
   };
 
-  Impl(const MachineConfig& m, probe::Bus& b, Kernel& k, Cycle& due)
-      : machine(m), bus(b), kernel(k), tally_due(due) {}
+  Impl(const MachineConfig& m, probe::Bus& b, Kernel& k, Cycle& due, std::vector<u8>& sleeping)
+      : machine(m), bus(b), kernel(k), tally_due(due), dormant(sleeping) {}
 
   void buildUpcP();
   void buildUpcQ();
@@ -295,6 +295,7 @@ struct Monitor::Impl {
     // A pulse tally's feeds' version (probe::Bus::tallyVersion), when they share one, and its
     // value when `last` was read: while it stays, so do the statistics.
     const u64* version = nullptr;
+    u32 version_core = 0;
     u64 seen = 0;
     // A level tally whose thread's clock lagged behind an access (a flush, or counting began):
     // the cycles from its clock on were not attributed then, and its next lump reaches the unit
@@ -334,14 +335,27 @@ struct Monitor::Impl {
   // which UPC-Q's sweep visits one after the other): while the version stays what it was when
   // the whole run was last read, and the threads of its level tallies lag (their windows wait
   // anyway), passing the run reads nothing. An idle core's counters cost a compare each.
+  // A run whose version did not change over a whole round, with its level tallies' threads
+  // lagging, sleeps: its entries leave the schedule until an instruction of its core issues or
+  // one of its hardware threads waited (Monitor::issuing, Monitor::waking), which the version's
+  // every change comes with.
   struct Run {
-    u32 first = 0, last = 0;  // entry indices
+    u32 first = 0, last = 0;  // indices in the schedule's entries (kNoRun: asleep)
     const u64* version = nullptr;
+    u32 core = 0;        // whose activity its version follows
     u64 seen = ~u64{0};  // the version when every entry was last read in one pass
     u64 candidate = 0;   // the version at the first entry of this pass
     bool skipping = false;
+    bool dormant = false;
     std::vector<u32> threads;  // of its level tallies
   };
+  struct Visits {
+    Cycle first, period;
+  };
+  std::vector<Visits> visitsOf(const Target& t) const;
+  void buildSchedule(Cycle now);
+  void activate();
+  void wake(u32 thread);
   static constexpr u32 kNoRun = ~u32{0};
   bool lagging(const Run& r) const {
     return std::all_of(r.threads.begin(), r.threads.end(),
@@ -417,8 +431,13 @@ struct Monitor::Impl {
   std::vector<std::vector<u32>> target_feeds;  // by Target::id: the bus inputs feeding it
   Schedule schedule;                           // every tally's window ends
   std::vector<Run> runs;
-  std::vector<u32> run_of;  // by schedule entry
-  u32 open_run = kNoRun;    // the run whose first entry this pass of the schedule took
+  std::vector<u32> run_of;                         // by schedule entry
+  std::vector<std::pair<Cycle, u32>> all_entries;  // every running tally's window ends, sorted
+  std::vector<u32> all_run;                        // by all_entries index: its run
+  Cycle tally_period = 1;
+  std::vector<u8>& dormant;  // Monitor::dormant_: by hardware thread, its core's runs sleep
+  bool sleep_pending = false;
+  u32 open_run = kNoRun;  // the run whose first entry this pass of the schedule took
   std::vector<Schedule> thread_schedules;        // by hardware thread: its level tallies' ends
   std::vector<std::vector<u32>> thread_tallies;  // by hardware thread: its level tallies
   // By hardware thread (Monitor::levelDue): the first window end of a level tally of its that
@@ -995,32 +1014,30 @@ bool Monitor::Impl::tallyable(const Target& t) const {
   return true;
 }
 
+std::vector<Monitor::Impl::Visits> Monitor::Impl::visitsOf(const Target& t) const {
+  std::vector<Visits> out;
+  auto add = [&](Cycle first, Cycle next) { out.push_back({first, next - first}); };
+  if (upcp) {
+    const u32 c = t.event % machine.upc.counters;
+    const Cycle first = upcp->nextVisit(c, 0);
+    add(first, upcp->nextVisit(c, first + 1));
+    return out;
+  }
+  const Slot& slot = slots[t.slot];
+  const u32 per_port = slot.q->counterCount() / ports(t.slot);
+  for (u32 j = 0; j < per_port; ++j) {
+    const u32 i = t.port * per_port + j;
+    if ((slot.configs[i] & upcq::config_bits::kEventMask) != t.event) continue;
+    const Cycle first = slot.q->nextVisit(i, 0);
+    add(first, slot.q->nextVisit(i, first + 1));
+  }
+  return out;
+}
+
 void Monitor::Impl::rebuildTallies(Cycle now) {
   if (!count_from_statistics) return;
   // Window ends: the visits of the counters counting each target, over the least common
   // multiple of their periods (one round of every unit's visits).
-  struct Visits {
-    Cycle first, period;
-  };
-  auto visitsOf = [&](const Target& t) {
-    std::vector<Visits> out;
-    auto add = [&](Cycle first, Cycle next) { out.push_back({first, next - first}); };
-    if (upcp) {
-      const u32 c = t.event % machine.upc.counters;
-      const Cycle first = upcp->nextVisit(c, 0);
-      add(first, upcp->nextVisit(c, first + 1));
-      return out;
-    }
-    const Slot& slot = slots[t.slot];
-    const u32 per_port = slot.q->counterCount() / ports(t.slot);
-    for (u32 j = 0; j < per_port; ++j) {
-      const u32 i = t.port * per_port + j;
-      if ((slot.configs[i] & upcq::config_bits::kEventMask) != t.event) continue;
-      const Cycle first = slot.q->nextVisit(i, 0);
-      add(first, slot.q->nextVisit(i, first + 1));
-    }
-    return out;
-  };
   std::vector<u8> wanted(target_of.size(), 0);
   Cycle period = 1;
   for (const Target& t : target_of) {
@@ -1054,6 +1071,7 @@ void Monitor::Impl::rebuildTallies(Cycle now) {
     k.id = t.id;
     k.terms_begin = static_cast<u32>(next_terms.size());
     k.version = bus.tallyVersion(target_feeds[t.id].front());
+    k.version_core = bus.tallyVersionCore(target_feeds[t.id].front());
     for (u32 f : target_feeds[t.id]) {
       if (bus.tallyVersion(f) != k.version) k.version = nullptr;
       if (bus.tallyKind(f) == probe::Bus::TallyKind::kLevel) {
@@ -1079,58 +1097,99 @@ void Monitor::Impl::rebuildTallies(Cycle now) {
   tally_of = std::move(next_of);
   for (u32 ti : fresh) rebase(tallies[ti], now);
 
-  schedule = Schedule{};
-  schedule.period = period;
-  for (Schedule& ts : thread_schedules) ts = Schedule{};
-  for (auto& list : thread_tallies) list.clear();
-  for (u32 ti = 0; ti < tallies.size(); ++ti) {
-    const Tally& k = tallies[ti];
-    const bool level = k.level != Event::kCount;
-    if (level) thread_tallies[k.thread].push_back(ti);
-    for (const Visits& v : visitsOf(target_of[k.id])) {
-      for (Cycle c = v.first % v.period; c < period; c += v.period) {
-        schedule.entries.emplace_back(c, ti);
-        if (level) thread_schedules[k.thread].entries.emplace_back(c, ti);
-      }
-    }
-  }
-  std::sort(schedule.entries.begin(), schedule.entries.end());
-  runs.clear();
-  run_of.assign(schedule.entries.size(), kNoRun);
-  for (u32 i = 0; i < schedule.entries.size(); ++i) {
-    const Tally& k = tallies[schedule.entries[i].second];
-    if (runs.empty() || k.version == nullptr || runs.back().version != k.version) {
-      runs.push_back(Run{i, i, k.version, ~u64{0}, 0, false, {}});
-    }
-    Run& r = runs.back();
-    r.last = i;
-    if (k.level != Event::kCount &&
-        std::find(r.threads.begin(), r.threads.end(), k.thread) == r.threads.end()) {
-      r.threads.push_back(k.thread);
-    }
-    run_of[i] = static_cast<u32>(runs.size() - 1);
-  }
-  open_run = kNoRun;
-  tallied_through = std::max(tallied_through, now);
-  schedule.seekAfter(tallied_through);
-  tally_due = schedule.due();
-  for (u32 h = 0; h < thread_schedules.size(); ++h) {
-    Schedule& ts = thread_schedules[h];
-    ts.period = period;
-    std::sort(ts.entries.begin(), ts.entries.end());
-    lag_from[h] = kNever;
-  }
+  tally_period = period;
+  buildSchedule(now);
   for (Tally& k : tallies) {
     if (k.gap) markGap(k);
   }
 }
 
+void Monitor::Impl::buildSchedule(Cycle now) {
+  // Every running tally's window ends over one common period, and each thread's level
+  // tallies' (its catch-up after lagging); runs of entries sharing a core's version.
+  all_entries.clear();
+  for (Schedule& ts : thread_schedules) ts = Schedule{};
+  for (auto& list : thread_tallies) list.clear();
+  for (u32 ti = 0; ti < tallies.size(); ++ti) {
+    const Tally& k = tallies[ti];
+    if (!k.running) continue;
+    const bool level = k.level != Event::kCount;
+    if (level) thread_tallies[k.thread].push_back(ti);
+    for (const Visits& v : visitsOf(target_of[k.id])) {
+      for (Cycle c = v.first % v.period; c < tally_period; c += v.period) {
+        all_entries.emplace_back(c, ti);
+        if (level) thread_schedules[k.thread].entries.emplace_back(c, ti);
+      }
+    }
+  }
+  std::sort(all_entries.begin(), all_entries.end());
+  runs.clear();
+  all_run.assign(all_entries.size(), kNoRun);
+  for (u32 i = 0; i < all_entries.size(); ++i) {
+    const Tally& k = tallies[all_entries[i].second];
+    if (runs.empty() || k.version == nullptr || runs.back().version != k.version) {
+      runs.push_back(Run{});
+      runs.back().version = k.version;
+      runs.back().core = k.version_core;
+    }
+    Run& r = runs.back();
+    if (k.level != Event::kCount &&
+        std::find(r.threads.begin(), r.threads.end(), k.thread) == r.threads.end()) {
+      r.threads.push_back(k.thread);
+    }
+    all_run[i] = static_cast<u32>(runs.size() - 1);
+  }
+  std::fill(dormant.begin(), dormant.end(), 0);
+  tallied_through = std::max(tallied_through, now);
+  for (u32 h = 0; h < thread_schedules.size(); ++h) {
+    Schedule& ts = thread_schedules[h];
+    ts.period = tally_period;
+    std::sort(ts.entries.begin(), ts.entries.end());
+    lag_from[h] = kNever;
+  }
+  activate();
+}
+
+void Monitor::Impl::activate() {
+  // The schedule walks the entries of the runs that are awake, from after tallied_through.
+  schedule.entries.clear();
+  run_of.clear();
+  schedule.period = tally_period;
+  for (Run& r : runs) r.first = r.last = kNoRun;
+  for (u32 i = 0; i < all_entries.size(); ++i) {
+    Run& r = runs[all_run[i]];
+    if (r.dormant) continue;
+    const u32 at = static_cast<u32>(schedule.entries.size());
+    if (r.first == kNoRun) r.first = at;
+    r.last = at;
+    schedule.entries.push_back(all_entries[i]);
+    run_of.push_back(all_run[i]);
+  }
+  open_run = kNoRun;
+  schedule.seekAfter(tallied_through);
+  tally_due = schedule.due();
+}
+
+void Monitor::Impl::wake(u32 thread) {
+  const u32 core = thread / machine.node.threads_per_core;
+  for (Run& r : runs) {
+    if (r.core == core) r.dormant = false;
+  }
+  for (u32 t = 0; t < machine.node.threads_per_core; ++t) {
+    dormant[core * machine.node.threads_per_core + t] = 0;
+  }
+  activate();
+}
+
 void Monitor::Impl::setRunning(u32 slot, bool running, Cycle now) {
+  bool changed = false;
   for (Tally& k : tallies) {
     if (target_of[k.id].slot != slot || k.running == running) continue;
     k.running = running;
+    changed = true;
     if (running) rebase(k, now);
   }
+  if (changed) buildSchedule(now);
 }
 
 void Monitor::Impl::tallyPulse(const Tally& k, Cycle at, u64 count) {
@@ -1201,6 +1260,17 @@ void Monitor::Impl::advanceTallies(Cycle now) {
   while (s.due() <= now) passEntry();
   tallied_through = std::max(tallied_through, now);
   tally_due = s.due();
+  if (sleep_pending) {
+    // Runs that fell asleep leave the schedule; their cores' threads wake them.
+    sleep_pending = false;
+    for (const Run& r : runs) {
+      if (!r.dormant) continue;
+      for (u32 t = 0; t < machine.node.threads_per_core; ++t) {
+        dormant[r.core * machine.node.threads_per_core + t] = 1;
+      }
+    }
+    activate();
+  }
 }
 
 void Monitor::Impl::passEntry() {
@@ -1215,7 +1285,12 @@ void Monitor::Impl::passEntry() {
       r.skipping = r.candidate == r.seen && lagging(r);
     }
     if (r.skipping && open_run == ri && *r.version == r.seen) {
-      if (i == r.last) open_run = kNoRun;
+      if (i == r.last) {
+        // A whole round without change since the last pass read it: asleep.
+        open_run = kNoRun;
+        r.dormant = true;
+        sleep_pending = true;
+      }
       s.step();
       return;
     }
@@ -1354,8 +1429,9 @@ void Monitor::Impl::refreshInterest() {
 
 Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel,
                  bool count_from_statistics)
-    : impl_(std::make_unique<Impl>(machine, bus, kernel, tally_due_)) {
+    : impl_(std::make_unique<Impl>(machine, bus, kernel, tally_due_, dormant_)) {
   Impl& m = *impl_;
+  dormant_.assign(bus.topology().threads, 0);
   m.type = machine.monitor.unit;
   m.count_from_statistics =
       count_from_statistics && machine.monitor.counting == Counting::kStatistics;
@@ -1836,6 +1912,10 @@ void Monitor::advanceTallies(Cycle now) {
   impl_->advanceTallies(now);
 }
 
+void Monitor::wake(u32 thread) {
+  impl_->wake(thread);
+}
+
 const Cycle* Monitor::levelDue() const {
   return impl_->lag_from.data();
 }
@@ -1881,6 +1961,9 @@ void Monitor::visitStats(stats::Visitor& v) const {
             "Level intervals applied to the units (abutting intervals of one input as one)");
   v.counter("tallied_counters", m.tallies.size(),
             "Counters counting from the models' statistics (at the last configuration)");
+  v.counter("tally_schedule_entries", m.schedule.entries.size(),
+            "Window ends per round the schedule walks now (sleeping cores' left out)");
+  v.counter("tally_schedule_all", m.all_entries.size(), "Window ends per round of every counter");
   v.counter("tally_windows", m.tally_windows,
             "Counts taken from statistics and applied to the units (a window's, or up to an "
             "access)");

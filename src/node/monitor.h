@@ -114,11 +114,18 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // ---- counting from statistics: the timing driver's calls ----
   // An instruction issues at `at`: the windows that ended by then take their counts before its
   // events happen.
-  void issuing(Cycle at) {
+  void issuing(Cycle at, u32 thread) {
     previous_issue_ = latest_issue_;
     latest_issue_ = at;
+    if (dormant_[thread] != 0) [[unlikely]]
+      wake(thread);
     if (at >= tally_due_) [[unlikely]]
       advanceTallies(at);
+  }
+  // Hardware thread `thread`'s clock moved while it waited (idle time).
+  void waking(u32 thread) {
+    if (dormant_[thread] != 0) [[unlikely]]
+      wake(thread);
   }
   // No instruction will issue before `t` (the driver is about to move a waiting hardware
   // thread's clock there): the windows that ended by then may take their counts.
@@ -151,6 +158,7 @@ class Monitor : public probe::Sink, public DeviceProvider {
 
  private:
   void advanceTallies(Cycle now);
+  void wake(u32 thread);
 
   std::unique_ptr<Impl> impl_;
   Cycle poll_due_ = ~Cycle{0};
@@ -159,6 +167,9 @@ class Monitor : public probe::Sink, public DeviceProvider {
   Cycle tally_due_ = ~Cycle{0};
   Cycle latest_issue_ = 0;
   Cycle previous_issue_ = 0;
+  // By hardware thread: its core's counters counting from statistics sleep (nothing of the core
+  // changed over a whole pass of their windows): its next instruction wakes them.
+  std::vector<u8> dormant_;
 };
 
 }  // namespace hpm

@@ -250,7 +250,7 @@ struct TimingObserver {
         at = first_at;
         addr = first_addr;
         first_at = kUnknown;
-        if (sim.monitor) sim.monitor->issuing(at);
+        if (sim.monitor) sim.monitor->issuing(at, hw);
         return true;
       }
     }
@@ -270,7 +270,7 @@ struct TimingObserver {
         driver.parked_at = at;
         return false;
       }
-      if (sim.monitor) sim.monitor->issuing(at);
+      if (sim.monitor) sim.monitor->issuing(at, hw);
       return true;
     }
   }
@@ -391,13 +391,14 @@ void Simulation::Impl::registerOpTallies() {
       const u64* count = &op_counts[std::size_t{h} * isa::kOpCount + op];
       const OpMix& m = kOpMix[op];
       // (The timing model steps the core's version before retire() counts.)
-      const u64* version = model->coreVersion(h / machine.node.threads_per_core);
+      const u32 core = h / machine.node.threads_per_core;
+      const u64* version = model->coreVersion(core);
       auto add = [&](Event e, u64 weight) {
         bus->addTally(bus->input(e, h), count, weight);
-        bus->setTallyVersion(bus->input(e, h), version);
+        bus->setTallyVersion(bus->input(e, h), version, core);
       };
       bus->addTally(bus->inputOp(op, h), count);
-      bus->setTallyVersion(bus->inputOp(op, h), version);
+      bus->setTallyVersion(bus->inputOp(op, h), version, core);
       if (m.load_bytes != 0) {
         add(m.load_bytes == 1   ? Event::kLoads1
             : m.load_bytes == 2 ? Event::kLoads2
@@ -645,7 +646,10 @@ class TimedRunner final : public Kernel::SliceRunner {
     if (state.cycle > model_clock && !(driver.parked && state.cycle == driver.parked_at)) {
       // The windows that ended by the thread's clock take its level events from its last lump
       // before the idle one replaces it (every hardware thread's next instruction is later).
-      if (sim.monitor) sim.monitor->settle(model_clock);
+      if (sim.monitor) {
+        sim.monitor->settle(model_clock);
+        sim.monitor->waking(hw);
+      }
       model.idleUntil(hw, state.cycle);
       if (sim.level_due != nullptr && state.cycle >= sim.level_due[hw]) {
         sim.monitor->levelsReached(hw);

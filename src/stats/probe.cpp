@@ -59,7 +59,7 @@ Bus::Bus(const Topology& topology, u32 opcodes) : topology_(topology), opcodes_(
   level_batches_.assign(next, LevelBatch{});
   tally_kind_.assign(next, TallyKind::kNone);
   tallies_.assign(next, {});
-  tally_versions_.assign(next, nullptr);
+  tally_versions_.assign(next, {nullptr, 0});
   tally_active_.assign(next, 0);
 }
 

@@ -284,8 +284,13 @@ class Bus {
   void addLevelTally(u32 input) { tally_kind_[input] = TallyKind::kLevel; }
   // A counter that changes whenever the input's statistics may (a core's activity): a monitor
   // that finds it unchanged need not read them. Optional.
-  void setTallyVersion(u32 input, const u64* version) { tally_versions_[input] = version; }
-  const u64* tallyVersion(u32 input) const { return tally_versions_[input]; }
+  // The version follows the activity of core `core` (its hardware threads' instructions and
+  // waits): a monitor learns of those from the driver.
+  void setTallyVersion(u32 input, const u64* version, u32 core) {
+    tally_versions_[input] = {version, core};
+  }
+  const u64* tallyVersion(u32 input) const { return tally_versions_[input].first; }
+  u32 tallyVersionCore(u32 input) const { return tally_versions_[input].second; }
   TallyKind tallyKind(u32 input) const { return tally_kind_[input]; }
   std::span<const TallyTerm> tally(u32 input) const { return tallies_[input]; }
   u64 tallyValue(u32 input) const;
@@ -413,7 +418,7 @@ class Bus {
   std::vector<LevelBatch> level_batches_;
   std::vector<TallyKind> tally_kind_;
   std::vector<std::vector<TallyTerm>> tallies_;
-  std::vector<const u64*> tally_versions_;
+  std::vector<std::pair<const u64*, u32>> tally_versions_;
   std::vector<u8> tally_active_;
   const LevelSource* level_source_ = nullptr;
   i64 wanted_count_ = 0;
