@@ -128,8 +128,9 @@ struct Monitor::Impl {
     bool dirty = false;  // listed in `dirty`
   };
 
-  Impl(const MachineConfig& m, probe::Bus& b, Kernel& k, Cycle& due, std::vector<u8>& sleeping)
-      : machine(m), bus(b), kernel(k), tally_due(due), dormant(sleeping) {}
+  Impl(const MachineConfig& m, probe::Bus& b, Kernel& k, Cycle& due, std::vector<u8>& sleeping,
+       bool& any)
+      : machine(m), bus(b), kernel(k), tally_due(due), dormant(sleeping), tallying(any) {}
 
   void buildUpcP();
   void buildUpcQ();
@@ -436,6 +437,7 @@ struct Monitor::Impl {
   std::vector<u32> all_run;                        // by all_entries index: its run
   Cycle tally_period = 1;
   std::vector<u8>& dormant;  // Monitor::dormant_: by hardware thread, its core's runs sleep
+  bool& tallying;            // Monitor::tallying_: some tally runs
   bool sleep_pending = false;
   u32 open_run = kNoRun;  // the run whose first entry this pass of the schedule took
   std::vector<Schedule> thread_schedules;        // by hardware thread: its level tallies' ends
@@ -1108,6 +1110,7 @@ void Monitor::Impl::buildSchedule(Cycle now) {
   // Every running tally's window ends over one common period, and each thread's level
   // tallies' (its catch-up after lagging); runs of entries sharing a core's version.
   all_entries.clear();
+  tallying = std::any_of(tallies.begin(), tallies.end(), [](const Tally& k) { return k.running; });
   for (Schedule& ts : thread_schedules) ts = Schedule{};
   for (auto& list : thread_tallies) list.clear();
   for (u32 ti = 0; ti < tallies.size(); ++ti) {
@@ -1429,7 +1432,7 @@ void Monitor::Impl::refreshInterest() {
 
 Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel,
                  bool count_from_statistics)
-    : impl_(std::make_unique<Impl>(machine, bus, kernel, tally_due_, dormant_)) {
+    : impl_(std::make_unique<Impl>(machine, bus, kernel, tally_due_, dormant_, tallying_)) {
   Impl& m = *impl_;
   dormant_.assign(bus.topology().threads, 0);
   m.type = machine.monitor.unit;

@@ -115,6 +115,7 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // An instruction issues at `at`: the windows that ended by then take their counts before its
   // events happen.
   void issuing(Cycle at, u32 thread) {
+    if (!tallying_) return;
     previous_issue_ = latest_issue_;
     latest_issue_ = at;
     if (dormant_[thread] != 0) [[unlikely]]
@@ -137,6 +138,8 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // calls levelsReached(thread), which counts the thread's level events of windows that ended
   // while it lagged behind. Valid for the monitor's lifetime.
   const Cycle* levelDue() const;
+  // Whether any counter counts from statistics now (else issuing() and levelDue() do nothing).
+  bool tallying() const { return tallying_; }
   void levelsReached(u32 thread);
 
   // Exact totals of what the bus delivered for each input (the ideal reference counters).
@@ -170,6 +173,7 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // By hardware thread: its core's counters counting from statistics sleep (nothing of the core
   // changed over a whole pass of their windows): its next instruction wakes them.
   std::vector<u8> dormant_;
+  bool tallying_ = false;
 };
 
 }  // namespace hpm

@@ -163,7 +163,7 @@ struct Simulation::Impl {
   enum : u8 { kCountOps = 1, kPublishMix = 2, kPublishDataMix = 4 };
   std::vector<u8> mix_wanted;
   std::vector<u64> op_counts;  // by hardware thread x operation: instructions retired
-  // The monitor's Monitor::levelDue (null without a monitor).
+  // The monitor's Monitor::levelDue while it counts from statistics, else null.
   const Cycle* level_due = nullptr;
   void noteInterest();
   // Names the operation counts on the bus as the statistics of the per-operation inputs and of
@@ -340,6 +340,8 @@ void Simulation::Impl::noteInterest() {
     }
   }
   model->setProbe(model_wanted ? bus.get() : nullptr);
+  // (Counting from statistics changes the epoch when it starts or stops.)
+  level_due = monitor && monitor->tallying() ? monitor->levelDue() : nullptr;
   // The instruction-mix events the operation alone decides, and those that depend on the
   // instruction's data (its address, its result: never counted from statistics).
   static constexpr Event kMixEvents[] = {
@@ -590,7 +592,6 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
           impl_->machine.kernel.lookahead == 0;
       impl_->monitor =
           std::make_unique<Monitor>(impl_->machine, *impl_->bus, *impl_->kernel, in_order);
-      impl_->level_due = impl_->monitor->levelDue();
       impl_->kernel->setProbe(impl_->bus.get());
     }
   }
