@@ -1,5 +1,5 @@
-# Sourced by bench/monitor_overhead.sh and bench/monitor_floor.sh: the "every counter" monitoring
-# of bgq. bgq_all_events HPMSIM prints, comma-separated, 24 PUnit events that occur on a running
+# Sourced by bench/monitor_overhead.sh: the "every counter" monitoring of bgq.
+# bgq_all_events HPMSIM prints, comma-separated, 24 PUnit events that occur on a running
 # core (the thread-0 and core-wide ones; hpmsim stat programs them on each of the 16 PUnits),
 # the 6 L2 events, the 7 I/O events and the 17 CNK events the units have counters for.
 bgq_all_events() {
