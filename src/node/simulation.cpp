@@ -102,6 +102,37 @@ std::array<OpMix, isa::kOpCount> makeOpMix() {
 
 const std::array<OpMix, isa::kOpCount> kOpMix = makeOpMix();
 
+// Calls f(event, count) for each instruction-mix event that one instruction of the operation
+// `m` describes signals, whatever its data (publishMix publishes them, registerOpTallies makes
+// them sums of operation counts).
+template <typename F>
+void forEachMixEvent(const OpMix& m, F&& f) {
+  using probe::Event;
+  if (m.load_bytes != 0) {
+    f(m.load_bytes == 1   ? Event::kLoads1
+      : m.load_bytes == 2 ? Event::kLoads2
+      : m.load_bytes == 4 ? Event::kLoads4
+                          : Event::kLoads8,
+      1);
+  }
+  if (m.store_bytes != 0) {
+    f(m.store_bytes == 1   ? Event::kStores1
+      : m.store_bytes == 2 ? Event::kStores2
+      : m.store_bytes == 4 ? Event::kStores4
+                           : Event::kStores8,
+      1);
+  }
+  if (m.flops != 0) {
+    f(Event::kFpOps, m.flops);
+    f(m.precision == 2 ? Event::kFpDouble : Event::kFpSingle, 1);
+  }
+  if (m.lr) f(Event::kLoadReserved, 1);
+  if (m.amo) f(Event::kAtomicMemoryOps, 1);
+  if (m.ecall) f(Event::kEcalls, 1);
+  if (m.csr) f(Event::kCsrAccesses, 1);
+  if (m.fence) f(Event::kFences, 1);
+}
+
 // The operations whose instruction-mix events depend on their data: memory accesses (misaligned,
 // first touches of a page) and store-conditionals (their outcome).
 std::array<bool, isa::kOpCount> makeDataDependent() {
@@ -391,39 +422,15 @@ void Simulation::Impl::registerOpTallies() {
   for (u32 h = 0; h < threads; ++h) {
     for (u32 op = 0; op < isa::kOpCount; ++op) {
       const u64* count = &op_counts[std::size_t{h} * isa::kOpCount + op];
-      const OpMix& m = kOpMix[op];
       // (The timing model steps the core's version before retire() counts.)
       const u32 core = h / machine.node.threads_per_core;
       const u64* version = model->coreVersion(core);
-      auto add = [&](Event e, u64 weight) {
-        bus->addTally(bus->input(e, h), count, weight);
-        bus->setTallyVersion(bus->input(e, h), version, core);
-      };
       bus->addTally(bus->inputOp(op, h), count);
       bus->setTallyVersion(bus->inputOp(op, h), version, core);
-      if (m.load_bytes != 0) {
-        add(m.load_bytes == 1   ? Event::kLoads1
-            : m.load_bytes == 2 ? Event::kLoads2
-            : m.load_bytes == 4 ? Event::kLoads4
-                                : Event::kLoads8,
-            1);
-      }
-      if (m.store_bytes != 0) {
-        add(m.store_bytes == 1   ? Event::kStores1
-            : m.store_bytes == 2 ? Event::kStores2
-            : m.store_bytes == 4 ? Event::kStores4
-                                 : Event::kStores8,
-            1);
-      }
-      if (m.flops != 0) {
-        add(Event::kFpOps, m.flops);
-        add(m.precision == 2 ? Event::kFpDouble : Event::kFpSingle, 1);
-      }
-      if (m.lr) add(Event::kLoadReserved, 1);
-      if (m.amo) add(Event::kAtomicMemoryOps, 1);
-      if (m.ecall) add(Event::kEcalls, 1);
-      if (m.csr) add(Event::kCsrAccesses, 1);
-      if (m.fence) add(Event::kFences, 1);
+      forEachMixEvent(kOpMix[op], [&](Event e, u64 weight) {
+        bus->addTally(bus->input(e, h), count, weight);
+        bus->setTallyVersion(bus->input(e, h), version, core);
+      });
     }
   }
 }
@@ -435,31 +442,8 @@ void Simulation::Impl::publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, c
     if (b.wants(e, hw)) b.pulse(e, hw, n);
   };
   const u32 op = static_cast<u32>(d.op);
-  const OpMix& m = kOpMix[op];
   if (d.length == 2) pub(Event::kInstCompressed, 1);
-  if (m.load_bytes != 0) {
-    pub(m.load_bytes == 1   ? Event::kLoads1
-        : m.load_bytes == 2 ? Event::kLoads2
-        : m.load_bytes == 4 ? Event::kLoads4
-                            : Event::kLoads8,
-        1);
-  }
-  if (m.store_bytes != 0) {
-    pub(m.store_bytes == 1   ? Event::kStores1
-        : m.store_bytes == 2 ? Event::kStores2
-        : m.store_bytes == 4 ? Event::kStores4
-                             : Event::kStores8,
-        1);
-  }
-  if (m.flops != 0) {
-    pub(Event::kFpOps, m.flops);
-    pub(m.precision == 2 ? Event::kFpDouble : Event::kFpSingle, 1);
-  }
-  if (m.lr) pub(Event::kLoadReserved, 1);
-  if (m.amo) pub(Event::kAtomicMemoryOps, 1);
-  if (m.ecall) pub(Event::kEcalls, 1);
-  if (m.csr) pub(Event::kCsrAccesses, 1);
-  if (m.fence) pub(Event::kFences, 1);
+  forEachMixEvent(kOpMix[op], pub);
   if (b.wantsOp(op, hw)) b.pulseOp(op, hw, 1);
   publishDataMix(hw, d, addr, s);
 }
