@@ -14,6 +14,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -377,6 +378,27 @@ TEST(Config, MarkdownTableHasARowForEveryParameter) {
   for (const std::string& key : keys) {
     EXPECT_NE(table.out.find("| `" + key + "` |"), std::string::npos) << key;
   }
+}
+
+TEST(Config, MarkdownPipeInATextIsEscapedSoEveryRowHasTheHeadersColumns) {
+  const RunResult table = hpmsim({"config", "--markdown"});
+  ASSERT_EQ(table.status(), 0);
+  auto cells = [](const std::string& line) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < line.size(); ++i)
+      n += line[i] == '|' && (i == 0 || line[i - 1] != '\\');
+    return n;
+  };
+  std::istringstream in(table.out);
+  std::string header, line;
+  std::getline(in, header);
+  std::size_t rows = 0;
+  while (std::getline(in, line)) {
+    EXPECT_EQ(cells(line), cells(header)) << line;
+    ++rows;
+  }
+  EXPECT_GT(rows, 50u);
+  EXPECT_NE(table.out.find("one of none\\|upc\\|upcq"), std::string::npos);
 }
 
 TEST(Docs, ConfigurationReferenceIsCurrent) {

@@ -50,10 +50,16 @@ int run(const ConfigOptions& opt) {
       rule += "---|";
     }
     fmt::print("{} meaning |\n{}---|\n", header, rule);
+    // A '|' inside a cell ends it: escaped ("one of none|upc|upcq").
+    auto cell = [](const std::string& text) {
+      std::string out;
+      for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+      return out;
+    };
     for (const config::Param& p : schema.params()) {
-      std::string row = fmt::format("| `{}` | {} |", p.key, p.type);
-      for (const auto& column : values) row += fmt::format(" `{}` |", column.at(p.key));
-      fmt::print("{} {} |\n", row, p.doc);
+      std::string row = fmt::format("| `{}` | {} |", p.key, cell(p.type));
+      for (const auto& column : values) row += fmt::format(" `{}` |", cell(column.at(p.key)));
+      fmt::print("{} {} |\n", row, cell(p.doc));
     }
   } else if (opt.list) {
     for (const config::Param& p : schema.params()) {
