@@ -190,8 +190,9 @@ struct Simulation::Impl {
   u64 bus_epoch = ~u64{0};
   // By hardware thread: kCountOps (some input made of operation counts is counted from
   // statistics: op_counts counts its instructions), kPublishMix (publishMix: some instruction-mix
-  // event is published), kPublishDataMix (only events that depend on the data are).
-  enum : u8 { kCountOps = 1, kPublishMix = 2, kPublishDataMix = 4 };
+  // event is published); else kPublishDataEvents (misaligned accesses or SC outcomes are) and
+  // kTrackTouches (first touches of pages are counted).
+  enum : u8 { kCountOps = 1, kPublishMix = 2, kPublishDataEvents = 4, kTrackTouches = 8 };
   std::vector<u8> mix_wanted;
   std::vector<u64> op_counts;  // by hardware thread x operation: instructions retired
   // The monitor's Monitor::levelDue while it counts from statistics, else null.
@@ -201,12 +202,12 @@ struct Simulation::Impl {
   // the instruction-mix events that depend on the operation alone.
   void registerOpTallies();
 
-  // The published instruction-mix events of one instruction, as mix_wanted[hw] says.
-  void publishMixOf(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
   void publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
-  // Only the events that depend on the instruction's data (misaligned accesses, SC outcomes,
-  // first touches of pages).
+  // The events that depend on the instruction's data: misaligned accesses, SC outcomes (the
+  // events), first touches of pages.
   void publishDataMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
+  void publishDataEvents(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
+  void touchPage(u64 page);
 
   // Per hardware thread: the guest thread that last ran on it, and whether its clock was moved
   // to a pending instruction's issue cycle (a stall, not idle time).
@@ -214,6 +215,7 @@ struct Simulation::Impl {
     const Thread* last_thread = nullptr;
     bool parked = false;
     Cycle parked_at = 0;
+    u64 last_page = ~u64{0};  // the guest page of its last memory access (first touches)
     // Profile mode: the function the last instruction belonged to, as a [lo, hi) cache.
     u64 fn_lo = 1, fn_hi = 0;
     std::size_t fn_index = 0;
@@ -334,9 +336,16 @@ struct TimingObserver {
       const u8 mix = sim.mix_wanted[hw];
       const auto op = static_cast<std::size_t>(d.op);
       if (mix & Simulation::Impl::kCountOps) ++sim.op_counts[std::size_t{hw} * isa::kOpCount + op];
-      if ((mix & Simulation::Impl::kPublishMix) ||
-          ((mix & Simulation::Impl::kPublishDataMix) && kDataDependent[op])) {
-        sim.publishMixOf(hw, d, addr, state);
+      if (mix & Simulation::Impl::kPublishMix) {
+        sim.publishMix(hw, d, addr, state);
+      } else if (kDataDependent[op]) {
+        if (mix & Simulation::Impl::kPublishDataEvents) sim.publishDataEvents(hw, d, addr, state);
+        // (The page of the thread's last access was touched then.)
+        const u64 page = addr >> GuestMemory::kPageBits;
+        if ((mix & Simulation::Impl::kTrackTouches) && page != driver.last_page) {
+          driver.last_page = page;
+          sim.touchPage(page);
+        }
       }
     }
     ++regions.instructions;
@@ -388,7 +397,7 @@ void Simulation::Impl::noteInterest() {
   const bool touches = bus->wants(Event::kPageFirstTouches, 0);
   for (u32 h = 0; h < threads; ++h) {
     bool published = false;
-    bool data = touches;
+    bool data = false;
     bool tallied = false;
     for (Event e : kMixEvents) {
       published = published || bus->wants(e, h);
@@ -399,19 +408,9 @@ void Simulation::Impl::noteInterest() {
       published = published || bus->wantsOp(op, h);
       tallied = tallied || bus->tallyActive(bus->inputOp(op, h));
     }
-    mix_wanted[h] = static_cast<u8>((published ? kPublishMix
-                                     : data    ? kPublishDataMix
-                                               : 0) |
-                                    (tallied ? kCountOps : 0));
-  }
-}
-
-void Simulation::Impl::publishMixOf(u32 hw, const isa::DecodedInst& d, u64 addr,
-                                    const HartState& s) {
-  if (mix_wanted[hw] & kPublishMix) {
-    publishMix(hw, d, addr, s);
-  } else {
-    publishDataMix(hw, d, addr, s);
+    mix_wanted[h] = static_cast<u8>(
+        (published ? kPublishMix : 0) | (!published && data ? kPublishDataEvents : 0) |
+        (!published && touches ? kTrackTouches : 0) | (tallied ? kCountOps : 0));
   }
 }
 
@@ -450,6 +449,12 @@ void Simulation::Impl::publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, c
 
 void Simulation::Impl::publishDataMix(u32 hw, const isa::DecodedInst& d, u64 addr,
                                       const HartState& s) {
+  publishDataEvents(hw, d, addr, s);
+  if (kDataDependent[static_cast<u32>(d.op)]) touchPage(addr >> GuestMemory::kPageBits);
+}
+
+void Simulation::Impl::publishDataEvents(u32 hw, const isa::DecodedInst& d, u64 addr,
+                                         const HartState& s) {
   using probe::Event;
   probe::Bus& b = *bus;
   const OpMix& m = kOpMix[static_cast<u32>(d.op)];
@@ -459,17 +464,17 @@ void Simulation::Impl::publishDataMix(u32 hw, const isa::DecodedInst& d, u64 add
   const u32 size = m.load_bytes | m.store_bytes;
   if (size != 0 && (addr & (size - 1)) != 0) pub(Event::kMisalignedAccesses);
   if (m.sc) pub(s.x[d.rd] == 0 ? Event::kStoreCondSuccess : Event::kStoreCondFail);
-  if (size != 0 || m.lr || m.sc || m.amo) {
-    // First touches of a page: a bit per guest page, set at the first access.
-    const u64 page = addr >> GuestMemory::kPageBits;
-    if (page < (GuestMemory::kVaLimit >> GuestMemory::kPageBits)) {
-      if (touched_pages.empty()) touched_pages.assign((GuestMemory::kVaLimit >> 12) / 64, 0);
-      u64& word = touched_pages[page >> 6];
-      if (!(word & (u64{1} << (page & 63)))) {
-        word |= u64{1} << (page & 63);
-        if (b.wants(Event::kPageFirstTouches, 0)) b.pulse(Event::kPageFirstTouches, 0, 1);
-      }
-    }
+}
+
+void Simulation::Impl::touchPage(u64 page) {
+  // First touches of a page: a bit per guest page, set at the first access.
+  if (page >= (GuestMemory::kVaLimit >> GuestMemory::kPageBits)) return;
+  if (touched_pages.empty()) touched_pages.assign((GuestMemory::kVaLimit >> 12) / 64, 0);
+  u64& word = touched_pages[page >> 6];
+  if (word & (u64{1} << (page & 63))) return;
+  word |= u64{1} << (page & 63);
+  if (bus->wants(probe::Event::kPageFirstTouches, 0)) {
+    bus->pulse(probe::Event::kPageFirstTouches, 0, 1);
   }
 }
 

@@ -649,7 +649,8 @@ TEST(Counting, FromStatisticsUpcPCountersEqualThoseOfPublishedEvents) {
 
 TEST(Counting, FromStatisticsUpcQCountsEqualThoseOfPublishedEvents) {
   // Thread and core events of every PUnit (sums over threads, levels of a thread created late)
-  // and the L2 unit (combined), for the whole run.
+  // and the L2 unit (combined), for the whole run; and first touches of pages, which the driver
+  // tracks apart when no instruction-mix event is published.
   TempDir dir;
   auto counted = [&](const std::string& counting) {
     const std::string path = (dir.path() / (counting + ".json")).string();
@@ -658,7 +659,7 @@ TEST(Counting, FromStatisticsUpcQCountsEqualThoseOfPublishedEvents) {
          "PEVT_CYCLES_T0,PEVT_CYCLES_T1,PEVT_INSTRUCTIONS,PEVT_INSTRUCTIONS_T1,PEVT_STALL_ANY_T0,"
          "PEVT_STALL_DEPENDENCY_T1,PEVT_STALL_IDLE_T1,PEVT_FP_OPS,PEVT_LOADS8,PEVT_OP_ADDI,"
          "PEVT_BRANCHES_NOT_TAKEN,PEVT_L1D_MISSES,PEVT_L1P_HITS,PEVT_SQ_ALLOCATIONS,PEVT_L2_HITS,"
-         "PEVT_L2_REQUESTS,PEVT_DDR_READS"},
+         "PEVT_L2_REQUESTS,PEVT_DDR_READS,PEVT_CNK_PAGE_FIRST_TOUCHES"},
         counting);
     return readJson(path);
   };
@@ -666,6 +667,7 @@ TEST(Counting, FromStatisticsUpcQCountsEqualThoseOfPublishedEvents) {
   const json from_events = counted("events");
   EXPECT_EQ(from_statistics["counts"], from_events["counts"]);
   EXPECT_GT(from_statistics["counts"]["PEVT_STALL_IDLE_T1"].get<u64>(), 0u);
+  EXPECT_GT(from_statistics["counts"]["PEVT_CNK_PAGE_FIRST_TOUCHES"].get<u64>(), 10u);
 }
 
 TEST(Stat, IntervalCountsAddUpToTheLastReadingAndNeverExceedTheTotal) {
