@@ -155,6 +155,18 @@ struct Monitor::Impl {
   void refreshBatching(Cycle now);
   void readQConfigs(u32 slot);
   bool batchableTarget(const Target& t) const;
+  // UPC-Q: f(i, configuration) for each local counter of the target's port that selects its
+  // event.
+  template <typename F>
+  void forEachLocal(const Target& t, F&& f) const {
+    const Slot& slot = slots[t.slot];
+    const u32 per_port = slot.q->counterCount() / ports(t.slot);
+    for (u32 j = 0; j < per_port; ++j) {
+      const u32 i = t.port * per_port + j;
+      const u64 config = slot.configs[i];
+      if ((config & upcq::config_bits::kEventMask) == t.event) f(i, config);
+    }
+  }
   // The end of the window of pulses that may be applied as one (the first visit after `at` of
   // a counter counting the target's event; ~0 if there is none).
   Cycle windowEnd(const Target& t, Cycle at) const;
@@ -791,26 +803,18 @@ bool Monitor::Impl::batchableTarget(const Target& t) const {
                            : slot.q == cnk.get() ? false
                                                  : machine.upcq.punit.exploration;
   if (exploration) return false;
-  const u32 per_port = slot.q->counterCount() / ports(t.slot);
-  for (u32 j = 0; j < per_port; ++j) {
-    const u64 config = slot.configs[t.port * per_port + j];
-    if ((config & upcq::config_bits::kEventMask) != t.event) continue;
-    if (((config >> upcq::config_bits::kModeShift) & 3) != 0) return false;
-    if (config & upcq::config_bits::kOverflowEnable) return false;
-  }
-  return true;
+  bool level_high = true;
+  forEachLocal(t, [&](u32, u64 config) {
+    level_high = level_high && ((config >> upcq::config_bits::kModeShift) & 3) == 0 &&
+                 (config & upcq::config_bits::kOverflowEnable) == 0;
+  });
+  return level_high;
 }
 
 Cycle Monitor::Impl::windowEnd(const Target& t, Cycle at) const {
   if (upcp) return upcp->nextVisit(t.event % machine.upc.counters, at + 1);
-  const Slot& slot = slots[t.slot];
-  const u32 per_port = slot.q->counterCount() / ports(t.slot);
   Cycle end = upcq::Unit::kNone;  // the CNKUnit: no visits
-  for (u32 j = 0; j < per_port; ++j) {
-    const u32 i = t.port * per_port + j;
-    if ((slot.configs[i] & upcq::config_bits::kEventMask) != t.event) continue;
-    end = std::min(end, slot.q->nextVisit(i, at + 1));
-  }
+  forEachLocal(t, [&](u32 i, u64) { end = std::min(end, slots[t.slot].q->nextVisit(i, at + 1)); });
   return end;
 }
 
@@ -1026,14 +1030,11 @@ std::vector<Monitor::Impl::Visits> Monitor::Impl::visitsOf(const Target& t) cons
     add(first, upcp->nextVisit(c, first + 1));
     return out;
   }
-  const Slot& slot = slots[t.slot];
-  const u32 per_port = slot.q->counterCount() / ports(t.slot);
-  for (u32 j = 0; j < per_port; ++j) {
-    const u32 i = t.port * per_port + j;
-    if ((slot.configs[i] & upcq::config_bits::kEventMask) != t.event) continue;
-    const Cycle first = slot.q->nextVisit(i, 0);
-    add(first, slot.q->nextVisit(i, first + 1));
-  }
+  const upcq::Unit& unit = *slots[t.slot].q;
+  forEachLocal(t, [&](u32 i, u64) {
+    const Cycle first = unit.nextVisit(i, 0);
+    add(first, unit.nextVisit(i, first + 1));
+  });
   return out;
 }
 
