@@ -315,6 +315,18 @@ struct Monitor::Impl {
     // as an interval (an interval published late starts at the access, as Monitor::level has
     // it), not as a window's count that could exceed what the counter takes in a window.
     bool gap = false;
+    // UPC-Q windows in bulk (upcq::Unit::sweptWindows): when one local counter of a unit with a
+    // sweep selects the target's event (`sweepable`, with `local_limit` 2^L: a window's count
+    // must stay below it), the windows that follow one applied as a pulse (`chained`: the
+    // unit's last input from this tally) wait in `swept` until the next access to a unit, the
+    // latest of them in `held` (applied as a pulse then, so the unit's state is what the pulses
+    // would leave). A window costs the unit nothing until then.
+    bool sweepable = false;
+    bool chained = false;
+    u64 local_limit = 0;
+    upcq::Unit::SweptWindows swept;  // windows 0: none
+    Cycle held_visit = 0;
+    u64 held = 0;  // 0: none
   };
   // Window ends repeating every `period` cycles, walked in time order.
   struct Schedule {
@@ -417,8 +429,30 @@ struct Monitor::Impl {
   }
   // The rest of tally k's thread's last lump as an interval (after the part before it).
   void levelLump(Tally& k);
-  void tallyPulse(const Tally& k, Cycle at, u64 count);
+  void tallyPulse(Tally& k, Cycle at, u64 count);
   void tallyLevel(Tally& k, Cycle t0, Cycle t1);
+  // Window v of tally k counted `count` events (> 0).
+  void windowPulse(Tally& k, Cycle v, u64 count) {
+    if (k.chained && count < k.local_limit) {
+      if (k.held != 0) {
+        if (k.swept.windows == 0) k.swept.first_visit = k.held_visit;
+        k.swept.last_visit = k.held_visit;
+        k.swept.amount += k.held;
+        k.swept.max_window = std::max(k.swept.max_window, k.held);
+        ++k.swept.windows;
+      }
+      k.held_visit = v;
+      k.held = count;
+      return;
+    }
+    applySwept(k);
+    const Target& target = target_of[k.id];
+    const bool on_time = v - 1 >= std::max(last_start[k.id], unitNow(target.slot));
+    tallyPulse(k, v - 1, count);
+    k.chained = k.sweepable && on_time;
+  }
+  // Gives the unit tally k's waiting windows.
+  void applySwept(Tally& k);
   // The window of tally k ended at v: its count there is applied.
   [[gnu::always_inline]] void tallyWindow(Tally& k, Cycle v) {
     if (!k.running || v <= k.since) return;
@@ -429,7 +463,7 @@ struct Monitor::Impl {
     const u64 value = k.level == Event::kCount ? pulseValue(k) : tallyValue(k, v);
     k.since = v;
     if (value == k.last) return;
-    tallyPulse(k, v - 1, value - k.last);
+    windowPulse(k, v, value - k.last);
     k.last = value;
   }
   [[gnu::always_inline]] inline void scheduleEntry(u32 tally, Cycle v);
@@ -1040,6 +1074,7 @@ std::vector<Monitor::Impl::Visits> Monitor::Impl::visitsOf(const Target& t) cons
 
 void Monitor::Impl::rebuildTallies(Cycle now) {
   if (!count_from_statistics) return;
+  for (Tally& k : tallies) applySwept(k);
   // Window ends: the visits of the counters counting each target, over the least common
   // multiple of their periods (one round of every unit's visits).
   std::vector<u8> wanted(target_of.size(), 0);
@@ -1087,6 +1122,15 @@ void Monitor::Impl::rebuildTallies(Cycle now) {
       }
     }
     k.terms_end = static_cast<u32>(next_terms.size());
+    // (The next window goes to the unit as a pulse: the selections may have changed.)
+    k.chained = false;
+    k.sweepable = false;
+    if (!upcp && slots[t.slot].q->localBits() != 0) {
+      u32 locals = 0;
+      forEachLocal(t, [&](u32, u64) { ++locals; });
+      k.sweepable = locals == 1;
+      k.local_limit = u64{1} << slots[t.slot].q->localBits();
+    }
     // New ones, and ones whose unit started (the host programs before setRunning would say),
     // start counting now.
     if (old == kNoTally || (slots[t.slot].running && !k.running)) {
@@ -1197,8 +1241,26 @@ void Monitor::Impl::setRunning(u32 slot, bool running, Cycle now) {
   if (changed) buildSchedule(now);
 }
 
-void Monitor::Impl::tallyPulse(const Tally& k, Cycle at, u64 count) {
+void Monitor::Impl::applySwept(Tally& k) {
+  const Target& target = target_of[k.id];
+  if (k.swept.windows != 0) {
+    const u32 port = ports(target.slot) > 1 ? target.port : 0;
+    slots[target.slot].q->sweptWindows(port, target.event, k.swept);
+    last_start[k.id] = k.swept.last_visit - 1;
+    slots[target.slot].horizon = std::max(slots[target.slot].horizon, k.swept.last_visit);
+    tally_windows += k.swept.windows;
+    k.swept = {};
+  }
+  if (k.held != 0) {
+    const u64 held = k.held;
+    k.held = 0;
+    tallyPulse(k, k.held_visit - 1, held);
+  }
+}
+
+void Monitor::Impl::tallyPulse(Tally& k, Cycle at, u64 count) {
   // Applied in time order, and never before an access already made (as Monitor::pulse does).
+  k.chained = false;
   const Target& target = target_of[k.id];
   at = std::max({at, last_start[k.id], unitNow(target.slot)});
   last_start[k.id] = at;
@@ -1208,6 +1270,8 @@ void Monitor::Impl::tallyPulse(const Tally& k, Cycle at, u64 count) {
 }
 
 void Monitor::Impl::tallyLevel(Tally& k, Cycle t0, Cycle t1) {
+  applySwept(k);
+  k.chained = false;
   // As Monitor::level: a start before an access already made moves to it, with the same length.
   const Target& target = target_of[k.id];
   const Cycle start = std::max({t0, last_start[k.id], unitNow(target.slot)});
@@ -1335,6 +1399,7 @@ void Monitor::Impl::resolveLag(u32 h) {
 }
 
 void Monitor::Impl::levelLump(Tally& k) {
+  applySwept(k);
   const probe::LevelSource* src = bus.levelSource();
   const Cycle start = src->lastLumpStart(k.thread);
   const u64 before = tallyValue(k, start);
@@ -1353,6 +1418,7 @@ void Monitor::Impl::flushTallies(Cycle now, bool events_of_now) {
   if (now >= tally_due) advanceTallies(now);
   tallied_through = std::max(tallied_through, now);
   const probe::LevelSource* src = bus.levelSource();
+  for (Tally& k : tallies) applySwept(k);
   // (`now` may be later than the instructions issued so far, when a poll comes from a thread
   // parked at its next issue cycle: what they count later is applied after it, as published
   // events are.)

@@ -151,6 +151,45 @@ void Unit::pulseAt(u32 port, u32 event, Cycle t, u64 count) {
   horizon_ = std::max(horizon_, t + 1);
 }
 
+void Unit::sweptWindows(u32 port, u32 event, const SweptWindows& w) {
+  checkInput(w.first_visit - 1);
+  const u64 pe = u64{port} * shape_.events + event;
+  if (port >= shape_.ports || event >= shape_.events || direct() || selectors_[pe].size() != 1 ||
+      w.windows == 0 || w.last_visit < w.first_visit || (w.max_window >> shape_.local_bits) != 0) {
+    fail(ExitCode::kInternal, "UPC-Q {}: swept windows of port {} event {} not applicable",
+         toString(shape_.kind), port, event);
+  }
+  const u32 i = selectors_[pe].front();
+  Local& k = locals_[i];
+  const u32 j = centralOf(i);
+  if (modeOf(i) != SignalMode::kLevelHigh || watching(j) || k.freeze_at != kNone ||
+      nextVisit(i, w.first_visit) != w.first_visit || w.first_visit == 0 ||
+      w.first_visit - 1 < k.frontier) {
+    fail(ExitCode::kInternal, "UPC-Q {}: swept windows of counter {} not applicable",
+         toString(shape_.kind), i);
+  }
+  // What the first window's pulse does before counting: the events and visits before it (its
+  // predecessor's count moves at its visit).
+  advance(i, w.first_visit - 1);
+  if (k.value != 0) {
+    fail(ExitCode::kInternal,
+         "UPC-Q {}: swept windows of counter {} after events pending in "
+         "the first window",
+         toString(shape_.kind), i);
+  }
+  if (counting_) {
+    centrals_[j].value += w.amount;
+    stats_.events_counted += w.amount;
+    stats_.transfers += w.windows;
+    stats_.max_transfer = std::max(stats_.max_transfer, w.max_window);
+  }
+  k.frontier = w.last_visit;
+  k.pulse_cycle = w.last_visit - 1;
+  k.high_until = w.last_visit;
+  k.visit_frontier = w.last_visit + 1;
+  horizon_ = std::max(horizon_, w.last_visit);
+}
+
 void Unit::levelAt(u32 port, u32 event, Cycle t0, Cycle t1) {
   checkInput(t0);
   if (port >= shape_.ports || event >= shape_.events) {

@@ -196,6 +196,20 @@ class Unit {
   // per sweep period learns each within one period of its (exact) cycle.
   Cycle pendingInterruptCycle() const;
 
+  // ---- whole windows in bulk ----
+  // Counts of consecutive sweep windows of the one counter that selects (port, event), level
+  // high: `windows` windows, the first ending at the visit `first_visit` and the last at
+  // `last_visit`, `amount` events in all and at most `max_window` in one (less than 2^L, so no
+  // window wraps). Exactly what a pulse of each window's count in the cycle before the visit
+  // that ends it does, followed by those visits: the monitor's counting from statistics applies
+  // runs of windows this way instead of one pulse per window. The counter's threshold must not
+  // be watched and nothing but the pulse before first_visit's window may be pending on it.
+  struct SweptWindows {
+    Cycle first_visit = 0, last_visit = 0;
+    u64 amount = 0, windows = 0, max_window = 0;
+  };
+  void sweptWindows(u32 port, u32 event, const SweptWindows& w);
+
   // ---- helpers for software, tools and tests ----
   Interest interest(u32 port = 0) const;
   // First cycle >= t at which the sweep visits local counter i (kNone for the CNKUnit).
@@ -208,6 +222,9 @@ class Unit {
   // loses one).
   const std::vector<u64>& lostWraps() const { return lost_per_local_; }
   const Stats& stats() const { return stats_; }
+
+  // Bits of a local counter (0: direct, no sweep).
+  u32 localBits() const { return shape_.local_bits; }
 
   // Counter indices (register array length): ports x counters per port.
   u32 counterCount() const { return shape_.ports * shape_.counters; }

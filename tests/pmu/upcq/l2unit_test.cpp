@@ -4,6 +4,8 @@
 // delivery to acknowledge), with exact cycles.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "pmu/upcq/units.h"
 
 namespace hpm::upcq {
@@ -176,6 +178,58 @@ TEST(UpcqL2, EverySignalModeCountsPulsesAndLevelsOnEverySlice) {
   EXPECT_EQ(unit.inspect(1, 2000).exact, 16u * 2000 - 2 * 12);
   EXPECT_EQ(unit.inspect(2, 2000).exact, 2u * 3);
   EXPECT_EQ(unit.inspect(3, 2000).exact, 2u * 3);
+}
+
+TEST(UpcqL2, SweptWindowsLeaveTheCounterAsThePulsesOfEachWindowAndTheirVisitsDo) {
+  // Slice 3's counter 2 is visited at 20 + 800 k. Windows k = 0..5 with these counts, one pulse
+  // each in the cycle before the visit that ends it; the second unit takes windows 1 to 4 in
+  // bulk between the first and the last pulse.
+  const u64 counts[] = {5, 16383, 7, 0, 900, 12};
+  L2Unit pulsed = started(2, 5);
+  L2Unit bulk = started(2, 5);
+  pulsed.pulse(0, 5, 400, 4);  // another slice, same central counter
+  bulk.pulse(0, 5, 400, 4);
+  Unit::SweptWindows w;
+  for (u64 k = 0; k < 6; ++k) {
+    const Cycle visit = 20 + 800 * k;
+    if (counts[k] != 0) pulsed.pulse(3, 5, visit - 1, counts[k]);
+    if (k == 0 || k == 5) {
+      bulk.pulse(3, 5, visit - 1, counts[k]);
+    } else if (counts[k] != 0) {
+      if (w.windows == 0) w.first_visit = visit;
+      w.last_visit = visit;
+      w.amount += counts[k];
+      w.max_window = std::max(w.max_window, counts[k]);
+      ++w.windows;
+    }
+    if (k == 4) bulk.sweptWindows(3, 5, w);
+  }
+  EXPECT_EQ(w.windows, 3u);
+  for (const Cycle t : {Cycle{4020}, Cycle{4021}, Cycle{4800}, Cycle{4821}, Cycle{9000}}) {
+    EXPECT_EQ(bulk.read(bulk.map().counter(2), t), pulsed.read(pulsed.map().counter(2), t)) << t;
+    EXPECT_EQ(bulk.inspect(2, t).exact, pulsed.inspect(2, t).exact) << t;
+  }
+  EXPECT_EQ(bulk.read(bulk.map().counter(2), 9000), 4u + 5 + 16383 + 7 + 900 + 12);
+  EXPECT_EQ(bulk.stats().events_counted, pulsed.stats().events_counted);
+  EXPECT_EQ(bulk.stats().transfers, pulsed.stats().transfers);
+  EXPECT_EQ(bulk.stats().max_transfer, pulsed.stats().max_transfer);
+  EXPECT_EQ(bulk.stats().lost_wraps, 0u);
+}
+
+TEST(UpcqL2, SweptWindowsAreRefusedWhereTheyWouldNotBeWholeWindows) {
+  L2Unit unit = started(2, 5);
+  Unit::SweptWindows w{
+      .first_visit = 820, .last_visit = 820, .amount = 3, .windows = 1, .max_window = 3};
+  Unit::SweptWindows not_a_visit = w;
+  not_a_visit.first_visit = not_a_visit.last_visit = 821;
+  EXPECT_THROW(unit.sweptWindows(3, 5, not_a_visit), Error);
+  Unit::SweptWindows wraps = w;
+  wraps.amount = wraps.max_window = 16384;
+  EXPECT_THROW(unit.sweptWindows(3, 5, wraps), Error);
+  unit.pulse(3, 5, 810);  // counted in the first window itself: it would move with it
+  EXPECT_THROW(unit.sweptWindows(3, 5, w), Error);
+  L2Unit watched = started(2, 5, true);
+  EXPECT_THROW(watched.sweptWindows(3, 5, w), Error);
 }
 
 }  // namespace
