@@ -297,19 +297,10 @@ struct Monitor::Impl {
   // or when its clock gets there (lag_from, Monitor::levelsReached).
   static constexpr u32 kNoTally = ~u32{0};
   static constexpr Cycle kNever = ~Cycle{0};
-  struct Tally {
-    u32 id = 0;                          // Target::id
-    u32 thread = 0;                      // a level tally: its feed's hardware thread
-    Event level = Event::kCount;         // ... and its event (kCount: a pulse tally)
-    u32 terms_begin = 0, terms_end = 0;  // a pulse tally: its feeds' terms in tally_terms
-    u64 last = 0;                        // the count applied so far
-    Cycle since = 0;                     // everything before this cycle is applied
-    bool running = false;                // its unit counts
-    // A pulse tally's feeds' version (probe::Bus::tallyVersion), when they share one, and its
-    // value when `last` was read: while it stays, so do the statistics.
-    const u64* version = nullptr;
-    u32 version_core = 0;
-    u64 seen = 0;
+  // (The fields a window end reads come first: one cache line of the common case.)
+  struct alignas(64) Tally {
+    Event level = Event::kCount;  // a level tally's event (kCount: a pulse tally)
+    bool running = false;         // its unit counts
     // A level tally whose thread's clock lagged behind an access (a flush, or counting began):
     // the cycles from its clock on were not attributed then, and its next lump reaches the unit
     // as an interval (an interval published late starts at the access, as Monitor::level has
@@ -323,10 +314,20 @@ struct Monitor::Impl {
     // would leave). A window costs the unit nothing until then.
     bool sweepable = false;
     bool chained = false;
+    u32 terms_begin = 0, terms_end = 0;  // a pulse tally: its feeds' terms in tally_terms
+    u64 last = 0;                        // the count applied so far
+    Cycle since = 0;                     // everything before this cycle is applied
+    // A pulse tally's feeds' version (probe::Bus::tallyVersion), when they share one, and its
+    // value when `last` was read: while it stays, so do the statistics.
+    const u64* version = nullptr;
+    u64 seen = 0;
     u64 local_limit = 0;
-    upcq::Unit::SweptWindows swept;  // windows 0: none
-    Cycle held_visit = 0;
     u64 held = 0;  // 0: none
+    Cycle held_visit = 0;
+    upcq::Unit::SweptWindows swept;  // windows 0: none
+    u32 id = 0;                      // Target::id
+    u32 thread = 0;                  // a level tally: its feed's hardware thread
+    u32 version_core = 0;
   };
   // Window ends repeating every `period` cycles, walked in time order.
   struct Schedule {
@@ -479,7 +480,11 @@ struct Monitor::Impl {
   std::vector<std::vector<u32>> target_feeds;  // by Target::id: the bus inputs feeding it
   Schedule schedule;                           // every tally's window ends
   std::vector<Run> runs;
-  std::vector<u32> run_of;                         // by schedule entry
+  std::vector<u32> run_of;  // by schedule entry
+  // By schedule entry: the statistic its window end reads first (prefetched with its tally
+  // once the previous window end is passed: the walk would otherwise wait for both, their lines
+  // having left the cache in the instructions between two window ends).
+  std::vector<const void*> entry_hint;
   std::vector<std::pair<Cycle, u32>> all_entries;  // every running tally's window ends, sorted
   std::vector<u32> all_run;                        // by all_entries index: its run
   Cycle tally_period = 1;
@@ -1203,6 +1208,7 @@ void Monitor::Impl::activate() {
   // The schedule walks the entries of the runs that are awake, from after tallied_through.
   schedule.entries.clear();
   run_of.clear();
+  entry_hint.clear();
   schedule.period = tally_period;
   for (Run& r : runs) r.first = r.last = kNoRun;
   for (u32 i = 0; i < all_entries.size(); ++i) {
@@ -1213,6 +1219,8 @@ void Monitor::Impl::activate() {
     r.last = at;
     schedule.entries.push_back(all_entries[i]);
     run_of.push_back(all_run[i]);
+    const Tally& k = tallies[all_entries[i].second];
+    entry_hint.push_back(k.terms_end > k.terms_begin ? tally_terms[k.terms_begin].value : nullptr);
   }
   open_run = kNoRun;
   schedule.seekAfter(tallied_through);
@@ -1329,6 +1337,12 @@ void Monitor::Impl::advanceTallies(Cycle now) {
   while (s.due() <= now) passEntry();
   tallied_through = std::max(tallied_through, now);
   tally_due = s.due();
+  // (The next call usually passes one or two entries.)
+  for (u32 n = 0, i = s.cursor; n < 2 && n < s.entries.size(); ++n) {
+    __builtin_prefetch(&tallies[s.entries[i].second]);
+    if (entry_hint[i] != nullptr) __builtin_prefetch(entry_hint[i]);
+    if (++i == s.entries.size()) i = 0;
+  }
   if (sleep_pending) {
     // Runs that fell asleep leave the schedule; their cores' threads wake them.
     sleep_pending = false;

@@ -1,6 +1,7 @@
 #include "node/simulation.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 
@@ -215,7 +216,11 @@ struct Simulation::Impl {
     const Thread* last_thread = nullptr;
     bool parked = false;
     Cycle parked_at = 0;
-    u64 last_page = ~u64{0};  // the guest page of its last memory access (first touches)
+    // Guest pages it accessed, by the page number's low bits (first touches: a page once
+    // touched stays touched, so one found here needs no look in the node's bitmap, whose words
+    // the accesses of other pages have evicted from the host's cache).
+    std::array<u64, 64> touched{};
+    HartDriver() { touched.fill(~u64{0}); }
     // Profile mode: the function the last instruction belonged to, as a [lo, hi) cache.
     u64 fn_lo = 1, fn_hi = 0;
     std::size_t fn_index = 0;
@@ -274,6 +279,20 @@ struct TimingObserver {
   u64 addr = 0;
   bool retired_any = false;
   static constexpr Cycle kUnknown = ~Cycle{0};
+  static constexpr Cycle kNeverDue = ~Cycle{0};
+  // What every instruction consults, one load each (refresh(): at the start of the run and
+  // whenever the bus's wanted set changes).
+  probe::Bus* bus = sim.bus.get();
+  Monitor* monitor = sim.monitor.get();
+  const Cycle* level_due = &kNeverDue;  // this hardware thread's Monitor::levelDue entry
+  u8 mix = 0;                           // its Simulation::Impl::mix_wanted
+  u64* op_counts = nullptr;             // its row of Simulation::Impl::op_counts
+
+  void refresh() {
+    level_due = sim.level_due != nullptr ? sim.level_due + hw : &kNeverDue;
+    mix = sim.mix_wanted.empty() ? 0 : sim.mix_wanted[hw];
+    op_counts = sim.op_counts.empty() ? nullptr : &sim.op_counts[std::size_t{hw} * isa::kOpCount];
+  }
 
   bool beforeIssue(const isa::DecodedInst& d, u64 pc, const HartState& s) {
     if constexpr (kMode != RunMode::kWarmup) {
@@ -283,18 +302,18 @@ struct TimingObserver {
         at = first_at;
         addr = first_addr;
         first_at = kUnknown;
-        if (sim.monitor) sim.monitor->issuing(at, hw);
+        if (monitor != nullptr) monitor->issuing(at, hw);
         return true;
       }
     }
     addr = effectiveAddress(d, s);
     if constexpr (kMode == RunMode::kWarmup) {
-      if (sim.bus) sim.bus->setNow(state.cycle);
+      if (bus != nullptr) bus->setNow(state.cycle);
       if (interruptsDue(state.cycle)) return false;
       return state.cycle <= limit;
     } else {
       at = model.issueTime(hw, d, pc, addr);
-      if (sim.bus) sim.bus->setNow(at);  // device accesses and events happen at the issue cycle
+      if (bus != nullptr) bus->setNow(at);  // device accesses and events happen at the issue cycle
       if (interruptsDue(at)) return false;
       if (at > limit) {
         // Another hardware thread comes first: wait (without issuing) until `at`.
@@ -303,7 +322,7 @@ struct TimingObserver {
         driver.parked_at = at;
         return false;
       }
-      if (sim.monitor) sim.monitor->issuing(at, hw);
+      if (monitor != nullptr) monitor->issuing(at, hw);
       return true;
     }
   }
@@ -312,7 +331,7 @@ struct TimingObserver {
   // were sent, the run stops before this instruction (after at least one instruction, so every
   // run makes progress) and the kernel delivers them.
   bool interruptsDue(Cycle now) {
-    return sim.monitor && now >= sim.monitor->pollDue() && retired_any && sim.monitor->poll(now);
+    return monitor != nullptr && now >= monitor->pollDue() && retired_any && monitor->poll(now);
   }
 
   // (Inlined into the run loop, which calls it for every instruction: the rare work is out of
@@ -322,28 +341,29 @@ struct TimingObserver {
     // A store to a counter unit's register window (start/stop, a configuration) may have just
     // changed which events are wanted: the models must see it from this very instruction on,
     // whose own events the unit counts from the cycle of the store (docs/upc.md, docs/upcq.md).
-    if (sim.bus && sim.bus->epoch() != sim.bus_epoch) [[unlikely]] {
+    if (bus != nullptr && bus->epoch() != sim.bus_epoch) [[unlikely]] {
       sim.noteInterest();
+      refresh();
     }
     const timing::IssueCost& cost = kMode == RunMode::kWarmup
                                         ? model.warmup(hw, d, pc, addr)
                                         : model.issue(hw, d, pc, next_pc, addr, at);
     state.cycle = cost.clock;
-    if (sim.level_due != nullptr && state.cycle >= sim.level_due[hw]) [[unlikely]] {
-      sim.monitor->levelsReached(hw);
+    if (state.cycle >= *level_due) [[unlikely]] {
+      monitor->levelsReached(hw);
     }
-    if (!sim.mix_wanted.empty() && sim.mix_wanted[hw] != 0) [[unlikely]] {
-      const u8 mix = sim.mix_wanted[hw];
+    if (mix != 0) [[unlikely]] {
       const auto op = static_cast<std::size_t>(d.op);
-      if (mix & Simulation::Impl::kCountOps) ++sim.op_counts[std::size_t{hw} * isa::kOpCount + op];
+      if (mix & Simulation::Impl::kCountOps) ++op_counts[op];
       if (mix & Simulation::Impl::kPublishMix) {
         sim.publishMix(hw, d, addr, state);
       } else if (kDataDependent[op]) {
         if (mix & Simulation::Impl::kPublishDataEvents) sim.publishDataEvents(hw, d, addr, state);
-        // (The page of the thread's last access was touched then.)
+        // (A page this thread was seen to access was touched then.)
         const u64 page = addr >> GuestMemory::kPageBits;
-        if ((mix & Simulation::Impl::kTrackTouches) && page != driver.last_page) {
-          driver.last_page = page;
+        u64& recent = driver.touched[page % driver.touched.size()];
+        if ((mix & Simulation::Impl::kTrackTouches) && page != recent) {
+          recent = page;
           sim.touchPage(page);
         }
       }
@@ -656,6 +676,7 @@ class TimedRunner final : public Kernel::SliceRunner {
                                      hw,  limit};
       observer.first_at = first_at;
       observer.first_addr = first_addr;
+      observer.refresh();
       stop = t.hart().run(~u64{0} >> 1, observer);
     }
     if (sim.monitor && state.cycle >= sim.monitor->pollDue()) sim.monitor->poll(state.cycle);
