@@ -75,6 +75,7 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   l1p_stats_.assign(n, {});
   traffic_stats_.assign(n, {});
   slices_.resize(p_.l2.slices);
+  slice_versions_.assign(p_.l2.slices, 0);
   for (u32 s = 0; s < p_.l2.slices; ++s) {
     slices_[s].cache =
         Cache(p_.l2.setsPerSlice(), p_.l2.ways, slice_bits_, p_.l2.replacement, 0x4000 + s);
@@ -143,6 +144,7 @@ u32 MemorySystem::l2Victim(Slice& s, u64 l2line, Cycle at, bool timed) {
   if (s.cache.valid(slot)) {
     const u64 old = s.cache.tag(slot);
     const u32 sid = static_cast<u32>(&s - slices_.data());
+    ++slice_versions_[sid];
     ++s.stats.evictions;
     HPM_PROBE(bus_, kL2Evictions, sid, 1);
     if (s.cache.flags(slot) & Cache::kDirty) {
@@ -164,6 +166,7 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
   const u32 sid = sliceOfLine(l2line);
   Slice& s = slices_[sid];
   requester_ = core;
+  ++slice_versions_[sid];
   // A fetch miss was requested at its fetch cycle, before the issue that commits it; requests
   // processed in between must not push it back (it could starve), so it takes the uncontended
   // latency and only adds its busy time to the slice and the controller.
@@ -231,6 +234,7 @@ void MemorySystem::l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool 
   const u32 sid = sliceOfLine(l2line);
   Slice& s = slices_[sid];
   requester_ = core;
+  ++slice_versions_[sid];
   if (timed) {
     s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
     s.stats.busy_cycles += p_.l2.slice_busy_cycles;
@@ -269,6 +273,7 @@ void MemorySystem::l2Write(u32 core, u64 addr, u32 bytes, Cycle start) {
 }
 
 void MemorySystem::l2WriteCombined(u64 addr, u32 bytes) {
+  ++slice_versions_[sliceOf(addr)];
   slices_[sliceOf(addr)].stats.bytes += bytes;
   HPM_PROBE(bus_, kL2Bytes, sliceOf(addr), bytes);
 }
@@ -582,6 +587,12 @@ void MemorySystem::registerTallies(probe::Bus& bus) const {
     bus.addTally(bus.input(Event::kL2Writebacks, sid), &s.writebacks);
     bus.addTally(bus.input(Event::kL2BackInvalidations, sid), &s.back_invalidations);
     bus.addTally(bus.input(Event::kL2BusyCycles, sid), &s.busy_cycles);
+    for (const Event e :
+         {Event::kL2Requests, Event::kL2Reads, Event::kL2Writes, Event::kL2Bytes, Event::kL2Hits,
+          Event::kL2Misses, Event::kL2Evictions, Event::kL2Writebacks, Event::kL2BackInvalidations,
+          Event::kL2BusyCycles}) {
+      bus.setTallyVersion(bus.input(e, sid), &slice_versions_[sid], probe::Bus::kAnyCore);
+    }
   }
   for (u32 c = 0; c < ddr_.size(); ++c) {
     const DdrStats& s = ddr_[c].stats;

@@ -209,6 +209,9 @@ class MemorySystem {
   std::vector<CacheStats> l1p_stats_;
   std::vector<CoreTrafficStats> traffic_stats_;
   std::vector<Slice> slices_;
+  // By slice: changes whenever the slice's statistics do (the monitor's tallies of the slice's
+  // events read them only then; one array, so the check stays in the host's cache).
+  std::vector<u64> slice_versions_;
   std::vector<Controller> ddr_;
   std::vector<u64> epoch_;
   probe::Bus* bus_ = nullptr;

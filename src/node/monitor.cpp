@@ -1369,10 +1369,13 @@ void Monitor::Impl::passEntry() {
     }
     if (r.skipping && open_run == ri && *r.version == r.seen) {
       if (i == r.last) {
-        // A whole round without change since the last pass read it: asleep.
+        // A whole round without change since the last pass read it: asleep (but a version
+        // that any core may change: no core's quiet tells it to wake).
         open_run = kNoRun;
-        r.dormant = true;
-        sleep_pending = true;
+        if (r.core != probe::Bus::kAnyCore) {
+          r.dormant = true;
+          sleep_pending = true;
+        }
       }
       s.step();
       return;

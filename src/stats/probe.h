@@ -285,7 +285,9 @@ class Bus {
   // A counter that changes whenever the input's statistics may (a core's activity): a monitor
   // that finds it unchanged need not read them. Optional.
   // The version follows the activity of core `core` (its hardware threads' instructions and
-  // waits): a monitor learns of those from the driver.
+  // waits): a monitor learns of those from the driver. kAnyCore: any core's activity may change
+  // it (a shared resource's statistics), so no single core's quiet says it stays.
+  static constexpr u32 kAnyCore = ~u32{0};
   void setTallyVersion(u32 input, const u64* version, u32 core) {
     tally_versions_[input] = {version, core};
   }

@@ -2,9 +2,13 @@
 // accesses, the stream prefetcher, coherence, and parameter validation (docs/timing.md "Memory").
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+
 #include "base/error.h"
 #include "mem/cache.h"
 #include "mem/memory_system.h"
+#include "stats/probe.h"
 
 namespace hpm::mem {
 namespace {
@@ -329,6 +333,65 @@ TEST(MemParams, InconsistentGeometryIsRefusedWithTheParameterName) {
   MemParams q;
   q.l1d.line_bytes = 256;  // larger than the L2 line
   EXPECT_THROW(q.validate(), Error);
+}
+
+TEST(MemorySystem, ASlicesTallyVersionChangesWheneverOneOfItsStatisticsDoes) {
+  // The monitor skips reading a slice's statistics while its version stays: every operation
+  // that changes one of them (reads, writes, atomics, fetches, evictions, write-backs, combined
+  // bytes, warm-up) must change the version too.
+  MemParams p = small();
+  p.l2.size_kib = 64;  // small: evictions and write-backs come soon
+  MemorySystem m(p);
+  probe::Topology topology;
+  topology.cores = p.cores;
+  topology.threads = p.cores;
+  topology.slices = p.l2.slices;
+  topology.controllers = p.ddr.controllers;
+  probe::Bus bus(topology, 1);
+  m.registerTallies(bus);
+  std::vector<u32> inputs;
+  for (u32 e = 0; e < static_cast<u32>(probe::kEventCount); ++e) {
+    const auto event = static_cast<probe::Event>(e);
+    if (probe::kEventInfo[e].scope != probe::Scope::kL2Slice) continue;
+    for (u32 sid = 0; sid < p.l2.slices; ++sid) {
+      const u32 input = bus.input(event, sid);
+      if (bus.tallyKind(input) != probe::Bus::TallyKind::kTerms) continue;
+      ASSERT_NE(bus.tallyVersion(input), nullptr) << probe::kEventInfo[e].name;
+      inputs.push_back(input);
+    }
+  }
+  ASSERT_FALSE(inputs.empty());
+  auto snapshot = [&] {
+    std::vector<std::pair<u64, u64>> out;
+    for (u32 input : inputs) out.emplace_back(bus.tallyValue(input), *bus.tallyVersion(input));
+    return out;
+  };
+  u64 seed = 12345;
+  auto next = [&] { return seed = seed * 6364136223846793005u + 1442695040888963407u; };
+  Cycle now = 100;
+  u32 changed = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const auto before = snapshot();
+    const u32 core = static_cast<u32>(next() >> 60) % p.cores;
+    const u64 addr = 0x100000 + ((next() >> 20) % (1u << 22)) * 8;
+    now += 1 + (next() >> 62);
+    switch ((next() >> 59) % 7) {
+      case 0: m.load(core, addr, now, 0); break;
+      case 1: m.storeIssue(core, addr, now); break;
+      case 2: m.l2Write(core, addr, 8, m.sliceFree(addr, now)); break;
+      case 3: m.l2WriteCombined(addr, 8); break;
+      case 4: m.atomic(core, addr, now, 0); break;
+      case 5: m.fetch(core, addr & ~u64{15}, now); break;
+      default: m.warmLoad(core, addr, now); break;
+    }
+    const auto after = snapshot();
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+      if (after[k].first == before[k].first) continue;
+      ++changed;
+      ASSERT_NE(after[k].second, before[k].second) << "operation " << i << ", input " << k;
+    }
+  }
+  EXPECT_GT(changed, 10000u);
 }
 
 }  // namespace
