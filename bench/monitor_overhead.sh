@@ -65,26 +65,34 @@ configs=(
   "bgq, 16 x 24 PUnit + 6 L2 + 7 I/O + 17 CNK counters (stat)|stat --machine bgq -e $bgq_events"
   "bgq, the same, monitor.counting=events|stat --machine bgq --set monitor.counting=events -e $bgq_events"
 )
-declare -A best
+declare -A best ratios
 for _ in $(seq "$repeat"); do
+  base=""
   for c in "${configs[@]}"; do
     read -r -a args <<<"${c#*|}"
     s=$(once "${args[@]}")
     b=${best[$c]:-}
     best[$c]=$(awk -v a="$s" -v b="$b" 'BEGIN { print (b == "" || a < b) ? a : b }')
+    # This round's ratio to the machine's baseline run just before it.
+    case "${c%%|*}" in *monitor.unit=none*) base=$s ;; esac
+    ratios[$c]="${ratios[$c]:-} $(awk -v s="$s" -v b="$base" 'BEGIN { print s / b }')"
   done
 done
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "Host time of the timing mode, ${workload[*]#"$bin/"}, best of $repeat alternated rounds (seconds)"
 echo
-echo "| machine and monitoring | host s | overhead |"
-echo "|---|---|---|"
+echo "(overhead: best against best; median of the rounds' ratios to the baseline run just before)"
+echo
+echo "| machine and monitoring | host s | overhead | median ratio |"
+echo "|---|---|---|---|"
 base=""
 for c in "${configs[@]}"; do
   label=${c%%|*}
   case "$label" in *monitor.unit=none*) base=${best[$c]} ;; esac
-  awk -v l="$label" -v s="${best[$c]}" -v b="$base" \
-    'BEGIN { printf "| %-60s | %8.2f | %+7.1f%% |\n", l, s, 100 * (s / b - 1) }'
+  m=$(echo "${ratios[$c]}" | median)
+  awk -v l="$label" -v s="${best[$c]}" -v b="$base" -v m="$m" \
+    'BEGIN { printf "| %-60s | %8.2f | %+7.1f%% | %+7.1f%% |\n", l, s, 100 * (s / b - 1), 100 * (m - 1) }'
 done
 echo
 echo "Simulated cost of a counter read (ctr_read_cost: cycles per dependent-load iteration)"
