@@ -630,6 +630,21 @@ RunResult btWithCounting(std::vector<std::string> args, const std::string& count
   return r;
 }
 
+// hpmsim stat --json with `args` on bt (bgq), counting from statistics and from events: the two
+// reports.
+std::pair<json, json> statOnBothPaths(const std::vector<std::string>& args) {
+  TempDir dir;
+  auto counted = [&](const std::string& counting) {
+    const std::string path = (dir.path() / (counting + ".json")).string();
+    std::vector<std::string> full = {"stat", "--json", "-o", path};
+    full.insert(full.end(), args.begin(), args.end());
+    btWithCounting(full, counting);
+    return readJson(path);
+  };
+  json from_statistics = counted("statistics");
+  return {std::move(from_statistics), counted("events")};
+}
+
 TEST(Counting, FromStatisticsUpcPCountersEqualThoseOfPublishedEvents) {
   // Every one of the 256 counters, level high without interrupt: all but the queue-full levels
   // and the data-dependent events count from statistics.
@@ -651,20 +666,12 @@ TEST(Counting, FromStatisticsUpcQCountsEqualThoseOfPublishedEvents) {
   // Thread and core events of every PUnit (sums over threads, levels of a thread created late)
   // and the L2 unit (combined), for the whole run; and first touches of pages, which the driver
   // tracks apart when no instruction-mix event is published.
-  TempDir dir;
-  auto counted = [&](const std::string& counting) {
-    const std::string path = (dir.path() / (counting + ".json")).string();
-    btWithCounting(
-        {"stat", "--json", "-o", path, "-e",
-         "PEVT_CYCLES_T0,PEVT_CYCLES_T1,PEVT_INSTRUCTIONS,PEVT_INSTRUCTIONS_T1,PEVT_STALL_ANY_T0,"
-         "PEVT_STALL_DEPENDENCY_T1,PEVT_STALL_IDLE_T1,PEVT_FP_OPS,PEVT_LOADS8,PEVT_OP_ADDI,"
-         "PEVT_BRANCHES_NOT_TAKEN,PEVT_L1D_MISSES,PEVT_L1P_HITS,PEVT_SQ_ALLOCATIONS,PEVT_L2_HITS,"
-         "PEVT_L2_REQUESTS,PEVT_DDR_READS,PEVT_CNK_PAGE_FIRST_TOUCHES"},
-        counting);
-    return readJson(path);
-  };
-  const json from_statistics = counted("statistics");
-  const json from_events = counted("events");
+  const auto [from_statistics, from_events] = statOnBothPaths(
+      {"-e",
+       "PEVT_CYCLES_T0,PEVT_CYCLES_T1,PEVT_INSTRUCTIONS,PEVT_INSTRUCTIONS_T1,PEVT_STALL_ANY_T0,"
+       "PEVT_STALL_DEPENDENCY_T1,PEVT_STALL_IDLE_T1,PEVT_FP_OPS,PEVT_LOADS8,PEVT_OP_ADDI,"
+       "PEVT_BRANCHES_NOT_TAKEN,PEVT_L1D_MISSES,PEVT_L1P_HITS,PEVT_SQ_ALLOCATIONS,PEVT_L2_HITS,"
+       "PEVT_L2_REQUESTS,PEVT_DDR_READS,PEVT_CNK_PAGE_FIRST_TOUCHES"});
   EXPECT_EQ(from_statistics["counts"], from_events["counts"]);
   EXPECT_GT(from_statistics["counts"]["PEVT_STALL_IDLE_T1"].get<u64>(), 0u);
   EXPECT_GT(from_statistics["counts"]["PEVT_CNK_PAGE_FIRST_TOUCHES"].get<u64>(), 10u);
@@ -675,17 +682,10 @@ TEST(Counting, FromStatisticsUpcQReadingsBetweenSweepsEqualThoseOfPublishedEvent
   // counters' visits closed, whether they came as pulses or in bulk (upcq::Unit::sweptWindows)
   // or, on the events path, as events. (Level events are left out: a reading while a thread
   // lags attributes its cycles differently on the two paths, docs/counters.md.)
-  TempDir dir;
-  auto counted = [&](const std::string& counting) {
-    const std::string path = (dir.path() / (counting + ".json")).string();
-    btWithCounting({"stat", "--json", "-o", path, "--interval", "3001", "-e",
-                    "PEVT_INSTRUCTIONS_T0,PEVT_INSTRUCTIONS,PEVT_FP_OPS_T1,PEVT_L1D_MISSES,"
-                    "PEVT_L2_REQUESTS,PEVT_L2_WRITES,PEVT_IO_BYTES_WRITTEN,PEVT_CNK_SYSCALLS"},
-                   counting);
-    return readJson(path);
-  };
-  const json from_statistics = counted("statistics");
-  const json from_events = counted("events");
+  const auto [from_statistics, from_events] =
+      statOnBothPaths({"--interval", "3001", "-e",
+                       "PEVT_INSTRUCTIONS_T0,PEVT_INSTRUCTIONS,PEVT_FP_OPS_T1,PEVT_L1D_MISSES,"
+                       "PEVT_L2_REQUESTS,PEVT_L2_WRITES,PEVT_IO_BYTES_WRITTEN,PEVT_CNK_SYSCALLS"});
   ASSERT_GT(from_statistics["intervals"].size(), 100u);
   EXPECT_EQ(from_statistics["intervals"], from_events["intervals"]);
   EXPECT_EQ(from_statistics["counts"], from_events["counts"]);
