@@ -324,6 +324,7 @@ struct Monitor::Impl {
     u64 local_limit = 0;
     u64 held = 0;  // 0: none
     Cycle held_visit = 0;
+    Cycle level_until = 0;           // the end of the last level interval given to the unit
     upcq::Unit::SweptWindows swept;  // windows 0: none
     u32 id = 0;                      // Target::id
     u32 thread = 0;                  // a level tally: its feed's hardware thread
@@ -450,7 +451,9 @@ struct Monitor::Impl {
     const Target& target = target_of[k.id];
     const bool on_time = v - 1 >= std::max(last_start[k.id], unitNow(target.slot));
     tallyPulse(k, v - 1, count);
-    k.chained = k.sweepable && on_time;
+    // (A level interval given to the unit that runs past v, moved later by an access, would
+    // count in the next window as well: no chain starts before its end.)
+    k.chained = k.sweepable && on_time && k.level_until <= v;
   }
   // Gives the unit tally k's waiting windows.
   void applySwept(Tally& k);
@@ -1287,6 +1290,7 @@ void Monitor::Impl::tallyLevel(Tally& k, Cycle t0, Cycle t1) {
   last_start[k.id] = start;
   slots[target.slot].horizon = std::max(slots[target.slot].horizon, start + 1);
   deliverLevel(target, start, start + (t1 - t0));
+  k.level_until = std::max(k.level_until, start + (t1 - t0));
 }
 
 inline void Monitor::Impl::scheduleEntry(u32 ti, Cycle v) {
