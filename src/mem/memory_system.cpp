@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
 namespace hpm::mem {
 
@@ -577,21 +578,20 @@ void MemorySystem::registerTallies(probe::Bus& bus) const {
   }
   for (u32 sid = 0; sid < slices_.size(); ++sid) {
     const SliceStats& s = slices_[sid].stats;
-    bus.addTally(bus.input(Event::kL2Requests, sid), &s.requests);
-    bus.addTally(bus.input(Event::kL2Reads, sid), &s.reads);
-    bus.addTally(bus.input(Event::kL2Writes, sid), &s.writes);
-    bus.addTally(bus.input(Event::kL2Bytes, sid), &s.bytes);
-    bus.addTally(bus.input(Event::kL2Hits, sid), &s.hits);
-    bus.addTally(bus.input(Event::kL2Misses, sid), &s.misses);
-    bus.addTally(bus.input(Event::kL2Evictions, sid), &s.evictions);
-    bus.addTally(bus.input(Event::kL2Writebacks, sid), &s.writebacks);
-    bus.addTally(bus.input(Event::kL2BackInvalidations, sid), &s.back_invalidations);
-    bus.addTally(bus.input(Event::kL2BusyCycles, sid), &s.busy_cycles);
-    for (const Event e :
-         {Event::kL2Requests, Event::kL2Reads, Event::kL2Writes, Event::kL2Bytes, Event::kL2Hits,
-          Event::kL2Misses, Event::kL2Evictions, Event::kL2Writebacks, Event::kL2BackInvalidations,
-          Event::kL2BusyCycles}) {
-      bus.setTallyVersion(bus.input(e, sid), &slice_versions_[sid], probe::Bus::kAnyCore);
+    const std::pair<Event, const u64*> slice_tallies[] = {
+        {Event::kL2Requests, &s.requests},
+        {Event::kL2Reads, &s.reads},
+        {Event::kL2Writes, &s.writes},
+        {Event::kL2Bytes, &s.bytes},
+        {Event::kL2Hits, &s.hits},
+        {Event::kL2Misses, &s.misses},
+        {Event::kL2Evictions, &s.evictions},
+        {Event::kL2Writebacks, &s.writebacks},
+        {Event::kL2BackInvalidations, &s.back_invalidations},
+        {Event::kL2BusyCycles, &s.busy_cycles}};
+    for (const auto& [event, value] : slice_tallies) {
+      bus.addTally(bus.input(event, sid), value);
+      bus.setTallyVersion(bus.input(event, sid), &slice_versions_[sid], probe::Bus::kAnyCore);
     }
   }
   for (u32 c = 0; c < ddr_.size(); ++c) {
