@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <map>
 
@@ -106,23 +107,19 @@ const std::array<OpMix, isa::kOpCount> kOpMix = makeOpMix();
 // Calls f(event, count) for each instruction-mix event that one instruction of the operation
 // `m` describes signals, whatever its data (publishMix publishes them, registerOpTallies makes
 // them sums of operation counts).
+static_assert(static_cast<u32>(probe::Event::kLoads8) ==
+                  static_cast<u32>(probe::Event::kLoads1) + 3 &&
+              static_cast<u32>(probe::Event::kStores8) ==
+                  static_cast<u32>(probe::Event::kStores1) + 3);
 template <typename F>
 void forEachMixEvent(const OpMix& m, F&& f) {
   using probe::Event;
-  if (m.load_bytes != 0) {
-    f(m.load_bytes == 1   ? Event::kLoads1
-      : m.load_bytes == 2 ? Event::kLoads2
-      : m.load_bytes == 4 ? Event::kLoads4
-                          : Event::kLoads8,
-      1);
-  }
-  if (m.store_bytes != 0) {
-    f(m.store_bytes == 1   ? Event::kStores1
-      : m.store_bytes == 2 ? Event::kStores2
-      : m.store_bytes == 4 ? Event::kStores4
-                           : Event::kStores8,
-      1);
-  }
+  // (The size events follow each other in the catalogue: 1, 2, 4 and 8 bytes.)
+  const auto bySize = [](Event one_byte, u8 bytes) {
+    return static_cast<Event>(static_cast<u32>(one_byte) + std::countr_zero(bytes));
+  };
+  if (m.load_bytes != 0) f(bySize(Event::kLoads1, m.load_bytes), 1);
+  if (m.store_bytes != 0) f(bySize(Event::kStores1, m.store_bytes), 1);
   if (m.flops != 0) {
     f(Event::kFpOps, m.flops);
     f(m.precision == 2 ? Event::kFpDouble : Event::kFpSingle, 1);
