@@ -384,6 +384,7 @@ struct Monitor::Impl {
   void activate();
   void wake(u32 thread);
   static constexpr u32 kNoRun = ~u32{0};
+  static constexpr u32 kPlainRun = kNoRun - 1;  // run_of: an entry passed without its run's walk
   bool lagging(const Run& r) const {
     return std::all_of(r.threads.begin(), r.threads.end(),
                        [&](u32 h) { return lag_from[h] != kNever; });
@@ -1221,7 +1222,10 @@ void Monitor::Impl::activate() {
     if (r.first == kNoRun) r.first = at;
     r.last = at;
     schedule.entries.push_back(all_entries[i]);
-    run_of.push_back(all_run[i]);
+    // (A run whose version any core may change never sleeps, and a tally's own version check
+    // costs less than the run's walk: its entries are passed plainly.)
+    const bool plain = r.version == nullptr || r.core == probe::Bus::kAnyCore;
+    run_of.push_back(plain ? kPlainRun : all_run[i]);
     const Tally& k = tallies[all_entries[i].second];
     entry_hint.push_back(k.terms_end > k.terms_begin ? tally_terms[k.terms_begin].value : nullptr);
   }
@@ -1364,6 +1368,11 @@ void Monitor::Impl::passEntry() {
   Schedule& s = schedule;
   const u32 i = s.cursor;
   const u32 ri = run_of[i];
+  if (ri == kPlainRun) {
+    scheduleEntry(s.tally(), s.due());
+    s.step();
+    return;
+  }
   Run& r = runs[ri];
   if (r.version != nullptr) {
     if (i == r.first) {

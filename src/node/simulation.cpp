@@ -216,8 +216,15 @@ struct Simulation::Impl {
     // Guest pages it accessed, by the page number's low bits (first touches: a page once
     // touched stays touched, so one found here needs no look in the node's bitmap, whose words
     // the accesses of other pages have evicted from the host's cache).
-    std::array<u64, 64> touched{};
-    HartDriver() { touched.fill(~u64{0}); }
+    // The last entry is the one of instructions that access no memory: it holds page 0, which
+    // they present, so they never count a touch (without a branch on the operation's kind, which
+    // the mix of instructions makes unpredictable).
+    static constexpr std::size_t kRecentPages = 64;
+    std::array<u64, kRecentPages + 1> touched{};
+    HartDriver() {
+      touched.fill(~u64{0});
+      touched[kRecentPages] = 0;
+    }
     // Profile mode: the function the last instruction belonged to, as a [lo, hi) cache.
     u64 fn_lo = 1, fn_hi = 0;
     std::size_t fn_index = 0;
@@ -372,14 +379,20 @@ struct TimingObserver {
       if (mix & Simulation::Impl::kCountOps) ++op_counts[op];
       if (mix & Simulation::Impl::kPublishMix) {
         sim.publishMix(hw, d, addr, state);
-      } else if (kDataDependent[op]) {
-        if (mix & Simulation::Impl::kPublishDataEvents) sim.publishDataEvents(hw, d, addr, state);
-        // (A page this thread was seen to access was touched then.)
-        const u64 page = addr >> GuestMemory::kPageBits;
-        u64& recent = driver.touched[page % driver.touched.size()];
-        if ((mix & Simulation::Impl::kTrackTouches) && page != recent) {
-          recent = page;
-          sim.touchPage(page);
+      } else {
+        const bool data = kDataDependent[op];
+        if ((mix & Simulation::Impl::kPublishDataEvents) && data) {
+          sim.publishDataEvents(hw, d, addr, state);
+        }
+        if (mix & Simulation::Impl::kTrackTouches) {
+          // (A page this thread was seen to access was touched then.)
+          using Driver = Simulation::Impl::HartDriver;
+          const u64 page = (addr >> GuestMemory::kPageBits) & (u64{0} - data);
+          u64& recent = driver.touched[data ? page % Driver::kRecentPages : Driver::kRecentPages];
+          if (page != recent) [[unlikely]] {
+            recent = page;
+            sim.touchPage(page);
+          }
         }
       }
     }
