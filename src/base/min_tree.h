@@ -4,6 +4,7 @@
 // per simulated instruction, so an update is kept to a few instructions per level.
 #pragma once
 
+#include <algorithm>
 #include <limits>
 #include <vector>
 
@@ -25,13 +26,19 @@ class MinTree {
  public:
   explicit MinTree(u32 slots = 0) { reset(slots); }
 
-  void reset(u32 slots) {
-    size_ = 1;
+  // Room for `slots` slots, all inactive. The tree spans only the slots up to the highest that
+  // was ever active (at least `min_span`, rounded up to a power of two), and grows when a later
+  // one becomes active: a node of 64 hardware threads running 4 guest threads updates 2 levels
+  // per pick instead of 6, and each level is a step of a chain the next pick waits for.
+  void reset(u32 slots, u32 min_span = 1) {
+    capacity_ = 1;
     slot_bits_ = 0;
-    while (size_ < slots) {
-      size_ <<= 1;
+    while (capacity_ < slots) {
+      capacity_ <<= 1;
       ++slot_bits_;
     }
+    size_ = 1;
+    while (size_ < min_span && size_ < capacity_) size_ <<= 1;
     nodes_.assign(2 * size_, Node{kMax, kMax});  // every slot inactive
   }
 
@@ -44,6 +51,9 @@ class MinTree {
         fail(ExitCode::kInternal, "scheduler: order {} of slot {} out of range", key.order, i);
       }
       winner = Node{key.time, (key.order << slot_bits_) | i};
+      if (i >= size_) grow(i);
+    } else if (i >= size_) {
+      return;  // beyond the span: inactive already
     }
     u32 n = size_ + i;
     nodes_[n] = winner;
@@ -60,6 +70,7 @@ class MinTree {
   u32 min() const { return active(nodes_[1]) ? slotOf(nodes_[1]) : kNone; }
   // The smallest key among all slots but `excluded` (maximal if there is none).
   SlotKey minExcept(u32 excluded) const {
+    if (excluded >= size_) return keyOf(nodes_[1]);
     Node best{kMax, kMax};
     // Walk from the leaf up: at each level the sibling subtree's winner is a candidate.
     for (u32 n = size_ + excluded; n > 1; n >>= 1) best = earlier(nodes_[n ^ 1], best);
@@ -73,13 +84,19 @@ class MinTree {
     SlotKey outside;
   };
   Around minAround(u32 i, u32 count) const {
+    if (i >= size_) {
+      // Every slot of the span is in i's block when the block reaches slot 0, else outside it.
+      const bool spanned = i / count == 0;
+      return spanned ? Around{keyOf(nodes_[1]), SlotKey{}} : Around{SlotKey{}, keyOf(nodes_[1])};
+    }
     Node block{kMax, kMax}, rest{kMax, kMax};
     u32 n = size_ + i;
-    for (u32 c = count; c > 1; c >>= 1, n >>= 1) block = earlier(nodes_[n ^ 1], block);
+    // (A block wider than the span holds all of it.)
+    for (u32 c = count; c > 1 && n > 1; c >>= 1, n >>= 1) block = earlier(nodes_[n ^ 1], block);
     for (; n > 1; n >>= 1) rest = earlier(nodes_[n ^ 1], rest);
     return Around{keyOf(block), keyOf(rest)};
   }
-  SlotKey key(u32 i) const { return keyOf(nodes_[size_ + i]); }
+  SlotKey key(u32 i) const { return i < size_ ? keyOf(nodes_[size_ + i]) : SlotKey{}; }
 
   static constexpr u32 kNone = std::numeric_limits<u32>::max();
 
@@ -93,7 +110,7 @@ class MinTree {
     u64 rank;
   };
   static bool active(const Node& n) { return n.time != kMax || n.rank != kMax; }
-  u32 slotOf(const Node& n) const { return static_cast<u32>(n.rank & (u64{size_} - 1)); }
+  u32 slotOf(const Node& n) const { return static_cast<u32>(n.rank & (u64{capacity_} - 1)); }
   SlotKey keyOf(const Node& n) const {
     return active(n) ? SlotKey{n.time, n.rank >> slot_bits_} : SlotKey{};
   }
@@ -105,8 +122,20 @@ class MinTree {
     const u64 take_a = u64{0} - static_cast<u64>(ka < kb);
     return Node{(a.time & take_a) | (b.time & ~take_a), (a.rank & take_a) | (b.rank & ~take_a)};
   }
-  u32 size_ = 1;
+  // Widens the span to hold slot i (< capacity_), keeping every key.
+  void grow(u32 i) {
+    if (i >= capacity_) fail(ExitCode::kInternal, "scheduler: slot {} out of range", i);
+    u32 size = size_;
+    while (size <= i) size <<= 1;
+    std::vector<Node> nodes(2 * size, Node{kMax, kMax});
+    std::copy(nodes_.begin() + size_, nodes_.end(), nodes.begin() + size);
+    for (u32 n = size - 1; n >= 1; --n) nodes[n] = earlier(nodes[2 * n], nodes[2 * n + 1]);
+    nodes_ = std::move(nodes);
+    size_ = size;
+  }
+  u32 capacity_ = 1;  // slots, rounded up to a power of two (the slot index's bits in a rank)
   u32 slot_bits_ = 0;
+  u32 size_ = 1;             // the span: leaves in the tree
   std::vector<Node> nodes_;  // node n holds the winner of its subtree; leaves at size_ + i
 };
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "base/error.h"
@@ -52,6 +53,32 @@ TEST(MinTree, AnOrderThatCannotShareAWordWithTheSlotIsRefused) {
   EXPECT_EQ(tree.key(1).order, (u64{1} << 58) - 1);
 }
 
+// A tree spans only the slots up to the highest ever active: a slot beyond it reads as inactive,
+// and the minimum excluding it, or around its block, is taken over every active slot.
+TEST(MinTree, SlotsBeyondTheSpanReadAsInactive) {
+  MinTree tree;
+  tree.reset(64);
+  tree.set(1, SlotKey{10, 1});
+  tree.set(0, SlotKey{12, 2});
+  EXPECT_EQ(tree.key(40).time, SlotKey{}.time);
+  EXPECT_EQ(tree.minExcept(40).time, 10u);
+  const MinTree::Around far = tree.minAround(41, 4);
+  EXPECT_EQ(far.in_block.time, SlotKey{}.time);
+  EXPECT_EQ(far.outside.time, 10u);
+  const MinTree::Around near = tree.minAround(3, 4);
+  EXPECT_EQ(near.in_block.time, 10u);
+  EXPECT_EQ(near.outside.time, SlotKey{}.time);
+  const MinTree::Around wide = tree.minAround(1, 4);  // a block wider than the span
+  EXPECT_EQ(wide.in_block.time, 12u);
+  EXPECT_EQ(wide.outside.time, SlotKey{}.time);
+  tree.clear(50);  // beyond the span: nothing to do
+  tree.set(50, SlotKey{5, 3});
+  EXPECT_EQ(tree.min(), 50u);
+  EXPECT_EQ(tree.key(1).time, 10u);
+  EXPECT_EQ(tree.minAround(50, 4).outside.time, 10u);
+  EXPECT_THROW(tree.set(64, SlotKey{1, 1}), Error);
+}
+
 // Random updates against a linear scan: min, minExcept and minAround agree at every step.
 TEST(MinTree, MatchesALinearScanUnderRandomUpdates) {
   std::mt19937_64 rng(12345);
@@ -61,7 +88,9 @@ TEST(MinTree, MatchesALinearScanUnderRandomUpdates) {
     std::vector<SlotKey> keys(slots);
     std::vector<bool> active(slots, false);
     for (int step = 0; step < 20000; ++step) {
-      const u32 i = static_cast<u32>(rng() % slots);
+      // Slots become active from the lowest up (the tree's span grows with them), then at random.
+      const u32 reach = std::min<u32>(slots, 1 + static_cast<u32>(step) / 500);
+      const u32 i = static_cast<u32>(rng() % reach);
       if (rng() % 4 == 0) {
         tree.clear(i);
         active[i] = false;
