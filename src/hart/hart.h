@@ -86,15 +86,30 @@ class Hart {
   // driver may look at it, for instance to decide that the hart cannot go on yet, without the
   // cost of entering and leaving the run loop.
   const isa::DecodedInst* nextInstruction() {
+    if (resumable()) return resume_in_;
     u64 fault_addr = 0;
     const Block* block = code_.lookup(state_.pc, fault_addr);
     return block != nullptr ? block->insts : nullptr;
   }
 
  private:
+  // Whether the next run continues where the last one stopped for its observer: the pc is the
+  // instruction it stopped before, and the code cache was not flushed since.
+  bool resumable() const {
+    return state_.pc == resume_pc_ && code_.flushCount() == resume_flushes_;
+  }
+
   GuestMemory& memory_;
   CodeCache& code_;
   HartState state_;
+  // Where the last run stopped for its observer: before `resume_in_`, in `resume_block_`, at
+  // `resume_pc_`. In the timing modes a hart stops for its observer about once per instruction
+  // when threads share a core, mostly in the middle of a block: the next run continues in that
+  // block instead of looking up (and, the first time, building) a block that starts there.
+  const Block* resume_block_ = nullptr;
+  const isa::DecodedInst* resume_in_ = nullptr;
+  u64 resume_pc_ = 1;  // (no instruction is at an odd address)
+  u64 resume_flushes_ = 0;
 };
 
 }  // namespace hpm

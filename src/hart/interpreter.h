@@ -119,23 +119,35 @@ Stop Hart::run(u64 budget, Observer& observer) {
   };
   auto softRm = [](u8 rm) { return static_cast<sf::Rounding>(rm); };
 
+  bool resume = resumable();
   while (retired < budget) {
-    u64 fault_addr = 0;
-    block = code_.lookup(pc, fault_addr);
-    if (block == nullptr) [[unlikely]] {
-      stop = {StopReason::kFetchFault, fault_addr};
-      in = nullptr;
-      goto stopped;
+    if (resume) [[unlikely]] {
+      // (In the middle of the block, as if the instructions before were retired in this run.)
+      block = resume_block_;
+      in = resume_in_;
+      resume = false;
+    } else {
+      u64 fault_addr = 0;
+      block = code_.lookup(pc, fault_addr);
+      if (block == nullptr) [[unlikely]] {
+        stop = {StopReason::kFetchFault, fault_addr};
+        in = nullptr;
+        goto stopped;
+      }
+      in = block->insts;
     }
-    block_retired = retired;
+    block_retired = retired - static_cast<u64>(in - block->insts);
     // Read before executing: fence.i may flush the cache (and so this block) mid-way.
-    const u64 retired_after_block = retired + block->count;
-    in = block->insts;
-    for (const isa::DecodedInst* const end = in + block->count; in != end; ++in) {
+    const u64 retired_after_block = block_retired + block->count;
+    for (const isa::DecodedInst* const end = block->insts + block->count; in != end; ++in) {
       const isa::DecodedInst& d = *in;
       if constexpr (Observer::kActive) {
         if (!observer.beforeIssue(d, pc, s)) {
           stop = {StopReason::kObserver, 0};
+          resume_block_ = block;
+          resume_in_ = in;
+          resume_pc_ = pc;
+          resume_flushes_ = code_.flushCount();
           goto stopped;
         }
       }

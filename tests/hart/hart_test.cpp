@@ -5,6 +5,7 @@
 #include <bit>
 #include <vector>
 
+#include "hart/interpreter.h"
 #include "tests/hart/encode.h"
 
 namespace hpm {
@@ -148,6 +149,60 @@ TEST_F(HartTest, FenceIMakesModifiedCodeVisible) {
   hart_.state().pc = kCode;
   hart_.run(100);
   EXPECT_EQ(x(5), 2u);
+}
+
+// An observer that stops the run before every instruction but the first of each run, as the
+// timing modes' observer does when hardware threads share a core.
+struct StopEachTime {
+  static constexpr bool kActive = true;
+  bool first = true;
+  bool beforeIssue(const isa::DecodedInst&, u64, const HartState&) {
+    const bool go = first;
+    first = false;
+    return go;
+  }
+  void retire(const isa::DecodedInst&, u64, u64, u64) {}
+};
+
+TEST_F(HartTest, RunsStoppedByTheObserverResumeInTheBlockWithoutBuildingOthers) {
+  // One straight-line block of five instructions ending at the ecall.
+  load({addi(5, 0, 1), addi(5, 5, 2), addi(5, 5, 3), addi(5, 5, 4), kEcall});
+  Stop stop;
+  u32 runs = 0;
+  do {
+    StopEachTime one;
+    // (The instruction the run starts with, as the timing driver looks at it first.)
+    const isa::DecodedInst* next = hart_.nextInstruction();
+    ASSERT_NE(next, nullptr);
+    EXPECT_EQ(next->imm, runs < 4 ? static_cast<i32>(runs + 1) : 0);
+    stop = hart_.run(1000, one);
+    ++runs;
+  } while (stop.reason == StopReason::kObserver);
+  EXPECT_EQ(stop.reason, StopReason::kEcall);
+  EXPECT_EQ(runs, 5u);
+  EXPECT_EQ(x(5), 10u);
+  EXPECT_EQ(hart_.state().instret, 5u);
+  EXPECT_EQ(hart_.state().pc, kCode + 20);
+  EXPECT_EQ(code_.blocksBuilt(), 1u) << "the runs went on in the block they stopped in";
+}
+
+TEST_F(HartTest, AFlushOfTheCodeCacheEndsTheResumePoint) {
+  memory_.protect(kCode, 0x1000, GuestMemory::kRead | GuestMemory::kWrite | GuestMemory::kExec);
+  load({addi(5, 0, 1), addi(5, 5, 2), kEcall});
+  StopEachTime one;
+  EXPECT_EQ(hart_.run(1000, one).reason, StopReason::kObserver);
+  EXPECT_EQ(hart_.state().pc, kCode + 4);
+  load({addi(5, 0, 1), addi(5, 5, 40), kEcall});  // the stopped-at instruction, patched
+  StopEachTime same_code;
+  EXPECT_EQ(hart_.run(1000, same_code).reason, StopReason::kObserver);
+  EXPECT_EQ(x(5), 3u) << "predecoded code is kept until a flush";
+  hart_.state().pc = kCode + 4;
+  code_.flush();
+  ASSERT_NE(hart_.nextInstruction(), nullptr);
+  EXPECT_EQ(hart_.nextInstruction()->imm, 40);
+  StopEachTime after_flush;
+  EXPECT_EQ(hart_.run(1000, after_flush).reason, StopReason::kObserver);
+  EXPECT_EQ(x(5), 43u);
 }
 
 TEST_F(HartTest, CountersReadRetiredInstructions) {
