@@ -84,19 +84,22 @@ class MinTree {
   struct Around {
     SlotKey in_block;
     SlotKey outside;
+    u32 next = kNone;  // the slot of the smaller of the two (kNone if neither is active)
   };
   Around minAround(u32 i, u32 count) const {
     if (i >= size_) {
       // Every slot of the span is in i's block when the block reaches slot 0, else outside it.
       const bool spanned = i / count == 0;
-      return spanned ? Around{keyOf(nodes_[1]), SlotKey{}} : Around{SlotKey{}, keyOf(nodes_[1])};
+      const SlotKey all = keyOf(nodes_[1]);
+      return spanned ? Around{all, SlotKey{}, min()} : Around{SlotKey{}, all, min()};
     }
     Node block{kMax, kMax}, rest{kMax, kMax};
     u32 n = size_ + i;
     // (A block wider than the span holds all of it.)
     for (u32 c = count; c > 1 && n > 1; c >>= 1, n >>= 1) block = earlier(nodes_[n ^ 1], block);
     for (; n > 1; n >>= 1) rest = earlier(nodes_[n ^ 1], rest);
-    return Around{keyOf(block), keyOf(rest)};
+    const Node next = earlier(block, rest);
+    return Around{keyOf(block), keyOf(rest), active(next) ? slotOf(next) : kNone};
   }
   SlotKey key(u32 i) const { return i < size_ ? keyOf(nodes_[size_ + i]) : SlotKey{}; }
 

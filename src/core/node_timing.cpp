@@ -772,6 +772,12 @@ const IssueCost& NodeTiming::warmup(u32 h, const isa::DecodedInst& inst, u64 pc,
   return impl_->threads[h].last;
 }
 
+void NodeTiming::prefetch(u32 h) const {
+  const Thread& t = impl_->threads[h];
+  __builtin_prefetch(&t.clock);
+  __builtin_prefetch(&t.plan);
+}
+
 Cycle NodeTiming::hartTime(u32 h) const {
   return impl_->threads[h].clock;
 }

@@ -94,6 +94,9 @@ class NodeTiming final : public probe::LevelSource {
 
   // The cycle from which hardware thread h's next instruction may issue: its clock.
   Cycle hartTime(u32 h) const;
+  // Starts fetching into the host's cache what planning hardware thread h's next instruction
+  // reads first (a hint: no effect on the model).
+  void prefetch(u32 h) const;
   // Moves hardware thread h's clock forward to `to` (no effect if it is already later); the
   // cycles in between count as idle (the thread waited on a futex, slept, or had no work), and
   // lastCost(h) becomes that interval, all of it Stall::kIdle.

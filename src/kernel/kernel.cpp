@@ -594,6 +594,12 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
         const MinTree::Around around = ready_.minAround(best_index, tpc);
         siblings = around.in_block.time;
         other_cores = around.outside.time;
+        // With many hardware threads their states no longer stay in the host's L1: the likely
+        // next pick's clock and pc are fetched while this slice runs.
+        next_hint_ = around.next;
+        if (next_hint_ != MinTree::kNone && slots_[next_hint_].front != nullptr) {
+          __builtin_prefetch(&slots_[next_hint_].front->hart().state().pc);
+        }
       } else {
         const u32 core_first = best_index / tpc * tpc;
         for (u32 i = core_first; i < core_first + tpc; ++i) {

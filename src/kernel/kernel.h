@@ -273,6 +273,10 @@ class Kernel : public MemoryDevice {
   const std::vector<std::unique_ptr<Thread>>& threads() const { return threads_; }
   const std::vector<HardwareThread>& hardwareThreads() const { return slots_; }
   const KernelStats& stats() const { return stats_; }
+  // In the timing modes, while a slice runs: the hardware thread the scheduler would pick if the
+  // running one were done (MinTree::kNone if none), most often the next pick. A runner may
+  // fetch its state ahead.
+  u32 nextHint() const { return next_hint_; }
   // The counter devices under /dev/hpm/ (null: none); see device.h.
   void setDeviceProvider(DeviceProvider* provider) { devices_ = provider; }
   // Queues a counter unit's interrupt for thread `tid` as signal `signo`, at cycle `when`.
@@ -494,7 +498,8 @@ class Kernel : public MemoryDevice {
   int last_exit_code_ = 0;
 
   std::vector<HardwareThread> slots_;
-  MinTree ready_;  // runnable hardware threads by (start time, last_run)
+  MinTree ready_;                   // runnable hardware threads by (start time, last_run)
+  u32 next_hint_ = MinTree::kNone;  // see nextHint
   u64 run_seq_ = 0;
   u64 process_busy_cycles_ = 0;  // sum of every thread's busy_cycles
   std::vector<Event> events_;    // a min-heap on (when, seq)

@@ -669,6 +669,10 @@ class TimedRunner final : public Kernel::SliceRunner {
     const u32 hw = t.slot;
     Simulation::Impl::HartDriver& driver = sim.harts[hw];
     HartState& state = t.hart().state();
+    if (const u32 next = sim.kernel->nextHint(); next != MinTree::kNone) {
+      __builtin_prefetch(&sim.harts[next]);
+      model.prefetch(next);
+    }
     if (sim.bus && sim.bus->epoch() != sim.bus_epoch) sim.noteInterest();
     if (driver.last_thread != &t) {
       if (driver.last_thread != nullptr) {

@@ -131,6 +131,8 @@ TEST(MinTree, MatchesALinearScanUnderRandomUpdates) {
                   outside == MinTree::kNone ? SlotKey{}.time : keys[outside].time);
         ASSERT_EQ(around.outside.order,
                   outside == MinTree::kNone ? SlotKey{}.order : keys[outside].order);
+        // next: whichever of the two comes first, i.e. the best slot but the excluded one.
+        ASSERT_EQ(around.next, other);
       }
     }
   }
