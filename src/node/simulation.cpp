@@ -240,7 +240,7 @@ struct Simulation::Impl {
   };
   struct ThreadRegions {
     std::vector<OpenRegion> open;
-    u64 instructions = 0;  // retired through the observer
+    u64 instructions = 0;  // retired through the observer while some region was open
     std::array<u64, timing::kStallCount> stalls{};
   };
   std::vector<ThreadRegions> thread_regions;  // by tid (tids are small integers)
@@ -396,8 +396,12 @@ struct TimingObserver {
         }
       }
     }
-    ++regions.instructions;
-    for (std::size_t i = 0; i < timing::kStallCount; ++i) regions.stalls[i] += cost.stalls[i];
+    // (Only a region's span counts, from the snapshot at its begin to its end: outside every
+    // region the totals need not move, which spares every other instruction the stall sums.)
+    if (!regions.open.empty()) [[unlikely]] {
+      ++regions.instructions;
+      for (std::size_t i = 0; i < timing::kStallCount; ++i) regions.stalls[i] += cost.stalls[i];
+    }
     if (isRegionBegin(d) || isRegionEnd(d)) [[unlikely]] {
       sim.regionMarker(thread, d, state.cycle);
     }
