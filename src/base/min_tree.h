@@ -27,10 +27,10 @@ class MinTree {
   explicit MinTree(u32 slots = 0) { reset(slots); }
 
   // Room for `slots` slots, all inactive. The tree spans only the slots up to the highest that
-  // was ever active (at least `min_span`, rounded up to a power of two), and grows when a later
-  // one becomes active: a node of 64 hardware threads running 4 guest threads updates 2 levels
-  // per pick instead of 6, and each level is a step of a chain the next pick waits for.
-  void reset(u32 slots, u32 min_span = 1) {
+  // was ever active (rounded up to a power of two), and grows when a later one becomes active:
+  // a node of 64 hardware threads running 4 guest threads updates 2 levels per pick instead of
+  // 6, and each level is a step of a chain the next pick waits for.
+  void reset(u32 slots) {
     capacity_ = 1;
     slot_bits_ = 0;
     while (capacity_ < slots) {
@@ -38,7 +38,6 @@ class MinTree {
       ++slot_bits_;
     }
     size_ = 1;
-    while (size_ < min_span && size_ < capacity_) size_ <<= 1;
     nodes_.assign(2 * size_, Node{kMax, kMax});  // every slot inactive
   }
 

@@ -601,6 +601,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
           __builtin_prefetch(&slots_[next_hint_].front->hart().state().pc);
         }
       } else {
+        next_hint_ = MinTree::kNone;
         const u32 core_first = best_index / tpc * tpc;
         for (u32 i = core_first; i < core_first + tpc; ++i) {
           if (i != best_index) siblings = std::min(siblings, ready_.key(i).time);
