@@ -1382,13 +1382,11 @@ void Monitor::Impl::passEntry() {
     }
     if (r.skipping && open_run == ri && *r.version == r.seen) {
       if (i == r.last) {
-        // A whole round without change since the last pass read it: asleep (but a version
-        // that any core may change: no core's quiet tells it to wake).
+        // A whole round without change since the last pass read it: asleep. (Runs whose
+        // version any core may change, which no core's quiet could wake, are passed plainly.)
         open_run = kNoRun;
-        if (r.core != probe::Bus::kAnyCore) {
-          r.dormant = true;
-          sleep_pending = true;
-        }
+        r.dormant = true;
+        sleep_pending = true;
       }
       s.step();
       return;
