@@ -27,7 +27,8 @@ class MemoryDevice {
 
 class GuestMemory {
  public:
-  static constexpr unsigned kVaBits = 38;
+  // HPMSIM_GUEST_VA_BITS is the build's choice (CMakeLists.txt): 38 but in builds for valgrind.
+  static constexpr unsigned kVaBits = HPMSIM_GUEST_VA_BITS;
   static constexpr u64 kVaLimit = u64{1} << kVaBits;
   static constexpr unsigned kPageBits = 12;
   static constexpr u64 kPageSize = u64{1} << kPageBits;

@@ -18,7 +18,9 @@ namespace {
 
 constexpr u64 kStackSize = u64{8} << 20;  // RLIMIT_STACK
 constexpr u64 kMmapGap = u64{256} << 20;  // between the stack and the mmap area
-constexpr u64 kPieBase = 0x2aaaaaa000;    // ELF_ET_DYN_BASE of Linux riscv64 (Sv39)
+// ELF_ET_DYN_BASE of Linux riscv64: two thirds of the user range (0x2aaaaaa000 under Sv39).
+constexpr u64 kPieBase = GuestMemory::kVaLimit / 3 * 2 & ~(GuestMemory::kPageSize - 1);
+static_assert(GuestMemory::kVaBits != 38 || kPieBase == 0x2aaaaaa000);
 constexpr u64 kRlimInfinity = ~u64{0};
 
 // RISC-V ISA letters in AT_HWCAP: one bit per letter, IMAFDC.
