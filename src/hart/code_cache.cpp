@@ -70,14 +70,14 @@ Block* CodeCache::build(u64 pc, u64& fault_addr) {
   u64 addr = pc;
   const u64 page_end = (pc | (GuestMemory::kPageSize - 1)) + 1;
   while (count < kMaxBlockInstructions && addr < page_end) {
-    const u8* low = memory_.translate(addr, 2, GuestMemory::kExec);
+    const u8* low = memory_.view(addr, 2, GuestMemory::kExec);
     if (low == nullptr) {
       fault_addr = addr;
       break;
     }
     u32 raw = loadUnaligned<u16>(low);
     if (isa::instLength(static_cast<u16>(raw)) == 4) {
-      const u8* high = memory_.translate(addr + 2, 2, GuestMemory::kExec);
+      const u8* high = memory_.view(addr + 2, 2, GuestMemory::kExec);
       if (high == nullptr) {
         fault_addr = addr + 2;
         break;

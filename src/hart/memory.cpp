@@ -60,7 +60,7 @@ void GuestMemory::map(u64 addr, u64 length, u8 perm) {
     fail(ExitCode::kInternal, "host mmap for guest range [{:#x}, +{:#x}) failed: {}", addr, length,
          std::strerror(errno));
   }
-  setPerm(addr, length, perm);
+  setPerm(addr, length, perm | kUntouched);
 }
 
 void GuestMemory::unmap(u64 addr, u64 length) {
@@ -73,7 +73,10 @@ void GuestMemory::unmap(u64 addr, u64 length) {
 
 void GuestMemory::protect(u64 addr, u64 length, u8 perm) {
   checkRange(addr, length);
-  setPerm(addr, length, perm);
+  // (A page keeps whether it was touched: mprotect leaves its contents where they are.)
+  for (u64 page = addr >> kPageBits; page < (addr + length) >> kPageBits; ++page) {
+    perm_[page] = static_cast<u8>(perm | (perm_[page] & kUntouched));
+  }
 }
 
 void GuestMemory::move(u64 from, u64 to, u64 length) {
@@ -96,7 +99,7 @@ bool GuestMemory::isMapped(u64 addr, u64 length) const {
   if (addr >= kVaLimit || length > kVaLimit - addr) return false;
   for (u64 page = addr >> kPageBits, end = (addr + length + kPageSize - 1) >> kPageBits; page < end;
        ++page) {
-    if (perm_[page] == kNone) return false;
+    if ((perm_[page] & kPermMask) == kNone) return false;
   }
   return true;
 }
@@ -105,7 +108,7 @@ bool GuestMemory::isUnmapped(u64 addr, u64 length) const {
   if (addr >= kVaLimit || length > kVaLimit - addr) return false;
   for (u64 page = addr >> kPageBits, end = (addr + length + kPageSize - 1) >> kPageBits; page < end;
        ++page) {
-    if (perm_[page] != kNone) return false;
+    if ((perm_[page] & kPermMask) != kNone) return false;
   }
   return true;
 }
@@ -118,6 +121,17 @@ bool GuestMemory::accessible(u64 addr, u64 size, u8 need) const {
     if ((perm_[page] & need) != need) return false;
   }
   return true;
+}
+
+u8* GuestMemory::translateSlow(u64 addr, unsigned size, u8 need) {
+  if (!accessible(addr, size, need)) return nullptr;
+  for (u64 page = addr >> kPageBits; page <= (addr + size - 1) >> kPageBits; ++page) {
+    if ((perm_[page] & kUntouched) == 0) continue;
+    perm_[page] &= static_cast<u8>(~kUntouched);
+    ++first_touches_;
+    if (touch_listener_ != nullptr) touch_listener_->firstTouch(page);
+  }
+  return base_ + addr;
 }
 
 bool GuestMemory::read(u64 addr, void* dst, std::size_t n) const {
@@ -135,7 +149,7 @@ bool GuestMemory::write(u64 addr, const void* src, std::size_t n) {
 bool GuestMemory::readString(u64 addr, std::string& out, std::size_t max) const {
   out.clear();
   for (std::size_t i = 0; i < max; ++i) {
-    const u8* p = translate(addr + i, 1, kRead);
+    const u8* p = view(addr + i, 1, kRead);
     if (p == nullptr) return false;
     if (*p == 0) return true;
     out.push_back(static_cast<char>(*p));

@@ -25,6 +25,14 @@ class MemoryDevice {
   virtual bool write(u64 addr, unsigned size, u64 value) = 0;
 };
 
+// Told of each page's first touch (GuestMemory::translate): the kernel, which counts it as an
+// event of its own, as Linux takes a page fault there.
+class TouchListener {
+ public:
+  virtual ~TouchListener() = default;
+  virtual void firstTouch(u64 page) = 0;
+};
+
 class GuestMemory {
  public:
   // HPMSIM_GUEST_VA_BITS is the build's choice (CMakeLists.txt): 38 but in builds for valgrind.
@@ -38,6 +46,7 @@ class GuestMemory {
   enum Perm : u8 { kNone = 0, kRead = 1, kWrite = 2, kExec = 4, kDevice = 8 };
 
   void setDevice(MemoryDevice* device) { device_ = device; }
+  void setTouchListener(TouchListener* listener) { touch_listener_ = listener; }
 
   GuestMemory();
   ~GuestMemory();
@@ -52,26 +61,37 @@ class GuestMemory {
   // Moves the contents and permissions of [from, from+length) to `to` (non-overlapping).
   void move(u64 from, u64 to, u64 length);
 
-  u8 pagePerm(u64 addr) const { return addr < kVaLimit ? perm_[addr >> kPageBits] : 0; }
+  u8 pagePerm(u64 addr) const { return addr < kVaLimit ? perm_[addr >> kPageBits] & kPermMask : 0; }
   bool isMapped(u64 addr, u64 length) const;    // every page of the range has some permission
   bool isUnmapped(u64 addr, u64 length) const;  // no page of the range is mapped
 
   // True when every byte of [addr, addr+size) is accessible with `need`.
   bool accessible(u64 addr, u64 size, u8 need) const;
 
-  // The host pointer for an access of `size` bytes needing `need`, or nullptr if any byte is
-  // not accessible. The hot path: one bound check and one table load unless the access
-  // straddles a page.
-  u8* translate(u64 addr, unsigned size, u8 need) const {
+  // The host pointer for a guest instruction's data access (a load, store or atomic) of `size`
+  // bytes needing `need` (kRead and/or kWrite), or nullptr if any byte is not accessible. The
+  // hot path: one bound check and one table load unless the access straddles a page or touches
+  // one for the first time since it was mapped, which is counted (firstTouches) and told to the
+  // touch listener: every page is mapped untouched, and the hot path's mask sends it here.
+  u8* translate(u64 addr, unsigned size, u8 need) {
     const u64 last = addr + size - 1;
     if (((addr | last) >> kVaBits) == 0 && (addr >> kPageBits) == (last >> kPageBits)) [[likely]] {
-      return (perm_[addr >> kPageBits] & need) == need ? base_ + addr : nullptr;
+      if ((perm_[addr >> kPageBits] & (need | kUntouched)) == need) [[likely]]
+        return base_ + addr;
     }
+    return translateSlow(addr, size, need);
+  }
+  // The host pointer for `size` bytes needing `need`, or nullptr: for instruction fetch and the
+  // kernel's reads, which touch no page.
+  const u8* view(u64 addr, unsigned size, u8 need) const {
     return accessible(addr, size, need) ? base_ + addr : nullptr;
   }
+  // Pages touched for the first time since they were mapped, over the run (the ground truth of
+  // the kernel's PageFirstTouches event).
+  u64 firstTouches() const { return first_touches_; }
 
   template <class T>
-  bool load(u64 addr, T& out) const {
+  bool load(u64 addr, T& out) {
     const u8* p = translate(addr, sizeof(T), kRead);
     if (p == nullptr) [[unlikely]]
       return loadDevice(addr, out);
@@ -99,6 +119,10 @@ class GuestMemory {
   u8* hostUnchecked(u64 addr) const { return base_ + addr; }
 
  private:
+  // A page-table bit beside the permissions: mapped, and no guest data access reached it yet.
+  static constexpr u8 kUntouched = 16;
+  static constexpr u8 kPermMask = kRead | kWrite | kExec | kDevice;
+  u8* translateSlow(u64 addr, unsigned size, u8 need);
   void setPerm(u64 addr, u64 length, u8 perm);
   bool isDevice(u64 addr, unsigned size) const {
     return device_ != nullptr && (pagePerm(addr) & kDevice) &&
@@ -121,6 +145,8 @@ class GuestMemory {
   u8* base_ = nullptr;
   u8* perm_ = nullptr;  // one byte per page, zero (unmapped) until mapped
   MemoryDevice* device_ = nullptr;
+  TouchListener* touch_listener_ = nullptr;
+  u64 first_touches_ = 0;
 };
 
 }  // namespace hpm

@@ -69,6 +69,12 @@ void Kernel::visitStats(stats::Visitor& v) const {
   v.counter("code_cache_flushes", code_.flushCount(),
             "Predecoded-code flushes (fence.i, icache flush, code unmapped or re-protected)");
   v.counter("code_blocks_built", code_.blocksBuilt(), "Basic blocks decoded");
+  v.counter("pages_first_touched", memory_.firstTouches(),
+            "Pages a guest load, store or atomic reached first since they were mapped");
+}
+
+void Kernel::firstTouch(u64 /*page*/) {
+  HPM_PROBE(bus_, kPageFirstTouches, 0, 1);
 }
 
 u64 Kernel::cyclesFor(u64 nanos) const {
@@ -105,6 +111,7 @@ u64 Kernel::clockNanos(const Thread& t, u64 clock) const {
 Kernel::Kernel(KernelConfig config) : config_(std::move(config)), code_(memory_) {
   fs_ = std::make_unique<FileSystem>(config_.root);
   memory_.setDevice(this);
+  memory_.setTouchListener(this);
   // splitmix64 expands the seed into the generator's state.
   u64 z = config_.params.random_seed;
   for (u64& word : random_state_) {

@@ -203,7 +203,7 @@ enum class Interleaving : u8 {
   kEarliestFirst,
 };
 
-class Kernel : public MemoryDevice {
+class Kernel : public MemoryDevice, public TouchListener {
  public:
   explicit Kernel(KernelConfig config);
   ~Kernel();
@@ -285,6 +285,9 @@ class Kernel : public MemoryDevice {
   // MemoryDevice: guest accesses to mapped device windows.
   bool read(u64 addr, unsigned size, u64& value) override;
   bool write(u64 addr, unsigned size, u64 value) override;
+  // TouchListener: a guest instruction's first access to a page (PageFirstTouches, at the
+  // bus's cycle: the instruction's).
+  void firstTouch(u64 page) override;
 
   // Kernel and I/O events also go to `bus` (null: none); see stats/probe.h.
   void setProbe(probe::Bus* bus) { bus_ = bus; }

@@ -131,8 +131,8 @@ void forEachMixEvent(const OpMix& m, F&& f) {
   if (m.fence) f(Event::kFences, 1);
 }
 
-// The operations whose instruction-mix events depend on their data: memory accesses (misaligned,
-// first touches of a page) and store-conditionals (their outcome).
+// The operations whose instruction-mix events depend on their data: memory accesses (misaligned)
+// and store-conditionals (their outcome).
 std::array<bool, isa::kOpCount> makeDataDependent() {
   std::array<bool, isa::kOpCount> table{};
   for (u32 i = 0; i < isa::kOpCount; ++i) {
@@ -178,8 +178,7 @@ struct Simulation::Impl {
   std::unique_ptr<timing::NodeTiming> model;
   std::unique_ptr<probe::Bus> bus;
   std::unique_ptr<Monitor> monitor;
-  std::vector<u64> touched_pages;  // bitmap of guest pages accessed (PageFirstTouches)
-  u64 context_switches = 0;        // a hardware thread changed guest threads
+  u64 context_switches = 0;  // a hardware thread changed guest threads
   // Cached from the bus's wanted set (recomputed when its epoch changes): whether the timing
   // model publishes at all, and per hardware thread whether any instruction-mix event is wanted.
   u64 hook_interval = 0;
@@ -188,9 +187,8 @@ struct Simulation::Impl {
   u64 bus_epoch = ~u64{0};
   // By hardware thread: kCountOps (some input made of operation counts is counted from
   // statistics: op_counts counts its instructions), kPublishMix (publishMix: some instruction-mix
-  // event is published); else kPublishDataEvents (misaligned accesses or SC outcomes are) and
-  // kTrackTouches (first touches of pages are counted).
-  enum : u8 { kCountOps = 1, kPublishMix = 2, kPublishDataEvents = 4, kTrackTouches = 8 };
+  // event is published); else kPublishDataEvents (misaligned accesses or SC outcomes are).
+  enum : u8 { kCountOps = 1, kPublishMix = 2, kPublishDataEvents = 4 };
   std::vector<u8> mix_wanted;
   std::vector<u64> op_counts;  // by hardware thread x operation: instructions retired
   // The monitor's Monitor::levelDue while it counts from statistics, else null.
@@ -201,11 +199,9 @@ struct Simulation::Impl {
   void registerOpTallies();
 
   void publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
-  // The events that depend on the instruction's data: misaligned accesses, SC outcomes (the
-  // events), first touches of pages.
-  void publishDataMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
+  // The events that depend on the instruction's data: misaligned accesses, SC outcomes. (First
+  // touches of pages are the kernel's: GuestMemory::translate finds them.)
   void publishDataEvents(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
-  void touchPage(u64 page);
 
   // Per hardware thread: the guest thread that last ran on it, and whether its clock was moved
   // to a pending instruction's issue cycle (a stall, not idle time).
@@ -213,18 +209,6 @@ struct Simulation::Impl {
     const Thread* last_thread = nullptr;
     bool parked = false;
     Cycle parked_at = 0;
-    // Guest pages it accessed, by the page number's low bits (first touches: a page once
-    // touched stays touched, so one found here needs no look in the node's bitmap, whose words
-    // the accesses of other pages have evicted from the host's cache).
-    // The last entry is the one of instructions that access no memory: it holds page 0, which
-    // they present, so they never count a touch (without a branch on the operation's kind, which
-    // the mix of instructions makes unpredictable).
-    static constexpr std::size_t kRecentPages = 64;
-    std::array<u64, kRecentPages + 1> touched{};
-    HartDriver() {
-      touched.fill(~u64{0});
-      touched[kRecentPages] = 0;
-    }
     // Profile mode: the function the last instruction belonged to, as a [lo, hi) cache.
     u64 fn_lo = 1, fn_hi = 0;
     std::size_t fn_index = 0;
@@ -379,21 +363,8 @@ struct TimingObserver {
       if (mix & Simulation::Impl::kCountOps) ++op_counts[op];
       if (mix & Simulation::Impl::kPublishMix) {
         sim.publishMix(hw, d, addr, state);
-      } else {
-        const bool data = kDataDependent[op];
-        if ((mix & Simulation::Impl::kPublishDataEvents) && data) {
-          sim.publishDataEvents(hw, d, addr, state);
-        }
-        if (mix & Simulation::Impl::kTrackTouches) {
-          // (A page this thread was seen to access was touched then.)
-          using Driver = Simulation::Impl::HartDriver;
-          const u64 page = (addr >> GuestMemory::kPageBits) & (u64{0} - data);
-          u64& recent = driver.touched[data ? page % Driver::kRecentPages : Driver::kRecentPages];
-          if (page != recent) [[unlikely]] {
-            recent = page;
-            sim.touchPage(page);
-          }
-        }
+      } else if ((mix & Simulation::Impl::kPublishDataEvents) && kDataDependent[op]) {
+        sim.publishDataEvents(hw, d, addr, state);
       }
     }
     // (Only a region's span counts, from the snapshot at its begin to its end: outside every
@@ -446,7 +417,6 @@ void Simulation::Impl::noteInterest() {
                                              Event::kStoreCondFail};
   const u32 threads = bus->topology().threads;
   mix_wanted.assign(threads, 0);
-  const bool touches = bus->wants(Event::kPageFirstTouches, 0);
   for (u32 h = 0; h < threads; ++h) {
     bool published = false;
     bool data = false;
@@ -460,9 +430,9 @@ void Simulation::Impl::noteInterest() {
       published = published || bus->wantsOp(op, h);
       tallied = tallied || bus->tallyActive(bus->inputOp(op, h));
     }
-    mix_wanted[h] = static_cast<u8>(
-        (published ? kPublishMix : 0) | (!published && data ? kPublishDataEvents : 0) |
-        (!published && touches ? kTrackTouches : 0) | (tallied ? kCountOps : 0));
+    mix_wanted[h] =
+        static_cast<u8>((published ? kPublishMix : 0) |
+                        (!published && data ? kPublishDataEvents : 0) | (tallied ? kCountOps : 0));
   }
 }
 
@@ -496,13 +466,7 @@ void Simulation::Impl::publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, c
   if (d.length == 2) pub(Event::kInstCompressed, 1);
   forEachMixEvent(kOpMix[op], pub);
   if (b.wantsOp(op, hw)) b.pulseOp(op, hw, 1);
-  publishDataMix(hw, d, addr, s);
-}
-
-void Simulation::Impl::publishDataMix(u32 hw, const isa::DecodedInst& d, u64 addr,
-                                      const HartState& s) {
   publishDataEvents(hw, d, addr, s);
-  if (kDataDependent[static_cast<u32>(d.op)]) touchPage(addr >> GuestMemory::kPageBits);
 }
 
 void Simulation::Impl::publishDataEvents(u32 hw, const isa::DecodedInst& d, u64 addr,
@@ -516,18 +480,6 @@ void Simulation::Impl::publishDataEvents(u32 hw, const isa::DecodedInst& d, u64 
   const u32 size = m.load_bytes | m.store_bytes;
   if (size != 0 && (addr & (size - 1)) != 0) pub(Event::kMisalignedAccesses);
   if (m.sc) pub(s.x[d.rd] == 0 ? Event::kStoreCondSuccess : Event::kStoreCondFail);
-}
-
-void Simulation::Impl::touchPage(u64 page) {
-  // First touches of a page: a bit per guest page, set at the first access.
-  if (page >= (GuestMemory::kVaLimit >> GuestMemory::kPageBits)) return;
-  if (touched_pages.empty()) touched_pages.assign((GuestMemory::kVaLimit >> 12) / 64, 0);
-  u64& word = touched_pages[page >> 6];
-  if (word & (u64{1} << (page & 63))) return;
-  word |= u64{1} << (page & 63);
-  if (bus->wants(probe::Event::kPageFirstTouches, 0)) {
-    bus->pulse(probe::Event::kPageFirstTouches, 0, 1);
-  }
 }
 
 void Simulation::Impl::readRegionNames() {

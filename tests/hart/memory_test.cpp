@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 namespace hpm {
 namespace {
 
@@ -88,6 +91,71 @@ TEST(GuestMemory, BulkCopiesFailWithoutPartialEffect) {
   u8 first = 0xff;
   ASSERT_TRUE(m.load(0x50000 + kPage - 8, first));
   EXPECT_EQ(first, 0);
+}
+
+struct TouchLog : TouchListener {
+  std::vector<u64> pages;
+  void firstTouch(u64 page) override { pages.push_back(page); }
+};
+
+TEST(GuestMemory, OnlyTheFirstDataAccessToAMappedPageTouchesIt) {
+  GuestMemory m;
+  TouchLog log;
+  m.setTouchListener(&log);
+  m.map(0x60000, 3 * kPage, GuestMemory::kRead | GuestMemory::kWrite);
+  u64 v = 0;
+  ASSERT_TRUE(m.load(0x60008, v));
+  ASSERT_TRUE(m.store<u64>(0x60010, 1));  // the same page again
+  ASSERT_TRUE(m.store<u32>(0x60000 + kPage + 4, 1));
+  EXPECT_EQ(m.firstTouches(), 2u);
+  EXPECT_EQ(log.pages, (std::vector<u64>{0x60, 0x61}));
+  // A failed access touches nothing; an access straddling two pages touches the untouched one.
+  EXPECT_EQ(m.translate(0x60000 + 3 * kPage, 1, GuestMemory::kRead), nullptr);
+  ASSERT_TRUE(m.store<u64>(0x60000 + 2 * kPage - 4, 1));
+  EXPECT_EQ(log.pages, (std::vector<u64>{0x60, 0x61, 0x62}));
+  EXPECT_EQ(m.firstTouches(), 3u);
+}
+
+TEST(GuestMemory, KernelCopiesAndInstructionFetchTouchNoPage) {
+  GuestMemory m;
+  m.map(0x70000, kPage, GuestMemory::kRead | GuestMemory::kWrite | GuestMemory::kExec);
+  const char text[] = "text";
+  ASSERT_TRUE(m.write(0x70000, text, sizeof text));
+  char back[sizeof text] = {};
+  ASSERT_TRUE(m.read(0x70000, back, sizeof back));
+  std::string s;
+  ASSERT_TRUE(m.readString(0x70000, s));
+  EXPECT_NE(m.view(0x70000, 2, GuestMemory::kExec), nullptr);
+  EXPECT_EQ(m.firstTouches(), 0u);
+  u8 b = 0;
+  ASSERT_TRUE(m.load(0x70000, b));
+  EXPECT_EQ(m.firstTouches(), 1u);
+}
+
+TEST(GuestMemory, ProtectAndMoveKeepAPagesTouchAndRemappingRenewsIt) {
+  GuestMemory m;
+  m.map(0x80000, kPage, GuestMemory::kRead | GuestMemory::kWrite);
+  ASSERT_TRUE(m.store<u8>(0x80000, 1));
+  m.protect(0x80000, kPage, GuestMemory::kRead);
+  EXPECT_EQ(m.pagePerm(0x80000), GuestMemory::kRead);
+  u8 b = 0;
+  ASSERT_TRUE(m.load(0x80000, b));
+  m.move(0x80000, 0x90000, kPage);
+  ASSERT_TRUE(m.load(0x90000, b));
+  EXPECT_EQ(m.firstTouches(), 1u);
+  // An untouched page stays untouched through mprotect, and is mapped by no permission bit.
+  m.map(0xa0000, kPage, GuestMemory::kNone);
+  EXPECT_EQ(m.pagePerm(0xa0000), GuestMemory::kNone);
+  EXPECT_FALSE(m.isMapped(0xa0000, kPage));
+  EXPECT_TRUE(m.isUnmapped(0xa0000, kPage));
+  m.protect(0xa0000, kPage, GuestMemory::kRead);
+  ASSERT_TRUE(m.load(0xa0000, b));
+  EXPECT_EQ(m.firstTouches(), 2u);
+  // A fresh mapping is a fresh page (as Linux faults it in again).
+  m.unmap(0x90000, kPage);
+  m.map(0x90000, kPage, GuestMemory::kRead);
+  ASSERT_TRUE(m.load(0x90000, b));
+  EXPECT_EQ(m.firstTouches(), 3u);
 }
 
 }  // namespace
