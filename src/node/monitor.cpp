@@ -336,17 +336,23 @@ struct Monitor::Impl {
     Cycle period = 1;
     Cycle base = 0;  // a multiple of period: the current entry ends its window at base + offset
     u32 cursor = 0;
-    Cycle due() const { return entries.empty() ? kNever : base + entries[cursor].first; }
+    Cycle next = kNever;  // base + the current entry's offset (kNever: no entries)
+    // (Valid once seekAfter placed the cursor in the entries as they are.)
+    Cycle due() const { return next; }
     u32 tally() const { return entries[cursor].second; }
     void step() {
       if (++cursor == entries.size()) {
         cursor = 0;
         base += period;
       }
+      next = base + entries[cursor].first;
     }
     // Makes the first window end after cycle t the current entry.
     void seekAfter(Cycle t) {
-      if (entries.empty()) return;
+      if (entries.empty()) {
+        next = kNever;
+        return;
+      }
       base = (t + 1) / period * period;
       const Cycle offset = t + 1 - base;
       cursor = static_cast<u32>(
@@ -356,6 +362,7 @@ struct Monitor::Impl {
         cursor = 0;
         base += period;
       }
+      next = base + entries[cursor].first;
     }
   };
   // Consecutive entries of the schedule whose tallies share a version (a core's counters,
@@ -1315,7 +1322,8 @@ inline void Monitor::Impl::scheduleEntry(u32 ti, Cycle v) {
   }
 }
 
-void Monitor::Impl::advanceTallies(Cycle now) {
+// (Inlined into Monitor::advanceTallies, which the driver calls every few instructions.)
+[[gnu::always_inline]] inline void Monitor::Impl::advanceTallies(Cycle now) {
   Schedule& s = schedule;
   if (s.due() <= now && now - s.due() >= s.period) {
     // No instruction issued for more than a round of windows (every thread waited): after one
@@ -1342,7 +1350,15 @@ void Monitor::Impl::advanceTallies(Cycle now) {
     s.seekAfter(now);
     open_run = kNoRun;
   }
-  while (s.due() <= now) passEntry();
+  // (Entries of runs passed plainly, most of them, without passEntry's frame.)
+  for (Cycle due = s.due(); due <= now; due = s.due()) {
+    if (run_of[s.cursor] == kPlainRun) {
+      scheduleEntry(s.tally(), due);
+      s.step();
+    } else {
+      passEntry();
+    }
+  }
   tallied_through = std::max(tallied_through, now);
   tally_due = s.due();
   // (The next call usually passes one or two entries.)

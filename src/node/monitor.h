@@ -112,17 +112,20 @@ class Monitor : public probe::Sink, public DeviceProvider {
   Cycle pollDue() const { return poll_due_; }
 
   // ---- counting from statistics: the timing driver's calls ----
-  // An instruction issues at `at`: the windows that ended by then take their counts before its
-  // events happen.
-  void issuing(Cycle at, u32 thread) {
-    if (!tallying_) return;
+  // An instruction of hardware thread `thread`, whose dormantFlag is `dormant`, issues at `at`
+  // while the monitor is tallying(): the windows that ended by then take their counts before its
+  // events happen. (tallying() changes only with the bus's epoch, which the driver watches: it
+  // need not ask before every instruction.)
+  void issuing(Cycle at, const u8& dormant) {
     previous_issue_ = latest_issue_;
     latest_issue_ = at;
-    if (dormant_[thread] != 0) [[unlikely]]
-      wake(thread);
+    if (dormant != 0) [[unlikely]]
+      wake(static_cast<u32>(&dormant - dormant_.data()));
     if (at >= tally_due_) [[unlikely]]
       advanceTallies(at);
   }
+  // Hardware thread `thread`'s flag for issuing(); valid for the monitor's lifetime.
+  const u8& dormantFlag(u32 thread) const { return dormant_[thread]; }
   // Hardware thread `thread`'s clock moved while it waited (idle time).
   void waking(u32 thread) {
     if (dormant_[thread] != 0) [[unlikely]]

@@ -189,10 +189,20 @@ struct Simulation::Impl {
   // statistics: op_counts counts its instructions), kPublishMix (publishMix: some instruction-mix
   // event is published); else kPublishDataEvents (misaligned accesses or SC outcomes are).
   enum : u8 { kCountOps = 1, kPublishMix = 2, kPublishDataEvents = 4 };
-  std::vector<u8> mix_wanted;
   std::vector<u64> op_counts;  // by hardware thread x operation: instructions retired
   // The monitor's Monitor::levelDue while it counts from statistics, else null.
   const Cycle* level_due = nullptr;
+  // What the timing observer of a hardware thread consults at every instruction, derived from
+  // the bus's wanted set (noteInterest) and copied at the start of each run.
+  static constexpr Cycle kNeverDue = ~Cycle{0};
+  struct DriverView {
+    Monitor* tallying = nullptr;          // the monitor while it counts from statistics
+    const u8* dormant = nullptr;          // then: the thread's Monitor::dormantFlag
+    const Cycle* level_due = &kNeverDue;  // then: the thread's Monitor::levelDue entry
+    u64* op_counts = nullptr;             // with kCountOps: the thread's row of op_counts
+    u8 mix = 0;                           // kCountOps | kPublishMix | kPublishDataEvents
+  };
+  std::vector<DriverView> views;  // by hardware thread (empty: no bus, the default view)
   void noteInterest();
   // Names the operation counts on the bus as the statistics of the per-operation inputs and of
   // the instruction-mix events that depend on the operation alone.
@@ -285,19 +295,14 @@ struct TimingObserver {
   u64 addr = 0;
   bool retired_any = false;
   static constexpr Cycle kUnknown = ~Cycle{0};
-  static constexpr Cycle kNeverDue = ~Cycle{0};
   // What every instruction consults, one load each (refresh(): at the start of the run and
   // whenever the bus's wanted set changes).
   probe::Bus* bus = sim.bus.get();
   Monitor* monitor = sim.monitor.get();
-  const Cycle* level_due = &kNeverDue;  // this hardware thread's Monitor::levelDue entry
-  u8 mix = 0;                           // its Simulation::Impl::mix_wanted
-  u64* op_counts = nullptr;             // its row of Simulation::Impl::op_counts
+  Simulation::Impl::DriverView view;
 
   void refresh() {
-    level_due = sim.level_due != nullptr ? sim.level_due + hw : &kNeverDue;
-    mix = sim.mix_wanted.empty() ? 0 : sim.mix_wanted[hw];
-    op_counts = sim.op_counts.empty() ? nullptr : &sim.op_counts[std::size_t{hw} * isa::kOpCount];
+    if (!sim.views.empty()) view = sim.views[hw];
   }
 
   bool beforeIssue(const isa::DecodedInst& d, u64 pc, const HartState& s) {
@@ -308,7 +313,7 @@ struct TimingObserver {
         at = first_at;
         addr = first_addr;
         first_at = kUnknown;
-        if (monitor != nullptr) monitor->issuing(at, hw);
+        if (view.tallying != nullptr) view.tallying->issuing(at, *view.dormant);
         return true;
       }
     }
@@ -328,7 +333,7 @@ struct TimingObserver {
         driver.parked_at = at;
         return false;
       }
-      if (monitor != nullptr) monitor->issuing(at, hw);
+      if (view.tallying != nullptr) view.tallying->issuing(at, *view.dormant);
       return true;
     }
   }
@@ -355,15 +360,15 @@ struct TimingObserver {
                                         ? model.warmup(hw, d, pc, addr)
                                         : model.issue(hw, d, pc, next_pc, addr, at);
     state.cycle = cost.clock;
-    if (state.cycle >= *level_due) [[unlikely]] {
+    if (state.cycle >= *view.level_due) [[unlikely]] {
       monitor->levelsReached(hw);
     }
-    if (mix != 0) [[unlikely]] {
+    if (view.mix != 0) [[unlikely]] {
       const auto op = static_cast<std::size_t>(d.op);
-      if (mix & Simulation::Impl::kCountOps) ++op_counts[op];
-      if (mix & Simulation::Impl::kPublishMix) {
+      if (view.mix & Simulation::Impl::kCountOps) ++view.op_counts[op];
+      if (view.mix & Simulation::Impl::kPublishMix) {
         sim.publishMix(hw, d, addr, state);
-      } else if ((mix & Simulation::Impl::kPublishDataEvents) && kDataDependent[op]) {
+      } else if ((view.mix & Simulation::Impl::kPublishDataEvents) && kDataDependent[op]) {
         sim.publishDataEvents(hw, d, addr, state);
       }
     }
@@ -416,7 +421,7 @@ void Simulation::Impl::noteInterest() {
   static constexpr Event kDataMixEvents[] = {Event::kMisalignedAccesses, Event::kStoreCondSuccess,
                                              Event::kStoreCondFail};
   const u32 threads = bus->topology().threads;
-  mix_wanted.assign(threads, 0);
+  views.assign(threads, DriverView{});
   for (u32 h = 0; h < threads; ++h) {
     bool published = false;
     bool data = false;
@@ -430,9 +435,16 @@ void Simulation::Impl::noteInterest() {
       published = published || bus->wantsOp(op, h);
       tallied = tallied || bus->tallyActive(bus->inputOp(op, h));
     }
-    mix_wanted[h] =
+    DriverView& v = views[h];
+    v.mix =
         static_cast<u8>((published ? kPublishMix : 0) |
                         (!published && data ? kPublishDataEvents : 0) | (tallied ? kCountOps : 0));
+    v.op_counts = tallied ? &op_counts[std::size_t{h} * isa::kOpCount] : nullptr;
+    if (level_due != nullptr) {
+      v.tallying = monitor.get();
+      v.dormant = &monitor->dormantFlag(h);
+      v.level_due = level_due + h;
+    }
   }
 }
 
