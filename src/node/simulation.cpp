@@ -428,7 +428,10 @@ void Simulation::Impl::noteInterest() {
     bool tallied = false;
     for (Event e : kMixEvents) {
       published = published || bus->wants(e, h);
-      tallied = tallied || bus->tallyActive(bus->input(e, h));
+      // (Compressed instructions and FP operations have the timing model's statistics.)
+      if (e != Event::kInstCompressed && e != Event::kFpOps) {
+        tallied = tallied || bus->tallyActive(bus->input(e, h));
+      }
     }
     for (Event e : kDataMixEvents) data = data || bus->wants(e, h);
     for (u32 op = 0; op < bus->opcodes(); ++op) {
@@ -461,10 +464,28 @@ void Simulation::Impl::registerOpTallies() {
       bus->addTally(bus->inputOp(op, h), count);
       bus->setTallyVersion(bus->inputOp(op, h), version, core);
       forEachMixEvent(kOpMix[op], [&](Event e, u64 weight) {
+        if (e == Event::kFpOps) return;
         bus->addTally(bus->input(e, h), count, weight);
         bus->setTallyVersion(bus->input(e, h), version, core);
       });
     }
+    // FP operations follow from the model's instructions by class (an operation's count is its
+    // class's: a fused multiply-add two, other arithmetic one; makeOpMix), which spares the
+    // driver counting operations for the most common instruction-mix event. (Its version is
+    // the thread's core's, as the model set for the class inputs.)
+    const u32 fp_ops = bus->input(Event::kFpOps, h);
+    for (const isa::InstClass cls :
+         {isa::InstClass::kFpAdd, isa::InstClass::kFpMul, isa::InstClass::kFpFma,
+          isa::InstClass::kFpDiv, isa::InstClass::kFpSqrt}) {
+      const auto by_class =
+          static_cast<Event>(static_cast<u32>(Event::kInstIntAlu) + static_cast<u32>(cls));
+      const u64 flops = cls == isa::InstClass::kFpFma ? 2 : 1;
+      for (const probe::TallyTerm& term : bus->tally(bus->input(by_class, h))) {
+        bus->addTally(fp_ops, term.value, term.weight * flops);
+      }
+    }
+    bus->setTallyVersion(fp_ops, bus->tallyVersion(bus->input(Event::kInstFpAdd, h)),
+                         bus->tallyVersionCore(bus->input(Event::kInstFpAdd, h)));
   }
 }
 
