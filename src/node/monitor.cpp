@@ -330,22 +330,32 @@ struct Monitor::Impl {
     u32 thread = 0;                  // a level tally: its feed's hardware thread
     u32 version_core = 0;
   };
-  // Window ends repeating every `period` cycles, walked in time order.
+  // A window end of a schedule: its cycle modulo the period, its tally and (the node's
+  // schedule) its run or kPlainRun. (Twelve bytes: the walk reads the next few from one line.)
+  struct Entry {
+    u32 offset = 0;
+    u32 tally = 0;
+    u32 run = ~u32{0};
+    bool operator<(const Entry& o) const {
+      return offset != o.offset ? offset < o.offset : tally < o.tally;
+    }
+  };
+  // Window ends repeating every `period` cycles (at most 2^32), walked in time order.
   struct Schedule {
-    std::vector<std::pair<Cycle, u32>> entries;  // (window end modulo period, tally), sorted
+    std::vector<Entry> entries;  // sorted
     Cycle period = 1;
     Cycle base = 0;  // a multiple of period: the current entry ends its window at base + offset
     u32 cursor = 0;
     Cycle next = kNever;  // base + the current entry's offset (kNever: no entries)
     // (Valid once seekAfter placed the cursor in the entries as they are.)
     Cycle due() const { return next; }
-    u32 tally() const { return entries[cursor].second; }
+    u32 tally() const { return entries[cursor].tally; }
     void step() {
       if (++cursor == entries.size()) {
         cursor = 0;
         base += period;
       }
-      next = base + entries[cursor].first;
+      next = base + entries[cursor].offset;
     }
     // Makes the first window end after cycle t the current entry.
     void seekAfter(Cycle t) {
@@ -356,13 +366,13 @@ struct Monitor::Impl {
       base = (t + 1) / period * period;
       const Cycle offset = t + 1 - base;
       cursor = static_cast<u32>(
-          std::lower_bound(entries.begin(), entries.end(), std::pair<Cycle, u32>{offset, 0}) -
+          std::lower_bound(entries.begin(), entries.end(), Entry{static_cast<u32>(offset), 0}) -
           entries.begin());
       if (cursor == entries.size()) {
         cursor = 0;
         base += period;
       }
-      next = base + entries[cursor].first;
+      next = base + entries[cursor].offset;
     }
   };
   // Consecutive entries of the schedule whose tallies share a version (a core's counters,
@@ -391,7 +401,7 @@ struct Monitor::Impl {
   void activate();
   void wake(u32 thread);
   static constexpr u32 kNoRun = ~u32{0};
-  static constexpr u32 kPlainRun = kNoRun - 1;  // run_of: an entry passed without its run's walk
+  static constexpr u32 kPlainRun = kNoRun - 1;  // Entry::run: passed without its run's walk
   bool lagging(const Run& r) const {
     return std::all_of(r.threads.begin(), r.threads.end(),
                        [&](u32 h) { return lag_from[h] != kNever; });
@@ -491,13 +501,11 @@ struct Monitor::Impl {
   std::vector<std::vector<u32>> target_feeds;  // by Target::id: the bus inputs feeding it
   Schedule schedule;                           // every tally's window ends
   std::vector<Run> runs;
-  std::vector<u32> run_of;  // by schedule entry
   // By schedule entry: the statistic its window end reads first (prefetched with its tally
   // once the previous window end is passed: the walk would otherwise wait for both, their lines
   // having left the cache in the instructions between two window ends).
   std::vector<const void*> entry_hint;
-  std::vector<std::pair<Cycle, u32>> all_entries;  // every running tally's window ends, sorted
-  std::vector<u32> all_run;                        // by all_entries index: its run
+  std::vector<Entry> all_entries;  // every running tally's window ends, sorted, with their runs
   Cycle tally_period = 1;
   std::vector<u8>& dormant;  // Monitor::dormant_: by hardware thread, its core's runs sleep
   bool& tallying;            // Monitor::tallying_: some tally runs
@@ -1182,16 +1190,15 @@ void Monitor::Impl::buildSchedule(Cycle now) {
     if (level) thread_tallies[k.thread].push_back(ti);
     for (const Visits& v : visitsOf(target_of[k.id])) {
       for (Cycle c = v.first % v.period; c < tally_period; c += v.period) {
-        all_entries.emplace_back(c, ti);
-        if (level) thread_schedules[k.thread].entries.emplace_back(c, ti);
+        all_entries.push_back(Entry{static_cast<u32>(c), ti});
+        if (level) thread_schedules[k.thread].entries.push_back(Entry{static_cast<u32>(c), ti});
       }
     }
   }
   std::sort(all_entries.begin(), all_entries.end());
   runs.clear();
-  all_run.assign(all_entries.size(), kNoRun);
-  for (u32 i = 0; i < all_entries.size(); ++i) {
-    const Tally& k = tallies[all_entries[i].second];
+  for (Entry& e : all_entries) {
+    const Tally& k = tallies[e.tally];
     if (runs.empty() || k.version == nullptr || runs.back().version != k.version) {
       runs.push_back(Run{});
       runs.back().version = k.version;
@@ -1202,7 +1209,7 @@ void Monitor::Impl::buildSchedule(Cycle now) {
         std::find(r.threads.begin(), r.threads.end(), k.thread) == r.threads.end()) {
       r.threads.push_back(k.thread);
     }
-    all_run[i] = static_cast<u32>(runs.size() - 1);
+    e.run = static_cast<u32>(runs.size() - 1);
   }
   std::fill(dormant.begin(), dormant.end(), 0);
   tallied_through = std::max(tallied_through, now);
@@ -1218,22 +1225,20 @@ void Monitor::Impl::buildSchedule(Cycle now) {
 void Monitor::Impl::activate() {
   // The schedule walks the entries of the runs that are awake, from after tallied_through.
   schedule.entries.clear();
-  run_of.clear();
   entry_hint.clear();
   schedule.period = tally_period;
   for (Run& r : runs) r.first = r.last = kNoRun;
-  for (u32 i = 0; i < all_entries.size(); ++i) {
-    Run& r = runs[all_run[i]];
+  for (const Entry& e : all_entries) {
+    Run& r = runs[e.run];
     if (r.dormant) continue;
     const u32 at = static_cast<u32>(schedule.entries.size());
     if (r.first == kNoRun) r.first = at;
     r.last = at;
-    schedule.entries.push_back(all_entries[i]);
     // (A run whose version any core may change never sleeps, and a tally's own version check
     // costs less than the run's walk: its entries are passed plainly.)
     const bool plain = r.version == nullptr || r.core == probe::Bus::kAnyCore;
-    run_of.push_back(plain ? kPlainRun : all_run[i]);
-    const Tally& k = tallies[all_entries[i].second];
+    schedule.entries.push_back(Entry{e.offset, e.tally, plain ? kPlainRun : e.run});
+    const Tally& k = tallies[e.tally];
     entry_hint.push_back(k.terms_end > k.terms_begin ? tally_terms[k.terms_begin].value : nullptr);
   }
   open_run = kNoRun;
@@ -1352,7 +1357,7 @@ inline void Monitor::Impl::scheduleEntry(u32 ti, Cycle v) {
   }
   // (Entries of runs passed plainly, most of them, without passEntry's frame.)
   for (Cycle due = s.due(); due <= now; due = s.due()) {
-    if (run_of[s.cursor] == kPlainRun) {
+    if (s.entries[s.cursor].run == kPlainRun) {
       scheduleEntry(s.tally(), due);
       s.step();
     } else {
@@ -1363,7 +1368,7 @@ inline void Monitor::Impl::scheduleEntry(u32 ti, Cycle v) {
   tally_due = s.due();
   // (The next call usually passes one or two entries.)
   for (u32 n = 0, i = s.cursor; n < 2 && n < s.entries.size(); ++n) {
-    __builtin_prefetch(&tallies[s.entries[i].second]);
+    __builtin_prefetch(&tallies[s.entries[i].tally]);
     if (entry_hint[i] != nullptr) __builtin_prefetch(entry_hint[i]);
     if (++i == s.entries.size()) i = 0;
   }
@@ -1383,7 +1388,7 @@ inline void Monitor::Impl::scheduleEntry(u32 ti, Cycle v) {
 void Monitor::Impl::passEntry() {
   Schedule& s = schedule;
   const u32 i = s.cursor;
-  const u32 ri = run_of[i];
+  const u32 ri = s.entries[i].run;
   if (ri == kPlainRun) {
     scheduleEntry(s.tally(), s.due());
     s.step();
