@@ -188,7 +188,8 @@ struct Simulation::Impl {
   // By hardware thread: kCountOps (some input made of operation counts is counted from
   // statistics: op_counts counts its instructions), kPublishMix (publishMix: some instruction-mix
   // event is published); else kPublishDataEvents (misaligned accesses or SC outcomes are).
-  enum : u8 { kCountOps = 1, kPublishMix = 2, kPublishDataEvents = 4 };
+  // kInterestChanged: the bus's wanted set changed since the view was made (Bus::watchEpoch).
+  enum : u8 { kCountOps = 1, kPublishMix = 2, kPublishDataEvents = 4, kInterestChanged = 128 };
   std::vector<u64> op_counts;  // by hardware thread x operation: instructions retired
   // The monitor's Monitor::levelDue while it counts from statistics, else null.
   const Cycle* level_due = nullptr;
@@ -278,7 +279,13 @@ struct TimingObserver {
         first_at(first_at_),
         first_addr(first_addr_) {
     refresh();
+    if (bus != nullptr) bus->watchEpoch(&view.mix, Simulation::Impl::kInterestChanged);
   }
+  ~TimingObserver() {
+    if (bus != nullptr) bus->watchEpoch(nullptr, 0);
+  }
+  TimingObserver(const TimingObserver&) = delete;
+  TimingObserver& operator=(const TimingObserver&) = delete;
   Simulation::Impl& sim;
   Simulation::Impl::HartDriver& driver;
   Thread& thread;
@@ -349,21 +356,15 @@ struct TimingObserver {
   // line.)
   [[gnu::always_inline]] void retire(const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 /*addr*/) {
     retired_any = true;
-    // A store to a counter unit's register window (start/stop, a configuration) may have just
-    // changed which events are wanted: the models must see it from this very instruction on,
-    // whose own events the unit counts from the cycle of the store (docs/upc.md, docs/upcq.md).
-    if (bus != nullptr && bus->epoch() != sim.bus_epoch) [[unlikely]] {
-      sim.noteInterest();
-      refresh();
-    }
-    const timing::IssueCost& cost = kMode == RunMode::kWarmup
-                                        ? model.warmup(hw, d, pc, addr)
-                                        : model.issue(hw, d, pc, next_pc, addr, at);
-    state.cycle = cost.clock;
-    if (state.cycle >= *view.level_due) [[unlikely]] {
-      monitor->levelsReached(hw);
-    }
     if (view.mix != 0) [[unlikely]] {
+      // A store to a counter unit's register window (start/stop, a configuration) may have just
+      // changed which events are wanted, or the events of an instruction before (a counter
+      // frozen at its overflow): the models must see it from this very instruction on, whose
+      // own events the unit counts from the cycle of the store (docs/upc.md, docs/upcq.md).
+      if (view.mix & Simulation::Impl::kInterestChanged) {
+        sim.noteInterest();
+        refresh();
+      }
       const auto op = static_cast<std::size_t>(d.op);
       if (view.mix & Simulation::Impl::kCountOps) ++view.op_counts[op];
       if (view.mix & Simulation::Impl::kPublishMix) {
@@ -371,6 +372,13 @@ struct TimingObserver {
       } else if ((view.mix & Simulation::Impl::kPublishDataEvents) && kDataDependent[op]) {
         sim.publishDataEvents(hw, d, addr, state);
       }
+    }
+    const timing::IssueCost& cost = kMode == RunMode::kWarmup
+                                        ? model.warmup(hw, d, pc, addr)
+                                        : model.issue(hw, d, pc, next_pc, addr, at);
+    state.cycle = cost.clock;
+    if (state.cycle >= *view.level_due) [[unlikely]] {
+      monitor->levelsReached(hw);
     }
     // (Only a region's span counts, from the snapshot at its begin to its end: outside every
     // region the totals need not move, which spares every other instruction the stall sums.)
@@ -458,7 +466,8 @@ void Simulation::Impl::registerOpTallies() {
   for (u32 h = 0; h < threads; ++h) {
     for (u32 op = 0; op < isa::kOpCount; ++op) {
       const u64* count = &op_counts[std::size_t{h} * isa::kOpCount + op];
-      // (The timing model steps the core's version before retire() counts.)
+      // (retire() counts before the timing model steps the core's version: a read between the
+      // two sees the new count, and the version step makes the next read look again.)
       const u32 core = h / machine.node.threads_per_core;
       const u64* version = model->coreVersion(core);
       bus->addTally(bus->inputOp(op, h), count);

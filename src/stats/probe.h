@@ -303,7 +303,7 @@ class Bus {
   void setTallyActive(u32 input, bool active) {
     if (tally_active_[input] == (active ? 1 : 0)) return;
     tally_active_[input] = active ? 1 : 0;
-    ++epoch_;
+    stepEpoch();
   }
   bool tallyActive(u32 input) const { return tally_active_[input] != 0; }
 
@@ -312,10 +312,17 @@ class Bus {
     if (wanted_[input] == (wanted ? 1 : 0)) return;
     wanted_count_ += wanted ? 1 : -1;
     wanted_[input] = wanted ? 1 : 0;
-    ++epoch_;
+    stepEpoch();
   }
   // Changes whenever the set of wanted inputs does (a source caching decisions looks again).
   u64 epoch() const { return epoch_; }
+  // From now on every change of the epoch also sets `bits` in `*flag` (null: no flag): a run
+  // loop holding decisions made from the wanted set learns of a change, which the events of an
+  // instruction may cause (a counter frozen at its overflow), without asking at every one.
+  void watchEpoch(u8* flag, u8 bits) {
+    epoch_flag_ = flag;
+    epoch_flag_bits_ = bits;
+  }
   bool wantedInput(u32 input) const { return wanted_[input] != 0; }
   bool wants(Event e, u32 source) const { return wanted_[input(e, source)] != 0; }
 
@@ -401,6 +408,10 @@ class Bus {
   u64 pendingLevelCycles(u32 input) const { return level_batches_[input].total; }
 
  private:
+  void stepEpoch() {
+    ++epoch_;
+    if (epoch_flag_ != nullptr) *epoch_flag_ |= epoch_flag_bits_;
+  }
   void deliver(u32 in, u64 count) {
     PulseBatch& b = batches_[in];
     if (now_ < b.until) {
@@ -425,6 +436,8 @@ class Bus {
   const LevelSource* level_source_ = nullptr;
   i64 wanted_count_ = 0;
   u64 epoch_ = 0;
+  u8* epoch_flag_ = nullptr;
+  u8 epoch_flag_bits_ = 0;
   Sink* sink_ = nullptr;
   Cycle now_ = 0;
 };
