@@ -331,11 +331,14 @@ struct Monitor::Impl {
     u32 version_core = 0;
   };
   // A window end of a schedule: its cycle modulo the period, its tally and (the node's
-  // schedule) its run or kPlainRun. (Twelve bytes: the walk reads the next few from one line.)
+  // schedule) its run or kPlainRun, and the statistic its window end reads first (prefetched
+  // with its tally once the previous window end is passed: the walk would otherwise wait for
+  // both, their lines having left the cache in the instructions between two window ends).
   struct Entry {
     u32 offset = 0;
     u32 tally = 0;
     u32 run = ~u32{0};
+    const void* hint = nullptr;
     bool operator<(const Entry& o) const {
       return offset != o.offset ? offset < o.offset : tally < o.tally;
     }
@@ -493,31 +496,29 @@ struct Monitor::Impl {
   void resolveLag(u32 thread);
   void flushTallies(Cycle now, bool events_of_now);
 
-  Cycle& tally_due;  // Monitor::tally_due_: schedule.due()
-  bool count_from_statistics = false;
+  // (What the walk reads first at every window end, in two lines of the host's cache.)
+  alignas(64) Schedule schedule;  // every tally's window ends
   std::vector<Tally> tallies;
   std::vector<probe::TallyTerm> tally_terms;
+  Cycle tallied_through = 0;  // the schedule's window ends up to this cycle are taken
+  bool sleep_pending = false;
+  u32 open_run = kNoRun;  // the run whose first entry this pass of the schedule took
+  std::vector<Run> runs;
+
+  Cycle& tally_due;  // Monitor::tally_due_: schedule.due()
+  bool count_from_statistics = false;
   std::vector<u32> tally_of;                   // by Target::id: its tally, or kNoTally
   std::vector<std::vector<u32>> target_feeds;  // by Target::id: the bus inputs feeding it
-  Schedule schedule;                           // every tally's window ends
-  std::vector<Run> runs;
-  // By schedule entry: the statistic its window end reads first (prefetched with its tally
-  // once the previous window end is passed: the walk would otherwise wait for both, their lines
-  // having left the cache in the instructions between two window ends).
-  std::vector<const void*> entry_hint;
   std::vector<Entry> all_entries;  // every running tally's window ends, sorted, with their runs
   Cycle tally_period = 1;
   std::vector<u8>& dormant;  // Monitor::dormant_: by hardware thread, its core's runs sleep
   bool& tallying;            // Monitor::tallying_: some tally runs
-  bool sleep_pending = false;
-  u32 open_run = kNoRun;  // the run whose first entry this pass of the schedule took
   std::vector<Schedule> thread_schedules;        // by hardware thread: its level tallies' ends
   std::vector<std::vector<u32>> thread_tallies;  // by hardware thread: its level tallies
   // By hardware thread (Monitor::levelDue): the first window end of a level tally of its that
   // its clock had not reached when the schedule passed it (kNever: none): that window and the
   // later ones of its tallies wait for its clock.
   std::vector<Cycle> lag_from;
-  Cycle tallied_through = 0;  // the schedule's window ends up to this cycle are taken
   // By bus input: counted from statistics and not published (its reference grows with the
   // statistic), and the statistic when that began.
   std::vector<u8> input_tallied;
@@ -1225,7 +1226,6 @@ void Monitor::Impl::buildSchedule(Cycle now) {
 void Monitor::Impl::activate() {
   // The schedule walks the entries of the runs that are awake, from after tallied_through.
   schedule.entries.clear();
-  entry_hint.clear();
   schedule.period = tally_period;
   for (Run& r : runs) r.first = r.last = kNoRun;
   for (const Entry& e : all_entries) {
@@ -1237,9 +1237,10 @@ void Monitor::Impl::activate() {
     // (A run whose version any core may change never sleeps, and a tally's own version check
     // costs less than the run's walk: its entries are passed plainly.)
     const bool plain = r.version == nullptr || r.core == probe::Bus::kAnyCore;
-    schedule.entries.push_back(Entry{e.offset, e.tally, plain ? kPlainRun : e.run});
     const Tally& k = tallies[e.tally];
-    entry_hint.push_back(k.terms_end > k.terms_begin ? tally_terms[k.terms_begin].value : nullptr);
+    schedule.entries.push_back(
+        Entry{e.offset, e.tally, plain ? kPlainRun : e.run,
+              k.terms_end > k.terms_begin ? tally_terms[k.terms_begin].value : nullptr});
   }
   open_run = kNoRun;
   schedule.seekAfter(tallied_through);
@@ -1369,7 +1370,7 @@ inline void Monitor::Impl::scheduleEntry(u32 ti, Cycle v) {
   // (The next call usually passes one or two entries.)
   for (u32 n = 0, i = s.cursor; n < 2 && n < s.entries.size(); ++n) {
     __builtin_prefetch(&tallies[s.entries[i].tally]);
-    if (entry_hint[i] != nullptr) __builtin_prefetch(entry_hint[i]);
+    if (s.entries[i].hint != nullptr) __builtin_prefetch(s.entries[i].hint);
     if (++i == s.entries.size()) i = 0;
   }
   if (sleep_pending) {
