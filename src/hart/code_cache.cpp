@@ -98,17 +98,6 @@ Block* CodeCache::build(u64 pc, u64& fault_addr) {
   auto* storage = reinterpret_cast<isa::DecodedInst*>(reinterpret_cast<u8*>(b) + sizeof(Block));
   std::uninitialized_copy(insts, insts + count, storage);
   b->insts = storage;
-  b->host_fp = std::any_of(insts, insts + count, [](const isa::DecodedInst& d) {
-    switch (d.info().cls) {
-      case isa::InstClass::kFpAdd:
-      case isa::InstClass::kFpMul:
-      case isa::InstClass::kFpFma:
-      case isa::InstClass::kFpDiv:
-      case isa::InstClass::kFpSqrt:
-      case isa::InstClass::kFpCvt: return true;
-      default: return false;
-    }
-  });
   ++built_;
   return b;
 }

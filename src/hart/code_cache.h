@@ -24,9 +24,6 @@ struct Block {
   u32 count = 0;                            // number of instructions
   u32 bytes = 0;                            // total encoded length
   const isa::DecodedInst* insts = nullptr;  // `count` entries, stored right after the block
-  // Some instruction computes on the host's FPU, whose flags then hold guest flags
-  // (hart/fpu.h): arithmetic, square roots, fused multiply-adds and conversions.
-  bool host_fp = false;
 };
 
 class CodeCache {

@@ -3,9 +3,7 @@
 // Round-to-nearest-even arithmetic (by far the common case) runs on the host's SSE unit, whose
 // IEEE-754 results and exception flags equal RISC-V's for these operations (tininess is detected
 // after rounding on both). Host flags accumulate in MXCSR and are folded into the hart's fflags
-// lazily (HostFlags), at every exit from the run loop and at every fflags/fcsr access; a run
-// clears them at its first block that computes on the host (Block::host_fp), and only a run
-// that did reads them. Every
+// lazily (HostFlags), at every exit from the run loop and at every fflags/fcsr access. Every
 // other rounding mode, and every operation whose host flags would differ (float-to-integer
 // conversion, min/max, comparisons), is computed in integer code that raises flags explicitly.
 //

@@ -108,11 +108,8 @@ Stop Hart::run(u64 budget, Observer& observer) {
   const isa::DecodedInst* in = nullptr;
   const Block* block = nullptr;
   u64 block_retired = 0;  // `retired` at the start of the current block
-  // MXCSR holds guest flags from the first block of this run that computes on the host's FPU
-  // (Block::host_fp), which clears it: a run without one (most picks of a multi-threaded
-  // node's scheduler are a few integer instructions) never reads MXCSR, whose reads cost more
-  // than the rest of a short run's entry and exit.
-  bool host_fp = false;
+
+  fpu::HostFlags::clear();
 
   // The effective rounding mode of an FP instruction, or false if it is invalid (dynamic mode
   // with a reserved frm value), which makes the instruction illegal.
@@ -138,10 +135,6 @@ Stop Hart::run(u64 budget, Observer& observer) {
         goto stopped;
       }
       in = block->insts;
-    }
-    if (!host_fp && block->host_fp) {
-      host_fp = true;
-      fpu::HostFlags::clear();
     }
     block_retired = retired - static_cast<u64>(in - block->insts);
     // Read before executing: fence.i may flush the cache (and so this block) mid-way.
@@ -300,12 +293,12 @@ Stop Hart::run(u64 budget, Observer& observer) {
           const u64 done = retired + static_cast<u64>(in - block->insts);
           switch (csr) {
             case 0x001:
-              if (host_fp) fflags |= fpu::HostFlags::take();
+              fflags |= fpu::HostFlags::take();
               old = fflags;
               break;
             case 0x002: old = s.frm; break;
             case 0x003:
-              if (host_fp) fflags |= fpu::HostFlags::take();
+              fflags |= fpu::HostFlags::take();
               old = (u64{s.frm} << 5) | fflags;
               break;
             case 0xc00:  // cycle
@@ -694,7 +687,7 @@ stopped:
   s.pc = pc;
   s.instret += retired;
   if constexpr (!Observer::kActive) s.cycle += retired;
-  s.fflags = host_fp ? fflags | fpu::HostFlags::take() : fflags;
+  s.fflags = fflags | fpu::HostFlags::take();
   return stop;
 }
 
