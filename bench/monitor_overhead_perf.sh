@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# The cost of monitoring on bgq measured by where the host's time goes, for machines whose
-# speed drifts too much for wall-clock ratios (docs/PERFORMANCE.md, "Monitoring").
+# The cost of monitoring measured by where the host's time goes, for machines whose speed
+# drifts too much for wall-clock ratios (docs/PERFORMANCE.md, "Monitoring").
 #
 #   bench/monitor_overhead_perf.sh [BUILD_DIR]      (default: build; needs Debian's linux-perf)
 #
 # PAIRS (default 8) alternated pairs of timing-mode runs of guest/workloads/bt.c (WORKLOAD,
-# default "bt 10 2", two OpenMP threads) on bgq: monitor.unit=none, and every counter of the
-# machine's units via hpmsim stat (bench/monitor_events.sh), each under `perf record -e
-# cpu-clock`. A run's cost is its samples relative to the samples of the model code both runs
+# default "bt 10 2", two OpenMP threads) on MACHINE (default bgq): monitor.unit=none, and every
+# counter of the machine's units (bgq: via hpmsim stat, bench/monitor_events.sh; bgp: the 256
+# UPC-P counters of bench/upc-select0.txt), each under `perf record -e cpu-clock`. A run's cost is its samples relative to the samples of the model code both runs
 # execute alike (the timing model's plan and issue, the scheduler's loop and tree): the ratio of
 # the two runs' relative costs is the monitored run's overhead, whatever the machine's speed
 # while each ran. (It leaves out what the monitor's cache footprint costs that shared code;
@@ -16,6 +16,7 @@
 set -euo pipefail
 build=${1:-build}
 pairs=${PAIRS:-8}
+machine=${MACHINE:-bgq}
 here=$(cd "$(dirname "$0")" && pwd)
 hpmsim=$build/tools/hpmsim/hpmsim
 bin=$build/guest/bin
@@ -29,9 +30,15 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 env=(env -i PATH=/usr/bin:/bin OMP_NUM_THREADS=2)
 
-# shellcheck source=bench/monitor_events.sh
-source "$here/monitor_events.sh"
-events=$(bgq_all_events "$hpmsim")
+case "$machine" in
+  bgq)
+    # shellcheck source=bench/monitor_events.sh
+    source "$here/monitor_events.sh"
+    monitored=(stat --machine bgq -e "$(bgq_all_events "$hpmsim")")
+    ;;
+  bgp) monitored=(run --machine bgp --upc-config "$here/upc-select0.txt") ;;
+  *) echo "MACHINE must be bgq or bgp, not $machine" >&2 && exit 2 ;;
+esac
 
 # profile NAME COMMAND ARGS...: the run's samples by function, "samples<TAB>function" lines.
 profile() {
@@ -45,11 +52,11 @@ profile() {
 }
 
 for i in $(seq "$pairs"); do
-  profile "none.$i" run --machine bgq --set monitor.unit=none
-  profile "all.$i" stat --machine bgq -e "$events"
+  profile "none.$i" run --machine "$machine" --set monitor.unit=none
+  profile "all.$i" "${monitored[@]}"
 done
 
-echo "bgq, ${workload[*]#"$bin/"}: every counter against monitor.unit=none, $pairs alternated pairs"
+echo "$machine, ${workload[*]#"$bin/"}: every counter against monitor.unit=none, $pairs alternated pairs"
 echo "(samples relative to the shared model code: plan, issue, Kernel::run, refreshSlot)"
 echo
 python3 - "$tmp" "$pairs" <<'EOF'
