@@ -201,7 +201,7 @@ struct Simulation::Impl {
     const u8* dormant = nullptr;          // then: the thread's Monitor::dormantFlag
     const Cycle* level_due = &kNeverDue;  // then: the thread's Monitor::levelDue entry
     u64* op_counts = nullptr;             // with kCountOps: the thread's row of op_counts
-    u8 mix = 0;                           // kCountOps | kPublishMix | kPublishDataEvents
+    u8 mix = 0;  // kCountOps | kPublishMix | kPublishDataEvents (| kInterestChanged: a copy)
   };
   std::vector<DriverView> views;  // by hardware thread (empty: no bus, the default view)
   void noteInterest();
