@@ -143,7 +143,7 @@ class GuestMemory {
   }
 
   u8* base_ = nullptr;
-  u8* perm_ = nullptr;  // one byte per page, zero (unmapped) until mapped
+  u8* perm_ = nullptr;  // one byte per page: its Perm bits and kUntouched; zero until mapped
   MemoryDevice* device_ = nullptr;
   TouchListener* touch_listener_ = nullptr;
   u64 first_touches_ = 0;
