@@ -337,7 +337,7 @@ struct Monitor::Impl {
   struct Entry {
     u32 offset = 0;
     u32 tally = 0;
-    u32 run = ~u32{0};
+    u32 run = kNoRun;
     const void* hint = nullptr;
     bool operator<(const Entry& o) const {
       return offset != o.offset ? offset < o.offset : tally < o.tally;
