@@ -17,13 +17,13 @@
 namespace hpm {
 
 struct HartState {
-  std::array<u64, 33> x{};  // x0..x31; x[32] absorbs writes to x0 (see kSinkRegister)
-  std::array<u64, 32> f{};  // FP registers; single-precision values are NaN-boxed
+  // (The fields every run touches, first: with many hardware threads a hart's state is often
+  // not in the host's cache when the scheduler picks it, and each line is a miss.)
   u64 pc = 0;
+  u64 cycle = 0;    // this hart's clock (functional mode: one instruction per cycle)
+  u64 instret = 0;  // instructions retired
   u8 fflags = 0;    // accrued exceptions (NX=1, UF=2, OF=4, DZ=8, NV=16)
   u8 frm = 0;       // dynamic rounding mode
-  u64 instret = 0;  // instructions retired
-  u64 cycle = 0;    // this hart's clock (functional mode: one instruction per cycle)
 
   // LR/SC: a reservation holds the address and the value LR loaded. SC succeeds when the
   // reservation is live for the same address and memory still holds that value. Harts run one
@@ -32,6 +32,9 @@ struct HartState {
   u8 reserved_size = 0;
   u64 reserved_addr = 0;
   u64 reserved_value = 0;
+
+  std::array<u64, 33> x{};  // x0..x31; x[32] absorbs writes to x0 (see kSinkRegister)
+  std::array<u64, 32> f{};  // FP registers; single-precision values are NaN-boxed
 };
 
 enum class StopReason : u8 {
@@ -101,15 +104,16 @@ class Hart {
 
   GuestMemory& memory_;
   CodeCache& code_;
-  HartState state_;
   // Where the last run stopped for its observer: before `resume_in_`, in `resume_block_`, at
   // `resume_pc_`. In the timing modes a hart stops for its observer about once per instruction
   // when threads share a core, mostly in the middle of a block: the next run continues in that
   // block instead of looking up (and, the first time, building) a block that starts there.
+  // (Before the state, whose first fields every run reads too: one line of the host's cache.)
   const Block* resume_block_ = nullptr;
   const isa::DecodedInst* resume_in_ = nullptr;
   u64 resume_pc_ = 1;  // (no instruction is at an odd address)
   u64 resume_flushes_ = 0;
+  HartState state_;
 };
 
 }  // namespace hpm

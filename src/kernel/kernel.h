@@ -139,7 +139,10 @@ enum class WaitKind : u8 {
   kFdWritable,
 };
 
-class Thread {
+// (Aligned, and its most used fields first: in the timing modes the scheduler picks a thread
+// for about every instruction once several hardware threads run, and with 16 or more of them
+// the picked thread's state is no longer in the host's cache: each line it touches is a miss.)
+class alignas(64) Thread {
  public:
   Thread(int tid, GuestMemory& memory, CodeCache& code) : tid_(tid), hart_(memory, code) {}
 
@@ -148,16 +151,24 @@ class Thread {
   const Hart& hart() const { return hart_; }
   u64 clock() const { return hart_.state().cycle; }
 
+  // What every scheduling pick reads (then the hart's own most used fields follow).
   bool exited = false;
-  u32 slot = 0;             // the hardware thread it runs on
-  u64 busy_cycles = 0;      // cycles spent running (its CPU time)
+  WaitKind wait = WaitKind::kNone;  // blocking: see below
+  u32 slot = 0;                     // the hardware thread it runs on
+  u64 busy_cycles = 0;              // cycles spent running (its CPU time)
+  std::vector<SigInfo> pending;     // thread-directed signals, in arrival order
+
+ private:
+  int tid_;
+  Hart hart_;
+
+ public:
   u64 clear_child_tid = 0;  // set_tid_address / CLONE_CHILD_CLEARTID
   u64 robust_list = 0;
   u64 robust_list_len = 0;
   std::vector<u8> affinity;  // hardware threads it may run on, a bit each; empty: all of them
 
-  // Blocking.
-  WaitKind wait = WaitKind::kNone;
+  // Blocking (`wait` above says on what).
   u64 wait_deadline = 0;  // cycle at which the wait times out, when wait_has_deadline
   bool wait_has_deadline = false;
   u64 wait_generation = 0;  // bumped by every wait, so stale timeout events are ignored
@@ -171,21 +182,17 @@ class Thread {
   u64 syscall_number = 0;             // of the blocked call
   std::array<u64, 6> syscall_args{};  // its arguments (a0 is restored when the call restarts)
 
-  // Signals.
+  // Signals (`pending` above).
   u64 blocked = 0;                // signal mask (bit n-1 for signal n)
   std::optional<u64> saved_mask;  // mask to restore after a sigsuspend's handler
-  std::vector<SigInfo> pending;   // thread-directed, in arrival order
   u64 altstack_sp = 0;
   u64 altstack_size = 0;
   bool altstack_disabled = true;
-
- private:
-  int tid_;
-  Hart hart_;
 };
 
-// A hardware thread of the node: the guest threads bound to it share it in turns.
-struct HardwareThread {
+// A hardware thread of the node: the guest threads bound to it share it in turns. (A line of
+// the host's cache each: the scheduler reads the picked one's at every pick.)
+struct alignas(64) HardwareThread {
   u64 clock = 0;               // time up to which it has been used
   u64 idle_cycles = 0;         // time it had nothing to run
   u64 last_run = 0;            // scheduling sequence number of its latest slice (for ties)
