@@ -203,7 +203,6 @@ struct Simulation::Impl {
     u64* op_counts = nullptr;             // with kCountOps: the thread's row of op_counts
     u8 mix = 0;  // kCountOps | kPublishMix | kPublishDataEvents (| kInterestChanged: a copy)
   };
-  std::vector<DriverView> views;  // by hardware thread (empty: no bus, the default view)
   void noteInterest();
   // Names the operation counts on the bus as the statistics of the per-operation inputs and of
   // the instruction-mix events that depend on the operation alone.
@@ -214,17 +213,25 @@ struct Simulation::Impl {
   // touches of pages are the kernel's: GuestMemory::translate finds them.)
   void publishDataEvents(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
 
-  // Per hardware thread: the guest thread that last ran on it, and whether its clock was moved
-  // to a pending instruction's issue cycle (a stall, not idle time).
-  struct HartDriver {
+  // Per hardware thread, what the timing runner reads at every pick: the guest thread that last
+  // ran on it, whether its clock was moved to a pending instruction's issue cycle (a stall, not
+  // idle time), and the view its observer copies (the default one without a bus). One line of
+  // the host's cache: with 16 or more hardware threads running, the picked one's is seldom in
+  // the host's L1, and each line is a miss.
+  struct alignas(64) HartDriver {
     const Thread* last_thread = nullptr;
-    bool parked = false;
     Cycle parked_at = 0;
-    // Profile mode: the function the last instruction belonged to, as a [lo, hi) cache.
-    u64 fn_lo = 1, fn_hi = 0;
-    std::size_t fn_index = 0;
+    bool parked = false;
+    DriverView view;
   };
   std::vector<HartDriver> harts;
+  // Profile mode, per hardware thread: the function the last instruction belonged to, as a
+  // [lo, hi) cache.
+  struct FunctionCache {
+    u64 lo = 1, hi = 0;
+    std::size_t index = 0;
+  };
+  std::vector<FunctionCache> function_caches;
 
   // Regions.
   struct OpenRegion {
@@ -239,8 +246,14 @@ struct Simulation::Impl {
     std::array<u64, timing::kStallCount> stalls{};
   };
   std::vector<ThreadRegions> thread_regions;  // by tid (tids are small integers)
+  // By tid, whether any of the thread's regions is open: what the observer asks at every pick,
+  // compact so that it stays in the host's cache (thread_regions[tid].open is a line a thread).
+  std::vector<u8> in_region;
   ThreadRegions& regionsOf(int tid) {
-    if (static_cast<std::size_t>(tid) >= thread_regions.size()) thread_regions.resize(tid + 1);
+    if (static_cast<std::size_t>(tid) >= thread_regions.size()) {
+      thread_regions.resize(tid + 1);
+      in_region.resize(tid + 1, 0);
+    }
     return thread_regions[tid];
   }
   std::map<u32, std::map<int, RegionTotals>> regions;  // by id, then tid
@@ -255,7 +268,7 @@ struct Simulation::Impl {
   void readRegionNames();
   void regionMarker(Thread& t, const isa::DecodedInst& d, Cycle now);
   void sampleCore(u32 core, Cycle now);
-  std::size_t functionIndex(HartDriver& h, u64 pc);
+  std::size_t functionIndex(u32 hw, u64 pc);
 };
 
 // The observer of the warm-up, timing and profile modes (see hart.h for the hooks).
@@ -274,6 +287,7 @@ struct TimingObserver {
         state(state_),
         model(model_),
         regions(regions_),
+        in_region(sim_.in_region[thread_.tid()] != 0),
         hw(hw_),
         limit(limit_),
         first_at(first_at_),
@@ -292,6 +306,7 @@ struct TimingObserver {
   HartState& state;
   timing::NodeTiming& model;
   Simulation::Impl::ThreadRegions& regions;  // the running thread's (valid for this run)
+  bool in_region;                            // some region of the thread is open
   u32 hw;
   Cycle limit;
   // The first instruction's issue cycle and address, when the runner planned it already
@@ -308,9 +323,7 @@ struct TimingObserver {
   Monitor* monitor = sim.monitor.get();
   Simulation::Impl::DriverView view;
 
-  void refresh() {
-    if (!sim.views.empty()) view = sim.views[hw];
-  }
+  void refresh() { view = driver.view; }
 
   bool beforeIssue(const isa::DecodedInst& d, u64 pc, const HartState& s) {
     if constexpr (kMode != RunMode::kWarmup) {
@@ -382,15 +395,16 @@ struct TimingObserver {
     }
     // (Only a region's span counts, from the snapshot at its begin to its end: outside every
     // region the totals need not move, which spares every other instruction the stall sums.)
-    if (!regions.open.empty()) [[unlikely]] {
+    if (in_region) [[unlikely]] {
       ++regions.instructions;
       for (std::size_t i = 0; i < timing::kStallCount; ++i) regions.stalls[i] += cost.stalls[i];
     }
     if (isRegionBegin(d) || isRegionEnd(d)) [[unlikely]] {
       sim.regionMarker(thread, d, state.cycle);
+      in_region = sim.in_region[thread.tid()] != 0;
     }
     if constexpr (kMode == RunMode::kProfile) {
-      FunctionProfile& f = sim.functions[sim.functionIndex(driver, pc)];
+      FunctionProfile& f = sim.functions[sim.functionIndex(hw, pc)];
       ++f.instructions;
       f.cycles += cost.cycles;
       for (std::size_t i = 0; i < timing::kStallCount; ++i) f.stalls[i] += cost.stalls[i];
@@ -429,7 +443,7 @@ void Simulation::Impl::noteInterest() {
   static constexpr Event kDataMixEvents[] = {Event::kMisalignedAccesses, Event::kStoreCondSuccess,
                                              Event::kStoreCondFail};
   const u32 threads = bus->topology().threads;
-  views.assign(threads, DriverView{});
+
   for (u32 h = 0; h < threads; ++h) {
     bool published = false;
     bool data = false;
@@ -446,7 +460,8 @@ void Simulation::Impl::noteInterest() {
       published = published || bus->wantsOp(op, h);
       tallied = tallied || bus->tallyActive(bus->inputOp(op, h));
     }
-    DriverView& v = views[h];
+    DriverView& v = harts[h].view;
+    v = DriverView{};
     v.mix =
         static_cast<u8>((published ? kPublishMix : 0) |
                         (!published && data ? kPublishDataEvents : 0) | (tallied ? kCountOps : 0));
@@ -542,6 +557,7 @@ void Simulation::Impl::regionMarker(Thread& t, const isa::DecodedInst& d, Cycle 
   ThreadRegions& tr = regionsOf(t.tid());
   if (isRegionBegin(d)) {
     tr.open.push_back(OpenRegion{id, now, tr.instructions, tr.stalls});
+    in_region[t.tid()] = 1;
     return;
   }
   // Close the innermost open region with this id; an unmatched end is ignored.
@@ -555,6 +571,7 @@ void Simulation::Impl::regionMarker(Thread& t, const isa::DecodedInst& d, Cycle 
       r.stalls[i] += tr.stalls[i] - it->start_stalls[i];
     }
     tr.open.erase(std::next(it).base());
+    in_region[t.tid()] = tr.open.empty() ? 0 : 1;
     return;
   }
 }
@@ -580,20 +597,21 @@ void Simulation::Impl::sampleCore(u32 core, Cycle now) {
   next_sample[core] = (now / interval + 1) * interval;
 }
 
-std::size_t Simulation::Impl::functionIndex(HartDriver& h, u64 pc) {
-  if (pc >= h.fn_lo && pc < h.fn_hi) return h.fn_index;
+std::size_t Simulation::Impl::functionIndex(u32 hw, u64 pc) {
+  FunctionCache& h = function_caches[hw];
+  if (pc >= h.lo && pc < h.hi) return h.index;
   const auto& symbols = kernel->image().symbols();
   const u64 bias = kernel->loadBias();
   const ElfSymbol* sym = kernel->image().symbolFor(pc - bias);
   if (sym == nullptr) {
-    h.fn_lo = 1;
-    h.fn_hi = 0;
+    h.lo = 1;
+    h.hi = 0;
     return functions.size() - 1;
   }
-  h.fn_index = static_cast<std::size_t>(sym - symbols.data());
-  h.fn_lo = sym->addr + bias;
-  h.fn_hi = sym->addr + bias + std::max<u64>(sym->size, 1);
-  return h.fn_index;
+  h.index = static_cast<std::size_t>(sym - symbols.data());
+  h.lo = sym->addr + bias;
+  h.hi = sym->addr + bias + std::max<u64>(sym->size, 1);
+  return h.index;
 }
 
 Simulation::Simulation(MachineConfig machine, RunOptions options)
@@ -631,6 +649,7 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
     }
   }
   impl_->harts.resize(impl_->machine.hardwareThreads());
+  impl_->function_caches.resize(impl_->machine.hardwareThreads());
   if (options.mode == RunMode::kProfile && options.profile_interval == 0) {
     fail(ExitCode::kUsage, "the profile interval must be at least one cycle");
   }
