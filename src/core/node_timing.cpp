@@ -81,8 +81,8 @@ struct FullTracker {
 };
 
 struct ThreadStats {
+  // (Those every instruction counts first: see Thread.)
   u64 instructions = 0;
-  u64 warmup_instructions = 0;
   u64 compressed = 0;                    // of the instructions (either mode), 16-bit ones
   std::array<u64, kClasses> by_class{};  // either mode
   std::array<u64, kMaxPipes> issued{};
@@ -95,6 +95,7 @@ struct ThreadStats {
   u64 returns = 0;
   u64 return_mispredicts = 0;
   u64 fetch_groups = 0;
+  u64 warmup_instructions = 0;
 
   void add(const ThreadStats& o) {
     instructions += o.instructions;
@@ -152,36 +153,41 @@ struct Plan {
   bool combine = false;
 };
 
-struct Thread {
+// A hardware thread's timing state. (Aligned, the fields every instruction's plan and issue
+// touch first and together: once 16 or more hardware threads run, the scheduler switches
+// threads about every instruction and the picked thread's record is seldom in the host's L1
+// cache, so each line it touches is a miss. The registers' ready times, the issue ring and the
+// return stack follow, of which an instruction touches a line or two.)
+struct alignas(64) Thread {
   Cycle clock = 0;
-  u32 core = 0;                // its core, h / threads_per_core
-  std::array<Cycle, 33> xr{};  // integer register ready times (32: the x0 sink)
-  std::array<Cycle, 32> fr{};  // FP register ready times
+  u32 core = 0;  // its core, h / threads_per_core
   // Fetch stream.
   bool stream = false;  // the fetch state below describes this thread's instruction stream
+  Redirect redirect = Redirect::kNone;
+  Stall group_cause = Stall::kIbufferEmpty;
   u64 expect_pc = 0;    // the next pc the fetcher delivers
   u64 group = ~u64{0};  // the group being consumed
   Cycle group_fetch = 0;
   Cycle group_arrival_hit = 0;
   Cycle group_arrival = 0;
-  Stall group_cause = Stall::kIbufferEmpty;
-  Redirect redirect = Redirect::kNone;
   Cycle redirect_time = 0;  // earliest fetch of the group after a redirect
   Cycle fetch_blocked = 0;  // an I-cache miss holds this thread's fetch until then
   u64 seq = 0;              // instructions issued
-  std::array<Cycle, kRing> issued_at{};
-  u64 warm_group = ~u64{0};
   // Prediction.
   u32 ghr = 0;
-  std::array<u64, kMaxRas> ras{};
   u32 ras_top = 0;
   u32 ras_size = 0;
   // Memory ordering (fence).
   Cycle loads_done = 0;
   Cycle stores_done = 0;
-  IssueCost last;
+  u64 warm_group = ~u64{0};
   ThreadStats st;
+  IssueCost last;
   Plan plan;
+  std::array<Cycle, 33> xr{};  // integer register ready times (32: the x0 sink)
+  std::array<Cycle, 32> fr{};  // FP register ready times
+  std::array<Cycle, kRing> issued_at{};
+  std::array<u64, kMaxRas> ras{};
 };
 
 struct IndirectEntry {
@@ -773,8 +779,10 @@ const IssueCost& NodeTiming::warmup(u32 h, const isa::DecodedInst& inst, u64 pc,
 }
 
 void NodeTiming::prefetch(u32 h) const {
+  // (The record's first two lines, every instruction's, and its plan's first.)
   const Thread& t = impl_->threads[h];
   __builtin_prefetch(&t.clock);
+  __builtin_prefetch(&t.fetch_blocked);
   __builtin_prefetch(&t.plan);
 }
 
