@@ -287,7 +287,7 @@ struct TimingObserver {
         state(state_),
         model(model_),
         regions(regions_),
-        in_region(sim_.in_region[thread_.tid()] != 0),
+        in_region(sim_.in_region[thread_.tid()] != 0),  // (sized by regionsOf, as regions_)
         hw(hw_),
         limit(limit_),
         first_at(first_at_),
@@ -443,7 +443,6 @@ void Simulation::Impl::noteInterest() {
   static constexpr Event kDataMixEvents[] = {Event::kMisalignedAccesses, Event::kStoreCondSuccess,
                                              Event::kStoreCondFail};
   const u32 threads = bus->topology().threads;
-
   for (u32 h = 0; h < threads; ++h) {
     bool published = false;
     bool data = false;
