@@ -409,7 +409,8 @@ struct Monitor::Impl {
     return std::all_of(r.threads.begin(), r.threads.end(),
                        [&](u32 h) { return lag_from[h] != kNever; });
   }
-  // Takes the schedule's current entry and steps past it.
+  // Takes the schedule's current entry, one of a run walked as a run (not kPlainRun: the walk
+  // in advanceTallies takes those itself), and steps past it.
   void passEntry();
   bool tallyable(const Target& t) const;
   void rebuildTallies(Cycle now);
@@ -1390,11 +1391,6 @@ void Monitor::Impl::passEntry() {
   Schedule& s = schedule;
   const u32 i = s.cursor;
   const u32 ri = s.entries[i].run;
-  if (ri == kPlainRun) {
-    scheduleEntry(s.tally(), s.due());
-    s.step();
-    return;
-  }
   Run& r = runs[ri];
   if (r.version != nullptr) {
     if (i == r.first) {
