@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages hpmsim needs, only those missing (idempotent).
-#   scripts/deps.sh build   what building and running the demo needs
-#   scripts/deps.sh test    that, plus the test oracle (qemu-user) and the fuzzing toolchain
+#   scripts/deps.sh build          what building and running the demo needs
+#   scripts/deps.sh test           that, plus what the tests need: GoogleTest, Google Benchmark,
+#                                  the test oracle (qemu-user) and the fuzzing toolchain
+#   scripts/deps.sh list build|test   prints the packages, one a line, and installs nothing
 set -euo pipefail
 
 build_packages=(
   cmake ninja-build g++ pkg-config
   libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev
-  libgtest-dev libgmock-dev libbenchmark-dev
   gcc-riscv64-linux-gnu g++-riscv64-linux-gnu
 )
-test_packages=(qemu-user clang libclang-rt-14-dev clang-format)
+test_packages=(libgtest-dev libgmock-dev libbenchmark-dev qemu-user clang libclang-rt-14-dev
+               clang-format)
 
-wanted=("${build_packages[@]}")
-if [ "${1:-build}" = "test" ]; then
-  wanted+=("${test_packages[@]}")
+list_only=0
+if [ "${1:-}" = "list" ]; then
+  list_only=1
+  shift
+fi
+case "${1:-build}" in
+  build) wanted=("${build_packages[@]}") ;;
+  test) wanted=("${build_packages[@]}" "${test_packages[@]}") ;;
+  *) echo "deps.sh: unknown set '$1' (build or test)" >&2; exit 2 ;;
+esac
+if [ "$list_only" -eq 1 ]; then
+  printf '%s\n' "${wanted[@]}"
+  exit 0
 fi
 
 missing=()
@@ -28,7 +40,7 @@ if [ "${#missing[@]}" -eq 0 ]; then
   exit 0
 fi
 
-echo "Installing: ${missing[*]}"
+echo "== installing Debian packages: ${missing[*]}"
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then
   sudo_cmd=(sudo)

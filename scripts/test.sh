@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Sets up (Debian packages), builds and runs every test:
+#   0. the demo built and run with the build packages alone (scripts/check-demo-deps.sh);
 #   1. the Release build: unit tests, guest-program tests against qemu-riscv64, validation tests;
 #   2. the unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer;
 #   3. the libFuzzer targets (ELF loader, decoder) for a bounded time each;
@@ -13,8 +14,11 @@ jobs=$(nproc)
 echo "== format check"
 scripts/check-format.sh
 
+scripts/check-demo-deps.sh
+
 echo "== Release build and tests"
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DHPMSIM_TESTS=ON -DHPMSIM_BENCH=ON \
+  >/dev/null
 cmake --build build
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 900
 

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Proves that the demo (scripts/demo.sh) needs only the build packages (scripts/deps.sh build):
+# it runs the demo in a fresh build directory on a machine that, as far as CMake and the build
+# can see, holds nothing of the test-only packages.
+#   - PATH is one folder of links to every program of /usr/bin and /bin except those that a
+#     test-only package installs (qemu-riscv64, clang, clang-format, ...), so neither
+#     find_program nor a build step can reach them;
+#   - CMake's system search paths are off (CMAKE_FIND_USE_CMAKE_SYSTEM_PATH=OFF), and the CMake
+#     packages the build packages install are given by their directories, so find_package
+#     finds those and no other (GoogleTest and Google Benchmark are test-only).
+# It then checks that the demo ran to the end and printed its output and its counters.
+# Usage: scripts/check-demo-deps.sh [BUILD_DIR]   (default build-demo-check; reused if present)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+build=${1:-build-demo-check}
+fake=$(mktemp -d)
+trap 'rm -rf "$fake"' EXIT
+
+mapfile -t build_pkgs < <(scripts/deps.sh list build)
+mapfile -t all_pkgs < <(scripts/deps.sh list test)
+test_only=()
+for pkg in "${all_pkgs[@]}"; do
+  case " ${build_pkgs[*]} " in *" $pkg "*) ;; *) test_only+=("$pkg") ;; esac
+done
+
+# Files of the test-only packages, with their alternatives' and versioned names (clang is a
+# link to clang-14, which clang-14 installs): anything whose name starts like one of theirs.
+declare -A hidden=()
+for pkg in "${test_only[@]}"; do
+  while read -r f; do
+    case "$f" in /usr/bin/* | /bin/*) hidden[$(basename "$f")]=1 ;; esac
+  done < <(dpkg -L "$pkg" 2>/dev/null || true)
+done
+is_hidden() {
+  local name=$1 h
+  [ -n "${hidden[$name]:-}" ] && return 0
+  for h in "${!hidden[@]}"; do
+    case "$name" in "$h"-[0-9]*) return 0 ;; esac
+  done
+  return 1
+}
+
+mkdir -p "$fake/bin"
+for dir in /usr/bin /bin; do
+  for f in "$dir"/*; do
+    name=$(basename "$f")
+    [ -e "$fake/bin/$name" ] && continue
+    is_hidden "$name" && continue
+    ln -s "$f" "$fake/bin/$name"
+  done
+done
+for tool in qemu-riscv64 clang clang++ clang-format; do
+  if [ -e "$fake/bin/$tool" ]; then
+    echo "check-demo-deps: $tool is still reachable; the hiding is broken" >&2
+    exit 1
+  fi
+done
+
+cmake_args=(-DCMAKE_FIND_USE_CMAKE_SYSTEM_PATH=OFF)
+for pkg in "${build_pkgs[@]}"; do
+  while read -r f; do
+    case "$f" in
+      */cmake/*/*Config.cmake | */cmake/*/*-config.cmake)
+        dir=$(dirname "$f")
+        cmake_args+=("-D$(basename "$dir")_DIR=$dir")
+        ;;
+    esac
+  done < <(dpkg -L "$pkg")
+done
+
+echo "== the demo with the build packages alone (test-only packages hidden: ${test_only[*]})"
+out=$fake/demo.out
+status=0
+env -i HOME="${HOME:-/tmp}" PATH="$fake/bin" HPMSIM_BUILD_DIR="$build" \
+  HPMSIM_CMAKE_ARGS="${cmake_args[*]}" "$root/scripts/demo.sh" >"$out" 2>&1 || status=$?
+if [ "$status" -ne 0 ]; then
+  cat "$out"
+  echo "check-demo-deps: scripts/demo.sh failed (status $status) without the test packages" >&2
+  exit 1
+fi
+# The guest's last line and perf stat's counter lines.
+for want in "converged" "instructions" "cycles" "LLC-load-misses" "seconds simulated"; do
+  if ! grep -q -- "$want" "$out"; then
+    cat "$out"
+    echo "check-demo-deps: the demo's output lacks '$want'" >&2
+    exit 1
+  fi
+done
+if grep -q "HPM_QEMU_RISCV64\|GTest\|benchmark_DIR" "$build/CMakeCache.txt"; then
+  echo "check-demo-deps: the demo's configuration looked up a test-only tool:" >&2
+  grep "HPM_QEMU_RISCV64\|GTest\|benchmark_DIR" "$build/CMakeCache.txt" >&2
+  exit 1
+fi
+echo "== the demo needs only the build packages: passed"
