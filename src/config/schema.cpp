@@ -117,6 +117,20 @@ void Visitor::param(std::string_view name, std::string& field, std::string_view 
                        [&field] { return nlohmann::json(field); }});
 }
 
+void Visitor::param(std::string_view name, std::string& field, std::string_view doc,
+                    const std::vector<std::string>& choices) {
+  std::vector<std::pair<std::string, int>> table;
+  for (std::size_t i = 0; i < choices.size(); ++i) table.emplace_back(choices[i], i);
+  choice(
+      name, doc, std::move(table), [&field, choices](int v) { field = choices[v]; },
+      [&field, choices] {
+        for (std::size_t i = 0; i < choices.size(); ++i) {
+          if (choices[i] == field) return static_cast<int>(i);
+        }
+        return -1;
+      });
+}
+
 void Visitor::param(std::string_view name, double& field, std::string_view doc, Range range) {
   out_.push_back(Param{key(name), std::string(doc), "number", field,
                        [&field, range, k = key(name)](const nlohmann::json& j) {

@@ -77,6 +77,10 @@ class Visitor {
         [&field] { return static_cast<i128>(field); });
   }
 
+  // A string that must be one of `choices` (spelled as an enumeration is).
+  void param(std::string_view name, std::string& field, std::string_view doc,
+             const std::vector<std::string>& choices);
+
   // An enumeration spelled by name in configuration files.
   template <class E>
   requires std::is_enum_v<E>

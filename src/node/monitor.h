@@ -1,11 +1,13 @@
-// The node's performance-monitoring hardware, attached: the machine's counter unit (UPC-P on
-// bgp, the UPC-Q units on bgq), wired to the probe bus, reachable by the guest through mapped
-// register windows (kernel/device.h) and by the host (hpmsim stat, --upc-config).
+// The node's performance-monitoring hardware, attached: the units of the machine's unit family
+// (node/families.h: UPC-P on bgp, the UPC-Q units on bgq), wired to the probe bus, reachable by
+// the guest through mapped register windows (kernel/device.h) and by the host (hpmsim stat,
+// --upc-config).
 //
-// The native event catalogue is built here from the one declarative list of events
-// (stats/probe.h) and the ISA's operations: every native event is an (event, instance) of the
-// bus feeding one unit input, with the name, counter and input select by which software asks
-// for it. docs/events.md is generated from the same catalogue (hpmsim events --markdown).
+// The monitor routes and keeps books; it holds its units through pmu::CounterUnit only and never
+// asks which family it holds. Each family builds its part of the native event catalogue
+// (pmu/catalogue.h): every native event is an (event, instance) of the bus feeding one unit
+// input, with the name, counter and input select by which software asks for it. docs/events.md
+// is generated from the catalogue (hpmsim events --markdown).
 #pragma once
 
 #include <functional>
@@ -18,7 +20,9 @@
 #include "base/types.h"
 #include "config/schema.h"
 #include "kernel/device.h"
+#include "node/families.h"
 #include "node/monitor_params.h"
+#include "pmu/catalogue.h"
 #include "stats/probe.h"
 #include "stats/stats.h"
 
@@ -27,50 +31,36 @@ namespace hpm {
 struct MachineConfig;
 class Kernel;
 
-// One event software can ask the unit to count.
-struct NativeEvent {
-  std::string name;         // "PU0_L1D_MISSES", "PEVT_INST_ALL_T2", ...
-  std::string description;  // what it counts, where
-  probe::Kind kind = probe::Kind::kPulse;
-  std::string unit;  // "upc", "punit", "l2", "io", "cnk"
-  u32 input = 0;     // the unit's input (UPC-P: counter input % N, select input / N)
-  // UPC-P: the counter that can count it and the select naming it; -1 elsewhere (any counter of
-  // the unit can).
-  i32 counter = -1;
-  i32 select = -1;
-  // The generic event it is an instance of ("L1dMisses", or "Op:addi"); summing every native
-  // event of one generic name gives the node-wide count.
-  std::string generic;
-  // Bus inputs feeding it, per unit instance (one PUnit per core: index = core).
-  std::vector<std::vector<u32>> feeds;
-  // What one count covers: a hardware thread, a core (also a sum over a core's threads), an
-  // L2 slice, a memory controller, the node or its kernel. Set by the catalogue.
-  probe::Scope scope = probe::Scope::kNode;
-};
+using pmu::NativeEvent;
 
 // A counter as the host programmed it, and its value.
 struct ProgrammedCounter {
   std::string event;   // native event name
   std::string device;  // "/dev/hpm/upc", "/dev/hpm/punit3", ...
+  i32 core = -1;       // the core of a per-core unit (a PUnit), else -1
   u32 counter = 0;     // counter index in that unit
   u64 value = 0;
 };
 
 class Monitor : public probe::Sink, public DeviceProvider {
  public:
-  // Builds the unit and the catalogue for `machine`, attaches to `bus` and `kernel`. With
+  // Attaches the units and catalogue of the family `machine.monitor.unit` names (one of
+  // `families`; Error(kConfig) if none does) to `bus` and `kernel`. With
   // `count_from_statistics` (the timing driver's promise: instructions issue in non-decreasing
   // cycle order across the node, and it calls issuing() and levelsReached() as they say), a
   // level-high counter without interrupt or overflow whose events have statistics (the bus's
   // tallies) takes its counts from them at the end of each of its windows, unless
   // monitor.counting says "events" (docs/architecture.md, "Counting from statistics").
   Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel,
-          bool count_from_statistics = false);
+          bool count_from_statistics = false,
+          const std::vector<UnitFamily>& families = unitFamilies());
   ~Monitor() override;
   Monitor(const Monitor&) = delete;
   Monitor& operator=(const Monitor&) = delete;
 
-  MonitorUnit unit() const;
+  // The attached family (null: the machine has no counter unit), and its units, one per device.
+  const UnitFamily* family() const;
+  const std::vector<std::unique_ptr<pmu::CounterUnit>>& units() const;
   const std::vector<NativeEvent>& catalogue() const;
   const NativeEvent* find(const std::string& name) const;
   // Native events whose counts add up to the generic event `name` (a catalogue generic name,

@@ -1,16 +1,14 @@
-// Parameters of the node's monitoring (which counter unit it has); node/monitor.h attaches it.
+// Parameters of the node's monitoring (which counter unit family it has); node/monitor.h
+// attaches it.
 #pragma once
+
+#include <string>
 
 #include "base/types.h"
 #include "config/schema.h"
+#include "node/families.h"
 
 namespace hpm {
-
-enum class MonitorUnit : u8 {
-  kNone,  // no counter unit
-  kUpcP,  // the Blue Gene/P hybrid unit (pmu/upc)
-  kUpcQ,  // the Blue Gene/Q units (pmu/upcq)
-};
 
 // How events reach a counter that counts level high without interrupt or overflow.
 enum class Counting : u8 {
@@ -19,16 +17,18 @@ enum class Counting : u8 {
 };
 
 struct MonitorParams {
-  MonitorUnit unit = MonitorUnit::kUpcQ;
+  // The unit family (node/families.h), or "none".
+  std::string unit = "upcq";
   Counting counting = Counting::kStatistics;
   // Cycles between two checks for counter interrupts that are not found at an access (overflows
   // that pending level intervals cause, slow overflows at a sweep): the delivery latency bound.
   u64 poll_cycles = 64;
 
+  bool none() const { return unit == kNoUnitFamily; }
+
   void visit(config::Visitor& v) {
-    v.param(
-        "unit", unit, "The node's counter unit: upc (Blue Gene/P), upcq (Blue Gene/Q), none",
-        {{"none", MonitorUnit::kNone}, {"upc", MonitorUnit::kUpcP}, {"upcq", MonitorUnit::kUpcQ}});
+    v.param("unit", unit, "The node's counter unit: upc (Blue Gene/P), upcq (Blue Gene/Q), none",
+            unitFamilyChoices());
     v.param("counting", counting,
             "How level-high counters without interrupt or overflow count in the timing modes: "
             "statistics (from the models' statistics at each window's end) or events (every "

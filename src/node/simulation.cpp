@@ -625,7 +625,7 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
   if (options.mode != RunMode::kFunctional) {
     const timing::TimingParams tp = timingParamsFor(impl_->machine);
     impl_->model = std::make_unique<timing::NodeTiming>(tp);
-    if (impl_->machine.monitor.unit != MonitorUnit::kNone) {
+    if (!impl_->machine.monitor.none()) {
       // The monitor needs the timing model's events: it exists in the warm-up, timing and
       // profile modes.
       probe::Topology topology;
@@ -642,8 +642,8 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
       const bool in_order =
           (options.mode == RunMode::kTiming || options.mode == RunMode::kProfile) &&
           impl_->machine.kernel.lookahead == 0;
-      impl_->monitor =
-          std::make_unique<Monitor>(impl_->machine, *impl_->bus, *impl_->kernel, in_order);
+      impl_->monitor = std::make_unique<Monitor>(impl_->machine, *impl_->bus, *impl_->kernel,
+                                                 in_order, options.families);
       impl_->kernel->setProbe(impl_->bus.get());
     }
   }

@@ -37,6 +37,8 @@ struct RunOptions {
   bool strict_syscalls = false;   // an unsupported system call stops the run
   bool host_time = false;         // wall-clock time from the host
   u64 profile_interval = 100000;  // profile mode: cycles between samples
+  // The unit families monitor.unit may name (node/families.h).
+  std::vector<UnitFamily> families = unitFamilies();
 };
 
 // Guest-marked regions: `slti x0, x0, ID` opens region ID and `sltiu x0, x0, ID` closes it

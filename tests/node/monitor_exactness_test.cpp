@@ -237,12 +237,14 @@ probe::Bus busFor(const MachineConfig& m) {
   return probe::Bus(topology, static_cast<u32>(isa::kOpCount));
 }
 
-// Splits the catalogue into groups that fit the unit's counters together.
-std::vector<std::vector<const NativeEvent*>> groupsFor(const MachineConfig& m,
-                                                       const std::vector<NativeEvent>& catalogue) {
+// Splits the catalogue into groups that fit the units' counters together.
+std::vector<std::vector<const NativeEvent*>> groupsFor(const Monitor& monitor) {
+  const std::vector<NativeEvent>& catalogue = monitor.catalogue();
   std::vector<std::vector<const NativeEvent*>> groups;
-  if (m.monitor.unit == MonitorUnit::kUpcP) {
-    // One counter per input: events sharing a counter go to different runs.
+  const bool fixed = std::all_of(catalogue.begin(), catalogue.end(),
+                                 [](const NativeEvent& e) { return e.counter >= 0; });
+  if (fixed) {
+    // One counter per input (UPC-P): events sharing a counter go to different runs.
     std::vector<std::set<i32>> used;
     for (const NativeEvent& e : catalogue) {
       std::size_t g = 0;
@@ -256,15 +258,12 @@ std::vector<std::vector<const NativeEvent*>> groupsFor(const MachineConfig& m,
     }
     return groups;
   }
-  // UPC-Q: each unit kind has a fixed number of counters per run.
-  const std::map<std::string, u32> capacity = {{"punit", m.upcq.punit.counters},
-                                               {"l2", m.upcq.l2.counters},
-                                               {"io", m.upcq.io.counters},
-                                               {"cnk", m.upcq.cnk.counters}};
-  std::vector<std::map<std::string, u32>> taken;
+  // Any counter of a unit (UPC-Q): each kind of unit has a fixed number of counters per run.
+  std::vector<std::map<const pmu::UnitKind*, u32>> taken;
   for (const NativeEvent& e : catalogue) {
+    const u32 capacity = monitor.units().at(e.instances.at(0).unit)->counters();
     std::size_t g = 0;
-    while (g < taken.size() && taken[g][e.unit] >= capacity.at(e.unit)) ++g;
+    while (g < taken.size() && taken[g][e.unit] >= capacity) ++g;
     if (g == taken.size()) {
       taken.emplace_back();
       groups.emplace_back();
@@ -275,9 +274,15 @@ std::vector<std::vector<const NativeEvent*>> groupsFor(const MachineConfig& m,
   return groups;
 }
 
-// The core of a PUnit's counter ("/dev/hpm/punit3" -> 3).
-std::size_t instanceOf(const ProgrammedCounter& c) {
-  return std::stoul(c.device.substr(std::string("/dev/hpm/punit").size()));
+// The bus inputs that feed event `e` on the unit behind `device`.
+std::vector<u32> feedsOn(const Monitor& monitor, const NativeEvent& e, const std::string& device) {
+  std::vector<u32> feeds;
+  for (const NativeEvent::Instance& i : e.instances) {
+    if (monitor.units().at(i.unit)->path() == device) {
+      feeds.insert(feeds.end(), i.feeds.begin(), i.feeds.end());
+    }
+  }
+  return feeds;
 }
 
 struct Case {
@@ -331,12 +336,7 @@ struct Exactness : ::testing::TestWithParam<Case> {
       if (e == nullptr) continue;
       // A PUnit counts its core's inputs; the node-wide units (UPC-P, and UPC-Q's L2 unit
       // combining its slices' ports) count every input of the event.
-      std::vector<u32> feeds;
-      if (c.device.starts_with("/dev/hpm/punit")) {
-        feeds = e->feeds.at(instanceOf(c));
-      } else {
-        for (const auto& port : e->feeds) feeds.insert(feeds.end(), port.begin(), port.end());
-      }
+      const std::vector<u32> feeds = feedsOn(*monitor, *e, c.device);
       u64 delivered = 0;
       for (u32 input : feeds) {
         delivered += monitor->reference(input);
@@ -364,14 +364,11 @@ TEST_P(Exactness, EveryCounterEqualsWhatTheBusDeliveredAndTheModelsStatistics) {
     for (u32 t = 0; t < bus.topology().threads; ++t) op_of[bus.inputOp(op, t)] = {op, t};
   }
 
-  std::vector<NativeEvent> catalogue;
-  {
-    RunOptions options;
-    options.mode = GetParam().mode;
-    Simulation sim(machine, options);
-    ASSERT_NE(sim.monitor(), nullptr);
-    catalogue = sim.monitor()->catalogue();
-  }
+  RunOptions options;
+  options.mode = GetParam().mode;
+  Simulation catalogue_sim(machine, options);  // the catalogue and the units' shapes
+  ASSERT_NE(catalogue_sim.monitor(), nullptr);
+  const std::vector<NativeEvent>& catalogue = catalogue_sim.monitor()->catalogue();
   std::set<std::string> names;
   for (const NativeEvent& e : catalogue) {
     EXPECT_TRUE(names.insert(e.name).second) << "two native events named " << e.name;
@@ -379,11 +376,11 @@ TEST_P(Exactness, EveryCounterEqualsWhatTheBusDeliveredAndTheModelsStatistics) {
 
   std::set<u32> fed;  // the inputs some native event reads
   for (const NativeEvent& e : catalogue) {
-    for (const auto& feeds : e.feeds) fed.insert(feeds.begin(), feeds.end());
+    for (const NativeEvent::Instance& i : e.instances) fed.insert(i.feeds.begin(), i.feeds.end());
   }
   std::map<u32, u64> delivered;  // input -> total, over every run that counted it
   std::optional<CountedRun> first;
-  for (const auto& group : groupsFor(machine, catalogue)) {
+  for (const auto& group : groupsFor(*catalogue_sim.monitor())) {
     CountedRun run = countRun(group);
     ASSERT_EQ(run.status, 0);
     if (!first) {
@@ -532,8 +529,8 @@ TEST_P(Exactness, EveryCounterEqualsWhatTheBusDeliveredAndTheModelsStatistics) {
   // unchecked.
   std::set<Event> countable;
   for (const NativeEvent& e : catalogue) {
-    for (const auto& feeds : e.feeds) {
-      for (u32 input : feeds) {
+    for (const NativeEvent::Instance& i : e.instances) {
+      for (u32 input : i.feeds) {
         if (event_of.contains(input)) countable.insert(event_of.at(input).first);
       }
     }
@@ -674,7 +671,7 @@ TEST(ExactnessSignalModes, UpcPLevelLowAndEdgeCountersEqualTheCyclesAndTransitio
         mode_of[e->name] = mode;
         const u64 byte = static_cast<u64>(e->select) | u64{static_cast<u8>(mode)} << 2;
         config[static_cast<u32>(e->counter) / 8] |= byte << (8 * (e->counter % 8));
-        for (u32 input : e->feeds.at(0)) monitor->traceInput(input);
+        for (u32 input : e->instances.at(0).feeds) monitor->traceInput(input);
       }
       monitor->programHost(events);  // level high, started at cycle 0
       for (u32 g = 0; g < config.size(); ++g) {
@@ -693,7 +690,7 @@ TEST(ExactnessSignalModes, UpcPLevelLowAndEdgeCountersEqualTheCyclesAndTransitio
         const Mode mode = mode_of.at(c.event);
         std::vector<Monitor::InputTrace> traces;
         u64 delivered = 0, traced = 0;
-        for (u32 input : e->feeds.at(0)) {
+        for (u32 input : e->instances.at(0).feeds) {
           traces.push_back(monitor->trace(input));
           delivered += monitor->reference(input);
           for (const auto& [t, k] : traces.back().pulses) traced += k;

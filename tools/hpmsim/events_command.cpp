@@ -6,6 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
+#include "base/error.h"
 #include "node/machine.h"
 #include "node/monitor.h"
 #include "node/simulation.h"
@@ -38,20 +41,31 @@ int run(const EventsOptions& opt) {
     return 0;
   }
   std::vector<const NativeEvent*> events;
+  std::vector<std::string_view> kinds;
   for (const NativeEvent& e : monitor->catalogue()) {
-    if (opt.unit.empty() || e.unit == opt.unit) events.push_back(&e);
+    if (std::find(kinds.begin(), kinds.end(), e.unit->name) == kinds.end()) {
+      kinds.push_back(e.unit->name);
+    }
+    if (opt.unit.empty() || e.unit->name == opt.unit) events.push_back(&e);
   }
-  const bool upcp = monitor->unit() == MonitorUnit::kUpcP;
+  if (!opt.unit.empty() && events.empty()) {
+    fail(ExitCode::kUsage, "events: --unit {}: machine {} has units {}", opt.unit, machine.name,
+         fmt::join(kinds, ", "));
+  }
+  const UnitFamily& family = *monitor->family();
+  // Units whose every input has its own counter (UPC-P) list the counter and select.
+  const bool fixed = std::all_of(monitor->catalogue().begin(), monitor->catalogue().end(),
+                                 [](const NativeEvent& e) { return e.counter >= 0; });
   if (opt.json) {
     nlohmann::json out;
     out["machine"] = machine.name;
-    out["unit"] = upcp ? "upc" : "upcq";
+    out["unit"] = family.name;
     out["devices"] = monitor->devicePaths();
     nlohmann::json list = nlohmann::json::array();
     for (const NativeEvent* e : events) {
       nlohmann::json j;
       j["name"] = e->name;
-      j["unit"] = e->unit;
+      j["unit"] = e->unit->name;
       j["input"] = e->input;
       if (e->counter >= 0) {
         j["counter"] = e->counter;
@@ -60,7 +74,7 @@ int run(const EventsOptions& opt) {
       j["kind"] = kindName(e->kind);
       j["scope"] = probe::scopeName(e->scope);
       j["generic"] = e->generic;
-      j["instances"] = e->feeds.size();
+      j["instances"] = e->instances.size();
       j["description"] = e->description;
       list.push_back(j);
     }
@@ -69,11 +83,10 @@ int run(const EventsOptions& opt) {
     return 0;
   }
   if (opt.markdown) {
-    fmt::print("## {}: {} ({} native events)\n\n", machine.name,
-               upcp ? "UPC-P, the Blue Gene/P hybrid counter unit" : "UPC-Q, the Blue Gene/Q units",
-               events.size());
+    fmt::print("## {}: {}, {} ({} native events)\n\n", machine.name, family.title,
+               family.description, events.size());
     fmt::print("Devices: {}\n\n", fmt::join(monitor->devicePaths(), ", "));
-    if (upcp) {
+    if (fixed) {
       fmt::print(
           "| input | counter | select | event | kind | scope | counts |\n"
           "|---|---|---|---|---|---|---|\n");
@@ -84,23 +97,23 @@ int run(const EventsOptions& opt) {
     } else {
       fmt::print("| unit | input | event | kind | scope | counts |\n|---|---|---|---|---|---|\n");
       for (const NativeEvent* e : events) {
-        fmt::print("| {} | {} | `{}` | {} | {} | {} |\n", e->unit, e->input, e->name,
+        fmt::print("| {} | {} | `{}` | {} | {} | {} |\n", e->unit->name, e->input, e->name,
                    kindName(e->kind), probe::scopeName(e->scope), e->description);
       }
     }
     fmt::print("\n");
     return 0;
   }
-  fmt::print("Native events of machine {} ({}), devices {}\n", machine.name,
-             upcp ? "UPC-P" : "UPC-Q", fmt::join(monitor->devicePaths(), ", "));
+  fmt::print("Native events of machine {} ({}), devices {}\n", machine.name, family.title,
+             fmt::join(monitor->devicePaths(), ", "));
   fmt::print("{:-<100}\n", "");
   for (const NativeEvent* e : events) {
-    if (upcp) {
+    if (fixed) {
       fmt::print("{:<34} counter {:>3} select {} input {:>4} {:<5} {:<17}  {}\n", e->name,
                  e->counter, e->select, e->input, kindName(e->kind), probe::scopeName(e->scope),
                  e->description);
     } else {
-      fmt::print("{:<34} {:<5} input {:>3} {:<5} {:<17}  {}\n", e->name, e->unit, e->input,
+      fmt::print("{:<34} {:<5} input {:>3} {:<5} {:<17}  {}\n", e->name, e->unit->name, e->input,
                  kindName(e->kind), probe::scopeName(e->scope), e->description);
     }
   }
@@ -118,8 +131,8 @@ void addEventsCommand(CLI::App& root, Action& selected) {
       ->capture_default_str();
   cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
       ->allow_extra_args(false);
-  cmd->add_option("--unit", opt->unit, "Only this unit's events: upc, punit, l2, io, cnk")
-      ->check(CLI::IsMember({"upc", "punit", "l2", "io", "cnk"}));
+  cmd->add_option("--unit", opt->unit,
+                  "Only this kind of unit's events (bgp: upc; bgq: punit, l2, io, cnk)");
   cmd->add_flag("--json", opt->json, "An object whose key `events` is the list");
   cmd->add_flag("--markdown", opt->markdown, "The reference table (docs/events.md)");
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });

@@ -16,6 +16,7 @@
 #include "node/machine.h"
 #include "node/monitor.h"
 #include "node/simulation.h"
+#include "pmu/upc/component.h"
 #include "stats/stats.h"
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/interrupt.h"
@@ -194,7 +195,9 @@ int run(const RunCliOptions& opt) {
            "warmup, timing and profile modes; monitor.unit must be upc)",
            machine.name, opt.mode);
     }
-    if (upc->unit() != MonitorUnit::kUpcP) {
+    const auto& units = upc->units();
+    if (std::none_of(units.begin(), units.end(),
+                     [](const auto& u) { return &u->kind() == &upc::kUnitKind; })) {
       fail(ExitCode::kUsage,
            "--upc-config programs a UPC-P unit, and machine {} has UPC-Q (use --machine bgp, or "
            "hpmsim stat for UPC-Q)",

@@ -98,8 +98,11 @@ int run(const StatOptions& opt) {
     // perf stat's defaults always work. On UPC-P one run counts one pair of cores (a counter
     // serves the same event of cores 0 and 2), so the defaults count cores 0 and 1, where a
     // program's first threads run; the header says so.
-    if (monitor->unit() == MonitorUnit::kUpcP && cores.empty()) {
-      for (u32 core = 0; core < std::min<u32>(2, machine.node.cores); ++core) cores.push_back(core);
+    const u32 default_cores = monitor->family()->stat_default_cores;
+    if (default_cores != 0 && cores.empty()) {
+      for (u32 core = 0; core < std::min(default_cores, machine.node.cores); ++core) {
+        cores.push_back(core);
+      }
     }
   }
   std::vector<Request> requests;
@@ -110,13 +113,12 @@ int run(const StatOptions& opt) {
       r.natives = {e};
     } else {
       r.natives = monitor->expand(name);
-      if (!cores.empty() && monitor->unit() == MonitorUnit::kUpcP) {
-        // UPC-P's native events are per core ("PU<k>_..."): keep the chosen cores' and the
-        // node-wide ones.
+      if (!cores.empty()) {
+        // Native events of one core on a node-wide unit (UPC-P's "PU<k>_..."): keep the chosen
+        // cores' and the node-wide ones.
         std::erase_if(r.natives, [&](const NativeEvent* native) {
-          if (!native->name.starts_with("PU")) return false;
-          const u32 core = static_cast<u32>(std::stoul(native->name.substr(2)));
-          return std::find(cores.begin(), cores.end(), core) == cores.end();
+          return native->core >= 0 && std::find(cores.begin(), cores.end(),
+                                                static_cast<u32>(native->core)) == cores.end();
         });
       }
     }
@@ -138,23 +140,18 @@ int run(const StatOptions& opt) {
     // names); a conflict between native events has no such way out.
     const bool node_wide = std::any_of(requests.begin(), requests.end(),
                                        [](const Request& r) { return r.natives.size() > 1; });
-    if (monitor->unit() != MonitorUnit::kUpcP || !cores.empty() || !node_wide) throw;
-    // Node-wide counts do not fit UPC-P: its counters count cores 0 and 1 (select 0) or cores 2
-    // and 3 (select 1), as Blue Gene/P's counter modes.
-    fail(ExitCode::kUsage,
-         "{}.\nOn UPC-P one counter serves the same event of cores 0 and 2 (and of 1 and 3), so "
-         "node-wide counts need two runs. An assignment that works: --cores 0,1 (then --cores "
-         "2,3)",
-         e.what());
+    const std::string_view hint = monitor->family()->node_wide_hint;
+    if (hint.empty() || !cores.empty() || !node_wide) throw;
+    // Node-wide counts do not fit (UPC-P: its counters count cores 0 and 1 with select 0, cores
+    // 2 and 3 with select 1, as Blue Gene/P's counter modes).
+    fail(ExitCode::kUsage, "{}.\n{}", e.what(), hint);
   }
 
-  // UPC-Q counts a core's events in that core's PUnit (/dev/hpm/punit<k>), programmed on every
-  // core: --cores keeps the chosen cores' PUnits. UPC-P keeps them by choosing native events.
-  const std::string punit_prefix = "/dev/hpm/punit";
+  // A per-core unit (UPC-Q's PUnit) counts its core's events, programmed on every core:
+  // --cores keeps the chosen cores' units. UPC-P keeps them by choosing native events.
   auto counted = [&](const ProgrammedCounter& c) {
-    if (cores.empty() || !c.device.starts_with(punit_prefix)) return true;
-    const u32 core = static_cast<u32>(std::stoul(c.device.substr(punit_prefix.size())));
-    return std::find(cores.begin(), cores.end(), core) != cores.end();
+    if (cores.empty() || c.core < 0) return true;
+    return std::find(cores.begin(), cores.end(), static_cast<u32>(c.core)) != cores.end();
   };
   // Counts per native event name, summed over the unit instances counting it.
   auto sumByEvent = [&counted](const std::vector<ProgrammedCounter>& counters,
@@ -263,7 +260,7 @@ int run(const StatOptions& opt) {
     nlohmann::json out;
     out["machine"] = machine.name;
     out["mode"] = opt.mode;
-    out["unit"] = monitor->unit() == MonitorUnit::kUpcP ? "upc" : "upcq";
+    out["unit"] = monitor->family()->name;
     out["counts"] = counts;
     if (!cores.empty()) out["cores"] = cores;
     out["cycles_simulated"] = end;
@@ -320,10 +317,8 @@ int run(const StatOptions& opt) {
     }
     const std::string on_cores =
         cores.empty() ? "" : fmt::format(", cores {}", fmt::join(cores, ","));
-    text +=
-        fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode{}):\n\n",
-                    cmdline, machine.name,
-                    monitor->unit() == MonitorUnit::kUpcP ? "UPC-P" : "UPC-Q", opt.mode, on_cores);
+    text += fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode{}):\n\n",
+                        cmdline, machine.name, monitor->family()->title, opt.mode, on_cores);
     for (const Request& r : requests) {
       text +=
           fmt::format("{:>20}      {:<28} {}\n", withCommas(counts[r.name]), r.name, note(r.name));

@@ -230,6 +230,9 @@ class Unit {
   u32 counterCount() const { return shape_.ports * shape_.counters; }
 
  protected:
+  // The node's component (component.h) reaches every unit kind's inputs by port.
+  friend class Component;
+
   // The unit's shape, set by each unit class.
   struct Shape {
     UnitKind kind = UnitKind::kPUnit;

@@ -1,0 +1,28 @@
+#include "node/families.h"
+
+#include "node/machine.h"
+#include "pmu/upc/component.h"
+#include "pmu/upcq/component.h"
+
+namespace hpm {
+
+const std::vector<UnitFamily>& unitFamilies() {
+  static const std::vector<UnitFamily> kFamilies = {
+      {"upc", "UPC-P", "the Blue Gene/P hybrid counter unit",
+       [](const MachineConfig& m, const pmu::NodeShape& n) { return upc::attach(m.upc, n); }, 2,
+       "On UPC-P one counter serves the same event of cores 0 and 2 (and of 1 and 3), so "
+       "node-wide counts need two runs. An assignment that works: --cores 0,1 (then --cores "
+       "2,3)"},
+      {"upcq", "UPC-Q", "the Blue Gene/Q units",
+       [](const MachineConfig& m, const pmu::NodeShape& n) { return upcq::attach(m.upcq, n); }},
+  };
+  return kFamilies;
+}
+
+std::vector<std::string> unitFamilyChoices() {
+  std::vector<std::string> out = {std::string(kNoUnitFamily)};
+  for (const UnitFamily& f : unitFamilies()) out.emplace_back(f.name);
+  return out;
+}
+
+}  // namespace hpm

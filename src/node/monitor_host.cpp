@@ -1,0 +1,159 @@
+// The catalogue and host programming (hpmsim stat, --upc-config).
+#include <algorithm>
+#include <cctype>
+
+#include "base/error.h"
+#include "node/monitor_impl.h"
+
+namespace hpm {
+namespace {
+
+using probe::Kind;
+
+std::string lower(std::string_view s) {
+  std::string out;
+  for (char c : s) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// "L1dMisses" -> "L1D_MISSES", "op:fadd.d" -> "OP_FADD_D".
+std::string genericUpper(const std::string& generic) {
+  if (generic.starts_with("op:")) return "OP_" + pmu::upperName(generic.substr(3));
+  for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+    if (probe::kEventInfo[ev].name == generic) {
+      return probe::upperName(static_cast<probe::Event>(ev));
+    }
+  }
+  return generic;
+}
+
+}  // namespace
+
+void Monitor::Impl::attach(const UnitFamily& f) {
+  family = f;
+  pmu::Attachment a =
+      f.attach(machine, pmu::NodeShape{machine.node.cores, machine.node.threads_per_core, &bus});
+  const u32 first = static_cast<u32>(units.size());
+  for (auto& unit : a.units) {
+    slots.push_back(Slot{unit.get()});
+    units.push_back(std::move(unit));
+  }
+  for (NativeEvent& e : a.events) {
+    for (NativeEvent::Instance& i : e.instances) i.unit += first;
+    index[e.name] = catalogue.size();
+    catalogue.push_back(std::move(e));
+  }
+}
+
+const std::vector<NativeEvent>& Monitor::catalogue() const {
+  return impl_->catalogue;
+}
+
+const NativeEvent* Monitor::find(const std::string& name) const {
+  auto it = impl_->index.find(name);
+  return it == impl_->index.end() ? nullptr : &impl_->catalogue[it->second];
+}
+
+const std::vector<std::pair<std::string, std::vector<std::string>>>& Monitor::perfAliases() {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> kAliases = {
+      {"instructions", {"Instructions"}},
+      {"cycles", {"Cycles"}},
+      {"branches", {"InstBranch"}},
+      {"branch-instructions", {"InstBranch"}},
+      {"branch-misses", {"BranchMispredicts"}},
+      {"cache-references", {"L1dAccesses"}},
+      {"cache-misses", {"L1dMisses"}},
+      {"L1-dcache-loads", {"InstLoad", "InstFpLoad"}},
+      {"L1-dcache-load-misses", {"L1dLoadMisses"}},
+      {"L1-dcache-stores", {"InstStore", "InstFpStore"}},
+      {"L1-dcache-store-misses", {"L1dStoreMisses"}},
+      {"L1-icache-loads", {"L1iAccesses"}},
+      {"L1-icache-load-misses", {"L1iMisses"}},
+      {"LLC-loads", {"CoreL2Reads"}},
+      {"LLC-load-misses", {"CoreL2Misses"}},
+      {"LLC-stores", {"CoreL2Writes"}},
+      {"stalled-cycles-frontend", {"StallIbufferEmpty", "StallIcacheMiss", "StallMispredict"}},
+      {"stalled-cycles-backend",
+       {"StallDependency", "StallPipeBusy", "StallLmqFull", "StallSqFull"}},
+      {"context-switches", {"ContextSwitches"}},
+      {"cs", {"ContextSwitches"}},
+      {"page-faults", {"PageFirstTouches"}},
+      {"faults", {"PageFirstTouches"}},
+      {"syscalls", {"Syscalls"}},
+  };
+  return kAliases;
+}
+
+std::vector<const NativeEvent*> Monitor::expand(const std::string& name) const {
+  std::vector<std::string> generics = {name};
+  for (const auto& [alias, list] : perfAliases()) {
+    if (alias == name) generics = list;
+  }
+  std::vector<const NativeEvent*> out;
+  for (const std::string& g : generics) {
+    for (const NativeEvent& e : impl_->catalogue) {
+      if (lower(e.generic) != lower(g) && genericUpper(e.generic) != g) continue;
+      // The node-wide total: a thread's pulse events are summed by the core's own event.
+      if (e.thread >= 0 && e.kind == Kind::kPulse) continue;
+      out.push_back(&e);
+    }
+  }
+  return out;
+}
+
+void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
+  Impl& m = *impl_;
+  if (m.units.empty()) fail(ExitCode::kUsage, "this machine has no counter unit");
+  // Each event on every unit counting one of its instances (a PUnit per core; the L2 unit once
+  // for all its slices), in the order asked.
+  for (const NativeEvent* e : events) {
+    std::vector<u32> done;
+    for (const NativeEvent::Instance& i : e->instances) {
+      if (std::find(done.begin(), done.end(), i.unit) != done.end()) continue;
+      done.push_back(i.unit);
+      const u32 counter = m.slots[i.unit].unit->hostAdd(i.port, e->input, e->name);
+      m.host.push_back({e, i.unit, counter});
+    }
+  }
+  for (Impl::Slot& slot : m.slots) {
+    slot.unit->hostStart();
+    slot.running = slot.unit->running();
+  }
+  m.refreshBatching(0);
+  m.refreshInterest();
+}
+
+std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
+  Impl& m = *impl_;
+  m.flushAll(end, latest_issue_ >= end);
+  std::vector<ProgrammedCounter> out;
+  // Read once the units have settled: every carry serviced, every local value swept.
+  Cycle settle = end + 1;
+  Cycle longest = 0;
+  for (const Impl::Slot& slot : m.slots) longest = std::max(longest, slot.unit->settleCycles());
+  settle += longest;
+  for (const Impl::HostCounter& h : m.host) {
+    pmu::CounterUnit& unit = *m.slots[h.slot].unit;
+    ProgrammedCounter p;
+    p.event = h.event->name;
+    p.device = unit.path();
+    p.core = unit.kind().per_core ? static_cast<i32>(unit.instance()) : -1;
+    p.counter = h.counter;
+    p.value = unit.read(unit.counterOffset(h.counter), m.accessAt(h.slot, settle));
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::vector<u64> Monitor::sampleHost(Cycle now) {
+  Impl& m = *impl_;
+  m.flushAll(now, latest_issue_ >= now);
+  std::vector<u64> out;
+  for (const Impl::HostCounter& h : m.host) {
+    pmu::CounterUnit& unit = *m.slots[h.slot].unit;
+    out.push_back(unit.read(unit.counterOffset(h.counter), m.accessAt(h.slot, now)));
+  }
+  return out;
+}
+
+}  // namespace hpm

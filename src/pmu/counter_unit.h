@@ -1,0 +1,131 @@
+// The counter-unit interface (design.md 4.5): what every family of counting hardware (UPC-P, the
+// UPC-Q units, later the interconnect monitor and the network unit) offers the node's monitor,
+// as PAPI's component vector does for its components. The monitor (node/monitor.h) routes the
+// probe bus's events to units through this interface only and never asks which family it holds.
+//
+// A family attaches to a node as an Attachment: its units (one per device: /dev/hpm/<kind>[k])
+// and its part of the native event catalogue (pmu/catalogue.h), whose instances name the unit
+// and input port that count them. docs/architecture.md ("Adding a unit family") says how.
+//
+// Contract of every unit, whatever its family:
+//   - Time only moves forward. Inputs of one (port, event) come in non-decreasing cycle order,
+//     none earlier than the last register access or advanceTo (now()); a register access at
+//     cycle t comes after every input of a cycle before t.
+//   - A read at cycle t returns what the hardware's register holds then; a write takes effect
+//     at t. Host programming is a sequence of register writes at cycle 0.
+//   - Interrupts are reported through the sink once each, with their exact cycle, when the unit
+//     discovers them (at an access or advanceTo reaching a later cycle).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/types.h"
+#include "stats/stats.h"
+
+namespace hpm::pmu {
+
+// A kind of unit: data its family declares once. Tools name units, devices and statistics by it.
+struct UnitKind {
+  std::string_view name;   // device /dev/hpm/<name>, followed by the core for per-core units
+  std::string_view title;  // "UPC-Q PUnit"
+  bool per_core = false;   // one instance per core
+};
+
+class CounterUnit {
+ public:
+  // A counter's window ends repeat every `period` cycles from `first`: the maintenance visits
+  // of a UPC-P counter, the sweep visits of a UPC-Q local counter.
+  struct Windows {
+    Cycle first = 0, period = 0;
+  };
+  // Consecutive windows of one counter applied at once (UPC-Q: upcq::Unit::sweptWindows): the
+  // first ends at `first_end`, the last at `last_end`, `amount` events in all, at most
+  // `max_window` in one.
+  struct BulkWindows {
+    Cycle first_end = 0, last_end = 0;
+    u64 amount = 0, windows = 0, max_window = 0;
+  };
+  using InterruptSink = std::function<void(u32 counter, Cycle cycle)>;
+  static constexpr Cycle kNever = ~Cycle{0};
+
+  virtual ~CounterUnit() = default;
+
+  virtual const UnitKind& kind() const = 0;
+  // The core of a per-core unit, else 0.
+  virtual u32 instance() const { return 0; }
+  // "/dev/hpm/punit3": the device the guest opens, and (without "/dev/hpm/") its statistics.
+  std::string path() const;
+  std::string statsName() const;
+
+  // ---- the register window ----
+  virtual u64 windowBytes() const = 0;
+  virtual u64 read(u64 offset, Cycle now) = 0;
+  // Returns whether the write may have changed how inputs are counted (a configuration or mode
+  // register, whatever its value): the monitor then looks at the unit's counters again.
+  virtual bool write(u64 offset, u64 value, Cycle now) = 0;
+  // Whether the unit counts, as the last write to its run register left it (no access).
+  virtual bool running() const = 0;
+  // Changes whenever the set of selected inputs does.
+  virtual u64 interestEpoch() const = 0;
+  virtual Cycle now() const = 0;
+  virtual void advanceTo(Cycle now) = 0;
+
+  // ---- inputs: `ports` input ports (an L2 unit's slices) of event inputs ----
+  virtual u32 ports() const { return 1; }
+  // Some counter selects (port, event): other inputs are ignored, and need not be delivered.
+  virtual bool selects(u32 port, u32 event) const = 0;
+  virtual void pulse(u32 port, u32 event, Cycle t, u64 count) = 0;
+  virtual void level(u32 port, u32 event, Cycle t0, Cycle t1) = 0;
+
+  // ---- windows: when the monitor may apply many events as one ----
+  // Inputs of different events must reach the unit in global time order (no batching at all).
+  virtual bool ordered() const { return false; }
+  // Every counter selecting (port, event) counts level high without interrupt or overflow, in a
+  // configuration that cannot lose counts: the events between two of its window ends may then be
+  // applied as one pulse at the last one's cycle, leaving the unit as they would one by one.
+  virtual bool plainCounting(u32 port, u32 event) const = 0;
+  // The first window end after `at` of a counter selecting (port, event) (kNever: none).
+  virtual Cycle windowEnd(u32 port, u32 event, Cycle at) const = 0;
+  // The periodic window ends of every counter selecting (port, event) (empty: not periodic).
+  virtual std::vector<Windows> windows(u32 port, u32 event) const = 0;
+  // How many more events the counter of (port, event) takes before a carry whose cycle is
+  // observable (UPC-P's low-order register); ~0 where none is.
+  virtual u64 roomBeforeCarry(u32 port, u32 event) const {
+    (void)port, (void)event;
+    return ~u64{0};
+  }
+  // Whether windows of (port, event) may be applied in bulk (bulkWindows), and then the count a
+  // window must stay below; 0: they may not.
+  virtual u64 bulkLimit(u32 port, u32 event) const {
+    (void)port, (void)event;
+    return 0;
+  }
+  virtual void bulkWindows(u32 port, u32 event, const BulkWindows& w);
+
+  // ---- interrupts ----
+  virtual void onInterrupt(InterruptSink sink) = 0;
+  // Whether the unit holds counting from the delivery of its interrupt to its handler until
+  // the acknowledge (UPC-Q's slow L2 and I/O units); then interruptDelivered says when.
+  virtual bool holdsForHandler() const { return false; }
+  virtual void interruptDelivered(Cycle now) { (void)now; }
+
+  // ---- host programming, at cycle 0 before the run ----
+  // Counters host programming may take (UPC-Q: per port; a combined L2 counter counts on all).
+  virtual u32 counters() const = 0;
+  // Takes a counter for (port, event), which `name` names in messages; throws Error(kUsage)
+  // naming the conflict when the unit cannot count it with the events added before.
+  virtual u32 hostAdd(u32 port, u32 event, std::string_view name) = 0;
+  // Writes what hostAdd took and starts counting (if anything was added).
+  virtual void hostStart() = 0;
+  virtual u64 counterOffset(u32 counter) const = 0;
+  // Cycles after the last event after which every read has all of it (carries serviced, local
+  // values swept).
+  virtual Cycle settleCycles() const = 0;
+
+  virtual void visitStats(stats::Visitor& v) const = 0;
+};
+
+}  // namespace hpm::pmu

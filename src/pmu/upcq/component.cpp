@@ -1,0 +1,108 @@
+#include "pmu/upcq/component.h"
+
+#include <algorithm>
+
+#include "base/error.h"
+
+namespace hpm::upcq {
+
+Component::Component(const pmu::UnitKind& kind, std::unique_ptr<Unit> unit, u32 counters,
+                     bool exploration)
+    : kind_(kind),
+      unit_(std::move(unit)),
+      ports_(unit_->shape_.ports),
+      limit_(counters),
+      exploration_(exploration) {
+  readConfigs();
+  // The reset run state (the CNKUnit counts from reset), read before any input.
+  running_ = (unit_->read(unit_->map().run, 0) & kRunBit) != 0;
+}
+
+void Component::readConfigs() {
+  const u32 n = unit_->counterCount();
+  configs_.resize(n);
+  for (u32 i = 0; i < n; ++i) configs_[i] = unit_->read(unit_->map().config(i), unit_->now());
+}
+
+bool Component::write(u64 offset, u64 value, Cycle now) {
+  unit_->write(offset, value, now);
+  const RegisterMap& map = unit_->map();
+  if (offset == map.run) running_ = (value & 1) != 0;
+  if ((offset >= map.config(0) && offset < map.config(0) + map.stride) || offset == map.mode) {
+    readConfigs();
+    return true;
+  }
+  return false;
+}
+
+bool Component::plainCounting(u32 port, u32 event) const {
+  // Every local counter of the port that selects the event counts level high without overflow
+  // (a fast overflow needs the exact cycle), in a unit that cannot wrap.
+  if (exploration_) return false;
+  bool level_high = true;
+  forEachLocal(port, event, [&](u32, u64 config) {
+    level_high = level_high && ((config >> config_bits::kModeShift) & 3) == 0 &&
+                 (config & config_bits::kOverflowEnable) == 0;
+  });
+  return level_high;
+}
+
+Cycle Component::windowEnd(u32 port, u32 event, Cycle at) const {
+  Cycle end = Unit::kNone;  // the CNKUnit: no visits
+  forEachLocal(port, event, [&](u32 i, u64) { end = std::min(end, unit_->nextVisit(i, at + 1)); });
+  return end;
+}
+
+std::vector<pmu::CounterUnit::Windows> Component::windows(u32 port, u32 event) const {
+  std::vector<Windows> out;
+  if (unit_->nextVisit(0, 0) == Unit::kNone) return out;  // no sweep
+  forEachLocal(port, event, [&](u32 i, u64) {
+    const Cycle first = unit_->nextVisit(i, 0);
+    out.push_back({first, unit_->nextVisit(i, first + 1) - first});
+  });
+  return out;
+}
+
+u64 Component::bulkLimit(u32 port, u32 event) const {
+  if (unit_->localBits() == 0) return 0;
+  u32 locals = 0;
+  forEachLocal(port, event, [&](u32, u64) { ++locals; });
+  return locals == 1 ? u64{1} << unit_->localBits() : 0;
+}
+
+void Component::bulkWindows(u32 port, u32 event, const BulkWindows& w) {
+  unit_->sweptWindows(
+      port, event, Unit::SweptWindows{w.first_end, w.last_end, w.amount, w.windows, w.max_window});
+}
+
+void Component::onInterrupt(InterruptSink sink) {
+  unit_->onInterrupt([sink = std::move(sink)](const Interrupt& i) { sink(i.counter, i.cycle); });
+}
+
+u32 Component::hostAdd(u32 port, u32 event, std::string_view name) {
+  (void)port;  // a combined L2 counter counts its event on every slice
+  if (next_counter_ >= limit_) {
+    fail(ExitCode::kUsage,
+         "{} has {} counters: too many events for it ({} cannot be counted with the events "
+         "before it); count at most {} of its events per run",
+         path(), limit_, name, limit_);
+  }
+  const u32 c = next_counter_++;
+  unit_->write(unit_->map().config(c), configValue(event, SignalMode::kLevelHigh, false), 0);
+  return c;
+}
+
+void Component::hostStart() {
+  if (next_counter_ != 0) {
+    unit_->write(unit_->map().run, kRunBit, 0);
+    running_ = true;
+  }
+  readConfigs();
+}
+
+Cycle Component::settleCycles() const {
+  // Two sweeps: the last events' local values are moved by the next visit at the latest.
+  return unit_->nextVisit(0, 0) == Unit::kNone ? 0 : 2 * u64{unit_->shape_.sweep.period};
+}
+
+}  // namespace hpm::upcq
