@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "base/error.h"
@@ -250,6 +252,9 @@ struct NodeTiming::Impl {
   }
   void visitThread(stats::Visitor& v, const ThreadStats& s, Cycle cycles) const;
   void publishIssue(u32 h, u8 cls, Cycle before, Cycle at, const IssueCost& cost);
+  // The model's events and the statistics that are their ground truth (probe::TruthRow); the
+  // memory system's are its own (MemorySystem::truthTable).
+  static std::span<const probe::TruthRow<Impl>> truthTable();
 
   TimingParams params;
   mem::MemorySystem mem;
@@ -816,71 +821,139 @@ void NodeTiming::switchContext(u32 h) {
   t.warm_group = ~u64{0};
 }
 
-void NodeTiming::registerTallies(probe::Bus& bus) const {
+// ---- Ground truth ----
+
+std::span<const probe::TruthRow<NodeTiming::Impl>> NodeTiming::Impl::truthTable() {
+  using probe::Changes;
   using probe::Event;
-  const Impl& m = *impl_;
-  const auto plus = [](Event e, u32 k) { return static_cast<Event>(static_cast<u32>(e) + k); };
-  for (u32 h = 0; h < m.threads.size(); ++h) {
-    const ThreadStats& s = m.threads[h].st;
-    bus.addTally(bus.input(Event::kInstructions, h), &s.instructions);
-    for (u32 cls = 0; cls < kClasses; ++cls) {
-      bus.addTally(bus.input(plus(Event::kInstIntAlu, cls), h), &s.by_class[cls]);
-    }
-    bus.addTally(bus.input(Event::kInstCompressed, h), &s.compressed);
-    bus.addTally(bus.input(Event::kBranchesTaken, h), &s.branches_taken);
-    bus.addTally(bus.input(Event::kBranchesNotTaken, h), &s.branches);
-    bus.addTally(bus.input(Event::kBranchesNotTaken, h), &s.branches_taken, ~u64{0});
-    bus.addTally(bus.input(Event::kBranchMispredicts, h), &s.branch_mispredicts);
-    bus.addTally(bus.input(Event::kJumpMispredicts, h), &s.jump_mispredicts);
-    bus.addTally(bus.input(Event::kReturns, h), &s.returns);
-    bus.addTally(bus.input(Event::kReturnMispredicts, h), &s.return_mispredicts);
-    bus.addTally(bus.input(Event::kFetchGroups, h), &s.fetch_groups);
-    for (u32 pipe = 0; pipe < m.nx + m.nf; ++pipe) {
-      bus.addTally(bus.input(pipe < m.nx ? Event::kIssueXu : Event::kIssueAxu, h), &s.issued[pipe]);
-    }
-    bus.addLevelTally(bus.input(Event::kCycles, h));
-    bus.addLevelTally(bus.input(Event::kStallAny, h));
-    for (u32 k = 0; k < kStallCount; ++k)
-      bus.addLevelTally(bus.input(plus(Event::kStallDependency, k), h));
-  }
-  for (u32 core = 0; core < m.cores.size(); ++core) {
-    const CoreStats& s = m.cores[core].st;
-    bus.addTally(bus.input(Event::kLmqAllocations, core), &s.lmq_allocations);
-    bus.addTally(bus.input(Event::kSqAllocations, core), &s.sq_allocations);
-    bus.addTally(bus.input(Event::kSqCombined, core), &s.sq_combined);
-    bus.addTally(bus.input(Event::kFetchPortWaits, core), &s.fetch_port_waits);
-  }
-  m.mem.registerTallies(bus);
+  using probe::Tally;
+  using probe::TruthTerms;
+  using Row = probe::TruthRow<Impl>;
+  static const std::vector<Row> kRows = [] {
+    std::vector<Row> rows = {
+        // A thread's clock: every cycle is one of its (idle ones included), in warm-up mode too.
+        {Event::kCycles,
+         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].clock}); },
+         Changes::kOwnCore, Tally::kLevel},
+        // Instructions of the timing mode, or of the warm-up mode (which counts apart).
+        {Event::kInstructions,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].st.instructions});
+           t.push_back({&m.threads[h].st.warmup_instructions});
+         }},
+        {Event::kInstCompressed,
+         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].st.compressed}); }},
+        {Event::kFpOps,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           for (u32 c = 0; c < kClasses; ++c) {
+             const u32 flops = isa::flopsOf(static_cast<isa::InstClass>(c));
+             if (flops != 0) t.push_back({&m.threads[h].st.by_class[c], flops});
+           }
+         }},
+        {Event::kBranchesTaken,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].st.branches_taken});
+         }},
+        {Event::kBranchesNotTaken,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].st.branches});
+           t.push_back({&m.threads[h].st.branches_taken, ~u64{0}});
+         }},
+        {Event::kBranchMispredicts,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].st.branch_mispredicts});
+         }},
+        {Event::kJumpMispredicts,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].st.jump_mispredicts});
+         }},
+        {Event::kReturns,
+         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].st.returns}); }},
+        {Event::kReturnMispredicts,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].st.return_mispredicts});
+         }},
+        {Event::kFetchGroups,
+         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].st.fetch_groups}); }},
+        {Event::kIssueXu,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           for (u32 p = 0; p < m.nx; ++p) t.push_back({&m.threads[h].st.issued[p]});
+         }},
+        {Event::kIssueAxu,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           for (u32 p = 0; p < m.nf; ++p) t.push_back({&m.threads[h].st.issued[m.nx + p]});
+         }},
+        {Event::kStallAny,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           for (u32 k = 0; k < kStallCount; ++k) {
+             if (static_cast<Stall>(k) != Stall::kIdle) t.push_back({&m.threads[h].st.stalls[k]});
+           }
+         },
+         Changes::kOwnCore, Tally::kLevel},
+        {Event::kLmqAllocations,
+         [](const Impl& m, u32 c, TruthTerms& t) {
+           t.push_back({&m.cores[c].st.lmq_allocations});
+         }},
+        {Event::kSqAllocations,
+         [](const Impl& m, u32 c, TruthTerms& t) { t.push_back({&m.cores[c].st.sq_allocations}); }},
+        {Event::kSqCombined,
+         [](const Impl& m, u32 c, TruthTerms& t) { t.push_back({&m.cores[c].st.sq_combined}); }},
+        {Event::kFetchPortWaits,
+         [](const Impl& m, u32 c, TruthTerms& t) {
+           t.push_back({&m.cores[c].st.fetch_port_waits});
+         }},
+        // The queue-full levels reach into the future as they are published: counted from
+        // events only (their cycles so far: done + until - from).
+        {Event::kLmqFull,
+         [](const Impl& m, u32 c, TruthTerms& t) {
+           const FullTracker& f = m.cores[c].lmq_full;
+           t.insert(t.end(), {{&f.done}, {&f.until}, {&f.from, ~u64{0}}});
+         },
+         Changes::kAnytime, Tally::kNone},
+        {Event::kSqFull,
+         [](const Impl& m, u32 c, TruthTerms& t) {
+           const FullTracker& f = m.cores[c].sq_full;
+           t.insert(t.end(), {{&f.done}, {&f.until}, {&f.from, ~u64{0}}});
+         },
+         Changes::kAnytime, Tally::kNone},
+    };
+    // The instruction classes (InstIntAlu .. InstSystem follow the classes' order) and the
+    // stall causes (StallDependency .. StallIdle follow the stalls').
+    const auto each = [&rows]<u32... I>(std::integer_sequence<u32, I...>, auto make) {
+      (rows.push_back(make(std::integral_constant<u32, I>{})), ...);
+    };
+    each(std::make_integer_sequence<u32, kClasses>{}, [](auto c) {
+      return Row{static_cast<Event>(static_cast<u32>(Event::kInstIntAlu) + c.value),
+                 [](const Impl& m, u32 h, TruthTerms& t) {
+                   t.push_back({&m.threads[h].st.by_class[decltype(c)::value]});
+                 }};
+    });
+    each(std::make_integer_sequence<u32, kStallCount>{}, [](auto k) {
+      return Row{static_cast<Event>(static_cast<u32>(Event::kStallDependency) + k.value),
+                 [](const Impl& m, u32 h, TruthTerms& t) {
+                   t.push_back({&m.threads[h].st.stalls[decltype(k)::value]});
+                 },
+                 Changes::kOwnCore, Tally::kLevel};
+    });
+    return rows;
+  }();
+  return kRows;
+}
+
+void NodeTiming::registerTallies(probe::Bus& bus) const {
   // What only a core's own instructions change changes its version (issue() and idleUntil()
   // step it first): its threads' events, its queues, its caches' own accesses and its traffic
-  // below them. Invalidations come from other cores, the L2 and DDR from all of them.
-  static constexpr Event kOwnCoreEvents[] = {
-      Event::kL1iAccesses,     Event::kL1iHits,       Event::kL1iMisses,
-      Event::kL1iEvictions,    Event::kL1dAccesses,   Event::kL1dHits,
-      Event::kL1dMisses,       Event::kL1dLoadMisses, Event::kL1dStoreMisses,
-      Event::kL1dWrites,       Event::kL1dEvictions,  Event::kL1pAccesses,
-      Event::kL1pHits,         Event::kL1pMisses,     Event::kL1pPrefetches,
-      Event::kL1pPrefetchHits, Event::kL1pEvictions,  Event::kLmqAllocations,
-      Event::kSqAllocations,   Event::kSqCombined,    Event::kFetchPortWaits,
-      Event::kCoreL2Reads,     Event::kCoreL2Writes,  Event::kCoreL2Hits,
-      Event::kCoreL2Misses,    Event::kCoreL2Atomics, Event::kCoreDdrReads,
-      Event::kCoreDdrWrites};
-  for (u32 core = 0; core < m.cores.size(); ++core) {
-    for (Event e : kOwnCoreEvents) {
-      bus.setTallyVersion(bus.input(e, core), &m.cores[core].version, core);
-    }
-  }
-  for (u32 h = 0; h < m.threads.size(); ++h) {
-    const u32 core = m.threads[h].core;
-    const u64* version = &m.cores[core].version;
-    for (std::size_t e = 0; e < probe::kEventCount; ++e) {
-      const u32 input = bus.input(static_cast<Event>(e), h);
-      if (probe::kEventInfo[e].scope == probe::Scope::kThread &&
-          bus.tallyKind(input) != probe::Bus::TallyKind::kNone) {
-        bus.setTallyVersion(input, version, core);
-      }
-    }
-  }
+  // below them (the tables' kOwnCore rows).
+  const Impl& m = *impl_;
+  const auto core_version = [&m](u32 core) { return &m.cores[core].version; };
+  probe::registerTallies(bus, Impl::truthTable(), m, core_version,
+                         [](u32) -> const u64* { return nullptr; });
+  m.mem.registerTallies(bus, core_version);
+}
+
+std::optional<u64> NodeTiming::groundTruth(probe::Event e, u32 instance) const {
+  if (auto v = probe::truthOf(Impl::truthTable(), *impl_, e, instance)) return v;
+  return impl_->mem.groundTruth(e, instance);
 }
 
 const u64* NodeTiming::coreVersion(u32 core) const {

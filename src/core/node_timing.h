@@ -14,6 +14,7 @@
 
 #include <array>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "base/types.h"
@@ -117,6 +118,9 @@ class NodeTiming final : public probe::LevelSource {
   // (probe::LevelSource, with `bus.setLevelSource(this)`). Statistics of the timing mode:
   // the warm-up mode counts instructions apart.
   void registerTallies(probe::Bus& bus) const;
+  // The ground truth of event `e` of instance `instance` of its scope (the statistic the model
+  // keeps for it: probe::TruthRow), if the model or its memory system publishes `e`.
+  std::optional<u64> groundTruth(probe::Event e, u32 instance) const;
   // A counter that changes at every issue() and idleUntil() of the core's hardware threads.
   const u64* coreVersion(u32 core) const;
 

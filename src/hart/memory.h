@@ -88,7 +88,7 @@ class GuestMemory {
   }
   // Pages touched for the first time since they were mapped, over the run (the ground truth of
   // the kernel's PageFirstTouches event).
-  u64 firstTouches() const { return first_touches_; }
+  const u64& firstTouches() const { return first_touches_; }
 
   template <class T>
   bool load(u64 addr, T& out) {

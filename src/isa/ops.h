@@ -281,6 +281,65 @@ constexpr bool writesIntRd(Format f) {
   }
 }
 
+// Floating-point operations one instruction of a class performs: a fused multiply-add two, other
+// arithmetic (add, multiply, divide, square root) one, anything else none.
+constexpr u32 flopsOf(InstClass cls) {
+  switch (cls) {
+    case InstClass::kFpFma: return 2;
+    case InstClass::kFpAdd:
+    case InstClass::kFpMul:
+    case InstClass::kFpDiv:
+    case InstClass::kFpSqrt: return 1;
+    default: return 0;
+  }
+}
+
+// What an operation does that the instruction-mix events count (whatever its data): the bytes a
+// load or store moves, its floating-point operations and their precision, and what kind of
+// atomic, system or fence instruction it is.
+struct OpMix {
+  u8 load_bytes = 0;
+  u8 store_bytes = 0;
+  u8 flops = 0;      // flopsOf(its class)
+  u8 precision = 0;  // FP arithmetic: 1 single, 2 double
+  bool lr = false, sc = false, amo = false, ecall = false, csr = false, fence = false;
+};
+
+constexpr OpMix opMix(Op op) {
+  const OpInfo& info = opInfo(op);
+  OpMix m;
+  switch (op) {
+    case Op::kLb:
+    case Op::kLbu: m.load_bytes = 1; break;
+    case Op::kLh:
+    case Op::kLhu: m.load_bytes = 2; break;
+    case Op::kLw:
+    case Op::kLwu:
+    case Op::kFlw: m.load_bytes = 4; break;
+    case Op::kLd:
+    case Op::kFld: m.load_bytes = 8; break;
+    case Op::kSb: m.store_bytes = 1; break;
+    case Op::kSh: m.store_bytes = 2; break;
+    case Op::kSw:
+    case Op::kFsw: m.store_bytes = 4; break;
+    case Op::kSd:
+    case Op::kFsd: m.store_bytes = 8; break;
+    case Op::kLrW:
+    case Op::kLrD: m.lr = true; break;
+    case Op::kScW:
+    case Op::kScD: m.sc = true; break;
+    case Op::kEcall: m.ecall = true; break;
+    case Op::kFence:
+    case Op::kFenceI: m.fence = true; break;
+    default: break;
+  }
+  if (info.cls == InstClass::kAtomic && !m.lr && !m.sc) m.amo = true;
+  if (info.format == Format::kCsr || info.format == Format::kCsrI) m.csr = true;
+  m.flops = static_cast<u8>(flopsOf(info.cls));
+  if (m.flops != 0) m.precision = info.mnemonic.ends_with(".d") ? 2 : 1;
+  return m;
+}
+
 // Does the instruction read rs1 / rs2 / rs3 at all?
 constexpr bool readsRs1(Format f) {
   return !(f == Format::kNone || f == Format::kFence || f == Format::kU || f == Format::kJ ||

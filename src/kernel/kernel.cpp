@@ -73,6 +73,67 @@ void Kernel::visitStats(stats::Visitor& v) const {
             "Pages a guest load, store or atomic reached first since they were mapped");
 }
 
+// (Rows of a statistic `stat` of KernelStats; the system calls by kind sum the calls of the
+// numbers of that kind, as abi::syscallCategory sorts them.)
+#define HPM_TRUTH(event, stat)                                                             \
+  probe::TruthRow<Kernel> {                                                                \
+    probe::Event::event,                                                                   \
+        [](const Kernel& k, u32, probe::TruthTerms& t) { t.push_back({&k.stats_.stat}); }, \
+        probe::Changes::kAnytime, probe::Tally::kNone                                      \
+  }
+#define HPM_TRUTH_CALLS(event, category)                                     \
+  probe::TruthRow<Kernel> {                                                  \
+    probe::Event::event,                                                     \
+        [](const Kernel& k, u32, probe::TruthTerms& t) {                     \
+          for (u64 n = 0; n < k.stats_.syscalls.size(); ++n) {               \
+            if (abi::syscallCategory(n) == abi::SyscallCategory::category) { \
+              t.push_back({&k.stats_.syscalls[n]});                          \
+            }                                                                \
+          }                                                                  \
+        },                                                                   \
+        probe::Changes::kAnytime, probe::Tally::kNone                        \
+  }
+
+std::span<const probe::TruthRow<Kernel>> Kernel::truthTable() {
+  // (The kernel's events are counted from published events only: the CNK unit counts at once,
+  // and the I/O unit's events come one per system call.)
+  static const probe::TruthRow<Kernel> kRows[] = {
+      {probe::Event::kSyscalls,
+       [](const Kernel& k, u32, probe::TruthTerms& t) {
+         for (const u64& n : k.stats_.syscalls) t.push_back({&n});
+       },
+       probe::Changes::kAnytime, probe::Tally::kNone},
+      HPM_TRUTH(kSyscallsUnknown, unknown_syscalls),
+      HPM_TRUTH_CALLS(kSyscallsFile, kFile),
+      HPM_TRUTH_CALLS(kSyscallsMemory, kMemory),
+      HPM_TRUTH_CALLS(kSyscallsThread, kThread),
+      HPM_TRUTH_CALLS(kSyscallsSignal, kSignal),
+      HPM_TRUTH_CALLS(kSyscallsTime, kTime),
+      HPM_TRUTH_CALLS(kSyscallsOther, kOther),
+      HPM_TRUTH(kSignalsSent, signals_sent),
+      HPM_TRUTH(kSignalsDelivered, signals_delivered),
+      HPM_TRUTH(kTimerExpirations, timer_expirations),
+      {probe::Event::kPageFirstTouches,
+       [](const Kernel& k, u32, probe::TruthTerms& t) { t.push_back({&k.memory_.firstTouches()}); },
+       probe::Changes::kAnytime, probe::Tally::kNone},
+      HPM_TRUTH(kFutexWaits, futex_waits),
+      HPM_TRUTH(kFutexWakes, futex_wakes),
+      HPM_TRUTH(kThreadsCreated, threads_created),
+      HPM_TRUTH(kThreadExits, thread_exits),
+      HPM_TRUTH(kIoReads, io_reads),
+      HPM_TRUTH(kIoWrites, io_writes),
+      HPM_TRUTH(kIoBytesRead, io_bytes_read),
+      HPM_TRUTH(kIoBytesWritten, io_bytes_written),
+      HPM_TRUTH(kIoConsoleWrites, console_writes),
+      HPM_TRUTH(kIoConsoleBytes, console_bytes),
+      HPM_TRUTH(kIoOpens, opens),
+  };
+  return kRows;
+}
+
+#undef HPM_TRUTH
+#undef HPM_TRUTH_CALLS
+
 void Kernel::firstTouch(u64 /*page*/) {
   HPM_PROBE(bus_, kPageFirstTouches, 0, 1);
 }

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -298,6 +299,11 @@ class Kernel : public MemoryDevice, public TouchListener {
 
   // Kernel and I/O events also go to `bus` (null: none); see stats/probe.h.
   void setProbe(probe::Bus* bus) { bus_ = bus; }
+  // The kernel's events and the statistics that are their ground truth (probe::TruthRow).
+  static std::span<const probe::TruthRow<Kernel>> truthTable();
+  std::optional<u64> groundTruth(probe::Event e, u32 instance) const {
+    return probe::truthOf(truthTable(), *this, e, instance);
+  }
   probe::Bus* probeBus() const { return bus_; }
   void visitStats(stats::Visitor& v) const;
   const ElfImage& image() const { return *image_; }

@@ -545,63 +545,70 @@ void MemorySystem::warmAtomic(u32 core, u64 addr, Cycle now) {
 
 // ---- Statistics ----
 
-void MemorySystem::registerTallies(probe::Bus& bus) const {
-  using probe::Event;
-  for (u32 core = 0; core < p_.cores; ++core) {
-    const auto cache = [&](Event accesses, Event hits, Event misses, Event evictions,
-                           Event invalidations, const CacheStats& s) {
-      bus.addTally(bus.input(accesses, core), &s.accesses);
-      bus.addTally(bus.input(hits, core), &s.hits);
-      bus.addTally(bus.input(misses, core), &s.misses);
-      bus.addTally(bus.input(evictions, core), &s.evictions);
-      bus.addTally(bus.input(invalidations, core), &s.invalidations);
-    };
-    cache(Event::kL1iAccesses, Event::kL1iHits, Event::kL1iMisses, Event::kL1iEvictions,
-          Event::kL1iInvalidations, l1i_stats_[core]);
-    cache(Event::kL1dAccesses, Event::kL1dHits, Event::kL1dMisses, Event::kL1dEvictions,
-          Event::kL1dInvalidations, l1d_stats_[core]);
-    cache(Event::kL1pAccesses, Event::kL1pHits, Event::kL1pMisses, Event::kL1pEvictions,
-          Event::kL1pInvalidations, l1p_stats_[core]);
-    bus.addTally(bus.input(Event::kL1dWrites, core), &l1d_stats_[core].writes);
-    bus.addTally(bus.input(Event::kL1pPrefetches, core), &l1p_stats_[core].prefetches);
-    bus.addTally(bus.input(Event::kL1pPrefetchHits, core), &l1p_stats_[core].prefetch_hits);
-    const CoreTrafficStats& t = traffic_stats_[core];
-    bus.addTally(bus.input(Event::kL1dLoadMisses, core), &t.l1d_load_misses);
-    bus.addTally(bus.input(Event::kL1dStoreMisses, core), &t.l1d_store_misses);
-    bus.addTally(bus.input(Event::kCoreL2Reads, core), &t.l2_reads);
-    bus.addTally(bus.input(Event::kCoreL2Writes, core), &t.l2_writes);
-    bus.addTally(bus.input(Event::kCoreL2Hits, core), &t.l2_hits);
-    bus.addTally(bus.input(Event::kCoreL2Misses, core), &t.l2_misses);
-    bus.addTally(bus.input(Event::kCoreL2Atomics, core), &t.l2_atomics);
-    bus.addTally(bus.input(Event::kCoreDdrReads, core), &t.ddr_reads);
-    bus.addTally(bus.input(Event::kCoreDdrWrites, core), &t.ddr_writes);
+// One row: `stat` (an expression of the model `m` and the instance `i`) is the event's count.
+#define HPM_TRUTH(event, stat, changes)                                                     \
+  probe::TruthRow<MemorySystem> {                                                           \
+    probe::Event::event,                                                                    \
+        [](const MemorySystem& m, u32 i, probe::TruthTerms& t) { t.push_back({&(stat)}); }, \
+        probe::Changes::changes                                                             \
   }
-  for (u32 sid = 0; sid < slices_.size(); ++sid) {
-    const SliceStats& s = slices_[sid].stats;
-    const std::pair<Event, const u64*> slice_tallies[] = {
-        {Event::kL2Requests, &s.requests},
-        {Event::kL2Reads, &s.reads},
-        {Event::kL2Writes, &s.writes},
-        {Event::kL2Bytes, &s.bytes},
-        {Event::kL2Hits, &s.hits},
-        {Event::kL2Misses, &s.misses},
-        {Event::kL2Evictions, &s.evictions},
-        {Event::kL2Writebacks, &s.writebacks},
-        {Event::kL2BackInvalidations, &s.back_invalidations},
-        {Event::kL2BusyCycles, &s.busy_cycles}};
-    for (const auto& [event, value] : slice_tallies) {
-      bus.addTally(bus.input(event, sid), value);
-      bus.setTallyVersion(bus.input(event, sid), &slice_versions_[sid], probe::Bus::kAnyCore);
-    }
-  }
-  for (u32 c = 0; c < ddr_.size(); ++c) {
-    const DdrStats& s = ddr_[c].stats;
-    bus.addTally(bus.input(Event::kDdrRequests, c), &s.requests);
-    bus.addTally(bus.input(Event::kDdrReads, c), &s.reads);
-    bus.addTally(bus.input(Event::kDdrWrites, c), &s.writes);
-    bus.addTally(bus.input(Event::kDdrBytes, c), &s.bytes);
-    bus.addTally(bus.input(Event::kDdrBusyCycles, c), &s.busy_cycles);
-  }
+
+std::span<const probe::TruthRow<MemorySystem>> MemorySystem::truthTable() {
+  // Invalidations come from other cores' accesses, the L2 slices from every core's and DDR's
+  // statistics from everything below them: only the others are the core's own activity.
+  static const probe::TruthRow<MemorySystem> kRows[] = {
+      HPM_TRUTH(kL1iAccesses, m.l1i_stats_[i].accesses, kOwnCore),
+      HPM_TRUTH(kL1iHits, m.l1i_stats_[i].hits, kOwnCore),
+      HPM_TRUTH(kL1iMisses, m.l1i_stats_[i].misses, kOwnCore),
+      HPM_TRUTH(kL1iEvictions, m.l1i_stats_[i].evictions, kOwnCore),
+      HPM_TRUTH(kL1iInvalidations, m.l1i_stats_[i].invalidations, kAnytime),
+      HPM_TRUTH(kL1dAccesses, m.l1d_stats_[i].accesses, kOwnCore),
+      HPM_TRUTH(kL1dHits, m.l1d_stats_[i].hits, kOwnCore),
+      HPM_TRUTH(kL1dMisses, m.l1d_stats_[i].misses, kOwnCore),
+      HPM_TRUTH(kL1dLoadMisses, m.traffic_stats_[i].l1d_load_misses, kOwnCore),
+      HPM_TRUTH(kL1dStoreMisses, m.traffic_stats_[i].l1d_store_misses, kOwnCore),
+      HPM_TRUTH(kL1dWrites, m.l1d_stats_[i].writes, kOwnCore),
+      HPM_TRUTH(kL1dEvictions, m.l1d_stats_[i].evictions, kOwnCore),
+      HPM_TRUTH(kL1dInvalidations, m.l1d_stats_[i].invalidations, kAnytime),
+      HPM_TRUTH(kL1pAccesses, m.l1p_stats_[i].accesses, kOwnCore),
+      HPM_TRUTH(kL1pHits, m.l1p_stats_[i].hits, kOwnCore),
+      HPM_TRUTH(kL1pMisses, m.l1p_stats_[i].misses, kOwnCore),
+      HPM_TRUTH(kL1pPrefetches, m.l1p_stats_[i].prefetches, kOwnCore),
+      HPM_TRUTH(kL1pPrefetchHits, m.l1p_stats_[i].prefetch_hits, kOwnCore),
+      HPM_TRUTH(kL1pEvictions, m.l1p_stats_[i].evictions, kOwnCore),
+      HPM_TRUTH(kL1pInvalidations, m.l1p_stats_[i].invalidations, kAnytime),
+      HPM_TRUTH(kCoreL2Reads, m.traffic_stats_[i].l2_reads, kOwnCore),
+      HPM_TRUTH(kCoreL2Writes, m.traffic_stats_[i].l2_writes, kOwnCore),
+      HPM_TRUTH(kCoreL2Hits, m.traffic_stats_[i].l2_hits, kOwnCore),
+      HPM_TRUTH(kCoreL2Misses, m.traffic_stats_[i].l2_misses, kOwnCore),
+      HPM_TRUTH(kCoreL2Atomics, m.traffic_stats_[i].l2_atomics, kOwnCore),
+      HPM_TRUTH(kCoreDdrReads, m.traffic_stats_[i].ddr_reads, kOwnCore),
+      HPM_TRUTH(kCoreDdrWrites, m.traffic_stats_[i].ddr_writes, kOwnCore),
+      HPM_TRUTH(kL2Requests, m.slices_[i].stats.requests, kShared),
+      HPM_TRUTH(kL2Reads, m.slices_[i].stats.reads, kShared),
+      HPM_TRUTH(kL2Writes, m.slices_[i].stats.writes, kShared),
+      HPM_TRUTH(kL2Bytes, m.slices_[i].stats.bytes, kShared),
+      HPM_TRUTH(kL2Hits, m.slices_[i].stats.hits, kShared),
+      HPM_TRUTH(kL2Misses, m.slices_[i].stats.misses, kShared),
+      HPM_TRUTH(kL2Evictions, m.slices_[i].stats.evictions, kShared),
+      HPM_TRUTH(kL2Writebacks, m.slices_[i].stats.writebacks, kShared),
+      HPM_TRUTH(kL2BackInvalidations, m.slices_[i].stats.back_invalidations, kShared),
+      HPM_TRUTH(kL2BusyCycles, m.slices_[i].stats.busy_cycles, kShared),
+      HPM_TRUTH(kDdrRequests, m.ddr_[i].stats.requests, kAnytime),
+      HPM_TRUTH(kDdrReads, m.ddr_[i].stats.reads, kAnytime),
+      HPM_TRUTH(kDdrWrites, m.ddr_[i].stats.writes, kAnytime),
+      HPM_TRUTH(kDdrBytes, m.ddr_[i].stats.bytes, kAnytime),
+      HPM_TRUTH(kDdrBusyCycles, m.ddr_[i].stats.busy_cycles, kAnytime),
+  };
+  return kRows;
+}
+
+#undef HPM_TRUTH
+
+void MemorySystem::registerTallies(probe::Bus& bus,
+                                   const std::function<const u64*(u32)>& core_version) const {
+  probe::registerTallies(bus, truthTable(), *this, core_version,
+                         [this](u32 slice) { return &slice_versions_[slice]; });
 }
 
 void MemorySystem::visitCoreStats(u32 core, stats::Visitor& v) const {

@@ -13,6 +13,9 @@
 // counts, so that issue 6 can publish the same events on the probe bus.
 #pragma once
 
+#include <functional>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "base/types.h"
@@ -140,10 +143,20 @@ class MemorySystem {
   const CacheStats& l1iStats(u32 core) const { return l1i_stats_[core]; }
   const CacheStats& l1dStats(u32 core) const { return l1d_stats_[core]; }
   const CacheStats& l1pStats(u32 core) const { return l1p_stats_[core]; }
+  const CoreTrafficStats& trafficStats(u32 core) const { return traffic_stats_[core]; }
   const SliceStats& sliceStats(u32 slice) const { return slices_[slice].stats; }
   const DdrStats& ddrStats(u32 controller) const { return ddr_[controller].stats; }
-  // Names on `bus` the statistic behind each of this model's events (probe::Bus::addTally).
-  void registerTallies(probe::Bus& bus) const;
+  // Changes with every change of the slice's statistics.
+  const u64* sliceVersion(u32 slice) const { return &slice_versions_[slice]; }
+  // The model's events and the statistics that are their ground truth (probe::TruthRow): the
+  // caches', the queues' traffic below them, the L2 slices' and the DDR controllers'.
+  static std::span<const probe::TruthRow<MemorySystem>> truthTable();
+  // Names on `bus` the statistic behind each of this model's events (probe::Bus::addTally), with
+  // `core_version(core)` for the events only a core's own activity changes.
+  void registerTallies(probe::Bus& bus, const std::function<const u64*(u32)>& core_version) const;
+  std::optional<u64> groundTruth(probe::Event e, u32 instance) const {
+    return probe::truthOf(truthTable(), *this, e, instance);
+  }
   // Groups "l1i", "l1d", "l1p" of one core; lists "l2_slices" and "ddr_controllers".
   void visitCoreStats(u32 core, stats::Visitor& v) const;
   void visitSharedStats(stats::Visitor& v) const;

@@ -46,59 +46,12 @@ u64 effectiveAddress(const isa::DecodedInst& d, const HartState& s) {
   return (s.x[d.rs1] + (static_cast<u64>(static_cast<i64>(d.imm)) & m.imm)) & m.keep;
 }
 
-// What an operation does, for the instruction-mix events the driver publishes (the events that
-// depend only on the instruction, not on the timing model).
-struct OpMix {
-  u8 load_bytes = 0;
-  u8 store_bytes = 0;
-  u8 flops = 0;      // floating-point operations (a fused multiply-add is two)
-  u8 precision = 0;  // FP arithmetic: 1 single, 2 double
-  bool lr = false, sc = false, amo = false, ecall = false, csr = false, fence = false;
-};
-
+// The instruction-mix properties of every operation (isa::opMix), for the events the driver
+// publishes (the events that depend only on the instruction, not on the timing model).
+using isa::OpMix;
 std::array<OpMix, isa::kOpCount> makeOpMix() {
-  using isa::InstClass;
-  using isa::Op;
   std::array<OpMix, isa::kOpCount> table{};
-  for (u32 i = 0; i < isa::kOpCount; ++i) {
-    const Op op = static_cast<Op>(i);
-    const isa::OpInfo& info = isa::opInfo(op);
-    OpMix& m = table[i];
-    switch (op) {
-      case Op::kLb:
-      case Op::kLbu: m.load_bytes = 1; break;
-      case Op::kLh:
-      case Op::kLhu: m.load_bytes = 2; break;
-      case Op::kLw:
-      case Op::kLwu:
-      case Op::kFlw: m.load_bytes = 4; break;
-      case Op::kLd:
-      case Op::kFld: m.load_bytes = 8; break;
-      case Op::kSb: m.store_bytes = 1; break;
-      case Op::kSh: m.store_bytes = 2; break;
-      case Op::kSw:
-      case Op::kFsw: m.store_bytes = 4; break;
-      case Op::kSd:
-      case Op::kFsd: m.store_bytes = 8; break;
-      case Op::kLrW:
-      case Op::kLrD: m.lr = true; break;
-      case Op::kScW:
-      case Op::kScD: m.sc = true; break;
-      case Op::kEcall: m.ecall = true; break;
-      case Op::kFence:
-      case Op::kFenceI: m.fence = true; break;
-      default: break;
-    }
-    if (info.cls == InstClass::kAtomic && !m.lr && !m.sc) m.amo = true;
-    if (info.format == isa::Format::kCsr || info.format == isa::Format::kCsrI) m.csr = true;
-    const bool arithmetic = info.cls == InstClass::kFpAdd || info.cls == InstClass::kFpMul ||
-                            info.cls == InstClass::kFpFma || info.cls == InstClass::kFpDiv ||
-                            info.cls == InstClass::kFpSqrt;
-    if (arithmetic) {
-      m.flops = info.cls == InstClass::kFpFma ? 2 : 1;
-      m.precision = info.mnemonic.ends_with(".d") ? 2 : 1;
-    }
-  }
+  for (u32 i = 0; i < isa::kOpCount; ++i) table[i] = isa::opMix(static_cast<isa::Op>(i));
   return table;
 }
 
@@ -207,6 +160,8 @@ struct Simulation::Impl {
   // Names the operation counts on the bus as the statistics of the per-operation inputs and of
   // the instruction-mix events that depend on the operation alone.
   void registerOpTallies();
+  // The driver's events and their statistics (probe::TruthRow).
+  static std::span<const probe::TruthRow<Impl>> truthTable();
 
   void publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
   // The events that depend on the instruction's data: misaligned accesses, SC outcomes. (First
@@ -473,43 +428,59 @@ void Simulation::Impl::noteInterest() {
   }
 }
 
-void Simulation::Impl::registerOpTallies() {
+// The driver's events and their statistics (probe::TruthRow): the instruction-mix events that
+// depend on the operation alone, from the operation counts (kept only while a monitor counts
+// from them: no ground truth), and the hardware threads' context switches.
+std::span<const probe::TruthRow<Simulation::Impl>> Simulation::Impl::truthTable() {
   using probe::Event;
+  using Row = probe::TruthRow<Impl>;
+  static constexpr Event kByOperation[] = {
+      Event::kFpSingle, Event::kFpDouble,    Event::kLoads1,       Event::kLoads2,
+      Event::kLoads4,   Event::kLoads8,      Event::kStores1,      Event::kStores2,
+      Event::kStores4,  Event::kStores8,     Event::kLoadReserved, Event::kAtomicMemoryOps,
+      Event::kEcalls,   Event::kCsrAccesses, Event::kFences};
+  static const std::vector<Row> kRows = [] {
+    std::vector<Row> rows = {
+        {Event::kContextSwitches,
+         [](const Impl& sim, u32, probe::TruthTerms& t) { t.push_back({&sim.context_switches}); },
+         probe::Changes::kAnytime, probe::Tally::kNone},
+    };
+    [&rows]<std::size_t... I>(std::index_sequence<I...>) {
+      (rows.push_back(
+           Row{kByOperation[I],
+               [](const Impl& sim, u32 h, probe::TruthTerms& t) {
+                 for (u32 op = 0; op < isa::kOpCount; ++op) {
+                   forEachMixEvent(kOpMix[op], [&](Event e, u64 weight) {
+                     if (e == kByOperation[I]) {
+                       t.push_back({&sim.op_counts[std::size_t{h} * isa::kOpCount + op], weight});
+                     }
+                   });
+                 }
+               },
+               probe::Changes::kOwnCore, probe::Tally::kTerms, false}),
+       ...);
+    }
+    (std::make_index_sequence<std::size(kByOperation)>{});
+    return rows;
+  }();
+  return kRows;
+}
+
+void Simulation::Impl::registerOpTallies() {
   const u32 threads = bus->topology().threads;
   op_counts.assign(std::size_t{threads} * isa::kOpCount, 0);
   for (u32 h = 0; h < threads; ++h) {
     for (u32 op = 0; op < isa::kOpCount; ++op) {
-      const u64* count = &op_counts[std::size_t{h} * isa::kOpCount + op];
       // (retire() counts before the timing model steps the core's version: a read between the
       // two sees the new count, and the version step makes the next read look again.)
       const u32 core = h / machine.node.threads_per_core;
-      const u64* version = model->coreVersion(core);
-      bus->addTally(bus->inputOp(op, h), count);
-      bus->setTallyVersion(bus->inputOp(op, h), version, core);
-      forEachMixEvent(kOpMix[op], [&](Event e, u64 weight) {
-        if (e == Event::kFpOps) return;
-        bus->addTally(bus->input(e, h), count, weight);
-        bus->setTallyVersion(bus->input(e, h), version, core);
-      });
+      bus->addTally(bus->inputOp(op, h), &op_counts[std::size_t{h} * isa::kOpCount + op]);
+      bus->setTallyVersion(bus->inputOp(op, h), model->coreVersion(core), core);
     }
-    // FP operations follow from the model's instructions by class (an operation's count is its
-    // class's: a fused multiply-add two, other arithmetic one; makeOpMix), which spares the
-    // driver counting operations for the most common instruction-mix event. (Its version is
-    // the thread's core's, as the model set for the class inputs.)
-    const u32 fp_ops = bus->input(Event::kFpOps, h);
-    for (const isa::InstClass cls :
-         {isa::InstClass::kFpAdd, isa::InstClass::kFpMul, isa::InstClass::kFpFma,
-          isa::InstClass::kFpDiv, isa::InstClass::kFpSqrt}) {
-      const auto by_class =
-          static_cast<Event>(static_cast<u32>(Event::kInstIntAlu) + static_cast<u32>(cls));
-      const u64 flops = cls == isa::InstClass::kFpFma ? 2 : 1;
-      for (const probe::TallyTerm& term : bus->tally(bus->input(by_class, h))) {
-        bus->addTally(fp_ops, term.value, term.weight * flops);
-      }
-    }
-    bus->setTallyVersion(fp_ops, bus->tallyVersion(bus->input(Event::kInstFpAdd, h)),
-                         bus->tallyVersionCore(bus->input(Event::kInstFpAdd, h)));
   }
+  probe::registerTallies(
+      *bus, truthTable(), *this, [this](u32 core) { return model->coreVersion(core); },
+      [](u32) -> const u64* { return nullptr; });
 }
 
 void Simulation::Impl::publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s) {
@@ -805,6 +776,14 @@ const Kernel& Simulation::kernel() const {
 Kernel& Simulation::kernel() {
   return *impl_->kernel;
 }
+std::optional<u64> Simulation::groundTruth(probe::Event e, u32 instance) const {
+  if (auto v = impl_->kernel->groundTruth(e, instance)) return v;
+  if (impl_->model) {
+    if (auto v = impl_->model->groundTruth(e, instance)) return v;
+  }
+  return probe::truthOf(Impl::truthTable(), *impl_, e, instance);
+}
+
 Monitor* Simulation::monitor() const {
   return impl_->monitor.get();
 }

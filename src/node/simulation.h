@@ -108,6 +108,11 @@ class Simulation {
   // The node's counter unit, when it has one and the mode has a timing model (else null).
   Monitor* monitor() const;
 
+  // The ground truth of event `e` of instance `instance` of its scope: the statistic the model
+  // publishing it keeps (kernel, timing model, memory system, the driver: probe::TruthRow), if
+  // it is kept in this run's mode.
+  std::optional<u64> groundTruth(probe::Event e, u32 instance) const;
+
   // Every ground-truth statistic: kernel, timing model, regions.
   void visitStats(stats::Visitor& v) const;
 

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -229,6 +230,62 @@ struct TallyTerm {
   u64 weight = 1;
 };
 
+// ---- ground truth ----
+//
+// Every model that publishes events declares, once, in a table, the statistic it keeps for each
+// of them: its ground truth. The table's rows name the statistics whose weighted sum is the
+// event's count for one instance of its scope (most events: one statistic, weight 1; branches not
+// taken = branches - branches taken). From that table alone the model registers the bus's tallies
+// (counting from statistics, Bus::addTally) and answers groundTruth(), which the exactness test
+// (tests/node/monitor_exactness_test.cpp) holds every counter against.
+using TruthTerms = std::vector<TallyTerm>;
+
+// What changes the statistics behind an event (counting from statistics reads them again only
+// when their version, Bus::setTallyVersion, says they may have changed).
+enum class Changes : u8 {
+  kOwnCore,  // only the activity of the instance's core (its threads' instructions and waits)
+  kShared,   // any core's activity: the model keeps a version of its own (Bus::kAnyCore)
+  kAnytime,  // no version: read at every window end
+};
+
+// How counting from statistics reads an event (Bus::addTally).
+enum class Tally : u8 {
+  kTerms,  // the row's terms
+  kLevel,  // the model's LevelSource, which attributes the same cycles (a thread's levels)
+  kNone,   // not at all: the event is counted from published events only
+};
+
+template <class Model>
+struct TruthRow {
+  Event event;
+  // Appends the terms of instance `i` of the event's scope.
+  void (*terms)(const Model& model, u32 i, TruthTerms& out);
+  Changes changes = Changes::kOwnCore;
+  Tally tally = Tally::kTerms;
+  // Whether the statistic is kept whatever is counted, and so is the event's ground truth (the
+  // driver's operation counts are kept only while a monitor counts from them).
+  bool truth = true;
+};
+
+inline u64 sumOf(const TruthTerms& terms) {
+  u64 sum = 0;
+  for (const TallyTerm& t : terms) sum += t.weight * *t.value;
+  return sum;
+}
+
+// The count of event `e` of instance `i` by `table`, if it has a ground-truth row for `e`.
+template <class Model>
+std::optional<u64> truthOf(std::span<const TruthRow<Model>> table, const Model& model, Event e,
+                           u32 i) {
+  for (const TruthRow<Model>& row : table) {
+    if (row.event != e || !row.truth) continue;
+    TruthTerms terms;
+    row.terms(model, i, terms);
+    return sumOf(terms);
+  }
+  return std::nullopt;
+}
+
 // The level events of hardware threads whose cycles a timing model attributes itself (Cycles,
 // the stall causes, StallAny): every cycle before a thread's clock belongs to one "lump", the
 // interval from the clock before an instruction (or an idle stretch) to the clock after it, and
@@ -441,6 +498,35 @@ class Bus {
   Sink* sink_ = nullptr;
   Cycle now_ = 0;
 };
+
+// Registers the tallies of `table`'s rows on `bus`, for every instance of each row's scope, with
+// their versions: a kOwnCore row's is `core_version(core)` (the instance's core: itself, or a
+// thread's), a kShared row's `shared_version(i)`.
+template <class Model, class CoreVersion, class SharedVersion>
+void registerTallies(Bus& bus, std::span<const TruthRow<Model>> table, const Model& model,
+                     CoreVersion&& core_version, SharedVersion&& shared_version) {
+  const Topology& topology = bus.topology();
+  for (const TruthRow<Model>& row : table) {
+    const Scope scope = info(row.event).scope;
+    for (u32 i = 0; i < topology.instances(scope); ++i) {
+      const u32 input = bus.input(row.event, i);
+      if (row.tally == Tally::kNone) continue;
+      if (row.tally == Tally::kLevel) {
+        bus.addLevelTally(input);
+      } else {
+        TruthTerms terms;
+        row.terms(model, i, terms);
+        for (const TallyTerm& t : terms) bus.addTally(input, t.value, t.weight);
+      }
+      if (row.changes == Changes::kOwnCore) {
+        const u32 core = scope == Scope::kThread ? i / (topology.threads / topology.cores) : i;
+        bus.setTallyVersion(input, core_version(core), core);
+      } else if (row.changes == Changes::kShared) {
+        bus.setTallyVersion(input, shared_version(i), Bus::kAnyCore);
+      }
+    }
+  }
+}
 
 }  // namespace hpm::probe
 

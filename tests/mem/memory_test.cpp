@@ -348,7 +348,8 @@ TEST(MemorySystem, ASlicesTallyVersionChangesWheneverOneOfItsStatisticsDoes) {
   topology.slices = p.l2.slices;
   topology.controllers = p.ddr.controllers;
   probe::Bus bus(topology, 1);
-  m.registerTallies(bus);
+  const u64 core_version = 0;
+  m.registerTallies(bus, [&](u32) { return &core_version; });
   std::vector<u32> inputs;
   for (u32 e = 0; e < static_cast<u32>(probe::kEventCount); ++e) {
     const auto event = static_cast<probe::Event>(e);
