@@ -4,15 +4,19 @@
 // arithmetic in both precisions, share a counter through atomics and a mutex (coherence traffic,
 // futexes), and write a line; the main thread also opens and reads /dev/zero, takes a signal and
 // waits for an interval timer, and makes exactly kMisalignedLoads misaligned loads and
-// kMisalignedStores misaligned stores (the tests know these numbers). On bgq six threads fill core
-// 0's four hardware threads and two of core 1's; on bgp they share four cores (context switches).
-// Prints a checksum.
+// kMisalignedStores misaligned stores (the tests know these numbers), and takes one fault of each
+// kind the kernel counts (a load from unmapped memory, a fetch from a non-executable page, an
+// illegal instruction, a breakpoint, a misaligned atomic), each handled. On bgq six threads fill
+// core 0's four hardware threads and two of core 1's; on bgp they share four cores (context
+// switches). Prints a checksum.
 #include <fcntl.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -72,6 +76,48 @@ static void onSignal(int signo) {
   ++signals_seen;
 }
 
+static sigjmp_buf fault_return;
+static volatile sig_atomic_t faults_taken;
+static volatile long* volatile unmapped = (volatile long*)8;
+
+static void onFault(int signo) {
+  (void)signo;
+  ++faults_taken;
+  siglongjmp(fault_return, 1);
+}
+
+// One fault of each kind, each handled: a load from unmapped memory (SIGSEGV), a fetch from a
+// page without execute permission (SIGSEGV), an illegal instruction (SIGILL), a breakpoint
+// (SIGTRAP), a misaligned atomic (SIGBUS).
+static int takeFaults(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = onFault;
+  sa.sa_flags = SA_NODEFER;
+  const int signals[] = {SIGSEGV, SIGILL, SIGTRAP, SIGBUS};
+  for (int i = 0; i < 4; ++i) sigaction(signals[i], &sa, NULL);
+  unsigned char* page =
+      mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (page == MAP_FAILED) return -1;
+  page[0] = 0x73;  // (an ecall, were it ever executed)
+  static long aligned[2] __attribute__((aligned(16)));
+  for (volatile int kind = 0; kind < 5; ++kind) {
+    if (sigsetjmp(fault_return, 1) != 0) continue;
+    switch (kind) {
+      case 0: (void)*unmapped; break;
+      case 1: ((void (*)(void))page)(); break;
+      case 2: __asm__ volatile(".word 0" ::: "memory"); break;
+      case 3: __asm__ volatile("ebreak" ::: "memory"); break;
+      case 4:
+        __asm__ volatile("amoadd.w zero, %0, (%1)" : : "r"(1), "r"((char*)aligned + 2) : "memory");
+        break;
+    }
+  }
+  munmap(page, 4096);
+  for (int i = 0; i < 4; ++i) signal(signals[i], SIG_DFL);
+  return faults_taken;
+}
+
 int main(int argc, char** argv) {
   int threads = argc > 1 ? atoi(argv[1]) : 6;
   if (threads < 1 || threads > kMaxThreads) threads = 6;
@@ -82,6 +128,7 @@ int main(int argc, char** argv) {
   const struct itimerval once = {{0, 0}, {0, 200}};
   setitimer(ITIMER_REAL, &once, NULL);
   while (signals_seen < 2) pause();
+  if (takeFaults() != 5) return 5;
 
   // Misaligned accesses, in assembly so that the compiler cannot split them.
   static unsigned char scratch[64] __attribute__((aligned(16)));

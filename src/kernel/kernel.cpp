@@ -54,6 +54,12 @@ void KernelStats::visit(stats::Visitor& v) const {
   v.counter("console_writes", console_writes, "Writes to standard output and error");
   v.counter("console_bytes", console_bytes, "Bytes written to standard output and error");
   v.counter("opens", opens, "Files opened");
+  v.counter("faults_data", faults_data, "Loads and stores that faulted");
+  v.counter("faults_fetch", faults_fetch, "Instruction fetches that faulted");
+  v.counter("faults_alignment", faults_alignment, "Misaligned atomic memory operations");
+  v.counter("faults_illegal", faults_illegal, "Illegal instructions");
+  v.counter("faults_breakpoint", faults_breakpoint, "Breakpoints (ebreak)");
+  v.counter("counter_interrupts", counter_interrupts, "Counter-unit interrupts queued");
   v.counter("scheduler_slices", slices, "Scheduler picks that ran a thread");
   v.counter("scheduler_empty_slices", empty_slices,
             "Picks that retired no instruction (the thread's next instruction issues later)");
@@ -127,6 +133,12 @@ std::span<const probe::TruthRow<Kernel>> Kernel::truthTable() {
       HPM_TRUTH(kIoConsoleWrites, console_writes),
       HPM_TRUTH(kIoConsoleBytes, console_bytes),
       HPM_TRUTH(kIoOpens, opens),
+      HPM_TRUTH(kFaultsData, faults_data),
+      HPM_TRUTH(kFaultsFetch, faults_fetch),
+      HPM_TRUTH(kFaultsAlignment, faults_alignment),
+      HPM_TRUTH(kFaultsIllegal, faults_illegal),
+      HPM_TRUTH(kFaultsBreakpoint, faults_breakpoint),
+      HPM_TRUTH(kCounterInterrupts, counter_interrupts),
   };
   return kRows;
 }
@@ -421,17 +433,21 @@ void Kernel::handleStop(Thread& t, const Stop& stop) {
       return;
     }
     case StopReason::kEbreak:
+      countFault(t, probe::Event::kFaultsBreakpoint, stats_.faults_breakpoint);
       raiseFault(t, SIGTRAP, kTrapBrkpt, s.pc, "breakpoint (ebreak)");
       return;
     case StopReason::kIllegalInstruction:
+      countFault(t, probe::Event::kFaultsIllegal, stats_.faults_illegal);
       raiseFault(t, SIGILL, kIllIllOpc, s.pc, "illegal instruction");
       return;
     case StopReason::kFetchFault:
+      countFault(t, probe::Event::kFaultsFetch, stats_.faults_fetch);
       raiseFault(t, SIGSEGV, memory_.pagePerm(stop.addr) ? kSegvAccErr : kSegvMapErr, stop.addr,
                  "instruction fetch from non-executable memory");
       return;
     case StopReason::kLoadFault:
     case StopReason::kStoreFault: {
+      countFault(t, probe::Event::kFaultsData, stats_.faults_data);
       const bool mapped = memory_.pagePerm(stop.addr) != 0;
       const bool load = stop.reason == StopReason::kLoadFault;
       raiseFault(t, SIGSEGV, mapped ? kSegvAccErr : kSegvMapErr, stop.addr,
@@ -440,6 +456,7 @@ void Kernel::handleStop(Thread& t, const Stop& stop) {
       return;
     }
     case StopReason::kMisalignedAtomic:
+      countFault(t, probe::Event::kFaultsAlignment, stats_.faults_alignment);
       raiseFault(t, SIGBUS, kBusAdrAln, stop.addr, "misaligned atomic memory operation");
       return;
   }
@@ -781,9 +798,22 @@ bool Kernel::write(u64 addr, unsigned size, u64 value) {
   return false;
 }
 
+void Kernel::countFault(const Thread& t, probe::Event e, u64& stat) {
+  ++stat;
+  if (bus_ != nullptr && bus_->wants(e, 0)) [[unlikely]] {
+    bus_->setNow(std::max(bus_->now(), t.clock()));
+    bus_->pulse(e, 0, 1);
+  }
+}
+
 void Kernel::counterInterrupt(int tid, int signo, i32 unit, i32 counter, Cycle when) {
   for (const auto& t : threads_) {
     if (t->tid() != tid || t->exited) continue;
+    ++stats_.counter_interrupts;
+    if (bus_ != nullptr && bus_->wants(probe::Event::kCounterInterrupts, 0)) [[unlikely]] {
+      bus_->setNow(std::max(bus_->now(), when));
+      bus_->pulse(probe::Event::kCounterInterrupts, 0, 1);
+    }
     SigInfo info;
     info.signo = signo;
     info.code = kHpmSiCounter;

@@ -92,7 +92,12 @@ struct KernelStats {
   u64 io_bytes_written = 0;
   u64 console_writes = 0;  // writes to guest descriptors 1 and 2
   u64 console_bytes = 0;
-  u64 opens = 0;         // files opened (openat that succeeded)
+  u64 opens = 0;  // files opened (openat that succeeded)
+  // Faults by kind (whether a handler took them or they killed the process), and counter-unit
+  // interrupts queued for a thread.
+  u64 faults_data = 0, faults_fetch = 0, faults_alignment = 0, faults_illegal = 0;
+  u64 faults_breakpoint = 0;
+  u64 counter_interrupts = 0;
   u64 slices = 0;        // scheduler picks that ran a thread
   u64 empty_slices = 0;  // ... of which retired no instruction (a timed wait to issue)
 
@@ -289,6 +294,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   void setDeviceProvider(DeviceProvider* provider) { devices_ = provider; }
   // Queues a counter unit's interrupt for thread `tid` as signal `signo`, at cycle `when`.
   void counterInterrupt(int tid, int signo, i32 unit, i32 counter, Cycle when);
+  // Counts a fault of kind `e` in `stat` (and on the bus, at the faulting thread's clock).
+  void countFault(const Thread& t, probe::Event e, u64& stat);
 
   // MemoryDevice: guest accesses to mapped device windows.
   bool read(u64 addr, unsigned size, u64& value) override;

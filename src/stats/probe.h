@@ -177,6 +177,12 @@ enum class Kind : u8 {
   X(ThreadsCreated, kKernel, kPulse, "Threads created (clone)")                                    \
   X(ThreadExits, kKernel, kPulse, "Threads that exited")                                           \
   X(ContextSwitches, kKernel, kPulse, "Guest-thread switches on a hardware thread")                \
+  X(FaultsData, kKernel, kPulse, "Loads and stores that faulted (unmapped or protected memory)")   \
+  X(FaultsFetch, kKernel, kPulse, "Instruction fetches that faulted")                              \
+  X(FaultsAlignment, kKernel, kPulse, "Misaligned atomic memory operations (alignment faults)")    \
+  X(FaultsIllegal, kKernel, kPulse, "Illegal instructions (program interrupts)")                   \
+  X(FaultsBreakpoint, kKernel, kPulse, "Breakpoints (ebreak) taken")                               \
+  X(CounterInterrupts, kKernel, kPulse, "Counter-unit interrupts queued for a thread")             \
   X(IoReads, kNode, kPulse, "Reads from files, pipes and devices")                                 \
   X(IoWrites, kNode, kPulse, "Writes to files, pipes and devices")                                 \
   X(IoBytesRead, kNode, kPulse, "Bytes read")                                                      \
