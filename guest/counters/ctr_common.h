@@ -58,20 +58,20 @@ static inline void die(const char* what, int err) {
   exit(2);
 }
 
-/* The calling thread's native event for a per-thread event such as "INSTRUCTIONS":
- * "PU<core>_INSTRUCTIONS" on bgp, "PEVT_INSTRUCTIONS_T<thread>" on bgq. */
-static inline void thread_event(const hpmctr_unit* u, const char* event, char* out, size_t size) {
-  if (u->machine == HPMCTR_BGP) {
-    snprintf(out, size, "PU%d_%s", hpmctr_core(), event);
-  } else {
-    snprintf(out, size, "PEVT_%s_T%d", event, hpmctr_thread());
-  }
+/* The calling thread's native event for a generic event such as "Instructions"
+ * (hpmctr_thread_event: "PU<core>_INSTRUCTIONS" on bgp, "PEVT_INST_ALL@t<thread>" on bgq): its
+ * input, and its name in `out`. */
+static inline int thread_event(const hpmctr_unit* u, const char* generic, char* out, size_t size) {
+  const int input = hpmctr_thread_event(u, generic);
+  if (input < 0) die(generic, input);
+  snprintf(out, size, "%s", hpmctr_event_name(u, input));
+  return input;
 }
 
-static inline int add_thread_event(hpmctr_unit* u, const char* event) {
+static inline int add_thread_event(hpmctr_unit* u, const char* generic) {
   char name[96];
-  thread_event(u, event, name, sizeof name);
-  const int c = hpmctr_add_name(u, name, HPMCTR_LEVEL_HIGH);
+  const int input = thread_event(u, generic, name, sizeof name);
+  const int c = hpmctr_add(u, input, HPMCTR_LEVEL_HIGH);
   if (c < 0) die(name, c);
   return c;
 }

@@ -13,10 +13,10 @@ int main(int argc, char** argv) {
   printf("machine %s, device %d, core %d, thread %d\n",
          u.machine == HPMCTR_BGP ? "bgp (UPC-P)" : "bgq (UPC-Q)", u.device, hpmctr_core(),
          hpmctr_thread());
-  const int instructions = add_thread_event(&u, "INSTRUCTIONS");
-  const int alu = add_thread_event(&u, "INST_INT_ALU");
-  const int branches = add_thread_event(&u, "INST_BRANCH");
-  const int stores = add_thread_event(&u, "INST_STORE");
+  const int instructions = add_thread_event(&u, "Instructions");
+  const int alu = add_thread_event(&u, "InstIntAlu");
+  const int branches = add_thread_event(&u, "InstBranch");
+  const int stores = add_thread_event(&u, "InstStore");
   const int programmed[] = {instructions, alu, branches, stores};
   const int count = argc > 1 ? argc - 1 : (int)(sizeof kDefault / sizeof kDefault[0]);
   for (int i = 0; i < count; ++i) {

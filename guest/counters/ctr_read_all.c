@@ -24,7 +24,7 @@ static void pause_cycles(int n) {
 
 static void read_all_upcp(hpmctr_unit* u, uint64_t n) {
   char name[96];
-  thread_event(u, "INSTRUCTIONS", name, sizeof name);
+  thread_event(u, "Instructions", name, sizeof name);
   const int input = hpmctr_event(u, name);
   if (input < 0) die(name, input);
   const int select = input / (int)u->counters;
@@ -63,21 +63,26 @@ static void read_all_upcp(hpmctr_unit* u, uint64_t n) {
 }
 
 static void read_all_punit(hpmctr_unit* u, uint64_t n) {
-  for (int input = 0; input < (int)u->counters; ++input) {
+  /* Every counter in use: the first inputs on all but the last, the calling thread's
+   * instructions on that one. */
+  char name[96];
+  thread_event(u, "Instructions", name, sizeof name);
+  const int instructions = hpmctr_event(u, name);
+  if (instructions < 0) die(name, instructions);
+  for (int input = 0; input + 1 < (int)u->counters; ++input) {
     if (hpmctr_add(u, input, HPMCTR_LEVEL_HIGH) != input) die("hpmctr_add", input);
   }
+  const int counter = hpmctr_add(u, instructions, HPMCTR_LEVEL_HIGH);
+  check_eq("the thread's instructions on the last counter", (uint64_t)counter, u->counters - 1);
   check_eq("a 25th counter is refused (-EBUSY)", (uint64_t)-hpmctr_add(u, 30, HPMCTR_LEVEL_HIGH),
            16);
-  char name[96];
-  thread_event(u, "INSTRUCTIONS", name, sizeof name);
-  const int input = hpmctr_event(u, name);
   loop_counted(run_register(u), n);
   uint64_t values[64];
   check_eq("read_all counters", (uint64_t)hpmctr_read_all(u, values), u->counters);
   int same = 1;
   for (unsigned c = 0; c < u->counters; ++c) same = same && values[c] == hpmctr_read(u, (int)c);
   check_true("read_all equals the single reads", same);
-  check_eq(name, values[input], 1 + 2 * n);
+  check_eq(name, values[counter], 1 + 2 * n);
   pause_cycles(1000); /* more than the 800-cycle sweep */
   int settled = 1;
   for (unsigned c = 0; c < u->counters; ++c) {
@@ -90,8 +95,8 @@ static void node_units(void) {
   hpmctr_unit cnk, io, l2;
   int r = hpmctr_open(&cnk, HPMCTR_CNK, 0);
   if (r != 0) die("open cnk", r);
-  const int syscalls = hpmctr_add_name(&cnk, "PEVT_CNK_SYSCALLS", HPMCTR_LEVEL_HIGH);
-  if (syscalls < 0) die("PEVT_CNK_SYSCALLS", syscalls);
+  const int syscalls = hpmctr_add_name(&cnk, "PEVT_CNKHWT_SYSCALL", HPMCTR_LEVEL_HIGH);
+  if (syscalls < 0) die("PEVT_CNKHWT_SYSCALL", syscalls);
   const uint64_t before = hpmctr_read(&cnk, syscalls);
   for (int i = 0; i < 10; ++i) syscall(SYS_getppid);
   check_eq("CNK system calls between two reads", hpmctr_read(&cnk, syscalls) - before, 10);

@@ -42,7 +42,7 @@ static uint64_t chain(const volatile void* p, uint64_t k, long stride) {
 int main(int argc, char** argv) {
   const uint64_t k = argc > 1 ? strtoull(argv[1], NULL, 0) : 2000;
   hpmctr_unit u = open_core_unit();
-  const int c = add_thread_event(&u, "INSTRUCTIONS");
+  const int c = add_thread_event(&u, "Instructions");
   hpmctr_start(&u);
   const volatile uint64_t* reg = counter_register(&u, c);
 

@@ -23,10 +23,10 @@ int main(int argc, char** argv) {
   const uint64_t n1 = argc > 1 ? strtoull(argv[1], NULL, 0) : 1000;
   const uint64_t n2 = argc > 2 ? strtoull(argv[2], NULL, 0) : 3000;
   hpmctr_unit u = open_core_unit();
-  const int instructions = add_thread_event(&u, "INSTRUCTIONS");
-  const int muls = add_thread_event(&u, "INST_INT_MUL");
-  const int stores = add_thread_event(&u, "INST_STORE");
-  const int ecalls = add_thread_event(&u, "ECALLS");
+  const int instructions = add_thread_event(&u, "Instructions");
+  const int muls = add_thread_event(&u, "InstIntMul");
+  const int stores = add_thread_event(&u, "InstStore");
+  const int ecalls = add_thread_event(&u, "Ecalls");
 
   uncounted_work(5);
   loop_counted(run_register(&u), n1);
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
 
   /* The other way round: counting everything but a region (stop, work, start). */
   hpmctr_reset(&u);
-  const int muls2 = add_thread_event(&u, "INST_INT_MUL");
+  const int muls2 = add_thread_event(&u, "InstIntMul");
   hpmctr_start(&u);
   mul_loop(500);
   hpmctr_stop(&u);

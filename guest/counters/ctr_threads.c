@@ -55,7 +55,7 @@ static void* run_worker(void* arg) {
   if (w->shared != NULL) { /* bgp */
     hpmctr_unit* u = w->shared;
     char name[96];
-    thread_event(u, "INSTRUCTIONS", name, sizeof name);
+    thread_event(u, "Instructions", name, sizeof name);
     const int input = hpmctr_event(u, name);
     pthread_barrier_wait(&barrier);
     loop_between_reads(counter_register(u, input % (int)u->counters), w->n, &w->first, &w->last);
@@ -63,8 +63,8 @@ static void* run_worker(void* arg) {
     return NULL;
   }
   hpmctr_unit u = open_core_unit();
-  const int instructions = add_thread_event(&u, "INSTRUCTIONS");
-  const int muls = add_thread_event(&u, "INST_INT_MUL");
+  const int instructions = add_thread_event(&u, "Instructions");
+  const int muls = add_thread_event(&u, "InstIntMul");
   w->overflow_error = hpmctr_overflow(&u, muls, kPeriod, on_period, w);
   pthread_barrier_wait(&barrier);
   hpmctr_start(&u);
@@ -92,7 +92,7 @@ int main(void) {
     if (r != 0) die("open", r);
     for (int core = 0; core < threads; ++core) {
       char name[32];
-      snprintf(name, sizeof name, "PU%d_INSTRUCTIONS", core);
+      snprintf(name, sizeof name, "PU%d_INSTRUCTIONS", core); /* hpmsim's own bgp event */
       if (hpmctr_add_name(&shared, name, HPMCTR_LEVEL_HIGH) < 0) die(name, -1);
     }
     hpmctr_start(&shared);

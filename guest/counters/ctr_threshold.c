@@ -2,7 +2,8 @@
  * floor(count / period) times, once per interrupt, each time with the count just past a multiple
  * of the period, at increasing cycles.
  *
- *   ctr_threshold EVENT N PERIOD...   (EVENT a per-thread event: INST_INT_MUL or INSTRUCTIONS)
+ *   ctr_threshold EVENT N PERIOD...   (EVENT a generic per-thread event: InstIntMul or
+ * Instructions)
  *
  * The thread runs N iterations of (mul, addi, bnez) between a start and a stop store, with a
  * threshold of PERIOD events on its core's counter of EVENT. Checks, per period:
@@ -11,7 +12,7 @@
  *     counter 4 cycles after the reaching event (docs/upcq.md), so slack = 4 (one instruction per
  *     cycle); on bgp the unit counts until the library's handler stops it, so slack = the events
  *     of the delivery latency (at most one per cycle; bound 192);
- *   - INST_INT_MUL: no handler code multiplies, so on bgp the count is exactly N (the unit is
+ *   - InstIntMul: no handler code multiplies, so on bgp the count is exactly N (the unit is
  *     stopped while the interrupt is handled); on bgq the count is N minus the multiplications
  *     issued while the counter was frozen (between the interrupt and the handler): at most
  *     (latency / 3) each time, bound 64 per call;
@@ -45,7 +46,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const char* event = argv[1];
-  const int muls = strcmp(event, "INST_INT_MUL") == 0;
+  const int muls = strcmp(event, "InstIntMul") == 0;
   const uint64_t n = strtoull(argv[2], NULL, 0);
   hpmctr_unit u = open_core_unit();
   const int bgp = u.machine == HPMCTR_BGP;

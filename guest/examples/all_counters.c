@@ -42,9 +42,9 @@ int main(void) {
   if (u.machine == HPMCTR_BGP) {
     hpmctr_program_select(&u, 0);
   } else {
-    /* The first 24 of this hardware thread's events ("..._T<thread>"). */
+    /* The first 24 of this hardware thread's events ("...@t<thread>"). */
     char suffix[8];
-    snprintf(suffix, sizeof suffix, "_T%d", hpmctr_thread());
+    snprintf(suffix, sizeof suffix, "@t%d", hpmctr_thread());
     for (int input = 0; input < (int)u.events; ++input) {
       const char* name = hpmctr_event_name(&u, input);
       const size_t len = name ? strlen(name) : 0;

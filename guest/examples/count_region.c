@@ -30,21 +30,16 @@ int main(void) {
     fprintf(stderr, "no counter unit (%d): run under hpmsim's timing mode\n", r);
     return 1;
   }
-  /* Per-thread events are named per core on bgp ("PU0_...") and per hardware thread on bgq
-   * ("..._T0"); L1D misses are a core event on both. */
-  char names[3][64];
-  if (u.machine == HPMCTR_BGP) {
-    snprintf(names[0], sizeof names[0], "PU%d_INSTRUCTIONS", hpmctr_core());
-    snprintf(names[1], sizeof names[1], "PU%d_FP_OPS", hpmctr_core());
-    snprintf(names[2], sizeof names[2], "PU%d_L1D_MISSES", hpmctr_core());
-  } else {
-    snprintf(names[0], sizeof names[0], "PEVT_INSTRUCTIONS_T%d", hpmctr_thread());
-    snprintf(names[1], sizeof names[1], "PEVT_FP_OPS_T%d", hpmctr_thread());
-    snprintf(names[2], sizeof names[2], "PEVT_L1D_MISSES");
-  }
+  /* The calling thread's instructions, fused multiply-adds and its core's L1D misses, by their
+   * generic names: the library finds each machine's event ("PU0_INSTRUCTIONS" on bgp,
+   * "PEVT_INST_ALL@t0" on bgq, ...). */
+  const char* generics[3] = {"Instructions", "InstFpFma", "L1dMisses"};
+  const char* names[3];
   int counter[3];
   for (int e = 0; e < 3; ++e) {
-    counter[e] = hpmctr_add_name(&u, names[e], HPMCTR_LEVEL_HIGH);
+    const int input = hpmctr_thread_event(&u, generics[e]);
+    names[e] = input < 0 ? generics[e] : hpmctr_event_name(&u, input);
+    counter[e] = hpmctr_add(&u, input, HPMCTR_LEVEL_HIGH);
     if (counter[e] < 0) {
       fprintf(stderr, "cannot count %s (%d)\n", names[e], counter[e]);
       return 1;

@@ -60,13 +60,10 @@ int main(void) {
     fprintf(stderr, "no counter unit: run under hpmsim's timing mode\n");
     return 1;
   }
-  char name[64];
-  if (u.machine == HPMCTR_BGP) {
-    snprintf(name, sizeof name, "PU%d_INSTRUCTIONS", hpmctr_core());
-  } else {
-    snprintf(name, sizeof name, "PEVT_INSTRUCTIONS_T%d", hpmctr_thread());
-  }
-  const int c = hpmctr_add_name(&u, name, HPMCTR_LEVEL_HIGH);
+  /* This thread's instructions: "PU0_INSTRUCTIONS" on bgp, "PEVT_INST_ALL@t0" on bgq. */
+  const int input = hpmctr_thread_event(&u, "Instructions");
+  const char* name = input < 0 ? "Instructions" : hpmctr_event_name(&u, input);
+  const int c = hpmctr_add(&u, input, HPMCTR_LEVEL_HIGH);
   if (c < 0 || hpmctr_overflow(&u, c, 2000, on_sample, NULL) != 0) {
     fprintf(stderr, "cannot sample %s\n", name);
     return 1;

@@ -37,14 +37,9 @@ int main(void) {
       sched_setaffinity(0, sizeof set, &set);
     }
     if (hpmctr_open_core(&u) == 0) {
-      char name[64];
-      if (machine == HPMCTR_BGP) {
-        snprintf(name, sizeof name, "PU%d_INSTRUCTIONS", hpmctr_core());
-      } else {
-        snprintf(name, sizeof name, "PEVT_INSTRUCTIONS_T%d", hpmctr_thread());
-      }
-      /* bgp: the threads share one unit; each programs its own core's counter. */
-      const int c = hpmctr_add_name(&u, name, HPMCTR_LEVEL_HIGH);
+      /* This thread's instructions (bgp: the threads share one unit; each programs its own
+       * core's counter). */
+      const int c = hpmctr_add(&u, hpmctr_thread_event(&u, "Instructions"), HPMCTR_LEVEL_HIGH);
 #pragma omp barrier
       if (t == 0 || machine == HPMCTR_BGQ) hpmctr_start(&u);
 #pragma omp barrier

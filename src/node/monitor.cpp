@@ -22,7 +22,14 @@ void Monitor::Impl::route() {
       auto [it, fresh] = ids.emplace(key, static_cast<u32>(ids.size()));
       const Target target{inst.unit, inst.port, e.input, it->second};
       if (fresh) target_of.push_back(target);
-      for (u32 f : inst.feeds) by_input[f].push_back(target);
+      // (Events that name the same unit input, as the L2 unit's combined and sliced ones, route
+      // each feed to it once.)
+      for (u32 f : inst.feeds) {
+        if (std::none_of(by_input[f].begin(), by_input[f].end(),
+                         [&](const Target& t) { return t.id == target.id; })) {
+          by_input[f].push_back(target);
+        }
+      }
     }
   }
   route_begin.assign(1, 0);
@@ -416,6 +423,9 @@ void Monitor::level(u32 input, Cycle t0, Cycle t1) {
   m.traceLevel(input, t0, t1);
   for (u32 r = m.route_begin[input]; r < m.route_begin[input + 1]; ++r) {
     const Impl::Target& target = m.targets[r];
+    // A counter counted from statistics takes none of its input's events (another target of
+    // the input may: MISC_ELAPSED_TIME and PU0_CYCLES share one).
+    if (m.tally_of[target.id] != Impl::kNoTally) continue;
     // An interval is known when its instruction issues, which can be after another hardware
     // thread read the unit at a cycle inside it; it then starts at that read instead (same
     // length), so totals stay exact and the unit sees its inputs in time order.

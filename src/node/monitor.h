@@ -64,7 +64,8 @@ class Monitor : public probe::Sink, public DeviceProvider {
   const std::vector<NativeEvent>& catalogue() const;
   const NativeEvent* find(const std::string& name) const;
   // Native events whose counts add up to the generic event `name` (a catalogue generic name,
-  // its upper-case form, or a perf name such as "instructions"): empty if unknown.
+  // its upper-case form, or a perf name such as "instructions"), or to the native event `name`
+  // counted per hardware thread only (its `name@t<t>` variants): empty if unknown.
   std::vector<const NativeEvent*> expand(const std::string& name) const;
   // The perf-style names stat accepts, with the generic events each sums (and their sign).
   static const std::vector<std::pair<std::string, std::vector<std::string>>>& perfAliases();

@@ -98,6 +98,14 @@ std::vector<const NativeEvent*> Monitor::expand(const std::string& name) const {
       out.push_back(&e);
     }
   }
+  // A native event counted per hardware thread only (a level event: "PEVT_CYCLES" stands for
+  // "PEVT_CYCLES@t0" ... of every core).
+  if (out.empty()) {
+    const std::string prefix = name + "@t";
+    for (const NativeEvent& e : impl_->catalogue) {
+      if (e.thread >= 0 && e.name.starts_with(prefix)) out.push_back(&e);
+    }
+  }
   return out;
 }
 

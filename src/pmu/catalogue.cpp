@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <sstream>
 
 #include "base/error.h"
 #include "isa/ops.h"
@@ -31,6 +32,20 @@ std::vector<u32> countedOps() {
   return ops;
 }
 
+u32 opByMnemonic(std::string_view mnemonic) {
+  for (u32 op = 0; op < isa::kOpCount; ++op) {
+    if (isa::opInfo(static_cast<isa::Op>(op)).mnemonic == mnemonic) return op;
+  }
+  fail(ExitCode::kInternal, "no operation '{}'", mnemonic);
+}
+
+std::vector<u32> opsByMnemonics(std::string_view mnemonics) {
+  std::vector<u32> ops;
+  std::istringstream words{std::string(mnemonics)};
+  for (std::string mnemonic; words >> mnemonic;) ops.push_back(opByMnemonic(mnemonic));
+  return ops;
+}
+
 std::string opGeneric(u32 op) {
   return "op:" + std::string(isa::opInfo(static_cast<isa::Op>(op)).mnemonic);
 }
@@ -51,23 +66,6 @@ probe::Scope scopeOf(const std::string& generic, const std::vector<NativeEvent::
     return i.feeds.size() > 1;
   });
   return scope == probe::Scope::kThread && summed ? probe::Scope::kCore : scope;
-}
-
-bool unboundedRate(probe::Event e) {
-  using probe::Event;
-  switch (e) {
-    case Event::kL2Bytes:
-    case Event::kL2BusyCycles:
-    case Event::kDdrBytes:
-    case Event::kDdrBusyCycles:
-    case Event::kFetchPortWaits:
-    case Event::kIoBytesRead:
-    case Event::kIoBytesWritten:
-    case Event::kIoConsoleBytes:
-    case Event::kFutexWakes:
-    case Event::kTimerExpirations: return true;
-    default: return false;
-  }
 }
 
 }  // namespace hpm::pmu

@@ -4,7 +4,10 @@
 // generated from it.
 #pragma once
 
+#include <array>
+#include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,7 +20,7 @@ namespace hpm::pmu {
 
 // One event software can ask a unit for.
 struct NativeEvent {
-  std::string name;         // "PU0_L1D_MISSES", "PEVT_INST_ALL", ...
+  std::string name;         // "PU0_DCACHE_MISS", "PEVT_INST_ALL@t0", ...
   std::string description;  // what it counts, where
   probe::Kind kind = probe::Kind::kPulse;
   // What one count covers: a hardware thread, a core (also a sum over a core's threads), an L2
@@ -32,9 +35,12 @@ struct NativeEvent {
   // The core whose events it counts, when a node-wide unit counts per-core events (UPC-P's
   // PU<k>_...); -1 otherwise.
   i32 core = -1;
-  // The hardware thread of its core whose events it counts, for a per-thread variant of an event
-  // the core also sums; -1 otherwise.
+  // The hardware thread of its core whose events it counts (a per-thread variant); -1 otherwise.
   i32 thread = -1;
+  // Blue Gene/Q's BGPM event number, for BGPM's events; -1 otherwise.
+  i32 id = -1;
+  // The unit's mode the event is counted in (the L2 unit: 0 combined, 1 sliced).
+  u32 unit_mode = 0;
   // The generic event it is an instance of ("L1dMisses", or "op:addi"); summing every native
   // event of one generic name gives the node-wide count.
   std::string generic;
@@ -63,6 +69,21 @@ struct NodeShape {
 
 // ---- helpers the families' catalogues share ----
 
+// A short list of probe events (a catalogue event's sources, summed), in a constant table.
+struct ProbeEvents {
+  std::array<probe::Event, 12> events{};
+  u8 count = 0;
+  constexpr ProbeEvents(std::initializer_list<probe::Event> list) {
+    for (probe::Event e : list) events[count++] = e;
+  }
+  std::span<const probe::Event> list() const { return {events.data(), count}; }
+};
+
+// The operation of a mnemonic ("fadd.d"); Error(kInternal) if there is none (a table's typo).
+u32 opByMnemonic(std::string_view mnemonic);
+// The operations of a space-separated list of mnemonics.
+std::vector<u32> opsByMnemonics(std::string_view mnemonics);
+
 // The operations with an instruction-count event (every one but the illegal encoding).
 std::vector<u32> countedOps();
 // "op:fadd.d", the generic name of an operation's instruction count.
@@ -72,10 +93,5 @@ std::string upperName(std::string_view s);
 // The scope of an event fed as given: its bus event's, or a core's for a sum over a core's
 // threads (operation counts are per hardware thread).
 probe::Scope scopeOf(const std::string& generic, const std::vector<NativeEvent::Instance>& where);
-// Events whose count in one cycle is not bounded by a small number (bytes moved, cycles waited,
-// threads woken at once): a unit sized for one or two events per cycle per counter could lose
-// carries on them, so catalogues wire them only to counters wide enough; their ground truth
-// stays in the statistics.
-bool unboundedRate(probe::Event e);
 
 }  // namespace hpm::pmu

@@ -44,155 +44,187 @@ enum class Kind : u8 {
   kLevel,  // a signal high during intervals of cycles (counts cycles)
 };
 
-// X(Name, Scope, Kind, "description")
+// How many times an event can happen in one cycle at one source: what decides which counters can
+// take it (a counter sized for one event per cycle loses counts on more).
+enum class Rate : u8 {
+  kOne,         // at most once per cycle (one instruction's event, one access of a cache)
+  kAverageOne,  // several in one cycle (requests of several cores, of several threads' system
+                // calls), but the resource that makes them takes at least a cycle each: at
+                // most one per cycle on average over any stretch of a few hundred cycles
+  kFew,         // a few per cycle, sustained (a fused multiply-add's two operations, the lines
+                // a prefetch requests, the lines one back-invalidation removes)
+  kAny,         // no small bound per cycle (bytes moved, cycles waited, threads woken at once)
+};
+
+// X(Name, Scope, Kind, Rate, "description")
 #define HPM_PROBE_EVENTS(X)                                                                        \
   /* ---- hardware thread: instructions ---- */                                                    \
-  X(Cycles, kThread, kLevel, "Cycles of the hardware thread's clock (all of them, idle included)") \
-  X(Instructions, kThread, kPulse, "Instructions retired")                                         \
-  X(InstIntAlu, kThread, kPulse, "Integer ALU instructions (add, logic, shifts, compares, lui)")   \
-  X(InstIntMul, kThread, kPulse, "Integer multiplications")                                        \
-  X(InstIntDiv, kThread, kPulse, "Integer divisions and remainders")                               \
-  X(InstBranch, kThread, kPulse, "Conditional branches")                                           \
-  X(InstJump, kThread, kPulse, "Jumps (jal, jalr)")                                                \
-  X(InstLoad, kThread, kPulse, "Integer loads")                                                    \
-  X(InstStore, kThread, kPulse, "Integer stores")                                                  \
-  X(InstAtomic, kThread, kPulse, "Atomic instructions (LR, SC, AMO)")                              \
-  X(InstFpLoad, kThread, kPulse, "Floating-point loads")                                           \
-  X(InstFpStore, kThread, kPulse, "Floating-point stores")                                         \
-  X(InstFpAdd, kThread, kPulse, "Floating-point additions and subtractions")                       \
-  X(InstFpMul, kThread, kPulse, "Floating-point multiplications")                                  \
-  X(InstFpFma, kThread, kPulse, "Floating-point fused multiply-adds")                              \
-  X(InstFpDiv, kThread, kPulse, "Floating-point divisions")                                        \
-  X(InstFpSqrt, kThread, kPulse, "Floating-point square roots")                                    \
-  X(InstFpMisc, kThread, kPulse, "FP sign injection, min/max, compares, classify, moves")          \
-  X(InstFpCvt, kThread, kPulse, "Floating-point conversions")                                      \
-  X(InstSystem, kThread, kPulse, "System instructions (ecall, ebreak, fences, CSR accesses)")      \
-  X(InstCompressed, kThread, kPulse, "Instructions retired that were 16-bit (compressed)")         \
-  X(FpOps, kThread, kPulse, "Floating-point operations (a fused multiply-add counts two)")         \
-  X(FpSingle, kThread, kPulse, "Single-precision arithmetic instructions")                         \
-  X(FpDouble, kThread, kPulse, "Double-precision arithmetic instructions")                         \
+  X(Cycles, kThread, kLevel, kOne,                                                                 \
+    "Cycles of the hardware thread's clock (all of them, idle included)")                          \
+  X(Instructions, kThread, kPulse, kOne, "Instructions retired")                                   \
+  X(InstIntAlu, kThread, kPulse, kOne,                                                             \
+    "Integer ALU instructions (add, logic, shifts, compares, lui)")                                \
+  X(InstIntMul, kThread, kPulse, kOne, "Integer multiplications")                                  \
+  X(InstIntDiv, kThread, kPulse, kOne, "Integer divisions and remainders")                         \
+  X(InstBranch, kThread, kPulse, kOne, "Conditional branches")                                     \
+  X(InstJump, kThread, kPulse, kOne, "Jumps (jal, jalr)")                                          \
+  X(InstLoad, kThread, kPulse, kOne, "Integer loads")                                              \
+  X(InstStore, kThread, kPulse, kOne, "Integer stores")                                            \
+  X(InstAtomic, kThread, kPulse, kOne, "Atomic instructions (LR, SC, AMO)")                        \
+  X(InstFpLoad, kThread, kPulse, kOne, "Floating-point loads")                                     \
+  X(InstFpStore, kThread, kPulse, kOne, "Floating-point stores")                                   \
+  X(InstFpAdd, kThread, kPulse, kOne, "Floating-point additions and subtractions")                 \
+  X(InstFpMul, kThread, kPulse, kOne, "Floating-point multiplications")                            \
+  X(InstFpFma, kThread, kPulse, kOne, "Floating-point fused multiply-adds")                        \
+  X(InstFpDiv, kThread, kPulse, kOne, "Floating-point divisions")                                  \
+  X(InstFpSqrt, kThread, kPulse, kOne, "Floating-point square roots")                              \
+  X(InstFpMisc, kThread, kPulse, kOne, "FP sign injection, min/max, compares, classify, moves")    \
+  X(InstFpCvt, kThread, kPulse, kOne, "Floating-point conversions")                                \
+  X(InstSystem, kThread, kPulse, kOne,                                                             \
+    "System instructions (ecall, ebreak, fences, CSR accesses)")                                   \
+  X(InstCompressed, kThread, kPulse, kOne, "Instructions retired that were 16-bit (compressed)")   \
+  X(FpOps, kThread, kPulse, kFew, "Floating-point operations (a fused multiply-add counts two)")   \
+  X(FpSingle, kThread, kPulse, kOne, "Single-precision arithmetic instructions")                   \
+  X(FpDouble, kThread, kPulse, kOne, "Double-precision arithmetic instructions")                   \
   /* loads and stores by size: the load and store instructions, not LR, SC and AMOs */             \
-  X(Loads1, kThread, kPulse, "Loads of one byte")                                                  \
-  X(Loads2, kThread, kPulse, "Loads of two bytes")                                                 \
-  X(Loads4, kThread, kPulse, "Loads of four bytes (integer and FP)")                               \
-  X(Loads8, kThread, kPulse, "Loads of eight bytes (integer and FP)")                              \
-  X(Stores1, kThread, kPulse, "Stores of one byte")                                                \
-  X(Stores2, kThread, kPulse, "Stores of two bytes")                                               \
-  X(Stores4, kThread, kPulse, "Stores of four bytes (integer and FP)")                             \
-  X(Stores8, kThread, kPulse, "Stores of eight bytes (integer and FP)")                            \
-  X(MisalignedAccesses, kThread, kPulse, "Loads and stores not aligned to their size")             \
-  X(LoadReserved, kThread, kPulse, "Load-reserved instructions")                                   \
-  X(StoreCondSuccess, kThread, kPulse, "Store-conditionals that succeeded")                        \
-  X(StoreCondFail, kThread, kPulse, "Store-conditionals that failed")                              \
-  X(AtomicMemoryOps, kThread, kPulse, "AMO instructions")                                          \
-  X(Ecalls, kThread, kPulse, "System calls (ecall instructions)")                                  \
-  X(CsrAccesses, kThread, kPulse, "CSR instructions")                                              \
-  X(Fences, kThread, kPulse, "fence and fence.i instructions")                                     \
+  X(Loads1, kThread, kPulse, kOne, "Loads of one byte")                                            \
+  X(Loads2, kThread, kPulse, kOne, "Loads of two bytes")                                           \
+  X(Loads4, kThread, kPulse, kOne, "Loads of four bytes (integer and FP)")                         \
+  X(Loads8, kThread, kPulse, kOne, "Loads of eight bytes (integer and FP)")                        \
+  X(Stores1, kThread, kPulse, kOne, "Stores of one byte")                                          \
+  X(Stores2, kThread, kPulse, kOne, "Stores of two bytes")                                         \
+  X(Stores4, kThread, kPulse, kOne, "Stores of four bytes (integer and FP)")                       \
+  X(Stores8, kThread, kPulse, kOne, "Stores of eight bytes (integer and FP)")                      \
+  X(MisalignedAccesses, kThread, kPulse, kOne, "Loads and stores not aligned to their size")       \
+  X(LoadReserved, kThread, kPulse, kOne, "Load-reserved instructions")                             \
+  X(StoreCondSuccess, kThread, kPulse, kOne, "Store-conditionals that succeeded")                  \
+  X(StoreCondFail, kThread, kPulse, kOne, "Store-conditionals that failed")                        \
+  X(AtomicMemoryOps, kThread, kPulse, kOne, "AMO instructions")                                    \
+  X(Ecalls, kThread, kPulse, kOne, "System calls (ecall instructions)")                            \
+  X(CsrAccesses, kThread, kPulse, kOne, "CSR instructions")                                        \
+  X(Fences, kThread, kPulse, kOne, "fence and fence.i instructions")                               \
   /* ---- hardware thread: control flow ---- */                                                    \
-  X(BranchesTaken, kThread, kPulse, "Conditional branches taken")                                  \
-  X(BranchesNotTaken, kThread, kPulse, "Conditional branches not taken")                           \
-  X(BranchMispredicts, kThread, kPulse, "Conditional branches mispredicted")                       \
-  X(JumpMispredicts, kThread, kPulse, "Indirect jumps (jalr) whose target was mispredicted")       \
-  X(Returns, kThread, kPulse, "Returns predicted by the return-address stack")                     \
-  X(ReturnMispredicts, kThread, kPulse, "Returns whose target was mispredicted")                   \
-  X(FetchGroups, kThread, kPulse, "Instruction groups fetched")                                    \
+  X(BranchesTaken, kThread, kPulse, kOne, "Conditional branches taken")                            \
+  X(BranchesNotTaken, kThread, kPulse, kOne, "Conditional branches not taken")                     \
+  X(BranchMispredicts, kThread, kPulse, kOne, "Conditional branches mispredicted")                 \
+  X(JumpMispredicts, kThread, kPulse, kOne, "Indirect jumps (jalr) whose target was mispredicted") \
+  X(Returns, kThread, kPulse, kOne, "Returns predicted by the return-address stack")               \
+  X(ReturnMispredicts, kThread, kPulse, kOne, "Returns whose target was mispredicted")             \
+  X(FetchGroups, kThread, kPulse, kOne, "Instruction groups fetched")                              \
   /* ---- hardware thread: issue and stalls ---- */                                                \
-  X(IssueXu, kThread, kPulse, "Instructions issued to an integer (XU) pipe")                       \
-  X(IssueAxu, kThread, kPulse, "Instructions issued to a floating-point (AXU) pipe")               \
-  X(StallDependency, kThread, kLevel, "Cycles stalled: a source operand was not ready")            \
-  X(StallPipeBusy, kThread, kLevel, "Cycles stalled: the execution pipe was taken")                \
-  X(StallIbufferEmpty, kThread, kLevel, "Cycles stalled: the next instruction was not fetched")    \
-  X(StallIcacheMiss, kThread, kLevel, "Cycles stalled: an instruction fetch missed the L1I")       \
-  X(StallMispredict, kThread, kLevel, "Cycles stalled after a mispredicted branch")                \
-  X(StallLmqFull, kThread, kLevel, "Cycles stalled: a load miss found the load-miss queue full")   \
-  X(StallSqFull, kThread, kLevel, "Cycles stalled: a store found the store queue full")            \
-  X(StallIdle, kThread, kLevel, "Cycles the hardware thread had nothing to run")                   \
-  X(StallAny, kThread, kLevel, "Cycles stalled for any reason except idle")                        \
+  X(IssueXu, kThread, kPulse, kOne, "Instructions issued to an integer (XU) pipe")                 \
+  X(IssueAxu, kThread, kPulse, kOne, "Instructions issued to a floating-point (AXU) pipe")         \
+  X(StallDependency, kThread, kLevel, kOne, "Cycles stalled: a source operand was not ready")      \
+  X(StallPipeBusy, kThread, kLevel, kOne, "Cycles stalled: the execution pipe was taken")          \
+  X(StallIbufferEmpty, kThread, kLevel, kOne,                                                      \
+    "Cycles stalled: the next instruction was not fetched")                                        \
+  X(StallIcacheMiss, kThread, kLevel, kOne, "Cycles stalled: an instruction fetch missed the L1I") \
+  X(StallMispredict, kThread, kLevel, kOne, "Cycles stalled after a mispredicted branch")          \
+  X(StallLmqFull, kThread, kLevel, kOne,                                                           \
+    "Cycles stalled: a load miss found the load-miss queue full")                                  \
+  X(StallSqFull, kThread, kLevel, kOne, "Cycles stalled: a store found the store queue full")      \
+  X(StallIdle, kThread, kLevel, kOne, "Cycles the hardware thread had nothing to run")             \
+  X(StallAny, kThread, kLevel, kOne, "Cycles stalled for any reason except idle")                  \
   /* ---- core: caches and queues ---- */                                                          \
-  X(L1iAccesses, kCore, kPulse, "L1I accesses (instruction-group fetches)")                        \
-  X(L1iHits, kCore, kPulse, "L1I hits")                                                            \
-  X(L1iMisses, kCore, kPulse, "L1I misses")                                                        \
-  X(L1iEvictions, kCore, kPulse, "L1I lines evicted")                                              \
-  X(L1iInvalidations, kCore, kPulse, "L1I lines removed by the L2 (back-invalidation)")            \
-  X(L1dAccesses, kCore, kPulse, "L1D accesses (loads and stores)")                                 \
-  X(L1dHits, kCore, kPulse, "L1D hits")                                                            \
-  X(L1dMisses, kCore, kPulse, "L1D misses (loads allocate; stores write through)")                 \
-  X(L1dLoadMisses, kCore, kPulse, "Loads that missed the L1D")                                     \
-  X(L1dStoreMisses, kCore, kPulse, "Stores that missed the L1D")                                   \
-  X(L1dWrites, kCore, kPulse, "Stores seen by the L1D")                                            \
-  X(L1dEvictions, kCore, kPulse, "L1D lines evicted")                                              \
-  X(L1dInvalidations, kCore, kPulse, "L1D lines removed by another core's store (coherence)")      \
-  X(L1pAccesses, kCore, kPulse, "L1P (prefetch buffer) lookups")                                   \
-  X(L1pHits, kCore, kPulse, "L1P hits")                                                            \
-  X(L1pMisses, kCore, kPulse, "L1P misses")                                                        \
-  X(L1pPrefetches, kCore, kPulse, "Lines the L1P stream prefetcher requested")                     \
-  X(L1pPrefetchHits, kCore, kPulse, "First demand hits on prefetched lines")                       \
-  X(L1pEvictions, kCore, kPulse, "L1P lines evicted")                                              \
-  X(L1pInvalidations, kCore, kPulse, "L1P lines removed by coherence")                             \
-  X(LmqAllocations, kCore, kPulse, "Load-miss-queue entries taken")                                \
-  X(LmqFull, kCore, kLevel, "Cycles the load-miss queue was full")                                 \
-  X(SqAllocations, kCore, kPulse, "Store-queue entries taken")                                     \
-  X(SqCombined, kCore, kPulse, "Stores combined into the store-queue entry before them")           \
-  X(SqFull, kCore, kLevel, "Cycles the store queue was full")                                      \
-  X(FetchPortWaits, kCore, kPulse, "Cycles group fetches waited for the core's fetch port")        \
-  X(CoreL2Reads, kCore, kPulse, "L2 read requests from this core (loads, fetches, prefetches)")    \
-  X(CoreL2Writes, kCore, kPulse, "L2 write requests (store-queue drains) from this core")          \
-  X(CoreL2Hits, kCore, kPulse, "L2 hits of this core's read requests")                             \
-  X(CoreL2Misses, kCore, kPulse, "L2 misses of this core's requests")                              \
-  X(CoreL2Atomics, kCore, kPulse, "Atomic operations this core performed at the L2")               \
-  X(CoreDdrReads, kCore, kPulse, "DDR line reads caused by this core")                             \
-  X(CoreDdrWrites, kCore, kPulse, "DDR line writes (writebacks) caused by this core")              \
+  X(L1iAccesses, kCore, kPulse, kOne, "L1I accesses (instruction-group fetches)")                  \
+  X(L1iHits, kCore, kPulse, kOne, "L1I hits")                                                      \
+  X(L1iMisses, kCore, kPulse, kOne, "L1I misses")                                                  \
+  X(L1iEvictions, kCore, kPulse, kOne, "L1I lines evicted")                                        \
+  X(L1iInvalidations, kCore, kPulse, kFew, "L1I lines removed by the L2 (back-invalidation)")      \
+  X(L1dAccesses, kCore, kPulse, kOne, "L1D accesses (loads and stores)")                           \
+  X(L1dHits, kCore, kPulse, kOne, "L1D hits")                                                      \
+  X(L1dMisses, kCore, kPulse, kOne, "L1D misses (loads allocate; stores write through)")           \
+  X(L1dLoadMisses, kCore, kPulse, kOne, "Loads that missed the L1D")                               \
+  X(L1dStoreMisses, kCore, kPulse, kOne, "Stores that missed the L1D")                             \
+  X(L1dWrites, kCore, kPulse, kOne, "Stores seen by the L1D")                                      \
+  X(L1dEvictions, kCore, kPulse, kOne, "L1D lines evicted")                                        \
+  X(L1dInvalidations, kCore, kPulse, kFew,                                                         \
+    "L1D lines removed by another core's store (coherence)")                                       \
+  X(L1pAccesses, kCore, kPulse, kOne, "L1P (prefetch buffer) lookups")                             \
+  X(L1pHits, kCore, kPulse, kOne, "L1P hits")                                                      \
+  X(L1pMisses, kCore, kPulse, kOne, "L1P misses")                                                  \
+  X(L1pPrefetches, kCore, kPulse, kFew, "Lines the L1P stream prefetcher requested")               \
+  X(L1pPrefetchHits, kCore, kPulse, kOne, "First demand hits on prefetched lines")                 \
+  X(L1pEvictions, kCore, kPulse, kFew, "L1P lines evicted")                                        \
+  X(L1pInvalidations, kCore, kPulse, kFew, "L1P lines removed by coherence")                       \
+  X(LmqAllocations, kCore, kPulse, kOne, "Load-miss-queue entries taken")                          \
+  X(LmqFull, kCore, kLevel, kOne, "Cycles the load-miss queue was full")                           \
+  X(SqAllocations, kCore, kPulse, kOne, "Store-queue entries taken")                               \
+  X(SqCombined, kCore, kPulse, kOne, "Stores combined into the store-queue entry before them")     \
+  X(SqFull, kCore, kLevel, kOne, "Cycles the store queue was full")                                \
+  X(FetchPortWaits, kCore, kPulse, kAny, "Cycles group fetches waited for the core's fetch port")  \
+  X(CoreL2Reads, kCore, kPulse, kFew,                                                              \
+    "L2 read requests from this core (loads, fetches, prefetches)")                                \
+  X(CoreL2Writes, kCore, kPulse, kOne, "L2 write requests (store-queue drains) from this core")    \
+  X(CoreL2Hits, kCore, kPulse, kFew, "L2 hits of this core's read requests")                       \
+  X(CoreL2Misses, kCore, kPulse, kFew, "L2 misses of this core's requests")                        \
+  X(CoreL2Atomics, kCore, kPulse, kOne, "Atomic operations this core performed at the L2")         \
+  X(CoreDdrReads, kCore, kPulse, kFew, "DDR line reads caused by this core")                       \
+  X(CoreDdrWrites, kCore, kPulse, kOne, "DDR line writes (writebacks) caused by this core")        \
   /* ---- L2 slices ---- */                                                                        \
-  X(L2Requests, kL2Slice, kPulse, "Requests to the slice (reads, writes, atomics, prefetches)")    \
-  X(L2Reads, kL2Slice, kPulse, "Read requests")                                                    \
-  X(L2Writes, kL2Slice, kPulse, "Write requests")                                                  \
-  X(L2Bytes, kL2Slice, kPulse, "Bytes transferred")                                                \
-  X(L2Hits, kL2Slice, kPulse, "Hits")                                                              \
-  X(L2Misses, kL2Slice, kPulse, "Misses")                                                          \
-  X(L2Evictions, kL2Slice, kPulse, "Lines evicted")                                                \
-  X(L2Writebacks, kL2Slice, kPulse, "Dirty lines written back to DDR")                             \
-  X(L2BackInvalidations, kL2Slice, kPulse, "Private copies removed because a line was evicted")    \
-  X(L2BusyCycles, kL2Slice, kPulse, "Cycles the slice's port was busy (counted per request)")      \
+  X(L2Requests, kL2Slice, kPulse, kAverageOne,                                                     \
+    "Requests to the slice (reads, writes, atomics, prefetches)")                                  \
+  X(L2Reads, kL2Slice, kPulse, kAverageOne, "Read requests")                                       \
+  X(L2Writes, kL2Slice, kPulse, kAverageOne, "Write requests")                                     \
+  X(L2Bytes, kL2Slice, kPulse, kAny, "Bytes transferred")                                          \
+  X(L2Hits, kL2Slice, kPulse, kAverageOne, "Hits")                                                 \
+  X(L2Misses, kL2Slice, kPulse, kAverageOne, "Misses")                                             \
+  X(L2Evictions, kL2Slice, kPulse, kAverageOne, "Lines evicted")                                   \
+  X(L2Writebacks, kL2Slice, kPulse, kAverageOne, "Dirty lines written back to DDR")                \
+  X(L2BackInvalidations, kL2Slice, kPulse, kFew,                                                   \
+    "Private copies removed because a line was evicted")                                           \
+  X(L2BusyCycles, kL2Slice, kPulse, kAny,                                                          \
+    "Cycles the slice's port was busy (counted per request)")                                      \
   /* ---- DDR controllers ---- */                                                                  \
-  X(DdrRequests, kController, kPulse, "Line transfers")                                            \
-  X(DdrReads, kController, kPulse, "Line reads")                                                   \
-  X(DdrWrites, kController, kPulse, "Line writes")                                                 \
-  X(DdrBytes, kController, kPulse, "Bytes transferred")                                            \
-  X(DdrBusyCycles, kController, kPulse, "Cycles the controller was busy (counted per transfer)")   \
+  X(DdrRequests, kController, kPulse, kAverageOne, "Line transfers")                               \
+  X(DdrReads, kController, kPulse, kAverageOne, "Line reads")                                      \
+  X(DdrWrites, kController, kPulse, kAverageOne, "Line writes")                                    \
+  X(DdrBytes, kController, kPulse, kAny, "Bytes transferred")                                      \
+  X(DdrBusyCycles, kController, kPulse, kAny,                                                      \
+    "Cycles the controller was busy (counted per transfer)")                                       \
   /* ---- the compute-node kernel (CNK) and I/O ---- */                                            \
-  X(Syscalls, kKernel, kPulse, "System calls handled by the kernel")                               \
-  X(SyscallsUnknown, kKernel, kPulse, "System calls answered with ENOSYS")                         \
-  X(SyscallsFile, kKernel, kPulse, "File system calls (open, stat, read, write, ...)")             \
-  X(SyscallsMemory, kKernel, kPulse, "Memory calls (brk, mmap, munmap, mprotect, ...)")            \
-  X(SyscallsThread, kKernel, kPulse, "Thread calls (clone, futex, exit, sched_*)")                 \
-  X(SyscallsSignal, kKernel, kPulse, "Signal calls (rt_sig*, kill, tgkill, sigaltstack)")          \
-  X(SyscallsTime, kKernel, kPulse, "Time calls (clock_*, nanosleep, timers, gettimeofday)")        \
-  X(SyscallsOther, kKernel, kPulse, "Other system calls (uname, getpid, prlimit, ...)")            \
-  X(SignalsSent, kKernel, kPulse, "Signals queued for a thread or the process")                    \
-  X(SignalsDelivered, kKernel, kPulse, "Signal handler frames built")                              \
-  X(TimerExpirations, kKernel, kPulse, "Interval and POSIX timer expirations")                     \
-  X(PageFirstTouches, kKernel, kPulse, "First accesses to a page of guest memory")                 \
-  X(FutexWaits, kKernel, kPulse, "Futex waits that blocked")                                       \
-  X(FutexWakes, kKernel, kPulse, "Threads woken by futex wakes")                                   \
-  X(ThreadsCreated, kKernel, kPulse, "Threads created (clone)")                                    \
-  X(ThreadExits, kKernel, kPulse, "Threads that exited")                                           \
-  X(ContextSwitches, kKernel, kPulse, "Guest-thread switches on a hardware thread")                \
-  X(FaultsData, kKernel, kPulse, "Loads and stores that faulted (unmapped or protected memory)")   \
-  X(FaultsFetch, kKernel, kPulse, "Instruction fetches that faulted")                              \
-  X(FaultsAlignment, kKernel, kPulse, "Misaligned atomic memory operations (alignment faults)")    \
-  X(FaultsIllegal, kKernel, kPulse, "Illegal instructions (program interrupts)")                   \
-  X(FaultsBreakpoint, kKernel, kPulse, "Breakpoints (ebreak) taken")                               \
-  X(CounterInterrupts, kKernel, kPulse, "Counter-unit interrupts queued for a thread")             \
-  X(IoReads, kNode, kPulse, "Reads from files, pipes and devices")                                 \
-  X(IoWrites, kNode, kPulse, "Writes to files, pipes and devices")                                 \
-  X(IoBytesRead, kNode, kPulse, "Bytes read")                                                      \
-  X(IoBytesWritten, kNode, kPulse, "Bytes written")                                                \
-  X(IoConsoleWrites, kNode, kPulse, "Writes to the standard output and error")                     \
-  X(IoConsoleBytes, kNode, kPulse, "Bytes written to the standard output and error")               \
-  X(IoOpens, kNode, kPulse, "Files opened")
+  X(Syscalls, kKernel, kPulse, kAverageOne, "System calls handled by the kernel")                  \
+  X(SyscallsUnknown, kKernel, kPulse, kAverageOne, "System calls answered with ENOSYS")            \
+  X(SyscallsFile, kKernel, kPulse, kAverageOne,                                                    \
+    "File system calls (open, stat, read, write, ...)")                                            \
+  X(SyscallsMemory, kKernel, kPulse, kAverageOne,                                                  \
+    "Memory calls (brk, mmap, munmap, mprotect, ...)")                                             \
+  X(SyscallsThread, kKernel, kPulse, kAverageOne, "Thread calls (clone, futex, exit, sched_*)")    \
+  X(SyscallsSignal, kKernel, kPulse, kAverageOne,                                                  \
+    "Signal calls (rt_sig*, kill, tgkill, sigaltstack)")                                           \
+  X(SyscallsTime, kKernel, kPulse, kAverageOne,                                                    \
+    "Time calls (clock_*, nanosleep, timers, gettimeofday)")                                       \
+  X(SyscallsOther, kKernel, kPulse, kAverageOne,                                                   \
+    "Other system calls (uname, getpid, prlimit, ...)")                                            \
+  X(SignalsSent, kKernel, kPulse, kAverageOne, "Signals queued for a thread or the process")       \
+  X(SignalsDelivered, kKernel, kPulse, kAverageOne, "Signal handler frames built")                 \
+  X(TimerExpirations, kKernel, kPulse, kAny, "Interval and POSIX timer expirations")               \
+  X(PageFirstTouches, kKernel, kPulse, kAverageOne, "First accesses to a page of guest memory")    \
+  X(FutexWaits, kKernel, kPulse, kAverageOne, "Futex waits that blocked")                          \
+  X(FutexWakes, kKernel, kPulse, kAny, "Threads woken by futex wakes")                             \
+  X(ThreadsCreated, kKernel, kPulse, kAverageOne, "Threads created (clone)")                       \
+  X(ThreadExits, kKernel, kPulse, kAverageOne, "Threads that exited")                              \
+  /* kFew: each hardware thread may switch every cycle (guests sharing it run in short slices) */  \
+  X(ContextSwitches, kKernel, kPulse, kFew, "Guest-thread switches on a hardware thread")          \
+  X(FaultsData, kKernel, kPulse, kAverageOne,                                                      \
+    "Loads and stores that faulted (unmapped or protected memory)")                                \
+  X(FaultsFetch, kKernel, kPulse, kAverageOne, "Instruction fetches that faulted")                 \
+  X(FaultsAlignment, kKernel, kPulse, kAverageOne,                                                 \
+    "Misaligned atomic memory operations (alignment faults)")                                      \
+  X(FaultsIllegal, kKernel, kPulse, kAverageOne, "Illegal instructions (program interrupts)")      \
+  X(FaultsBreakpoint, kKernel, kPulse, kAverageOne, "Breakpoints (ebreak) taken")                  \
+  X(CounterInterrupts, kKernel, kPulse, kAverageOne,                                               \
+    "Counter-unit interrupts queued for a thread")                                                 \
+  X(IoReads, kNode, kPulse, kAverageOne, "Reads from files, pipes and devices")                    \
+  X(IoWrites, kNode, kPulse, kAverageOne, "Writes to files, pipes and devices")                    \
+  X(IoBytesRead, kNode, kPulse, kAny, "Bytes read")                                                \
+  X(IoBytesWritten, kNode, kPulse, kAny, "Bytes written")                                          \
+  X(IoConsoleWrites, kNode, kPulse, kAverageOne, "Writes to the standard output and error")        \
+  X(IoConsoleBytes, kNode, kPulse, kAny, "Bytes written to the standard output and error")         \
+  X(IoOpens, kNode, kPulse, kAverageOne, "Files opened")
 
 enum class Event : u16 {
-#define HPM_X(name, scope, kind, doc) k##name,
+#define HPM_X(name, scope, kind, rate, doc) k##name,
   HPM_PROBE_EVENTS(HPM_X)
 #undef HPM_X
       kCount
@@ -203,11 +235,12 @@ struct EventInfo {
   std::string_view name;  // "L1dMisses"
   Scope scope;
   Kind kind;
+  Rate rate;
   std::string_view description;
 };
 
 inline constexpr EventInfo kEventInfo[] = {
-#define HPM_X(name, scope, kind, doc) {#name, Scope::scope, Kind::kind, doc},
+#define HPM_X(name, scope, kind, rate, doc) {#name, Scope::scope, Kind::kind, Rate::rate, doc},
     HPM_PROBE_EVENTS(HPM_X)
 #undef HPM_X
 };

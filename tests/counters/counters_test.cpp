@@ -154,7 +154,7 @@ TEST_P(GuestCounters, ThresholdHandlerIsCalledFloorCountOverPeriodTimesOnMultipl
   const std::vector<std::string> p =
       bgp() ? std::vector<std::string>{"1000", "4096", "4097", "10000", "12289"}
             : std::vector<std::string>{"1000", "4096", "10000", "12345"};
-  std::vector<std::string> args = {"INST_INT_MUL", "60000"};
+  std::vector<std::string> args = {"InstIntMul", "60000"};
   args.insert(args.end(), p.begin(), p.end());
   const RunResult r = run(machine(), "ctr_threshold", args);
   expectThresholds(r, p);
@@ -167,16 +167,15 @@ TEST_P(GuestCounters, ThresholdHandlerIsCalledFloorCountOverPeriodTimesOnMultipl
 
 TEST_P(GuestCounters, ThresholdHandlerIsCalledFloorCountOverPeriodTimesOnInstructions) {
   const std::vector<std::string> p = {"1000", "5000", "12345"};
-  std::vector<std::string> args = {"INSTRUCTIONS", "40000"};
+  std::vector<std::string> args = {"Instructions", "40000"};
   args.insert(args.end(), p.begin(), p.end());
   expectThresholds(run(machine(), "ctr_threshold", args), p);
 }
 
 TEST_P(GuestCounters, ReadEveryCounterOfTheUnit) {
   const RunResult r = run(machine(), "ctr_read_all");
-  expectPassed(r, bgp() ? 7 : 9);
-  EXPECT_TRUE(
-      hasLine(r.out, bgp() ? "ok PU0_INSTRUCTIONS = 10001" : "ok PEVT_INSTRUCTIONS_T0 = 10001"))
+  expectPassed(r, bgp() ? 7 : 10);
+  EXPECT_TRUE(hasLine(r.out, bgp() ? "ok PU0_INSTRUCTIONS = 10001" : "ok PEVT_INST_ALL@t0 = 10001"))
       << r.out;
 }
 
@@ -219,8 +218,8 @@ TEST_P(GuestCounters, RandomRegisterTrafficIsAnsweredAndDeterministic) {
 TEST_P(GuestCounters, ExampleCountRegionCountsTheMatrixMultiply) {
   const RunResult r = run(machine(), "example_count_region");
   ASSERT_TRUE(r.exited() && r.exit_code() == 0) << r.describe() << r.err;
-  // 48^3 multiply-adds of two floating-point operations each.
-  const std::regex fp(R"(^\S*FP_OPS\S* +counter +\d+ +221184$)");
+  // 48^3 fused multiply-adds (bgp: PU0_FPU_FMA_2, bgq: PEVT_INST_QFPU_FMA@t0).
+  const std::regex fp(R"(^\S*FMA\S* +counter +\d+ +110592$)");
   bool found = false;
   for (const std::string& l : lines(r.out)) found = found || std::regex_match(l, fp);
   EXPECT_TRUE(found) << r.out;
@@ -244,11 +243,11 @@ TEST_P(GuestCounters, ExampleAllCountersPrintsEveryCounter) {
   ASSERT_TRUE(r.exited() && r.exit_code() == 0) << r.describe() << r.err;
   if (bgp()) {
     EXPECT_TRUE(hasLine(r.out, "UPC-P: 256 counters")) << r.out;
-    EXPECT_NE(r.out.find("PU0_INSTRUCTIONS"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("PU0_IPIPE_INSTRUCTIONS"), std::string::npos) << r.out;
   } else {
     EXPECT_TRUE(hasLine(r.out, "PUnit: 24 counters")) << r.out;
     EXPECT_TRUE(hasLine(r.out, "CNKUnit: 32 counters")) << r.out;
-    EXPECT_NE(r.out.find("PEVT_INSTRUCTIONS_T0"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("PEVT_XU_PPC_COMMIT@t0"), std::string::npos) << r.out;
   }
 }
 
@@ -354,15 +353,25 @@ TEST(HpmsimRunUpcConfig, PrintsEveryCounterWithItsEventAndIdAsStatCountsIt) {
   ASSERT_EQ(rows.size(), 256u) << r.err;
   EXPECT_EQ(rows.begin()->first, 0);
   EXPECT_EQ(rows.rbegin()->first, 255);
+  // select 0 is the first column of seed 002's Table 1: each counter's event is the catalogue's
+  // for that counter and select.
+  const RunResult events = hpm::test::runProcess({kHpmsim, "events", "--machine", "bgp"}, kEnv, "",
+                                                 dir.path(), kTimeout);
+  ASSERT_EQ(events.exit_code(), 0) << events.err;
+  std::map<int, std::string> select0;
+  const std::regex listed(R"(^(\S+) +counter +(\d+) select 0 )");
+  for (const std::string& l : lines(events.out)) {
+    std::smatch m;
+    if (std::regex_search(l, m, listed)) select0[std::stoi(m[2])] = m[1];
+  }
+  ASSERT_EQ(select0.size(), 256u) << events.out;
   for (const auto& [counter, row] : rows) {
     EXPECT_EQ(row.select, 0);
-    // select 0: counters 0-127 count core 0, 128-255 core 1 (docs/events.md).
-    EXPECT_TRUE(row.event.starts_with(counter < 128 ? "PU0_" : "PU1_"))
-        << counter << " " << row.event;
+    EXPECT_EQ(row.event, select0.at(counter)) << counter;
   }
-  EXPECT_EQ(rows.at(1).event, "PU0_INSTRUCTIONS");
-  EXPECT_EQ(rows.at(129).event, "PU1_INSTRUCTIONS");
-  EXPECT_GT(rows.at(129).value, 0u) << "bt's second thread runs on core 1";
+  EXPECT_EQ(rows.at(4).event, "PU0_IPIPE_INSTRUCTIONS");
+  EXPECT_EQ(rows.at(39).event, "PU1_IPIPE_INSTRUCTIONS");
+  EXPECT_GT(rows.at(39).value, 0u) << "bt's second thread runs on core 1";
   // The same counts as hpmsim stat's for the same (deterministic) run.
   std::vector<std::string> argv = {kHpmsim,
                                    "stat",
@@ -370,7 +379,8 @@ TEST(HpmsimRunUpcConfig, PrintsEveryCounterWithItsEventAndIdAsStatCountsIt) {
                                    "bgp",
                                    "--json",
                                    "-e",
-                                   "PU0_INSTRUCTIONS,PU1_INSTRUCTIONS,PU0_L1D_MISSES,PU1_CYCLES",
+                                   "PU0_IPIPE_INSTRUCTIONS,PU1_IPIPE_INSTRUCTIONS,PU0_DCACHE_MISS,"
+                                   "PU0_CYCLES",
                                    "--",
                                    kBin + "bt",
                                    "6",
@@ -378,10 +388,10 @@ TEST(HpmsimRunUpcConfig, PrintsEveryCounterWithItsEventAndIdAsStatCountsIt) {
   const RunResult stat = hpm::test::runProcess(argv, kEnv, "", dir.path(), kTimeout);
   ASSERT_TRUE(stat.exited() && stat.exit_code() == 0) << stat.describe() << stat.err;
   for (const auto& [counter, name] :
-       std::vector<std::pair<int, std::string>>{{1, "PU0_INSTRUCTIONS"},
-                                                {129, "PU1_INSTRUCTIONS"},
-                                                {65, "PU0_L1D_MISSES"},
-                                                {128, "PU1_CYCLES"}}) {
+       std::vector<std::pair<int, std::string>>{{4, "PU0_IPIPE_INSTRUCTIONS"},
+                                                {39, "PU1_IPIPE_INSTRUCTIONS"},
+                                                {15, "PU0_DCACHE_MISS"},
+                                                {254, "PU0_CYCLES"}}) {
     ASSERT_EQ(rows.at(counter).event, name);
     const std::regex re("\"" + name + "\": (\\d+)");
     std::smatch m;
@@ -397,26 +407,26 @@ TEST(HpmsimRunUpcConfig, EventNamesOverrideTheSelectOfTheirCounter) {
   ASSERT_TRUE(r.exited() && r.exit_code() == 0) << r.describe() << r.err;
   const std::map<int, Row> rows = upcRows(r.err);
   ASSERT_EQ(rows.size(), 256u) << r.err;
-  EXPECT_EQ(rows.at(1).event, "PU2_INSTRUCTIONS");
-  EXPECT_EQ(rows.at(1).select, 1);
-  EXPECT_EQ(rows.at(1).value, 0u) << "bt's two threads run on cores 0 and 1";
-  EXPECT_EQ(rows.at(2).event, "PU0_INST_INT_ALU");
-  EXPECT_GT(rows.at(2).value, 0u);
+  EXPECT_EQ(rows.at(0).event, "PU2_INSTRUCTIONS");
+  EXPECT_EQ(rows.at(0).select, 3);
+  EXPECT_EQ(rows.at(0).value, 0u) << "bt's two threads run on cores 0 and 1";
+  EXPECT_EQ(rows.at(4).event, "PU0_IPIPE_INSTRUCTIONS");
+  EXPECT_GT(rows.at(4).value, 0u);
   for (const auto& [counter, row] : rows) EXPECT_FALSE(row.reprogrammed) << counter;
 }
 
 TEST(HpmsimRunUpcConfig, ReportsWhatEachCounterCountsAtTheEnd) {
-  // The guest reprograms counter 1 to PU0_INSTRUCTIONS (select 0): the row says so.
+  // The guest reprograms counter 0 to PU0_INSTRUCTIONS (select 2): the row says so.
   TempDir dir("hpm-upc-config");
   const std::string config = writeConfig(dir, "select 0\nPU2_INSTRUCTIONS\n");
   const RunResult r = run({"--machine", "bgp", "--upc-config", config}, "ctr_loop", {"5"});
   ASSERT_TRUE(r.exited()) << r.describe() << r.err;
   const std::map<int, Row> rows = upcRows(r.err);
   ASSERT_EQ(rows.size(), 256u) << r.err;
-  EXPECT_EQ(rows.at(1).event, "PU0_INSTRUCTIONS");
-  EXPECT_EQ(rows.at(1).select, 0);
-  EXPECT_TRUE(rows.at(1).reprogrammed);
-  EXPECT_FALSE(rows.at(0).reprogrammed);
+  EXPECT_EQ(rows.at(0).event, "PU0_INSTRUCTIONS");
+  EXPECT_EQ(rows.at(0).select, 2);
+  EXPECT_TRUE(rows.at(0).reprogrammed);
+  EXPECT_FALSE(rows.at(2).reprogrammed);
 }
 
 TEST(HpmsimRunUpcConfig, RefusesAMachineWithoutUpcP) {
@@ -438,7 +448,7 @@ TEST(HpmsimRunUpcConfig, RefusesTwoEventsOfOneCounter) {
   ASSERT_TRUE(r.exited()) << r.describe();
   EXPECT_EQ(r.exit_code(), 2);
   EXPECT_NE(r.err.find("upc.txt:2: PU2_INSTRUCTIONS and PU0_INSTRUCTIONS (line 1) are both "
-                       "inputs of counter 1"),
+                       "inputs of counter 0"),
             std::string::npos)
       << r.err;
 }

@@ -1,26 +1,18 @@
-# docs/events.md, generated from the simulator's own event catalogue (node/monitor.cpp) by
-# `hpmsim events --markdown` for each preset machine. The file's introduction, up to the marker
-# line, is written by hand and kept; everything after the marker is generated.
+# docs/events.md, generated from the simulator's own event catalogue by `hpmsim events
+# --markdown` for each preset machine. The file's introduction, up to the marker line, is
+# written by hand and kept; everything after the marker is generated.
 #
 #   cmake -DHPMSIM=path/to/hpmsim -DDOC=docs/events.md -DMODE=write -P events_doc.cmake
 #       rewrites the generated part (the `events_doc` target does this)
 #   ... -DMODE=check ...
 #       fails, naming the first differing line, when the committed file is stale (the test
 #       EventsDoc.IsGeneratedFromTheCatalogue)
-cmake_policy(SET CMP0007 NEW)
+include(${CMAKE_CURRENT_LIST_DIR}/generated_doc.cmake)
 set(marker "<!-- generated below: do not edit; `ninja events_doc` rewrites it from `hpmsim events --markdown` -->")
 if(NOT HPMSIM OR NOT DOC OR NOT MODE)
   message(FATAL_ERROR "events_doc.cmake needs -DHPMSIM=... -DDOC=... -DMODE=write|check")
 endif()
-file(READ ${DOC} current)
-string(FIND "${current}" "${marker}" at)
-if(at LESS 0)
-  message(FATAL_ERROR "${DOC}: no marker line\n${marker}")
-endif()
-string(LENGTH "${marker}" marker_length)
-math(EXPR cut "${at} + ${marker_length}")
-string(SUBSTRING "${current}" 0 ${cut} head)
-set(generated "\n\n")
+set(generated "")
 foreach(machine bgp bgq)
   execute_process(COMMAND ${HPMSIM} events --markdown --machine ${machine}
                   OUTPUT_VARIABLE table RESULT_VARIABLE status)
@@ -29,46 +21,4 @@ foreach(machine bgp bgq)
   endif()
   string(APPEND generated "${table}")
 endforeach()
-string(REGEX REPLACE "\n+$" "\n" generated "${generated}")
-set(wanted "${head}${generated}")
-if(MODE STREQUAL "write")
-  if(NOT wanted STREQUAL current)
-    file(WRITE ${DOC} "${wanted}")
-    message(STATUS "${DOC}: regenerated")
-  else()
-    message(STATUS "${DOC}: up to date")
-  endif()
-elseif(MODE STREQUAL "check")
-  if(NOT wanted STREQUAL current)
-    # Name the first line that differs.
-    string(REPLACE "\n" ";" want_lines "${wanted}")
-    string(REPLACE "\n" ";" have_lines "${current}")
-    list(LENGTH want_lines n_want)
-    list(LENGTH have_lines n_have)
-    set(line 0)
-    while(line LESS n_want AND line LESS n_have)
-      list(GET want_lines ${line} w)
-      list(GET have_lines ${line} h)
-      if(NOT w STREQUAL h)
-        break()
-      endif()
-      math(EXPR line "${line} + 1")
-    endwhile()
-    math(EXPR shown "${line} + 1")
-    set(w "(end of file)")
-    set(h "(end of file)")
-    if(line LESS n_want)
-      list(GET want_lines ${line} w)
-    endif()
-    if(line LESS n_have)
-      list(GET have_lines ${line} h)
-    endif()
-    message(FATAL_ERROR
-            "${DOC} is stale: it is not what `hpmsim events --markdown` gives now. Run "
-            "`ninja events_doc` and commit it.\nFirst difference, line ${shown}:\n"
-            "  committed: ${h}\n  generated: ${w}")
-  endif()
-  message(STATUS "${DOC} is generated from the catalogue")
-else()
-  message(FATAL_ERROR "MODE must be write or check")
-endif()
+generated_doc(${DOC} "${marker}" "${generated}" ${MODE} events_doc)

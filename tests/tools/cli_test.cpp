@@ -152,6 +152,26 @@ TEST(Run, FifoOrDeviceAsProgramIsRefusedWithoutWaiting) {
 
 // A report that cannot be written in full (a full disk; /dev/full) fails loudly at the end,
 // even when it is small enough to sit in the stream's buffer until the file is closed.
+TEST(Run, EnvClearGivesTheProgramOnlyTheEnvSettings) {
+  // The host's environment (PATH, HOME, LANG here) is the default; --env-clear empties it, and
+  // --env sets entries in order, a later one replacing an earlier one of the same name.
+  const RunResult plain = hpmsim({"run", "--", guest("args_env")});
+  ASSERT_EQ(plain.exit_code(), 0) << plain.err;
+  EXPECT_NE(plain.out.find("env[0]=[PATH=/usr/bin:/bin]"), std::string::npos) << plain.out;
+  const RunResult r = hpmsim({"run", "--env-clear", "--env", "A=1", "--env", "HOME=/h", "--env",
+                              "A=2", "--", guest("args_env")});
+  ASSERT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_NE(r.out.find("env[0]=[HOME=/h]\nenv[1]=[A=2]\ngetenv HOME=/h"), std::string::npos)
+      << r.out;
+  for (const char* bad : {"NOEQUALS", "=value"}) {
+    const RunResult e = hpmsim({"stat", "--env", bad, "--", guest("args_env")});
+    EXPECT_EQ(e.exit_code(), kUsage) << bad;
+    EXPECT_NE(e.err.find(std::string("--env '") + bad + "': expected KEY=VALUE"), std::string::npos)
+        << e.err;
+    EXPECT_EQ(e.out, "") << "the program must not run";
+  }
+}
+
 TEST(Stat, ReportThatCannotBeWrittenFailsWithTheReason) {
   ASSERT_TRUE(fs::exists("/dev/full"));
   const RunResult r = hpmsim(
@@ -458,12 +478,12 @@ TEST(Events, EveryEventNamesItsScope) {
   const std::set<std::string> known = {"hardware thread",   "core", "L2 slice",
                                        "memory controller", "node", "kernel"};
   for (const auto& [name, s] : scope) EXPECT_TRUE(known.count(s)) << name << ": " << s;
-  EXPECT_EQ(scope.at("PEVT_INSTRUCTIONS_T0"), "hardware thread");
-  EXPECT_EQ(scope.at("PEVT_INSTRUCTIONS"), "core") << "the sum over a core's threads";
+  EXPECT_EQ(scope.at("PEVT_INST_ALL@t0"), "hardware thread");
+  EXPECT_EQ(scope.at("PEVT_INST_ALL"), "core") << "the sum over a core's threads";
   EXPECT_EQ(scope.at("PEVT_L2_HITS"), "L2 slice");
   EXPECT_EQ(scope.at("PEVT_DDR_READS"), "memory controller");
   EXPECT_EQ(scope.at("PEVT_IO_WRITES"), "node");
-  EXPECT_EQ(scope.at("PEVT_CNK_SYSCALLS"), "kernel");
+  EXPECT_EQ(scope.at("PEVT_CNKHWT_SYSCALL"), "kernel");
 }
 
 TEST(Events, UnitOptionKeepsOnlyThatUnitsEvents) {
@@ -656,7 +676,7 @@ TEST(Counting, FromStatisticsUpcPCountersEqualThoseOfPublishedEvents) {
   const RunResult e = btWithCounting(args, "events", &from_events);
   EXPECT_EQ(s.err, e.err);  // the table of every counter's value
   EXPECT_NE(s.err.find("PU1_STALL_ANY"), std::string::npos) << s.err;
-  EXPECT_GT(from_statistics["monitor"]["tallied_counters"].get<u64>(), 200u);
+  EXPECT_GT(from_statistics["monitor"]["tallied_counters"].get<u64>(), 80u);
   EXPECT_GT(from_statistics["monitor"]["tally_windows"].get<u64>(), 1000u);
   EXPECT_EQ(from_events["monitor"]["tallied_counters"].get<u64>(), 0u);
   EXPECT_EQ(from_statistics["monitor"]["upc"]["lost_carries"], 0);
@@ -669,13 +689,13 @@ TEST(Counting, FromStatisticsUpcQCountsEqualThoseOfPublishedEvents) {
   // tracks apart when no instruction-mix event is published.
   const auto [from_statistics, from_events] = statOnBothPaths(
       {"-e",
-       "PEVT_CYCLES_T0,PEVT_CYCLES_T1,PEVT_INSTRUCTIONS,PEVT_INSTRUCTIONS_T1,PEVT_STALL_ANY_T0,"
-       "PEVT_STALL_DEPENDENCY_T1,PEVT_STALL_IDLE_T1,PEVT_FP_OPS,PEVT_LOADS8,PEVT_OP_ADDI,"
-       "PEVT_BRANCHES_NOT_TAKEN,PEVT_L1D_MISSES,PEVT_L1P_HITS,PEVT_SQ_ALLOCATIONS,PEVT_L2_HITS,"
-       "PEVT_L2_REQUESTS,PEVT_DDR_READS,PEVT_CNK_PAGE_FIRST_TOUCHES"});
+       "PEVT_CYCLES@t0,PEVT_CYCLES@t1,PEVT_INST_ALL,PEVT_INST_ALL@t1,PEVT_STALL_ANY@t0,"
+       "PEVT_IU_IS1_STALL_CYC@t1,PEVT_STALL_IDLE@t1,PEVT_INST_QFPU_FPGRP1,PEVT_LOADS8,"
+       "PEVT_OP_ADDI,PEVT_BRANCHES_NOT_TAKEN,PEVT_L1D_MISSES,PEVT_L1P_BAS_HIT,"
+       "PEVT_SQ_ALLOCATIONS,PEVT_L2_HITS,PEVT_L2_REQ_RETIRE,PEVT_DDR_READS,PEVT_CNKHWT_DTLB"});
   EXPECT_EQ(from_statistics["counts"], from_events["counts"]);
-  EXPECT_GT(from_statistics["counts"]["PEVT_STALL_IDLE_T1"].get<u64>(), 0u);
-  EXPECT_GT(from_statistics["counts"]["PEVT_CNK_PAGE_FIRST_TOUCHES"].get<u64>(), 10u);
+  EXPECT_GT(from_statistics["counts"]["PEVT_STALL_IDLE@t1"].get<u64>(), 0u);
+  EXPECT_GT(from_statistics["counts"]["PEVT_CNKHWT_DTLB"].get<u64>(), 10u);
 }
 
 TEST(Counting, FromStatisticsUpcQReadingsBetweenSweepsEqualThoseOfPublishedEvents) {
@@ -686,9 +706,9 @@ TEST(Counting, FromStatisticsUpcQReadingsBetweenSweepsEqualThoseOfPublishedEvent
   // not compared: such a reading attributes the lagging thread's cycles differently on the two
   // paths (docs/counters.md).
   const std::vector<std::string> pulse_events = {
-      "PEVT_INSTRUCTIONS_T0", "PEVT_INSTRUCTIONS", "PEVT_FP_OPS_T1",        "PEVT_L1D_MISSES",
-      "PEVT_L2_REQUESTS",     "PEVT_L2_WRITES",    "PEVT_IO_BYTES_WRITTEN", "PEVT_CNK_SYSCALLS"};
-  std::string events = "PEVT_CYCLES_T0,PEVT_STALL_ANY_T0,PEVT_STALL_IDLE_T1";
+      "PEVT_INST_ALL@t0",   "PEVT_INST_ALL",  "PEVT_INST_QFPU_FPGRP1@t1", "PEVT_L1D_MISSES",
+      "PEVT_L2_REQ_RETIRE", "PEVT_L2_WRITES", "PEVT_IO_BYTES_WRITTEN",    "PEVT_CNKHWT_SYSCALL"};
+  std::string events = "PEVT_CYCLES@t0,PEVT_STALL_ANY@t0,PEVT_STALL_IDLE@t1";
   for (const std::string& e : pulse_events) events += "," + e;
   const auto [from_statistics, from_events] = statOnBothPaths({"--interval", "3001", "-e", events});
   const json& intervals = from_statistics["intervals"];
@@ -703,7 +723,7 @@ TEST(Counting, FromStatisticsUpcQReadingsBetweenSweepsEqualThoseOfPublishedEvent
   for (const std::string& e : pulse_events) {
     EXPECT_EQ(from_statistics["counts"][e], from_events["counts"][e]) << e;
   }
-  EXPECT_GT(from_statistics["counts"]["PEVT_STALL_IDLE_T1"].get<u64>(), 0u);
+  EXPECT_GT(from_statistics["counts"]["PEVT_STALL_IDLE@t1"].get<u64>(), 0u);
 }
 
 TEST(Stat, IntervalCountsAddUpToTheLastReadingAndNeverExceedTheTotal) {

@@ -71,10 +71,17 @@ int run(const EventsOptions& opt) {
         j["counter"] = e->counter;
         j["select"] = e->select;
       }
+      if (e->id >= 0) j["id"] = e->id;
+      if (e->core >= 0) j["core"] = e->core;
+      if (e->thread >= 0) j["thread"] = e->thread;
+      if (e->unit_mode != 0) j["unit_mode"] = e->unit_mode;
       j["kind"] = kindName(e->kind);
       j["scope"] = probe::scopeName(e->scope);
       j["generic"] = e->generic;
       j["instances"] = e->instances.size();
+      // Whether the model has a signal for it (an event without one is listed and never counts).
+      j["wired"] = std::any_of(e->instances.begin(), e->instances.end(),
+                               [](const NativeEvent::Instance& i) { return !i.feeds.empty(); });
       j["description"] = e->description;
       list.push_back(j);
     }
@@ -82,9 +89,20 @@ int run(const EventsOptions& opt) {
     fmt::print("{}\n", out.dump(2));
     return 0;
   }
+  // The per-thread variants of an event ("PEVT_INST_ALL@t2") are shown once, as thread 0's: the
+  // others' inputs follow it every 1024 (docs/upcq.md).
+  auto shown = [](const NativeEvent* e) { return e->thread <= 0; };
+  auto nameOf = [](const NativeEvent* e) {
+    return e->thread == 0 ? fmt::format("{}@t<t>", e->name.substr(0, e->name.find('@'))) : e->name;
+  };
+  auto inputOf = [](const NativeEvent* e) {
+    return e->thread == 0 ? fmt::format("{} + 1024 t", e->input) : fmt::format("{}", e->input);
+  };
+  auto idOf = [](const NativeEvent* e) { return e->id >= 0 ? fmt::format("{}", e->id) : ""; };
+  const auto count = std::count_if(events.begin(), events.end(), shown);
   if (opt.markdown) {
     fmt::print("## {}: {}, {} ({} native events)\n\n", machine.name, family.title,
-               family.description, events.size());
+               family.description, count);
     fmt::print("Devices: {}\n\n", fmt::join(monitor->devicePaths(), ", "));
     if (fixed) {
       fmt::print(
@@ -95,10 +113,13 @@ int run(const EventsOptions& opt) {
                    e->name, kindName(e->kind), probe::scopeName(e->scope), e->description);
       }
     } else {
-      fmt::print("| unit | input | event | kind | scope | counts |\n|---|---|---|---|---|---|\n");
+      fmt::print(
+          "| unit | BGPM | input | event | kind | scope | counts |\n"
+          "|---|---|---|---|---|---|---|\n");
       for (const NativeEvent* e : events) {
-        fmt::print("| {} | {} | `{}` | {} | {} | {} |\n", e->unit->name, e->input, e->name,
-                   kindName(e->kind), probe::scopeName(e->scope), e->description);
+        if (!shown(e)) continue;
+        fmt::print("| {} | {} | {} | `{}` | {} | {} | {} |\n", e->unit->name, idOf(e), inputOf(e),
+                   nameOf(e), kindName(e->kind), probe::scopeName(e->scope), e->description);
       }
     }
     fmt::print("\n");
@@ -112,12 +133,13 @@ int run(const EventsOptions& opt) {
       fmt::print("{:<34} counter {:>3} select {} input {:>4} {:<5} {:<17}  {}\n", e->name,
                  e->counter, e->select, e->input, kindName(e->kind), probe::scopeName(e->scope),
                  e->description);
-    } else {
-      fmt::print("{:<34} {:<5} input {:>3} {:<5} {:<17}  {}\n", e->name, e->unit->name, e->input,
-                 kindName(e->kind), probe::scopeName(e->scope), e->description);
+    } else if (shown(e)) {
+      fmt::print("{:<40} {:<5} {:>3} input {:>10} {:<5} {:<17}  {}\n", nameOf(e), e->unit->name,
+                 idOf(e), inputOf(e), kindName(e->kind), probe::scopeName(e->scope),
+                 e->description);
     }
   }
-  fmt::print("{:-<100}\nTotal events reported: {}\n", "", events.size());
+  fmt::print("{:-<100}\nTotal events reported: {}\n", "", count);
   return 0;
 }
 

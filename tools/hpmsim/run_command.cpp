@@ -19,10 +19,9 @@
 #include "pmu/upc/component.h"
 #include "stats/stats.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
-
-extern char** environ;
 
 namespace hpm::tools {
 namespace {
@@ -40,15 +39,10 @@ struct RunCliOptions {
   bool strict_syscalls = false;
   bool host_time = false;
   bool summary = false;
-  std::string upc_config;            // --upc-config FILE
+  std::string upc_config;  // --upc-config FILE
+  GuestEnvOptions env;
   std::vector<std::string> command;  // program and its arguments
 };
-
-std::vector<std::string> hostEnvironment() {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-  return env;
-}
 
 // The profile mode's outputs: samples and the flat profile as CSV, the top functions printed.
 void writeProfile(const Simulation& sim, const RunCliOptions& opt) {
@@ -205,7 +199,7 @@ int run(const RunCliOptions& opt) {
     }
     upc->programHost(parseUpcConfig(opt.upc_config, *upc, machine.upc.counters));
   }
-  sim.exec(opt.command[0], opt.command, hostEnvironment());
+  sim.exec(opt.command[0], opt.command, guestEnvironment(opt.env));
 
   const bool progress = ::isatty(STDERR_FILENO) != 0;
   const auto start = std::chrono::steady_clock::now();
@@ -347,6 +341,7 @@ void addRunCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--upc-config", opt->upc_config,
                   "Program the UPC-P unit (bgp) from FILE at cycle 0 and print every counter at "
                   "the end: lines `select S` (all counters) or native event names");
+  addGuestEnvOptions(*cmd, opt->env);
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });

@@ -17,10 +17,9 @@
 #include "node/monitor.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
-
-extern char** environ;
 
 namespace hpm::tools {
 namespace {
@@ -36,6 +35,7 @@ struct StatOptions {
   bool per_region = false;
   std::string root = ".";
   std::string output;
+  GuestEnvOptions env;
   std::vector<std::string> command;
 };
 
@@ -203,9 +203,7 @@ int run(const StatOptions& opt) {
     });
   }
 
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-  sim.exec(opt.command[0], opt.command, env);
+  sim.exec(opt.command[0], opt.command, guestEnvironment(opt.env));
   const auto start = std::chrono::steady_clock::now();
   sim.kernel().setInterruptSource(pendingInterrupt);
   sim.run();
@@ -373,6 +371,7 @@ void addStatCommand(CLI::App& root, Action& selected) {
   cmd->add_flag("--json", opt->json, "An object whose key `counts` maps each event to its count");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of stderr");
   cmd->add_option("--root", opt->root, "Directory the guest sees as /");
+  addGuestEnvOptions(*cmd, opt->env);
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });

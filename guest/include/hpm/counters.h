@@ -5,18 +5,20 @@
  * interrupts arrive as a real-time signal whose siginfo names the unit and the counter; the
  * library's handler acknowledges them and calls yours.
  *
- *   bgp  one UPC-P unit, /dev/hpm/upc: 256 counters, 1024 inputs. Counter c counts input
- *        select x 256 + c (select 0..3): each input has exactly one counter. With select 0 the
- *        counters count cores 0 and 1, with select 1 cores 2 and 3 (docs/events.md).
- *   bgq  UPC-Q: a PUnit per core, /dev/hpm/punit<k> (24 counters, each any of the core's 512
- *        inputs), and the node's /dev/hpm/l2 (6 counters, combined), /dev/hpm/io (43) and
- *        /dev/hpm/cnk (32, counting from boot).
+ *   bgp  one UPC-P unit, /dev/hpm/upc: 256 counters, 1024 inputs, Blue Gene/P's events by
+ *        their names (PU0_FPU_FMA_2, ...). Counter c counts input select x 256 + c (select
+ *        0..3, Blue Gene/P's counter modes): each input has exactly one counter. Select 0 counts
+ *        cores 0 and 1, select 1 cores 2 and 3 (docs/events.md).
+ *   bgq  UPC-Q: a PUnit per core, /dev/hpm/punit<k> (24 counters, each any of the core's
+ *        inputs: BGPM's event number, plus 1024 x (t + 1) for hardware thread t alone), and the
+ *        node's /dev/hpm/l2 (6 counters, combined), /dev/hpm/io (43) and /dev/hpm/cnk (32,
+ *        counting from boot).
  *
  * Typical use (error checks left out):
  *
  *   hpmctr_unit u;
  *   hpmctr_open_core(&u);                          // the unit that counts this thread's core
- *   int c = hpmctr_add_name(&u, "PU0_INSTRUCTIONS", HPMCTR_LEVEL_HIGH);   // bgp
+ *   int c = hpmctr_add(&u, hpmctr_thread_event(&u, "Instructions"), HPMCTR_LEVEL_HIGH);
  *   hpmctr_start(&u);  work();  hpmctr_stop(&u);
  *   printf("%llu\n", (unsigned long long)hpmctr_read(&u, c));
  *
@@ -133,6 +135,12 @@ int hpmctr_thread(void);
 /* Event `name`'s input in this unit (`hpmsim events`), or -1 (unknown, another unit's event, or a
  * machine whose shape differs from the preset the names were generated for). */
 int hpmctr_event(const hpmctr_unit* u, const char* name);
+/* The input of this unit that counts generic event `generic` (the `generic` column of
+ * `hpmsim events --json`, such as "Instructions" or "InstIntMul") for the calling thread: on
+ * UPC-P its core's event (one thread per core), on a PUnit its hardware thread's own (or, for an
+ * event of the whole core such as "L1dMisses", the core's). -1 if the unit has none. Programs
+ * written this way run unchanged on both machines. */
+int hpmctr_thread_event(const hpmctr_unit* u, const char* generic);
 /* The name of input `input` of this unit, or NULL. */
 const char* hpmctr_event_name(const hpmctr_unit* u, int input);
 

@@ -273,6 +273,25 @@ int hpmctr_event(const hpmctr_unit* u, const char* name) {
   return -1;
 }
 
+int hpmctr_thread_event(const hpmctr_unit* u, const char* generic) {
+  const struct hpmctr_catalogue* cat = names_for(u);
+  if (cat == NULL || generic == NULL || generic[0] == '\0') return -1;
+  const int core = hpmctr_core(), thread = hpmctr_thread();
+  /* UPC-P: the calling thread's core's event. A PUnit: the calling thread's own, or for an
+   * event of the whole core (an L1D miss) the core's. */
+  for (int pass = 0; pass < 2; ++pass) {
+    for (unsigned i = 0; i < cat->count; ++i) {
+      const struct hpmctr_event_entry* e = &cat->events[i];
+      if (e->kind != (unsigned char)u->kind || strcmp(e->generic, generic) != 0) continue;
+      const int mine = u->kind == HPMCTR_UPC ? e->core == core
+                       : pass == 0           ? e->thread == thread
+                                             : e->thread < 0;
+      if (mine) return e->input;
+    }
+  }
+  return -1;
+}
+
 const char* hpmctr_event_name(const hpmctr_unit* u, int input) {
   const struct hpmctr_catalogue* cat = names_for(u);
   if (cat == NULL) return NULL;

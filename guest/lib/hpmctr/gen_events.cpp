@@ -57,8 +57,10 @@ int main(int argc, char** argv) {
       int counters = 0;
       out << "static const struct hpmctr_event_entry " << machine << "_events[] = {\n";
       for (const auto& e : events.at("events")) {
-        out << "    {\"" << e.at("name").get<std::string>() << "\", " << kindOf(e.at("unit"))
-            << ", " << e.at("input").get<unsigned>() << "},\n";
+        out << "    {\"" << e.at("name").get<std::string>() << "\", \""
+            << e.at("generic").get<std::string>() << "\", " << kindOf(e.at("unit")) << ", "
+            << e.value("core", -1) << ", " << e.value("thread", -1) << ", "
+            << e.at("input").get<unsigned>() << "},\n";
         if (e.contains("counter")) counters = std::max(counters, e.at("counter").get<int>() + 1);
       }
       out << "};\n\n";

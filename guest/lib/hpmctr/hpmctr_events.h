@@ -5,8 +5,11 @@
 #define HPMCTR_EVENTS_H
 
 struct hpmctr_event_entry {
-  const char* name;   /* native event name */
-  unsigned char kind; /* enum hpmctr_kind of the unit that counts it */
+  const char* name;    /* native event name */
+  const char* generic; /* the generic event it is an instance of ("Instructions"), or "" */
+  unsigned char kind;  /* enum hpmctr_kind of the unit that counts it */
+  signed char core;    /* UPC-P: the core whose event it is, or -1 */
+  signed char thread;  /* PUnit: the hardware thread it counts alone, or -1 */
   unsigned short input;
 };
 

@@ -1,137 +1,386 @@
-// UPC-P's part of the catalogue (docs/events.md): every one of the 1024 inputs wired to a
-// distinct (event, instance) pair, named PU<core>_..., L3_BANK<s>_..., DDR<k>_..., CNK_....
+// UPC-P's part of the catalogue (docs/events.md): Blue Gene/P's 1024 inputs by their own names
+// (bgp_names.cpp: counter mode m, counter c is input m x 256 + c, so the seed's Table 1 is mode
+// 0), each wired to what hpmsim's node has for it, and hpmsim's own events in the inputs Blue
+// Gene/P leaves reserved or uses to repeat the cores' events (modes 2 and 3, counters 0-71).
+//
+// Every input is a one-bit signal, as on the hardware: a core's inputs count events that happen
+// at most once per cycle (probe::Rate::kOne: the model's core issues one instruction per cycle,
+// and where it does more than one thing in a cycle, as a fused multiply-add's two operations,
+// there are per-width events: FPU_FMA_2 counts the instructions), and the node's inputs (L3
+// banks, memory controllers, kernel) count events of resources that take a cycle each
+// (kAverageOne). So the seed's 12-bit low-order registers lose no carry (docs/upc.md).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
+#include "base/error.h"
 #include "isa/ops.h"
+#include "pmu/upc/bgp_names.h"
 #include "pmu/upc/component.h"
 
 namespace hpm::upc {
 
 using probe::Event;
 using probe::Kind;
+using probe::Rate;
 using probe::Scope;
+
+namespace {
+
+constexpr std::string_view kNoSignal = "the model keeps no such signal";
+constexpr std::string_view kOnePipe =
+    "the model's core has one integer pipe: its instructions count under the I-pipe's events";
+constexpr std::string_view kNoPairedFpu =
+    "RV64GC has no paired (SIMD) floating point: the model's FPU is one pipe of one width";
+constexpr std::string_view kNoNetwork =
+    "the torus, collective network and DMA come with many nodes (the network)";
+
+// A Blue Gene/P event of a core ("PU<k>_" + suffix) and what it counts here.
+struct CoreEvent {
+  std::string_view suffix;
+  pmu::ProbeEvents sources;
+  std::string_view ops;  // or: operations by mnemonic
+  std::string_view note;
+};
+
+constexpr CoreEvent kCoreEvents[] = {
+    {"JPIPE_INSTRUCTIONS", {}, "", kOnePipe},
+    {"JPIPE_ADD_SUB", {}, "", kOnePipe},
+    {"JPIPE_LOGICAL_OPS", {}, "", kOnePipe},
+    {"JPIPE_SHROTMK", {}, "", kOnePipe},
+    {"IPIPE_INSTRUCTIONS",
+     {Event::kInstIntAlu, Event::kInstIntMul, Event::kInstIntDiv, Event::kInstBranch,
+      Event::kInstJump, Event::kInstSystem},
+     "",
+     "integer instructions but loads and stores (those are the L-pipe's: DATA_LOADS, "
+     "DATA_STORES)"},
+    {"IPIPE_MULT_DIV",
+     {Event::kInstIntMul, Event::kInstIntDiv},
+     "",
+     "integer multiplications, divisions and remainders"},
+    {"IPIPE_ADD_SUB",
+     {},
+     "add addi addw addiw sub subw lui auipc",
+     "integer additions and subtractions (lui and auipc included)"},
+    {"IPIPE_LOGICAL_OPS", {}, "and andi or ori xor xori", "logical instructions"},
+    {"IPIPE_SHROTMK",
+     {},
+     "sll slli srl srli sra srai sllw slliw srlw srliw sraw sraiw",
+     "shifts (RV64GC has no rotate-and-mask)"},
+    {"IPIPE_BRANCHES",
+     {Event::kInstBranch, Event::kInstJump},
+     "",
+     "conditional branches and jumps"},
+    {"IPIPE_TLB_OPS", {}, "", "the model has no address-translation hardware"},
+    {"IPIPE_PROCESS_CONTROL",
+     {Event::kInstSystem},
+     "",
+     "system instructions (ecall, ebreak, fences, CSR accesses)"},
+    {"IPIPE_OTHER",
+     {},
+     "slt slti sltu sltiu",
+     "integer compares (the ALU instructions the other I-pipe events leave)"},
+    {"DCACHE_LINEFILLINPROG", {}, "", kNoSignal},
+    {"ICACHE_LINEFILLINPROG",
+     {Event::kStallIcacheMiss},
+     "",
+     "cycles the core waited for an instruction-cache line fill"},
+    {"DCACHE_MISS", {Event::kL1dMisses}, "", "L1D misses (loads allocate; stores write through)"},
+    {"DCACHE_HIT", {Event::kL1dHits}, "", "L1D hits"},
+    {"DATA_LOADS", {Event::kInstLoad, Event::kInstFpLoad}, "", "loads retired (integer and FP)"},
+    {"DATA_STORES",
+     {Event::kInstStore, Event::kInstFpStore},
+     "",
+     "stores retired (integer and FP)"},
+    {"DCACHE_OPS", {}, "", "RV64GC has no cache-management instructions"},
+    {"ICACHE_MISS", {Event::kL1iMisses}, "", "L1I misses"},
+    {"ICACHE_HIT", {Event::kL1iHits}, "", "L1I hits"},
+    {"FPU_ADD_SUB_1",
+     {Event::kInstFpAdd},
+     "",
+     "floating-point additions and subtractions (one operation each)"},
+    {"FPU_MULT_1", {Event::kInstFpMul}, "", "floating-point multiplications (one operation each)"},
+    {"FPU_FMA_2", {Event::kInstFpFma}, "", "fused multiply-adds (two operations each)"},
+    {"FPU_DIV_1", {Event::kInstFpDiv}, "", "floating-point divisions"},
+    {"FPU_OTHER_NON_STORAGE_OPS",
+     {Event::kInstFpSqrt, Event::kInstFpMisc, Event::kInstFpCvt},
+     "",
+     "other floating-point instructions but loads and stores (square roots, sign injection, "
+     "min/max, compares, classify, moves, conversions)"},
+    {"FPU_ADD_SUB_2", {}, "", kNoPairedFpu},
+    {"FPU_MULT_2", {}, "", kNoPairedFpu},
+    {"FPU_FMA_4", {}, "", kNoPairedFpu},
+    {"FPU_DUAL_PIPE_OTHER_NON_STORAGE_OPS", {}, "", kNoPairedFpu},
+    {"FPU_QUADWORD_LOADS", {}, "", "RV64GC has no quadword floating-point loads"},
+    {"FPU_OTHER_LOADS", {Event::kInstFpLoad}, "", "floating-point loads"},
+    {"FPU_QUADWORD_STORES", {}, "", "RV64GC has no quadword floating-point stores"},
+    {"FPU_OTHER_STORES", {Event::kInstFpStore}, "", "floating-point stores"},
+    {"L1_INVALIDATION_REQUESTS",
+     {},
+     "",
+     "a back-invalidation can remove several L1 lines in one cycle: no one-bit signal here (bgq "
+     "counts them)"},
+    // The L2 prefetch buffer (the model's L1P).
+    {"L2_VALID_PREFETCH_REQUESTS",
+     {},
+     "",
+     "the model's prefetcher can request several lines in one cycle: no one-bit signal here "
+     "(bgq counts them: PEVT_L1P_BAS_STRM_LINE_ESTB)"},
+    {"L2_PREFETCH_HITS_IN_STREAM",
+     {Event::kL1pPrefetchHits},
+     "",
+     "first demand hits on prefetched lines"},
+    {"L2_READ_REQUESTS", {Event::kL1pAccesses}, "", "L1P lookups"},
+    {"L2_L3_READ_REQUESTS",
+     {Event::kL1pMisses},
+     "",
+     "L1P misses, which go to the shared L2 (Blue Gene/P's L3)"},
+    {"L2_HIT", {Event::kL1pHits}, "", "L1P hits"},
+    {"L2_MEMORY_WRITES",
+     {Event::kCoreL2Writes},
+     "",
+     "stores written to the shared L2 (store-queue drains)"},
+};
+
+// A Blue Gene/P L3 bank event ("L3_M<bank>_" + suffix): the model's L2 slice <bank>.
+struct BankEvent {
+  std::string_view suffix;
+  Event source;
+  std::string_view note;
+};
+
+constexpr BankEvent kBankEvents[] = {
+    {"RD0_SINGLE_LINE_DELIVERED_L2", Event::kL2Reads, "read requests served"},
+    {"RD0_DIR0_HIT_OR_INFLIGHT", Event::kL2Hits, "hits"},
+    {"RD0_DIR0_MISS_OR_LOCKDOWN", Event::kL2Misses, "misses"},
+    {"DIR0_LOOKUPS", Event::kL2Requests, "requests (reads, writes, atomics, prefetches)"},
+    {"MH_DDR_STORES", Event::kL2Writebacks, "dirty lines written back to DDR"},
+    {"MH_DDR_FETCHES", Event::kL2Misses, "lines fetched from DDR (every miss fetches its line)"},
+    {"W0_DEPOSIT_REQUESTS", Event::kL2Writes, "write requests"},
+};
+
+// Why a Blue Gene/P input without a counterpart never counts, from its name.
+std::string_view whyNot(std::string_view name) {
+  if (name.starts_with("L3_")) return "the model's L2 slice has one port and one directory";
+  if (name.find("SNOOP") != std::string_view::npos) {
+    return "the model keeps coherence by invalidation, without snoop filters";
+  }
+  if (name.starts_with("TORUS_") || name.starts_with("DMA_") || name.starts_with("COL_")) {
+    return kNoNetwork;
+  }
+  if (name.find("DEVBUS") != std::string_view::npos ||
+      name.find("NETBUS") != std::string_view::npos ||
+      name.find("NETWORK") != std::string_view::npos ||
+      name.find("BLIND_DEV") != std::string_view::npos) {
+    return "no device or network bus on this node";
+  }
+  return kNoSignal;
+}
+
+bool reserved(std::string_view name) {
+  return name == "RESERVED" || name == "Reserved";
+}
+
+// "PU<k>_<suffix>", or -1.
+int coreOf(std::string_view name, std::string_view& suffix) {
+  if (name.size() < 5 || !name.starts_with("PU") || name[3] != '_' || name[2] < '0' ||
+      name[2] > '9') {
+    return -1;
+  }
+  suffix = name.substr(4);
+  return name[2] - '0';
+}
+
+}  // namespace
 
 pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
   const probe::Bus& bus = *node.bus;
   pmu::Attachment out;
   out.units.push_back(std::make_unique<Component>(p));
-  const u32 n = p.counters;
-  const u32 half = n / 2;
-  const u32 halves = 2 * p.banks();
+  const std::span<const std::string_view> names = bgpUpcNames();
+  if (p.counters != 256 || p.events != 1024) {
+    fail(ExitCode::kConfig,
+         "the bgp catalogue wires Blue Gene/P's 4 x 256 inputs: upc.counters must be 256 and "
+         "upc.events 1024 (not {} and {})",
+         p.counters, p.events);
+  }
   const u32 tpc = node.threads_per_core;
-  const u32 cores = std::min(node.cores, halves / 2);
-  std::vector<i64> owner(p.events, -1);  // catalogue index per input, -1 free
-
-  struct Candidate {
-    std::string name, description, generic;
-    Kind kind;
-    std::vector<u32> feeds;
-    i32 core;
+  const u32 cores = std::min<u32>(node.cores, 4);
+  // Core k's instances of an event: its hardware threads' (summed), or the core's.
+  auto coreFeeds = [&](u32 k, Event e) {
+    std::vector<u32> f;
+    if (probe::info(e).scope == Scope::kCore) return std::vector<u32>{bus.input(e, k)};
+    for (u32 t = 0; t < tpc; ++t) f.push_back(bus.input(e, k * tpc + t));
+    return f;
   };
-  auto place = [&](const Candidate& c, u32 input) {
+  std::vector<bool> taken(names.size(), false);
+  std::vector<bool> wired(names.size(), false);  // taken by an event that counts something
+  auto place = [&](u32 input, std::string name, std::string description, Kind kind, Scope scope,
+                   std::vector<u32> feeds, i32 core, std::string generic) {
     pmu::NativeEvent e;
-    e.name = c.name;
-    e.description = c.description;
-    e.kind = c.kind;
+    e.name = std::move(name);
+    e.description = std::move(description);
+    e.kind = kind;
+    e.scope = scope;
     e.unit = &kUnitKind;
     e.input = input;
-    e.counter = static_cast<i32>(input % n);
-    e.select = static_cast<i32>(input / n);
-    e.core = c.core;
-    e.generic = c.generic;
-    e.instances = {{0, 0, c.feeds}};
-    e.scope = pmu::scopeOf(e.generic, e.instances);
-    owner[input] = static_cast<i64>(out.events.size());
+    e.counter = static_cast<i32>(input % p.counters);
+    e.select = static_cast<i32>(input / p.counters);
+    e.core = core;
+    e.generic = std::move(generic);
+    wired[input] = !feeds.empty();
+    e.instances = {{0, 0, std::move(feeds)}};
     out.events.push_back(std::move(e));
+    taken[input] = true;
   };
-  // Core k's events fill its half A (bank k / 2, side k % 2) and then its half B (the same
-  // position in the banks after the cores'), as Blue Gene/P's counter modes pair cores 0 and 1,
-  // and 2 and 3: with select 0 the 256 counters count cores 0 and 1 (the seed's Table 1).
-  std::vector<std::vector<u32>> free_by_core(cores);
-  for (u32 k = 0; k < cores; ++k) {
-    for (u32 h : {k, cores + k}) {
-      if (h >= halves) continue;
-      const u32 base = (h / 2) * n + (h % 2) * half;
-      for (u32 i = 0; i < half; ++i) free_by_core[k].push_back(base + i);
+
+  // Blue Gene/P's own events. Modes 2 and 3 repeat the cores' events at counters 0-71: those
+  // inputs hold hpmsim's own events below.
+  std::set<std::pair<i32, Event>> represented;  // (core, event) as a BG/P event's only source
+  for (u32 input = 0; input < names.size(); ++input) {
+    const std::string_view name = names[input];
+    const u32 mode = input / p.counters, counter = input % p.counters;
+    if (reserved(name) || (mode >= 2 && counter < 72)) continue;
+    std::string_view suffix;
+    const int core = coreOf(name, suffix);
+    std::vector<u32> feeds;
+    std::string note(whyNot(name));
+    Kind kind = Kind::kPulse;
+    Scope scope = core >= 0 ? Scope::kCore : Scope::kNode;
+    std::string generic;
+    if (core >= 0 && static_cast<u32>(core) < cores) {
+      for (const CoreEvent& c : kCoreEvents) {
+        if (c.suffix != suffix) continue;
+        note = c.note;
+        for (Event e : c.sources.list()) {
+          const std::vector<u32> f = coreFeeds(static_cast<u32>(core), e);
+          feeds.insert(feeds.end(), f.begin(), f.end());
+          if (probe::info(e).kind == Kind::kLevel) kind = Kind::kLevel;
+          if (probe::info(e).rate != Rate::kOne) {
+            fail(ExitCode::kInternal, "{}: {} is not a one-bit signal", name, probe::info(e).name);
+          }
+        }
+        for (u32 op : pmu::opsByMnemonics(c.ops)) {
+          for (u32 t = 0; t < tpc; ++t) feeds.push_back(bus.inputOp(op, core * tpc + t));
+        }
+        if (c.sources.count == 1 && c.ops.empty()) {
+          const Event e = c.sources.list().front();
+          if (represented.insert({core, e}).second) generic = std::string(probe::info(e).name);
+        }
+      }
+    } else if (name.starts_with("L3_M") && name.size() > 6 && name[5] == '_') {
+      const u32 bank = static_cast<u32>(name[4] - '0');
+      for (const BankEvent& b : kBankEvents) {
+        if (bank >= bus.topology().slices || name.substr(6) != b.suffix) continue;
+        feeds = {bus.input(b.source, bank)};
+        note = b.note;
+        scope = Scope::kL2Slice;
+        if (represented.insert({-1 - static_cast<i32>(bank), b.source}).second) {
+          generic = std::string(probe::info(b.source).name);
+        }
+      }
+    } else if (name.starts_with("MISC_ELAPSED_TIME")) {
+      feeds = {bus.input(Event::kCycles, 0)};
+      kind = Kind::kLevel;
+      note = "every cycle of hardware thread 0's clock (the program's first thread)";
     }
+    const std::string description =
+        feeds.empty() ? fmt::format("never counts here: {}", note) : note;
+    place(input, std::string(name), description, kind, scope, std::move(feeds),
+          core >= 0 ? core : -1, generic);
   }
-  for (u32 k = 0; k < cores; ++k) {
-    std::vector<Candidate> list;
-    const i32 core = static_cast<i32>(k);
-    for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
-      const probe::EventInfo& info = probe::kEventInfo[ev];
-      const Event e = static_cast<Event>(ev);
-      if (pmu::unboundedRate(e)) continue;
-      if (info.scope == Scope::kThread) {
-        std::vector<u32> feeds;
-        for (u32 t = 0; t < tpc; ++t) feeds.push_back(bus.input(e, k * tpc + t));
-        list.push_back({fmt::format("PU{}_{}", k, probe::upperName(e)),
-                        fmt::format("Core {}: {}", k, info.description), std::string(info.name),
-                        info.kind, feeds, core});
-      } else if (info.scope == Scope::kCore) {
-        list.push_back({fmt::format("PU{}_{}", k, probe::upperName(e)),
-                        fmt::format("Core {}: {}", k, info.description),
-                        std::string(info.name),
-                        info.kind,
-                        {bus.input(e, k)},
-                        core});
+
+  // hpmsim's own events, in the inputs left: each core's one-bit events that no Blue Gene/P
+  // event stands for, then the node's (L3 banks, memory controllers, the kernel). As many as
+  // fit, in the probe events' order. As Blue Gene/P's modes pair the cores (mode 0 or 2: cores
+  // 0 and 1; mode 1 or 3: cores 2 and 3, on the same counters), core k + 2's event takes the
+  // counter of core k's, one mode up: one counter serves the same event of cores k and k + 2.
+  auto freeInput = [&](std::initializer_list<u32> modes) -> i64 {
+    for (u32 input = 0; input < names.size(); ++input) {
+      const u32 mode = input / p.counters;
+      if (!taken[input] && std::find(modes.begin(), modes.end(), mode) != modes.end()) {
+        return input;
       }
     }
-    for (u32 op : pmu::countedOps()) {
-      std::vector<u32> feeds;
-      for (u32 t = 0; t < tpc; ++t) feeds.push_back(bus.inputOp(op, k * tpc + t));
-      const std::string_view mn = isa::opInfo(static_cast<isa::Op>(op)).mnemonic;
-      list.push_back({fmt::format("PU{}_OP_{}", k, pmu::upperName(mn)),
-                      fmt::format("Core {}: {} instructions retired", k, mn), pmu::opGeneric(op),
-                      Kind::kPulse, feeds, core});
-    }
-    const std::size_t fits = std::min(list.size(), free_by_core[k].size());
-    for (std::size_t i = 0; i < fits; ++i) place(list[i], free_by_core[k][i]);
-  }
-  // Node-wide events take the inputs that are left, in order.
-  std::vector<Candidate> shared;
-  for (u32 s = 0; s < bus.topology().slices; ++s) {
+    return -1;
+  };
+  for (u32 k = 0; k < std::min<u32>(cores, 2); ++k) {
+    const u32 partner = k + 2;
     for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+      const Event e = static_cast<Event>(ev);
       const probe::EventInfo& info = probe::kEventInfo[ev];
-      if (info.scope != Scope::kL2Slice || pmu::unboundedRate(static_cast<Event>(ev))) continue;
-      const std::string u = probe::upperName(static_cast<Event>(ev));
-      shared.push_back({fmt::format("L3_BANK{}_{}", s, u.substr(3)),
-                        fmt::format("L3 bank {}: {}", s, info.description),
-                        std::string(info.name),
-                        info.kind,
-                        {bus.input(static_cast<Event>(ev), s)},
-                        -1});
-    }
-  }
-  for (u32 c = 0; c < bus.topology().controllers; ++c) {
-    for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
-      const probe::EventInfo& info = probe::kEventInfo[ev];
-      if (info.scope != Scope::kController || pmu::unboundedRate(static_cast<Event>(ev))) continue;
-      const std::string u = probe::upperName(static_cast<Event>(ev));
-      shared.push_back({fmt::format("DDR{}_{}", c, u.substr(4)),
-                        fmt::format("DDR controller {}: {}", c, info.description),
-                        std::string(info.name),
-                        info.kind,
-                        {bus.input(static_cast<Event>(ev), c)},
-                        -1});
+      if ((info.scope != Scope::kThread && info.scope != Scope::kCore) || info.rate != Rate::kOne ||
+          represented.contains({static_cast<i32>(k), e})) {
+        continue;
+      }
+      // A counter free in an even mode, and (for the partner core) in the mode after it; first
+      // one whose input in the pair's other mode counts nothing, so that the event can be
+      // counted with the Blue Gene/P events of its cores.
+      i64 input = -1;
+      for (u32 pass = 0; pass < 2 && input < 0; ++pass) {
+        for (u32 i = 0; i < names.size() && input < 0; ++i) {
+          const u32 mode = i / p.counters;
+          if (mode % 2 != 0 || taken[i] || (partner < cores && taken[i + p.counters])) continue;
+          const u32 other = (i + 2 * p.counters) % (4 * p.counters);
+          if (pass == 0 && wired[other]) continue;
+          input = i;
+        }
+      }
+      // (Where no counter is free in both, each core takes what is left of its modes.)
+      const i64 partner_input = input >= 0 ? input + p.counters : freeInput({1, 3});
+      if (input < 0) input = freeInput({0, 2});
+      if (input >= 0) {
+        place(static_cast<u32>(input), fmt::format("PU{}_{}", k, probe::upperName(e)),
+              fmt::format("Core {}: {}", k, info.description), info.kind, Scope::kCore,
+              coreFeeds(k, e), static_cast<i32>(k), std::string(info.name));
+      }
+      if (partner < cores && partner_input >= 0) {
+        place(static_cast<u32>(partner_input), fmt::format("PU{}_{}", partner, probe::upperName(e)),
+              fmt::format("Core {}: {}", partner, info.description), info.kind, Scope::kCore,
+              coreFeeds(partner, e), static_cast<i32>(partner), std::string(info.name));
+      }
     }
   }
   for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
     const Event e = static_cast<Event>(ev);
-    if (!probe::nodeWide(probe::kEventInfo[ev].scope) || pmu::unboundedRate(e)) continue;
-    shared.push_back({"CNK_" + probe::upperName(e),
-                      std::string(probe::info(e).description),
-                      std::string(probe::info(e).name),
-                      probe::info(e).kind,
-                      {bus.input(e, 0)},
-                      -1});
+    const probe::EventInfo& info = probe::kEventInfo[ev];
+    if (info.scope == Scope::kThread || info.scope == Scope::kCore || info.rate == Rate::kFew ||
+        info.rate == Rate::kAny) {
+      continue;
+    }
+    for (u32 s = 0; s < bus.topology().instances(info.scope); ++s) {
+      if (info.scope == Scope::kL2Slice && represented.contains({-1 - static_cast<i32>(s), e})) {
+        continue;
+      }
+      const i64 input = freeInput({2, 3, 0, 1});
+      if (input < 0) break;
+      const std::string u = probe::upperName(e);
+      std::string name, description(info.description);
+      switch (info.scope) {
+        case Scope::kL2Slice:
+          name = fmt::format("L3_BANK{}_{}", s, u.substr(3));
+          description = fmt::format("L3 bank {}: {}", s, info.description);
+          break;
+        case Scope::kController:
+          name = fmt::format("DDR{}_{}", s, u.substr(4));
+          description = fmt::format("DDR controller {}: {}", s, info.description);
+          break;
+        default: name = "CNK_" + u; break;
+      }
+      place(static_cast<u32>(input), name, description, info.kind, info.scope, {bus.input(e, s)},
+            -1, std::string(info.name));
+    }
   }
-  std::size_t next = 0;
-  for (u32 input = 0; input < p.events && next < shared.size(); ++input) {
-    if (owner[input] < 0) place(shared[next++], input);
+  // The inputs left count nothing.
+  for (u32 input = 0; input < names.size(); ++input) {
+    if (taken[input]) continue;
+    place(input, fmt::format("UPC_RESERVED_{}", input),
+          "reserved: never counts (Blue Gene/P reserves it, or repeats a core's event here)",
+          Kind::kPulse, Scope::kNode, {}, -1, "");
   }
+  std::sort(out.events.begin(), out.events.end(),
+            [](const pmu::NativeEvent& a, const pmu::NativeEvent& b) { return a.input < b.input; });
   return out;
 }
 

@@ -91,7 +91,9 @@ void PUnitParams::visit(config::Visitor& v) {
   v.param("counters", counters, "Local counters per core (Blue Gene/Q: 24)", config::Range{1, 64});
   v.param("local_bits", local_bits, "Width of a local counter (Blue Gene/Q: 14)",
           config::Range{1, 63});
-  v.param("events", events, "Event inputs of one core; a counter's 16-bit select names one of them",
+  v.param("events", events,
+          "Event inputs of one core; a counter's 16-bit select names one of them (event number + "
+          "1024 x thread select: 0 the core, t + 1 hardware thread t)",
           config::Range{1, 65536});
   v.section("sweep", sweep);
   v.param("overflow_latency", overflow_latency,

@@ -33,10 +33,12 @@ struct Sweep {
 
 // PUnit: the per-core local UPC module (24 counters of 14 bits) and its part of the central unit.
 struct PUnitParams {
-  u32 cores = 17;             // sweep slots are reserved for this many cores (16 + system core)
-  u32 counters = 24;          // local counters per core
-  u32 local_bits = 14;        // width of a local counter
-  u32 events = 512;           // event inputs of a core (the caller's numbering)
+  u32 cores = 17;       // sweep slots are reserved for this many cores (16 + system core)
+  u32 counters = 24;    // local counters per core
+  u32 local_bits = 14;  // width of a local counter
+  // Event inputs of a core: the catalogue numbers them event + 1024 x thread select (0: the
+  // core, t + 1: its hardware thread t), so four threads need 5 x 1024.
+  u32 events = 5120;
   Sweep sweep;                // core k's counter j is local counter k x counters + j
   u32 overflow_latency = 4;   // D: cycles from the crossing event to the interrupt
   double max_event_rate = 8;  // R: most events one counter sees per cycle (safety rule)

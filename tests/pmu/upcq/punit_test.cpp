@@ -251,7 +251,7 @@ TEST(UpcqPUnit, InputsOutOfTimeOrderAreRefused) {
   unit.read(unit.map().counter(3), 200);
   EXPECT_THROW(unit.pulse(7, 150), Error);
   EXPECT_THROW(unit.level(7, 199, 300), Error);
-  EXPECT_THROW(unit.pulse(512, 300), Error);  // no such event
+  EXPECT_THROW(unit.pulse(PUnitParams{}.events, 300), Error);  // no such event
 }
 
 TEST(UpcqPUnit, LongIdleStretchesCostNothingPerCycle) {

@@ -45,8 +45,9 @@ TEST(UpcqRegisters, L2AndIOWindowsScaleTheArraysWithTheirCounters) {
 
 TEST(UpcqRegisters, UnitInfoAndSweepInfoDescribeTheUnit) {
   PUnit unit(PUnitParams{}, 5);
-  EXPECT_EQ(unit.read(unit.map().unit_info, 0),
-            u64{0} | u64{5} << 8 | u64{24} << 16 | u64{1} << 24 | u64{14} << 32 | u64{511} << 48);
+  EXPECT_EQ(unit.read(unit.map().unit_info, 0), u64{0} | u64{5} << 8 | u64{24} << 16 |
+                                                    u64{1} << 24 | u64{14} << 32 |
+                                                    u64{PUnitParams{}.events - 1} << 48);
   EXPECT_EQ(unit.read(unit.map().sweep_info, 0), u64{800} | u64{4} << 32 | u64{1} << 48);
   L2Unit l2(L2UnitParams{});
   EXPECT_EQ(l2.read(l2.map().unit_info, 0),
@@ -100,7 +101,8 @@ TEST(UpcqRegisters, ReservedConfigurationBitsAreDroppedAndFlagged) {
 TEST(UpcqRegisters, AnEventSelectBeyondTheInputsKeepsTheOldSelect) {
   PUnit unit(PUnitParams{}, 0);
   unit.write(unit.map().config(2), configValue(17, SignalMode::kLevelHigh, false), 0);
-  unit.write(unit.map().config(2), configValue(512, SignalMode::kLevelLow, false), 1);
+  unit.write(unit.map().config(2), configValue(PUnitParams{}.events, SignalMode::kLevelLow, false),
+             1);
   EXPECT_EQ(unit.read(unit.map().config(2), 2), configValue(17, SignalMode::kLevelLow, false));
   EXPECT_EQ(unit.read(unit.map().access_error, 2) & 0xF, kReservedBits);
 }

@@ -1,0 +1,35 @@
+#include "tools/hpmsim/guest_env.h"
+
+#include <algorithm>
+
+#include "base/error.h"
+
+extern char** environ;
+
+namespace hpm::tools {
+
+void addGuestEnvOptions(CLI::App& cmd, GuestEnvOptions& options) {
+  cmd.add_flag("--env-clear", options.clear,
+               "Start the program with an empty environment (as env -i), then --env's settings");
+  cmd.add_option("--env", options.settings,
+                 "Set a variable of the program's environment (KEY=VALUE; repeatable)");
+}
+
+std::vector<std::string> guestEnvironment(const GuestEnvOptions& options) {
+  std::vector<std::string> env;
+  if (!options.clear) {
+    for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+  }
+  for (const std::string& s : options.settings) {
+    const std::size_t eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      fail(ExitCode::kUsage, "--env '{}': expected KEY=VALUE", s);
+    }
+    const std::string key = s.substr(0, eq + 1);
+    std::erase_if(env, [&](const std::string& v) { return v.starts_with(key); });
+    env.push_back(s);
+  }
+  return env;
+}
+
+}  // namespace hpm::tools

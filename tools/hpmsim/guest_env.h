@@ -1,0 +1,25 @@
+// The guest program's environment, for the commands that run one (run, stat): the host's, or
+// an empty one (--env-clear, as `env -i`), with --env KEY=VALUE settings on top. A fixed
+// environment makes a run reproducible anywhere: the guest's stack, and so its run, depends on
+// the size of its environment.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+namespace hpm::tools {
+
+struct GuestEnvOptions {
+  bool clear = false;
+  std::vector<std::string> settings;  // KEY=VALUE, in order (a later one wins)
+};
+
+void addGuestEnvOptions(CLI::App& cmd, GuestEnvOptions& options);
+
+// The environment to give the guest; fails (ExitCode::kUsage) naming a setting without '=' or
+// with an empty name.
+std::vector<std::string> guestEnvironment(const GuestEnvOptions& options);
+
+}  // namespace hpm::tools
