@@ -98,11 +98,13 @@ struct ThreadStats {
   u64 return_mispredicts = 0;
   u64 fetch_groups = 0;
   u64 warmup_instructions = 0;
+  u64 device_accesses = 0;  // loads and stores of device registers (either mode)
 
   void add(const ThreadStats& o) {
     instructions += o.instructions;
     warmup_instructions += o.warmup_instructions;
     compressed += o.compressed;
+    device_accesses += o.device_accesses;
     for (std::size_t i = 0; i < kClasses; ++i) by_class[i] += o.by_class[i];
     for (std::size_t i = 0; i < kMaxPipes; ++i) issued[i] += o.issued[i];
     for (std::size_t i = 0; i < kStallCount; ++i) stalls[i] += o.stalls[i];
@@ -135,6 +137,7 @@ struct Plan {
   bool uses_l2 = false;
   u64 pc = 0;
   u64 addr = 0;
+  bool device = false;  // the access is to a device register (docs/timing.md "Device registers")
   isa::DecodedInst inst;
   Cycle at = 0;
   // Stall attribution: the cycles from the thread's clock to `at`, charged in layers to the
@@ -260,6 +263,7 @@ struct NodeTiming::Impl {
   mem::MemorySystem mem;
   probe::Bus* bus = nullptr;
   probe::Bus* queue_bus = nullptr;  // LmqFull and SqFull (setProbe)
+  NodeTiming::DevicePages device_pages;
   std::vector<Core> cores;
   std::vector<Thread> threads;
   std::array<OpTiming, isa::kOpCount> ops{};
@@ -447,7 +451,13 @@ const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64
   if (o.kind == Kind::kFence) operands = std::max({operands, t.loads_done, t.stores_done});
   bind(operands, Stall::kDependency);
 
-  p.lmq = o.kind == Kind::kAtomic || (o.kind == Kind::kLoad && !mem.l1dPresent(core, addr));
+  // A device access takes no load-miss-queue or store-queue entry (docs/timing.md "Device
+  // registers"). (Only memory accesses look at the page table.)
+  const bool device =
+      o.kind >= Kind::kLoad && o.kind <= Kind::kAtomic && device_pages.contains(addr);
+  p.device = device;
+  p.lmq = !device &&
+          (o.kind == Kind::kAtomic || (o.kind == Kind::kLoad && !mem.l1dPresent(core, addr)));
   if (p.lmq) bind(lmqFree(c), Stall::kLmqFull);
 
   const u32 first = o.axu ? nx : 0;
@@ -460,7 +470,7 @@ const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64
   bind(c.pipe_free[pipe], Stall::kPipeBusy);
 
   p.combine = false;
-  if (o.kind == Kind::kStore) {
+  if (o.kind == Kind::kStore && !device) {
     p.combine = combinable(c, o, addr, at);
     if (!p.combine) bind(sqFree(c), Stall::kSqFull);
   }
@@ -638,26 +648,36 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
 
   Cycle result = at + o.latency;
   t.expect_pc = pc + d.length;
-  switch (o.kind) {
-    case Kind::kLoad: {
-      const mem::LoadResult r = mem.load(core, addr, at, c.sq_tail);
-      result = r.ready;
-      if (r.l1_miss) lmqAllocate(c, at, r.ready);
-      t.loads_done = std::max(t.loads_done, r.ready);
-      break;
-    }
-    case Kind::kAtomic:
-      result = mem.atomic(core, addr, at, c.sq_tail);
-      lmqAllocate(c, at, result);
+  if (p.device) [[unlikely]] {
+    // Uncached and guarded: a load's value comes back device_latency cycles after it issues, a
+    // store is posted; no cache, queue or L2 sees either (docs/timing.md "Device registers").
+    ++t.st.device_accesses;
+    if (o.kind == Kind::kLoad || o.kind == Kind::kAtomic) {
+      result = at + params.core.device_latency;
       t.loads_done = std::max(t.loads_done, result);
-      break;
-    case Kind::kStore: storeCommit(t, c, core, o, addr, at); break;
-    case Kind::kBranch:
-    case Kind::kJal:
-    case Kind::kJalr: control(t, c, o, d, pc, next_pc, at); break;
-    case Kind::kSerialize: t.stream = false; break;  // the pipeline refetches after it
-    case Kind::kFence:
-    case Kind::kPlain: break;
+    }
+  } else {
+    switch (o.kind) {
+      case Kind::kLoad: {
+        const mem::LoadResult r = mem.load(core, addr, at, c.sq_tail);
+        result = r.ready;
+        if (r.l1_miss) lmqAllocate(c, at, r.ready);
+        t.loads_done = std::max(t.loads_done, r.ready);
+        break;
+      }
+      case Kind::kAtomic:
+        result = mem.atomic(core, addr, at, c.sq_tail);
+        lmqAllocate(c, at, result);
+        t.loads_done = std::max(t.loads_done, result);
+        break;
+      case Kind::kStore: storeCommit(t, c, core, o, addr, at); break;
+      case Kind::kBranch:
+      case Kind::kJal:
+      case Kind::kJalr: control(t, c, o, d, pc, next_pc, at); break;
+      case Kind::kSerialize: t.stream = false; break;  // the pipeline refetches after it
+      case Kind::kFence:
+      case Kind::kPlain: break;
+    }
   }
   if (o.dst == 1) {
     if (d.rd != 0 && d.rd < 32) t.xr[d.rd] = result;
@@ -706,7 +726,10 @@ void NodeTiming::Impl::warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr
     mem.warmFetch(core, group, t.clock);
     t.warm_group = group;
   }
-  switch (o.kind) {
+  const bool device =
+      o.kind >= Kind::kLoad && o.kind <= Kind::kAtomic && device_pages.contains(addr);
+  if (device) ++t.st.device_accesses;
+  switch (device ? Kind::kPlain : o.kind) {
     case Kind::kLoad: mem.warmLoad(core, addr, t.clock); break;
     case Kind::kStore: mem.warmStore(core, addr, t.clock); break;
     case Kind::kAtomic: mem.warmAtomic(core, addr, t.clock); break;
@@ -763,6 +786,8 @@ void NodeTiming::Impl::visitThread(stats::Visitor& v, const ThreadStats& s, Cycl
   v.counter("returns", s.returns, "jalr predicted by the return-address stack");
   v.counter("return_mispredicts", s.return_mispredicts, "Returns whose target was mispredicted");
   v.counter("fetch_groups", s.fetch_groups, "Instruction groups fetched");
+  v.counter("device_accesses", s.device_accesses,
+            "Loads and stores of device registers (uncached, guarded: no cache or queue)");
 }
 
 NodeTiming::NodeTiming(const TimingParams& params) : impl_(std::make_unique<Impl>(params)) {}
@@ -776,6 +801,10 @@ const IssueCost& NodeTiming::issue(u32 h, const isa::DecodedInst& inst, u64 pc, 
                                    u64 addr, Cycle at) {
   impl_->issue(h, inst, pc, next_pc, addr, at);
   return impl_->threads[h].last;
+}
+
+void NodeTiming::setDevicePages(const DevicePages& pages) {
+  impl_->device_pages = pages;
 }
 
 const IssueCost& NodeTiming::warmup(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr) {

@@ -93,6 +93,22 @@ class NodeTiming final : public probe::LevelSource {
   // timing is modelled; the hardware thread's clock advances by one cycle.
   const IssueCost& warmup(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr);
 
+  // Which addresses are device registers (a counter unit's window: uncached and guarded, no
+  // cache or queue holds them; docs/timing.md "Device registers"): the driver's page table, one
+  // byte per page of 2^page_bits bytes, `device_bit` set on a device page. It must outlive the
+  // model's use of it; addresses from pages << page_bits on are memory. Default: none.
+  struct DevicePages {
+    const u8* table = nullptr;
+    u64 pages = 0;
+    u32 page_bits = 12;
+    u8 device_bit = 0;
+    bool contains(u64 addr) const {
+      const u64 page = addr >> page_bits;
+      return page < pages && (table[page] & device_bit) != 0;
+    }
+  };
+  void setDevicePages(const DevicePages& pages);
+
   // The cycle from which hardware thread h's next instruction may issue: its clock.
   Cycle hartTime(u32 h) const;
   // Starts fetching into the host's cache what planning hardware thread h's next instruction

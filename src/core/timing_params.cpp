@@ -148,6 +148,11 @@ void CoreParams::visit(config::Visitor& v) {
           "Cycles between two store-queue entries leaving for the L2 over the crossbar, which "
           "runs at half the core clock (bgq: 2)",
           config::Range{1, 10000});
+  v.param("device_latency", device_latency,
+          "Cycles from a load of a device register (a counter unit's window, uncached and "
+          "guarded) to its value; device stores are posted. No cache, queue or L2 sees device "
+          "accesses (bgq: 40, estimate)",
+          config::Range{1, 100000});
   v.param("ecall_cycles", ecall_cycles,
           "Cycles ecall and ebreak hold their thread before the pipeline refetches (bgq: 16, A2 "
           "sc latency; the kernel's own work is not included)",

@@ -79,6 +79,8 @@ struct CoreParams {
   u32 load_miss_queue_entries = 8;  // per core, shared by its threads
   u32 store_queue_entries = 20;     // per core, in the L1P
   u32 store_drain_cycles = 2;       // cycles between two store-queue entries leaving for the L2
+  // Device registers (a counter unit's window): uncached and guarded.
+  u32 device_latency = 40;  // cycles from a device load's issue to its value (estimate)
   // System instructions.
   u32 ecall_cycles = 16;  // cycles ecall/ebreak hold their thread (before the refetch)
   LatencyTable latency;

@@ -61,6 +61,9 @@ class GuestMemory {
   // Moves the contents and permissions of [from, from+length) to `to` (non-overlapping).
   void move(u64 from, u64 to, u64 length);
 
+  // The page table itself, one byte per page of kPageSize up to kVaLimit (a kDevice bit marks
+  // device pages: the timing model reads it to treat their accesses as uncached).
+  const u8* pageTable() const { return perm_; }
   u8 pagePerm(u64 addr) const { return addr < kVaLimit ? perm_[addr >> kPageBits] & kPermMask : 0; }
   bool isMapped(u64 addr, u64 length) const;    // every page of the range has some permission
   bool isUnmapped(u64 addr, u64 length) const;  // no page of the range is mapped

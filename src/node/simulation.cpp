@@ -596,6 +596,11 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
   if (options.mode != RunMode::kFunctional) {
     const timing::TimingParams tp = timingParamsFor(impl_->machine);
     impl_->model = std::make_unique<timing::NodeTiming>(tp);
+    // The counter units' windows are device pages of the process's memory (Kernel::mapDevice).
+    const GuestMemory& memory = impl_->kernel->memory();
+    impl_->model->setDevicePages({memory.pageTable(),
+                                  GuestMemory::kVaLimit >> GuestMemory::kPageBits,
+                                  GuestMemory::kPageBits, GuestMemory::kDevice});
     if (!impl_->machine.monitor.none()) {
       // The monitor needs the timing model's events: it exists in the warm-up, timing and
       // profile modes.
