@@ -60,6 +60,16 @@ static void read_all_upcp(hpmctr_unit* u, uint64_t n) {
   printf("%d counters of the other core, %d nonzero counters of this core\n", other, mine_nonzero);
   check_true("the idle core's counters are 0", other > 0 && other_zero);
   check_true("this core counted several events", mine_nonzero >= 5);
+  /* UPC-P counts an input on its own counter only, in one signal mode: adding it again (in any
+   * mode), or another input of its counter, is refused and leaves the counter as it was. */
+  const int counter = input % (int)u->counters;
+  const uint64_t before = hpmctr_read(u, counter);
+  check_eq("adding a counted input again, in another mode, is refused (-EBUSY)",
+           (uint64_t)-hpmctr_add(u, input, HPMCTR_RISING_EDGE), 16);
+  check_eq("adding another input of its counter is refused (-EBUSY)",
+           (uint64_t)-hpmctr_add(u, (input + (int)u->counters) % (int)u->events, HPMCTR_LEVEL_HIGH),
+           16);
+  check_eq("the counter keeps its count", hpmctr_read(u, counter), before);
 }
 
 static void read_all_punit(hpmctr_unit* u, uint64_t n) {

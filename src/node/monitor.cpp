@@ -510,14 +510,65 @@ void Monitor::setInterruptTarget(int device, int tid, int signo) {
   m.slots[device].signo = signo;
   m.polling =
       std::any_of(m.slots.begin(), m.slots.end(), [](const Impl::Slot& s) { return s.signo != 0; });
-  poll_due_ = m.polling ? m.next_poll : ~Cycle{0};
+  poll_due_ = m.pollDue();
+}
+
+void Monitor::scheduleSramFault(const SramFault& fault) {
+  Impl& m = *impl_;
+  if (fault.device >= m.slots.size()) {
+    fail(ExitCode::kUsage, "SRAM fault: no counter unit {} (the node has {})", fault.device,
+         m.slots.size());
+  }
+  const pmu::CounterUnit& unit = *m.slots[fault.device].unit;
+  if (unit.sramEntryBits() == 0) {
+    fail(ExitCode::kUsage, "SRAM fault: {} keeps its counts in no SRAM", unit.path());
+  }
+  if (fault.counter >= unit.counters()) {
+    fail(ExitCode::kUsage, "SRAM fault: {} has counters 0-{}, not {}", unit.path(),
+         unit.counters() - 1, fault.counter);
+  }
+  if (fault.bit >= unit.sramEntryBits()) {
+    fail(ExitCode::kUsage, "SRAM fault: {}'s SRAM entries have bits 0-{}, not {}", unit.path(),
+         unit.sramEntryBits() - 1, fault.bit);
+  }
+  SramFault f = fault;
+  f.applied = ~Cycle{0};
+  const auto at = std::upper_bound(m.faults.begin(), m.faults.end(), f.at,
+                                   [](Cycle t, const SramFault& x) { return t < x.at; });
+  m.faults.insert(at, f);
+  m.next_fault = std::min(m.next_fault, f.at);
+  poll_due_ = m.pollDue();
+}
+
+const std::vector<Monitor::SramFault>& Monitor::sramFaults() const {
+  return impl_->faults;
+}
+
+void Monitor::Impl::applyFaults(Cycle now) {
+  next_fault = ~Cycle{0};
+  for (SramFault& f : faults) {
+    if (f.applied != ~Cycle{0}) continue;
+    if (f.at > now) {
+      next_fault = std::min(next_fault, f.at);
+      continue;
+    }
+    f.applied = accessAt(f.device, f.at);
+    slots[f.device].unit->flipSramBit(f.counter, f.bit, f.applied);
+  }
 }
 
 bool Monitor::poll(Cycle now) {
   Impl& m = *impl_;
-  if (!m.polling || now < m.next_poll) return false;
+  if (now >= m.next_fault) {
+    m.flushAll(now, latest_issue_ >= now);
+    m.applyFaults(now);
+  }
+  if (!m.polling || now < m.next_poll) {
+    poll_due_ = m.pollDue();
+    return false;
+  }
   m.next_poll = now + m.poll_cycles;
-  poll_due_ = m.next_poll;
+  poll_due_ = m.pollDue();
   m.flushAll(now, latest_issue_ >= now);
   for (u32 s = 0; s < m.slots.size(); ++s) {
     if (m.slots[s].signo == 0) continue;

@@ -102,6 +102,21 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // thread within poll_cycles of being raised.
   Cycle pollDue() const { return poll_due_; }
 
+  // ---- fault injection (hpmsim run --sram-fault) ----
+  // Flips bit `bit` of counter `counter`'s SRAM entry in unit `device` at the first instruction
+  // issue at or after cycle `at` (then an access of the unit: the cycle it takes effect is
+  // `applied`). Fails (ExitCode::kUsage) naming the problem when the unit keeps no SRAM or the
+  // counter or bit does not exist. What the unit detected is in its detectedFaults().
+  struct SramFault {
+    u32 device = 0;
+    u32 counter = 0;
+    u32 bit = 0;
+    Cycle at = 0;
+    Cycle applied = ~Cycle{0};  // ~0: not yet (the run ended before `at`)
+  };
+  void scheduleSramFault(const SramFault& fault);
+  const std::vector<SramFault>& sramFaults() const;
+
   // ---- counting from statistics: the timing driver's calls ----
   // An instruction of hardware thread `thread`, whose dormantFlag is `dormant`, issues at `at`
   // while the monitor is tallying(): the windows that ended by then take their counts before its

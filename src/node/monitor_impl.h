@@ -123,6 +123,12 @@ struct Monitor::Impl {
   u64 poll_cycles = 64;
   Cycle next_poll = 0;
   bool polling = false;
+  std::vector<SramFault> faults;  // scheduled (scheduleSramFault), in order of `at`
+  Cycle next_fault = ~Cycle{0};   // the earliest `at` not applied yet
+  // The cycle from which poll() has work: the next poll while a thread takes interrupts, or the
+  // next fault.
+  Cycle pollDue() const { return std::min(polling ? next_poll : ~Cycle{0}, next_fault); }
+  void applyFaults(Cycle now);
 
   std::vector<std::unique_ptr<pmu::CounterUnit>> units;
   std::vector<Slot> slots;  // by unit

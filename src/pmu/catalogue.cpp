@@ -24,6 +24,11 @@ void CounterUnit::bulkWindows(u32 port, u32 event, const BulkWindows& w) {
   fail(ExitCode::kInternal, "{} takes no windows in bulk", path());
 }
 
+void CounterUnit::flipSramBit(u32 counter, u32 bit, Cycle now) {
+  (void)counter, (void)bit, (void)now;
+  fail(ExitCode::kInternal, "{} keeps no SRAM", path());
+}
+
 std::vector<u32> countedOps() {
   std::vector<u32> ops;
   for (u32 op = 0; op < isa::kOpCount; ++op) {

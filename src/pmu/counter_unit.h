@@ -126,6 +126,20 @@ class CounterUnit {
   virtual Cycle settleCycles() const = 0;
 
   virtual void visitStats(stats::Visitor& v) const = 0;
+
+  // ---- fault injection (hpmsim run --sram-fault) ----
+  // The bits of one counter's SRAM entry a fault may flip; 0: the unit keeps no SRAM.
+  virtual u32 sramEntryBits() const { return 0; }
+  // Flips bit `bit` (< sramEntryBits()) of counter `counter`'s SRAM entry at cycle `now`, an
+  // access of the unit.
+  virtual void flipSramBit(u32 counter, u32 bit, Cycle now);
+  // The faults the unit detected so far, in the order found.
+  struct DetectedFault {
+    u32 counter = 0;
+    Cycle cycle = 0;
+    bool interrupted = false;  // the unit raised its interrupt for it
+  };
+  virtual std::vector<DetectedFault> detectedFaults() const { return {}; }
 };
 
 }  // namespace hpm::pmu

@@ -22,6 +22,7 @@
 #include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
+#include "tools/hpmsim/sram_fault.h"
 
 namespace hpm::tools {
 namespace {
@@ -39,7 +40,8 @@ struct RunCliOptions {
   bool strict_syscalls = false;
   bool host_time = false;
   bool summary = false;
-  std::string upc_config;  // --upc-config FILE
+  std::string upc_config;                // --upc-config FILE
+  std::vector<std::string> sram_faults;  // --sram-fault SPEC
   GuestEnvOptions env;
   std::vector<std::string> command;  // program and its arguments
 };
@@ -199,6 +201,7 @@ int run(const RunCliOptions& opt) {
     }
     upc->programHost(parseUpcConfig(opt.upc_config, *upc, machine.upc.counters));
   }
+  scheduleSramFaults(opt.sram_faults, sim.monitor(), machine.name);
   sim.exec(opt.command[0], opt.command, guestEnvironment(opt.env));
 
   const bool progress = ::isatty(STDERR_FILENO) != 0;
@@ -272,6 +275,7 @@ int run(const RunCliOptions& opt) {
   std::fflush(stdout);
   if (!end.report.empty()) fmt::print(stderr, "{}", end.report);
   if (*mode == RunMode::kProfile) writeProfile(sim, opt);
+  if (!opt.sram_faults.empty()) reportSramFaults(*sim.monitor(), cycles);
   if (upc != nullptr) {
     // Each counter with the event its configuration byte selects at the end (the guest may have
     // reprogrammed some: they are marked).
@@ -341,6 +345,9 @@ void addRunCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--upc-config", opt->upc_config,
                   "Program the UPC-P unit (bgp) from FILE at cycle 0 and print every counter at "
                   "the end: lines `select S` (all counters) or native event names");
+  cmd->add_option("--sram-fault", opt->sram_faults,
+                  "Flip a bit of a counter's SRAM entry (UPC-P) at a cycle: "
+                  "counter=C,cycle=T[,bit=B][,unit=PATH]; repeatable; reported at the end");
   addGuestEnvOptions(*cmd, opt->env);
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();

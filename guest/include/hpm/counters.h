@@ -79,6 +79,12 @@ struct hpmctr_unit;
 typedef void (*hpmctr_handler)(struct hpmctr_unit* u, int counter, uint64_t count, uint64_t cycle,
                                void* context, void* arg);
 
+/* Called in signal context when a UPC-P unit finds an SRAM parity error and interrupts
+ * (hpmctr_on_parity_error): `counter` is the failing entry's, `cycle` the cycle of the failing
+ * read, `context` the signal's ucontext_t. */
+typedef void (*hpmctr_parity_handler)(struct hpmctr_unit* u, int counter, uint64_t cycle,
+                                      void* context, void* arg);
+
 /* Per-counter state of a threshold (library-private). */
 struct hpmctr_overflow {
   uint64_t period;  /* 0: none */
@@ -114,6 +120,10 @@ typedef struct hpmctr_unit {
   int signo;                        /* signal for its interrupts (default SIGRTMIN + 1) */
   int32_t* input;                   /* per counter: the input programmed by the library, -1 free */
   struct hpmctr_overflow* overflow; /* per counter */
+  uint64_t run_bits;                /* UPC-P: START_STOP bits every start and stop keeps (bit 1) */
+  hpmctr_parity_handler parity_fn;  /* hpmctr_on_parity_error's */
+  void* parity_arg;
+  uint64_t parity_calls; /* parity handler calls so far */
 } hpmctr_unit;
 
 /* Which counter hardware exists (it opens the devices to find out). */
@@ -146,8 +156,9 @@ const char* hpmctr_event_name(const hpmctr_unit* u, int input);
 
 /* Programs a counter to count `input` in `mode`, without a threshold, and sets it to 0: UPC-P uses
  * the input's own counter (input mod 256, select input / 256); UPC-Q the lowest free counter.
- * Returns the counter index, or -errno (-EBUSY: UPC-P counter taken by another input, UPC-Q unit
- * full; -EINVAL: no such input). Counting follows the unit's run state (hpmctr_start). */
+ * Returns the counter index, or -errno (-EBUSY: the UPC-P counter is counting already, another
+ * input or this one in any mode, or the UPC-Q unit is full; -EINVAL: no such input). Counting
+ * follows the unit's run state (hpmctr_start). hpmctr_set reprograms a counter explicitly. */
 int hpmctr_add(hpmctr_unit* u, int input, enum hpmctr_mode mode);
 int hpmctr_add_name(hpmctr_unit* u, const char* name, enum hpmctr_mode mode);
 /* Programs counter `counter` explicitly (UPC-P: counter must be input mod N). */
@@ -161,10 +172,10 @@ int hpmctr_reset(hpmctr_unit* u);
 
 /* Start and stop counting: one store to START_STOP (UPC-P) or RUN (UPC-Q) each. */
 static inline void hpmctr_start(hpmctr_unit* u) {
-  u->regs[u->run_reg] = 1;
+  u->regs[u->run_reg] = u->run_bits | 1;
 }
 static inline void hpmctr_stop(hpmctr_unit* u) {
-  u->regs[u->run_reg] = 0;
+  u->regs[u->run_reg] = u->run_bits;
 }
 /* One counter: one load (see the conventions above). */
 static inline uint64_t hpmctr_read(const hpmctr_unit* u, int counter) {
@@ -192,6 +203,17 @@ int hpmctr_overflow(hpmctr_unit* u, int counter, uint64_t period, hpmctr_handler
 /* Interrupts taken and handler calls made for a counter. */
 uint64_t hpmctr_overflow_signals(const hpmctr_unit* u, int counter);
 uint64_t hpmctr_overflow_calls(const hpmctr_unit* u, int counter);
+
+/* UPC-P's SRAM parity errors (docs/upc.md "Parity scheme"). hpmctr_on_parity_error sets
+ * START_STOP's parity interrupt enable: when a read of a counter's SRAM entry fails its parity
+ * check the unit interrupts, and the library's signal handler calls fn(u, counter, cycle,
+ * context, arg), then clears PARITY_STATUS and the counter's PARITY_ERRORS bit. The entry stays
+ * corrupt until rewritten (hpmctr_write, or the state machine's next carry into it): a read of
+ * it fails again. fn NULL turns parity interrupts off. 0, or -errno (-EINVAL: not UPC-P). */
+int hpmctr_on_parity_error(hpmctr_unit* u, hpmctr_parity_handler fn, void* arg);
+/* UPC-P: the first counter whose SRAM entry failed its parity check since PARITY_STATUS was last
+ * cleared (PARITY_STATUS; found with or without interrupts), or -1. */
+int hpmctr_parity_status(const hpmctr_unit* u);
 
 #ifdef __cplusplus
 }

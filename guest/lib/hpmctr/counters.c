@@ -339,8 +339,10 @@ int hpmctr_set(hpmctr_unit* u, int counter, int input, enum hpmctr_mode mode) {
 int hpmctr_add(hpmctr_unit* u, int input, enum hpmctr_mode mode) {
   if (input < 0 || (unsigned)input >= u->events) return -EINVAL;
   if (u->kind == HPMCTR_UPC) {
+    /* The input's one counter, unless it counts something already: another input, or this one
+     * (in whatever mode; reprogramming it would silently restart its count). */
     const int c = (int)((unsigned)input % u->counters);
-    if (u->input[c] >= 0 && u->input[c] != input) return -EBUSY;
+    if (u->input[c] >= 0) return -EBUSY;
     return hpmctr_set(u, c, input, mode);
   }
   for (unsigned c = 0; c < u->counters; ++c) {
@@ -369,6 +371,8 @@ int hpmctr_program_select(hpmctr_unit* u, int select) {
 }
 
 int hpmctr_reset(hpmctr_unit* u) {
+  u->run_bits = 0; /* parity interrupts off too */
+  u->parity_fn = NULL;
   hpmctr_stop(u);
   const unsigned words = (u->counters + 63) / 64;
   if (u->kind == HPMCTR_UPC) {
@@ -440,12 +444,12 @@ static void call_periods(hpmctr_unit* u, int c, uint64_t count, uint64_t cycle, 
 static void upcp_interrupt(hpmctr_unit* u, int c, uint64_t cycle, void* context) {
   struct hpmctr_overflow* ov = &u->overflow[c];
   const uint64_t was_running = u->regs[u->run_reg] & 1;
-  u->regs[u->run_reg] = 0; /* nothing counts while the interrupt is handled */
+  u->regs[u->run_reg] = u->run_bits; /* nothing counts while the interrupt is handled */
   const uint64_t count = hpmctr_count(u, c);
   call_periods(u, c, count, cycle, context);
   upcp_arm(u, c, ov->next - count, count);
   u->regs[u->status_reg + (unsigned)c / 64] = 1ULL << ((unsigned)c % 64); /* acknowledge */
-  if (was_running) u->regs[u->run_reg] = 1;
+  if (was_running) u->regs[u->run_reg] = u->run_bits | 1;
 }
 
 static void upcq_interrupt(hpmctr_unit* u, int c, uint64_t cycle, void* context) {
@@ -473,6 +477,29 @@ static void upcq_interrupt(hpmctr_unit* u, int c, uint64_t cycle, void* context)
   u->regs[u->run_reg] = run & ~kUpcqHold;
 }
 
+/* UPC-P register indices of the parity state (docs/upc.md): PARITY_STATUS at START_STOP + 0x20,
+ * PARITY_ERRORS after INTERRUPT_STATUS and ARMED_STATUS. */
+static unsigned upcp_parity_status_reg(const hpmctr_unit* u) {
+  return u->run_reg + 4;
+}
+static unsigned upcp_parity_errors_reg(const hpmctr_unit* u) {
+  return u->armed_reg + (u->armed_reg - u->status_reg);
+}
+
+/* A parity error recorded: calls the parity handler and clears it. Returns 1 when the signal
+ * was for the parity error alone (its counter has no threshold interrupt pending). */
+static int upcp_parity(hpmctr_unit* u, int counter, uint64_t cycle, void* context) {
+  const uint64_t status = u->regs[upcp_parity_status_reg(u)];
+  if (!(status >> 63)) return 0;
+  const unsigned failing = (unsigned)(status & 0xFFFFFFFFu);
+  u->regs[upcp_parity_status_reg(u)] = 1ULL << 63;
+  u->regs[upcp_parity_errors_reg(u) + failing / 64] = 1ULL << (failing % 64);
+  ++u->parity_calls;
+  u->parity_fn(u, (int)failing, cycle, context, u->parity_arg);
+  const uint64_t pending = u->regs[u->status_reg + (unsigned)counter / 64];
+  return !((pending >> ((unsigned)counter % 64)) & 1);
+}
+
 static void on_signal(int signo, siginfo_t* info, void* context) {
   (void)signo;
   if (info->si_code != HPMCTR_SI_COUNTER) return;
@@ -485,6 +512,10 @@ static void on_signal(int signo, siginfo_t* info, void* context) {
   hpmctr_unit* u = registry[device];
   if (u == NULL || counter < 0 || (unsigned)counter >= u->counters) return;
   const int saved_errno = errno;
+  if (u->kind == HPMCTR_UPC && u->parity_fn != NULL && upcp_parity(u, counter, cycle, context)) {
+    errno = saved_errno;
+    return;
+  }
   struct hpmctr_overflow* ov = &u->overflow[counter];
   ++ov->signals;
   if (ov->period == 0) {
@@ -552,4 +583,24 @@ uint64_t hpmctr_overflow_signals(const hpmctr_unit* u, int counter) {
 
 uint64_t hpmctr_overflow_calls(const hpmctr_unit* u, int counter) {
   return u->overflow[counter].calls;
+}
+
+int hpmctr_on_parity_error(hpmctr_unit* u, hpmctr_parity_handler fn, void* arg) {
+  if (u->kind != HPMCTR_UPC) return -EINVAL;
+  if (fn != NULL) {
+    const int r = take_interrupts(u);
+    if (r != 0) return r;
+  }
+  u->parity_fn = fn;
+  u->parity_arg = arg;
+  u->run_bits = fn != NULL ? 2 : 0;
+  const uint64_t running = u->regs[u->run_reg] & 1;
+  u->regs[u->run_reg] = u->run_bits | running;
+  return 0;
+}
+
+int hpmctr_parity_status(const hpmctr_unit* u) {
+  if (u->kind != HPMCTR_UPC) return -1;
+  const uint64_t status = u->regs[upcp_parity_status_reg(u)];
+  return status >> 63 ? (int)(status & 0xFFFFFFFFu) : -1;
 }

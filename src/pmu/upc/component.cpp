@@ -36,6 +36,14 @@ std::vector<pmu::CounterUnit::Windows> Component::windows(u32 /*port*/, u32 even
   return {Windows{first, unit_.nextVisit(c, first + 1) - first}};
 }
 
+std::vector<pmu::CounterUnit::DetectedFault> Component::detectedFaults() const {
+  std::vector<DetectedFault> out;
+  for (const Unit::ParityReport& r : unit_.parityReports()) {
+    out.push_back({r.counter, r.cycle, r.interrupted});
+  }
+  return out;
+}
+
 void Component::onInterrupt(InterruptSink sink) {
   unit_.onInterrupt([sink = std::move(sink)](const Interrupt& i) { sink(i.counter, i.cycle); });
 }

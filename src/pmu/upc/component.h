@@ -57,6 +57,12 @@ class Component final : public pmu::CounterUnit {
 
   void visitStats(stats::Visitor& v) const override { unit_.stats().visit(v); }
 
+  u32 sramEntryBits() const override { return unit_.sramDataBits() + unit_.parityBits(); }
+  void flipSramBit(u32 counter, u32 bit, Cycle now) override {
+    unit_.flipSramBit(counter, bit, now);
+  }
+  std::vector<DetectedFault> detectedFaults() const override;
+
  private:
   Params params_;
   Unit unit_;

@@ -37,6 +37,8 @@ void Stats::visit(stats::Visitor& v) const {
             "Most cycles from a carry to the visit that took it into SRAM");
   v.counter("interrupts", interrupts, "Threshold interrupts raised");
   v.counter("parity_errors", parity_errors, "SRAM reads that failed the parity check");
+  v.counter("parity_interrupts", parity_interrupts,
+            "Parity errors raised as interrupts (START_STOP bit 1 set)");
   v.counter("access_errors", access_errors, "Register accesses that set the access-error register");
 }
 
@@ -424,20 +426,33 @@ void Unit::reportParity(u32 c, Cycle t) {
   parity_reported_[c] = 1;
   ++stats_.parity_errors;
   putBit(parity_mask_, c, true);
+  parity_reports_.push_back({c, t, parity_interrupts_});
   if (!parity_valid_ || t < parity_first_cycle_ ||
       (t == parity_first_cycle_ && c < parity_first_counter_)) {
     parity_valid_ = true;
     parity_first_counter_ = c;
     parity_first_cycle_ = t;
   }
+  // With parity interrupts enabled the unit interrupts, naming the counter; software tells it
+  // from a threshold interrupt by PARITY_STATUS (its INTERRUPT_STATUS bit is not set).
+  if (parity_interrupts_) {
+    ++stats_.parity_interrupts;
+    deliver({c, t});
+  }
 }
 
 void Unit::raise(u32 c, Cycle t) {
   putBit(int_status_, c, true);
   ++stats_.interrupts;
-  const Interrupt irq{c, t};
-  raised_.push_back(irq);
-  if (on_interrupt_) on_interrupt_(irq);
+  deliver({c, t});
+}
+
+void Unit::deliver(const Interrupt& irq) {
+  if (on_interrupt_) {
+    on_interrupt_(irq);
+  } else {
+    raised_.push_back(irq);
+  }
 }
 
 void Unit::accessError(u64 bits, u64 offset) {
@@ -456,7 +471,8 @@ std::vector<Interrupt> Unit::takeInterrupts() {
 }
 
 bool Unit::interruptLine() const {
-  return std::any_of(int_status_.begin(), int_status_.end(), [](u64 w) { return w != 0; });
+  return (parity_interrupts_ && parity_valid_) ||
+         std::any_of(int_status_.begin(), int_status_.end(), [](u64 w) { return w != 0; });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -486,7 +502,7 @@ u64 Unit::read(u64 offset, Cycle now) {
     for (u32 j = 0; j < 8; ++j) value |= u64{config_[group * 8 + j]} << (8 * j);
     return value;
   }
-  if (offset == m.start_stop) return running_ ? 1 : 0;
+  if (offset == m.start_stop) return (running_ ? 1 : 0) | (parity_interrupts_ ? 2 : 0);
   if (offset == m.threshold) return threshold_;
   if (offset == m.access_error) return access_error_;
   if (offset == m.unit_info) {
@@ -547,7 +563,8 @@ void Unit::write(u64 offset, u64 value, Cycle now) {
   if (offset == m.start_stop) {
     syncAll(now);
     running_ = value & 1;
-    if (value & ~u64{1}) accessError(kReservedBits, offset);
+    parity_interrupts_ = (value & 2) != 0;
+    if (value & ~u64{3}) accessError(kReservedBits, offset);
   } else if (offset == m.threshold) {
     syncAll(now);
     if (value & low_mask_) accessError(kReservedBits, offset);

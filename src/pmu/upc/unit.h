@@ -64,6 +64,7 @@ struct Stats {
   u64 max_service_latency = 0;  // most cycles from a carry to the visit that took it into SRAM
   u64 interrupts = 0;           // threshold interrupts raised
   u64 parity_errors = 0;        // SRAM reads that failed the parity check (once per report)
+  u64 parity_interrupts = 0;    // of those, raised as interrupts (START_STOP bit 1)
   u64 access_errors = 0;        // register accesses that set the access-error register
   void visit(stats::Visitor& v) const;
 };
@@ -143,10 +144,21 @@ class Unit {
   void onInterrupt(std::function<void(const Interrupt&)> callback) {
     on_interrupt_ = std::move(callback);
   }
-  // Interrupts raised since the last take, sorted by cycle then counter.
+  // Interrupts raised since the last take, sorted by cycle then counter (kept only while no
+  // callback is set).
   std::vector<Interrupt> takeInterrupts();
-  // The interrupt line: some interrupt-status bit is set (as of the last access or advanceTo).
+  // The interrupt line: some interrupt-status bit is set, or a parity error is recorded while
+  // parity interrupts are enabled (as of the last access or advanceTo).
   bool interruptLine() const;
+  // Every parity error the unit recorded (PARITY_ERRORS bit set), in the order found: the
+  // counter, the cycle of the failing SRAM read, and whether it interrupted. For the host's
+  // fault-injection report.
+  struct ParityReport {
+    u32 counter = 0;
+    Cycle cycle = 0;
+    bool interrupted = false;
+  };
+  const std::vector<ParityReport>& parityReports() const { return parity_reports_; }
 
   // ---- helpers for software, tools and tests ----
   Interest interest() const { return Interest{interest_, interest_epoch_}; }
@@ -212,6 +224,7 @@ class Unit {
   u64 parityOf(u64 data) const;
   void reportParity(u32 c, Cycle t);
   void raise(u32 c, Cycle t);
+  void deliver(const Interrupt& irq);  // to the callback, or kept for takeInterrupts
   void accessError(u64 bits, u64 offset);
 
   // Per-cycle (bit-sliced) engine.
@@ -253,6 +266,7 @@ class Unit {
   std::vector<u64> int_status_, parity_mask_;
 
   bool running_ = false;
+  bool parity_interrupts_ = false;  // START_STOP bit 1
   u64 threshold_ = 0;
   u64 access_error_ = 0;
   bool parity_valid_ = false;
@@ -279,6 +293,7 @@ class Unit {
   u64 cycle_flushed_ = 0;        // largest-first values flushed since entry
 
   std::vector<Interrupt> raised_;
+  std::vector<ParityReport> parity_reports_;
   std::function<void(const Interrupt&)> on_interrupt_;
   Stats stats_;
 };

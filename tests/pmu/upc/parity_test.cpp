@@ -2,6 +2,8 @@
 // with the counter index.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "pmu/upc/unit.h"
 #include "tests/pmu/upc/reference.h"
 
@@ -83,6 +85,52 @@ TEST(UpcParity, TwoFlipsInOneGroupAreNotDetected) {
   unit.flipSramBit(1, 1, 0);
   unit.read(unit.map().counter(1), 1);
   EXPECT_EQ(unit.read(unit.map().parity_status, 2), 0u);
+}
+
+TEST(UpcParity, WithParityInterruptsEnabledAnErrorInterruptsNamingTheCounter) {
+  Unit unit(Params{});
+  std::vector<Interrupt> seen;
+  unit.onInterrupt([&](const Interrupt& irq) { seen.push_back(irq); });
+  unit.write(unit.map().start_stop, 3, 0);  // counting, parity interrupts on
+  EXPECT_EQ(unit.read(unit.map().start_stop, 0), 3u);
+  unit.flipSramBit(9, 0, 5);
+  unit.read(unit.map().counter(9), 7);
+  ASSERT_EQ(seen, (std::vector<Interrupt>{{9, 7}}));
+  // Not a threshold interrupt: INTERRUPT_STATUS stays clear; the line is up until software
+  // clears PARITY_STATUS.
+  EXPECT_EQ(unit.read(unit.map().interrupt_status, 8), 0u);
+  EXPECT_EQ(unit.read(unit.map().interrupt_line, 8), 1u);
+  unit.write(unit.map().parity_status, u64{1} << 63, 9);
+  EXPECT_EQ(unit.read(unit.map().interrupt_line, 10), 0u);
+  EXPECT_EQ(unit.stats().parity_interrupts, 1u);
+  // The entry is still corrupt: the next read reports, and interrupts, again.
+  unit.read(unit.map().counter(9), 11);
+  EXPECT_EQ(seen.size(), 2u);
+  // Rewritten (a preload), it is sound again.
+  unit.write(unit.map().counter(9), 0, 12);
+  unit.write(unit.map().parity_status, u64{1} << 63, 13);
+  unit.read(unit.map().counter(9), 14);
+  EXPECT_EQ(seen.size(), 2u);
+  ASSERT_EQ(unit.parityReports().size(), 2u);
+  EXPECT_EQ(unit.parityReports()[1].cycle, 11u);
+  EXPECT_TRUE(unit.parityReports()[1].interrupted);
+}
+
+TEST(UpcParity, WithParityInterruptsOffAnErrorOnlySetsTheStatus) {
+  Unit unit(Params{});
+  std::vector<Interrupt> seen;
+  unit.onInterrupt([&](const Interrupt& irq) { seen.push_back(irq); });
+  unit.write(unit.map().start_stop, 1, 0);
+  unit.flipSramBit(9, 0, 5);
+  unit.read(unit.map().counter(9), 7);
+  EXPECT_TRUE(seen.empty());
+  EXPECT_EQ(unit.read(unit.map().parity_status, 8), u64{1} << 63 | 9);
+  EXPECT_EQ(unit.read(unit.map().interrupt_line, 8), 0u);
+  ASSERT_EQ(unit.parityReports().size(), 1u);
+  EXPECT_FALSE(unit.parityReports()[0].interrupted);
+  // START_STOP's bits above 1 stay reserved.
+  unit.write(unit.map().start_stop, 4, 9);
+  EXPECT_NE(unit.read(unit.map().access_error, 10), 0u);
 }
 
 }  // namespace

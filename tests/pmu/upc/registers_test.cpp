@@ -178,11 +178,14 @@ TEST(UpcRegisters, ThresholdLowOrderBitsAreReserved) {
   EXPECT_TRUE(unit.read(unit.map().access_error, 0) & kReservedBits);
 }
 
-TEST(UpcRegisters, StartStopHoldsOneBit) {
+TEST(UpcRegisters, StartStopHoldsTheRunAndParityInterruptBits) {
   Unit unit(Params{});
   EXPECT_EQ(unit.read(unit.map().start_stop, 0), 0u);
   unit.write(unit.map().start_stop, 3, 0);
-  EXPECT_EQ(unit.read(unit.map().start_stop, 0), 1u);
+  EXPECT_EQ(unit.read(unit.map().start_stop, 0), 3u);
+  EXPECT_EQ(unit.read(unit.map().access_error, 0), 0u);
+  unit.write(unit.map().start_stop, 7, 0);
+  EXPECT_EQ(unit.read(unit.map().start_stop, 0), 3u);
   EXPECT_TRUE(unit.read(unit.map().access_error, 0) & kReservedBits);
 }
 
