@@ -101,6 +101,50 @@ static void read_all_punit(hpmctr_unit* u, uint64_t n) {
   check_true("after a sweep period COUNTER equals COUNTER_EXACT", settled);
 }
 
+/* kStores stores to one line, each its own L2 write request (the line's two 8-byte halves
+ * alternate: no store-queue combining). */
+enum { kStores = 1000 };
+static volatile uint64_t one_line[16] __attribute__((aligned(128)));
+static void store_to_one_line(void) {
+  for (int i = 0; i < kStores; ++i) one_line[(i & 1) * 8] = (uint64_t)i;
+}
+/* The stores between a start and a stop: one code path for every measurement, so that no
+ * instruction fetch of new code reaches the L2 between them. */
+static void __attribute__((noinline)) counted_stores(hpmctr_unit* l2) {
+  hpmctr_start(l2);
+  store_to_one_line();
+  hpmctr_stop(l2);
+}
+
+/* The L2 unit counts one line's write requests combined (counter j sums the slices) and sliced
+ * (counter 6 s + j per slice): the same total, all of it on the line's one slice. */
+static void l2_combined_and_sliced(hpmctr_unit* l2) {
+  const int combined = hpmctr_add_name(l2, "PEVT_L2_REQ_RETIRE", HPMCTR_LEVEL_HIGH);
+  if (combined < 0) die("PEVT_L2_REQ_RETIRE", combined);
+  hpmctr_stop(l2);
+  counted_stores(l2); /* warms the code and the line */
+  hpmctr_write(l2, combined, 0);
+  counted_stores(l2);
+  pause_cycles(2000); /* two sweep periods: every slice's local count has reached COUNTER */
+  check_eq("L2 requests of the stores (combined)", hpmctr_read(l2, combined), kStores);
+
+  check_eq("L2 unit counters (sliced)", (uint64_t)hpmctr_l2_mode(l2, 1), 96);
+  const int input = hpmctr_event(l2, "PEVT_L2_REQ_RETIRE_SLICE");
+  const int j = hpmctr_add_slices(l2, input, HPMCTR_LEVEL_HIGH);
+  if (j < 0) die("hpmctr_add_slices", j);
+  counted_stores(l2);
+  pause_cycles(2000);
+  uint64_t sum = 0, most = 0;
+  for (unsigned s = 0; s < l2->ports; ++s) {
+    const uint64_t v = hpmctr_read(l2, (int)(s * l2->per_port) + j);
+    sum += v;
+    if (v > most) most = v;
+  }
+  check_eq("L2 requests of the stores (sliced, the sum of the slices)", sum, kStores);
+  check_eq("L2 requests of the stores on the line's slice", most, kStores);
+  check_eq("L2 unit counters (combined again)", (uint64_t)hpmctr_l2_mode(l2, 0), 6);
+}
+
 static void node_units(void) {
   hpmctr_unit cnk, io, l2;
   int r = hpmctr_open(&cnk, HPMCTR_CNK, 0);
@@ -130,6 +174,7 @@ static void node_units(void) {
   r = hpmctr_open(&l2, HPMCTR_L2, 0);
   if (r != 0) die("open l2", r);
   check_eq("L2 unit counters (combined)", (uint64_t)hpmctr_read_all(&l2, values), 6);
+  l2_combined_and_sliced(&l2);
   hpmctr_close(&l2);
 }
 

@@ -113,14 +113,16 @@ void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
   Impl& m = *impl_;
   if (m.units.empty()) fail(ExitCode::kUsage, "this machine has no counter unit");
   // Each event on every unit counting one of its instances (a PUnit per core; the L2 unit once
-  // for all its slices), in the order asked.
+  // for all its slices, or once per slice when it keeps them apart), in the order asked.
   for (const NativeEvent* e : events) {
     std::vector<u32> done;
     for (const NativeEvent::Instance& i : e->instances) {
-      if (std::find(done.begin(), done.end(), i.unit) != done.end()) continue;
+      pmu::CounterUnit& unit = *m.slots[i.unit].unit;
+      const bool per_port = unit.hostCountsPerPort(e->unit_mode);
+      if (!per_port && std::find(done.begin(), done.end(), i.unit) != done.end()) continue;
       done.push_back(i.unit);
-      const u32 counter = m.slots[i.unit].unit->hostAdd(i.port, e->input, e->name);
-      m.host.push_back({e, i.unit, counter});
+      const u32 counter = unit.hostAdd(i.port, e->input, e->unit_mode, e->name);
+      m.host.push_back({e, i.unit, counter, per_port ? static_cast<i32>(i.port) : -1});
     }
   }
   for (Impl::Slot& slot : m.slots) {
@@ -147,6 +149,8 @@ std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
     p.device = unit.path();
     p.core = unit.kind().per_core ? static_cast<i32>(unit.instance()) : -1;
     p.counter = h.counter;
+    p.port = h.port;
+    p.port_name = unit.kind().port_name;
     p.value = unit.read(unit.counterOffset(h.counter), m.accessAt(h.slot, settle));
     out.push_back(p);
   }

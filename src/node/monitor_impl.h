@@ -180,6 +180,7 @@ struct Monitor::Impl {
     const NativeEvent* event;
     u32 slot;
     u32 counter;
+    i32 port;  // the input port it counts alone (a sliced L2 counter's slice), or -1: all
   };
   std::vector<HostCounter> host;
 

@@ -32,6 +32,7 @@ struct UnitKind {
   std::string_view name;   // device /dev/hpm/<name>, followed by the core for per-core units
   std::string_view title;  // "UPC-Q PUnit"
   bool per_core = false;   // one instance per core
+  std::string_view port_name = "port";  // what its input ports are ("slice": the L2 unit's)
 };
 
 class CounterUnit {
@@ -115,9 +116,17 @@ class CounterUnit {
   // ---- host programming, at cycle 0 before the run ----
   // Counters host programming may take (UPC-Q: per port; a combined L2 counter counts on all).
   virtual u32 counters() const = 0;
-  // Takes a counter for (port, event), which `name` names in messages; throws Error(kUsage)
-  // naming the conflict when the unit cannot count it with the events added before.
-  virtual u32 hostAdd(u32 port, u32 event, std::string_view name) = 0;
+  // Whether the unit, counting in unit mode `mode` (NativeEvent::unit_mode), keeps an event's
+  // counts of each input port apart (the L2 unit's sliced mode: a counter per slice); then
+  // hostAdd is called once per port, else once for all.
+  virtual bool hostCountsPerPort(u32 mode) const {
+    (void)mode;
+    return false;
+  }
+  // Takes a counter for (port, event) in unit mode `mode`, which `name` names in messages;
+  // throws Error(kUsage) naming the conflict when the unit cannot count it with the events
+  // added before (too many, another mode, another input of the one counter it can use).
+  virtual u32 hostAdd(u32 port, u32 event, u32 mode, std::string_view name) = 0;
   // Writes what hostAdd took and starts counting (if anything was added).
   virtual void hostStart() = 0;
   virtual u64 counterOffset(u32 counter) const = 0;

@@ -99,27 +99,37 @@ std::vector<std::vector<const NativeEvent*>> groupsFor(const Monitor& monitor) {
     }
     return groups;
   }
-  // Any counter of a unit (UPC-Q): each kind of unit has a fixed number of counters per run.
+  // Any counter of a unit (UPC-Q): each kind of unit has a fixed number of counters per run,
+  // and counts in one unit mode (the L2 unit's combined or sliced).
   std::vector<std::map<const pmu::UnitKind*, u32>> taken;
+  std::vector<std::map<const pmu::UnitKind*, u32>> mode;
   for (const NativeEvent& e : catalogue) {
     const u32 capacity = monitor.units().at(e.instances.at(0).unit)->counters();
     std::size_t g = 0;
-    while (g < taken.size() && taken[g][e.unit] >= capacity) ++g;
+    while (g < taken.size() && (taken[g][e.unit] >= capacity ||
+                                (mode[g].contains(e.unit) && mode[g][e.unit] != e.unit_mode))) {
+      ++g;
+    }
     if (g == taken.size()) {
       taken.emplace_back();
+      mode.emplace_back();
       groups.emplace_back();
     }
     ++taken[g][e.unit];
+    mode[g][e.unit] = e.unit_mode;
     groups[g].push_back(&e);
   }
   return groups;
 }
 
-// The bus inputs that feed event `e` on the unit behind `device`.
-std::vector<u32> feedsOn(const Monitor& monitor, const NativeEvent& e, const std::string& device) {
+// The bus inputs that feed event `e` on the unit behind `device` (on input port `port` only,
+// unless it is -1).
+std::vector<u32> feedsOn(const Monitor& monitor, const NativeEvent& e, const std::string& device,
+                         i32 port) {
   std::vector<u32> feeds;
   for (const NativeEvent::Instance& i : e.instances) {
-    if (monitor.units().at(i.unit)->path() == device) {
+    if (monitor.units().at(i.unit)->path() == device &&
+        (port < 0 || i.port == static_cast<u32>(port))) {
       feeds.insert(feeds.end(), i.feeds.begin(), i.feeds.end());
     }
   }
@@ -188,8 +198,9 @@ struct Exactness : ::testing::TestWithParam<Case> {
       EXPECT_NE(e, nullptr) << c.event;
       if (e == nullptr) continue;
       // A PUnit counts its core's inputs; the node-wide units (UPC-P, and UPC-Q's L2 unit
-      // combining its slices' ports) count every input of the event.
-      const std::vector<u32> feeds = feedsOn(*monitor, *e, c.device);
+      // combining its slices' ports) count every input of the event, a sliced L2 counter its
+      // slice's.
+      const std::vector<u32> feeds = feedsOn(*monitor, *e, c.device, c.port);
       u64 delivered = 0;
       for (u32 input : feeds) {
         delivered += monitor->reference(input);

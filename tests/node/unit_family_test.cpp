@@ -85,7 +85,7 @@ class ExactUnit final : public pmu::CounterUnit {
   void onInterrupt(InterruptSink) override {}
 
   u32 counters() const override { return kCounters; }
-  u32 hostAdd(u32 /*port*/, u32 event, std::string_view name) override {
+  u32 hostAdd(u32 /*port*/, u32 event, u32 /*mode*/, std::string_view name) override {
     if (next_ == kCounters) fail(ExitCode::kUsage, "no counter left for {}", name);
     write(kConfig + 8 * next_, u64{event} + 1, 0);
     return next_++;

@@ -13,6 +13,7 @@
 #include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -170,6 +171,62 @@ TEST(Run, EnvClearGivesTheProgramOnlyTheEnvSettings) {
         << e.err;
     EXPECT_EQ(e.out, "") << "the program must not run";
   }
+}
+
+TEST(Stat, SlicedL2EventsCountEachSliceAsItsStatisticAndAddUpToTheCombinedOnes) {
+  // The same deterministic run three times: counted sliced, counted combined, and with its
+  // statistics (counting does not change the run).
+  TempDir dir;
+  const std::vector<std::string> program = {"--", guest("bt"), "6", "1"};
+  auto stat = [&](const std::string& events, const std::string& out) {
+    std::vector<std::string> args = {"stat", "--json", "-o", (dir.path() / out).string(),
+                                     "-e",   events};
+    args.insert(args.end(), program.begin(), program.end());
+    const RunResult r = hpmsim(args);
+    EXPECT_EQ(r.exit_code(), 0) << r.err;
+    return readJson(dir.path() / out);
+  };
+  const json sliced = stat("PEVT_L2_HITS_SLICE,PEVT_L2_MISSES_SLICE", "sliced.json");
+  const json combined = stat("PEVT_L2_HITS,PEVT_L2_MISSES", "combined.json");
+  std::vector<std::string> args = {"run", "--stats-json", (dir.path() / "run.json").string()};
+  args.insert(args.end(), program.begin(), program.end());
+  ASSERT_EQ(hpmsim(args).exit_code(), 0);
+  const json slices = readJson(dir.path() / "run.json").at("timing").at("l2_slices");
+  std::map<std::pair<std::string, u64>, u64> per_slice;
+  for (const json& c : sliced.at("counters")) {
+    ASSERT_TRUE(c.contains("slice")) << c;
+    per_slice[{c.at("event").get<std::string>(), c.at("slice").get<u64>()}] =
+        c.at("value").get<u64>();
+  }
+  ASSERT_EQ(per_slice.size(), 2 * slices.size());
+  u64 hits = 0;
+  for (u64 s = 0; s < slices.size(); ++s) {
+    EXPECT_EQ(per_slice.at({"PEVT_L2_HITS_SLICE", s}), slices[s].at("hits").get<u64>()) << s;
+    EXPECT_EQ(per_slice.at({"PEVT_L2_MISSES_SLICE", s}), slices[s].at("misses").get<u64>()) << s;
+    hits += slices[s].at("hits").get<u64>();
+  }
+  EXPECT_GT(hits, 0u);
+  EXPECT_EQ(sliced.at("counts").at("PEVT_L2_HITS_SLICE"), combined.at("counts").at("PEVT_L2_HITS"));
+  EXPECT_EQ(sliced.at("counts").at("PEVT_L2_MISSES_SLICE"),
+            combined.at("counts").at("PEVT_L2_MISSES"));
+  // One mode per run, as BGPM's groups.
+  const RunResult both =
+      hpmsim({"stat", "-e", "PEVT_L2_HITS,PEVT_L2_HITS_SLICE", "--", guest("bt"), "6", "1"});
+  EXPECT_EQ(both.exit_code(), kUsage);
+  EXPECT_NE(both.err.find("/dev/hpm/l2 counts in one mode at a time"), std::string::npos)
+      << both.err;
+}
+
+TEST(Stat, NoAggrPrintsEveryCounterWhereItCounted) {
+  const RunResult r =
+      hpmsim({"stat", "-A", "-e", "PEVT_L2_HITS_SLICE,PEVT_INST_ALL", "--", guest("bt"), "6", "1"});
+  ASSERT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_TRUE(std::regex_search(
+      r.err, std::regex(R"(\n +[\d,]+ +PEVT_L2_HITS_SLICE +/dev/hpm/l2 slice 15 counter 90\n)")))
+      << r.err;
+  EXPECT_TRUE(std::regex_search(
+      r.err, std::regex(R"(\n +[\d,]+ +PEVT_INST_ALL +/dev/hpm/punit3 counter 0\n)")))
+      << r.err;
 }
 
 TEST(Stat, ReportThatCannotBeWrittenFailsWithTheReason) {

@@ -33,6 +33,7 @@ struct StatOptions {
   u64 interval = 0;
   bool json = false;
   bool per_region = false;
+  bool no_aggr = false;  // -A: every counter of every unit instance (and L2 slice) apart
   std::string root = ".";
   std::string output;
   GuestEnvOptions env;
@@ -268,8 +269,10 @@ int run(const StatOptions& opt) {
     out["exit_status"] = term.status;
     nlohmann::json cj = nlohmann::json::array();
     for (const ProgrammedCounter& c : counters) {
-      cj.push_back(
-          {{"event", c.event}, {"device", c.device}, {"counter", c.counter}, {"value", c.value}});
+      nlohmann::json row = {
+          {"event", c.event}, {"device", c.device}, {"counter", c.counter}, {"value", c.value}};
+      if (c.port >= 0) row[std::string(c.port_name)] = c.port;
+      cj.push_back(row);
     }
     out["counters"] = cj;
     if (!intervals.empty()) {
@@ -321,6 +324,17 @@ int run(const StatOptions& opt) {
       text +=
           fmt::format("{:>20}      {:<28} {}\n", withCommas(counts[r.name]), r.name, note(r.name));
     }
+    if (opt.no_aggr) {
+      // As perf stat -A: each counter apart, where it counted.
+      text += "\n";
+      for (const ProgrammedCounter& c : counters) {
+        if (!counted(c)) continue;
+        const std::string where =
+            c.port >= 0 ? fmt::format("{} {} {}", c.device, c.port_name, c.port) : c.device;
+        text += fmt::format("{:>20}      {:<28} {} counter {}\n", withCommas(c.value), c.event,
+                            where, c.counter);
+      }
+    }
     for (const auto& [id, values] : region_counts) {
       text += fmt::format("\n region {}:\n", id);
       for (const Request& r : requests) {
@@ -368,6 +382,8 @@ void addStatCommand(CLI::App& root, Action& selected) {
   cmd->add_flag("--per-region", opt->per_region,
                 "Also count between the guest's region markers (node-wide counts, read at the "
                 "markers as software would: UPC-Q readings lag by up to the sweep period)");
+  cmd->add_flag("-A,--no-aggr", opt->no_aggr,
+                "Also print every counter apart: each core's unit, each L2 slice (sliced events)");
   cmd->add_flag("--json", opt->json, "An object whose key `counts` maps each event to its count");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of stderr");
   cmd->add_option("--root", opt->root, "Directory the guest sees as /");

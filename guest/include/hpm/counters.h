@@ -105,7 +105,9 @@ typedef struct hpmctr_unit {
   enum hpmctr_machine machine;
   volatile uint64_t* regs; /* the mapped register window */
   unsigned long window;    /* its size in bytes */
-  unsigned counters;       /* counter indices usable (L2 combined: 6) */
+  unsigned counters;       /* counter indices usable (L2 combined: 6; sliced: 96) */
+  unsigned ports;          /* UPC-Q: input ports (the L2 unit's slices: 16); else 1 */
+  unsigned per_port;       /* UPC-Q: counters per port (the L2 unit's per slice: 6) */
   unsigned events;         /* inputs a counter can select (UPC-P: all 1024) */
   unsigned low_bits;       /* UPC-P: L, the low-order register width */
   /* register indices (byte offset / 8) */
@@ -203,6 +205,16 @@ int hpmctr_overflow(hpmctr_unit* u, int counter, uint64_t period, hpmctr_handler
 /* Interrupts taken and handler calls made for a counter. */
 uint64_t hpmctr_overflow_signals(const hpmctr_unit* u, int counter);
 uint64_t hpmctr_overflow_calls(const hpmctr_unit* u, int counter);
+
+/* The L2 unit's counting mode (docs/upcq.md "L2: combined and sliced"): combined (0, the reset
+ * mode: counter j sums counter j of every slice, 6 counters) or sliced (1: counter 6 s + j counts
+ * slice s alone, 96 counters; BGPM's _SLICE events). Switching clears every count and frees
+ * every counter. Returns the counters now usable, or -errno (-EINVAL: not the L2 unit). */
+int hpmctr_l2_mode(hpmctr_unit* u, int sliced);
+/* A sliced L2 unit: counts `input` on every slice, on the lowest local counter j free on all of
+ * them, zeroed; returns j (slice s's count is counter per_port x s + j), or -errno (-EINVAL: not a
+ * sliced L2 unit; -EBUSY: no local counter free on every slice). */
+int hpmctr_add_slices(hpmctr_unit* u, int input, enum hpmctr_mode mode);
 
 /* UPC-P's SRAM parity errors (docs/upc.md "Parity scheme"). hpmctr_on_parity_error sets
  * START_STOP's parity interrupt enable: when a read of a counter's SRAM entry fails its parity

@@ -121,6 +121,8 @@ static int upcp_layout_fits(hpmctr_unit* u, unsigned n) {
   const unsigned banks = (unsigned)(info >> 24) & 0xff;
   if ((info & 0xffff) != n || low_bits == 0 || low_bits > 63 || banks == 0 || banks > 4) return 0;
   u->counters = n;
+  u->ports = 1;
+  u->per_port = n;
   u->events = n * banks;
   u->low_bits = low_bits;
   u->counter_reg = 0;
@@ -147,6 +149,8 @@ static int upcq_layout_fits(hpmctr_unit* u, unsigned long stride) {
   if (align_up(control + 0x40 + 8UL * ((n + 63) / 64), 4096) != u->window) return 0;
   const int combined = (int)((info >> 40) & 1);
   u->counters = combined ? per_port : n;
+  u->ports = ports;
+  u->per_port = per_port;
   u->events = (unsigned)(info >> 48) + 1;
   u->low_bits = (unsigned)(info >> 32) & 0xff;
   u->counter_reg = 0;
@@ -213,15 +217,17 @@ int hpmctr_open(hpmctr_unit* u, enum hpmctr_kind kind, int instance) {
   u->signo = SIGRTMIN + 1;
   int r = find_layout(u);
   if (r == 0) {
-    u->input = malloc(u->counters * sizeof *u->input);
-    u->overflow = calloc(u->counters, sizeof *u->overflow);
+    /* Room for every counter of every port (the L2 unit may switch to sliced). */
+    const unsigned all = u->ports * u->per_port;
+    u->input = malloc(all * sizeof *u->input);
+    u->overflow = calloc(all, sizeof *u->overflow);
     if (u->input == NULL || u->overflow == NULL) r = -ENOMEM;
   }
   if (r != 0) {
     hpmctr_close(u);
     return r;
   }
-  for (unsigned c = 0; c < u->counters; ++c) u->input[c] = -1;
+  for (unsigned c = 0; c < u->ports * u->per_port; ++c) u->input[c] = -1;
   return 0;
 }
 
@@ -603,4 +609,31 @@ int hpmctr_parity_status(const hpmctr_unit* u) {
   if (u->kind != HPMCTR_UPC) return -1;
   const uint64_t status = u->regs[upcp_parity_status_reg(u)];
   return status >> 63 ? (int)(status & 0xFFFFFFFFu) : -1;
+}
+
+int hpmctr_l2_mode(hpmctr_unit* u, int sliced) {
+  if (u->kind != HPMCTR_L2) return -EINVAL;
+  u->regs[u->run_reg + 5] = sliced ? 1 : 0; /* MODE, at the control block + 0x28 */
+  u->counters = sliced ? u->ports * u->per_port : u->per_port;
+  for (unsigned c = 0; c < u->ports * u->per_port; ++c) {
+    u->input[c] = -1;
+    memset(&u->overflow[c], 0, sizeof u->overflow[c]);
+  }
+  return (int)u->counters;
+}
+
+int hpmctr_add_slices(hpmctr_unit* u, int input, enum hpmctr_mode mode) {
+  if (u->kind != HPMCTR_L2 || u->counters != u->ports * u->per_port) return -EINVAL;
+  if (input < 0 || (unsigned)input >= u->events) return -EINVAL;
+  for (unsigned j = 0; j < u->per_port; ++j) {
+    int free_everywhere = 1;
+    for (unsigned s = 0; s < u->ports; ++s) free_everywhere &= u->input[s * u->per_port + j] < 0;
+    if (!free_everywhere) continue;
+    for (unsigned s = 0; s < u->ports; ++s) {
+      const int r = hpmctr_set(u, (int)(s * u->per_port + j), input, mode);
+      if (r < 0) return r;
+    }
+    return (int)j;
+  }
+  return -EBUSY;
 }

@@ -48,7 +48,7 @@ void Component::onInterrupt(InterruptSink sink) {
   unit_.onInterrupt([sink = std::move(sink)](const Interrupt& i) { sink(i.counter, i.cycle); });
 }
 
-u32 Component::hostAdd(u32 /*port*/, u32 event, std::string_view name) {
+u32 Component::hostAdd(u32 /*port*/, u32 event, u32 /*mode*/, std::string_view name) {
   const u32 c = event % params_.counters;
   auto [it, fresh] = host_.emplace(c, HostInput{event, std::string(name)});
   if (!fresh && it->second.event != event) {

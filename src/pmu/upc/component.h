@@ -50,7 +50,7 @@ class Component final : public pmu::CounterUnit {
 
   u32 counters() const override { return params_.counters; }
   // Each input has exactly one counter (input mod N): two inputs of one counter conflict.
-  u32 hostAdd(u32 port, u32 event, std::string_view name) override;
+  u32 hostAdd(u32 port, u32 event, u32 mode, std::string_view name) override;
   void hostStart() override;
   u64 counterOffset(u32 counter) const override { return unit_.map().counter(counter); }
   Cycle settleCycles() const override { return u64{params_.counters} * params_.service_cycles; }

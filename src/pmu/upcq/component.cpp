@@ -79,15 +79,43 @@ void Component::onInterrupt(InterruptSink sink) {
   unit_->onInterrupt([sink = std::move(sink)](const Interrupt& i) { sink(i.counter, i.cycle); });
 }
 
-u32 Component::hostAdd(u32 port, u32 event, std::string_view name) {
-  (void)port;  // a combined L2 counter counts its event on every slice
-  if (next_counter_ >= limit_) {
+u32 Component::hostAdd(u32 port, u32 event, u32 mode, std::string_view name) {
+  if (!host_mode_) {
+    host_mode_ = mode;
+    host_mode_event_ = name;
+    // The L2 unit's MODE regroups its counters: set it before any configuration.
+    if (unit_->shape_.has_mode) unit_->write(unit_->map().mode, mode != 0 ? 1 : 0, 0);
+  } else if (*host_mode_ != mode) {
     fail(ExitCode::kUsage,
-         "{} has {} counters: too many events for it ({} cannot be counted with the events "
-         "before it); count at most {} of its events per run",
-         path(), limit_, name, limit_);
+         "{} counts in one mode at a time: {} ({}) cannot be counted with {} ({}), as BGPM's "
+         "combined and sliced groups; use two runs",
+         path(), name, mode != 0 ? "sliced" : "combined", host_mode_event_,
+         *host_mode_ != 0 ? "sliced" : "combined");
   }
-  const u32 c = next_counter_++;
+  // Combined (or a unit of one port): counter j counts on every port. Sliced: counter 6 s + j
+  // on slice s, the event's j the same on every slice.
+  if (mode == 0 || !unit_->shape_.has_mode) {
+    if (next_counter_ >= limit_) {
+      fail(ExitCode::kUsage,
+           "{} has {} counters: too many events for it ({} cannot be counted with the events "
+           "before it); count at most {} of its events per run",
+           path(), limit_, name, limit_);
+    }
+    const u32 c = next_counter_++;
+    unit_->write(unit_->map().config(c), configValue(event, SignalMode::kLevelHigh, false), 0);
+    return c;
+  }
+  if (event != host_event_ || port == 0) {
+    if (next_counter_ >= limit_) {
+      fail(ExitCode::kUsage,
+           "{} has {} counters per {}: too many events for it ({} cannot be counted with the "
+           "events before it); count at most {} of its events per run",
+           path(), limit_, kind_.port_name, name, limit_);
+    }
+    host_event_ = event;
+    ++next_counter_;
+  }
+  const u32 c = port * limit_ + (next_counter_ - 1);
   unit_->write(unit_->map().config(c), configValue(event, SignalMode::kLevelHigh, false), 0);
   return c;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,7 @@
 namespace hpm::upcq {
 
 inline constexpr pmu::UnitKind kPUnitKind{"punit", "UPC-Q PUnit", true};
-inline constexpr pmu::UnitKind kL2UnitKind{"l2", "UPC-Q L2 unit", false};
+inline constexpr pmu::UnitKind kL2UnitKind{"l2", "UPC-Q L2 unit", false, "slice"};
 inline constexpr pmu::UnitKind kIOUnitKind{"io", "UPC-Q I/O unit", false};
 inline constexpr pmu::UnitKind kCNKUnitKind{"cnk", "UPC-Q CNK unit", false};
 
@@ -57,8 +58,12 @@ class Component final : public pmu::CounterUnit {
   void interruptDelivered(Cycle now) override { unit_->holdAt(now); }
 
   u32 counters() const override { return limit_; }
-  // The lowest free counter, level high.
-  u32 hostAdd(u32 port, u32 event, std::string_view name) override;
+  // The L2 unit's sliced mode keeps each slice's counts apart.
+  bool hostCountsPerPort(u32 mode) const override { return mode != 0; }
+  // The lowest free counter, level high; the L2 unit in the mode of the first event added
+  // (combined: counter j counts on every slice; sliced: counter 6 s + j on slice s, the same j
+  // for every slice of one event).
+  u32 hostAdd(u32 port, u32 event, u32 mode, std::string_view name) override;
   void hostStart() override;
   u64 counterOffset(u32 counter) const override { return unit_->map().counter(counter); }
   Cycle settleCycles() const override;
@@ -87,7 +92,12 @@ class Component final : public pmu::CounterUnit {
   bool exploration_;
   bool running_ = false;
   std::vector<u64> configs_;
-  u32 next_counter_ = 0;  // host programming: the next free counter
+  u32 next_counter_ = 0;  // host programming: the next free counter (per port when sliced)
+  // Host programming: the unit mode of the events added (the first decides), and in sliced
+  // mode the local counter of the event added last (its slices come one after the other).
+  std::optional<u32> host_mode_;
+  std::string host_mode_event_;
+  u32 host_event_ = ~u32{0};
 };
 
 // UPC-Q's units and events on a node: a PUnit per core (each thread event as the sum over the
