@@ -49,6 +49,7 @@ void Monitor::Impl::route() {
   thread_schedules.assign(bus.topology().threads, Schedule{});
   thread_tallies.assign(bus.topology().threads, {});
   last_start.assign(ids.size(), 0);
+  level_until.assign(ids.size(), 0);
   batches.assign(ids.size(), Batch{});
   batchable.assign(ids.size(), 0);
   // The bus may keep the batches of an input that is the only feed of its only target (a
@@ -218,6 +219,32 @@ void Monitor::Impl::deliverPulse(const Target& target, Cycle at, u64 count) {
 }
 
 void Monitor::Impl::deliverLevel(const Target& target, Cycle t0, Cycle t1) {
+  // An interval that overlaps one given before (only an interval moved later by an access, as
+  // Monitor::level and tallyLevel move a late one, can) would count its overlap once: the unit
+  // takes overlapping intervals of an input as one signal. A counter that counts plainly takes
+  // the overlap's cycles as pulses instead, in the windows they fall in, so that every cycle
+  // counts once (docs/counters.md, "Level events read during a run").
+  Cycle& until = level_until[target.id];
+  if (t0 < until && unitOf(target).plainCounting(target.port, target.event)) {
+    const Cycle mid = std::min(t1, until);
+    for (Cycle a = t0; a < mid;) {
+      const Cycle b = std::min(mid, windowEnd(target, a));
+      // At the piece's first cycle, in its window (never before what the unit has of the input
+      // already: an access may have counted the earlier interval past it).
+      const Cycle at = std::max({a, last_start[target.id], unitNow(target.slot)});
+      last_start[target.id] = at;
+      Cycle& horizon = slots[target.slot].horizon;
+      horizon = std::max(horizon, at + 1);
+      deliverPulse(target, at, b - a);
+      a = b;
+    }
+    // The rest, after the overlap, with its length (moved later as well if the pulses were).
+    const Cycle rest = t1 - mid;
+    t0 = std::max(mid, last_start[target.id]);
+    t1 = t0 + rest;
+  }
+  if (t1 <= t0) return;
+  until = std::max(until, t1);
   ++unit_levels;
   unitOf(target).level(target.port, target.event, t0, t1);
 }
@@ -445,9 +472,10 @@ void Monitor::level(u32 input, Cycle t0, Cycle t1) {
       m.deliverLevel(target, start, end);
       continue;
     }
-    // Abutting or overlapping intervals are one signal (the units take the union as well).
+    // Abutting intervals are one signal (an overlapping one goes to the unit apart: see
+    // deliverLevel).
     Impl::Batch& b = m.batches[target.id];
-    if (b.level_end > b.level_start && start <= b.level_end) {
+    if (b.level_end > b.level_start && start == b.level_end) {
       b.level_end = std::max(b.level_end, end);
       continue;
     }

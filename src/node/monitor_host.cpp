@@ -138,7 +138,10 @@ std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
   m.flushAll(end, latest_issue_ >= end);
   std::vector<ProgrammedCounter> out;
   // Read once the units have settled: every carry serviced, every local value swept.
+  // (Also after the end of every level interval given to a unit: one moved later by an access
+  // may end after the run.)
   Cycle settle = end + 1;
+  for (Cycle until : m.level_until) settle = std::max(settle, until);
   Cycle longest = 0;
   for (const Impl::Slot& slot : m.slots) longest = std::max(longest, slot.unit->settleCycles());
   settle += longest;

@@ -138,11 +138,12 @@ struct Monitor::Impl {
   // Bus input f feeds targets[route_begin[f] .. route_begin[f + 1]).
   std::vector<u32> route_begin;
   std::vector<Target> targets;
-  std::vector<Target> target_of;  // by Target::id
-  std::vector<Cycle> last_start;  // by Target::id
-  std::vector<Batch> batches;     // by Target::id
-  std::vector<u8> batchable;      // by Target::id: pulses may be batched
-  std::vector<u32> dirty;         // ids with something pending
+  std::vector<Target> target_of;   // by Target::id
+  std::vector<Cycle> last_start;   // by Target::id
+  std::vector<Cycle> level_until;  // by Target::id: the end of the latest interval given to it
+  std::vector<Batch> batches;      // by Target::id
+  std::vector<u8> batchable;       // by Target::id: pulses may be batched
+  std::vector<u32> dirty;          // ids with something pending
   // Bus inputs whose batches the bus itself keeps (probe::Bus::openPulseBatch): the only input
   // of a single target, pulses batchable / levels.
   std::vector<u8> bus_pulse_batch, bus_level_batch, bus_open;  // by bus input

@@ -32,7 +32,10 @@ struct MonitorParams {
     v.param("counting", counting,
             "How level-high counters without interrupt or overflow count in the timing modes: "
             "statistics (from the models' statistics at each window's end) or events (every "
-            "event delivered); the counts are the same",
+            "event delivered); the counts are the same, but for readings during a run of a level "
+            "event of a thread that is stalled or waiting then, which may differ by the cycles "
+            "of that stall (docs/counters.md, \"Level events read during a run\"; totals at the "
+            "end are the same and exact)",
             {{"statistics", Counting::kStatistics}, {"events", Counting::kEvents}});
     v.param("poll_cycles", poll_cycles, "Cycles between checks for counter interrupts",
             config::Range{1, 1e9});
