@@ -3,7 +3,8 @@
  * the loop; not the stop store), integer ALU = n, branches = n, stores = 1. Also the difference of
  * two counter reads around the loop: 1 + 2n (the first load and the loop). The unit's registers
  * are device memory: the start store takes no L1D access, no store-queue entry and no L2 write
- * (0 of each), and the reads no L1D access. Exits 0 when every check holds. Arguments: loop lengths (default 1 2 10 1000 123457). */
+ * (0 of each), and the reads no L1D access. Exits 0 when every check holds. Arguments: loop lengths
+ * (default 1 2 10 1000 123457). */
 #include <string.h>
 
 #include "ctr_common.h"

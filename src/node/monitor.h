@@ -40,7 +40,7 @@ struct ProgrammedCounter {
   i32 core = -1;       // the core of a per-core unit (a PUnit), else -1
   i32 port = -1;       // the input port it counts alone (a sliced L2 counter's slice), else -1
   std::string_view port_name;  // what the unit's ports are ("slice")
-  u32 counter = 0;     // counter index in that unit
+  u32 counter = 0;             // counter index in that unit
   u64 value = 0;
 };
 
