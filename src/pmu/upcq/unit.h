@@ -165,6 +165,9 @@ class Unit {
  public:
   static constexpr Cycle kNone = ~Cycle{0};
 
+  // (The unit classes add their parameters: a unit is owned, and deleted, through Unit.)
+  virtual ~Unit() = default;
+
   UnitKind kind() const { return shape_.kind; }
   u32 instance() const { return shape_.instance; }
   const RegisterMap& map() const { return map_; }
