@@ -552,8 +552,18 @@ i64 Kernel::sysReadlinkat(i64 dirfd, u64 path_addr, u64 buf, u64 size) {
   if (error) return error;
   std::string target;
   if (FileSystem::normalize("/", guest) == "/proc/self/exe") {
-    char real[4096];
+    // The program's canonical path as the guest sees it when it lies in the guest's file system
+    // ("/bin/prog" under --root), else its host path (as under qemu-user). So a run does not
+    // depend on where the file system's directory is on the host.
+    char real[4096], root[4096];
     target = ::realpath(exe_guest_path_.c_str(), real) ? real : exe_guest_path_;
+    if (::realpath(fs_->hostRoot().c_str(), root) != nullptr) {
+      const std::string base = std::string(root) == "/" ? "" : std::string(root);
+      if (target.size() > base.size() && target.compare(0, base.size(), base) == 0 &&
+          target[base.size()] == '/') {
+        target = target.substr(base.size());
+      }
+    }
   } else {
     std::string last;
     const int parent = fs_->openParent(guest, last);

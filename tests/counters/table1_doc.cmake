@@ -16,13 +16,16 @@ foreach(v HPMSIM BT SELECT0 TABLE1 DOC WORK MODE)
   endif()
 endforeach()
 
-# The run, in a fixed environment (the guest's stack, and so its run, depends on it).
+# The run, in a fixed environment (the guest's stack, and so its run, depends on it) and from the
+# program's directory (the guest's file system: its path there, /bt, is the same in every tree).
 file(MAKE_DIRECTORY ${WORK})
 set(stats ${WORK}/table1-stats.json)
+get_filename_component(bt_dir ${BT} DIRECTORY)
+get_filename_component(bt_name ${BT} NAME)
 execute_process(
   COMMAND ${HPMSIM} run --machine bgp --env-clear --upc-config ${SELECT0} --summary --stats-json
-          ${stats} -- ${BT}
-  WORKING_DIRECTORY ${WORK}
+          ${stats} -- ${bt_name}
+  WORKING_DIRECTORY ${bt_dir}
   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "the bt run failed (${status}):\n${err}")
