@@ -23,10 +23,11 @@ function(hpm_guest_includes out_flags out_headers)
   set(${out_headers} ${headers} PARENT_SCOPE)
 endfunction()
 
-# hpm_guest_library(NAME SOURCES src... [INCLUDES dir...])
-# Builds ${HPM_GUEST_LIB_DIR}/libNAME.a for guest programs to link with LIBS NAME.
+# hpm_guest_library(NAME SOURCES src... [INCLUDES dir...] [FLAGS f...] [EXTRA_DEPENDS file...])
+# Builds ${HPM_GUEST_LIB_DIR}/libNAME.a for guest programs to link with LIBS NAME. EXTRA_DEPENDS:
+# generated headers its sources include.
 function(hpm_guest_library name)
-  cmake_parse_arguments(G "" "" "SOURCES;INCLUDES;FLAGS" ${ARGN})
+  cmake_parse_arguments(G "" "" "SOURCES;INCLUDES;FLAGS;EXTRA_DEPENDS" ${ARGN})
   hpm_guest_includes(includes headers ${G_INCLUDES})
   set(objects "")
   foreach(src IN LISTS G_SOURCES)
@@ -37,7 +38,7 @@ function(hpm_guest_library name)
       OUTPUT ${obj}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${HPM_GUEST_LIB_DIR}/${name}
       COMMAND ${HPM_RISCV_CC} ${HPM_GUEST_COMMON_FLAGS} ${G_FLAGS} ${includes} -c ${abs} -o ${obj}
-      DEPENDS ${abs} ${headers}
+      DEPENDS ${abs} ${headers} ${G_EXTRA_DEPENDS}
       COMMENT "guest cc ${src}")
     list(APPEND objects ${obj})
   endforeach()

@@ -163,6 +163,9 @@ const char* hpmctr_event_name(const hpmctr_unit* u, int input);
  * follows the unit's run state (hpmctr_start). hpmctr_set reprograms a counter explicitly. */
 int hpmctr_add(hpmctr_unit* u, int input, enum hpmctr_mode mode);
 int hpmctr_add_name(hpmctr_unit* u, const char* name, enum hpmctr_mode mode);
+/* Frees a counter the library programmed: its configuration back to the reset value (no
+ * threshold), its count to 0. 0, or -EINVAL (no such counter, or free). */
+int hpmctr_remove(hpmctr_unit* u, int counter);
 /* Programs counter `counter` explicitly (UPC-P: counter must be input mod N). */
 int hpmctr_set(hpmctr_unit* u, int counter, int input, enum hpmctr_mode mode);
 /* UPC-P: every counter to input select x N + c (the seed's counter modes), level high, zeroed.

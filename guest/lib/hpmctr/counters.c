@@ -357,6 +357,20 @@ int hpmctr_add(hpmctr_unit* u, int input, enum hpmctr_mode mode) {
   return -EBUSY;
 }
 
+int hpmctr_remove(hpmctr_unit* u, int counter) {
+  if (counter < 0 || (unsigned)counter >= u->counters || u->input[counter] < 0) return -EINVAL;
+  if (u->kind == HPMCTR_UPC) {
+    upcp_set_byte(u, counter, 0);
+  } else {
+    u->regs[u->config_reg + (unsigned)counter] = 0; /* event 0, level high, overflow off */
+    u->regs[u->threshold_reg + (unsigned)counter] = 0;
+  }
+  u->input[counter] = -1;
+  memset(&u->overflow[counter], 0, sizeof u->overflow[counter]);
+  hpmctr_write(u, counter, 0);
+  return 0;
+}
+
 int hpmctr_add_name(hpmctr_unit* u, const char* name, enum hpmctr_mode mode) {
   const int input = hpmctr_event(u, name);
   return input < 0 ? -ENOENT : hpmctr_add(u, input, mode);

@@ -1,0 +1,475 @@
+/* libbgpm: applying event sets to the units, counting, overflow and multiplexing (bgpm.c's
+ * header comment says how a set counts). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <string.h>
+#include <ucontext.h>
+
+#include "bgpm_impl.h"
+
+/* BGPM: L2 and I/O counters are final 1,600 cycles after a stop (two sweeps of 800). */
+#define SLOW_STOP_CYCLES 1600
+
+static int shared_unit(const struct bgpm_set* s) {
+  return s->unit == BGPMUnitType_L2 || s->unit == BGPMUnitType_IO;
+}
+
+/* The count of an event's counter now: an L2 sliced set's sums the slices (slice k's counter
+ * is per_port x k + j). */
+static uint64_t counter_now(const struct bgpm_set* s, const struct bgpm_ev* ev) {
+  if (!s->sliced) return hpmctr_read(s->hw, ev->counter);
+  uint64_t sum = 0;
+  for (unsigned k = 0; k < s->hw->ports; ++k) {
+    sum += hpmctr_read(s->hw, (int)(s->hw->per_port * k) + ev->counter);
+  }
+  return sum;
+}
+
+/* An event's raw count: what it accumulated plus its live interval's. */
+static uint64_t raw_value(const struct bgpm_set* s, const struct bgpm_ev* ev) {
+  if (!s->running || ev->counter < 0) return ev->acc;
+  return ev->acc + (counter_now(s, ev) - ev->base);
+}
+
+/* Cycles group g has been counting (the current group's live interval included). */
+static uint64_t group_elapsed(const struct bgpm_set* s, unsigned g) {
+  uint64_t c = s->group_cycles[g];
+  if (s->running && g == s->current) c += bgpm_rdcycle() - s->group_since;
+  return c;
+}
+
+/* BGPM_NORMAL: a multiplexed event's count scaled to the longest time any group counted. */
+static uint64_t value(const struct bgpm_set* s, const struct bgpm_ev* ev) {
+  const uint64_t raw = raw_value(s, ev);
+  if (!s->mux || !s->normalize || s->groups < 2) return raw;
+  uint64_t longest = 0;
+  for (unsigned g = 0; g < s->groups; ++g) {
+    const uint64_t c = group_elapsed(s, g);
+    if (c > longest) longest = c;
+  }
+  const uint64_t mine = group_elapsed(s, ev->group);
+  if (mine == 0) return 0;
+  return (uint64_t)((unsigned __int128)raw * longest / mine);
+}
+
+/* ---- programming ------------------------------------------------------------------------- */
+
+static void on_overflow(hpmctr_unit* u, int counter, uint64_t count, uint64_t cycle, void* context,
+                        void* arg) {
+  (void)u;
+  (void)count;
+  (void)cycle;
+  const struct bgpm_ev* ev = arg;
+  const struct bgpm_set* s = &bgpm_sets[ev->set];
+  if (s->handler == NULL) return;
+  const ucontext_t* uc = context;
+  /* The vector is the overflowed counters' mask, as the hardware's status register gives it. */
+  s->handler((int)ev->set, (uint64_t)uc->uc_mcontext.__gregs[0], 1ULL << counter, uc);
+}
+
+static void switch_group(struct bgpm_set* s);
+
+static void on_mux_period(hpmctr_unit* u, int counter, uint64_t count, uint64_t cycle,
+                          void* context, void* arg) {
+  (void)u;
+  (void)counter;
+  (void)count;
+  (void)cycle;
+  (void)context;
+  struct bgpm_set* s = arg;
+  /* In signal context: if the interrupted code holds the lock, this period's switch is skipped
+   * (the next one switches). */
+  if (pthread_mutex_trylock(&bgpm_lock) != 0) return;
+  if (s->used && s->mux && s->applied) switch_group(s);
+  pthread_mutex_unlock(&bgpm_lock);
+}
+
+/* The unit input an event of the set selects: a PUnit thread event the applying thread's own. */
+static int input_of(const struct bgpm_set* s, const struct bgpm_ev* ev) {
+  if (s->unit == BGPMUnitType_PUNIT && ev->e->per_thread) {
+    return ev->e->input + 1024 * (s->thread + 1);
+  }
+  return ev->e->input;
+}
+
+static void unprogram_group(struct bgpm_set* s);
+
+/* Programs the events of group g (every event when not multiplexed) on free counters, zeroed,
+ * with their thresholds. 0, or a BGPM error (counters taken: nothing stays programmed). */
+static int program_group(struct bgpm_set* s, unsigned g) {
+  for (unsigned i = 0; i < s->n; ++i) {
+    struct bgpm_ev* ev = &s->ev[i];
+    if (ev->group != g) continue;
+    const int c = s->sliced ? hpmctr_add_slices(s->hw, input_of(s, ev), HPMCTR_LEVEL_HIGH)
+                            : hpmctr_add(s->hw, input_of(s, ev), HPMCTR_LEVEL_HIGH);
+    if (c < 0) {
+      unprogram_group(s);
+      return BGPM_ECTRS_IN_USE;
+    }
+    ev->counter = c;
+    ev->base = 0;
+    if (ev->threshold != 0 && hpmctr_overflow(s->hw, c, 0 - ev->threshold, on_overflow, ev) != 0) {
+      return BGPM_EINTERNAL;
+    }
+  }
+  return 0;
+}
+
+/* Frees the counters of the set's programmed events. */
+static void unprogram_group(struct bgpm_set* s) {
+  for (unsigned i = 0; i < s->n; ++i) {
+    struct bgpm_ev* ev = &s->ev[i];
+    if (ev->counter < 0) continue;
+    if (s->sliced) {
+      for (unsigned k = 0; k < s->hw->ports; ++k) {
+        hpmctr_remove(s->hw, (int)(s->hw->per_port * k) + ev->counter);
+      }
+    } else {
+      hpmctr_remove(s->hw, ev->counter);
+    }
+    ev->counter = -1;
+  }
+}
+
+/* The next multiplexing group takes the counters: the current group's counts are accumulated. */
+static void switch_group(struct bgpm_set* s) {
+  const uint64_t now = bgpm_rdcycle();
+  for (unsigned i = 0; i < s->n; ++i) {
+    struct bgpm_ev* ev = &s->ev[i];
+    if (ev->counter >= 0) ev->acc = raw_value(s, ev);
+  }
+  if (s->running) s->group_cycles[s->current] += now - s->group_since;
+  unprogram_group(s);
+  s->current = (s->current + 1) % s->groups;
+  ++s->switches;
+  program_group(s, s->current); /* the counters the last group freed */
+  s->group_since = bgpm_rdcycle();
+}
+
+void bgpm_release(struct bgpm_set* s) {
+  if (!s->applied) return;
+  if (s->running && s->unit != BGPMUnitType_CNK && --bgpm_runners[s->slot] == 0) {
+    hpmctr_stop(s->hw);
+  }
+  s->running = 0;
+  unprogram_group(s);
+  if (s->mux_counter >= 0) hpmctr_remove(s->hw, s->mux_counter);
+  s->mux_counter = -1;
+  s->applied = 0;
+}
+
+int Bgpm_DeleteEventSet(unsigned hEvtSet) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  bgpm_release(s);
+  s->used = 0;
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_Apply(unsigned hEvtSet) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  if (s->n == 0) BGPM_UNLOCK_RETURN(BGPM_ENO_CONFIG);
+  if (s->running) BGPM_UNLOCK_RETURN(BGPM_EUPDATE_DISALLOWED);
+  bgpm_release(s); /* applying again starts over */
+  s->core = hpmctr_core();
+  s->thread = hpmctr_thread();
+  s->hw = bgpm_unit(s->unit, s->core, &s->slot);
+  if (s->hw == NULL) BGPM_UNLOCK_RETURN(BGPM_EINTERNAL);
+  if (s->unit == BGPMUnitType_L2) {
+    /* The L2 unit's mode is node-wide: another applied L2 set in the other mode conflicts. */
+    const int mode = (int)(s->hw->counters > s->hw->per_port);
+    if (mode != s->sliced) {
+      for (unsigned h = 0; h < BGPM_MAX_SETS; ++h) {
+        const struct bgpm_set* o = &bgpm_sets[h];
+        if (o != s && o->used && o->applied && o->unit == BGPMUnitType_L2) {
+          BGPM_UNLOCK_RETURN(BGPM_ECONF_L2_COMBINE);
+        }
+      }
+      if (hpmctr_l2_mode(s->hw, s->sliced) < 0) BGPM_UNLOCK_RETURN(BGPM_EINTERNAL);
+    }
+  }
+  for (unsigned i = 0; i < s->n; ++i) s->ev[i].acc = 0;
+  memset(s->group_cycles, 0, sizeof s->group_cycles);
+  s->current = 0;
+  s->switches = 0;
+  const int r = program_group(s, 0);
+  if (r != 0) BGPM_UNLOCK_RETURN(r);
+  if (s->mux && s->mux_period != 0) {
+    /* BGPM's hidden sixth counter of a group: the thread's cycles, interrupting every period. */
+    const int cycles = PEVT_CYCLES + 1024 * (s->thread + 1);
+    s->mux_counter = hpmctr_add(s->hw, cycles, HPMCTR_LEVEL_HIGH);
+    if (s->mux_counter < 0) {
+      unprogram_group(s);
+      BGPM_UNLOCK_RETURN(BGPM_ECTRS_IN_USE);
+    }
+    hpmctr_overflow(s->hw, s->mux_counter, s->mux_period, on_mux_period, s);
+  }
+  s->applied = 1;
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_Attach(unsigned hEvtSet, uint64_t targMask, uint64_t agentMask) {
+  (void)targMask;
+  (void)agentMask;
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  /* Attach belongs to the hardware-thread mode and the network unit (docs/papi.md). */
+  BGPM_UNLOCK_RETURN(BGPM_ENOTIMPL);
+}
+
+int Bgpm_Detach(unsigned hEvtSet) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  BGPM_UNLOCK_RETURN(BGPM_WNOT_ATTACHED);
+}
+
+static int start_locked(struct bgpm_set* s) {
+  if (!s->applied) return BGPM_ENOT_APPLIED;
+  if (s->running) return shared_unit(s) ? BGPM_WALREADY_STARTED : 0;
+  for (unsigned i = 0; i < s->n; ++i) {
+    struct bgpm_ev* ev = &s->ev[i];
+    if (ev->counter >= 0) ev->base = counter_now(s, ev);
+  }
+  s->running = 1;
+  s->group_since = bgpm_rdcycle();
+  int warning = 0;
+  if (s->unit != BGPMUnitType_CNK && bgpm_runners[s->slot]++ == 0) {
+    hpmctr_start(s->hw); /* the first cycle counted */
+  } else if (shared_unit(s)) {
+    warning = BGPM_WALREADY_STARTED;
+  }
+  return warning;
+}
+
+int Bgpm_Start(unsigned hEvtSet) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  BGPM_UNLOCK_RETURN(start_locked(s));
+}
+
+int Bgpm_Stop(unsigned hEvtSet) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  if (!s->applied) BGPM_UNLOCK_RETURN(BGPM_ENOT_APPLIED);
+  if (!s->running) BGPM_UNLOCK_RETURN(shared_unit(s) ? BGPM_WALREADY_STOPPED : 0);
+  int warning = 0;
+  if (s->unit != BGPMUnitType_CNK && --bgpm_runners[s->slot] == 0) {
+    hpmctr_stop(s->hw); /* the first cycle not counted */
+    if (shared_unit(s)) {
+      const uint64_t until = bgpm_rdcycle() + SLOW_STOP_CYCLES;
+      while (bgpm_rdcycle() < until) {
+      }
+    }
+  } else if (shared_unit(s)) {
+    warning = BGPM_WALREADY_STOPPED;
+  }
+  for (unsigned i = 0; i < s->n; ++i) s->ev[i].acc = raw_value(s, &s->ev[i]);
+  s->group_cycles[s->current] += bgpm_rdcycle() - s->group_since;
+  s->running = 0;
+  BGPM_UNLOCK_RETURN(warning);
+}
+
+static int reset_locked(struct bgpm_set* s) {
+  if (!s->applied) return BGPM_ENOT_APPLIED;
+  for (unsigned i = 0; i < s->n; ++i) {
+    struct bgpm_ev* ev = &s->ev[i];
+    ev->acc = 0;
+    if (ev->counter < 0) continue;
+    ev->base = counter_now(s, ev);
+    /* A threshold counts its period from now on. */
+    if (ev->threshold != 0) hpmctr_overflow(s->hw, ev->counter, 0 - ev->threshold, on_overflow, ev);
+  }
+  memset(s->group_cycles, 0, sizeof s->group_cycles);
+  s->group_since = bgpm_rdcycle();
+  s->switches = 0;
+  return 0;
+}
+
+int Bgpm_Reset(unsigned hEvtSet) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  BGPM_UNLOCK_RETURN(reset_locked(s));
+}
+
+int Bgpm_ResetStart(unsigned hEvtSet) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  const int r = reset_locked(s);
+  BGPM_UNLOCK_RETURN(r != 0 ? r : start_locked(s));
+}
+
+int Bgpm_ReadEvent(unsigned hEvtSet, unsigned evtIdx, uint64_t* pValue) {
+  BGPM_LOCKED_SET(hEvtSet, 0);
+  if (evtIdx >= s->n) BGPM_UNLOCK_RETURN(BGPM_EINV_EVT_IDX);
+  if (pValue == NULL) BGPM_UNLOCK_RETURN(BGPM_EINV_PARM);
+  *pValue = value(s, &s->ev[evtIdx]);
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_ReadEventList(unsigned hEvtSet, uint64_t* pValues, unsigned* pLen) {
+  BGPM_LOCKED_SET(hEvtSet, 0);
+  if (pValues == NULL || pLen == NULL) BGPM_UNLOCK_RETURN(BGPM_EINV_PARM);
+  if (*pLen < s->n) {
+    *pLen = s->n;
+    BGPM_UNLOCK_RETURN(BGPM_EARRAY_TOO_SMALL);
+  }
+  for (unsigned i = 0; i < s->n; ++i) pValues[i] = value(s, &s->ev[i]);
+  *pLen = s->n;
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_WriteEvent(unsigned hEvtSet, unsigned evtIdx, uint64_t v) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  if (evtIdx >= s->n) BGPM_UNLOCK_RETURN(BGPM_EINV_EVT_IDX);
+  if (s->unit == BGPMUnitType_CNK) BGPM_UNLOCK_RETURN(BGPM_EINV_OP);
+  struct bgpm_ev* ev = &s->ev[evtIdx];
+  if (ev->threshold != 0) BGPM_UNLOCK_RETURN(BGPM_EINV_WRT2OVF);
+  ev->acc = v;
+  if (ev->counter >= 0) ev->base = counter_now(s, ev);
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_L2_ReadEvent(unsigned hEvtSet, unsigned slice, unsigned idx, uint64_t* pValue) {
+  BGPM_LOCKED_SET(hEvtSet, 0);
+  if (s->unit != BGPMUnitType_L2 || !s->sliced) BGPM_UNLOCK_RETURN(BGPM_EINV_OP);
+  if (idx >= s->n) BGPM_UNLOCK_RETURN(BGPM_EINV_EVT_IDX);
+  if (!s->applied) BGPM_UNLOCK_RETURN(BGPM_ENOT_APPLIED);
+  if (slice >= s->hw->ports) BGPM_UNLOCK_RETURN(BGPM_EINV_L2_SLICE);
+  if (pValue == NULL) BGPM_UNLOCK_RETURN(BGPM_EINV_PARM);
+  /* The slice's counter since apply (a slice's share of the set's start/stop is not kept). */
+  *pValue = hpmctr_read(s->hw, (int)(s->hw->per_port * slice) + s->ev[idx].counter);
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_CNK_SampleEvent(unsigned hEvtSet, unsigned evtIdx, uint64_t* pValue) {
+  BGPM_LOCKED_SET(hEvtSet, 0);
+  if (s->unit != BGPMUnitType_CNK) BGPM_UNLOCK_RETURN(BGPM_EINV_OP);
+  if (evtIdx >= s->n) BGPM_UNLOCK_RETURN(BGPM_EINV_EVT_IDX);
+  if (!s->applied) BGPM_UNLOCK_RETURN(BGPM_ENOT_APPLIED);
+  if (pValue == NULL) BGPM_UNLOCK_RETURN(BGPM_EINV_PARM);
+  *pValue = counter_now(s, &s->ev[evtIdx]); /* since boot, whatever the set's state */
+  BGPM_UNLOCK_RETURN(0);
+}
+
+/* ---- overflow ---------------------------------------------------------------------------- */
+
+int Bgpm_SetOverflow(unsigned hEvtSet, unsigned evtIdx, uint64_t threshold) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  if (s->applied) BGPM_UNLOCK_RETURN(BGPM_EES_FROZEN);
+  if (evtIdx >= s->n) BGPM_UNLOCK_RETURN(BGPM_EINV_EVT_IDX);
+  if (s->unit != BGPMUnitType_PUNIT && s->unit != BGPMUnitType_L2 && s->unit != BGPMUnitType_IO) {
+    BGPM_UNLOCK_RETURN(BGPM_EUNSUP_OVERFLOW);
+  }
+  if (s->mux) BGPM_UNLOCK_RETURN(BGPM_EUNSUP_OVERFLOW); /* overflow events are not multiplexed */
+  /* The period 2^64 - threshold must be below 2^63 (and not 0). */
+  const uint64_t period = 0 - threshold;
+  if (threshold != 0 && (period == 0 || period >> 63)) BGPM_UNLOCK_RETURN(BGPM_EINV_OVF);
+  s->ev[evtIdx].threshold = threshold;
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_SetOverflowHandler(unsigned hEvtSet, Bgpm_OverflowHandler_t handler) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  if (s->unit == BGPMUnitType_CNK) BGPM_UNLOCK_RETURN(BGPM_EUNSUP_OVERFLOW);
+  s->handler = handler;
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_GetOverflow(unsigned hEvtSet, unsigned evtIdx, uint64_t* pThreshold,
+                     Bgpm_OverflowHandler_t* pHandler) {
+  BGPM_LOCKED_SET(hEvtSet, 0);
+  if (evtIdx >= s->n) BGPM_UNLOCK_RETURN(BGPM_EINV_EVT_IDX);
+  if (pThreshold != NULL) *pThreshold = s->ev[evtIdx].threshold;
+  if (pHandler != NULL) *pHandler = s->handler;
+  BGPM_UNLOCK_RETURN(s->ev[evtIdx].threshold == 0 ? BGPM_ENO_OVERFLOW : 0);
+}
+
+int Bgpm_GetOverflowEventIndices(unsigned hEvtSet, uint64_t ovfVector, unsigned* pIndicies,
+                                 unsigned* pLen) {
+  /* Called from the overflow handler: no lock (the handler may have interrupted its holder). */
+  int err = 0;
+  struct bgpm_set* s = bgpm_set_of(hEvtSet, 0, &err);
+  if (s == NULL) return bgpm_report(err, __func__);
+  if (pIndicies == NULL || pLen == NULL) return bgpm_report(BGPM_EINV_PARM, __func__);
+  unsigned found = 0;
+  for (unsigned i = 0; i < s->n; ++i) {
+    const int c = s->ev[i].counter;
+    if (c >= 0 && c < 64 && (ovfVector >> c & 1)) {
+      if (found < *pLen) pIndicies[found] = i;
+      ++found;
+    }
+  }
+  const int r = found > *pLen ? BGPM_EARRAY_TOO_SMALL : 0;
+  *pLen = found;
+  return bgpm_report(r, __func__);
+}
+
+/* ---- multiplexing ------------------------------------------------------------------------ */
+
+int Bgpm_SetMultiplex2(unsigned hEvtSet, uint64_t period, int normalize,
+                       RsvMuxCtrs maxEventsPerGroup) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  if (s->applied) BGPM_UNLOCK_RETURN(BGPM_EES_FROZEN);
+  if (s->unit != BGPMUnitType_PUNIT && s->unit != BGPMUnitType_UNDEF) {
+    BGPM_UNLOCK_RETURN(BGPM_EUNSUP_ATTRIB);
+  }
+  /* BGPM's restriction that seed 001 works around: only an empty set can become multiplexed. */
+  if (s->n != 0) BGPM_UNLOCK_RETURN(BGPM_ENOT_EMPTY);
+  if (maxEventsPerGroup != BGPMMuxMinEvts && maxEventsPerGroup != BGPMMuxMedEvts &&
+      maxEventsPerGroup != BGPMMuxMaxEvts) {
+    BGPM_UNLOCK_RETURN(BGPM_EINV_PARM);
+  }
+  s->mux = period != 0; /* a period of 0 turns multiplexing off */
+  s->mux_period = period;
+  s->normalize = normalize;
+  s->per_group = (unsigned)maxEventsPerGroup;
+  s->groups = 0;
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_SetMultiplex(unsigned hEvtSet, uint64_t period, int normalize) {
+  return Bgpm_SetMultiplex2(hEvtSet, period, normalize, BGPMMuxMinEvts);
+}
+
+int Bgpm_GetMultiplex(unsigned hEvtSet, Bgpm_MuxStats_t* pMuxStats) {
+  BGPM_LOCKED_SET(hEvtSet, 0);
+  if (pMuxStats == NULL) BGPM_UNLOCK_RETURN(BGPM_EINV_PARM);
+  memset(pMuxStats, 0, sizeof *pMuxStats);
+  pMuxStats->active = s->mux;
+  pMuxStats->period = s->mux_period;
+  pMuxStats->normalize = s->normalize;
+  pMuxStats->numGrps = s->mux ? s->groups : 1;
+  pMuxStats->maxEvtsPerGrp = s->mux ? s->per_group : BGPM_PUNIT_PER_SET;
+  pMuxStats->numSwitches = s->switches;
+  for (unsigned g = 0; g < s->groups && s->mux; ++g) {
+    pMuxStats->elapsedCycles += group_elapsed(s, g);
+  }
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_SwitchMux(unsigned hEvtSet) {
+  BGPM_LOCKED_SET(hEvtSet, 1);
+  if (!s->mux) BGPM_UNLOCK_RETURN(BGPM_ENOT_MUXED);
+  if (s->applied && s->groups > 1) switch_group(s);
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_GetMuxGroups(unsigned hEvtSet) {
+  BGPM_LOCKED_SET(hEvtSet, 0);
+  const int groups = s->mux ? (int)s->groups : 1;
+  pthread_mutex_unlock(&bgpm_lock);
+  return groups;
+}
+
+uint64_t Bgpm_GetMuxElapsedCycles(unsigned hEvtSet, unsigned muxGrpNum) {
+  int err = 0;
+  pthread_mutex_lock(&bgpm_lock);
+  struct bgpm_set* s = bgpm_set_of(hEvtSet, 0, &err);
+  const uint64_t c = s != NULL && s->mux && muxGrpNum < s->groups ? group_elapsed(s, muxGrpNum) : 0;
+  pthread_mutex_unlock(&bgpm_lock);
+  return c;
+}
+
+uint64_t Bgpm_GetMuxEventElapsedCycles(unsigned hEvtSet, unsigned evtIdx) {
+  int err = 0;
+  pthread_mutex_lock(&bgpm_lock);
+  struct bgpm_set* s = bgpm_set_of(hEvtSet, 0, &err);
+  const uint64_t c =
+      s != NULL && s->mux && evtIdx < s->n ? group_elapsed(s, s->ev[evtIdx].group) : 0;
+  pthread_mutex_unlock(&bgpm_lock);
+  return c;
+}
