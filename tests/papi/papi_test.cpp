@@ -5,6 +5,7 @@
 // state the rule:
 //
 //   Bgpm.<rule>   libbgpm: BGPM's calls, error codes and restrictions, exact counts
+//   Papi.<rule>   libpapi: PAPI's calls and rules, exact counts, presets, seed 001's work-arounds
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -71,6 +72,10 @@ TEST(Bgpm, InitRefusesAMachineWithoutUpcQ) {
   EXPECT_EQ(r.exit_code(), 1);
   EXPECT_NE(r.out.find("FAIL Bgpm_Init(BGPM_MODE_SWDISTRIB) = -1001, want 0"), std::string::npos)
       << r.out;
+}
+
+TEST(Papi, KeepsPapiRulesCountsExactlyAndWorksAroundBgpm) {
+  expectPassed(run({"--machine", "bgq"}, "papi_basic"), 70);
 }
 
 }  // namespace

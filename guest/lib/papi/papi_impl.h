@@ -1,0 +1,81 @@
+/* libpapi's private state, shared by papi.c (library, components, events, information,
+ * options, timers) and papi_sets.c (event sets over libbgpm, overflow, multiplexing).
+ *
+ * Components are PAPI's on Blue Gene/Q (seed 001): bgpm/PUnit (index 0, the CPU component),
+ * bgpm/L2Unit, bgpm/IOUnit, bgpm/CNKUnit and bgpm/NWUnit (disabled until hpmsim has a network),
+ * each a thin layer over one BGPM unit type. A native event's code is PAPI_NATIVE_MASK, the
+ * component index in bits 26..29 and the BGPM event id below; a preset's is PAPI_PRESET_MASK |
+ * its index in PAPI 7's preset table. */
+#ifndef PAPI_IMPL_H
+#define PAPI_IMPL_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "bgpm.h"
+#include "papi.h"
+#include "papi_tables.h"
+
+#define PAPIX_COMPONENTS 5
+#define PAPIX_CMP_SHIFT 26
+#define PAPIX_CMP_BITS 0x3C000000
+#define PAPIX_ID_BITS 0x03FFFFFF
+#define PAPIX_MAX_SETS 512
+#define PAPIX_MAX_EVENTS 64   /* PAPI events per event set */
+#define PAPIX_MAX_NATIVES 256 /* BGPM events per event set (a preset takes up to 12) */
+
+struct papix_component {
+  PAPI_component_info_t info;
+  BgpmUnitTypes unit;
+};
+
+/* One PAPI event of a set: its native terms are natives [first, first + terms) of the set's BGPM
+ * event set. */
+struct papix_event {
+  int code;
+  int first, terms;
+  const struct papi_preset_def* preset; /* NULL for a native event */
+  long long threshold;                  /* PAPI_overflow's, 0: none */
+};
+
+struct papix_set {
+  int used;
+  int cidx; /* -1 until assigned */
+  int state;
+  int n;
+  struct papix_event ev[PAPIX_MAX_EVENTS];
+  int natives;
+  unsigned native_ids[PAPIX_MAX_NATIVES];
+  int bgpm; /* the BGPM event set, or -1 */
+  pid_t bgpm_tid;
+  int domain, granularity;
+  int multiplex;
+  PAPI_overflow_handler_t handler;
+  int overflow_sw; /* PAPI_OVERFLOW_FORCE_SW */
+  int rebuilds;    /* BGPM sets rebuilt by the work-arounds (PAPI_get_opt PAPI_DEBUG does not
+                      show it: papix_rebuilds does, for the tests) */
+};
+
+extern struct papix_component papix_components[PAPIX_COMPONENTS];
+extern struct papix_set papix_sets[PAPIX_MAX_SETS];
+extern int papix_initialized;
+
+/* Records (and with PAPI_VERB_ECONT/ESTOP prints, or exits on) an error; returns it. */
+int papix_error(int code, const char* fn);
+/* The calling thread is initialised for BGPM (errors returned, never fatal). */
+void papix_bgpm_thread(void);
+/* A native code's component and BGPM id; -1 if it is not a native code of an enabled one. */
+int papix_native_cidx(int code);
+unsigned papix_native_id(int code);
+/* The component a BGPM unit type belongs to. */
+int papix_cidx_of_unit(int unit);
+/* A preset's definition, or NULL if it is not available here. */
+const struct papi_preset_def* papix_preset(int code);
+/* BGPM errors as PAPI's. */
+int papix_from_bgpm(int bgpm_error);
+/* The number of BGPM sets rebuilt for an event set by the seed's work-arounds (tests). */
+int papix_rebuilds(int EventSet);
+/* Simulated clock in MHz (/proc/cpuinfo). */
+int papix_mhz(void);
+
+#endif
