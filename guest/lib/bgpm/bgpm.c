@@ -33,7 +33,7 @@ struct bgpm_set bgpm_sets[BGPM_MAX_SETS];
 static hpmctr_unit* units[BGPM_UNIT_SLOTS];
 unsigned bgpm_runners[BGPM_UNIT_SLOTS];
 
-static __thread int inited;
+__thread int bgpm_inited __attribute__((tls_model("local-exec")));
 static __thread pid_t tid; /* gettid() once: a system call per control call would be counted */
 static __thread int last_err;
 static __thread unsigned short print_on_error = 1, exit_on_error = 1;
@@ -188,20 +188,20 @@ int Bgpm_GetLongDesc(unsigned evtId, char* pBuff, int* pLen) {
 /* ---- initialisation ---------------------------------------------------------------------- */
 
 int Bgpm_Init(Bgpm_Modes mode) {
-  if (inited) return bgpm_report(BGPM_EINITED, __func__);
+  if (bgpm_inited) return bgpm_report(BGPM_EINITED, __func__);
   if (mode == BGPM_MODE_DEFAULT) {
     const char* env = getenv("BGPM_MODE");
     mode = env != NULL ? (Bgpm_Modes)atoi(env) : BGPM_MODE_SWDISTRIB;
   }
   if (mode != BGPM_MODE_SWDISTRIB) return bgpm_report(BGPM_ENOTIMPL, __func__);
   if (hpmctr_machine() != HPMCTR_BGQ) return bgpm_report(BGPM_ENOTIMPL, __func__);
-  inited = 1;
+  bgpm_inited = 1;
   tid = gettid();
   return 0;
 }
 
 int Bgpm_Disable(void) {
-  if (!inited) return bgpm_report(BGPM_ENOT_INIT, __func__);
+  if (!bgpm_inited) return bgpm_report(BGPM_ENOT_INIT, __func__);
   const pid_t me = tid;
   pthread_mutex_lock(&bgpm_lock);
   for (unsigned h = 0; h < BGPM_MAX_SETS; ++h) {
@@ -211,7 +211,7 @@ int Bgpm_Disable(void) {
     }
   }
   pthread_mutex_unlock(&bgpm_lock);
-  inited = 0;
+  bgpm_inited = 0;
   return 0;
 }
 
@@ -243,7 +243,7 @@ hpmctr_unit* bgpm_unit(BgpmUnitTypes type, int core, int* slot) {
 
 /* The set of a handle, checked; NULL with *err set otherwise. Under the lock. */
 struct bgpm_set* bgpm_set_of(unsigned h, int control, int* err) {
-  if (!inited) {
+  if (!bgpm_inited) {
     *err = BGPM_ENOT_INIT;
     return NULL;
   }
@@ -259,7 +259,7 @@ struct bgpm_set* bgpm_set_of(unsigned h, int control, int* err) {
 }
 
 int Bgpm_CreateEventSet(void) {
-  if (!inited) return bgpm_report(BGPM_ENOT_INIT, __func__);
+  if (!bgpm_inited) return bgpm_report(BGPM_ENOT_INIT, __func__);
   pthread_mutex_lock(&bgpm_lock);
   for (unsigned h = 0; h < BGPM_MAX_SETS; ++h) {
     if (!bgpm_sets[h].used) {
@@ -277,7 +277,7 @@ int Bgpm_CreateEventSet(void) {
 }
 
 int Bgpm_NumEvents(unsigned hEvtSet) {
-  if (!inited || hEvtSet >= BGPM_MAX_SETS || !bgpm_sets[hEvtSet].used) return 0;
+  if (!bgpm_inited || hEvtSet >= BGPM_MAX_SETS || !bgpm_sets[hEvtSet].used) return 0;
   return (int)bgpm_sets[hEvtSet].n;
 }
 

@@ -11,6 +11,10 @@
 #include "bgpm_table.h"
 #include "hpm/counters.h"
 
+/* Library-internal symbols are hidden: the compiler then reaches them directly rather than
+ * through the global offset table (a load less on every access, which PAPI_read's cost feels). */
+#pragma GCC visibility push(hidden)
+
 #define BGPM_MAX_SETS 256
 #define BGPM_MAX_EVENTS 256      /* per set (a multiplexed PUnit set: its groups' events) */
 #define BGPM_PUNIT_PER_SET 12    /* BGPM_MODE_SWDISTRIB: up to 12 PUnit counters for one thread */
@@ -26,9 +30,12 @@ struct bgpm_ev {
   uint64_t base;      /* the counter's value when its live interval began */
   uint64_t threshold; /* Bgpm_SetOverflow's (0: none) */
   unsigned set;       /* its set's handle, for the overflow trampoline */
+  const volatile uint64_t* reg; /* the counter's read register while programmed (not sliced) */
+  uint64_t offset; /* while running: acc - base, so that the value is offset + *reg */
 };
 
 struct bgpm_set {
+  int fast; /* running, not multiplexed, not sliced: Bgpm_ReadEventList's lock-free path */
   int used;
   pid_t owner; /* the creating thread: the only one that may control the set */
   BgpmUnitTypes unit;
@@ -63,6 +70,8 @@ struct bgpm_set* bgpm_set_of(unsigned h, int control, int* err);
 /* The shared hpmctr_unit of a unit type (the PUnit of `core`), opened on first use; its slot in
  * *slot. NULL if it cannot be opened. Under the lock. */
 hpmctr_unit* bgpm_unit(BgpmUnitTypes type, int core, int* slot);
+/* Whether the calling thread has called Bgpm_Init. */
+extern __thread int bgpm_inited __attribute__((tls_model("local-exec")));
 /* Stops a running set and frees its counters. Under the lock. */
 void bgpm_release(struct bgpm_set* s);
 
@@ -89,5 +98,7 @@ static inline uint64_t bgpm_rdcycle(void) {
     pthread_mutex_unlock(&bgpm_lock); \
     return bgpm_report(v_, __func__); \
   } while (0)
+
+#pragma GCC visibility pop
 
 #endif

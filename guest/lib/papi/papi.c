@@ -31,6 +31,12 @@ static pthread_mutex_t user_locks[PAPI_NUM_LOCK] = {PTHREAD_MUTEX_INITIALIZER,
                                                     PTHREAD_MUTEX_INITIALIZER};
 static __thread void* thread_data[PAPI_NUM_TLS];
 static __thread int bgpm_ready;
+static __thread pid_t my_tid; /* gettid() once per thread: a system call costs the guest time */
+
+pid_t papix_tid(void) {
+  if (my_tid == 0) my_tid = gettid();
+  return my_tid;
+}
 
 /* ---- errors ------------------------------------------------------------------------------ */
 

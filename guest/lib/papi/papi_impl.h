@@ -16,6 +16,10 @@
 #include "papi.h"
 #include "papi_tables.h"
 
+/* Library-internal symbols are hidden: the compiler then reaches them directly rather than
+ * through the global offset table (a load less on every access, which PAPI_read's cost feels). */
+#pragma GCC visibility push(hidden)
+
 #define PAPIX_COMPONENTS 5
 #define PAPIX_CMP_SHIFT 26
 #define PAPIX_CMP_BITS 0x3C000000
@@ -31,25 +35,31 @@ struct papix_component {
 
 /* One PAPI event of a set: its native terms are natives [first, first + terms) of the set's BGPM
  * event set. */
+enum papix_derivation { PAPIX_NOT_DERIVED, PAPIX_ADD, PAPIX_SUB, PAPIX_POSTFIX };
+
 struct papix_event {
   int code;
+  enum papix_derivation how;
   int first, terms;
   const struct papi_preset_def* preset; /* NULL for a native event */
   long long threshold;                  /* PAPI_overflow's, 0: none */
 };
 
 struct papix_set {
+  /* PAPI_read's hot fields first, in one cache line. */
+  int fast; /* plain, with a BGPM set: PAPI_read's path straight to Bgpm_ReadEventList */
+  int bgpm; /* the BGPM event set, or -1 */
+  int n;
   int used;
   int cidx; /* -1 until assigned */
   int state;
-  int n;
   struct papix_event ev[PAPIX_MAX_EVENTS];
   int natives;
   unsigned native_ids[PAPIX_MAX_NATIVES];
-  int bgpm; /* the BGPM event set, or -1 */
   pid_t bgpm_tid;
   int domain, granularity;
   int multiplex;
+  int plain; /* every event one native term, none derived, not multiplexed: reads copy directly */
   PAPI_overflow_handler_t handler;
   int overflow_sw; /* PAPI_OVERFLOW_FORCE_SW */
   int rebuilds;    /* BGPM sets rebuilt by the work-arounds (PAPI_get_opt PAPI_DEBUG does not
@@ -75,7 +85,11 @@ const struct papi_preset_def* papix_preset(int code);
 int papix_from_bgpm(int bgpm_error);
 /* The number of BGPM sets rebuilt for an event set by the seed's work-arounds (tests). */
 int papix_rebuilds(int EventSet);
+/* The calling thread's id (cached). */
+pid_t papix_tid(void);
 /* Simulated clock in MHz (/proc/cpuinfo). */
 int papix_mhz(void);
+
+#pragma GCC visibility pop
 
 #endif

@@ -19,6 +19,9 @@
 
 int papix_default_domain(void);
 
+/* The calling thread's running event set of each component, or -1. */
+static __thread int running_set[PAPIX_COMPONENTS] = {-1, -1, -1, -1, -1};
+
 static struct papix_set* set_of(int h) {
   if (h < 0 || h >= PAPIX_MAX_SETS || !papix_sets[h].used) return NULL;
   return &papix_sets[h];
@@ -72,16 +75,19 @@ int PAPI_get_eventset_component(int EventSet) {
  * apply. A PAPI error, or PAPI_OK. */
 static int build(struct papix_set* s) {
   papix_bgpm_thread();
+  s->plain = !s->multiplex && s->natives == s->n;
+  for (int i = 0; i < s->n && s->plain; ++i) s->plain = s->ev[i].how == PAPIX_NOT_DERIVED;
   if (s->bgpm >= 0) {
     Bgpm_DeleteEventSet((unsigned)s->bgpm);
     ++s->rebuilds;
   }
   s->bgpm = -1;
+  s->fast = 0;
   if (s->natives == 0) return PAPI_OK;
   const int h = Bgpm_CreateEventSet();
   if (h < 0) return papix_from_bgpm(h);
   s->bgpm = h;
-  s->bgpm_tid = gettid();
+  s->bgpm_tid = papix_tid();
   int r = 0;
   if (s->multiplex) {
     /* The multiplexing period: PAPI's default interval, 100 us of simulated time. */
@@ -97,6 +103,7 @@ static int build(struct papix_set* s) {
     }
   }
   if (r == 0) r = Bgpm_Apply((unsigned)h);
+  s->fast = r == 0 && s->plain;
   return papix_from_bgpm(r);
 }
 
@@ -106,7 +113,7 @@ static void overflow_trampoline(int hEvtSet, uint64_t address, uint64_t ovfVecto
 /* The set's BGPM set is usable by the calling thread (a set created by another thread is built
  * again here: BGPM lets only its creator control a set). */
 static int own(struct papix_set* s) {
-  if (s->bgpm >= 0 && s->bgpm_tid == gettid()) return PAPI_OK;
+  if (s->bgpm >= 0 && s->bgpm_tid == papix_tid()) return PAPI_OK;
   const int r = build(s);
   if (r == PAPI_OK && s->bgpm >= 0 && s->handler != NULL) {
     Bgpm_SetOverflowHandler((unsigned)s->bgpm, overflow_trampoline);
@@ -131,8 +138,14 @@ int PAPI_add_event(int EventSet, int EventCode) {
     if (s->ev[i].code == EventCode) return papix_error(PAPI_ECNFLCT, __func__);
   }
   if (s->n == PAPIX_MAX_EVENTS) return papix_error(PAPI_ECOUNT, __func__);
-  struct papix_event ev = {EventCode, s->natives, 1, papix_preset(EventCode), 0};
-  if (ev.preset != NULL) ev.terms = ev.preset->terms;
+  struct papix_event ev = {EventCode, PAPIX_NOT_DERIVED, s->natives, 1, papix_preset(EventCode), 0};
+  if (ev.preset != NULL) {
+    ev.terms = ev.preset->terms;
+    ev.how = strcmp(ev.preset->derived, "DERIVED_ADD") == 0   ? PAPIX_ADD
+             : strcmp(ev.preset->derived, "DERIVED_SUB") == 0 ? PAPIX_SUB
+             : strcmp(ev.preset->derived, "DERIVED_POSTFIX") == 0 ? PAPIX_POSTFIX
+                                                                    : PAPIX_NOT_DERIVED;
+  }
   if (s->natives + ev.terms > PAPIX_MAX_NATIVES) return papix_error(PAPI_ECOUNT, __func__);
   for (int t = 0; t < ev.terms; ++t) {
     s->native_ids[s->natives + t] = ev.preset != NULL
@@ -223,6 +236,7 @@ int PAPI_cleanup_eventset(int EventSet) {
   if (s->state & PAPI_RUNNING) return papix_error(PAPI_EISRUN, __func__);
   if (s->bgpm >= 0) Bgpm_DeleteEventSet((unsigned)s->bgpm);
   s->bgpm = -1;
+  s->fast = 0;
   s->n = 0;
   s->natives = 0;
   s->multiplex = 0;
@@ -241,6 +255,7 @@ int PAPI_destroy_eventset(int* EventSet) {
   if (s->n > 0) return papix_error(PAPI_EINVAL, __func__); /* PAPI: clean it up first */
   if (s->bgpm >= 0) Bgpm_DeleteEventSet((unsigned)s->bgpm);
   s->used = 0;
+  s->fast = 0;
   *EventSet = PAPI_NULL;
   return PAPI_OK;
 }
@@ -279,39 +294,58 @@ static long long postfix(const char* formula, const long long* terms, int count)
   return top > 0 ? stack[top - 1] : 0;
 }
 
-/* The events' values from the BGPM set (multiplexed: each term scaled to the whole time, as
- * PAPI scales multiplexed counts). */
+/* Multiplexed: each term scaled to the whole time, as PAPI scales multiplexed counts. */
+__attribute__((noinline)) static void scale(const struct papix_set* s, uint64_t* raw,
+                                            unsigned len) {
+  Bgpm_MuxStats_t stats;
+  Bgpm_GetMultiplex((unsigned)s->bgpm, &stats);
+  for (unsigned k = 0; k < len && stats.numGrps > 1; ++k) {
+    const uint64_t mine = Bgpm_GetMuxEventElapsedCycles((unsigned)s->bgpm, k);
+    raw[k] = mine == 0 ? 0 : (uint64_t)((unsigned __int128)raw[k] * stats.elapsedCycles / mine);
+  }
+}
+
+/* A derived preset's value from its terms. */
+__attribute__((noinline)) static long long derive(const struct papix_event* ev,
+                                                   const uint64_t* t) {
+  long long v = (long long)t[0];
+  switch (ev->how) {
+    case PAPIX_NOT_DERIVED: break;
+    case PAPIX_ADD:
+      for (int k = 1; k < ev->terms; ++k) v += (long long)t[k];
+      break;
+    case PAPIX_SUB:
+      for (int k = 1; k < ev->terms; ++k) v -= (long long)t[k];
+      break;
+    case PAPIX_POSTFIX: {
+      long long terms[12];
+      for (int k = 0; k < ev->terms; ++k) terms[k] = (long long)t[k];
+      v = postfix(ev->preset->postfix, terms, ev->terms);
+      break;
+    }
+  }
+  return v;
+}
+
+/* The events' values from the BGPM set (PAPI_read's path: kept short). */
 static int read_values(struct papix_set* s, long long* values) {
-  uint64_t raw[PAPIX_MAX_NATIVES];
-  unsigned len = PAPIX_MAX_NATIVES;
   if (s->bgpm < 0) {
     for (int i = 0; i < s->n; ++i) values[i] = 0;
     return PAPI_OK;
   }
+  if (s->plain) {
+    unsigned len = (unsigned)s->n;
+    const int r = Bgpm_ReadEventList((unsigned)s->bgpm, (uint64_t*)values, &len);
+    return r == 0 ? PAPI_OK : papix_from_bgpm(r);
+  }
+  uint64_t raw[PAPIX_MAX_NATIVES];
+  unsigned len = PAPIX_MAX_NATIVES;
   const int r = Bgpm_ReadEventList((unsigned)s->bgpm, raw, &len);
   if (r != 0) return papix_from_bgpm(r);
-  if (s->multiplex) {
-    Bgpm_MuxStats_t stats;
-    Bgpm_GetMultiplex((unsigned)s->bgpm, &stats);
-    for (unsigned k = 0; k < len && stats.numGrps > 1; ++k) {
-      const uint64_t mine = Bgpm_GetMuxEventElapsedCycles((unsigned)s->bgpm, k);
-      raw[k] = mine == 0 ? 0 : (uint64_t)((unsigned __int128)raw[k] * stats.elapsedCycles / mine);
-    }
-  }
+  if (s->multiplex) scale(s, raw, len);
   for (int i = 0; i < s->n; ++i) {
     const struct papix_event* ev = &s->ev[i];
-    long long terms[12];
-    for (int t = 0; t < ev->terms; ++t) terms[t] = (long long)raw[ev->first + t];
-    const char* how = ev->preset != NULL ? ev->preset->derived : "NOT_DERIVED";
-    long long v = terms[0];
-    if (strcmp(how, "DERIVED_ADD") == 0) {
-      for (int t = 1; t < ev->terms; ++t) v += terms[t];
-    } else if (strcmp(how, "DERIVED_SUB") == 0) {
-      for (int t = 1; t < ev->terms; ++t) v -= terms[t];
-    } else if (strcmp(how, "DERIVED_POSTFIX") == 0) {
-      v = postfix(ev->preset->postfix, terms, ev->terms);
-    }
-    values[i] = v;
+    values[i] = ev->how == PAPIX_NOT_DERIVED ? (long long)raw[ev->first] : derive(ev, &raw[ev->first]);
   }
   return PAPI_OK;
 }
@@ -321,18 +355,17 @@ int PAPI_start(int EventSet) {
   if (s->state & PAPI_RUNNING) return papix_error(PAPI_EISRUN, __func__);
   if (s->n == 0) return papix_error(PAPI_EINVAL, __func__);
   /* One running event set per component per thread, as in PAPI. */
-  for (int h = 0; h < PAPIX_MAX_SETS; ++h) {
-    const struct papix_set* o = &papix_sets[h];
-    if (o != s && o->used && (o->state & PAPI_RUNNING) && o->cidx == s->cidx &&
-        o->bgpm_tid == gettid()) {
-      return papix_error(PAPI_EISRUN, __func__);
-    }
+  const int other = running_set[s->cidx];
+  if (other >= 0 && other != EventSet && papix_sets[other].used &&
+      (papix_sets[other].state & PAPI_RUNNING)) {
+    return papix_error(PAPI_EISRUN, __func__);
   }
   int r = own(s);
   if (r != PAPI_OK) return papix_error(r, __func__);
   r = Bgpm_ResetStart((unsigned)s->bgpm);
   if (r < 0) return papix_error(papix_from_bgpm(r), __func__);
   s->state = (s->state & ~PAPI_STOPPED) | PAPI_RUNNING;
+  running_set[s->cidx] = EventSet;
   return PAPI_OK;
 }
 
@@ -342,13 +375,26 @@ int PAPI_stop(int EventSet, long long* values) {
   const int r = Bgpm_Stop((unsigned)s->bgpm);
   if (r < 0) return papix_error(papix_from_bgpm(r), __func__);
   s->state = (s->state & ~PAPI_RUNNING) | PAPI_STOPPED;
+  if (running_set[s->cidx] == EventSet) running_set[s->cidx] = -1;
   return values != NULL ? papix_error(read_values(s, values), __func__) : PAPI_OK;
 }
 
-int PAPI_read(int EventSet, long long* values) {
+__attribute__((noinline)) static int read_slow(int EventSet, long long* values) {
   SET_OR_FAIL(EventSet);
-  if (values == NULL) return papix_error(PAPI_EINVAL, __func__);
-  return papix_error(read_values(s, values), __func__);
+  if (values == NULL) return papix_error(PAPI_EINVAL, "PAPI_read");
+  const int r = read_values(s, values);
+  return r == PAPI_OK ? PAPI_OK : papix_error(r, "PAPI_read");
+}
+
+int PAPI_read(int EventSet, long long* values) {
+  /* The hot path, a tail call: a plain set's values are its BGPM set's, read straight into
+   * `values` (its n equals its BGPM set's, which Bgpm_ReadEventList stores back unchanged). A
+   * valid BGPM set with room for its values cannot fail to read. */
+  if ((unsigned)EventSet < PAPIX_MAX_SETS && papix_sets[EventSet].fast && values != NULL) {
+    struct papix_set* p = &papix_sets[EventSet];
+    return Bgpm_ReadEventList((unsigned)p->bgpm, (uint64_t*)values, (unsigned*)&p->n);
+  }
+  return read_slow(EventSet, values);
 }
 
 int PAPI_read_ts(int EventSet, long long* values, long long* cycles) {
