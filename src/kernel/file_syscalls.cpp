@@ -11,6 +11,7 @@
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
+#include <cstdio>
 
 #include <cerrno>
 #include <cstring>
@@ -111,6 +112,26 @@ std::string Kernel::procFileText(const std::string& path) const {
   if (path == "/sys/devices/system/cpu/possible" || path == "/sys/devices/system/cpu/online" ||
       path == "/sys/devices/system/cpu/present") {
     return cpus == 1 ? "0\n" : fmt::format("0-{}\n", cpus - 1);
+  }
+  // /sys/devices/system/cpu/cpu<N>/cache/index<i>/<field>: the cache geometry, as Linux gives it.
+  if (constexpr std::string_view kCpu = "/sys/devices/system/cpu/cpu"; path.starts_with(kCpu)) {
+    u32 cpu = 0, index = 0;
+    char field[32] = {};
+    const std::string rest = path.substr(kCpu.size());
+    if (std::sscanf(rest.c_str(), "%u/cache/index%u/%31s", &cpu, &index, field) == 3 &&
+        cpu < cpus && index < config_.caches.size() &&
+        rest == fmt::format("{}/cache/index{}/{}", cpu, index, field)) {
+      const CacheDescription& c = config_.caches[index];
+      const std::string_view f = field;
+      if (f == "level") return fmt::format("{}\n", c.level);
+      if (f == "type") return c.type + "\n";
+      if (f == "size") return fmt::format("{}K\n", c.size_bytes >> 10);
+      if (f == "coherency_line_size") return fmt::format("{}\n", c.line_bytes);
+      if (f == "ways_of_associativity") return fmt::format("{}\n", c.ways);
+      if (f == "number_of_sets") {
+        return fmt::format("{}\n", c.size_bytes / (u64{c.line_bytes} * c.ways));
+      }
+    }
   }
   if (path == "/proc/cpuinfo") {
     std::string text;

@@ -61,16 +61,26 @@ struct KernelParams {
   }
 };
 
+// One cache level as Linux describes it under /sys/devices/system/cpu/cpu<N>/cache/index<i>/.
+struct CacheDescription {
+  u32 level = 1;
+  std::string type = "Data";  // Data, Instruction or Unified
+  u64 size_bytes = 0;
+  u32 line_bytes = 64;
+  u32 ways = 1;
+};
+
 struct KernelConfig {
   KernelParams params;
   u32 cores = 16;
   u32 threads_per_core = 4;
   u64 clock_hz = 1'600'000'000;
-  u64 memory_bytes = u64{16} << 30;  // reported by sysinfo and /proc/meminfo
-  std::string node_name = "bgq";     // uname nodename and /proc/cpuinfo
-  std::string root = ".";            // the sandbox root: the guest's "/"
-  bool strict_syscalls = false;      // an unknown system call stops the run
-  bool host_time = false;            // wall-clock time from the host instead of simulated
+  u64 memory_bytes = u64{16} << 30;      // reported by sysinfo and /proc/meminfo
+  std::string node_name = "bgq";         // uname nodename and /proc/cpuinfo
+  std::string root = ".";                // the sandbox root: the guest's "/"
+  bool strict_syscalls = false;          // an unknown system call stops the run
+  bool host_time = false;                // wall-clock time from the host instead of simulated
+  std::vector<CacheDescription> caches;  // every CPU's, index 0 first (/sys, for PAPI's tools)
 
   u32 hardwareThreads() const { return cores * threads_per_core; }
 };

@@ -85,6 +85,11 @@ KernelConfig kernelConfigFor(const MachineConfig& machine) {
   k.clock_hz = machine.clockHz();
   k.memory_bytes = machine.node.memory_mib << 20;
   k.node_name = machine.name;
+  const auto kib = [](u32 n) { return u64{n} << 10; };
+  const auto& t = machine.timing;
+  k.caches = {{1, "Data", kib(t.l1d.size_kib), t.l1d.line_bytes, t.l1d.ways},
+              {1, "Instruction", kib(t.l1i.size_kib), t.l1i.line_bytes, t.l1i.ways},
+              {2, "Unified", kib(t.l2.size_kib), t.l2.line_bytes, t.l2.ways}};
   return k;
 }
 

@@ -6,9 +6,11 @@
 //
 //   Bgpm.<rule>   libbgpm: BGPM's calls, error codes and restrictions, exact counts
 //   Papi.<rule>   libpapi: PAPI's calls and rules, exact counts, presets, seed 001's work-arounds
+//   PapiTools.<rule>  the PAPI utilities, run by name (`hpmsim run -- papi_avail`)
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -76,6 +78,120 @@ TEST(Bgpm, InitRefusesAMachineWithoutUpcQ) {
 
 TEST(Papi, KeepsPapiRulesCountsExactlyAndWorksAroundBgpm) {
   expectPassed(run({"--machine", "bgq"}, "papi_basic"), 70);
+}
+
+// A PAPI utility run by its name alone, as a user types it, from an empty directory.
+RunResult tool(const std::vector<std::string>& command) {
+  TempDir dir("hpm-papi-tool");
+  std::vector<std::string> argv = {kHpmsim, "run", "--"};
+  argv.insert(argv.end(), command.begin(), command.end());
+  return hpm::test::runProcess(argv, kEnv, "", dir.path(), kTimeout);
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(PapiTools, AvailIsFoundByNameAndListsThisNodesPresets) {
+  const RunResult r = tool({"papi_avail"});
+  ASSERT_TRUE(r.exited()) << r.describe() << r.err;
+  EXPECT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_TRUE(has(r.out, "Of 108 possible events, 37 are available, of which 10 are derived."))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "PAPI_TOT_INS 0x80000032  Yes   No   Instructions completed\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "PAPI_VEC_INS 0x80000038  No    No   Vector/SIMD instructions")) << r.out;
+  EXPECT_TRUE(has(r.out, "CPU Max MHz              : 1600\n")) << r.out;
+}
+
+TEST(PapiTools, AvailDetailsADerivedPreset) {
+  const RunResult r = tool({"papi_avail", "-e", "PAPI_BR_NTK"});
+  EXPECT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_TRUE(has(r.out, "Derived Type:                |DERIVED_POSTFIX|")) << r.out;
+  EXPECT_TRUE(has(r.out, "Postfix Processing String:   |N0|N1|-|N2|+||")) << r.out;
+  EXPECT_TRUE(has(r.out, "|PEVT_INST_XU_BRC|")) << r.out;
+}
+
+TEST(PapiTools, NativeAvailListsEveryActiveComponentsEventsAsComponentAvailCountsThem) {
+  const RunResult native = tool({"papi_native_avail"});
+  const RunResult components = tool({"papi_component_avail"});
+  ASSERT_EQ(native.exit_code(), 0) << native.err;
+  ASSERT_EQ(components.exit_code(), 0) << components.err;
+  EXPECT_TRUE(has(native.out, " Native Events in Component: bgpm/L2Unit\n")) << native.out;
+  EXPECT_TRUE(has(native.out, "| PEVT_L2_HITS ")) << native.out;
+  EXPECT_FALSE(has(native.out, "bgpm/NWUnit")) << native.out;
+  // The total papi_native_avail reports is the sum of the active components' native counts.
+  const std::regex counts(R"(Native: (\d+), Preset: \d+, Counters: \d+)");
+  long sum = 0;
+  for (std::sregex_iterator it(components.out.begin(), components.out.end(), counts), end;
+       it != end; ++it) {
+    sum += std::stol((*it)[1]);
+  }
+  EXPECT_GT(sum, 500);
+  EXPECT_TRUE(has(native.out, "Total events reported: " + std::to_string(sum) + "\n")) << sum;
+  EXPECT_TRUE(has(components.out, "Name:   bgpm/NWUnit")) << components.out;
+  EXPECT_TRUE(has(components.out, "   \\-> Disabled: hpmsim's node has no network unit yet"))
+      << components.out;
+}
+
+TEST(PapiTools, CommandLineCountsTheEventsItIsGivenAndNamesTheOnesItCannot) {
+  const RunResult r = tool({"papi_command_line", "PAPI_TOT_INS", "PEVT_NO_SUCH_EVENT"});
+  EXPECT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_TRUE(has(r.out, "Successfully added: PAPI_TOT_INS\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "Failed adding: PEVT_NO_SUCH_EVENT\nbecause: Event does not exist\n"))
+      << r.out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(PAPI_TOT_INS : \t(\d+)\n)"))) << r.out;
+  EXPECT_GT(std::stoll(m[1]), 1000000);
+}
+
+TEST(PapiTools, EventChooserListsEventsCountableWithTheGivenOnes) {
+  const RunResult r = tool({"papi_event_chooser", "PRESET", "PAPI_TOT_INS"});
+  EXPECT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_TRUE(has(r.out, "PAPI_TOT_CYC\t0x8000003b\t")) << r.out;
+  EXPECT_FALSE(has(r.out, "PAPI_TOT_INS\t")) << r.out;  // already in the set
+  EXPECT_TRUE(has(r.out, "event_chooser.c                          PASSED")) << r.out;
+}
+
+TEST(PapiTools, CostReportsEachCallInCycles) {
+  const RunResult r = tool({"papi_cost", "-t", "100"});
+  EXPECT_EQ(r.exit_code(), 0) << r.err;
+  for (const char* what :
+       {"PAPI_start/stop (2 counters)", "PAPI_read (2 counters)", "PAPI_read_ts (2 counters)",
+        "PAPI_accum (2 counters)", "PAPI_reset (2 counters)"}) {
+    EXPECT_TRUE(has(r.out, std::string("Total cost for ") + what + " over 100 iterations\n"))
+        << what << "\n"
+        << r.out;
+  }
+}
+
+TEST(PapiTools, MemInfoGivesTheMachinesCacheGeometry) {
+  const RunResult bgq = tool({"papi_mem_info"});
+  EXPECT_EQ(bgq.exit_code(), 0) << bgq.err;
+  EXPECT_TRUE(has(bgq.out,
+                  "L1 Data Cache:\n  Total size:             16 KB\n  Line size:              "
+                  "64 B\n  Number of Lines:       256\n  Associativity:           8\n"))
+      << bgq.out;
+  EXPECT_TRUE(has(bgq.out,
+                  "L2 Unified Cache:\n  Total size:          32768 KB\n  Line size:     "
+                  "        128 B\n"))
+      << bgq.out;
+  TempDir dir("hpm-papi-tool");
+  const RunResult bigger =
+      hpm::test::runProcess({kHpmsim, "run", "--set", "l1d.size_kib=32", "--", "papi_mem_info"},
+                            kEnv, "", dir.path(), kTimeout);
+  EXPECT_TRUE(has(bigger.out, "L1 Data Cache:\n  Total size:             32 KB\n")) << bigger.out;
+}
+
+TEST(PapiTools, DecodeWritesThePresetsAsCsv) {
+  const RunResult r = tool({"papi_decode", "-a"});
+  EXPECT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_TRUE(has(r.out, "name,derived,postfix,short_descr,long_descr,note,[native,...]\n"))
+      << r.out;
+  EXPECT_TRUE(has(r.out,
+                  "PAPI_TOT_INS,NOT_DERIVED,,\"Instr completed\",\"Instructions completed\",\"\","
+                  "PEVT_INST_ALL\n"))
+      << r.out;
+  EXPECT_FALSE(has(r.out, "PAPI_VEC_INS")) << r.out;
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
+#include "tools/hpmsim/program_path.h"
 #include "tools/hpmsim/sram_fault.h"
 
 namespace hpm::tools {
@@ -202,7 +203,7 @@ int run(const RunCliOptions& opt) {
     upc->programHost(parseUpcConfig(opt.upc_config, *upc, machine.upc.counters));
   }
   scheduleSramFaults(opt.sram_faults, sim.monitor(), machine.name);
-  sim.exec(opt.command[0], opt.command, guestEnvironment(opt.env));
+  sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
 
   const bool progress = ::isatty(STDERR_FILENO) != 0;
   const auto start = std::chrono::steady_clock::now();

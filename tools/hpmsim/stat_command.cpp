@@ -20,6 +20,7 @@
 #include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
+#include "tools/hpmsim/program_path.h"
 
 namespace hpm::tools {
 namespace {
@@ -204,7 +205,7 @@ int run(const StatOptions& opt) {
     });
   }
 
-  sim.exec(opt.command[0], opt.command, guestEnvironment(opt.env));
+  sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
   const auto start = std::chrono::steady_clock::now();
   sim.kernel().setInterruptSource(pendingInterrupt);
   sim.run();

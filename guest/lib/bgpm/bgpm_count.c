@@ -344,8 +344,8 @@ __attribute__((noinline)) static int read_list_slow(unsigned hEvtSet, uint64_t* 
 
 int Bgpm_ReadEventList(unsigned hEvtSet, uint64_t* pValues, unsigned* pLen) {
   /* The hot path (PAPI_read): a running set that is not multiplexed or sliced (reading needs no
-   * Bgpm_Init of the reading thread: a running set's owner has made one). The registers are loaded in pairs before their values are used, so the
-   * loads' device latency overlaps. */
+   * Bgpm_Init of the reading thread: a running set's owner has made one). The registers are loaded
+   * in pairs before their values are used, so the loads' device latency overlaps. */
   if (hEvtSet < BGPM_MAX_SETS) {
     const struct bgpm_set* s = &bgpm_sets[hEvtSet];
     const unsigned n = s->n;

@@ -23,15 +23,15 @@
 
 struct bgpm_ev {
   const struct bgpm_event_entry* e;
-  unsigned group;     /* multiplexing group (0 if not multiplexed) */
-  int counter;        /* the unit counter while applied and in the current group, else -1
-                       * (an L2 sliced set: the local counter j of every slice) */
-  uint64_t acc;       /* count accumulated outside the live interval */
-  uint64_t base;      /* the counter's value when its live interval began */
-  uint64_t threshold; /* Bgpm_SetOverflow's (0: none) */
-  unsigned set;       /* its set's handle, for the overflow trampoline */
+  unsigned group;               /* multiplexing group (0 if not multiplexed) */
+  int counter;                  /* the unit counter while applied and in the current group, else -1
+                                 * (an L2 sliced set: the local counter j of every slice) */
+  uint64_t acc;                 /* count accumulated outside the live interval */
+  uint64_t base;                /* the counter's value when its live interval began */
+  uint64_t threshold;           /* Bgpm_SetOverflow's (0: none) */
+  unsigned set;                 /* its set's handle, for the overflow trampoline */
   const volatile uint64_t* reg; /* the counter's read register while programmed (not sliced) */
-  uint64_t offset; /* while running: acc - base, so that the value is offset + *reg */
+  uint64_t offset;              /* while running: acc - base, so that the value is offset + *reg */
 };
 
 struct bgpm_set {

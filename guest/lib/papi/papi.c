@@ -131,6 +131,8 @@ int papix_mhz(void) {
   return hw_info.cpu_max_mhz > 0 ? hw_info.cpu_max_mhz : 1600;
 }
 
+static void read_caches(void);
+
 /* The simulated node from /proc/cpuinfo: processors, cores, threads per core, clock. */
 static void read_hardware(void) {
   memset(&hw_info, 0, sizeof hw_info);
@@ -170,7 +172,50 @@ static void read_hardware(void) {
   hw_info.mhz = (float)mhz;
   hw_info.clock_mhz = mhz;
   hw_info.virtualized = 1; /* the node is simulated */
+  read_caches();
   snprintf(hw_info.virtual_vendor_string, sizeof hw_info.virtual_vendor_string, "hpmsim");
+}
+
+/* The cache hierarchy, from Linux's /sys description (which hpmsim's kernel gives from the
+ * machine's configuration). */
+static int sys_value(int index, const char* field, char* out, size_t size) {
+  char path[128];
+  snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s", index, field);
+  FILE* f = fopen(path, "r");
+  if (f == NULL) return 0;
+  const int ok = fgets(out, (int)size, f) != NULL;
+  fclose(f);
+  out[strcspn(out, "\n")] = '\0';
+  return ok;
+}
+
+static void read_caches(void) {
+  PAPI_mh_info_t* mh = &hw_info.mem_hierarchy;
+  for (int index = 0; index < 16; ++index) {
+    char level[16], type[32], size[32], line[16], ways[16];
+    if (!sys_value(index, "level", level, sizeof level) ||
+        !sys_value(index, "type", type, sizeof type) ||
+        !sys_value(index, "size", size, sizeof size) ||
+        !sys_value(index, "coherency_line_size", line, sizeof line) ||
+        !sys_value(index, "ways_of_associativity", ways, sizeof ways)) {
+      break;
+    }
+    const int l = atoi(level) - 1;
+    if (l < 0 || l >= PAPI_MAX_MEM_HIERARCHY_LEVELS) continue;
+    PAPI_mh_cache_info_t* c = mh->level[l].cache;
+    int slot = 0;
+    while (slot < PAPI_MH_MAX_LEVELS && c[slot].type != PAPI_MH_TYPE_EMPTY) ++slot;
+    if (slot == PAPI_MH_MAX_LEVELS) continue;
+    c[slot].type = (strcmp(type, "Data") == 0          ? PAPI_MH_TYPE_DATA
+                    : strcmp(type, "Instruction") == 0 ? PAPI_MH_TYPE_INST
+                                                       : PAPI_MH_TYPE_UNIFIED) |
+                   PAPI_MH_TYPE_LRU;
+    c[slot].size = atoi(size) * 1024; /* "16K" */
+    c[slot].line_size = atoi(line);
+    c[slot].associativity = atoi(ways);
+    c[slot].num_lines = c[slot].line_size > 0 ? c[slot].size / c[slot].line_size : 0;
+    if (l + 1 > mh->levels) mh->levels = l + 1;
+  }
 }
 
 /* The program's path and text/data/bss ranges (from the linker's symbols: a static program). */

@@ -141,10 +141,10 @@ int PAPI_add_event(int EventSet, int EventCode) {
   struct papix_event ev = {EventCode, PAPIX_NOT_DERIVED, s->natives, 1, papix_preset(EventCode), 0};
   if (ev.preset != NULL) {
     ev.terms = ev.preset->terms;
-    ev.how = strcmp(ev.preset->derived, "DERIVED_ADD") == 0   ? PAPIX_ADD
-             : strcmp(ev.preset->derived, "DERIVED_SUB") == 0 ? PAPIX_SUB
+    ev.how = strcmp(ev.preset->derived, "DERIVED_ADD") == 0       ? PAPIX_ADD
+             : strcmp(ev.preset->derived, "DERIVED_SUB") == 0     ? PAPIX_SUB
              : strcmp(ev.preset->derived, "DERIVED_POSTFIX") == 0 ? PAPIX_POSTFIX
-                                                                    : PAPIX_NOT_DERIVED;
+                                                                  : PAPIX_NOT_DERIVED;
   }
   if (s->natives + ev.terms > PAPIX_MAX_NATIVES) return papix_error(PAPI_ECOUNT, __func__);
   for (int t = 0; t < ev.terms; ++t) {
@@ -306,8 +306,7 @@ __attribute__((noinline)) static void scale(const struct papix_set* s, uint64_t*
 }
 
 /* A derived preset's value from its terms. */
-__attribute__((noinline)) static long long derive(const struct papix_event* ev,
-                                                   const uint64_t* t) {
+__attribute__((noinline)) static long long derive(const struct papix_event* ev, const uint64_t* t) {
   long long v = (long long)t[0];
   switch (ev->how) {
     case PAPIX_NOT_DERIVED: break;
@@ -345,7 +344,8 @@ static int read_values(struct papix_set* s, long long* values) {
   if (s->multiplex) scale(s, raw, len);
   for (int i = 0; i < s->n; ++i) {
     const struct papix_event* ev = &s->ev[i];
-    values[i] = ev->how == PAPIX_NOT_DERIVED ? (long long)raw[ev->first] : derive(ev, &raw[ev->first]);
+    values[i] =
+        ev->how == PAPIX_NOT_DERIVED ? (long long)raw[ev->first] : derive(ev, &raw[ev->first]);
   }
   return PAPI_OK;
 }
