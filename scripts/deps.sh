@@ -2,7 +2,9 @@
 # Installs the Debian 12 packages hpmsim needs, only those missing (idempotent).
 #   scripts/deps.sh build          what building and running the demo needs
 #   scripts/deps.sh test           that, plus what the tests need: GoogleTest, Google Benchmark,
-#                                  the test oracle (qemu-user) and the fuzzing toolchain
+#                                  the test oracle (qemu-user), the fuzzing toolchain and the
+#                                  reference PAPI (libpapi-dev, for the host build of a PAPI
+#                                  example)
 #   scripts/deps.sh list build|test   prints the packages, one a line, and installs nothing
 set -euo pipefail
 
@@ -12,7 +14,7 @@ build_packages=(
   gcc-riscv64-linux-gnu g++-riscv64-linux-gnu
 )
 test_packages=(libgtest-dev libgmock-dev libbenchmark-dev qemu-user clang libclang-rt-14-dev
-               clang-format)
+               clang-format libpapi-dev)
 
 list_only=0
 if [ "${1:-}" = "list" ]; then

@@ -7,9 +7,11 @@
 //   Bgpm.<rule>   libbgpm: BGPM's calls, error codes and restrictions, exact counts
 //   Papi.<rule>   libpapi: PAPI's calls and rules, exact counts, presets, seed 001's work-arounds
 //   PapiTools.<rule>  the PAPI utilities, run by name (`hpmsim run -- papi_avail`)
+//   PapiExample.<rule>  one PAPI source built for the node (ours) and the host (Debian's PAPI)
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -24,6 +26,7 @@ using hpm::test::TempDir;
 
 const std::string kHpmsim = HPM_TEST_HPMSIM;
 const std::string kBin = std::string(HPM_TEST_GUEST_BIN_DIR) + "/";
+const std::string kPapiHost = HPM_TEST_PAPI_HOST;
 const std::vector<std::string> kEnv = {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"};
 constexpr std::chrono::seconds kTimeout{300};
 
@@ -78,6 +81,10 @@ TEST(Bgpm, InitRefusesAMachineWithoutUpcQ) {
 
 TEST(Papi, KeepsPapiRulesCountsExactlyAndWorksAroundBgpm) {
   expectPassed(run({"--machine", "bgq"}, "papi_basic"), 70);
+}
+
+TEST(Papi, OverflowsInSoftwareAndProfilesIntoBucketsAsProfilDoes) {
+  expectPassed(run({"--machine", "bgq"}, "papi_profil"), 15);
 }
 
 // A PAPI utility run by its name alone, as a user types it, from an empty directory.
@@ -192,6 +199,53 @@ TEST(PapiTools, DecodeWritesThePresetsAsCsv) {
                   "PEVT_INST_ALL\n"))
       << r.out;
   EXPECT_FALSE(has(r.out, "PAPI_VEC_INS")) << r.out;
+}
+
+// guest/examples/papi_count.c's "PAPI_TOT_INS <n> <2n>" line: the two counts.
+std::pair<long long, long long> counts(const std::string& out, const std::string& event) {
+  std::smatch m;
+  if (!std::regex_search(out, m, std::regex(event + R"( (\d+) (\d+)\n)"))) return {-1, -1};
+  return {std::stoll(m[1]), std::stoll(m[2])};
+}
+
+TEST(PapiExample, TheSameSourceCountsTheLoopOnTheNode) {
+  const long n = 100000;
+  const RunResult r = run({"--machine", "bgq"}, "example_papi_count", {std::to_string(n)});
+  ASSERT_EQ(r.exit_code(), 0) << r.out << r.err;
+  EXPECT_TRUE(has(r.out, "component 0: bgpm/PUnit\n")) << r.out;
+  const auto [one, two] = counts(r.out, "PAPI_TOT_INS");
+  // The second run's n more iterations of a loop of k instructions: k n more, give or take the
+  // few instructions the compiler places differently around the two calls (exactness is
+  // Papi.KeepsPapiRulesCountsExactlyAndWorksAroundBgpm's, on loops it controls).
+  ASSERT_GT(one, n) << r.out;
+  const long long k = (two - one + n / 2) / n;
+  EXPECT_GE(k, 3) << r.out;
+  EXPECT_LE(k, 10) << r.out;
+  EXPECT_LE(std::llabs(two - one - k * n), 32) << r.out;
+  const auto [c1, c2] = counts(r.out, "PAPI_TOT_CYC");
+  EXPECT_GT(c2, c1) << r.out;
+  EXPECT_GE(c1, one) << r.out;
+}
+
+TEST(PapiExample, TheSameSourceRunsOnTheHostAgainstDebiansPapi) {
+  const long n = 100000;
+  TempDir dir("hpm-papi-host");
+  const RunResult r =
+      hpm::test::runProcess({kPapiHost, std::to_string(n)}, kEnv, "", dir.path(), kTimeout);
+  ASSERT_TRUE(r.exited()) << r.describe() << r.err;
+  if (r.exit_code() == 77) {
+    // No hardware counters reach this host's kernel: PAPI itself says so, cleanly.
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m,
+                                  std::regex(R"(PAPI_\w+(\(\w+\))?: [^\n]+ \(PAPI error -\d+\))")))
+        << r.out;
+    GTEST_SKIP() << "the host's PAPI cannot count PAPI_TOT_INS here: " << m[0] << " ("
+                 << r.out.substr(0, r.out.find('\n')) << ")";
+  }
+  ASSERT_EQ(r.exit_code(), 0) << r.out << r.err;
+  const auto [one, two] = counts(r.out, "PAPI_TOT_INS");
+  EXPECT_GT(one, n) << r.out;
+  EXPECT_GT(two, one + n) << r.out;
 }
 
 }  // namespace

@@ -536,7 +536,7 @@ int PAPI_enum_event(int* code, int modifier) {
       return PAPI_OK;
     }
     if (modifier != PAPI_ENUM_EVENTS && modifier != PAPI_PRESET_ENUM_AVAIL) {
-      return papix_error(PAPI_EINVAL, __func__);
+      return PAPI_ENOEVNT; /* no preset categories are kept: such an enumeration finds none */
     }
     while (++index < papi_preset_count) {
       const int next = (int)(PAPI_PRESET_MASK | (unsigned)index);
@@ -627,6 +627,8 @@ int PAPI_get_opt(int option, PAPI_option_t* ptr) {
     case PAPI_DEFDOM: return default_domain;
     case PAPI_DEFGRN: return default_granularity;
     case PAPI_LIB_VERSION: return PAPI_VERSION;
+    case PAPI_DEF_ITIMER_NS:
+    case PAPI_DEF_MPX_NS: return (int)papix_itimer_ns();
     case PAPI_SHLIBINFO:
       if (ptr == NULL) return papix_error(PAPI_EINVAL, __func__);
       ptr->shlib_info = &shlib_info;
@@ -701,6 +703,11 @@ int PAPI_set_opt(int option, PAPI_option_t* ptr) {
       return PAPI_OK;
     }
     case PAPI_MULTIPLEX: return PAPI_set_multiplex(ptr->multiplex.eventset);
+    case PAPI_DEF_ITIMER_NS:
+    case PAPI_DEF_MPX_NS:
+      return papix_error(
+          papix_set_itimer_ns(option == PAPI_DEF_ITIMER_NS ? ptr->itimer.ns : ptr->multiplex.ns),
+          __func__);
     default: return papix_error(PAPI_EINVAL, __func__);
   }
 }

@@ -87,6 +87,13 @@ int papix_from_bgpm(int bgpm_error);
 int papix_rebuilds(int EventSet);
 /* The calling thread's id (cached). */
 pid_t papix_tid(void);
+/* The values of a set's events (PAPI_read's, callable from a signal handler). */
+int papix_read(struct papix_set* s, long long* values);
+/* Software overflow (papi_profil.c): the timer's interval, and its start and stop with a set. */
+long long papix_itimer_ns(void);
+int papix_set_itimer_ns(long long ns);
+int papix_sw_start(int EventSet);
+void papix_sw_stop(int EventSet);
 /* Simulated clock in MHz (/proc/cpuinfo). */
 int papix_mhz(void);
 

@@ -327,7 +327,7 @@ __attribute__((noinline)) static long long derive(const struct papix_event* ev, 
 }
 
 /* The events' values from the BGPM set (PAPI_read's path: kept short). */
-static int read_values(struct papix_set* s, long long* values) {
+int papix_read(struct papix_set* s, long long* values) {
   if (s->bgpm < 0) {
     for (int i = 0; i < s->n; ++i) values[i] = 0;
     return PAPI_OK;
@@ -366,23 +366,28 @@ int PAPI_start(int EventSet) {
   if (r < 0) return papix_error(papix_from_bgpm(r), __func__);
   s->state = (s->state & ~PAPI_STOPPED) | PAPI_RUNNING;
   running_set[s->cidx] = EventSet;
+  if (s->overflow_sw && (s->state & PAPI_OVERFLOWING)) {
+    r = papix_sw_start(EventSet);
+    if (r != PAPI_OK) return papix_error(r, __func__);
+  }
   return PAPI_OK;
 }
 
 int PAPI_stop(int EventSet, long long* values) {
   SET_OR_FAIL(EventSet);
   if (!(s->state & PAPI_RUNNING)) return papix_error(PAPI_ENOTRUN, __func__);
+  papix_sw_stop(EventSet);
   const int r = Bgpm_Stop((unsigned)s->bgpm);
   if (r < 0) return papix_error(papix_from_bgpm(r), __func__);
   s->state = (s->state & ~PAPI_RUNNING) | PAPI_STOPPED;
   if (running_set[s->cidx] == EventSet) running_set[s->cidx] = -1;
-  return values != NULL ? papix_error(read_values(s, values), __func__) : PAPI_OK;
+  return values != NULL ? papix_error(papix_read(s, values), __func__) : PAPI_OK;
 }
 
 __attribute__((noinline)) static int read_slow(int EventSet, long long* values) {
   SET_OR_FAIL(EventSet);
   if (values == NULL) return papix_error(PAPI_EINVAL, "PAPI_read");
-  const int r = read_values(s, values);
+  const int r = papix_read(s, values);
   return r == PAPI_OK ? PAPI_OK : papix_error(r, "PAPI_read");
 }
 
@@ -414,7 +419,7 @@ int PAPI_accum(int EventSet, long long* values) {
   SET_OR_FAIL(EventSet);
   if (values == NULL) return papix_error(PAPI_EINVAL, __func__);
   long long now[PAPIX_MAX_EVENTS];
-  const int r = read_values(s, now);
+  const int r = papix_read(s, now);
   if (r != PAPI_OK) return papix_error(r, __func__);
   for (int i = 0; i < s->n; ++i) values[i] += now[i];
   return PAPI_reset(EventSet);
@@ -449,11 +454,19 @@ int PAPI_overflow(int EventSet, int EventCode, int threshold, int flags,
   if (i == s->n) return papix_error(PAPI_ENOEVNT, __func__);
   struct papix_event* ev = &s->ev[i];
   if (threshold > 0 && handler == NULL) return papix_error(PAPI_EINVAL, __func__);
-  if (ev->terms != 1) return papix_error(PAPI_EINVAL, __func__); /* not on a derived event */
-  if (flags & PAPI_OVERFLOW_FORCE_SW) return papix_error(PAPI_ENOSUPP, __func__);
-  if (threshold > 0 && !papix_components[s->cidx].info.hardware_intr) {
+  /* Hardware overflow counts one counter: not a derived event's sum. */
+  if (ev->terms != 1 && !(flags & PAPI_OVERFLOW_FORCE_SW))
+    return papix_error(PAPI_EINVAL, __func__);
+  const int sw = (flags & PAPI_OVERFLOW_FORCE_SW) != 0;
+  int others = 0;
+  for (int k = 0; k < s->n; ++k) others |= k != i && s->ev[k].threshold > 0;
+  if (threshold > 0 && others && sw != s->overflow_sw) {
+    return papix_error(PAPI_ECOMBO, __func__); /* one kind of overflow per set */
+  }
+  if (threshold > 0 && !sw && !papix_components[s->cidx].info.hardware_intr) {
     return papix_error(PAPI_ECMP, __func__);
   }
+  if (threshold > 0) s->overflow_sw = sw;
   if (s->multiplex && threshold > 0) return papix_error(PAPI_ECOMBO, __func__);
   ev->threshold = threshold;
   int any = 0;
