@@ -8,7 +8,7 @@
 set -euo pipefail
 build=${1:-build}
 iterations=${2:-1000}
-out=$("$build/tools/hpmsim/hpmsim" run --machine bgq -- papi_cost -t "$iterations")
+out=$("$build/tools/hpmsim/hpmsim" run --machine bgq --env-clear -- papi_cost -t "$iterations")
 echo "$out"
 # The mean of a report, in cycles; PAPI_read's cost is its mean less the timer's own (the loop
 # latency: the two PAPI_get_real_cyc calls around each measured call).

@@ -6,12 +6,12 @@
 #   ... -DMODE=check ...
 #       fails when the committed figures differ from a run's (PapiDoc.CostFiguresComeFromARun)
 include(${CMAKE_CURRENT_LIST_DIR}/../counters/generated_doc.cmake)
-set(marker "<!-- generated below: do not edit; `ninja papi_doc` rewrites it from `hpmsim run -- papi_cost -t 1000` -->")
+set(marker "<!-- generated below: do not edit; `ninja papi_doc` rewrites it from `hpmsim run --env-clear -- papi_cost -t 1000` -->")
 if(NOT HPMSIM OR NOT DOC OR NOT MODE OR NOT WORK)
   message(FATAL_ERROR "papi_doc.cmake needs -DHPMSIM=... -DDOC=... -DMODE=write|check -DWORK=...")
 endif()
 file(MAKE_DIRECTORY ${WORK})
-execute_process(COMMAND ${HPMSIM} run --machine bgq -- papi_cost -t 1000
+execute_process(COMMAND ${HPMSIM} run --machine bgq --env-clear -- papi_cost -t 1000
                 WORKING_DIRECTORY ${WORK} OUTPUT_VARIABLE out RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "hpmsim run -- papi_cost failed (${status})")

@@ -83,6 +83,10 @@ TEST(Papi, KeepsPapiRulesCountsExactlyAndWorksAroundBgpm) {
   expectPassed(run({"--machine", "bgq"}, "papi_basic"), 70);
 }
 
+TEST(Papi, EachThreadCountsItsOwnInstructionsExactlyWhileOthersCountToo) {
+  expectPassed(run({"--machine", "bgq"}, "papi_threads"), 26);
+}
+
 TEST(Papi, OverflowsInSoftwareAndProfilesIntoBucketsAsProfilDoes) {
   expectPassed(run({"--machine", "bgq"}, "papi_profil"), 15);
 }

@@ -4,13 +4,19 @@
  * How an event set counts. Applying a set programs one unit counter per event (per event of the
  * current group when multiplexed) and zeroes it. The units have one run bit each, shared by every
  * set on the unit, so a set's own start and stop are kept in software: a running set's value is
- * its accumulated count plus what its counters gained since its start (or last switch); the unit
- * runs while at least one of its sets does. With one set on a unit (the usual case) this is
- * exactly the hardware's: Bgpm_Start's store of the run bit is the first counted cycle,
- * Bgpm_Stop's the first not counted. The L2 and I/O units' counters lag the events by up to a
- * sweep (800 cycles): Bgpm_Stop waits 1,600 cycles after stopping them, as BGPM does, so a read
- * after a stop is final. The CNK unit counts from boot and is never stopped: its sets take
- * differences.
+ * its accumulated count plus what its counters gained since its start (or last switch).
+ *   - A PUnit set without thresholds or multiplexing is free-running: its counters run from
+ *     apply, and Bgpm_Start and Bgpm_Stop only load them (the first load's cycle is the first
+ *     counted, the second's the first not), taking no lock and storing nothing, so they cost
+ *     the same in every thread whatever the others do.
+ *   - Any other set starts and stops the unit: the unit runs while one of its sets runs (or a
+ *     free-running set is applied). With one set on a unit this is exactly the hardware's start
+ *     and stop: Bgpm_Start's store of the run bit is the first counted cycle, Bgpm_Stop's the
+ *     first not counted; a set with thresholds on a core where a free-running set is applied
+ *     keeps counting (and may interrupt) while stopped. The L2 and I/O units' counters lag the
+ * events by up to a sweep (800 cycles): Bgpm_Stop waits 1,600 cycles after stopping them, as BGPM
+ * does, so a read after a stop is final. The CNK unit counts from boot and is never stopped: its
+ * sets take differences.
  *
  * Every call takes one process-wide lock, except reads of a running set, which are loads. */
 #ifndef _GNU_SOURCE
@@ -32,9 +38,11 @@ pthread_mutex_t bgpm_lock = PTHREAD_MUTEX_INITIALIZER;
 struct bgpm_set bgpm_sets[BGPM_MAX_SETS];
 static hpmctr_unit* units[BGPM_UNIT_SLOTS];
 unsigned bgpm_runners[BGPM_UNIT_SLOTS];
+unsigned bgpm_free_applied[BGPM_UNIT_SLOTS];
 
 __thread int bgpm_inited __attribute__((tls_model("local-exec")));
-static __thread pid_t tid; /* gettid() once: a system call per control call would be counted */
+__thread pid_t bgpm_tid __attribute__((
+    tls_model("local-exec"))); /* gettid() once: a system call per control call would be counted */
 static __thread int last_err;
 static __thread unsigned short print_on_error = 1, exit_on_error = 1;
 
@@ -196,13 +204,13 @@ int Bgpm_Init(Bgpm_Modes mode) {
   if (mode != BGPM_MODE_SWDISTRIB) return bgpm_report(BGPM_ENOTIMPL, __func__);
   if (hpmctr_machine() != HPMCTR_BGQ) return bgpm_report(BGPM_ENOTIMPL, __func__);
   bgpm_inited = 1;
-  tid = gettid();
+  bgpm_tid = gettid();
   return 0;
 }
 
 int Bgpm_Disable(void) {
   if (!bgpm_inited) return bgpm_report(BGPM_ENOT_INIT, __func__);
-  const pid_t me = tid;
+  const pid_t me = bgpm_tid;
   pthread_mutex_lock(&bgpm_lock);
   for (unsigned h = 0; h < BGPM_MAX_SETS; ++h) {
     if (bgpm_sets[h].used && bgpm_sets[h].owner == me) {
@@ -251,7 +259,7 @@ struct bgpm_set* bgpm_set_of(unsigned h, int control, int* err) {
     *err = BGPM_EINV_SET_HANDLE;
     return NULL;
   }
-  if (control && bgpm_sets[h].owner != tid) {
+  if (control && bgpm_sets[h].owner != bgpm_tid) {
     *err = BGPM_ENOT_CONTROL_THREAD;
     return NULL;
   }
@@ -265,7 +273,7 @@ int Bgpm_CreateEventSet(void) {
     if (!bgpm_sets[h].used) {
       memset(&bgpm_sets[h], 0, sizeof bgpm_sets[h]);
       bgpm_sets[h].used = 1;
-      bgpm_sets[h].owner = tid;
+      bgpm_sets[h].owner = bgpm_tid;
       bgpm_sets[h].mux_counter = -1;
       bgpm_sets[h].context = BGPM_CTX_BOTH;
       pthread_mutex_unlock(&bgpm_lock);
@@ -293,7 +301,7 @@ int Bgpm_GetUnitType(unsigned hEvtSet) {
 
 int Bgpm_IsController(unsigned hEvtSet) {
   BGPM_LOCKED_SET(hEvtSet, 0);
-  const int mine = s->owner == tid;
+  const int mine = s->owner == bgpm_tid;
   pthread_mutex_unlock(&bgpm_lock);
   return mine;
 }

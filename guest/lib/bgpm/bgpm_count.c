@@ -148,11 +148,27 @@ static void switch_group(struct bgpm_set* s) {
   s->group_since = bgpm_rdcycle();
 }
 
+/* The unit's run bit follows its running sets and its applied free-running ones. */
+static void update_run(const struct bgpm_set* s, int was_running) {
+  const int running = bgpm_runners[s->slot] != 0 || bgpm_free_applied[s->slot] != 0;
+  if (running && !was_running) hpmctr_start(s->hw); /* the first cycle counted */
+  if (!running && was_running) hpmctr_stop(s->hw);  /* the first cycle not counted */
+}
+
+static int unit_running(const struct bgpm_set* s) {
+  return bgpm_runners[s->slot] != 0 || bgpm_free_applied[s->slot] != 0;
+}
+
 void bgpm_release(struct bgpm_set* s) {
   if (!s->applied) return;
-  if (s->running && s->unit != BGPMUnitType_CNK && --bgpm_runners[s->slot] == 0) {
-    hpmctr_stop(s->hw);
+  const int was = unit_running(s);
+  if (s->free_running) {
+    --bgpm_free_applied[s->slot];
+  } else if (s->running && s->unit != BGPMUnitType_CNK) {
+    --bgpm_runners[s->slot];
   }
+  if (s->unit != BGPMUnitType_CNK) update_run(s, was);
+  s->free_running = 0;
   s->running = 0;
   s->fast = 0;
   unprogram_group(s);
@@ -207,6 +223,14 @@ int Bgpm_Apply(unsigned hEvtSet) {
     hpmctr_overflow(s->hw, s->mux_counter, s->mux_period, on_mux_period, s);
   }
   s->applied = 1;
+  int thresholds = 0;
+  for (unsigned i = 0; i < s->n; ++i) thresholds |= s->ev[i].threshold != 0;
+  s->free_running = s->unit == BGPMUnitType_PUNIT && !s->mux && !thresholds;
+  if (s->free_running) {
+    const int was = unit_running(s);
+    ++bgpm_free_applied[s->slot];
+    update_run(s, was);
+  }
   BGPM_UNLOCK_RETURN(0);
 }
 
@@ -235,33 +259,116 @@ static int start_locked(struct bgpm_set* s) {
   s->fast = !s->mux && !s->sliced;
   s->group_since = bgpm_rdcycle();
   int warning = 0;
-  if (s->unit != BGPMUnitType_CNK && bgpm_runners[s->slot]++ == 0) {
-    hpmctr_start(s->hw); /* the first cycle counted */
-  } else if (shared_unit(s)) {
-    warning = BGPM_WALREADY_STARTED;
+  if (s->unit != BGPMUnitType_CNK && !s->free_running) {
+    const int was = unit_running(s);
+    if (bgpm_runners[s->slot]++ != 0 && shared_unit(s)) warning = BGPM_WALREADY_STARTED;
+    update_run(s, was);
   }
   return warning;
 }
 
+/* The calling thread's own applied free-running set, or NULL: its start, stop and reset take no
+ * lock (only its owner changes it) and store nothing (its counters run from apply), so they cost
+ * the same in every thread whatever the others do. */
+static struct bgpm_set* own_free_set(unsigned h) {
+  if (h >= BGPM_MAX_SETS || !bgpm_inited) return NULL;
+  struct bgpm_set* s = &bgpm_sets[h];
+  return s->used && s->free_running && s->owner == bgpm_tid ? s : NULL;
+}
+
+/* Snapshots of a free-running set's counters (at most BGPM_PUNIT_PER_SET). Counter k's count is
+ * what happened between its load in the start snapshot and its load in the stop snapshot. Both
+ * snapshots run this same code: every register address is loaded first, then the twelve device
+ * loads issue back to back with nothing between them (a set of fewer events loads its first
+ * counter again), so each counter's window holds the same instructions and the same memory
+ * accesses (the tail of one snapshot and the head of the other) and the counters of a set agree
+ * exactly, as if started and stopped by one store. */
+__attribute__((noinline)) static void free_snapshot(const struct bgpm_set* s, uint64_t* now) {
+  const struct bgpm_ev* ev = s->ev;
+  const unsigned n = s->n;
+  uint64_t r[BGPM_PUNIT_PER_SET];
+  for (unsigned i = 0; i < BGPM_PUNIT_PER_SET; ++i)
+    r[i] = (uint64_t)(uintptr_t)ev[i < n ? i : 0].reg;
+  uint64_t r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3], r4 = r[4], r5 = r[5], r6 = r[6], r7 = r[7],
+           r8 = r[8], r9 = r[9], r10 = r[10], r11 = r[11];
+  /* One block, so that nothing comes between the loads: each register holds a counter's address
+   * and then its value. */
+  __asm__ volatile(
+      "ld %0, 0(%0)\n ld %1, 0(%1)\n ld %2, 0(%2)\n ld %3, 0(%3)\n ld %4, 0(%4)\n ld %5, 0(%5)\n"
+      "ld %6, 0(%6)\n ld %7, 0(%7)\n ld %8, 0(%8)\n ld %9, 0(%9)\n ld %10, 0(%10)\n"
+      "ld %11, 0(%11)"
+      : "+r"(r0), "+r"(r1), "+r"(r2), "+r"(r3), "+r"(r4), "+r"(r5), "+r"(r6), "+r"(r7), "+r"(r8),
+        "+r"(r9), "+r"(r10), "+r"(r11)
+      :
+      : "memory");
+  const uint64_t all[BGPM_PUNIT_PER_SET] = {r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11};
+  for (unsigned i = 0; i < n; ++i) now[i] = all[i];
+}
+
+static void free_start(struct bgpm_set* s) {
+  if (s->running) return;
+  uint64_t now[BGPM_MAX_EVENTS];
+  free_snapshot(s, now);
+  for (unsigned i = 0; i < s->n; ++i) {
+    s->ev[i].base = now[i];
+    s->ev[i].offset = s->ev[i].acc - now[i];
+  }
+  s->running = 1;
+  s->fast = 1;
+}
+
+static void free_stop(struct bgpm_set* s) {
+  if (!s->running) return;
+  uint64_t now[BGPM_MAX_EVENTS];
+  free_snapshot(s, now);
+  s->fast = 0;
+  s->running = 0;
+  for (unsigned i = 0; i < s->n; ++i) s->ev[i].acc = s->ev[i].offset + now[i];
+}
+
+static void free_reset(struct bgpm_set* s) {
+  uint64_t now[BGPM_MAX_EVENTS];
+  if (s->running) free_snapshot(s, now);
+  for (unsigned i = 0; i < s->n; ++i) {
+    s->ev[i].acc = 0;
+    if (s->running) {
+      s->ev[i].base = now[i];
+      s->ev[i].offset = 0 - now[i];
+    }
+  }
+}
+
 int Bgpm_Start(unsigned hEvtSet) {
+  struct bgpm_set* f = own_free_set(hEvtSet);
+  if (f != NULL) {
+    free_start(f);
+    return 0;
+  }
   BGPM_LOCKED_SET(hEvtSet, 1);
   BGPM_UNLOCK_RETURN(start_locked(s));
 }
 
 int Bgpm_Stop(unsigned hEvtSet) {
+  struct bgpm_set* f = own_free_set(hEvtSet);
+  if (f != NULL) {
+    free_stop(f);
+    return 0;
+  }
   BGPM_LOCKED_SET(hEvtSet, 1);
   if (!s->applied) BGPM_UNLOCK_RETURN(BGPM_ENOT_APPLIED);
   if (!s->running) BGPM_UNLOCK_RETURN(shared_unit(s) ? BGPM_WALREADY_STOPPED : 0);
   int warning = 0;
-  if (s->unit != BGPMUnitType_CNK && --bgpm_runners[s->slot] == 0) {
-    hpmctr_stop(s->hw); /* the first cycle not counted */
-    if (shared_unit(s)) {
+  if (s->unit != BGPMUnitType_CNK && !s->free_running) {
+    const int was = unit_running(s);
+    --bgpm_runners[s->slot];
+    update_run(s, was);
+    if (shared_unit(s) && !unit_running(s)) {
       const uint64_t until = bgpm_rdcycle() + SLOW_STOP_CYCLES;
       while (bgpm_rdcycle() < until) {
       }
+    } else if (shared_unit(s)) {
+      warning = BGPM_WALREADY_STOPPED;
     }
-  } else if (shared_unit(s)) {
-    warning = BGPM_WALREADY_STOPPED;
   }
   for (unsigned i = 0; i < s->n; ++i) s->ev[i].acc = raw_value(s, &s->ev[i]);
   s->group_cycles[s->current] += bgpm_rdcycle() - s->group_since;
@@ -288,11 +395,26 @@ static int reset_locked(struct bgpm_set* s) {
 }
 
 int Bgpm_Reset(unsigned hEvtSet) {
+  struct bgpm_set* f = own_free_set(hEvtSet);
+  if (f != NULL) {
+    free_reset(f);
+    return 0;
+  }
   BGPM_LOCKED_SET(hEvtSet, 1);
   BGPM_UNLOCK_RETURN(reset_locked(s));
 }
 
 int Bgpm_ResetStart(unsigned hEvtSet) {
+  struct bgpm_set* f = own_free_set(hEvtSet);
+  if (f != NULL) {
+    if (f->running) {
+      free_reset(f);
+    } else {
+      for (unsigned i = 0; i < f->n; ++i) f->ev[i].acc = 0;
+      free_start(f);
+    }
+    return 0;
+  }
   BGPM_LOCKED_SET(hEvtSet, 1);
   const int r = reset_locked(s);
   BGPM_UNLOCK_RETURN(r != 0 ? r : start_locked(s));

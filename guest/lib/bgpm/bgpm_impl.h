@@ -40,7 +40,9 @@ struct bgpm_set {
   pid_t owner; /* the creating thread: the only one that may control the set */
   BgpmUnitTypes unit;
   int applied, running;
-  int sliced; /* an L2 set of _SLICE events */
+  int free_running; /* applied on a PUnit without thresholds or multiplexing: its counters run
+                       from apply, and start and stop are snapshots of them (no lock, no store) */
+  int sliced;       /* an L2 set of _SLICE events */
   hpmctr_unit* hw;
   int slot;         /* its unit's slot in bgpm_runners */
   int core, thread; /* PUnit: where it was applied */
@@ -59,7 +61,10 @@ struct bgpm_set {
 
 extern pthread_mutex_t bgpm_lock;
 extern struct bgpm_set bgpm_sets[BGPM_MAX_SETS];
-extern unsigned bgpm_runners[BGPM_UNIT_SLOTS]; /* running sets per unit */
+extern unsigned bgpm_runners[BGPM_UNIT_SLOTS]; /* running sets per unit (free-running ones not) */
+extern unsigned bgpm_free_applied[BGPM_UNIT_SLOTS]; /* applied free-running sets per unit */
+/* The calling thread's id (cached at Bgpm_Init). */
+extern __thread pid_t bgpm_tid __attribute__((tls_model("local-exec")));
 
 /* Records an error (negative) or warning (positive) of call `fn`, prints it and, for an error,
  * exits unless the thread turned that off (Bgpm_ExitOnError), as BGPM does. Returns err. */

@@ -108,7 +108,8 @@ int main(int argc, char** argv) {
         ++count;
       }
     }
-    header << "};\n\n#endif\n";
+    header << "};\n\n/* One more than the largest event id (hpmsim's: event ids are below it). */\n"
+           << "#define BGPM_EVENT_ID_LIMIT " << last_id + 1 << "\n\n#endif\n";
     table << "};\nconst unsigned bgpm_event_count = " << count << ";\n";
     writeIfChanged(argv[2], header.str());
     writeIfChanged(argv[3], table.str());

@@ -258,7 +258,7 @@ static void set_component(int cidx, const char* name, const char* short_name,
   i->num_mpx_cntrs = unit == BGPMUnitType_PUNIT ? PAPIX_MAX_NATIVES : counters;
   i->num_preset_events = 0;
   i->num_native_events = 0;
-  for (unsigned id = 1; id < 4096; ++id) {
+  for (unsigned id = 1; id < BGPM_EVENT_ID_LIMIT; ++id) {
     Bgpm_EventInfo_t info;
     if (Bgpm_GetEventIdInfo(id, &info) == 0 && (int)info.unitType == (int)unit) {
       ++i->num_native_events;
@@ -561,7 +561,7 @@ int PAPI_enum_cmp_event(int* code, int modifier, int cidx) {
   if (modifier != PAPI_ENUM_FIRST && modifier != PAPI_ENUM_EVENTS) {
     return PAPI_ENOEVNT; /* no unit masks or groups: BGPM's events take no attributes here */
   }
-  for (++id; id < 4096; ++id) {
+  for (++id; id < BGPM_EVENT_ID_LIMIT; ++id) {
     Bgpm_EventInfo_t info;
     if (Bgpm_GetEventIdInfo(id, &info) == 0 && papix_cidx_of_unit(info.unitType) == cidx) {
       *code = native_code(id, cidx);

@@ -11,6 +11,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,9 +38,13 @@ int papix_rebuilds(int h) {
   return s != NULL ? s->rebuilds : -1;
 }
 
+/* Taking a free slot of the set table (threads create sets concurrently). */
+static pthread_mutex_t table_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int PAPI_create_eventset(int* EventSet) {
   if (!papix_initialized) return papix_error(PAPI_ENOINIT, __func__);
   if (EventSet == NULL || *EventSet != PAPI_NULL) return papix_error(PAPI_EINVAL, __func__);
+  pthread_mutex_lock(&table_lock);
   for (int h = 0; h < PAPIX_MAX_SETS; ++h) {
     if (papix_sets[h].used) continue;
     struct papix_set* s = &papix_sets[h];
@@ -51,8 +56,10 @@ int PAPI_create_eventset(int* EventSet) {
     s->domain = papix_default_domain();
     s->granularity = PAPI_GRN_THR;
     *EventSet = h;
+    pthread_mutex_unlock(&table_lock);
     return PAPI_OK;
   }
+  pthread_mutex_unlock(&table_lock);
   return papix_error(PAPI_ENOMEM, __func__);
 }
 
@@ -254,8 +261,10 @@ int PAPI_destroy_eventset(int* EventSet) {
   if (s->state & PAPI_RUNNING) return papix_error(PAPI_EISRUN, __func__);
   if (s->n > 0) return papix_error(PAPI_EINVAL, __func__); /* PAPI: clean it up first */
   if (s->bgpm >= 0) Bgpm_DeleteEventSet((unsigned)s->bgpm);
-  s->used = 0;
   s->fast = 0;
+  pthread_mutex_lock(&table_lock);
+  s->used = 0;
+  pthread_mutex_unlock(&table_lock);
   *EventSet = PAPI_NULL;
   return PAPI_OK;
 }
