@@ -8,6 +8,7 @@
 //   Papi.<rule>   libpapi: PAPI's calls and rules, exact counts, presets, seed 001's work-arounds
 //   PapiTools.<rule>  the PAPI utilities, run by name (`hpmsim run -- papi_avail`)
 //   PapiExample.<rule>  one PAPI source built for the node (ours) and the host (Debian's PAPI)
+//   PapiHighLevel.<rule>  PAPI_hl_*: the JSON report a run leaves
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -16,6 +17,10 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "tests/support/process.h"
 
@@ -250,6 +255,66 @@ TEST(PapiExample, TheSameSourceRunsOnTheHostAgainstDebiansPapi) {
   const auto [one, two] = counts(r.out, "PAPI_TOT_INS");
   EXPECT_GT(one, n) << r.out;
   EXPECT_GT(two, one + n) << r.out;
+}
+
+// guest/papi/papi_hl.c run in a fresh directory with `options`; its report, parsed.
+nlohmann::json highLevelReport(const std::vector<std::string>& options, RunResult* result,
+                               const std::string& directory = "papi_hl_output") {
+  TempDir dir("hpm-papi-hl");
+  std::vector<std::string> argv = {kHpmsim, "run", "--machine", "bgq"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.insert(argv.end(), {"--", kBin + "papi_hl"});
+  *result = hpm::test::runProcess(argv, kEnv, "", dir.path(), kTimeout);
+  const std::filesystem::path out = std::filesystem::path(dir.path()) / directory;
+  if (!std::filesystem::is_directory(out)) return nullptr;
+  for (const auto& entry : std::filesystem::directory_iterator(out)) {
+    std::ifstream in(entry.path());
+    return nlohmann::json::parse(in, nullptr, false);
+  }
+  return nullptr;
+}
+
+TEST(PapiHighLevel, WritesPapisReportWithEachRegionsExactCounts) {
+  RunResult r;
+  const nlohmann::json report =
+      highLevelReport({"--env", "PAPI_EVENTS=PAPI_TOT_INS,PAPI_TOT_CYC"}, &r);
+  ASSERT_EQ(r.exit_code(), 0) << r.out << r.err;
+  ASSERT_TRUE(report.is_object()) << r.out << r.err;
+  EXPECT_EQ(report["papi_version"], "7.0.0.0");
+  EXPECT_EQ(report["max_cpu_rate_mhz"], "1600");
+  EXPECT_EQ(report["event_definitions"]["PAPI_TOT_INS"]["component"], "bgpm/PUnit");
+  EXPECT_EQ(report["event_definitions"]["PAPI_TOT_INS"]["type"], "delta");
+  const nlohmann::json& regions = report["threads"]["0"]["regions"];
+  ASSERT_EQ(regions.size(), 6u) << regions.dump(2);
+  EXPECT_EQ(regions["0"]["name"], "loop");
+  EXPECT_EQ(regions["1"]["name"], "loop");
+  // The same code around loops of 1000 and 51000 iterations of 2 instructions.
+  EXPECT_EQ(std::stoll(regions["1"]["PAPI_TOT_INS"].get<std::string>()) -
+                std::stoll(regions["0"]["PAPI_TOT_INS"].get<std::string>()),
+            100000);
+  EXPECT_EQ(regions["2"]["name"], "outer");
+  EXPECT_EQ(regions["2"]["parent_region_id"], "-1");
+  EXPECT_EQ(regions["3"]["name"], "inner");
+  EXPECT_EQ(regions["3"]["parent_region_id"], "2");
+  EXPECT_GT(std::stoll(regions["2"]["PAPI_TOT_INS"].get<std::string>()),
+            std::stoll(regions["3"]["PAPI_TOT_INS"].get<std::string>()));
+  // A read midway records the region so far, under the open region.
+  EXPECT_EQ(regions["5"]["name"], "reading");
+  EXPECT_EQ(regions["5"]["parent_region_id"], "4");
+  EXPECT_LT(std::stoll(regions["5"]["PAPI_TOT_INS"].get<std::string>()),
+            std::stoll(regions["4"]["PAPI_TOT_INS"].get<std::string>()));
+  EXPECT_GE(std::stoll(regions["1"]["cycles"].get<std::string>()), 100000);
+}
+
+TEST(PapiHighLevel, TakesItsDirectoryFromTheEnvironmentAndReportsOnStdoutWhenAsked) {
+  RunResult r;
+  const nlohmann::json report =
+      highLevelReport({"--env", "PAPI_OUTPUT_DIRECTORY=hl", "--env", "PAPI_REPORT=1"}, &r, "hl");
+  ASSERT_EQ(r.exit_code(), 0) << r.out << r.err;
+  ASSERT_TRUE(report.is_object()) << r.out;
+  // The default events: those of PAPI_TOT_INS, PAPI_TOT_CYC, PAPI_FP_INS and PAPI_FP_OPS here.
+  EXPECT_EQ(report["event_definitions"].size(), 4u) << report.dump(2);
+  EXPECT_TRUE(has(r.out, "\n\nPAPI-HL Output:\n{\n  \"papi_version\":\"7.0.0.0\",")) << r.out;
 }
 
 }  // namespace
