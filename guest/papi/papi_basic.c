@@ -298,6 +298,20 @@ static void check_multiplex(void) {
   check_eq("14 events in a multiplexed set (more than the 12 a set takes)",
            (uint64_t)PAPI_num_events(set), 14);
   long long v[14];
+  /* Reads while it runs never decrease, whichever group counts. */
+  PAPI_start(set);
+  long long last[14] = {0};
+  int monotonic = 1;
+  for (int k = 0; k < 40; ++k) {
+    loop(n / 40);
+    PAPI_read(set, v);
+    for (int e = 0; e < 14; ++e) {
+      monotonic &= v[e] >= last[e];
+      last[e] = v[e];
+    }
+  }
+  PAPI_stop(set, v);
+  check_true("multiplexed reads while counting never decrease", monotonic);
   run_loop(set, n, v);
   check_range("multiplexed PAPI_TOT_INS, scaled, within 10% of a single-set run", (uint64_t)v[0],
               (uint64_t)(reference - reference / 10), (uint64_t)(reference + reference / 10));

@@ -59,6 +59,7 @@ struct papix_set {
   pid_t bgpm_tid;
   int domain, granularity;
   int multiplex;
+  uint64_t mpx_last[PAPIX_MAX_NATIVES]; /* multiplexed: each term's last value, reads never fall */
   int plain; /* every event one native term, none derived, not multiplexed: reads copy directly */
   PAPI_overflow_handler_t handler;
   int overflow_sw; /* PAPI_OVERFLOW_FORCE_SW */

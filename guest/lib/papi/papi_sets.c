@@ -303,14 +303,19 @@ static long long postfix(const char* formula, const long long* terms, int count)
   return top > 0 ? stack[top - 1] : 0;
 }
 
-/* Multiplexed: each term scaled to the whole time, as PAPI scales multiplexed counts. */
-__attribute__((noinline)) static void scale(const struct papix_set* s, uint64_t* raw,
-                                            unsigned len) {
+/* Multiplexed: each term scaled to the whole time, as PAPI scales multiplexed counts. An
+ * estimate can fall between two reads (a group counts a slower phase than the one before); the
+ * value read never does, as in PAPI: a term keeps its last value until the estimate passes it. */
+__attribute__((noinline)) static void scale(struct papix_set* s, uint64_t* raw, unsigned len) {
   Bgpm_MuxStats_t stats;
   Bgpm_GetMultiplex((unsigned)s->bgpm, &stats);
-  for (unsigned k = 0; k < len && stats.numGrps > 1; ++k) {
-    const uint64_t mine = Bgpm_GetMuxEventElapsedCycles((unsigned)s->bgpm, k);
-    raw[k] = mine == 0 ? 0 : (uint64_t)((unsigned __int128)raw[k] * stats.elapsedCycles / mine);
+  for (unsigned k = 0; k < len; ++k) {
+    if (stats.numGrps > 1) {
+      const uint64_t mine = Bgpm_GetMuxEventElapsedCycles((unsigned)s->bgpm, k);
+      raw[k] = mine == 0 ? 0 : (uint64_t)((unsigned __int128)raw[k] * stats.elapsedCycles / mine);
+    }
+    if (raw[k] < s->mpx_last[k]) raw[k] = s->mpx_last[k];
+    s->mpx_last[k] = raw[k];
   }
 }
 
@@ -371,6 +376,7 @@ int PAPI_start(int EventSet) {
   }
   int r = own(s);
   if (r != PAPI_OK) return papix_error(r, __func__);
+  memset(s->mpx_last, 0, sizeof s->mpx_last);
   r = Bgpm_ResetStart((unsigned)s->bgpm);
   if (r < 0) return papix_error(papix_from_bgpm(r), __func__);
   s->state = (s->state & ~PAPI_STOPPED) | PAPI_RUNNING;
@@ -419,6 +425,7 @@ int PAPI_read_ts(int EventSet, long long* values, long long* cycles) {
 
 int PAPI_reset(int EventSet) {
   SET_OR_FAIL(EventSet);
+  memset(s->mpx_last, 0, sizeof s->mpx_last);
   if (s->bgpm < 0) return PAPI_OK;
   const int r = Bgpm_Reset((unsigned)s->bgpm);
   return r < 0 ? papix_error(papix_from_bgpm(r), __func__) : PAPI_OK;
