@@ -353,6 +353,37 @@ static void check_node_components(void) {
   PAPI_destroy_eventset(&set);
 }
 
+static int slow_calls;
+static void on_slow(int set, void* address, long long vector, void* context) {
+  (void)set;
+  (void)address;
+  (void)vector;
+  (void)context;
+  ++slow_calls;
+}
+
+/* Slow overflow: the L2 unit's counter interrupts up to a sweep late and holds the unit until
+ * the handler returns; still one handler call per threshold period. */
+static void check_slow_overflow(void) {
+  static volatile char fresh[4 << 20]; /* never touched before: its 32768 L2 lines miss */
+  int set = PAPI_NULL;
+  PAPI_create_eventset(&set);
+  PAPI_add_named_event(set, "PEVT_L2_MISSES");
+  int code = 0;
+  PAPI_event_name_to_code("PEVT_L2_MISSES", &code);
+  check_code("PAPI_overflow on PEVT_L2_MISSES", PAPI_overflow(set, code, 1000, 0, on_slow),
+             PAPI_OK);
+  long long misses = 0;
+  PAPI_start(set);
+  for (unsigned i = 0; i < sizeof fresh; i += 128) fresh[i] = 1;
+  PAPI_stop(set, &misses);
+  check_range("PEVT_L2_MISSES of a first 4 MiB sweep", (uint64_t)misses, 32760, 32768 + 512);
+  check_eq("slow overflow: handler calls = floor(count / threshold)", (uint64_t)slow_calls,
+           (uint64_t)(misses / 1000));
+  PAPI_cleanup_eventset(set);
+  PAPI_destroy_eventset(&set);
+}
+
 static void check_timers(void) {
   const long long c0 = PAPI_get_real_cyc(), u0 = PAPI_get_real_usec();
   loop(1000000);
@@ -371,6 +402,7 @@ int main(void) {
   check_overflow();
   check_multiplex();
   check_node_components();
+  check_slow_overflow();
   check_timers();
   return finish();
 }
