@@ -376,7 +376,7 @@ int PAPI_start(int EventSet) {
   }
   int r = own(s);
   if (r != PAPI_OK) return papix_error(r, __func__);
-  memset(s->mpx_last, 0, sizeof s->mpx_last);
+  if (s->multiplex) memset(s->mpx_last, 0, sizeof s->mpx_last);
   r = Bgpm_ResetStart((unsigned)s->bgpm);
   if (r < 0) return papix_error(papix_from_bgpm(r), __func__);
   s->state = (s->state & ~PAPI_STOPPED) | PAPI_RUNNING;
@@ -425,7 +425,7 @@ int PAPI_read_ts(int EventSet, long long* values, long long* cycles) {
 
 int PAPI_reset(int EventSet) {
   SET_OR_FAIL(EventSet);
-  memset(s->mpx_last, 0, sizeof s->mpx_last);
+  if (s->multiplex) memset(s->mpx_last, 0, sizeof s->mpx_last);
   if (s->bgpm < 0) return PAPI_OK;
   const int r = Bgpm_Reset((unsigned)s->bgpm);
   return r < 0 ? papix_error(papix_from_bgpm(r), __func__) : PAPI_OK;
