@@ -14,19 +14,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "guest/lib/gen_util.h"
+
 namespace {
 
-constexpr unsigned kFirstOwnId = 1000;
+using hpm::gen::capture;
+using hpm::gen::cString;
+using hpm::gen::writeIfChanged;
 
-std::string capture(const std::string& command) {
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run " + command);
-  std::string out;
-  char buffer[65536];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  if (pclose(pipe) != 0) throw std::runtime_error("command failed: " + command);
-  return out;
-}
+constexpr unsigned kFirstOwnId = 1000;
 
 // BgpmUnitTypes (bgpm.h).
 int unitType(const std::string& unit) {
@@ -35,25 +31,6 @@ int unitType(const std::string& unit) {
   if (unit == "io") return 3;
   if (unit == "cnk") return 5;
   throw std::runtime_error("unknown unit " + unit);
-}
-
-std::string cString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
-void writeIfChanged(const std::string& path, const std::string& text) {
-  std::ifstream old(path);
-  std::stringstream existing;
-  existing << old.rdbuf();
-  if (old && existing.str() == text) return;
-  std::ofstream file(path);
-  file << text;
-  if (!file) throw std::runtime_error("cannot write " + path);
 }
 
 }  // namespace

@@ -11,17 +11,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "guest/lib/gen_util.h"
+
 namespace {
 
-std::string capture(const std::string& command) {
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run " + command);
-  std::string out;
-  char buffer[65536];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  if (pclose(pipe) != 0) throw std::runtime_error("command failed: " + command);
-  return out;
-}
+using hpm::gen::capture;
+using hpm::gen::cString;
+using hpm::gen::writeIfChanged;
 
 int kindOf(const std::string& unit) {
   if (unit == "upc") return 0;
@@ -71,14 +67,7 @@ int main(int argc, char** argv) {
     }
     out << "const struct hpmctr_catalogue hpmctr_catalogues[] = {\n"
         << table.str() << "};\nconst unsigned hpmctr_catalogue_count = 2;\n";
-    const std::string text = out.str();
-    std::ifstream old(argv[2]);
-    std::stringstream existing;
-    existing << old.rdbuf();
-    if (old && existing.str() == text) return 0;
-    std::ofstream file(argv[2]);
-    file << text;
-    if (!file) throw std::runtime_error(std::string("cannot write ") + argv[2]);
+    writeIfChanged(argv[2], out.str());
   } catch (const std::exception& e) {
     std::cerr << "hpmctr_gen: " << e.what() << "\n";
     return 1;

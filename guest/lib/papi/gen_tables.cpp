@@ -11,19 +11,15 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+
 #include <vector>
+#include "guest/lib/gen_util.h"
 
 namespace {
 
-std::string capture(const std::string& command) {
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) throw std::runtime_error("cannot run " + command);
-  std::string out;
-  char buffer[65536];
-  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) out.append(buffer, n);
-  if (pclose(pipe) != 0) throw std::runtime_error("command failed: " + command);
-  return out;
-}
+using hpm::gen::capture;
+using hpm::gen::cString;
+using hpm::gen::writeIfChanged;
 
 std::vector<std::string> split(const std::string& line, char sep) {
   std::vector<std::string> out;
@@ -31,15 +27,6 @@ std::vector<std::string> split(const std::string& line, char sep) {
   std::istringstream in(line);
   while (std::getline(in, field, sep)) out.push_back(field);
   return out;
-}
-
-std::string cString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
 }
 
 }  // namespace
@@ -105,14 +92,7 @@ int main(int argc, char** argv) {
       ++defs;
     }
     out << "};\nconst int papi_preset_def_count = " << defs << ";\n";
-    const std::string text = out.str();
-    std::ifstream old(argv[4]);
-    std::stringstream existing;
-    existing << old.rdbuf();
-    if (old && existing.str() == text) return 0;
-    std::ofstream file(argv[4]);
-    file << text;
-    if (!file) throw std::runtime_error(std::string("cannot write ") + argv[4]);
+    writeIfChanged(argv[4], out.str());
   } catch (const std::exception& e) {
     std::cerr << "papi_gen: " << e.what() << "\n";
     return 1;
