@@ -195,6 +195,52 @@ static void check_multiplex(void) {
   }
 }
 
+/* The L2 unit through BGPM: combined events count the node's sum; a set of _SLICE events puts the
+ * unit in sliced mode, its slices read apart (Bgpm_L2_ReadEvent) sum to the combined count; the
+ * two kinds do not mix in one set. */
+static void check_l2(void) {
+  static volatile char fresh[2 << 20]; /* never touched before: its 16384 L2 lines miss */
+  const int combined = Bgpm_CreateEventSet();
+  Bgpm_AddEvent((unsigned)combined, PEVT_L2_MISSES);
+  check_code("a _SLICE event in a combined set: BGPM_ECONF_L2_COMBINE",
+             Bgpm_AddEvent((unsigned)combined, PEVT_L2_MISSES_SLICE), BGPM_ECONF_L2_COMBINE);
+  int enable = -1;
+  Bgpm_GetL2Combine((unsigned)combined, &enable);
+  check_eq("Bgpm_GetL2Combine of a combined set", (uint64_t)enable, 1);
+  Bgpm_Apply((unsigned)combined);
+  Bgpm_Start((unsigned)combined);
+  for (unsigned i = 0; i < sizeof fresh / 2; i += 128) fresh[i] = 1;
+  Bgpm_Stop((unsigned)combined);
+  uint64_t misses = 0;
+  Bgpm_ReadEvent((unsigned)combined, 0, &misses);
+  check_range("combined PEVT_L2_MISSES of 1 MiB never touched: its 8192 lines", misses, 8190,
+              8192 + 256);
+  Bgpm_DeleteEventSet((unsigned)combined);
+
+  const int sliced = Bgpm_CreateEventSet();
+  check_code("a sliced set", Bgpm_AddEvent((unsigned)sliced, PEVT_L2_MISSES_SLICE), 0);
+  Bgpm_GetL2Combine((unsigned)sliced, &enable);
+  check_eq("Bgpm_GetL2Combine of a sliced set", (uint64_t)enable, 0);
+  check_code("Apply switches the unit to sliced mode", Bgpm_Apply((unsigned)sliced), 0);
+  Bgpm_Start((unsigned)sliced);
+  for (unsigned i = sizeof fresh / 2; i < sizeof fresh; i += 128) fresh[i] = 1;
+  Bgpm_Stop((unsigned)sliced);
+  uint64_t total = 0, sum = 0, slice = 0;
+  Bgpm_ReadEvent((unsigned)sliced, 0, &total);
+  int slices_with_misses = 0;
+  for (unsigned k = 0; k < 16; ++k) {
+    Bgpm_L2_ReadEvent((unsigned)sliced, k, 0, &slice);
+    sum += slice;
+    slices_with_misses += slice > 0;
+  }
+  check_range("sliced PEVT_L2_MISSES_SLICE of the other 1 MiB", total, 8190, 8192 + 256);
+  check_eq("  the slices' counts sum to the set's", sum, total);
+  check_true("  spread over the slices (an address hash)", slices_with_misses >= 8);
+  check_code("slice 16: BGPM_EINV_L2_SLICE", Bgpm_L2_ReadEvent((unsigned)sliced, 16, 0, &slice),
+             BGPM_EINV_L2_SLICE);
+  Bgpm_DeleteEventSet((unsigned)sliced);
+}
+
 int main(int argc, char** argv) {
   if (argc > 1 && strcmp(argv[1], "exit-on-error") == 0) {
     Bgpm_Init(BGPM_MODE_SWDISTRIB);
@@ -211,5 +257,6 @@ int main(int argc, char** argv) {
   check_exact_counts();
   check_overflow();
   check_multiplex();
+  check_l2();
   return finish();
 }
