@@ -95,6 +95,8 @@ long long papix_itimer_ns(void);
 int papix_set_itimer_ns(long long ns);
 int papix_sw_start(int EventSet);
 void papix_sw_stop(int EventSet);
+/* Reads what PAPI tells of the node (/proc/cpuinfo, the caches under /sys) and the program. */
+void papix_read_node(void);
 /* Simulated clock in MHz (/proc/cpuinfo). */
 int papix_mhz(void);
 
