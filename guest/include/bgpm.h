@@ -246,6 +246,15 @@ int Bgpm_GetMuxGroups(unsigned hEvtSet);
 uint64_t Bgpm_GetMuxElapsedCycles(unsigned hEvtSet, unsigned muxGrpNum);
 uint64_t Bgpm_GetMuxEventElapsedCycles(unsigned hEvtSet, unsigned evtIdx);
 
+/* ---- hpmsim's extension (not BGPM's): multiplexing on the node-wide units ----
+ * BGPM multiplexes PUnit event sets only; PAPI multiplexes the other units' sets itself. libpapi
+ * does it with this call: an empty set becomes multiplexed whatever unit its events turn out to
+ * be on (L2 combined, I/O, CNK, or the PUnit), in groups of as many events as the unit has
+ * counters, switched every `period` cycles of the calling thread (a hidden cycle counter on its
+ * core's PUnit, as BGPM's multiplexing has), counts not normalized. Errors as
+ * Bgpm_SetMultiplex's. */
+int Bgpm_HpmSetNodeMultiplex(unsigned hEvtSet, uint64_t period);
+
 /* ---- counting ---- */
 int Bgpm_Apply(unsigned hEvtSet);
 int Bgpm_Attach(unsigned hEvtSet, uint64_t targMask, uint64_t agentMask);

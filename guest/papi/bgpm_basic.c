@@ -75,6 +75,16 @@ static void check_rules(void) {
   check_true("  an L2 event of node scope",
              info.unitType == BGPMUnitType_L2 && info.scope == UPC_SCOPE_NODE);
   check_code("DeleteEventSet", Bgpm_DeleteEventSet((unsigned)set), 0);
+  const int muxed = Bgpm_CreateEventSet();
+  Bgpm_SetMultiplex((unsigned)muxed, 100000, BGPM_NORMAL);
+  check_code("an L2 event in a multiplexed set: BGPM_EUNSUP_ATTRIB (PUnit sets only)",
+             Bgpm_AddEvent((unsigned)muxed, PEVT_L2_HITS), BGPM_EUNSUP_ATTRIB);
+  Bgpm_DeleteEventSet((unsigned)muxed);
+  const int node = Bgpm_CreateEventSet();
+  Bgpm_HpmSetNodeMultiplex((unsigned)node, 100000);
+  check_code("an L2 event in a set multiplexed by hpmsim's extension for node units",
+             Bgpm_AddEvent((unsigned)node, PEVT_L2_HITS), 0);
+  Bgpm_DeleteEventSet((unsigned)node);
   check_code("a deleted handle: BGPM_EINV_SET_HANDLE", Bgpm_Start((unsigned)set),
              BGPM_EINV_SET_HANDLE);
 }

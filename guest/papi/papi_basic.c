@@ -320,6 +320,39 @@ static void check_multiplex(void) {
   (void)added;
 }
 
+/* PAPI multiplexes the L2 unit's sets itself (BGPM multiplexes only PUnit sets): more L2 events
+ * than its 6 counters, each scaled from its share of the time. */
+static void check_node_multiplex(void) {
+  static volatile char first[4 << 20], second[4 << 20]; /* each swept once: every line misses */
+  int set = PAPI_NULL;
+  PAPI_create_eventset(&set);
+  PAPI_add_named_event(set, "PEVT_L2_MISSES");
+  long long reference = 0;
+  PAPI_start(set);
+  for (unsigned i = 0; i < sizeof first; i += 128) first[i] = 1;
+  PAPI_stop(set, &reference);
+  PAPI_cleanup_eventset(set);
+
+  PAPI_add_named_event(set, "PEVT_L2_MISSES");
+  check_code("PAPI_set_multiplex on an L2Unit set", PAPI_set_multiplex(set), PAPI_OK);
+  static const char* const more[] = {"PEVT_L2_HITS",       "PEVT_L2_PREFETCH",
+                                     "PEVT_L2_FETCH_LINE", "PEVT_L2_STORE_LINE",
+                                     "PEVT_L2_REQ_RETIRE", "PEVT_L2_REQ_MISS_AND_EVICT",
+                                     "PEVT_L2_READS",      "PEVT_L2_WRITES"};
+  int added = 1;
+  for (int i = 0; i < 8; ++i) added += PAPI_add_named_event(set, more[i]) == PAPI_OK;
+  check_eq("9 L2 events in a multiplexed set (the unit has 6 counters)", (uint64_t)added, 9);
+  long long v[9];
+  PAPI_start(set);
+  for (unsigned i = 0; i < sizeof second; i += 128) second[i] = 1;
+  PAPI_stop(set, v);
+  check_range("multiplexed PEVT_L2_MISSES, scaled, within 10% of a single-set count",
+              (uint64_t)v[0], (uint64_t)(reference - reference / 10),
+              (uint64_t)(reference + reference / 10));
+  PAPI_cleanup_eventset(set);
+  PAPI_destroy_eventset(&set);
+}
+
 static void check_node_components(void) {
   int set = PAPI_NULL;
   PAPI_create_eventset(&set);
@@ -402,6 +435,7 @@ int main(void) {
   check_overflow();
   check_multiplex();
   check_node_components();
+  check_node_multiplex();
   check_slow_overflow();
   check_timers();
   return finish();

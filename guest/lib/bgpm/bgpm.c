@@ -320,13 +320,26 @@ static int add_locked(struct bgpm_set* s, unsigned id) {
     s->sliced = is_slice_event(e);
   }
   if (e->unit != s->unit) return BGPM_ECONF_UNIT;
+  if (s->mux && s->n == 0) {
+    /* BGPM multiplexes PUnit sets only; hpmsim's extension any unit, a group per its counters. */
+    if (s->unit != BGPMUnitType_PUNIT && (!s->node_mux || is_slice_event(e))) {
+      s->unit = BGPMUnitType_UNDEF;
+      return BGPM_EUNSUP_ATTRIB;
+    }
+    if (s->node_mux) {
+      s->per_group = s->unit == BGPMUnitType_L2    ? 6
+                     : s->unit == BGPMUnitType_IO  ? 43
+                     : s->unit == BGPMUnitType_CNK ? 32
+                                                   : BGPMMuxMinEvts;
+    }
+  }
   if (s->unit == BGPMUnitType_L2 && is_slice_event(e) != s->sliced) return BGPM_ECONF_L2_COMBINE;
   if (s->n == BGPM_MAX_EVENTS) return BGPM_EXHAUSTED;
   if (s->unit == BGPMUnitType_PUNIT && !s->mux && s->n == BGPM_PUNIT_PER_SET) return BGPM_EXHAUSTED;
-  if (s->unit == BGPMUnitType_L2 && s->n == 6) return BGPM_EXHAUSTED;
-  if (s->unit == BGPMUnitType_IO && s->n == 43) return BGPM_EXHAUSTED;
-  if (s->unit == BGPMUnitType_CNK && s->n == 32) return BGPM_EXHAUSTED;
-  if (s->mux && s->unit == BGPMUnitType_PUNIT && s->n / s->per_group >= BGPM_MAX_GROUPS) {
+  if (s->unit == BGPMUnitType_L2 && !s->mux && s->n == 6) return BGPM_EXHAUSTED;
+  if (s->unit == BGPMUnitType_IO && !s->mux && s->n == 43) return BGPM_EXHAUSTED;
+  if (s->unit == BGPMUnitType_CNK && !s->mux && s->n == 32) return BGPM_EXHAUSTED;
+  if (s->mux && s->n / s->per_group >= BGPM_MAX_GROUPS) {
     return BGPM_EXHAUSTED;
   }
   struct bgpm_ev* ev = &s->ev[s->n];

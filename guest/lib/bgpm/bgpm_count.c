@@ -148,15 +148,24 @@ static void switch_group(struct bgpm_set* s) {
   s->group_since = bgpm_rdcycle();
 }
 
-/* The unit's run bit follows its running sets and its applied free-running ones. */
+/* A unit's run bit follows its running sets and its applied free-running ones (and hidden
+ * multiplexing counters). */
+static int slot_running(int slot) {
+  return bgpm_runners[slot] != 0 || bgpm_free_applied[slot] != 0;
+}
+
+static void update_slot_run(hpmctr_unit* hw, int slot, int was_running) {
+  const int running = slot_running(slot);
+  if (running && !was_running) hpmctr_start(hw); /* the first cycle counted */
+  if (!running && was_running) hpmctr_stop(hw);  /* the first cycle not counted */
+}
+
 static void update_run(const struct bgpm_set* s, int was_running) {
-  const int running = bgpm_runners[s->slot] != 0 || bgpm_free_applied[s->slot] != 0;
-  if (running && !was_running) hpmctr_start(s->hw); /* the first cycle counted */
-  if (!running && was_running) hpmctr_stop(s->hw);  /* the first cycle not counted */
+  update_slot_run(s->hw, s->slot, was_running);
 }
 
 static int unit_running(const struct bgpm_set* s) {
-  return bgpm_runners[s->slot] != 0 || bgpm_free_applied[s->slot] != 0;
+  return slot_running(s->slot);
 }
 
 void bgpm_release(struct bgpm_set* s) {
@@ -172,7 +181,14 @@ void bgpm_release(struct bgpm_set* s) {
   s->running = 0;
   s->fast = 0;
   unprogram_group(s);
-  if (s->mux_counter >= 0) hpmctr_remove(s->hw, s->mux_counter);
+  if (s->mux_counter >= 0) {
+    hpmctr_remove(s->mux_hw, s->mux_counter);
+    if (s->mux_hw != s->hw) {
+      const int was = slot_running(s->mux_slot);
+      --bgpm_free_applied[s->mux_slot];
+      update_slot_run(s->mux_hw, s->mux_slot, was);
+    }
+  }
   s->mux_counter = -1;
   s->applied = 0;
 }
@@ -213,14 +229,24 @@ int Bgpm_Apply(unsigned hEvtSet) {
   const int r = program_group(s, 0);
   if (r != 0) BGPM_UNLOCK_RETURN(r);
   if (s->mux && s->mux_period != 0) {
-    /* BGPM's hidden sixth counter of a group: the thread's cycles, interrupting every period. */
+    /* BGPM's hidden sixth counter of a group: the thread's cycles, interrupting every period. It
+     * is on the thread's PUnit whatever the set's unit, and a node-wide set's keeps that PUnit
+     * running from apply (group time accrues only while the set runs). */
+    s->mux_hw = s->unit == BGPMUnitType_PUNIT
+                    ? s->hw
+                    : bgpm_unit(BGPMUnitType_PUNIT, s->core, &s->mux_slot);
     const int cycles = PEVT_CYCLES + 1024 * (s->thread + 1);
-    s->mux_counter = hpmctr_add(s->hw, cycles, HPMCTR_LEVEL_HIGH);
+    s->mux_counter = s->mux_hw != NULL ? hpmctr_add(s->mux_hw, cycles, HPMCTR_LEVEL_HIGH) : -1;
     if (s->mux_counter < 0) {
       unprogram_group(s);
       BGPM_UNLOCK_RETURN(BGPM_ECTRS_IN_USE);
     }
-    hpmctr_overflow(s->hw, s->mux_counter, s->mux_period, on_mux_period, s);
+    hpmctr_overflow(s->mux_hw, s->mux_counter, s->mux_period, on_mux_period, s);
+    if (s->mux_hw != s->hw) {
+      const int was = slot_running(s->mux_slot);
+      ++bgpm_free_applied[s->mux_slot];
+      update_slot_run(s->mux_hw, s->mux_slot, was);
+    }
   }
   s->applied = 1;
   int thresholds = 0;
@@ -597,6 +623,15 @@ int Bgpm_SetMultiplex2(unsigned hEvtSet, uint64_t period, int normalize,
   s->per_group = (unsigned)maxEventsPerGroup;
   s->groups = 0;
   BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_HpmSetNodeMultiplex(unsigned hEvtSet, uint64_t period) {
+  const int r = Bgpm_SetMultiplex2(hEvtSet, period, BGPM_NOTNORMAL, BGPMMuxMinEvts);
+  if (r != 0) return r;
+  pthread_mutex_lock(&bgpm_lock);
+  bgpm_sets[hEvtSet].node_mux = period != 0;
+  pthread_mutex_unlock(&bgpm_lock);
+  return 0;
 }
 
 int Bgpm_SetMultiplex(unsigned hEvtSet, uint64_t period, int normalize) {

@@ -57,6 +57,9 @@ struct bgpm_set {
   uint64_t group_cycles[BGPM_MAX_GROUPS];
   uint64_t group_since; /* rdcycle when the current group's live interval began */
   int mux_counter;      /* the hidden cycle counter that drives periodic switches, or -1 */
+  int node_mux;         /* multiplexed by Bgpm_HpmSetNodeMultiplex: any unit */
+  hpmctr_unit* mux_hw;  /* the PUnit holding the hidden counter */
+  int mux_slot;         /* its slot in bgpm_free_applied (it runs from apply) */
 };
 
 extern pthread_mutex_t bgpm_lock;

@@ -97,8 +97,12 @@ static int build(struct papix_set* s) {
   s->bgpm_tid = papix_tid();
   int r = 0;
   if (s->multiplex) {
-    /* The multiplexing period: PAPI's default interval, 100 us of simulated time. */
-    r = Bgpm_SetMultiplex((unsigned)h, (uint64_t)papix_mhz() * 100, BGPM_NOTNORMAL);
+    /* The multiplexing period: PAPI's default interval, 100 us of simulated time. BGPM
+     * multiplexes PUnit sets; the other units' PAPI multiplexes itself, here through hpmsim's
+     * extension of BGPM that does the same for them. */
+    const uint64_t period = (uint64_t)papix_mhz() * 100;
+    r = s->cidx == 0 ? Bgpm_SetMultiplex((unsigned)h, period, BGPM_NOTNORMAL)
+                     : Bgpm_HpmSetNodeMultiplex((unsigned)h, period);
   }
   if (r == 0) r = Bgpm_AddEventList((unsigned)h, s->native_ids, (unsigned)s->natives);
   for (int i = 0; r == 0 && i < s->n; ++i) {
@@ -527,7 +531,6 @@ int PAPI_set_multiplex(int EventSet) {
   if (s->state & PAPI_RUNNING) return papix_error(PAPI_EISRUN, __func__);
   if (s->multiplex) return papix_error(PAPI_EINVAL, __func__);
   if (s->cidx < 0) return papix_error(PAPI_EINVAL, __func__); /* assign a component first */
-  if (s->cidx != 0) return papix_error(PAPI_ENOSUPP, __func__);
   if (s->state & PAPI_OVERFLOWING) return papix_error(PAPI_ECOMBO, __func__);
   s->multiplex = 1;
   s->state |= PAPI_MULTIPLEXING;
