@@ -318,6 +318,7 @@ Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel,
       fail(ExitCode::kConfig, "monitor.unit: no unit family '{}'", machine.monitor.unit);
     }
     m.attach(*it);
+    m.attachTruth();
   }
   m.route();
   // Interrupts are collected as the units raise them and delivered by poll().

@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "node/monitor_impl.h"
+#include "node/truth_unit.h"
 
 namespace hpm {
 namespace {
@@ -43,6 +44,11 @@ void Monitor::Impl::attach(const UnitFamily& f) {
     index[e.name] = catalogue.size();
     catalogue.push_back(std::move(e));
   }
+}
+
+void Monitor::Impl::attachTruth() {
+  units.push_back(std::make_unique<TruthUnit>(bus));
+  slots.push_back(Slot{units.back().get()});
 }
 
 const std::vector<NativeEvent>& Monitor::catalogue() const {

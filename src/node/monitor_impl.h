@@ -65,6 +65,8 @@ struct Monitor::Impl {
 
   // Attaches the family's units and events.
   void attach(const UnitFamily& f);
+  // The ground-truth device (/dev/hpm/sim, node/truth_unit.h), beside the family's units.
+  void attachTruth();
   void route();
   void refreshInterest();
   void refreshBatching(Cycle now);

@@ -58,6 +58,7 @@ Bus::Bus(const Topology& topology, u32 opcodes) : topology_(topology), opcodes_(
   batches_.assign(next, PulseBatch{});
   level_batches_.assign(next, LevelBatch{});
   tally_kind_.assign(next, TallyKind::kNone);
+  tally_truth_.assign(next, 1);
   tallies_.assign(next, {});
   tally_versions_.assign(next, {nullptr, 0});
   tally_active_.assign(next, 0);

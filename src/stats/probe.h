@@ -390,6 +390,10 @@ class Bus {
   const u64* tallyVersion(u32 input) const { return tally_versions_[input].first; }
   u32 tallyVersionCore(u32 input) const { return tally_versions_[input].second; }
   TallyKind tallyKind(u32 input) const { return tally_kind_[input]; }
+  // Whether the input's statistics are kept whatever is counted (its ground truth): not the
+  // driver's operation counts, kept only while a monitor counts from them (TruthRow::truth).
+  void setTallyTruth(u32 input, bool truth) { tally_truth_[input] = truth ? 1 : 0; }
+  bool tallyTruth(u32 input) const { return tally_truth_[input] != 0; }
   std::span<const TallyTerm> tally(u32 input) const { return tallies_[input]; }
   u64 tallyValue(u32 input) const;
   void setLevelSource(const LevelSource* source) { level_source_ = source; }
@@ -526,6 +530,7 @@ class Bus {
   std::vector<PulseBatch> batches_;
   std::vector<LevelBatch> level_batches_;
   std::vector<TallyKind> tally_kind_;
+  std::vector<u8> tally_truth_;
   std::vector<std::vector<TallyTerm>> tallies_;
   std::vector<std::pair<const u64*, u32>> tally_versions_;
   std::vector<u8> tally_active_;
@@ -556,6 +561,7 @@ void registerTallies(Bus& bus, std::span<const TruthRow<Model>> table, const Mod
         TruthTerms terms;
         row.terms(model, i, terms);
         for (const TallyTerm& t : terms) bus.addTally(input, t.value, t.weight);
+        bus.setTallyTruth(input, row.truth);
       }
       if (row.changes == Changes::kOwnCore) {
         const u32 core = scope == Scope::kThread ? i / (topology.threads / topology.cores) : i;

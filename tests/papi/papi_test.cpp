@@ -92,6 +92,10 @@ TEST(Papi, EachThreadCountsItsOwnInstructionsExactlyWhileOthersCountToo) {
   expectPassed(run({"--machine", "bgq"}, "papi_threads"), 26);
 }
 
+TEST(Papi, TheGroundTruthComponentReadsTheSimulatorsStatisticsAndHoldsCountersAgainstThem) {
+  expectPassed(run({"--machine", "bgq"}, "papi_sim"), 14);
+}
+
 TEST(Papi, OverflowsInSoftwareAndProfilesIntoBucketsAsProfilDoes) {
   expectPassed(run({"--machine", "bgq"}, "papi_profil"), 15);
 }

@@ -86,6 +86,15 @@ int run(const EventsOptions& opt) {
       list.push_back(j);
     }
     out["events"] = list;
+    // The ground truth's events (/dev/hpm/sim, node/truth_unit.h), in register order.
+    nlohmann::json truth = nlohmann::json::array();
+    for (std::size_t e = 0; e < probe::kEventCount; ++e) {
+      const probe::EventInfo& info = probe::kEventInfo[e];
+      truth.push_back({{"name", info.name},
+                       {"scope", probe::scopeName(info.scope)},
+                       {"description", info.description}});
+    }
+    out["sim_events"] = truth;
     fmt::print("{}\n", out.dump(2));
     return 0;
   }

@@ -91,7 +91,18 @@ int main(int argc, char** argv) {
       out << "}},\n";
       ++defs;
     }
-    out << "};\nconst int papi_preset_def_count = " << defs << ";\n";
+    out << "};\nconst int papi_preset_def_count = " << defs << ";\n\n"
+        << "const struct papi_sim_event papi_sim_events[] = {\n";
+    // The ground truth's events (/dev/hpm/sim) in register order, with how a thread reads them.
+    int sims = 0;
+    for (const auto& e : events.at("sim_events")) {
+      const std::string scope = e.at("scope");
+      const int how = scope == "hardware thread" ? 0 : scope == "core" ? 1 : 2;
+      out << "    {" << cString(e.at("name")) << ", " << cString(e.at("description")) << ", " << how
+          << "},\n";
+      ++sims;
+    }
+    out << "};\nconst int papi_sim_event_count = " << sims << ";\n";
     writeIfChanged(argv[4], out.str());
   } catch (const std::exception& e) {
     std::cerr << "papi_gen: " << e.what() << "\n";

@@ -186,9 +186,28 @@ int PAPI_library_init(int version) {
   set_component(4, "bgpm/NWUnit", "NWUnit", "Blue Gene/Q's network unit through BGPM, on hpmsim",
                 BGPMUnitType_NW, 66, 1);
   disable(4, "hpmsim's node has no network unit yet (it comes with the network)");
+  set_component(PAPIX_SIM, "sim", "sim",
+                "hpmsim's ground truth: the simulator's own statistics (/dev/hpm/sim)",
+                BGPMUnitType_UNDEF, PAPIX_MAX_EVENTS, 0);
+  {
+    PAPI_component_info_t* sim = &papix_components[PAPIX_SIM].info;
+    sim->num_native_events = 0;
+    sim->num_mpx_cntrs = PAPIX_MAX_EVENTS;
+    sim->kernel_multiplex = 0;
+    sim->available_domains = PAPI_DOM_ALL;
+    if (papix_sim_open()) {
+      for (int e = 0; e < papi_sim_event_count; ++e) {
+        sim->num_native_events += papix_sim_available((unsigned)e);
+      }
+    } else {
+      disable(PAPIX_SIM, "No /dev/hpm/sim: the node has no monitor (monitor.unit = none)");
+    }
+  }
   const int bgq = hpmctr_machine() == HPMCTR_BGQ;
   for (int c = 0; c < PAPIX_COMPONENTS; ++c) {
-    if (c != 4 && !bgq) disable(c, "No UPC-Q counter units on this machine (hpmsim --machine bgq)");
+    if (c != 4 && c != PAPIX_SIM && !bgq) {
+      disable(c, "No UPC-Q counter units on this machine (hpmsim --machine bgq)");
+    }
     if (disabled_before_init[c]) disable(c, "Disabled by PAPI_disable_component");
   }
   for (int h = 0; h < PAPIX_MAX_SETS; ++h) papix_sets[h].used = 0;
@@ -251,11 +270,9 @@ int PAPI_disable_component(int cidx) {
 
 int PAPI_disable_component_by_name(const char* name) {
   if (name == NULL) return papix_error(PAPI_EINVAL, __func__);
-  static const char* const names[PAPIX_COMPONENTS][2] = {{"bgpm/PUnit", "PUnit"},
-                                                         {"bgpm/L2Unit", "L2Unit"},
-                                                         {"bgpm/IOUnit", "IOUnit"},
-                                                         {"bgpm/CNKUnit", "CNKUnit"},
-                                                         {"bgpm/NWUnit", "NWUnit"}};
+  static const char* const names[PAPIX_COMPONENTS][2] = {
+      {"bgpm/PUnit", "PUnit"},     {"bgpm/L2Unit", "L2Unit"}, {"bgpm/IOUnit", "IOUnit"},
+      {"bgpm/CNKUnit", "CNKUnit"}, {"bgpm/NWUnit", "NWUnit"}, {"sim", "sim"}};
   for (int c = 0; c < PAPIX_COMPONENTS; ++c) {
     if (strcmp(names[c][0], name) == 0 || strcmp(names[c][1], name) == 0) {
       return PAPI_disable_component(c);
@@ -281,6 +298,10 @@ int papix_native_cidx(int code) {
   if (!IS_NATIVE(code)) return -1;
   const int cidx = (code & PAPIX_CMP_BITS) >> PAPIX_CMP_SHIFT;
   if (cidx >= PAPIX_COMPONENTS || papix_components[cidx].info.disabled) return -1;
+  if (cidx == PAPIX_SIM) { /* the ground truth: the id is the event's register row + 1 */
+    const unsigned id = papix_native_id(code);
+    return id > 0 && papix_sim_available(id - 1) ? PAPIX_SIM : -1;
+  }
   Bgpm_EventInfo_t info;
   if (Bgpm_GetEventIdInfo(papix_native_id(code), &info) != 0) return -1;
   return papix_cidx_of_unit(info.unitType) == cidx ? cidx : -1;
@@ -328,6 +349,16 @@ int PAPI_event_name_to_code(const char* in, int* out) {
     if (want < 0) return papix_error(PAPI_ENOEVNT, __func__);
     name = sep + 3;
   }
+  if (want == PAPIX_SIM) {
+    if (papix_components[PAPIX_SIM].info.disabled) return papix_error(PAPI_ECMP_DISABLED, __func__);
+    for (int e = 0; e < papi_sim_event_count; ++e) {
+      if (strcmp(papi_sim_events[e].name, name) == 0 && papix_sim_available((unsigned)e)) {
+        *out = native_code((unsigned)e + 1, PAPIX_SIM);
+        return PAPI_OK;
+      }
+    }
+    return papix_error(PAPI_ENOEVNT, __func__);
+  }
   const int id = Bgpm_GetEventIdFromLabel(name);
   if (id <= 0) return papix_error(PAPI_ENOEVNT, __func__);
   Bgpm_EventInfo_t info;
@@ -348,8 +379,13 @@ int PAPI_event_code_to_name(int code, char* out) {
     snprintf(out, PAPI_MAX_STR_LEN, "%s", papi_preset_names[index].symbol);
     return PAPI_OK;
   }
-  if (papix_native_cidx(code) < 0) return papix_error(PAPI_ENOEVNT, __func__);
-  snprintf(out, PAPI_MAX_STR_LEN, "%s", Bgpm_GetEventIdLabel(papix_native_id(code)));
+  const int cidx = papix_native_cidx(code);
+  if (cidx < 0) return papix_error(PAPI_ENOEVNT, __func__);
+  if (cidx == PAPIX_SIM) {
+    snprintf(out, PAPI_MAX_STR_LEN, "sim:::%s", papi_sim_events[papix_native_id(code) - 1].name);
+  } else {
+    snprintf(out, PAPI_MAX_STR_LEN, "%s", Bgpm_GetEventIdLabel(papix_native_id(code)));
+  }
   return PAPI_OK;
 }
 
@@ -392,6 +428,18 @@ int PAPI_get_event_info(int code, PAPI_event_info_t* info) {
   }
   const int cidx = papix_native_cidx(code);
   if (cidx < 0) return papix_error(PAPI_ENOEVNT, __func__);
+  if (cidx == PAPIX_SIM) {
+    const struct papi_sim_event* e = &papi_sim_events[papix_native_id(code) - 1];
+    snprintf(info->symbol, sizeof info->symbol, "sim:::%s", e->name);
+    snprintf(info->long_descr, sizeof info->long_descr, "%s (the simulator's statistic)",
+             e->description);
+    snprintf(info->short_descr, sizeof info->short_descr, "%.*s", (int)sizeof info->short_descr - 1,
+             e->description);
+    info->component_index = PAPIX_SIM;
+    info->count = 1;
+    info->code[0] = (unsigned)code;
+    return PAPI_OK;
+  }
   Bgpm_EventInfo_t bi;
   Bgpm_GetEventIdInfo(papix_native_id(code), &bi);
   snprintf(info->symbol, sizeof info->symbol, "%s", bi.label);
@@ -438,6 +486,15 @@ int PAPI_enum_cmp_event(int* code, int modifier, int cidx) {
   unsigned id = modifier == PAPI_ENUM_FIRST ? 0 : papix_native_id(*code);
   if (modifier != PAPI_ENUM_FIRST && modifier != PAPI_ENUM_EVENTS) {
     return PAPI_ENOEVNT; /* no unit masks or groups: BGPM's events take no attributes here */
+  }
+  if (cidx == PAPIX_SIM) {
+    for (++id; id <= (unsigned)papi_sim_event_count; ++id) {
+      if (papix_sim_available(id - 1)) {
+        *code = native_code(id, PAPIX_SIM);
+        return PAPI_OK;
+      }
+    }
+    return PAPI_ENOEVNT;
   }
   for (++id; id < BGPM_EVENT_ID_LIMIT; ++id) {
     Bgpm_EventInfo_t info;

@@ -20,7 +20,8 @@
  * through the global offset table (a load less on every access, which PAPI_read's cost feels). */
 #pragma GCC visibility push(hidden)
 
-#define PAPIX_COMPONENTS 5
+#define PAPIX_COMPONENTS 6
+#define PAPIX_SIM 5 /* the ground-truth component */
 #define PAPIX_CMP_SHIFT 26
 #define PAPIX_CMP_BITS 0x3C000000
 #define PAPIX_ID_BITS 0x03FFFFFF
@@ -62,9 +63,11 @@ struct papix_set {
   uint64_t mpx_last[PAPIX_MAX_NATIVES]; /* multiplexed: each term's last value, reads never fall */
   int plain; /* every event one native term, none derived, not multiplexed: reads copy directly */
   PAPI_overflow_handler_t handler;
-  int overflow_sw; /* PAPI_OVERFLOW_FORCE_SW */
-  int rebuilds;    /* BGPM sets rebuilt by the work-arounds (PAPI_get_opt PAPI_DEBUG does not
-                      show it: papix_rebuilds does, for the tests) */
+  int overflow_sw;                     /* PAPI_OVERFLOW_FORCE_SW */
+  uint64_t sim_base[PAPIX_MAX_EVENTS]; /* sim: each event's value at the start */
+  uint64_t sim_acc[PAPIX_MAX_EVENTS];  /* sim: what it counted before the last start */
+  int rebuilds; /* BGPM sets rebuilt by the work-arounds (PAPI_get_opt PAPI_DEBUG does not
+                   show it: papix_rebuilds does, for the tests) */
 };
 
 extern struct papix_component papix_components[PAPIX_COMPONENTS];
@@ -97,6 +100,11 @@ int papix_sw_start(int EventSet);
 void papix_sw_stop(int EventSet);
 /* Reads what PAPI tells of the node (/proc/cpuinfo, the caches under /sys) and the program. */
 void papix_read_node(void);
+/* The ground truth (papi_sim.c): whether /dev/hpm/sim is there (opened on first call), whether
+ * its event e is kept, and e's value for the calling thread now. */
+int papix_sim_open(void);
+int papix_sim_available(unsigned e);
+uint64_t papix_sim_value(unsigned e);
 /* Simulated clock in MHz (/proc/cpuinfo). */
 int papix_mhz(void);
 

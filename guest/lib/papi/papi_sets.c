@@ -21,7 +21,7 @@
 int papix_default_domain(void);
 
 /* The calling thread's running event set of each component, or -1. */
-static __thread int running_set[PAPIX_COMPONENTS] = {-1, -1, -1, -1, -1};
+static __thread int running_set[PAPIX_COMPONENTS] = {-1, -1, -1, -1, -1, -1};
 
 static struct papix_set* set_of(int h) {
   if (h < 0 || h >= PAPIX_MAX_SETS || !papix_sets[h].used) return NULL;
@@ -90,7 +90,7 @@ static int build(struct papix_set* s) {
   }
   s->bgpm = -1;
   s->fast = 0;
-  if (s->natives == 0) return PAPI_OK;
+  if (s->natives == 0 || s->cidx == PAPIX_SIM) return PAPI_OK; /* sim: read from its device */
   const int h = Bgpm_CreateEventSet();
   if (h < 0) return papix_from_bgpm(h);
   s->bgpm = h;
@@ -159,9 +159,10 @@ int PAPI_add_event(int EventSet, int EventCode) {
   }
   if (s->natives + ev.terms > PAPIX_MAX_NATIVES) return papix_error(PAPI_ECOUNT, __func__);
   for (int t = 0; t < ev.terms; ++t) {
-    s->native_ids[s->natives + t] = ev.preset != NULL
-                                        ? (unsigned)Bgpm_GetEventIdFromLabel(ev.preset->natives[t])
-                                        : papix_native_id(EventCode);
+    s->native_ids[s->natives + t] =
+        ev.preset != NULL   ? (unsigned)Bgpm_GetEventIdFromLabel(ev.preset->natives[t])
+        : cidx == PAPIX_SIM ? papix_native_id(EventCode) - 1 /* the truth's register row */
+                            : papix_native_id(EventCode);
   }
   const int was_cidx = s->cidx;
   s->cidx = cidx;
@@ -176,7 +177,9 @@ int PAPI_add_event(int EventSet, int EventCode) {
     build(s);
     return papix_error(r, __func__);
   }
-  if (s->handler != NULL) Bgpm_SetOverflowHandler((unsigned)s->bgpm, overflow_trampoline);
+  if (s->handler != NULL && s->bgpm >= 0) {
+    Bgpm_SetOverflowHandler((unsigned)s->bgpm, overflow_trampoline);
+  }
   return PAPI_OK;
 }
 
@@ -346,6 +349,14 @@ __attribute__((noinline)) static long long derive(const struct papix_event* ev, 
 
 /* The events' values from the BGPM set (PAPI_read's path: kept short). */
 int papix_read(struct papix_set* s, long long* values) {
+  if (s->cidx == PAPIX_SIM) {
+    const int running = (s->state & PAPI_RUNNING) != 0;
+    for (int i = 0; i < s->n; ++i) {
+      const uint64_t now = running ? papix_sim_value(s->native_ids[s->ev[i].first]) : 0;
+      values[i] = (long long)(s->sim_acc[i] + (running ? now - s->sim_base[i] : 0));
+    }
+    return PAPI_OK;
+  }
   if (s->bgpm < 0) {
     for (int i = 0; i < s->n; ++i) values[i] = 0;
     return PAPI_OK;
@@ -378,7 +389,18 @@ int PAPI_start(int EventSet) {
       (papix_sets[other].state & PAPI_RUNNING)) {
     return papix_error(PAPI_EISRUN, __func__);
   }
-  int r = own(s);
+  int r = PAPI_OK;
+  if (s->cidx == PAPIX_SIM) { /* the truth: each value's start, then counting is reading */
+    for (int i = 0; i < s->n; ++i) {
+      s->sim_acc[i] = 0;
+      s->sim_base[i] = papix_sim_value(s->native_ids[s->ev[i].first]);
+    }
+    s->state = (s->state & ~PAPI_STOPPED) | PAPI_RUNNING;
+    running_set[s->cidx] = EventSet;
+    if (s->overflow_sw && (s->state & PAPI_OVERFLOWING)) r = papix_sw_start(EventSet);
+    return r == PAPI_OK ? PAPI_OK : papix_error(r, __func__);
+  }
+  r = own(s);
   if (r != PAPI_OK) return papix_error(r, __func__);
   if (s->multiplex) memset(s->mpx_last, 0, sizeof s->mpx_last);
   r = Bgpm_ResetStart((unsigned)s->bgpm);
@@ -396,6 +418,14 @@ int PAPI_stop(int EventSet, long long* values) {
   SET_OR_FAIL(EventSet);
   if (!(s->state & PAPI_RUNNING)) return papix_error(PAPI_ENOTRUN, __func__);
   papix_sw_stop(EventSet);
+  if (s->cidx == PAPIX_SIM) {
+    for (int i = 0; i < s->n; ++i) {
+      s->sim_acc[i] += papix_sim_value(s->native_ids[s->ev[i].first]) - s->sim_base[i];
+    }
+    s->state = (s->state & ~PAPI_RUNNING) | PAPI_STOPPED;
+    if (running_set[s->cidx] == EventSet) running_set[s->cidx] = -1;
+    return values != NULL ? papix_read(s, values) : PAPI_OK;
+  }
   const int r = Bgpm_Stop((unsigned)s->bgpm);
   if (r < 0) return papix_error(papix_from_bgpm(r), __func__);
   s->state = (s->state & ~PAPI_RUNNING) | PAPI_STOPPED;
@@ -430,6 +460,14 @@ int PAPI_read_ts(int EventSet, long long* values, long long* cycles) {
 int PAPI_reset(int EventSet) {
   SET_OR_FAIL(EventSet);
   if (s->multiplex) memset(s->mpx_last, 0, sizeof s->mpx_last);
+  if (s->cidx == PAPIX_SIM) {
+    const int running = (s->state & PAPI_RUNNING) != 0;
+    for (int i = 0; i < s->n; ++i) {
+      s->sim_acc[i] = 0;
+      if (running) s->sim_base[i] = papix_sim_value(s->native_ids[s->ev[i].first]);
+    }
+    return PAPI_OK;
+  }
   if (s->bgpm < 0) return PAPI_OK;
   const int r = Bgpm_Reset((unsigned)s->bgpm);
   return r < 0 ? papix_error(papix_from_bgpm(r), __func__) : PAPI_OK;

@@ -17,9 +17,18 @@ struct papi_preset_def {
   const char* natives[12];
 };
 
+/* An event of the ground truth (/dev/hpm/sim), in its register order. */
+struct papi_sim_event {
+  const char* name; /* "Instructions" (PAPI names it sim:::Instructions) */
+  const char* description;
+  int scope; /* 0: the calling hardware thread's; 1: its core's; 2: the node's (all sources) */
+};
+
 extern const struct papi_preset_name papi_preset_names[];
 extern const int papi_preset_count;
 extern const struct papi_preset_def papi_preset_defs[];
 extern const int papi_preset_def_count;
+extern const struct papi_sim_event papi_sim_events[];
+extern const int papi_sim_event_count;
 
 #endif
