@@ -418,6 +418,52 @@ static void check_slow_overflow(void) {
   PAPI_destroy_eventset(&set);
 }
 
+/* The rest of PAPI's calls: PAPI_write, the rate helpers, the event's component, attach and the
+ * device queries the node's components do not offer. */
+static void check_rest(void) {
+  int set = PAPI_NULL;
+  PAPI_create_eventset(&set);
+  PAPI_add_event(set, PAPI_TOT_INS);
+  PAPI_start(set);
+  long long w = 1000000, v = 0;
+  check_code("PAPI_write", PAPI_write(set, &w), PAPI_OK);
+  loop(500);
+  PAPI_stop(set, &v);
+  /* The loop's 1000 instructions, and the library's own after the write and before the stop. */
+  check_range("  counting goes on from the written value", (uint64_t)v, 1000000 + 1000,
+              1000000 + 5000);
+  check_code("PAPI_attach: PAPI_ECMP (the node's components count their own threads)",
+             PAPI_attach(set, 1), PAPI_ECMP);
+  PAPI_cleanup_eventset(set);
+  PAPI_destroy_eventset(&set);
+  check_code("PAPI_get_event_component(PAPI_TOT_INS)", PAPI_get_event_component(PAPI_TOT_INS), 0);
+  int l2 = 0;
+  PAPI_event_name_to_code("PEVT_L2_HITS", &l2);
+  check_code("PAPI_get_event_component(PEVT_L2_HITS)", PAPI_get_event_component(l2), 1);
+  void* handle = NULL;
+  check_code("PAPI_enum_dev_type: PAPI_ENOSUPP (no sysdetect component)",
+             PAPI_enum_dev_type(PAPI_DEV_TYPE_ENUM__ALL, &handle), PAPI_ENOSUPP);
+
+  float rtime, ptime, ipc, mflops;
+  long long ins, flpops;
+  check_code("PAPI_ipc starts", PAPI_ipc(&rtime, &ptime, &ins, &ipc), PAPI_OK);
+  check_true("  with zeros", ins == 0 && ipc == 0 && rtime == 0);
+  loop(100000);
+  check_code("PAPI_ipc reads", PAPI_ipc(&rtime, &ptime, &ins, &ipc), PAPI_OK);
+  check_true("  instructions, a rate and the time",
+             ins > 200000 && ipc > 0.1f && ipc <= 1.0f && rtime > 0);
+  check_code("PAPI_flops_rate while PAPI_ipc counts: PAPI_EINVAL",
+             PAPI_flops_rate(PAPI_FP_OPS, &rtime, &ptime, &flpops, &mflops), PAPI_EINVAL);
+  check_code("PAPI_rate_stop", PAPI_rate_stop(), PAPI_OK);
+  PAPI_flops_rate(PAPI_FP_OPS, &rtime, &ptime, &flpops, &mflops);
+  fma_loop(10000);
+  PAPI_flops_rate(PAPI_FP_OPS, &rtime, &ptime, &flpops, &mflops);
+  check_range("PAPI_flops_rate counts the 20000 operations of 10000 fused multiply-adds",
+              (uint64_t)flpops, 20000, 20010);
+  check_true("  at a rate", mflops > 0);
+  PAPI_rate_stop();
+}
+
 static void check_timers(void) {
   const long long c0 = PAPI_get_real_cyc(), u0 = PAPI_get_real_usec();
   loop(1000000);
@@ -438,6 +484,7 @@ int main(void) {
   check_node_components();
   check_node_multiplex();
   check_slow_overflow();
+  check_rest();
   check_timers();
   return finish();
 }
