@@ -8,7 +8,10 @@
 set -euo pipefail
 build=${1:-build}
 iterations=${2:-1000}
-out=$("$build/tools/hpmsim/hpmsim" run --machine bgq --env-clear -- papi_cost -t "$iterations")
+# Run as ./papi_cost from the guest binaries' folder, as the docs' table is made: the path goes onto
+# the guest's stack, so another path shifts the stack and the figures a little.
+hpmsim=$(realpath "$build/tools/hpmsim/hpmsim")
+out=$(cd "$build/guest/bin" && "$hpmsim" run --machine bgq --env-clear -- ./papi_cost -t "$iterations")
 echo "$out"
 # The mean of a report, in cycles; PAPI_read's cost is its mean less the timer's own (the loop
 # latency: the two PAPI_get_real_cyc calls around each measured call).
