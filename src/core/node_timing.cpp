@@ -615,6 +615,7 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
   ++c.version;
   const OpTiming& o = ops[static_cast<std::size_t>(d.op)];
   const Cycle before = t.clock;
+  mem.setRequesterThread(h);
 
   if (p.new_group) {
     c.port[p.fetch % kPortRing] = p.fetch;
@@ -652,6 +653,7 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
     // Uncached and guarded: a load's value comes back device_latency cycles after it issues, a
     // store is posted; no cache, queue or L2 sees either (docs/timing.md "Device registers").
     ++t.st.device_accesses;
+    mem.deviceAccess(addr, o.kind == Kind::kStore);
     if (o.kind == Kind::kLoad || o.kind == Kind::kAtomic) {
       result = at + params.core.device_latency;
       t.loads_done = std::max(t.loads_done, result);
@@ -721,6 +723,7 @@ void NodeTiming::Impl::warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr
   const u32 core = t.core;
   ++cores[core].version;
   const OpTiming& o = ops[static_cast<std::size_t>(d.op)];
+  mem.setRequesterThread(h);
   const u64 group = pc & group_mask;
   if (group != t.warm_group) {
     mem.warmFetch(core, group, t.clock);
@@ -728,7 +731,10 @@ void NodeTiming::Impl::warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr
   }
   const bool device =
       o.kind >= Kind::kLoad && o.kind <= Kind::kAtomic && device_pages.contains(addr);
-  if (device) ++t.st.device_accesses;
+  if (device) {
+    ++t.st.device_accesses;
+    mem.deviceAccess(addr, o.kind == Kind::kStore);
+  }
   switch (device ? Kind::kPlain : o.kind) {
     case Kind::kLoad: mem.warmLoad(core, addr, t.clock); break;
     case Kind::kStore: mem.warmStore(core, addr, t.clock); break;
@@ -985,6 +991,10 @@ std::optional<u64> NodeTiming::groundTruth(probe::Event e, u32 instance) const {
   return impl_->mem.groundTruth(e, instance);
 }
 
+const probe::TransactionCounts& NodeTiming::transactionCounts() const {
+  return impl_->mem.transactionCounts();
+}
+
 const u64* NodeTiming::coreVersion(u32 core) const {
   return &impl_->cores[core].version;
 }
@@ -1089,6 +1099,8 @@ void NodeTiming::setProbe(probe::Bus* bus) {
   }
   impl_->bus = timing ? bus : nullptr;
   impl_->queue_bus = queues ? bus : nullptr;
+  // The memory system publishes the interconnect's transactions too.
+  if (bus != nullptr && bus->wantsTransactions()) memory = true;
   impl_->mem.setProbe(memory ? bus : nullptr);
 }
 

@@ -137,6 +137,8 @@ class NodeTiming final : public probe::LevelSource {
   // The ground truth of event `e` of instance `instance` of its scope (the statistic the model
   // keeps for it: probe::TruthRow), if the model or its memory system publishes `e`.
   std::optional<u64> groundTruth(probe::Event e, u32 instance) const;
+  // The memory system's interconnect transactions (mem::MemorySystem::transactionCounts).
+  const probe::TransactionCounts& transactionCounts() const;
   // A counter that changes at every issue() and idleUntil() of the core's hardware threads.
   const u64* coreVersion(u32 core) const;
 

@@ -101,6 +101,17 @@ u32 foldHash(u64 x, u32 bits) {
 
 }  // namespace
 
+// The transaction a read of the L2 puts on the crossbar.
+probe::TransactionType MemorySystem::transactionOf(Source src) {
+  switch (src) {
+    case Source::kData: return probe::TransactionType::kRead;
+    case Source::kPrefetch: return probe::TransactionType::kPrefetch;
+    case Source::kFetch: return probe::TransactionType::kFetch;
+    case Source::kAtomic: return probe::TransactionType::kAtomic;
+  }
+  return probe::TransactionType::kRead;
+}
+
 u32 MemorySystem::sliceOfLine(u64 l2line) const {
   return foldHash(l2line, slice_bits_);
 }
@@ -125,6 +136,8 @@ Cycle MemorySystem::ddrTransfer(u64 l2line, Cycle p, bool write, bool timed) {
   ++(write ? c.stats.writes : c.stats.reads);
   ++(write ? traffic_stats_[requester_].ddr_writes : traffic_stats_[requester_].ddr_reads);
   c.stats.bytes += p_.l2.line_bytes;
+  transaction(write ? probe::TransactionType::kMemWrite : probe::TransactionType::kMemRead,
+              l2line << l2_shift_, probe::kSliceAgent + sliceOfLine(l2line), probe::Snoop::kNone);
   if (bus_ != nullptr) [[unlikely]] {
     const u32 ctl = controllerOf(l2line << l2_shift_);
     HPM_PROBE(bus_, kDdrRequests, ctl, 1);
@@ -193,6 +206,8 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
     HPM_PROBE(bus_, kCoreL2Atomics, core, 1);
   }
   u32 slot = s.cache.find(l2line);
+  transaction(transactionOf(src), l2line << l2_shift_, thread_,
+              slot != Cache::kNone ? probe::Snoop::kL2 : probe::Snoop::kMemory);
   Cycle ready;
   if (slot != Cache::kNone) {
     ++s.stats.hits;
@@ -251,6 +266,8 @@ void MemorySystem::l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool 
   ++traffic.l2_writes;
   HPM_PROBE(bus_, kCoreL2Writes, core, 1);
   u32 slot = s.cache.find(l2line);
+  transaction(probe::TransactionType::kWrite, l2line << l2_shift_, thread_,
+              slot != Cache::kNone ? probe::Snoop::kL2 : probe::Snoop::kMemory);
   if (slot != Cache::kNone) {
     ++s.stats.hits;
     HPM_PROBE(bus_, kL2Hits, sid, 1);
@@ -310,6 +327,8 @@ void MemorySystem::invalidateCore(u32 core, u64 l2line) {
 }
 
 void MemorySystem::invalidateSharers(u64 l2line, u64 sharers, u32 keep) {
+  transaction(probe::TransactionType::kInvalidate, l2line << l2_shift_,
+              probe::kSliceAgent + sliceOfLine(l2line), probe::Snoop::kNone);
   while (sharers != 0) {
     const u32 bit = static_cast<u32>(std::countr_zero(sharers));
     sharers &= sharers - 1;
@@ -317,6 +336,25 @@ void MemorySystem::invalidateSharers(u64 l2line, u64 sharers, u32 keep) {
       if (c != keep) invalidateCore(c, l2line);
     }
   }
+}
+
+// ---- Transactions ----
+
+void MemorySystem::transaction(probe::TransactionType type, u64 address, u32 source,
+                               probe::Snoop snoop) {
+  transactions_.add(type, snoop);
+  const u32 agent =
+      source >= probe::kSliceAgent ? source - probe::kSliceAgent : p_.l2.slices + source;
+  if (agent >= next_id_.size()) next_id_.resize(agent + 1, 0);
+  const u32 id = next_id_[agent]++ & ((1u << probe::kTransactionIdBits) - 1);
+  if (bus_ != nullptr && bus_->wantsTransactions()) [[unlikely]] {
+    bus_->transaction(probe::Transaction{bus_->now(), address, source, id, type, snoop});
+  }
+}
+
+void MemorySystem::deviceAccess(u64 addr, bool write) {
+  transaction(write ? probe::TransactionType::kIoWrite : probe::TransactionType::kIoRead, addr,
+              thread_, probe::Snoop::kNone);
 }
 
 // ---- L1P prefetcher ----
@@ -625,6 +663,7 @@ void MemorySystem::visitSharedStats(stats::Visitor& v) const {
   v.beginList("ddr_controllers");
   for (const Controller& c : ddr_) v.group("", c.stats);
   v.endList();
+  v.group("interconnect", transactions_);
 }
 
 }  // namespace hpm::mem

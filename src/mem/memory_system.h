@@ -133,6 +133,16 @@ class MemorySystem {
   void warmStore(u32 core, u64 addr, Cycle now);
   void warmAtomic(u32 core, u64 addr, Cycle now);
 
+  // ---- The interconnect's transactions (stats/transaction.h) ----
+  // The hardware thread whose instruction is being processed: the source of the crossbar
+  // requests that follow (the timing driver sets it before each instruction's accesses).
+  void setRequesterThread(u32 thread) { thread_ = thread; }
+  // An uncached access of the requester thread to a device register at `addr`: an I/O
+  // transaction on the interconnect (it touches no cache; docs/timing.md "Device registers").
+  void deviceAccess(u64 addr, bool write);
+  // Every transaction so far, by type and snoop result (the ground truth of a filtering counter).
+  const probe::TransactionCounts& transactionCounts() const { return transactions_; }
+
   // Changes whenever a line of core's L1D or L1P is removed by another core's access (coherence
   // or L2 back-invalidation): a timing plan that looked at this core's caches is stale after.
   u64 remoteEpoch(u32 core) const { return epoch_[core]; }
@@ -163,6 +173,7 @@ class MemorySystem {
 
  private:
   enum class Source : u8 { kData, kPrefetch, kFetch, kAtomic };
+  static probe::TransactionType transactionOf(Source src);
   struct Slice {
     Cache cache;
     Cycle free = 0;
@@ -196,6 +207,8 @@ class MemorySystem {
   // Removes l2line's copies from the L1D and L1P of the cores in `sharers` (bit c % 64), except
   // `keep` (kNoCore: none kept).
   void invalidateSharers(u64 l2line, u64 sharers, u32 keep);
+  // Counts a transaction and, when the bus wants transactions, publishes it at the bus's cycle.
+  void transaction(probe::TransactionType type, u64 address, u32 source, probe::Snoop snoop);
   void invalidateCore(u32 core, u64 l2line);
   void prefetchLine(u32 core, u64 l2line, Cycle at, bool timed);
   void streamOnMiss(u32 core, u64 l2line, Cycle at, bool timed);
@@ -229,6 +242,10 @@ class MemorySystem {
   std::vector<u64> epoch_;
   probe::Bus* bus_ = nullptr;
   u32 requester_ = 0;  // the core whose request is being served (for DDR events)
+  u32 thread_ = 0;     // the hardware thread whose instruction is being processed
+  probe::TransactionCounts transactions_;
+  // The next transaction id of each agent: L2 slice s at s, hardware thread t at slices + t.
+  std::vector<u16> next_id_;
 };
 
 }  // namespace hpm::mem

@@ -1,6 +1,7 @@
 #include "node/families.h"
 
 #include "node/machine.h"
+#include "pmu/imon/component.h"
 #include "pmu/upc/component.h"
 #include "pmu/upcq/component.h"
 
@@ -15,13 +16,20 @@ const std::vector<UnitFamily>& unitFamilies() {
        "2,3)"},
       {"upcq", "UPC-Q", "the Blue Gene/Q units",
        [](const MachineConfig& m, const pmu::NodeShape& n) { return upcq::attach(m.upcq, n); }},
+      UnitFamily::companion(
+          "imon", "interconnect monitor",
+          "transaction filters, histogramming counters and sequence FIFOs on the interconnect",
+          [](const MachineConfig& m, const pmu::NodeShape& n) { return imon::attach(m.imon, n); },
+          [](const MachineConfig& m) { return m.monitor.interconnect; }),
   };
   return kFamilies;
 }
 
 std::vector<std::string> unitFamilyChoices() {
   std::vector<std::string> out = {std::string(kNoUnitFamily)};
-  for (const UnitFamily& f : unitFamilies()) out.emplace_back(f.name);
+  for (const UnitFamily& f : unitFamilies()) {
+    if (f.beside == nullptr) out.emplace_back(f.name);
+  }
   return out;
 }
 

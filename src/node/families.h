@@ -17,6 +17,7 @@ struct MachineConfig;
 
 struct UnitFamily {
   using Attach = pmu::Attachment (*)(const MachineConfig& machine, const pmu::NodeShape& node);
+  using Beside = bool (*)(const MachineConfig& machine);
   UnitFamily(std::string_view name_, std::string_view title_, std::string_view description_,
              Attach attach_, u32 stat_default_cores_ = 0, std::string_view node_wide_hint_ = {})
       : name(name_),
@@ -25,6 +26,14 @@ struct UnitFamily {
         attach(attach_),
         stat_default_cores(stat_default_cores_),
         node_wide_hint(node_wide_hint_) {}
+  // A companion family: attached beside the machine's family (monitor.unit) when `beside_` says
+  // the machine has it, never instead of it.
+  static UnitFamily companion(std::string_view name_, std::string_view title_,
+                              std::string_view description_, Attach attach_, Beside beside_) {
+    UnitFamily f(name_, title_, description_, attach_);
+    f.beside = beside_;
+    return f;
+  }
 
   std::string_view name;         // monitor.unit's value: "upcq"
   std::string_view title;        // "UPC-Q"
@@ -34,6 +43,7 @@ struct UnitFamily {
   // are named (0: every core), and what to say when a node-wide request does not fit.
   u32 stat_default_cores = 0;
   std::string_view node_wide_hint;
+  Beside beside = nullptr;  // non-null: a companion family
 };
 
 // monitor.unit's value for a node without counter units.
@@ -41,7 +51,7 @@ inline constexpr std::string_view kNoUnitFamily = "none";
 
 // The families built into hpmsim.
 const std::vector<UnitFamily>& unitFamilies();
-// monitor.unit's values: "none", then every built-in family's name.
+// monitor.unit's values: "none", then every built-in family's name but the companions'.
 std::vector<std::string> unitFamilyChoices();
 
 }  // namespace hpm

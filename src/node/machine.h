@@ -12,6 +12,7 @@
 #include "core/timing_params.h"
 #include "kernel/kernel.h"
 #include "node/monitor_params.h"
+#include "pmu/imon/params.h"
 #include "pmu/upc/params.h"
 #include "pmu/upcq/params.h"
 
@@ -44,6 +45,7 @@ struct MachineConfig {
   MonitorParams monitor;
   upc::Params upc;
   upcq::Params upcq;
+  imon::Params imon;
 
   void visit(config::Visitor& v) {
     v.param("name", name, "Machine name");
@@ -54,6 +56,7 @@ struct MachineConfig {
     v.section("monitor", monitor);
     v.section("upc", upc);
     v.section("upcq", upcq);
+    v.section("imon", imon);
   }
 
   u32 hardwareThreads() const { return node.cores * node.threads_per_core; }

@@ -268,6 +268,11 @@ void Monitor::Impl::refreshInterest() {
   // A unit that is not counting wants nothing (after reset every counter selects input 0 of its
   // bank, but counting is stopped): events reach a unit only while it runs.
   for (Slot& s : slots) s.interest_epoch = s.unit->interestEpoch();
+  transaction_slots.clear();
+  for (u32 s = 0; s < slots.size(); ++s) {
+    if (slots[s].unit->wantsTransactions()) transaction_slots.push_back(s);
+  }
+  bus.setTransactionsWanted(recording || !transaction_slots.empty());
   for (u32 f = 0; f + 1 < route_begin.size(); ++f) {
     bool wanted = false;
     bool tallied = false;
@@ -312,13 +317,17 @@ Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel,
       count_from_statistics && machine.monitor.counting == Counting::kStatistics;
   m.poll_cycles = machine.monitor.poll_cycles;
   if (!machine.monitor.none()) {
-    auto it = std::find_if(families.begin(), families.end(),
-                           [&](const UnitFamily& f) { return f.name == machine.monitor.unit; });
+    auto it = std::find_if(families.begin(), families.end(), [&](const UnitFamily& f) {
+      return f.beside == nullptr && f.name == machine.monitor.unit;
+    });
     if (it == families.end()) {
       fail(ExitCode::kConfig, "monitor.unit: no unit family '{}'", machine.monitor.unit);
     }
     m.attach(*it);
     m.attachTruth();
+    for (const UnitFamily& f : families) {
+      if (f.beside != nullptr && f.beside(machine)) m.attach(f);
+    }
   }
   m.route();
   // Interrupts are collected as the units raise them and delivered by poll().
@@ -399,6 +408,21 @@ void Monitor::pulse(u32 input, Cycle t, u64 count) {
       m.dirty.push_back(target.id);
     }
   }
+}
+
+void Monitor::transaction(const probe::Transaction& t) {
+  Impl& m = *impl_;
+  if (m.recording) m.recorded.push_back(t);
+  for (u32 s : m.transaction_slots) m.slots[s].unit->transaction(t);
+}
+
+void Monitor::recordTransactions() {
+  impl_->recording = true;
+  impl_->refreshInterest();
+}
+
+const std::vector<probe::Transaction>& Monitor::recordedTransactions() const {
+  return impl_->recorded;
 }
 
 void Monitor::level(u32 input, Cycle t0, Cycle t1) {

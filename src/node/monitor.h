@@ -85,6 +85,8 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // ---- probe::Sink ----
   void pulse(u32 input, Cycle t, u64 count) override;
   void level(u32 input, Cycle t0, Cycle t1) override;
+  // To every unit that wants the interconnect's transactions (pmu::CounterUnit).
+  void transaction(const probe::Transaction& t) override;
 
   // ---- DeviceProvider ----
   int findDevice(std::string_view path) const override;
@@ -165,6 +167,10 @@ class Monitor : public probe::Sink, public DeviceProvider {
     std::vector<std::pair<Cycle, Cycle>> levels;
   };
   void traceInput(u32 input);
+  // A test hook: from now on every interconnect transaction is recorded (and published, whatever
+  // the units want); recordedTransactions() returns them in the order delivered.
+  void recordTransactions();
+  const std::vector<probe::Transaction>& recordedTransactions() const;
   const InputTrace& trace(u32 input);
   void visitStats(stats::Visitor& v) const;
 

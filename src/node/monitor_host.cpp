@@ -31,7 +31,7 @@ std::string genericUpper(const std::string& generic) {
 }  // namespace
 
 void Monitor::Impl::attach(const UnitFamily& f) {
-  family = f;
+  if (f.beside == nullptr) family = f;
   pmu::Attachment a =
       f.attach(machine, pmu::NodeShape{machine.node.cores, machine.node.threads_per_core, &bus});
   const u32 first = static_cast<u32>(units.size());

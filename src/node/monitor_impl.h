@@ -177,6 +177,11 @@ struct Monitor::Impl {
   std::vector<u32> open_inputs;      // bus inputs with a batch open in the bus
   std::vector<u64> reference;        // by bus input
   std::map<u32, InputTrace> traces;  // the traced inputs (traceInput)
+  // The units that want interconnect transactions now (refreshInterest), and the test hook's
+  // record of every transaction (recordTransactions).
+  std::vector<u32> transaction_slots;
+  bool recording = false;
+  std::vector<probe::Transaction> recorded;
   std::vector<PendingInterrupt> pending;
 
   struct HostCounter {

@@ -19,6 +19,8 @@ enum class Counting : u8 {
 struct MonitorParams {
   // The unit family (node/families.h), or "none".
   std::string unit = "upcq";
+  // Whether the node has the interconnect monitor (pmu/imon, /dev/hpm/imon) beside its unit.
+  bool interconnect = true;
   Counting counting = Counting::kStatistics;
   // Cycles between two checks for counter interrupts that are not found at an access (overflows
   // that pending level intervals cause, slow overflows at a sweep): the delivery latency bound.
@@ -29,6 +31,9 @@ struct MonitorParams {
   void visit(config::Visitor& v) {
     v.param("unit", unit, "The node's counter unit: upc (Blue Gene/P), upcq (Blue Gene/Q), none",
             unitFamilyChoices());
+    v.param("interconnect", interconnect,
+            "Whether the node has the interconnect monitor (/dev/hpm/imon: transaction filters, "
+            "histogramming counters and sequence FIFOs on the crossbar; docs/interconnect.md)");
     v.param("counting", counting,
             "How level-high counters without interrupt or overflow count in the timing modes: "
             "statistics (from the models' statistics at each window's end) or events (every "

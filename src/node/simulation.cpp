@@ -376,7 +376,7 @@ void Simulation::Impl::noteInterest() {
   // With none of their events wanted the timing model and the memory system do not even look
   // at the bus (the CNK unit counts kernel events from boot: those alone must cost the models
   // nothing).
-  bool model_wanted = false;
+  bool model_wanted = bus->wantsTransactions();
   for (std::size_t ev = 0; ev < probe::kEventCount && !model_wanted; ++ev) {
     const probe::Scope scope = probe::kEventInfo[ev].scope;
     if (probe::nodeWide(scope)) continue;
@@ -787,6 +787,10 @@ std::optional<u64> Simulation::groundTruth(probe::Event e, u32 instance) const {
     if (auto v = impl_->model->groundTruth(e, instance)) return v;
   }
   return probe::truthOf(Impl::truthTable(), *impl_, e, instance);
+}
+
+const probe::TransactionCounts* Simulation::transactionTruth() const {
+  return impl_->model ? &impl_->model->transactionCounts() : nullptr;
 }
 
 Monitor* Simulation::monitor() const {

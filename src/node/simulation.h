@@ -112,6 +112,9 @@ class Simulation {
   // publishing it keeps (kernel, timing model, memory system, the driver: probe::TruthRow), if
   // it is kept in this run's mode.
   std::optional<u64> groundTruth(probe::Event e, u32 instance) const;
+  // The interconnect's transactions so far by type and snoop result (the ground truth of the
+  // interconnect monitor's counters); null without a memory system (the functional mode).
+  const probe::TransactionCounts* transactionTruth() const;
 
   // Every ground-truth statistic: kernel, timing model, regions.
   void visitStats(stats::Visitor& v) const;

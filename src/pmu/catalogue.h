@@ -41,6 +41,11 @@ struct NativeEvent {
   i32 id = -1;
   // The unit's mode the event is counted in (the L2 unit: 0 combined, 1 sliced).
   u32 unit_mode = 0;
+  // A filtering unit's event (the interconnect monitor's): the transactions it counts, by type
+  // (bit t) and snoop result (bit s); its ground truth is TransactionCounts::count(types,
+  // snoops). Both 0 for the events of the probe bus.
+  u32 transaction_types = 0;
+  u32 transaction_snoops = 0;
   // The generic event it is an instance of ("L1dMisses", or "op:addi"); summing every native
   // event of one generic name gives the node-wide count.
   std::string generic;

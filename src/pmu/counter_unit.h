@@ -24,6 +24,7 @@
 
 #include "base/types.h"
 #include "stats/stats.h"
+#include "stats/transaction.h"
 
 namespace hpm::pmu {
 
@@ -80,6 +81,12 @@ class CounterUnit {
   virtual bool selects(u32 port, u32 event) const = 0;
   virtual void pulse(u32 port, u32 event, Cycle t, u64 count) = 0;
   virtual void level(u32 port, u32 event, Cycle t0, Cycle t1) = 0;
+
+  // ---- interconnect transactions (stats/transaction.h): a filtering unit's input ----
+  // Whether the unit wants the interconnect's transactions now; may change only at a register
+  // write that returns true or changes interestEpoch(). Transactions come in cycle order.
+  virtual bool wantsTransactions() const { return false; }
+  virtual void transaction(const probe::Transaction& t) { (void)t; }
 
   // ---- windows: when the monitor may apply many events as one ----
   // Inputs of different events must reach the unit in global time order (no batching at all).

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "base/types.h"
+#include "stats/transaction.h"
 
 namespace hpm::probe {
 
@@ -349,6 +350,8 @@ class Sink {
   virtual ~Sink() = default;
   virtual void pulse(u32 input, Cycle t, u64 count) = 0;
   virtual void level(u32 input, Cycle t0, Cycle t1) = 0;
+  // An interconnect transaction (stats/transaction.h), while transactions are wanted.
+  virtual void transaction(const Transaction& t) { (void)t; }
 };
 
 class Bus {
@@ -431,6 +434,19 @@ class Bus {
   void setNow(Cycle t) { now_ = t; }
 
   void pulse(Event e, u32 source, u64 count) { deliver(input(e, source), count); }
+
+  // ---- interconnect transactions ----
+  // Whether the sink wants the interconnect's transactions (an interconnect monitor filters
+  // them): the memory system publishes each with transaction() only then.
+  void setTransactionsWanted(bool wanted) {
+    if (transactions_wanted_ == wanted) return;
+    transactions_wanted_ = wanted;
+    wanted_count_ += wanted ? 1 : -1;
+    stepEpoch();
+  }
+  bool wantsTransactions() const { return transactions_wanted_; }
+  // `t.cycle` is the bus's now().
+  void transaction(const Transaction& t) { sink_->transaction(t); }
   void level(Event e, u32 source, Cycle t0, Cycle t1) {
     if (t1 <= t0) return;
     const u32 in = input(e, source);
@@ -536,6 +552,7 @@ class Bus {
   std::vector<u8> tally_active_;
   const LevelSource* level_source_ = nullptr;
   i64 wanted_count_ = 0;
+  bool transactions_wanted_ = false;
   u64 epoch_ = 0;
   u8* epoch_flag_ = nullptr;
   u8 epoch_flag_bits_ = 0;

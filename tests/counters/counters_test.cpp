@@ -321,6 +321,37 @@ TEST(GuestSlowOverflow, IoUnitHandlerIsCalledOncePerPeriodWhenOneSweepPassesSeve
       << "no interrupt covered several periods: the case is untested";
 }
 
+// ---- the interconnect monitor from the guest (hpm/imon.h) --------------------------------------
+
+// guest/counters/imon_stream.c: one read of a fresh 1 MiB buffer, counted through an address
+// trit filter. Without the L1P's prefetcher each 128-byte L2 line is one demand read on the
+// crossbar: 8,192 exactly. Sampling the 8-entry FIFO every 4 lines loses nothing and sees every
+// line once; every 64 lines it loses records, and says how many.
+TEST(GuestInterconnect, AnAddressFilterCountsEachLineOfABufferOnceAndTheFifoSamplesThemAll) {
+  const RunResult r =
+      run({"--machine", "bgq", "--set", "l1p.prefetch=false"}, "imon_stream", {"128", "4", "8192"});
+  expectPassed(r, 8);
+  EXPECT_TRUE(hasLine(r.out, "imon: 8192 counted, 8192 taken, 0 lost")) << r.out;
+}
+
+TEST(GuestInterconnect, SamplingTooRarelyLosesRecordsAndAccountsForEachOne) {
+  const RunResult r = run({"--machine", "bgq", "--set", "l1p.prefetch=false"}, "imon_stream",
+                          {"128", "64", "8192"});
+  expectPassed(r, 8);
+}
+
+TEST(GuestInterconnect, WithThePrefetcherReadsAndPrefetchesStillAddUp) {
+  const RunResult r = run({"--machine", "bgq"}, "imon_stream", {"128", "4"});
+  expectPassed(r, 5);
+}
+
+TEST(GuestInterconnect, AMachineWithoutTheMonitorHasNoDevice) {
+  const RunResult r = run({"--machine", "bgp"}, "imon_stream", {"128", "4"});
+  ASSERT_TRUE(r.exited()) << r.describe();
+  EXPECT_EQ(r.status(), 2);
+  EXPECT_TRUE(hasLine(r.out, "FAIL hpm_imon_open: error -2")) << r.out;
+}
+
 // ---- hpmsim run --sram-fault -------------------------------------------------------------------
 
 // The host's report line of one fault: (flipped at, detected at, how), or nullopt.

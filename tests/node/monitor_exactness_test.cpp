@@ -62,6 +62,7 @@ struct CountedRun {
   std::map<u32, u64> inputs;  // bus input -> what the bus delivered (programmed inputs only)
   std::map<std::pair<Event, u32>, u64> truth;  // Simulation::groundTruth of every (event, source)
   std::map<std::pair<std::string, u32>, u64> counters;  // (event, counter) -> value
+  std::map<std::string, u64> transactions;              // interconnect event -> its transactions
   u64 instructions = 0;
   Cycle cycles = 0;
   int status = -1;
@@ -197,6 +198,16 @@ struct Exactness : ::testing::TestWithParam<Case> {
       const NativeEvent* e = monitor->find(c.event);
       EXPECT_NE(e, nullptr) << c.event;
       if (e == nullptr) continue;
+      if (e->transaction_snoops != 0) {
+        // An interconnect monitor's filter: the transactions of its types and snoop results.
+        const probe::TransactionCounts* truth = sim.transactionTruth();
+        EXPECT_NE(truth, nullptr) << c.event;
+        if (truth == nullptr) continue;
+        const u64 expected = truth->count(e->transaction_types, e->transaction_snoops);
+        EXPECT_EQ(c.value, expected) << c.event << " on " << c.device << " counter " << c.counter;
+        run.transactions[c.event] = expected;
+        continue;
+      }
       // A PUnit counts its core's inputs; the node-wide units (UPC-P, and UPC-Q's L2 unit
       // combining its slices' ports) count every input of the event, a sliced L2 counter its
       // slice's.

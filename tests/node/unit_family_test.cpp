@@ -154,6 +154,9 @@ TEST(UnitFamily, AFamilyAddedByItsRegistrationLineCountsExactlyThroughTheMonitor
     SCOPED_TRACE(counting);
     MachineConfig machine = loadMachine("bgq", {std::string("monitor.counting=") + counting});
     machine.monitor.unit = "exact";
+    // Only the test family and the truth beside it (the interconnect monitor, a companion
+    // family, would attach beside it too: its own tests are tests/node/interconnect_test.cpp).
+    machine.monitor.interconnect = false;
     RunOptions options;
     options.root = std::filesystem::temp_directory_path().string();
     options.families = familiesWithExact();

@@ -515,12 +515,13 @@ TEST(Events, BgqCatalogueHasAPunitPerCoreAndTheNodeUnits) {
   const json c = json::parse(r.out);
   std::set<std::string> devices(c["devices"].begin(), c["devices"].end());
   for (int k = 0; k < 16; ++k) EXPECT_TRUE(devices.contains("/dev/hpm/punit" + std::to_string(k)));
-  for (const char* unit : {"/dev/hpm/l2", "/dev/hpm/io", "/dev/hpm/cnk"}) {
+  for (const char* unit : {"/dev/hpm/l2", "/dev/hpm/io", "/dev/hpm/cnk", "/dev/hpm/imon"}) {
     EXPECT_TRUE(devices.contains(unit)) << unit;
   }
   std::set<std::string> units;
   for (const json& e : c["events"]) units.insert(e["unit"].get<std::string>());
-  EXPECT_EQ(units, (std::set<std::string>{"punit", "l2", "io", "cnk"}));
+  EXPECT_EQ(units, (std::set<std::string>{"punit", "l2", "io", "cnk", "imon"}))
+      << "UPC-Q's units and, beside them, the interconnect monitor";
 }
 
 // Every event says what one count covers, as the catalogue's scopes.

@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
     unsigned own = kFirstOwnId, count = 0, last_id = 0;
     for (const bool bgpm : {true, false}) {
       for (const auto& e : events.at("events")) {
+        if (e.at("unit") == "imon") continue;  // not a BGPM unit: filter presets (hpm/imon.h)
         std::string name = e.at("name");
         unsigned input = e.at("input").get<unsigned>();
         // A thread's instance (NAME@t<t>) is the same event: the set picks it for its thread.

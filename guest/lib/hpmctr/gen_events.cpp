@@ -51,8 +51,13 @@ int main(int argc, char** argv) {
           nlohmann::json::parse(capture("'" + hpmsim + "' config --json --machine " + machine));
       const std::string unit = events.at("unit");
       int counters = 0;
+      std::size_t count = 0;
       out << "static const struct hpmctr_event_entry " << machine << "_events[] = {\n";
       for (const auto& e : events.at("events")) {
+        // The interconnect monitor's events are filter presets, not unit inputs: its guest
+        // interface (hpm/imon.h) programs filters.
+        if (e.at("unit") == "imon") continue;
+        ++count;
         out << "    {\"" << e.at("name").get<std::string>() << "\", \""
             << e.at("generic").get<std::string>() << "\", " << kindOf(e.at("unit")) << ", "
             << e.value("core", -1) << ", " << e.value("thread", -1) << ", "
@@ -63,7 +68,7 @@ int main(int argc, char** argv) {
       table << "    {\"" << machine << "\", " << (unit == "upc" ? 1 : 2) << ", "
             << config.at("node").at("cores").get<int>() << ", "
             << config.at("node").at("threads_per_core").get<int>() << ", " << counters << ", "
-            << events.at("events").size() << ", " << machine << "_events},\n";
+            << count << ", " << machine << "_events},\n";
     }
     out << "const struct hpmctr_catalogue hpmctr_catalogues[] = {\n"
         << table.str() << "};\nconst unsigned hpmctr_catalogue_count = 2;\n";

@@ -1,0 +1,22 @@
+// The interconnect monitor's events: filter presets that host programming (hpmsim stat) and the
+// catalogue offer by name. Each is a filter over transaction types and snoop results; its ground
+// truth is TransactionCounts::count(types, snoops). Guest software programs any filter itself.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "base/types.h"
+
+namespace hpm::imon {
+
+struct Preset {
+  std::string name;
+  std::string description;
+  u32 types = 0;   // bit t: transaction type t (0: never counts on this interconnect)
+  u32 snoops = 0;  // bit s: snoop result s
+};
+
+std::span<const Preset> presets();
+
+}  // namespace hpm::imon
