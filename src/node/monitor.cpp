@@ -532,17 +532,25 @@ u64 Monitor::windowBytes(int device) const {
 }
 
 u64 Monitor::readRegister(int device, u64 offset) {
-  Impl& m = *impl_;
   // (An access is made by an instruction issued at the bus's cycle.)
-  m.flushAll(m.bus.now(), previous_issue_ >= m.bus.now());
-  const Cycle now = m.accessTime(static_cast<u32>(device));
-  return m.slots[device].unit->read(offset, now);
+  return hostRead(device, offset, impl_->bus.now(), previous_issue_ >= impl_->bus.now());
 }
 
 void Monitor::writeRegister(int device, u64 offset, u64 value) {
+  hostWrite(device, offset, value, impl_->bus.now(), previous_issue_ >= impl_->bus.now());
+}
+
+u64 Monitor::hostRead(int device, u64 offset, Cycle at, bool events_of_at) {
   Impl& m = *impl_;
-  m.flushAll(m.bus.now(), previous_issue_ >= m.bus.now());
-  const Cycle now = m.accessTime(static_cast<u32>(device));
+  m.flushAll(at, events_of_at);
+  const Cycle now = m.accessAt(static_cast<u32>(device), at);
+  return m.slots[device].unit->read(offset, now);
+}
+
+void Monitor::hostWrite(int device, u64 offset, u64 value, Cycle at, bool events_of_at) {
+  Impl& m = *impl_;
+  m.flushAll(at, events_of_at);
+  const Cycle now = m.accessAt(static_cast<u32>(device), at);
   Impl::Slot& slot = m.slots[device];
   const bool configured = slot.unit->write(offset, value, now);
   // A start/stop or a configuration write may change which events the unit wants (a unit that

@@ -96,6 +96,11 @@ class Monitor : public probe::Sink, public DeviceProvider {
   void setInterruptTarget(int device, int tid, int signo) override;
   void interruptDelivered(int device, Cycle at) override;
   std::vector<std::string> devicePaths() const;
+  // A register access of the host during the run at cycle `at` (a tool sampling or reprogramming
+  // a unit between instructions, as busstat does), as a guest access at `at` would be: after
+  // every event before `at` and, with `events_of_at`, of `at` too.
+  u64 hostRead(int device, u64 offset, Cycle at, bool events_of_at = true);
+  void hostWrite(int device, u64 offset, u64 value, Cycle at, bool events_of_at = true);
 
   // Delivers the interrupts raised up to `now` to their threads, at most once per
   // monitor.poll_cycles (earlier calls return at once); cheap when no thread takes interrupts.

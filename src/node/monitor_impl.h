@@ -116,7 +116,6 @@ struct Monitor::Impl {
   Cycle accessAt(u32 slot, Cycle t) const {
     return std::max({t, unitNow(slot), slots[slot].horizon});
   }
-  Cycle accessTime(u32 slot) const { return accessAt(slot, bus.now()); }
 
   const MachineConfig& machine;
   probe::Bus& bus;

@@ -18,5 +18,6 @@ void addSweepCommand(CLI::App& root, Action& selected);
 void addEventsCommand(CLI::App& root, Action& selected);
 void addStatCommand(CLI::App& root, Action& selected);
 void addUpcCommand(CLI::App& root, Action& selected);
+void addBusstatCommand(CLI::App& root, Action& selected);
 
 }  // namespace hpm::tools

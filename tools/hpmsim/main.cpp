@@ -67,6 +67,7 @@ int main(int argc, char** argv) {
   hpm::tools::addSweepCommand(app, selected);
   hpm::tools::addEventsCommand(app, selected);
   hpm::tools::addStatCommand(app, selected);
+  hpm::tools::addBusstatCommand(app, selected);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

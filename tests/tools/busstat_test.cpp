@@ -1,0 +1,147 @@
+// `hpmsim busstat` (docs/interconnect.md): its counts held against the simulator's own count of
+// the interconnect's transactions (`hpmsim run --stats-json`, "interconnect"), its
+// transaction-type distribution (seed 004's Figure 3) against the same, and its errors.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using hpm::test::RunResult;
+using hpm::test::TempDir;
+using nlohmann::json;
+using u64 = std::uint64_t;
+
+const std::string kHpmsim = HPM_TEST_HPMSIM;
+const std::string kNodeMix = std::string(HPM_TEST_GUEST_BIN_DIR) + "/node_mix";
+constexpr std::chrono::seconds kTimeout{300};
+constexpr int kUsage = 2;  // ExitCode::kUsage
+
+RunResult hpmsim(const std::vector<std::string>& args, const fs::path& cwd) {
+  std::vector<std::string> argv = {kHpmsim};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return hpm::test::runProcess(argv, {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "", cwd, kTimeout);
+}
+
+// The simulator's count of node_mix's transactions by statistic name ("read_l2", ...).
+json truthOf(const std::vector<std::string>& machine_args) {
+  TempDir dir("hpm-busstat");
+  std::vector<std::string> args = {"run"};
+  args.insert(args.end(), machine_args.begin(), machine_args.end());
+  const std::vector<std::string> tail = {"--stats-json", "stats.json", "--", kNodeMix, "3"};
+  args.insert(args.end(), tail.begin(), tail.end());
+  const RunResult r = hpmsim(args, dir.path());
+  EXPECT_EQ(r.status(), 0) << r.err;
+  std::ifstream in(dir.path() / "stats.json");
+  return json::parse(in).at("timing").at("interconnect");
+}
+
+u64 sumWithPrefix(const json& truth, const std::string& prefix) {
+  u64 sum = 0;
+  for (const auto& [key, value] : truth.items()) {
+    if (prefix.empty() || key.starts_with(prefix)) sum += value.get<u64>();
+  }
+  return sum;
+}
+
+TEST(Busstat, IntervalCountsAddUpToTheSimulatorsCountOfEachPresetsTransactions) {
+  TempDir dir("hpm-busstat");
+  const RunResult r = hpmsim(
+      {"busstat", "--machine", "bgq", "-I", "200000", "-e",
+       "sfi_hstgrm_all_trans,ic_write,ic_mem_read,sfi_hstgrm_int", "--json", "--", kNodeMix, "3"},
+      dir.path());
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json out = json::parse(r.err);
+  const json truth = truthOf({"--machine", "bgq"});
+  EXPECT_GT(out.at("intervals").size(), 3u) << "several intervals, the last partial";
+  std::map<std::string, u64> sums;
+  for (const json& row : out.at("intervals")) {
+    for (const auto& [name, value] : row.at("counts").items()) sums[name] += value.get<u64>();
+  }
+  for (const auto& [name, value] : sums) EXPECT_EQ(value, out.at("counts").at(name)) << name;
+  EXPECT_EQ(out.at("counts").at("sfi_hstgrm_all_trans"), sumWithPrefix(truth, ""));
+  EXPECT_EQ(out.at("counts").at("ic_write"), sumWithPrefix(truth, "write_"));
+  EXPECT_EQ(out.at("counts").at("ic_mem_read"), sumWithPrefix(truth, "mem_read_"));
+  EXPECT_EQ(out.at("counts").at("sfi_hstgrm_int"), 0u) << "no interrupt crosses the crossbar";
+  EXPECT_GT(sumWithPrefix(truth, "write_"), 1000u);
+}
+
+TEST(Busstat, DistributionSamplesExactlyTheTypesItWatchedTheWholeRun) {
+  // One rotation longer than the run: the four counters watch the first four types throughout,
+  // so those are sampled (and estimated) exactly, and the others not at all.
+  TempDir dir("hpm-busstat");
+  const RunResult r = hpmsim({"busstat", "--machine", "bgq", "--distribution", "-I", "1000000000",
+                              "--json", "--csv", "dist.csv", "--", kNodeMix, "3"},
+                             dir.path());
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json out = json::parse(r.err);
+  const json truth = truthOf({"--machine", "bgq"});
+  const json& rows = out.at("distribution");
+  ASSERT_EQ(rows.size(), 10u);
+  const char* prefixes[] = {"read_",       "fetch_",    "prefetch_",  "write_",   "atomic_",
+                            "invalidate_", "mem_read_", "mem_write_", "io_read_", "io_write_"};
+  for (std::size_t t = 0; t < rows.size(); ++t) {
+    SCOPED_TRACE(rows[t].at("name").get<std::string>());
+    EXPECT_EQ(rows[t].at("exact"), sumWithPrefix(truth, prefixes[t]));
+    if (t < 4) {
+      EXPECT_EQ(rows[t].at("sampled"), rows[t].at("exact"));
+      EXPECT_EQ(rows[t].at("observed_cycles"), out.at("cycles"));
+    } else {
+      EXPECT_EQ(rows[t].at("sampled"), 0u);
+      EXPECT_EQ(rows[t].at("observed_cycles"), 0u);
+    }
+  }
+  std::ifstream csv(dir.path() / "dist.csv");
+  std::string header;
+  std::getline(csv, header);
+  EXPECT_EQ(header, "type,name,sampled,observed_cycles,estimated,share,exact");
+}
+
+TEST(Busstat, DistributionRotatesEveryTypeThroughTheCounters) {
+  TempDir dir("hpm-busstat");
+  const RunResult r = hpmsim({"busstat", "--machine", "bgq", "--distribution", "-I", "20000",
+                              "--json", "--", kNodeMix, "3"},
+                             dir.path());
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json out = json::parse(r.err);
+  u64 observed = 0;
+  for (const json& row : out.at("distribution")) {
+    EXPECT_GT(row.at("observed_cycles").get<u64>(), 0u) << row.at("name");
+    EXPECT_LE(row.at("sampled").get<u64>(), row.at("exact").get<u64>()) << row.at("name");
+    observed += row.at("observed_cycles").get<u64>();
+  }
+  // Four counters watch a type each at every moment.
+  EXPECT_EQ(observed, 4 * out.at("cycles").get<u64>());
+}
+
+TEST(Busstat, RefusesWhatItCannotCountNamingTheProblem) {
+  TempDir dir("hpm-busstat");
+  RunResult r = hpmsim({"busstat", "--machine", "bgp", "--", kNodeMix, "1"}, dir.path());
+  EXPECT_EQ(r.status(), kUsage);
+  EXPECT_NE(r.err.find("no interconnect monitor"), std::string::npos) << r.err;
+  r = hpmsim({"busstat", "-e", "sfi_nonsense", "--", kNodeMix, "1"}, dir.path());
+  EXPECT_EQ(r.status(), kUsage);
+  EXPECT_NE(r.err.find("unknown event 'sfi_nonsense'"), std::string::npos) << r.err;
+  r = hpmsim(
+      {"busstat", "-e", "ic_read,ic_write,ic_fetch,ic_prefetch,ic_atomic", "--", kNodeMix, "1"},
+      dir.path());
+  EXPECT_EQ(r.status(), kUsage);
+  EXPECT_NE(r.err.find("has 4 counters"), std::string::npos) << r.err;
+  r = hpmsim({"busstat", "--distribution", "-e", "ic_read", "--", kNodeMix, "1"}, dir.path());
+  EXPECT_EQ(r.status(), kUsage);
+  r = hpmsim({"busstat", "--mode", "functional", "--", kNodeMix, "1"}, dir.path());
+  EXPECT_EQ(r.status(), kUsage);
+}
+
+}  // namespace

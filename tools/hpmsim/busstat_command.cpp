@@ -1,0 +1,336 @@
+// `hpmsim busstat`: the interconnect monitor from the host, in the spirit of Solaris busstat(1M)
+// with seed 004's Fire Link events (docs/interconnect.md). It programs the monitor's counters
+// with filter presets, samples them every interval of simulated cycles as a tool on the machine
+// would, and, with --distribution, rotates the counters' type filters over the transaction types
+// at every interval to estimate the run's transaction-type distribution (seed 004, Figure 3).
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <csignal>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "base/error.h"
+#include "node/machine.h"
+#include "node/monitor.h"
+#include "node/simulation.h"
+#include "pmu/imon/events.h"
+#include "pmu/imon/unit.h"
+#include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/guest_env.h"
+#include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/output.h"
+#include "tools/hpmsim/program_path.h"
+
+namespace hpm::tools {
+namespace {
+
+struct BusstatOptions {
+  std::string machine = "bgq";
+  std::string mode = "timing";
+  std::vector<std::string> overrides;
+  std::vector<std::string> events;
+  u64 interval = 0;
+  bool distribution = false;
+  bool json = false;
+  std::string csv;
+  std::string root = ".";
+  GuestEnvOptions env;
+  std::vector<std::string> command;
+};
+
+constexpr u64 kDefaultRotation = 100000;  // cycles per filter setting in --distribution
+
+std::string withCommas(u64 v) {
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
+u64 counterOffset(u32 counter, u64 field) {
+  return imon::reg::kMonitorBase + counter / imon::kCountersPerMonitor * imon::reg::kMonitorStride +
+         counter % imon::kCountersPerMonitor * imon::reg::kCounterStride + field;
+}
+
+// The host's view of the unit: its device and the presets by name.
+struct Unit {
+  Monitor* monitor = nullptr;
+  int device = -1;
+  u32 counters = 0;
+
+  u64 read(u32 counter, Cycle at) const {
+    return monitor->hostRead(device, counterOffset(counter, imon::reg::kCount), at);
+  }
+  void program(u32 counter, u64 types, u64 snoops, Cycle at) const {
+    monitor->hostWrite(device, counterOffset(counter, imon::reg::kTypes), types, at);
+    monitor->hostWrite(device, counterOffset(counter, imon::reg::kSnoops), snoops, at);
+    monitor->hostWrite(device, counterOffset(counter, imon::reg::kCount), 0, at);
+  }
+};
+
+const imon::Preset& presetNamed(const std::string& name) {
+  for (const imon::Preset& p : imon::presets()) {
+    if (p.name == name) return p;
+  }
+  fail(ExitCode::kUsage, "busstat: unknown event '{}' (hpmsim events --unit imon lists them)",
+       name);
+}
+
+std::vector<std::string> splitList(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const std::string& item : items) {
+    std::stringstream ss(item);
+    for (std::string name; std::getline(ss, name, ',');) {
+      if (!name.empty()) out.push_back(name);
+    }
+  }
+  return out;
+}
+
+// One type's share of a --distribution run.
+struct TypeShare {
+  u64 sampled = 0;   // transactions counted while a counter watched the type
+  u64 observed = 0;  // cycles a counter watched it
+  double estimate = 0;
+  u64 exact = 0;  // the simulator's count (ground truth)
+};
+
+int run(const BusstatOptions& opt) {
+  if (opt.command.empty()) fail(ExitCode::kUsage, "busstat: no program given (-- PROGRAM)");
+  const auto mode = parseRunMode(opt.mode);
+  if (!mode || *mode == RunMode::kFunctional || *mode == RunMode::kProfile) {
+    fail(ExitCode::kUsage,
+         "busstat: --mode must be timing or warmup (the interconnect exists in "
+         "the models of those modes)");
+  }
+  MachineConfig machine = loadMachine(opt.machine, opt.overrides);
+  if (!opt.csv.empty()) requireWritable(opt.csv);
+  RunOptions ro;
+  ro.mode = *mode;
+  ro.root = opt.root;
+  std::signal(SIGPIPE, SIG_IGN);
+  Simulation sim(machine, ro);
+  Unit unit;
+  unit.monitor = sim.monitor();
+  if (unit.monitor != nullptr) unit.device = unit.monitor->findDevice("/dev/hpm/imon");
+  if (unit.device < 0) {
+    fail(ExitCode::kUsage,
+         "busstat: machine {} has no interconnect monitor (monitor.interconnect = false)",
+         machine.name);
+  }
+  unit.counters = machine.imon.monitors * imon::kCountersPerMonitor;
+  const u64 interval = opt.interval != 0 ? opt.interval : opt.distribution ? kDefaultRotation : 0;
+
+  // What each counter counts: the presets asked for, or in --distribution one type each.
+  std::vector<std::string> names = splitList(opt.events);
+  if (opt.distribution && !names.empty()) {
+    fail(ExitCode::kUsage, "busstat: --distribution sets the filters itself: give no -e");
+  }
+  if (!opt.distribution && names.empty()) {
+    names = {"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt", "sfi_hstgrm_io", "ic_mem_write"};
+    names.resize(std::min<std::size_t>(names.size(), unit.counters));
+  }
+  if (names.size() > unit.counters) {
+    fail(ExitCode::kUsage,
+         "busstat: {} events asked, the interconnect monitor has {} counters (imon.monitors = {} "
+         "monitors of 2)",
+         names.size(), unit.counters, machine.imon.monitors);
+  }
+  const u64 all_snoops = (u64{1} << probe::kSnoopResults) - 1;
+  const u32 types = probe::kTransactionTypes;
+  // Round r: counter c watches type (r x counters + c) mod types.
+  u64 round = 0;
+  auto typeOf = [&](u32 counter) {
+    return static_cast<u32>((round * unit.counters + counter) % types);
+  };
+  u32 used = 0;
+  if (opt.distribution) {
+    used = std::min(unit.counters, types);
+    for (u32 c = 0; c < used; ++c) unit.program(c, u64{1} << typeOf(c), all_snoops, 0);
+  } else {
+    used = static_cast<u32>(names.size());
+    for (u32 c = 0; c < used; ++c) {
+      const imon::Preset& p = presetNamed(names[c]);
+      unit.program(c, p.types, p.snoops, 0);
+    }
+  }
+  u64 run_bits = 0;
+  for (u32 c = 0; c < used; ++c) run_bits |= u64{1} << (c / imon::kCountersPerMonitor);
+  unit.monitor->hostWrite(unit.device, imon::reg::kRun, run_bits, 0);
+
+  std::vector<TypeShare> shares(types);
+  std::vector<std::pair<Cycle, std::vector<u64>>> samples;  // interval ends, counts in them
+  Cycle last = 0;
+  auto sample = [&](Cycle now) {
+    std::vector<u64> counts(used);
+    for (u32 c = 0; c < used; ++c) {
+      counts[c] = unit.read(c, now);
+      if (opt.distribution) {
+        shares[typeOf(c)].sampled += counts[c];
+        shares[typeOf(c)].observed += now - last;
+      }
+    }
+    samples.emplace_back(now, counts);
+    last = now;
+    if (opt.distribution) {
+      ++round;
+      for (u32 c = 0; c < used; ++c) unit.program(c, u64{1} << typeOf(c), all_snoops, now);
+    } else {
+      for (u32 c = 0; c < used; ++c) {
+        unit.monitor->hostWrite(unit.device, counterOffset(c, imon::reg::kCount), 0, now);
+      }
+    }
+  };
+  if (interval != 0) sim.setIntervalHook(interval, sample);
+
+  sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
+  sim.kernel().setInterruptSource(pendingInterrupt);
+  sim.run();
+  const Cycle end = sim.elapsedCycles();
+  if (end > last || samples.empty()) sample(std::max(end, last));  // the last, partial interval
+  const Termination& term = sim.kernel().termination();
+  std::fflush(stdout);
+
+  const probe::TransactionCounts& truth = *sim.transactionTruth();
+  nlohmann::json out;
+  std::string text;
+  std::string csv;
+  const std::string program = fmt::format("{}", fmt::join(opt.command, " "));
+  if (opt.distribution) {
+    u64 total_exact = 0;
+    double total_estimate = 0;
+    for (u32 t = 0; t < types; ++t) {
+      TypeShare& s = shares[t];
+      s.exact = truth.count(u32{1} << t, static_cast<u32>(all_snoops));
+      s.estimate = s.observed == 0 ? 0
+                                   : static_cast<double>(s.sampled) * static_cast<double>(end) /
+                                         static_cast<double>(s.observed);
+      total_exact += s.exact;
+      total_estimate += s.estimate;
+    }
+    text += fmt::format(
+        "\n Transaction distribution of '{}' (machine {}, interconnect monitor: {} counters "
+        "rotated over {} types every {} cycles; {} cycles)\n\n",
+        program, machine.name, used, types, withCommas(interval), withCommas(end));
+    text += fmt::format("  {:<5} {:<11} {:>12} {:>9} {:>14} {:>7} {:>14} {:>8}\n", "type", "name",
+                        "sampled", "observed", "estimated", "share", "exact", "error");
+    csv = "type,name,sampled,observed_cycles,estimated,share,exact\n";
+    nlohmann::json rows = nlohmann::json::array();
+    for (u32 t = 0; t < types; ++t) {
+      const TypeShare& s = shares[t];
+      const auto& info = probe::kTransactionTypeInfo[t];
+      const double share = total_estimate > 0 ? 100.0 * s.estimate / total_estimate : 0;
+      const std::string error =
+          s.exact == 0
+              ? (s.estimate == 0 ? "0.0 %" : "-")
+              : fmt::format("{:+.1f} %", 100.0 * (s.estimate - static_cast<double>(s.exact)) /
+                                             static_cast<double>(s.exact));
+      text += fmt::format(
+          "  {:<5} {:<11} {:>12} {:>8.1f}% {:>14} {:>6.1f}% {:>14} {:>8}\n", info.mnemonic,
+          info.name, withCommas(s.sampled),
+          end ? 100.0 * static_cast<double>(s.observed) / static_cast<double>(end) : 0.0,
+          withCommas(static_cast<u64>(s.estimate + 0.5)), share, withCommas(s.exact), error);
+      csv += fmt::format("{},{},{},{},{:.1f},{:.4f},{}\n", info.mnemonic, info.name, s.sampled,
+                         s.observed, s.estimate, share, s.exact);
+      rows.push_back({{"type", info.mnemonic},
+                      {"name", info.name},
+                      {"sampled", s.sampled},
+                      {"observed_cycles", s.observed},
+                      {"estimated", s.estimate},
+                      {"share_percent", share},
+                      {"exact", s.exact}});
+    }
+    text += fmt::format("  {:<5} {:<11} {:>12} {:>9} {:>14} {:>7} {:>14}\n\n", "all", "", "", "",
+                        withCommas(static_cast<u64>(total_estimate + 0.5)), "",
+                        withCommas(total_exact));
+    out["distribution"] = rows;
+    out["rotation_cycles"] = interval;
+  } else {
+    // busstat's layout: one line per monitor and interval, its two counters' events and counts.
+    text +=
+        fmt::format("\n Interconnect transactions of '{}' (machine {})\n\n", program, machine.name);
+    text += fmt::format("{:>14}  {:<6}", "cycle", "dev");
+    for (u32 k = 0; k < imon::kCountersPerMonitor; ++k) {
+      text += fmt::format(" {:<30} {:>12}", fmt::format("event{}", k), fmt::format("pic{}", k));
+    }
+    text += "\n";
+    csv = "cycle";
+    for (const std::string& n : names) csv += "," + n;
+    csv += "\n";
+    std::vector<u64> totals(used);
+    nlohmann::json intervals = nlohmann::json::array();
+    for (const auto& [cycle, counts] : samples) {
+      for (u32 m = 0; m * imon::kCountersPerMonitor < used; ++m) {
+        text += fmt::format("{:>14}  imon{:<2}", withCommas(cycle), m);
+        for (u32 c = m * imon::kCountersPerMonitor;
+             c < std::min<u32>(used, (m + 1) * imon::kCountersPerMonitor); ++c) {
+          text += fmt::format(" {:<30} {:>12}", names[c], withCommas(counts[c]));
+        }
+        text += "\n";
+      }
+      csv += std::to_string(cycle);
+      nlohmann::json row = {{"cycle", cycle}};
+      for (u32 c = 0; c < used; ++c) {
+        totals[c] += counts[c];
+        csv += "," + std::to_string(counts[c]);
+        row["counts"][names[c]] = counts[c];
+      }
+      csv += "\n";
+      intervals.push_back(row);
+    }
+    text += "\n";
+    for (u32 c = 0; c < used; ++c) {
+      text += fmt::format("{:>20}      {}\n", withCommas(totals[c]), names[c]);
+      out["counts"][names[c]] = totals[c];
+    }
+    text += "\n";
+    out["intervals"] = intervals;
+  }
+  text += fmt::format("{:>20.9f} seconds simulated ({} cycles at {:g} MHz)\n\n",
+                      static_cast<double>(end) / static_cast<double>(machine.clockHz()),
+                      withCommas(end), machine.node.clock_mhz);
+  out["cycles"] = end;
+  out["machine"] = machine.name;
+  if (!opt.csv.empty()) writeTextFile(opt.csv, csv);
+  if (opt.json) {
+    fmt::print(stderr, "{}\n", out.dump(2));
+  } else {
+    fmt::print(stderr, "{}", text);  // as perf stat: the guest owns stdout
+  }
+  return term.status;
+}
+
+}  // namespace
+
+void addBusstatCommand(CLI::App& root, Action& selected) {
+  auto opt = std::make_shared<BusstatOptions>();
+  CLI::App* cmd = root.add_subcommand(
+      "busstat",
+      "Count interconnect transactions with the interconnect monitor (as Solaris busstat)");
+  cmd->add_option("--machine", opt->machine, "Machine preset or TOML file")->capture_default_str();
+  cmd->add_option("--mode", opt->mode, "Run mode: timing or warmup")->capture_default_str();
+  cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
+      ->allow_extra_args(false);
+  cmd->add_option("-e,--event", opt->events,
+                  "Interconnect events, comma-separated (hpmsim events --unit imon), two per "
+                  "monitor")
+      ->allow_extra_args(false);
+  cmd->add_option("-I,--interval", opt->interval,
+                  "Print the counts of every interval of N cycles (--distribution: rotate the "
+                  "filters every N cycles, default 100000)");
+  cmd->add_flag("--distribution", opt->distribution,
+                "Rotate the counters over the transaction types and estimate the run's "
+                "transaction-type distribution (seed 004, Figure 3)");
+  cmd->add_option("--csv", opt->csv, "Also write the intervals or the distribution as CSV");
+  cmd->add_flag("--json", opt->json, "Print a JSON object instead of the table");
+  cmd->add_option("--root", opt->root, "Directory the guest sees as /");
+  addGuestEnvOptions(*cmd, opt->env);
+  cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
+  cmd->positionals_at_end();
+  cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
+}
+
+}  // namespace hpm::tools
