@@ -125,6 +125,35 @@ TEST(Busstat, DistributionRotatesEveryTypeThroughTheCounters) {
   EXPECT_EQ(observed, 4 * out.at("cycles").get<u64>());
 }
 
+TEST(Busstat, FifoSamplingAccountsForEveryMatchOfCounterOneAsTakenOrLost) {
+  // Sampled often, the FIFO loses little; sampled rarely, most; either way every write counter 1
+  // matched is a record taken or one the FIFO reported lost, and the trace holds those taken.
+  for (const char* interval : {"500", "100000"}) {
+    SCOPED_TRACE(interval);
+    TempDir dir("hpm-busstat");
+    const RunResult r = hpmsim({"busstat", "-e", "ic_read,ic_write", "-I", interval, "--trace",
+                                "trace.csv", "--json", "--", kNodeMix, "3"},
+                               dir.path());
+    ASSERT_EQ(r.status(), 0) << r.err;
+    const json out = json::parse(r.err);
+    const json& fifo = out.at("fifo");
+    EXPECT_EQ(fifo.at("matched"), out.at("counts").at("ic_write"));
+    EXPECT_EQ(fifo.at("taken").get<u64>() + fifo.at("lost").get<u64>(),
+              fifo.at("matched").get<u64>());
+    EXPECT_GT(fifo.at("taken").get<u64>(), 0u);
+    std::ifstream trace(dir.path() / "trace.csv");
+    std::string line;
+    u64 records = 0;
+    std::getline(trace, line);
+    EXPECT_EQ(line, "cycle,monitor,address,type,snoop,source,id");
+    while (std::getline(trace, line)) {
+      ++records;
+      EXPECT_NE(line.find(",WR,"), std::string::npos) << line;
+    }
+    EXPECT_EQ(records, fifo.at("taken").get<u64>());
+  }
+}
+
 TEST(Busstat, RefusesWhatItCannotCountNamingTheProblem) {
   TempDir dir("hpm-busstat");
   RunResult r = hpmsim({"busstat", "--machine", "bgp", "--", kNodeMix, "1"}, dir.path());
