@@ -995,6 +995,10 @@ const probe::TransactionCounts& NodeTiming::transactionCounts() const {
   return impl_->mem.transactionCounts();
 }
 
+u32 NodeTiming::l2Block(u64 addr) const {
+  return impl_->mem.l2Block(addr);
+}
+
 const u64* NodeTiming::coreVersion(u32 core) const {
   return &impl_->cores[core].version;
 }

@@ -139,6 +139,8 @@ class NodeTiming final : public probe::LevelSource {
   std::optional<u64> groundTruth(probe::Event e, u32 instance) const;
   // The memory system's interconnect transactions (mem::MemorySystem::transactionCounts).
   const probe::TransactionCounts& transactionCounts() const;
+  // mem::MemorySystem::l2Block.
+  u32 l2Block(u64 addr) const;
   // A counter that changes at every issue() and idleUntil() of the core's hardware threads.
   const u64* coreVersion(u32 core) const;
 

@@ -327,6 +327,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   u64 loadBias() const { return load_bias_; }
   const KernelConfig& config() const { return config_; }
   GuestMemory& memory() { return memory_; }
+  // The process's mappings now ([stack], [heap], the program's segments, mmaps).
+  const VmaMap& memoryMap() const { return vmas_; }
   // The simulated time of the whole run: the latest clock of any hardware thread.
   u64 elapsedCycles() const;
 

@@ -149,6 +149,13 @@ class MemorySystem {
 
   // ---- Structure and statistics ----
   u32 sliceOf(u64 addr) const { return sliceOfLine(addr >> l2_shift_); }
+  // The L2 block (slice x sets per slice + set) that holds `addr`'s line: where the line
+  // competes with others for the set's ways (the cache-conflict tool's unit).
+  u32 l2Block(u64 addr) const {
+    const u64 line = addr >> l2_shift_;
+    return sliceOfLine(line) * p_.l2.setsPerSlice() +
+           static_cast<u32>((line >> slice_bits_) & (p_.l2.setsPerSlice() - 1));
+  }
   u32 controllerOf(u64 addr) const;
   const CacheStats& l1iStats(u32 core) const { return l1i_stats_[core]; }
   const CacheStats& l1dStats(u32 core) const { return l1d_stats_[core]; }

@@ -793,6 +793,11 @@ const probe::TransactionCounts* Simulation::transactionTruth() const {
   return impl_->model ? &impl_->model->transactionCounts() : nullptr;
 }
 
+std::optional<u32> Simulation::cacheBlockOf(u64 addr) const {
+  if (!impl_->model) return std::nullopt;
+  return impl_->model->l2Block(addr);
+}
+
 Monitor* Simulation::monitor() const {
   return impl_->monitor.get();
 }

@@ -115,6 +115,9 @@ class Simulation {
   // The interconnect's transactions so far by type and snoop result (the ground truth of the
   // interconnect monitor's counters); null without a memory system (the functional mode).
   const probe::TransactionCounts* transactionTruth() const;
+  // The block of the cache whose evictions the interconnect carries (bgq: the L2's slice x sets
+  // per slice + set) holding `addr`; nullopt without a memory system.
+  std::optional<u32> cacheBlockOf(u64 addr) const;
 
   // Every ground-truth statistic: kernel, timing model, regions.
   void visitStats(stats::Visitor& v) const;

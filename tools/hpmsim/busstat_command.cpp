@@ -20,6 +20,7 @@
 #include "pmu/imon/unit.h"
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/guest_env.h"
+#include "tools/hpmsim/imon_host.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
 #include "tools/hpmsim/program_path.h"
@@ -51,31 +52,6 @@ std::string withCommas(u64 v) {
     s.insert(static_cast<std::size_t>(i), ",");
   return s;
 }
-
-u64 fifoOffset(u32 monitor, u64 field) {
-  return imon::reg::kMonitorBase + monitor * imon::reg::kMonitorStride + field;
-}
-
-u64 counterOffset(u32 counter, u64 field) {
-  return imon::reg::kMonitorBase + counter / imon::kCountersPerMonitor * imon::reg::kMonitorStride +
-         counter % imon::kCountersPerMonitor * imon::reg::kCounterStride + field;
-}
-
-// The host's view of the unit: its device and the presets by name.
-struct Unit {
-  Monitor* monitor = nullptr;
-  int device = -1;
-  u32 counters = 0;
-
-  u64 read(u32 counter, Cycle at) const {
-    return monitor->hostRead(device, counterOffset(counter, imon::reg::kCount), at);
-  }
-  void program(u32 counter, u64 types, u64 snoops, Cycle at) const {
-    monitor->hostWrite(device, counterOffset(counter, imon::reg::kTypes), types, at);
-    monitor->hostWrite(device, counterOffset(counter, imon::reg::kSnoops), snoops, at);
-    monitor->hostWrite(device, counterOffset(counter, imon::reg::kCount), 0, at);
-  }
-};
 
 const imon::Preset& presetNamed(const std::string& name) {
   for (const imon::Preset& p : imon::presets()) {
@@ -120,15 +96,7 @@ int run(const BusstatOptions& opt) {
   ro.root = opt.root;
   std::signal(SIGPIPE, SIG_IGN);
   Simulation sim(machine, ro);
-  Unit unit;
-  unit.monitor = sim.monitor();
-  if (unit.monitor != nullptr) unit.device = unit.monitor->findDevice("/dev/hpm/imon");
-  if (unit.device < 0) {
-    fail(ExitCode::kUsage,
-         "busstat: machine {} has no interconnect monitor (monitor.interconnect = false)",
-         machine.name);
-  }
-  unit.counters = machine.imon.monitors * imon::kCountersPerMonitor;
+  ImonHost unit(sim, "busstat");
   const u64 interval = opt.interval != 0 ? opt.interval : opt.distribution ? kDefaultRotation : 0;
 
   // What each counter counts: the presets asked for, or in --distribution one type each.
@@ -138,35 +106,41 @@ int run(const BusstatOptions& opt) {
   }
   if (!opt.distribution && names.empty()) {
     names = {"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt", "sfi_hstgrm_io", "ic_mem_write"};
-    names.resize(std::min<std::size_t>(names.size(), unit.counters));
+    names.resize(std::min<std::size_t>(names.size(), unit.counters()));
   }
-  if (names.size() > unit.counters) {
+  if (names.size() > unit.counters()) {
     fail(ExitCode::kUsage,
          "busstat: {} events asked, the interconnect monitor has {} counters (imon.monitors = {} "
          "monitors of 2)",
-         names.size(), unit.counters, machine.imon.monitors);
+         names.size(), unit.counters(), machine.imon.monitors);
   }
   const u64 all_snoops = (u64{1} << probe::kSnoopResults) - 1;
+  auto filterOf = [&](u64 type_mask, u64 snoops) {
+    imon::Filter f;
+    f.types = type_mask;
+    f.snoops = snoops;
+    return f;
+  };
   const u32 types = probe::kTransactionTypes;
   // Round r: counter c watches type (r x counters + c) mod types.
   u64 round = 0;
   auto typeOf = [&](u32 counter) {
-    return static_cast<u32>((round * unit.counters + counter) % types);
+    return static_cast<u32>((round * unit.counters() + counter) % types);
   };
   u32 used = 0;
   if (opt.distribution) {
-    used = std::min(unit.counters, types);
-    for (u32 c = 0; c < used; ++c) unit.program(c, u64{1} << typeOf(c), all_snoops, 0);
+    used = std::min(unit.counters(), types);
+    for (u32 c = 0; c < used; ++c) unit.program(c, filterOf(u64{1} << typeOf(c), all_snoops), 0);
   } else {
     used = static_cast<u32>(names.size());
     for (u32 c = 0; c < used; ++c) {
       const imon::Preset& p = presetNamed(names[c]);
-      unit.program(c, p.types, p.snoops, 0);
+      unit.program(c, filterOf(p.types, p.snoops), 0);
     }
   }
   u64 run_bits = 0;
   for (u32 c = 0; c < used; ++c) run_bits |= u64{1} << (c / imon::kCountersPerMonitor);
-  unit.monitor->hostWrite(unit.device, imon::reg::kRun, run_bits, 0);
+  unit.run(run_bits, 0);
 
   // --fifo / --trace: every used monitor's FIFO records what its counter 1 matches; each sample
   // takes what the FIFOs hold and learns how many records they lost meanwhile.
@@ -177,31 +151,18 @@ int run(const BusstatOptions& opt) {
       fail(ExitCode::kUsage, "busstat: --fifo and --trace go without --distribution");
     if (used < 2)
       fail(ExitCode::kUsage, "busstat: the FIFO records counter 1's matches: give two events");
-    for (u32 m = 0; m < monitors_used; ++m) {
-      unit.monitor->hostWrite(unit.device, fifoOffset(m, imon::reg::kFifoEnable), 1, 0);
-    }
+    for (u32 m = 0; m < monitors_used; ++m) unit.enableFifo(m, 0);
   }
   u64 fifo_taken = 0, fifo_lost = 0;
   std::string trace_csv = "cycle,monitor,address,type,snoop,source,id\n";
   auto sampleFifos = [&](Cycle now) {
     for (u32 m = 0; m < monitors_used; ++m) {
-      const u64 status =
-          unit.monitor->hostRead(unit.device, fifoOffset(m, imon::reg::kFifoStatus), now);
-      fifo_lost += status >> 32;
-      for (u64 k = 0; k < (status & 0xff); ++k) {
-        const u64 info =
-            unit.monitor->hostRead(unit.device, fifoOffset(m, imon::reg::kFifoPop), now);
-        if (info >> 63 == 0) break;
+      for (const probe::Transaction& t : unit.sampleFifo(m, now, fifo_lost)) {
         ++fifo_taken;
         if (opt.trace.empty()) continue;
-        const u64 address =
-            unit.monitor->hostRead(unit.device, fifoOffset(m, imon::reg::kLatchAddress), now);
-        const u64 cycle =
-            unit.monitor->hostRead(unit.device, fifoOffset(m, imon::reg::kLatchCycle), now);
-        trace_csv += fmt::format("{},{},{:#x},{},{},{},{}\n", cycle, m, address,
-                                 probe::kTransactionTypeInfo[info & 0xff].mnemonic,
-                                 probe::kSnoopInfo[info >> 8 & 0xff].name, info >> 16 & 0xffff,
-                                 info >> 32 & 0x1ff);
+        trace_csv += fmt::format("{},{},{:#x},{},{},{},{}\n", t.cycle, m, t.address,
+                                 probe::kTransactionTypeInfo[static_cast<u32>(t.type)].mnemonic,
+                                 probe::kSnoopInfo[static_cast<u32>(t.snoop)].name, t.source, t.id);
       }
     }
   };
@@ -223,11 +184,10 @@ int run(const BusstatOptions& opt) {
     last = now;
     if (opt.distribution) {
       ++round;
-      for (u32 c = 0; c < used; ++c) unit.program(c, u64{1} << typeOf(c), all_snoops, now);
+      for (u32 c = 0; c < used; ++c)
+        unit.program(c, filterOf(u64{1} << typeOf(c), all_snoops), now);
     } else {
-      for (u32 c = 0; c < used; ++c) {
-        unit.monitor->hostWrite(unit.device, counterOffset(c, imon::reg::kCount), 0, now);
-      }
+      for (u32 c = 0; c < used; ++c) unit.clear(c, now);
     }
   };
   if (interval != 0) sim.setIntervalHook(interval, sample);

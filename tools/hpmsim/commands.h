@@ -19,5 +19,6 @@ void addEventsCommand(CLI::App& root, Action& selected);
 void addStatCommand(CLI::App& root, Action& selected);
 void addUpcCommand(CLI::App& root, Action& selected);
 void addBusstatCommand(CLI::App& root, Action& selected);
+void addConflictsCommand(CLI::App& root, Action& selected);
 
 }  // namespace hpm::tools

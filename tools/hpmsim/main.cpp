@@ -68,6 +68,7 @@ int main(int argc, char** argv) {
   hpm::tools::addEventsCommand(app, selected);
   hpm::tools::addStatCommand(app, selected);
   hpm::tools::addBusstatCommand(app, selected);
+  hpm::tools::addConflictsCommand(app, selected);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

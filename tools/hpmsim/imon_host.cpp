@@ -1,0 +1,83 @@
+#include "tools/hpmsim/imon_host.h"
+
+#include "base/error.h"
+#include "node/monitor.h"
+#include "node/simulation.h"
+
+namespace hpm::tools {
+namespace {
+
+u64 monitorOffset(u32 monitor, u64 field) {
+  return imon::reg::kMonitorBase + monitor * imon::reg::kMonitorStride + field;
+}
+
+u64 counterOffset(u32 counter, u64 field) {
+  return monitorOffset(counter / imon::kCountersPerMonitor,
+                       counter % imon::kCountersPerMonitor * imon::reg::kCounterStride + field);
+}
+
+}  // namespace
+
+ImonHost::ImonHost(Simulation& sim, std::string_view tool) : monitor_(sim.monitor()) {
+  if (monitor_ != nullptr) device_ = monitor_->findDevice("/dev/hpm/imon");
+  if (device_ < 0) {
+    fail(ExitCode::kUsage,
+         "{}: machine {} has no interconnect monitor (monitor.interconnect = false)", tool,
+         sim.machine().name);
+  }
+  counters_ = sim.machine().imon.monitors * imon::kCountersPerMonitor;
+}
+
+void ImonHost::program(u32 counter, const imon::Filter& f, Cycle at) {
+  const auto set = [&](u64 field, u64 value) {
+    monitor_->hostWrite(device_, counterOffset(counter, field), value, at);
+  };
+  set(imon::reg::kTypes, f.types);
+  set(imon::reg::kAddrMatch, f.addr_match);
+  set(imon::reg::kAddrMask, f.addr_mask);
+  set(imon::reg::kIdMatch, f.id_match);
+  set(imon::reg::kIdMask, f.id_mask);
+  set(imon::reg::kSnoops, f.snoops);
+  set(imon::reg::kCount, 0);
+}
+
+u64 ImonHost::read(u32 counter, Cycle at) {
+  return monitor_->hostRead(device_, counterOffset(counter, imon::reg::kCount), at);
+}
+
+void ImonHost::clear(u32 counter, Cycle at) {
+  monitor_->hostWrite(device_, counterOffset(counter, imon::reg::kCount), 0, at);
+}
+
+void ImonHost::run(u64 monitors, Cycle at) {
+  monitor_->hostWrite(device_, imon::reg::kRun, monitors, at);
+}
+
+void ImonHost::enableFifo(u32 monitor, Cycle at) {
+  monitor_->hostWrite(device_, monitorOffset(monitor, imon::reg::kFifoEnable), 1, at);
+}
+
+std::vector<probe::Transaction> ImonHost::sampleFifo(u32 monitor, Cycle at, u64& lost) {
+  const auto get = [&](u64 field) {
+    return monitor_->hostRead(device_, monitorOffset(monitor, field), at);
+  };
+  // One read: what the FIFO holds and (cleared by the read) what it dropped since the last.
+  const u64 status = get(imon::reg::kFifoStatus);
+  lost += status >> 32;
+  std::vector<probe::Transaction> out;
+  for (u64 k = 0; k < (status & 0xff); ++k) {
+    const u64 info = get(imon::reg::kFifoPop);
+    if (info >> 63 == 0) break;
+    probe::Transaction t;
+    t.type = static_cast<probe::TransactionType>(info & 0xff);
+    t.snoop = static_cast<probe::Snoop>(info >> 8 & 0xff);
+    t.source = static_cast<u32>(info >> 16 & 0xffff);
+    t.id = static_cast<u32>(info >> 32 & 0x1ff);
+    t.address = get(imon::reg::kLatchAddress);
+    t.cycle = get(imon::reg::kLatchCycle);
+    out.push_back(t);
+  }
+  return out;
+}
+
+}  // namespace hpm::tools
