@@ -6,6 +6,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <string_view>
 
 #include "base/types.h"
@@ -50,6 +51,9 @@ inline constexpr TransactionTypeInfo kTransactionTypeInfo[] = {
     HPM_TRANSACTION_TYPES(HPM_X)
 #undef HPM_X
 };
+
+// "MemRead" -> "mem_read": the form statistics and event names take.
+std::string snakeCase(std::string_view name);
 
 // Who supplied a read's data, or where a write found its line: the snoop result the transaction
 // carries (a unary mask over these is a filter term).

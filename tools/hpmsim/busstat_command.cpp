@@ -7,10 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <csignal>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "base/error.h"
 #include "node/machine.h"
@@ -19,19 +17,15 @@
 #include "pmu/imon/events.h"
 #include "pmu/imon/unit.h"
 #include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/imon_host.h"
-#include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/interconnect_tool.h"
 #include "tools/hpmsim/output.h"
-#include "tools/hpmsim/program_path.h"
 
 namespace hpm::tools {
 namespace {
 
 struct BusstatOptions {
-  std::string machine = "bgq";
-  std::string mode = "timing";
-  std::vector<std::string> overrides;
+  ToolRunOptions run;
   std::vector<std::string> events;
   u64 interval = 0;
   bool distribution = false;
@@ -39,19 +33,9 @@ struct BusstatOptions {
   std::string trace;
   bool json = false;
   std::string csv;
-  std::string root = ".";
-  GuestEnvOptions env;
-  std::vector<std::string> command;
 };
 
 constexpr u64 kDefaultRotation = 100000;  // cycles per filter setting in --distribution
-
-std::string withCommas(u64 v) {
-  std::string s = std::to_string(v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
-    s.insert(static_cast<std::size_t>(i), ",");
-  return s;
-}
 
 const imon::Preset& presetNamed(const std::string& name) {
   for (const imon::Preset& p : imon::presets()) {
@@ -59,17 +43,6 @@ const imon::Preset& presetNamed(const std::string& name) {
   }
   fail(ExitCode::kUsage, "busstat: unknown event '{}' (hpmsim events --unit imon lists them)",
        name);
-}
-
-std::vector<std::string> splitList(const std::vector<std::string>& items) {
-  std::vector<std::string> out;
-  for (const std::string& item : items) {
-    std::stringstream ss(item);
-    for (std::string name; std::getline(ss, name, ',');) {
-      if (!name.empty()) out.push_back(name);
-    }
-  }
-  return out;
 }
 
 // One type's share of a --distribution run.
@@ -81,20 +54,10 @@ struct TypeShare {
 };
 
 int run(const BusstatOptions& opt) {
-  if (opt.command.empty()) fail(ExitCode::kUsage, "busstat: no program given (-- PROGRAM)");
-  const auto mode = parseRunMode(opt.mode);
-  if (!mode || *mode == RunMode::kFunctional || *mode == RunMode::kProfile) {
-    fail(ExitCode::kUsage,
-         "busstat: --mode must be timing or warmup (the interconnect exists in "
-         "the models of those modes)");
-  }
-  MachineConfig machine = loadMachine(opt.machine, opt.overrides);
+  const RunOptions ro = toolRunOptions(opt.run, "busstat");
+  MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
   if (!opt.csv.empty()) requireWritable(opt.csv);
   if (!opt.trace.empty()) requireWritable(opt.trace);
-  RunOptions ro;
-  ro.mode = *mode;
-  ro.root = opt.root;
-  std::signal(SIGPIPE, SIG_IGN);
   Simulation sim(machine, ro);
   ImonHost unit(sim, "busstat");
   const u64 interval = opt.interval != 0 ? opt.interval : opt.distribution ? kDefaultRotation : 0;
@@ -192,19 +155,16 @@ int run(const BusstatOptions& opt) {
   };
   if (interval != 0) sim.setIntervalHook(interval, sample);
 
-  sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
-  sim.kernel().setInterruptSource(pendingInterrupt);
-  sim.run();
+  runToolProgram(sim, opt.run);
   const Cycle end = sim.elapsedCycles();
   if (end > last || samples.empty()) sample(std::max(end, last));  // the last, partial interval
   const Termination& term = sim.kernel().termination();
-  std::fflush(stdout);
 
   const probe::TransactionCounts& truth = *sim.transactionTruth();
   nlohmann::json out;
   std::string text;
   std::string csv;
-  const std::string program = fmt::format("{}", fmt::join(opt.command, " "));
+  const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
   if (opt.distribution) {
     u64 total_exact = 0;
     double total_estimate = 0;
@@ -327,10 +287,7 @@ void addBusstatCommand(CLI::App& root, Action& selected) {
   CLI::App* cmd = root.add_subcommand(
       "busstat",
       "Count interconnect transactions with the interconnect monitor (as Solaris busstat)");
-  cmd->add_option("--machine", opt->machine, "Machine preset or TOML file")->capture_default_str();
-  cmd->add_option("--mode", opt->mode, "Run mode: timing or warmup")->capture_default_str();
-  cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
-      ->allow_extra_args(false);
+  addToolRunOptions(*cmd, opt->run);
   cmd->add_option("-e,--event", opt->events,
                   "Interconnect events, comma-separated (hpmsim events --unit imon), two per "
                   "monitor")
@@ -348,10 +305,7 @@ void addBusstatCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--trace", opt->trace,
                   "Sample the FIFOs as --fifo does and write the records taken as CSV");
   cmd->add_flag("--json", opt->json, "Print a JSON object instead of the table");
-  cmd->add_option("--root", opt->root, "Directory the guest sees as /");
-  addGuestEnvOptions(*cmd, opt->env);
-  cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
-  cmd->positionals_at_end();
+  addToolProgram(*cmd, opt->run);
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }
 

@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <csignal>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -21,36 +20,22 @@
 #include "node/machine.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/imon_host.h"
-#include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/interconnect_tool.h"
 #include "tools/hpmsim/output.h"
-#include "tools/hpmsim/program_path.h"
 
 namespace hpm::tools {
 namespace {
 
 struct ConflictsOptions {
-  std::string machine = "bgq";
-  std::string mode = "timing";
-  std::vector<std::string> overrides;
+  ToolRunOptions run;
   u64 interval = 1000;
   u32 top = 3;
   bool json = false;
   std::string csv;
-  std::string root = ".";
-  GuestEnvOptions env;
-  std::vector<std::string> command;
 };
 
 constexpr u64 kPageBytes = GuestMemory::kPageSize;
-
-std::string withCommas(u64 v) {
-  std::string s = std::to_string(v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
-    s.insert(static_cast<std::size_t>(i), ",");
-  return s;
-}
 
 // The segment `addr` belongs to in the process's mappings now.
 std::string segmentOf(const VmaMap& map, u64 addr) {
@@ -73,18 +58,10 @@ struct BlockSeen {
 };
 
 int run(const ConflictsOptions& opt) {
-  if (opt.command.empty()) fail(ExitCode::kUsage, "conflicts: no program given (-- PROGRAM)");
-  const auto mode = parseRunMode(opt.mode);
-  if (!mode || *mode == RunMode::kFunctional || *mode == RunMode::kProfile) {
-    fail(ExitCode::kUsage, "conflicts: --mode must be timing or warmup");
-  }
+  const RunOptions ro = toolRunOptions(opt.run, "conflicts");
   if (opt.interval == 0) fail(ExitCode::kUsage, "conflicts: --interval must be at least 1");
-  MachineConfig machine = loadMachine(opt.machine, opt.overrides);
+  MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
   if (!opt.csv.empty()) requireWritable(opt.csv);
-  RunOptions ro;
-  ro.mode = *mode;
-  ro.root = opt.root;
-  std::signal(SIGPIPE, SIG_IGN);
   Simulation sim(machine, ro);
   ImonHost unit(sim, "conflicts");
 
@@ -109,14 +86,11 @@ int run(const ConflictsOptions& opt) {
     }
   };
   sim.setIntervalHook(opt.interval, sample);
-  sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
-  sim.kernel().setInterruptSource(pendingInterrupt);
-  sim.run();
+  runToolProgram(sim, opt.run);
   const Cycle end = sim.elapsedCycles();
   sample(end);
   const u64 total = unit.read(0, end);
   const Termination& term = sim.kernel().termination();
-  std::fflush(stdout);
 
   const mem::L2Params& l2 = machine.timing.l2;
   const u32 sets = l2.setsPerSlice();
@@ -127,7 +101,7 @@ int run(const ConflictsOptions& opt) {
   });
   if (hottest.size() > opt.top) hottest.resize(opt.top);
 
-  const std::string program = fmt::format("{}", fmt::join(opt.command, " "));
+  const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
   std::string text = fmt::format(
       "\n Writebacks of '{}' (machine {}: the L2 as the external cache, {} slices x {} sets of {} "
       "ways, {}-byte lines; physical addresses are virtual ones on this node)\n"
@@ -198,20 +172,14 @@ void addConflictsCommand(CLI::App& root, Action& selected) {
       "conflicts",
       "Find the cache blocks with the most writebacks by sampling the interconnect monitor's "
       "FIFO (seed 004's cache-conflict tool)");
-  cmd->add_option("--machine", opt->machine, "Machine preset or TOML file")->capture_default_str();
-  cmd->add_option("--mode", opt->mode, "Run mode: timing or warmup")->capture_default_str();
-  cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
-      ->allow_extra_args(false);
+  addToolRunOptions(*cmd, opt->run);
   cmd->add_option("-I,--interval", opt->interval, "Sample the FIFO every N cycles")
       ->capture_default_str();
   cmd->add_option("--top", opt->top, "Report this many of the hottest blocks")
       ->capture_default_str();
   cmd->add_option("--csv", opt->csv, "Write the writebacks seen per block as CSV");
   cmd->add_flag("--json", opt->json, "Print a JSON object instead of the report");
-  cmd->add_option("--root", opt->root, "Directory the guest sees as /");
-  addGuestEnvOptions(*cmd, opt->env);
-  cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
-  cmd->positionals_at_end();
+  addToolProgram(*cmd, opt->run);
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }
 

@@ -4,9 +4,12 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "base/error.h"
+#include "base/types.h"
 
 namespace hpm::tools {
 
@@ -26,6 +29,26 @@ inline void writeTextFile(const std::string& path, const std::string& text) {
   out << text;
   out.close();
   if (!out) fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
+}
+
+// 1234567 -> "1,234,567", as perf prints counts.
+inline std::string withCommas(u64 v) {
+  std::string s = std::to_string(v);
+  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
+    s.insert(static_cast<std::size_t>(i), ",");
+  return s;
+}
+
+// The names of options given as comma-separated lists, possibly repeated ("-e a,b -e c").
+inline std::vector<std::string> splitList(const std::vector<std::string>& items) {
+  std::vector<std::string> out;
+  for (const std::string& item : items) {
+    std::stringstream ss(item);
+    for (std::string name; std::getline(ss, name, ',');) {
+      if (!name.empty()) out.push_back(name);
+    }
+  }
+  return out;
 }
 
 }  // namespace hpm::tools

@@ -47,24 +47,6 @@ struct Request {
   std::vector<const NativeEvent*> natives;
 };
 
-std::string withCommas(u64 v) {
-  std::string s = std::to_string(v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3)
-    s.insert(static_cast<std::size_t>(i), ",");
-  return s;
-}
-
-std::vector<std::string> splitList(const std::vector<std::string>& items) {
-  std::vector<std::string> out;
-  for (const std::string& item : items) {
-    std::stringstream ss(item);
-    for (std::string name; std::getline(ss, name, ',');) {
-      if (!name.empty()) out.push_back(name);
-    }
-  }
-  return out;
-}
-
 int run(const StatOptions& opt) {
   if (opt.command.empty())
     fail(ExitCode::kUsage, "stat: no program given (hpmsim stat -e ... -- PROGRAM)");

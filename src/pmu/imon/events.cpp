@@ -27,17 +27,6 @@ constexpr u32 kCoherent = bit(TransactionType::kRead) | bit(TransactionType::kFe
 constexpr u32 kReads = bit(TransactionType::kRead) | bit(TransactionType::kFetch) |
                        bit(TransactionType::kPrefetch) | bit(TransactionType::kAtomic);
 
-// "MemRead" -> "mem_read".
-std::string snake(std::string_view name) {
-  std::string out;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const char c = name[i];
-    if (i > 0 && c >= 'A' && c <= 'Z') out += '_';
-    out += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  }
-  return out;
-}
-
 std::vector<Preset> build() {
   // Seed 004's Table 1 (busstat's Fire Link events), with their names as the seed spells them
   // ("sfi_hstgm_cohrnt" included). On one node's crossbar, interrupts and the remote (RSM, SSM)
@@ -70,7 +59,7 @@ std::vector<Preset> build() {
   };
   // One event per transaction type: ic_read, ic_mem_write, ...
   for (u32 t = 0; t < probe::kTransactionTypes; ++t) {
-    out.push_back({"ic_" + snake(probe::kTransactionTypeInfo[t].name),
+    out.push_back({"ic_" + probe::snakeCase(probe::kTransactionTypeInfo[t].name),
                    std::string(probe::kTransactionTypeInfo[t].description), u32{1} << t,
                    kAllSnoops});
   }

@@ -1,0 +1,38 @@
+// What the interconnect monitor's host tools (busstat, conflicts) share: their simulation
+// options (the machine, its overrides, a timing run mode, the guest's root, environment and
+// program) and how they start the program.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "node/machine.h"
+#include "node/simulation.h"
+#include "tools/hpmsim/guest_env.h"
+
+namespace hpm::tools {
+
+struct ToolRunOptions {
+  std::string machine = "bgq";
+  std::string mode = "timing";
+  std::vector<std::string> overrides;
+  std::string root = ".";
+  GuestEnvOptions env;
+  std::vector<std::string> command;
+};
+
+// --machine, --mode, --set, --root and the environment's options.
+void addToolRunOptions(CLI::App& cmd, ToolRunOptions& o);
+// The PROGRAM [ARGS...] positional: added last.
+void addToolProgram(CLI::App& cmd, ToolRunOptions& o);
+
+// The run options of `o` (a timing or warm-up mode: the interconnect exists in those models'
+// memory systems), or fails (ExitCode::kUsage) naming `tool` and the problem.
+RunOptions toolRunOptions(const ToolRunOptions& o, std::string_view tool);
+// Starts `o`'s program on `sim` and runs it to the end (Ctrl-C ends it early, as for stat).
+void runToolProgram(Simulation& sim, const ToolRunOptions& o);
+
+}  // namespace hpm::tools
