@@ -65,6 +65,10 @@ class GuestMemory {
   // device pages: the timing model reads it to treat their accesses as uncached).
   const u8* pageTable() const { return perm_; }
   u8 pagePerm(u64 addr) const { return addr < kVaLimit ? perm_[addr >> kPageBits] & kPermMask : 0; }
+  // Whether the page holding `addr` is mapped and has been touched since it was mapped.
+  bool touched(u64 addr) const {
+    return pagePerm(addr) != 0 && (perm_[addr >> kPageBits] & kUntouched) == 0;
+  }
   bool isMapped(u64 addr, u64 length) const;    // every page of the range has some permission
   bool isUnmapped(u64 addr, u64 length) const;  // no page of the range is mapped
 

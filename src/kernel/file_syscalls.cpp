@@ -107,6 +107,48 @@ std::string Kernel::guestPath(i64 dirfd, const std::string& path, i64* error) co
   return e->guest_path + "/" + path;
 }
 
+int Kernel::pagemapFile() const {
+  // Linux's layout (Documentation/admin-guide/mm/pagemap.rst): 8 bytes per virtual page. The
+  // node maps memory 1:1 (as CNK does), so a present page's frame number is its page number; a
+  // page is present once touched. Bit 61: a page of a file mapping (the program's segments, a
+  // mapped file); bit 56: mapped exclusively (every other present page: private, one process).
+  // A sparse memfd of the whole address space: pages never written read as zero, as absent ones.
+  const int fd = ::memfd_create("/proc/self/pagemap", MFD_CLOEXEC);
+  if (fd < 0) return -errno;
+  constexpr u64 kPresent = u64{1} << 63, kFile = u64{1} << 61, kExclusive = u64{1} << 56;
+  if (::ftruncate(fd, static_cast<off_t>(GuestMemory::kVaLimit / GuestMemory::kPageSize * 8)) !=
+      0) {
+    ::close(fd);
+    return -EIO;
+  }
+  std::vector<u64> run;
+  for (const auto& [start, vma] : vmas_.areas()) {
+    const bool file = !vma.name.empty() && !vma.name.starts_with("[");
+    u64 first = start;  // the first page of `run`
+    auto flush = [&] {
+      if (run.empty()) return true;
+      const auto bytes = static_cast<ssize_t>(run.size() * 8);
+      const bool ok = ::pwrite(fd, run.data(), static_cast<std::size_t>(bytes),
+                               static_cast<off_t>(first / GuestMemory::kPageSize * 8)) == bytes;
+      run.clear();
+      return ok;
+    };
+    for (u64 page = start; page < vma.end; page += GuestMemory::kPageSize) {
+      if (!memory_.touched(page)) {
+        if (!flush()) break;
+        first = page + GuestMemory::kPageSize;
+        continue;
+      }
+      run.push_back(kPresent | (file ? kFile : kExclusive) | page / GuestMemory::kPageSize);
+    }
+    if (!flush()) {
+      ::close(fd);
+      return -EIO;
+    }
+  }
+  return fd;
+}
+
 std::string Kernel::procFileText(const std::string& path) const {
   const u32 cpus = config_.hardwareThreads();
   if (path == "/sys/devices/system/cpu/possible" || path == "/sys/devices/system/cpu/online" ||
@@ -198,6 +240,12 @@ i64 Kernel::openVirtual(const std::string& path, int flags, bool* handled) {
     if (access != O_RDONLY) return -abi::kEACCES;
     const int host = ::open(exe_guest_path_.c_str(), O_RDONLY | O_CLOEXEC);
     if (host < 0) return -errno;
+    return fds_.install(FdEntry{FdKind::kHost, host, cloexec, path});
+  }
+  if (path == "/proc/self/pagemap") {
+    if (access != O_RDONLY) return -abi::kEACCES;
+    const int host = pagemapFile();
+    if (host < 0) return host;
     return fds_.install(FdEntry{FdKind::kHost, host, cloexec, path});
   }
   const std::string text = procFileText(path);

@@ -481,6 +481,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   i64 sysClockGettime(Thread& t, u64 clock, u64 out);
   i64 writeTimespec(u64 addr, u64 nanos);
   std::string procFileText(const std::string& normalized) const;
+  // /proc/self/pagemap as of now: a host descriptor (memfd) or -errno.
+  int pagemapFile() const;
 
   // Interval timers (setitimer) and POSIX timers. CPU-time timers count the process's CPU time
   // (setitimer, CLOCK_PROCESS_CPUTIME_ID) or one thread's (CLOCK_THREAD_CPUTIME_ID).
