@@ -533,21 +533,21 @@ u64 Monitor::windowBytes(int device) const {
 
 u64 Monitor::readRegister(int device, u64 offset) {
   // (An access is made by an instruction issued at the bus's cycle.)
-  return hostRead(device, offset, impl_->bus.now(), previous_issue_ >= impl_->bus.now());
+  return accessRead(device, offset, impl_->bus.now(), previous_issue_ >= impl_->bus.now());
 }
 
 void Monitor::writeRegister(int device, u64 offset, u64 value) {
-  hostWrite(device, offset, value, impl_->bus.now(), previous_issue_ >= impl_->bus.now());
+  accessWrite(device, offset, value, impl_->bus.now(), previous_issue_ >= impl_->bus.now());
 }
 
-u64 Monitor::hostRead(int device, u64 offset, Cycle at, bool events_of_at) {
+u64 Monitor::accessRead(int device, u64 offset, Cycle at, bool events_of_at) {
   Impl& m = *impl_;
   m.flushAll(at, events_of_at);
   const Cycle now = m.accessAt(static_cast<u32>(device), at);
   return m.slots[device].unit->read(offset, now);
 }
 
-void Monitor::hostWrite(int device, u64 offset, u64 value, Cycle at, bool events_of_at) {
+void Monitor::accessWrite(int device, u64 offset, u64 value, Cycle at, bool events_of_at) {
   Impl& m = *impl_;
   m.flushAll(at, events_of_at);
   const Cycle now = m.accessAt(static_cast<u32>(device), at);

@@ -96,11 +96,15 @@ class Monitor : public probe::Sink, public DeviceProvider {
   void setInterruptTarget(int device, int tid, int signo) override;
   void interruptDelivered(int device, Cycle at) override;
   std::vector<std::string> devicePaths() const;
-  // A register access of the host during the run at cycle `at` (a tool sampling or reprogramming
-  // a unit between instructions, as busstat does), as a guest access at `at` would be: after
-  // every event before `at` and, with `events_of_at`, of `at` too.
-  u64 hostRead(int device, u64 offset, Cycle at, bool events_of_at = true);
-  void hostWrite(int device, u64 offset, u64 value, Cycle at, bool events_of_at = true);
+  // A register access of the host during the run at cycle `at`, between instructions (a tool
+  // sampling or reprogramming a unit, as busstat does): after every event before `at`, and those
+  // of `at` if an instruction of that cycle has issued (as sampleHost).
+  u64 hostRead(int device, u64 offset, Cycle at) {
+    return accessRead(device, offset, at, latest_issue_ >= at);
+  }
+  void hostWrite(int device, u64 offset, u64 value, Cycle at) {
+    accessWrite(device, offset, value, at, latest_issue_ >= at);
+  }
 
   // Delivers the interrupts raised up to `now` to their threads, at most once per
   // monitor.poll_cycles (earlier calls return at once); cheap when no thread takes interrupts.
@@ -183,6 +187,9 @@ class Monitor : public probe::Sink, public DeviceProvider {
 
  private:
   void advanceTallies(Cycle now);
+  // A register access at `at`, after the events of `at` too when `events_of_at`.
+  u64 accessRead(int device, u64 offset, Cycle at, bool events_of_at);
+  void accessWrite(int device, u64 offset, u64 value, Cycle at, bool events_of_at);
   void wake(u32 thread);
 
   std::unique_ptr<Impl> impl_;
