@@ -30,6 +30,7 @@ using u64 = std::uint64_t;
 const std::string kHpmsim = HPM_TEST_HPMSIM;
 const std::string kNodeMix = std::string(HPM_TEST_GUEST_BIN_DIR) + "/node_mix";
 const std::string kWritebacks = std::string(HPM_TEST_GUEST_BIN_DIR) + "/writebacks";
+const std::string kFalseSharing = std::string(HPM_TEST_GUEST_BIN_DIR) + "/false_sharing";
 constexpr std::chrono::seconds kTimeout{300};
 constexpr int kUsage = 2;  // ExitCode::kUsage
 
@@ -245,6 +246,40 @@ TEST(Conflicts, RefusesAMachineWithoutTheMonitorAndAZeroInterval) {
   EXPECT_NE(r.err.find("no interconnect monitor"), std::string::npos) << r.err;
   r = hpmsim({"conflicts", "-I", "0", "--", kNodeMix, "1"}, dir.path());
   EXPECT_EQ(r.status(), kUsage);
+}
+
+// ---- hpmsim c2c ---------------------------------------------------------------------------------
+
+json c2c(const std::string& layout) {
+  TempDir dir("hpm-c2c");
+  const RunResult r =
+      hpmsim({"c2c", "-I", "200", "--json", "--", kFalseSharing, layout, "4", "2000"}, dir.path());
+  EXPECT_EQ(r.status(), 0) << r.err;
+  return r.status() == 0 ? json::parse(r.err) : json::object();
+}
+
+// Four threads on four hardware threads increment counters that share one line: c2c finds the
+// line, its four writers and the invalidations that pass it around; padded, no line has more
+// than one writer of its own data and nothing is invalidated much.
+TEST(C2c, FindsTheFalselySharedLineWithItsWritersAndInvalidations) {
+  const json packed = c2c("packed");
+  ASSERT_TRUE(packed.contains("shared"));
+  EXPECT_EQ(packed.at("from_l2").get<u64>() + packed.at("from_memory").get<u64>(),
+            packed.at("reads").get<u64>())
+      << "every line read is supplied by the L2 or memory";
+  EXPECT_EQ(packed.at("sampled").get<u64>() + packed.at("lost").get<u64>(),
+            packed.at("matched").get<u64>());
+  const json& line = packed.at("shared").at(0);
+  EXPECT_GE(line.at("writers").size(), 4u);
+  EXPECT_GT(line.at("invalidations").get<u64>(), 50u);
+
+  const json padded = c2c("padded");
+  ASSERT_TRUE(padded.contains("shared"));
+  for (const json& l : padded.at("shared")) {
+    EXPECT_LT(l.at("writers").size(), 3u) << l.dump();
+    EXPECT_LT(l.at("invalidations").get<u64>() * 10, line.at("invalidations").get<u64>())
+        << l.dump();
+  }
 }
 
 }  // namespace

@@ -20,5 +20,6 @@ void addStatCommand(CLI::App& root, Action& selected);
 void addUpcCommand(CLI::App& root, Action& selected);
 void addBusstatCommand(CLI::App& root, Action& selected);
 void addConflictsCommand(CLI::App& root, Action& selected);
+void addC2cCommand(CLI::App& root, Action& selected);
 
 }  // namespace hpm::tools

@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
   hpm::tools::addStatCommand(app, selected);
   hpm::tools::addBusstatCommand(app, selected);
   hpm::tools::addConflictsCommand(app, selected);
+  hpm::tools::addC2cCommand(app, selected);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
