@@ -462,6 +462,18 @@ static void check_rest(void) {
               (uint64_t)flpops, 20000, 20010);
   check_true("  at a rate", mflops > 0);
   PAPI_rate_stop();
+  long long ref, core, evt;
+  float epc;
+  check_code("PAPI_epc starts", PAPI_epc(PAPI_BR_CN, &rtime, &ptime, &ref, &core, &evt, &epc),
+             PAPI_OK);
+  loop(100000);
+  check_code("PAPI_epc reads", PAPI_epc(PAPI_BR_CN, &rtime, &ptime, &ref, &core, &evt, &epc),
+             PAPI_OK);
+  check_true(
+      "  the loop's 100000 branches (and the library's few hundred) per cycle, reference "
+      "cycles the core's",
+      evt >= 100000 && evt < 100500 && epc > 0.05f && epc <= 1.0f && ref == core && core > evt);
+  PAPI_rate_stop();
 }
 
 static void check_timers(void) {

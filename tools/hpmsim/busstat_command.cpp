@@ -272,11 +272,7 @@ int run(const BusstatOptions& opt) {
   out["machine"] = machine.name;
   if (!opt.csv.empty()) writeTextFile(opt.csv, csv);
   if (!opt.trace.empty()) writeTextFile(opt.trace, trace_csv);
-  if (opt.json) {
-    fmt::print(stderr, "{}\n", out.dump(2));
-  } else {
-    fmt::print(stderr, "{}", text);  // as perf stat: the guest owns stdout
-  }
+  printReport(opt.json, out, text);
   return term.status;
 }
 

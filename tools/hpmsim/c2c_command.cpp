@@ -28,9 +28,7 @@ using probe::TransactionType;
 
 struct C2cOptions {
   ToolRunOptions run;
-  u64 interval = 500;
-  u32 top = 5;
-  bool json = false;
+  FifoSampling sampling{500, 5};
 };
 
 constexpr u64 bit(TransactionType t) {
@@ -53,7 +51,7 @@ struct LineSeen {
 
 int run(const C2cOptions& opt) {
   const RunOptions ro = toolRunOptions(opt.run, "c2c");
-  if (opt.interval == 0) fail(ExitCode::kUsage, "c2c: --interval must be at least 1");
+  checkFifoSampling(opt.sampling, "c2c");
   MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
   Simulation sim(machine, ro);
   ImonHost unit(sim, "c2c");
@@ -102,7 +100,7 @@ int run(const C2cOptions& opt) {
       }
     }
   };
-  sim.setIntervalHook(opt.interval, sample);
+  sim.setIntervalHook(opt.sampling.interval, sample);
   runToolProgram(sim, opt.run);
   const Cycle end = sim.elapsedCycles();
   sample(end);
@@ -121,7 +119,7 @@ int run(const C2cOptions& opt) {
     return a.second->records() > b.second->records();
   });
   const std::size_t shared_lines = shared.size();
-  if (shared.size() > opt.top) shared.resize(opt.top);
+  if (shared.size() > opt.sampling.top) shared.resize(opt.sampling.top);
 
   const u32 tpc = machine.node.threads_per_core;
   const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
@@ -138,8 +136,8 @@ int run(const C2cOptions& opt) {
   text += fmt::format(
       "\n Sampled every {} cycles: {} of {} reads, writes and invalidations seen ({:.1f} %), {} "
       "lost between samples\n\n {:<24} {:>10} {:>10} {:>10}\n",
-      withCommas(opt.interval), withCommas(taken), withCommas(matched), pct(taken, matched),
-      withCommas(lost), "source", "from L2", "from mem", "writes");
+      withCommas(opt.sampling.interval), withCommas(taken), withCommas(matched),
+      pct(taken, matched), withCommas(lost), "source", "from L2", "from mem", "writes");
   nlohmann::json out = {
       {"machine", machine.name},     {"cycles", end},    {"reads", reads}, {"from_l2", from_l2},
       {"from_memory", from_memory},  {"sampled", taken}, {"lost", lost},   {"matched", matched},
@@ -170,11 +168,7 @@ int run(const C2cOptions& opt) {
   }
   text += "\n";
   out["shared"] = hot;
-  if (opt.json) {
-    fmt::print(stderr, "{}\n", out.dump(2));
-  } else {
-    fmt::print(stderr, "{}", text);
-  }
+  printReport(opt.sampling.json, out, text);
   return term.status;
 }
 
@@ -187,11 +181,7 @@ void addC2cCommand(CLI::App& root, Action& selected) {
       "Who supplies the lines a program reads, and the lines its threads share (seed 004's "
       "cache-to-cache analysis, in the spirit of perf c2c)");
   addToolRunOptions(*cmd, opt->run);
-  cmd->add_option("-I,--interval", opt->interval, "Sample the FIFO every N cycles")
-      ->capture_default_str();
-  cmd->add_option("--top", opt->top, "Report this many of the busiest shared lines")
-      ->capture_default_str();
-  cmd->add_flag("--json", opt->json, "Print a JSON object instead of the report");
+  addFifoSampling(*cmd, opt->sampling, "busiest shared lines");
   addToolProgram(*cmd, opt->run);
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }

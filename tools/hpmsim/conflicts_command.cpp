@@ -29,9 +29,7 @@ namespace {
 
 struct ConflictsOptions {
   ToolRunOptions run;
-  u64 interval = 1000;
-  u32 top = 3;
-  bool json = false;
+  FifoSampling sampling{1000, 3};
   std::string csv;
 };
 
@@ -59,7 +57,7 @@ struct BlockSeen {
 
 int run(const ConflictsOptions& opt) {
   const RunOptions ro = toolRunOptions(opt.run, "conflicts");
-  if (opt.interval == 0) fail(ExitCode::kUsage, "conflicts: --interval must be at least 1");
+  checkFifoSampling(opt.sampling, "conflicts");
   MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
   if (!opt.csv.empty()) requireWritable(opt.csv);
   Simulation sim(machine, ro);
@@ -85,7 +83,7 @@ int run(const ConflictsOptions& opt) {
       if (p.writebacks++ == 0) p.segment = segmentOf(sim.kernel().memoryMap(), t.address);
     }
   };
-  sim.setIntervalHook(opt.interval, sample);
+  sim.setIntervalHook(opt.sampling.interval, sample);
   runToolProgram(sim, opt.run);
   const Cycle end = sim.elapsedCycles();
   sample(end);
@@ -99,7 +97,7 @@ int run(const ConflictsOptions& opt) {
   std::stable_sort(hottest.begin(), hottest.end(), [](const auto& a, const auto& b) {
     return a.second->writebacks > b.second->writebacks;
   });
-  if (hottest.size() > opt.top) hottest.resize(opt.top);
+  if (hottest.size() > opt.sampling.top) hottest.resize(opt.sampling.top);
 
   const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
   std::string text = fmt::format(
@@ -107,8 +105,8 @@ int run(const ConflictsOptions& opt) {
       "ways, {}-byte lines; physical addresses are virtual ones on this node)\n"
       " FIFO sampled every {} cycles: {} of {} writebacks seen ({:.1f} %), {} lost between "
       "samples; {} blocks had one\n",
-      program, machine.name, l2.slices, sets, l2.ways, l2.line_bytes, withCommas(opt.interval),
-      withCommas(taken), withCommas(total),
+      program, machine.name, l2.slices, sets, l2.ways, l2.line_bytes,
+      withCommas(opt.sampling.interval), withCommas(taken), withCommas(total),
       total ? 100.0 * static_cast<double>(taken) / static_cast<double>(total) : 0.0,
       withCommas(lost), withCommas(blocks.size()));
   nlohmann::json out = {{"machine", machine.name},
@@ -118,7 +116,7 @@ int run(const ConflictsOptions& opt) {
                         {"lost", lost},
                         {"blocks", blocks.size()},
                         {"sets_per_slice", sets},
-                        {"interval", opt.interval}};
+                        {"interval", opt.sampling.interval}};
   nlohmann::json hot = nlohmann::json::array();
   for (const auto& [block, seen] : hottest) {
     text += fmt::format("\n CacheBlock: {} (slice {}, set {})    Writebacks: {}\n", block,
@@ -156,11 +154,7 @@ int run(const ConflictsOptions& opt) {
     }
     writeTextFile(opt.csv, csv);
   }
-  if (opt.json) {
-    fmt::print(stderr, "{}\n", out.dump(2));
-  } else {
-    fmt::print(stderr, "{}", text);
-  }
+  printReport(opt.sampling.json, out, text);
   return term.status;
 }
 
@@ -173,12 +167,8 @@ void addConflictsCommand(CLI::App& root, Action& selected) {
       "Find the cache blocks with the most writebacks by sampling the interconnect monitor's "
       "FIFO (seed 004's cache-conflict tool)");
   addToolRunOptions(*cmd, opt->run);
-  cmd->add_option("-I,--interval", opt->interval, "Sample the FIFO every N cycles")
-      ->capture_default_str();
-  cmd->add_option("--top", opt->top, "Report this many of the hottest blocks")
-      ->capture_default_str();
+  addFifoSampling(*cmd, opt->sampling, "hottest blocks");
   cmd->add_option("--csv", opt->csv, "Write the writebacks seen per block as CSV");
-  cmd->add_flag("--json", opt->json, "Print a JSON object instead of the report");
   addToolProgram(*cmd, opt->run);
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }

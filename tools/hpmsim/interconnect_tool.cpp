@@ -1,5 +1,7 @@
 #include "tools/hpmsim/interconnect_tool.h"
 
+#include <fmt/core.h>
+
 #include <csignal>
 
 #include "base/error.h"
@@ -20,6 +22,25 @@ void addToolRunOptions(CLI::App& cmd, ToolRunOptions& o) {
 void addToolProgram(CLI::App& cmd, ToolRunOptions& o) {
   cmd.add_option("command", o.command, "PROGRAM [ARGS...], after --")->required();
   cmd.positionals_at_end();
+}
+
+void addFifoSampling(CLI::App& cmd, FifoSampling& o, const std::string& top_what) {
+  cmd.add_option("-I,--interval", o.interval, "Sample the FIFO every N cycles")
+      ->capture_default_str();
+  cmd.add_option("--top", o.top, "Report this many of the " + top_what)->capture_default_str();
+  cmd.add_flag("--json", o.json, "Print a JSON object instead of the report");
+}
+
+void checkFifoSampling(const FifoSampling& o, std::string_view tool) {
+  if (o.interval == 0) fail(ExitCode::kUsage, "{}: --interval must be at least 1", tool);
+}
+
+void printReport(bool json, const nlohmann::json& out, const std::string& text) {
+  if (json) {
+    fmt::print(stderr, "{}\n", out.dump(2));
+  } else {
+    fmt::print(stderr, "{}", text);
+  }
 }
 
 RunOptions toolRunOptions(const ToolRunOptions& o, std::string_view tool) {

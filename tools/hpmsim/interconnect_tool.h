@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +30,22 @@ struct ToolRunOptions {
 void addToolRunOptions(CLI::App& cmd, ToolRunOptions& o);
 // The PROGRAM [ARGS...] positional: added last.
 void addToolProgram(CLI::App& cmd, ToolRunOptions& o);
+
+// What the FIFO-sampling tools (conflicts, c2c) take besides: how often to sample, how many of
+// the busiest items to report, and whether as JSON.
+struct FifoSampling {
+  u64 interval = 1000;
+  u32 top = 5;
+  bool json = false;
+};
+// -I/--interval, --top (`top_what` says of what) and --json.
+void addFifoSampling(CLI::App& cmd, FifoSampling& o, const std::string& top_what);
+// Fails (ExitCode::kUsage) naming `tool` when the interval is 0.
+void checkFifoSampling(const FifoSampling& o, std::string_view tool);
+
+// A tool's report, on standard error (the guest owns standard output): `out` with --json, else
+// `text`.
+void printReport(bool json, const nlohmann::json& out, const std::string& text);
 
 // The run options of `o` (a timing or warm-up mode: the interconnect exists in those models'
 // memory systems), or fails (ExitCode::kUsage) naming `tool` and the problem.

@@ -85,19 +85,28 @@ int PAPI_flips_rate(int event, float* rtime, float* ptime, long long* flpins, fl
   return fp_rate(kFlips, event, rtime, ptime, flpins, mflips);
 }
 
-int PAPI_ipc(float* rtime, float* ptime, long long* ins, float* ipc) {
-  if (rtime == NULL || ptime == NULL || ins == NULL || ipc == NULL) return PAPI_EINVAL;
-  const int codes[2] = {PAPI_TOT_INS, PAPI_TOT_CYC};
+/* PAPI_ipc and PAPI_epc: `code`'s count since the first call, and its rate per cycle since the
+ * last call, into *count and *per_cycle; *cycles gets the cycles since the first call. */
+static int per_cycle(int kind, int code, float* rtime, float* ptime, long long* count,
+                     long long* cycles, float* per_cycle_rate) {
+  const int codes[2] = {code, PAPI_TOT_CYC};
   long long v[2];
   float usec;
-  const int r = rate_read(kIpc, codes, 2, rtime, ptime, v, &usec);
+  const int r = rate_read(kind, codes, 2, rtime, ptime, v, &usec);
   if (r != PAPI_OK) return r;
-  const long long cycles = v[1] - rate.last[1];
-  *ipc = cycles > 0 ? (float)(v[0] - rate.last[0]) / (float)cycles : 0.0f;
+  const long long elapsed = v[1] - rate.last[1];
+  *per_cycle_rate = elapsed > 0 ? (float)(v[0] - rate.last[0]) / (float)elapsed : 0.0f;
   rate.last[0] = v[0];
   rate.last[1] = v[1];
-  *ins = v[0];
+  *count = v[0];
+  *cycles = v[1];
   return PAPI_OK;
+}
+
+int PAPI_ipc(float* rtime, float* ptime, long long* ins, float* ipc) {
+  if (rtime == NULL || ptime == NULL || ins == NULL || ipc == NULL) return PAPI_EINVAL;
+  long long cycles;
+  return per_cycle(kIpc, PAPI_TOT_INS, rtime, ptime, ins, &cycles, ipc);
 }
 
 int PAPI_epc(int event, float* rtime, float* ptime, long long* ref, long long* core, long long* evt,
@@ -105,20 +114,9 @@ int PAPI_epc(int event, float* rtime, float* ptime, long long* ref, long long* c
   if (rtime == NULL || ptime == NULL || ref == NULL || core == NULL || evt == NULL || epc == NULL) {
     return PAPI_EINVAL;
   }
-  /* The reference cycles are the core's (one clock on the node). */
-  const int codes[2] = {event != 0 ? event : PAPI_TOT_INS, PAPI_TOT_CYC};
-  long long v[2];
-  float usec;
-  const int r = rate_read(kEpc, codes, 2, rtime, ptime, v, &usec);
-  if (r != PAPI_OK) return r;
-  const long long cycles = v[1] - rate.last[1];
-  *epc = cycles > 0 ? (float)(v[0] - rate.last[0]) / (float)cycles : 0.0f;
-  rate.last[0] = v[0];
-  rate.last[1] = v[1];
-  *evt = v[0];
-  *core = v[1];
-  *ref = v[1];
-  return PAPI_OK;
+  const int r = per_cycle(kEpc, event != 0 ? event : PAPI_TOT_INS, rtime, ptime, evt, core, epc);
+  if (r == PAPI_OK) *ref = *core; /* the reference cycles are the core's (one clock here) */
+  return r;
 }
 
 int PAPI_rate_stop(void) {

@@ -29,6 +29,7 @@ Unit::Unit(const Params& params) : p_(params) {
   value_mask_ = p_.counter_bits == 64 ? ~u64{0} : (u64{1} << p_.counter_bits) - 1;
   counters_.resize(std::size_t{p_.monitors} * kCountersPerMonitor);
   fifos_.resize(p_.monitors);
+  for (Fifo& f : fifos_) f.ring.resize(p_.fifo_entries);
 }
 
 u64 Unit::windowBytes() const {
@@ -66,13 +67,13 @@ void Unit::transaction(const probe::Transaction& t) {
         ++stats_.matched;
       }
       if (c == kFifoCounter && fifo.enabled) {
-        if (fifo.entries.size() == p_.fifo_entries) {
-          fifo.entries.pop_front();
-          fifo.overrun = true;
+        if (fifo.held == p_.fifo_entries) {  // full: the oldest goes
+          fifo.head = (fifo.head + 1) % p_.fifo_entries;
+          --fifo.held;
           ++fifo.lost;
           ++stats_.fifo_lost;
         }
-        fifo.entries.push_back(t);
+        fifo.ring[(fifo.head + fifo.held++) % p_.fifo_entries] = t;
         ++stats_.fifo_records;
       }
     }
@@ -111,16 +112,16 @@ u64 Unit::readMonitor(u32 m, u64 off) {
   switch (off) {
     case reg::kFifoEnable: return fifo.enabled ? 1 : 0;
     case reg::kFifoStatus: {
-      const u64 status = fifo.entries.size() | (fifo.overrun ? u64{1} << 8 : 0) |
+      const u64 status = fifo.held | (fifo.lost != 0 ? u64{1} << 8 : 0) |
                          std::min<u64>(fifo.lost, 0xffffffff) << 32;
-      fifo.overrun = false;
       fifo.lost = 0;
       return status;
     }
     case reg::kFifoPop: {
-      if (fifo.entries.empty()) return 0;
-      fifo.latch = fifo.entries.front();
-      fifo.entries.pop_front();
+      if (fifo.held == 0) return 0;
+      fifo.latch = fifo.ring[fifo.head];
+      fifo.head = (fifo.head + 1) % p_.fifo_entries;
+      --fifo.held;
       ++stats_.fifo_pops;
       const probe::Transaction& t = fifo.latch;
       return u64{1} << 63 | static_cast<u64>(t.type) | static_cast<u64>(t.snoop) << 8 |

@@ -32,7 +32,6 @@
 // bits and offsets read 0.
 #pragma once
 
-#include <deque>
 #include <vector>
 
 #include "pmu/counter_unit.h"
@@ -134,17 +133,19 @@ class Unit final : public pmu::CounterUnit {
 
   // ---- direct access (host tools and tests) ----
   const Filter& filter(u32 counter) const { return counters_[counter].filter; }
-  u64 count(u32 counter) const { return counters_[counter].value; }
 
  private:
   struct Counter {
     Filter filter;
     u64 value = 0;
   };
+  // A ring of fifo_entries records (allocated once: recording costs no allocation). The overrun
+  // flag is `lost != 0`: both are cleared by the same status read.
   struct Fifo {
     bool enabled = false;
-    std::deque<probe::Transaction> entries;
-    bool overrun = false;
+    std::vector<probe::Transaction> ring;
+    u32 head = 0;  // the oldest entry
+    u32 held = 0;
     u64 lost = 0;
     probe::Transaction latch;
   };
