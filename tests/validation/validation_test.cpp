@@ -67,8 +67,13 @@ Process runProcess(const std::vector<std::string>& argv, const fs::path& cwd) {
 
 using hpm::test::TempDir;
 
-std::string guest(const std::string& program) {
-  return (fs::path(kGuestBinDir) / program).string();
+// The program as a run starts it: a copy in `dir`, the run's working directory, as ./PROGRAM.
+// The path goes onto the guest's stack (AT_EXECFN): an absolute one would shift the stack with
+// the checkout's location, and with it a multi-threaded run's interleaving.
+std::string guest(const std::string& program, const fs::path& dir) {
+  fs::copy_file(fs::path(kGuestBinDir) / program, dir / program,
+                fs::copy_options::overwrite_existing);
+  return "./" + program;
 }
 
 // One region of a run, all threads together and per thread (as --stats-json reports it).
@@ -130,7 +135,7 @@ SimRun simulate(const std::string& program, const std::vector<std::string>& args
   argv.push_back("--stats-json");
   argv.push_back(stats);
   argv.push_back("--");
-  argv.push_back(guest(program));
+  argv.push_back(guest(program, dir.path()));
   argv.insert(argv.end(), args.begin(), args.end());
   const Process p = runProcess(argv, dir.path());
   SimRun run;
@@ -656,10 +661,10 @@ TEST(ProfileMode, WritesSamplesAndAFlatProfileWithTheDocumentedColumns) {
 
 TEST(Sweep, RunsTheCrossProductAndReportsRegionsAndSpeedups) {
   TempDir dir;
-  const Process p =
-      runProcess({kHpmsim, "sweep", "--json", "--set", "core.store_queue_entries=20,10", "--set",
-                  "core.store_drain_cycles=2,4", "--", guest("v_store"), "distinct", "50"},
-                 dir.path());
+  const Process p = runProcess(
+      {kHpmsim, "sweep", "--json", "--set", "core.store_queue_entries=20,10", "--set",
+       "core.store_drain_cycles=2,4", "--", guest("v_store", dir.path()), "distinct", "50"},
+      dir.path());
   ASSERT_EQ(p.status, 0) << p.err;
   const json rows = json::parse(p.out);
   ASSERT_EQ(rows.size(), 4u);
@@ -678,7 +683,7 @@ TEST(Sweep, RunsTheCrossProductAndReportsRegionsAndSpeedups) {
   }
   // The table: configuration, total cycles, the region's cycles and the speedup.
   const Process table = runProcess({kHpmsim, "sweep", "--set", "core.store_queue_entries=20,10",
-                                    "--", guest("v_store"), "distinct", "50"},
+                                    "--", guest("v_store", dir.path()), "distinct", "50"},
                                    dir.path());
   ASSERT_EQ(table.status, 0) << table.err;
   EXPECT_NE(table.out.find("core.store_queue_entries"), std::string::npos) << table.out;
