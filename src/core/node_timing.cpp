@@ -504,14 +504,15 @@ void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming&
     c.sq_open = false;
     ++c.st.sq_combined;
     HPM_PROBE(bus, kSqCombined, core, 1);
-    mem.l2WriteCombined(addr, o.bytes);
+    mem.l2WriteCombined(core, addr, o.bytes);
     t.stores_done = std::max(t.stores_done, c.sq_tail);
     return;
   }
-  // Entries leave in order, one per store_drain_cycles, when their L2 slice takes them.
-  const Cycle start = mem.sliceFree(addr, std::max(at, c.sq_tail));
-  mem.l2Write(core, addr, o.bytes, start);
-  const Cycle departure = start + params.core.store_drain_cycles;
+  // Entries leave in order, one per store_drain_cycles, when their L2 slice takes them (on
+  // Fireplane, once their line is owned).
+  const Cycle start = mem.sliceFree(core, addr, std::max(at, c.sq_tail));
+  const Cycle done = mem.l2Write(core, addr, o.bytes, start);
+  const Cycle departure = done + params.core.store_drain_cycles;
   c.sq[c.sq_pos] = departure;
   ++c.sq_n;
   if (++c.sq_pos == sq_entries) c.sq_pos = 0;
@@ -997,6 +998,10 @@ const probe::TransactionCounts& NodeTiming::transactionCounts() const {
 
 u32 NodeTiming::l2Block(u64 addr) const {
   return impl_->mem.l2Block(addr);
+}
+
+const mem::FrameTable* NodeTiming::frames() const {
+  return impl_->mem.frames();
 }
 
 const u64* NodeTiming::coreVersion(u32 core) const {

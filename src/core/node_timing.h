@@ -19,6 +19,7 @@
 
 #include "base/types.h"
 #include "isa/decode.h"
+#include "mem/frames.h"
 #include "stats/probe.h"
 #include "stats/stats.h"
 
@@ -141,6 +142,9 @@ class NodeTiming final : public probe::LevelSource {
   const probe::TransactionCounts& transactionCounts() const;
   // mem::MemorySystem::l2Block.
   u32 l2Block(u64 addr) const;
+  // The memory system's physical frames (mem::MemorySystem::frames): null when memory is mapped
+  // 1:1.
+  const mem::FrameTable* frames() const;
   // A counter that changes at every issue() and idleUntil() of the core's hardware threads.
   const u64* coreVersion(u32 core) const;
 

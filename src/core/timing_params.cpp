@@ -221,6 +221,7 @@ void TimingParams::visit(config::Visitor& v) {
   v.section("l1p", l1p);
   v.section("l2", l2);
   v.section("ddr", ddr);
+  v.section("bus", bus);
 }
 
 mem::MemParams TimingParams::memParams() const {
@@ -231,6 +232,7 @@ mem::MemParams TimingParams::memParams() const {
   m.l1p = l1p;
   m.l2 = l2;
   m.ddr = ddr;
+  m.bus = bus;
   return m;
 }
 

@@ -101,8 +101,9 @@ struct TimingParams {
   mem::L1pParams l1p;
   mem::L2Params l2;
   mem::DdrParams ddr;
+  mem::BusParams bus;
 
-  // Sections "core", "l1i", "l1d", "l1p", "l2", "ddr" at the visitor's current level.
+  // Sections "core", "l1i", "l1d", "l1p", "l2", "ddr", "bus" at the visitor's current level.
   void visit(config::Visitor& v);
   // Throws hpm::Error(kConfig) with a message naming the parameter.
   void validate() const;

@@ -108,11 +108,13 @@ std::string Kernel::guestPath(i64 dirfd, const std::string& path, i64* error) co
 }
 
 int Kernel::pagemapFile() const {
-  // Linux's layout (Documentation/admin-guide/mm/pagemap.rst): 8 bytes per virtual page. The
-  // node maps memory 1:1 (as CNK does), so a present page's frame number is its page number; a
-  // page is present once touched. Bit 61: a page of a file mapping (the program's segments, a
-  // mapped file); bit 56: mapped exclusively (every other present page: private, one process).
-  // A sparse memfd of the whole address space: pages never written read as zero, as absent ones.
+  // Linux's layout (Documentation/admin-guide/mm/pagemap.rst): 8 bytes per virtual page. A node
+  // that maps memory 1:1 (as CNK does) gives a present page its page number as frame number, a
+  // page being present once touched; a node with a frame source (sunfire) gives the frame the
+  // memory system placed the page in, a page being present once it has one. Bit 61: a page of a
+  // file mapping (the program's segments, a mapped file); bit 56: mapped exclusively (every other
+  // present page: private, one process). A sparse memfd of the whole address space: pages never
+  // written read as zero, as absent ones.
   const int fd = ::memfd_create("/proc/self/pagemap", MFD_CLOEXEC);
   if (fd < 0) return -errno;
   constexpr u64 kPresent = u64{1} << 63, kFile = u64{1} << 61, kExclusive = u64{1} << 56;
@@ -134,12 +136,18 @@ int Kernel::pagemapFile() const {
       return ok;
     };
     for (u64 page = start; page < vma.end; page += GuestMemory::kPageSize) {
-      if (!memory_.touched(page)) {
+      std::optional<u64> frame;
+      if (frame_source_) {
+        if (const auto pa = frame_source_(page)) frame = *pa / GuestMemory::kPageSize;
+      } else if (memory_.touched(page)) {
+        frame = page / GuestMemory::kPageSize;
+      }
+      if (!frame) {
         if (!flush()) break;
         first = page + GuestMemory::kPageSize;
         continue;
       }
-      run.push_back(kPresent | (file ? kFile : kExclusive) | page / GuestMemory::kPageSize);
+      run.push_back(kPresent | (file ? kFile : kExclusive) | *frame);
     }
     if (!flush()) {
       ::close(fd);

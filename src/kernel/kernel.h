@@ -260,6 +260,11 @@ class Kernel : public MemoryDevice, public TouchListener {
   // past its limit; the functional mode overshoots by up to a block). The call comes before
   // timers expiring at B. A period of 0 or an empty hook removes it.
   void setPeriodicHook(u64 period, std::function<void(u64 when)> hook);
+  // The physical address of a virtual one, or nullopt while its page has no frame: set when the
+  // node's memory is not mapped 1:1 (sunfire's boards; mem/frames.h). /proc/self/pagemap shows
+  // it; without one a touched page's frame is its page number.
+  using FrameSource = std::function<std::optional<u64>(u64 va)>;
+  void setFrameSource(FrameSource source) { frame_source_ = std::move(source); }
   // Called before the guest writes to the host's standard output or error, so that a tool
   // showing a progress line on the terminal can erase it first; may be empty.
   void setBeforeConsoleWrite(std::function<void()> hook) {
@@ -508,6 +513,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   };
 
   KernelConfig config_;
+  FrameSource frame_source_;
   GuestMemory memory_;
   CodeCache code_;
   VmaMap vmas_;

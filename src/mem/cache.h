@@ -6,7 +6,7 @@
 // (line >> set_shift) & (sets - 1): set_shift is 0 for the private caches; an L2 slice skips the
 // low bits that chose the slice. Each line carries `ready` (the cycle its data arrives: a fill
 // is installed when it is requested, so later accesses can wait for it), `meta` (the L2's
-// sharer mask) and `flags` (dirty, prefetched).
+// sharer mask) and `flags` (dirty, prefetched, shared).
 #pragma once
 
 #include <vector>
@@ -20,7 +20,9 @@ class Cache {
  public:
   static constexpr u32 kNone = ~u32{0};
   static constexpr u64 kInvalid = ~u64{0};
-  enum Flag : u8 { kDirty = 1, kPrefetched = 2 };
+  // kShared (a Fireplane external cache's line): other caches may hold copies. With kDirty it
+  // makes the MOESI states: M dirty, O dirty|shared, E clean, S shared.
+  enum Flag : u8 { kDirty = 1, kPrefetched = 2, kShared = 4 };
 
   Cache() = default;
   Cache(u32 sets, u32 ways, u32 set_shift, Replacement replacement, u64 seed);

@@ -134,12 +134,65 @@ u32 DdrParams::busyCycles(u32 bytes) const {
   return c < 1 ? 1 : static_cast<u32>(c);
 }
 
+void BusParams::visit(config::Visitor& v) {
+  v.param("kind", kind,
+          "The interconnect below the private caches: crossbar (a shared L2 of slices, bgq and "
+          "bgp) or fireplane (private write-back external caches snooping one address bus, "
+          "sunfire; docs/sunfire.md)",
+          {{"crossbar", probe::Interconnect::kCrossbar},
+           {"fireplane", probe::Interconnect::kFireplane}});
+  v.param("boards", boards,
+          "Fireplane: CPU/memory boards; the CPUs are spread evenly over them, each board holds "
+          "ddr.controllers memory controllers (sunfire: 4)",
+          config::Range{1, 8});
+  v.param("address_cycles", address_cycles,
+          "Fireplane: CPU cycles one transaction holds the address bus (sunfire: 8: one address "
+          "per 150 MHz Fireplane cycle at a 1.2 GHz CPU clock)",
+          config::Range{1, 10000});
+  v.param("cache_to_cache_latency", cache_to_cache_latency,
+          "Fireplane: load-to-use cycles of a line another CPU's cache supplies (sunfire: 264, "
+          "estimate: 220 ns at 1.2 GHz)",
+          config::Range{1, 1000000});
+  v.param("remote_latency", remote_latency,
+          "Fireplane: cycles a reply from another board's memory adds to ddr.latency (sunfire: "
+          "48, estimate: 40 ns)",
+          config::Range{0, 1000000});
+  v.param("placement", placement,
+          "Fireplane: the board a guest page's physical frame is placed on: first_touch (the "
+          "board of the CPU that touches it first), interleave (page number mod boards), "
+          "one_board (bus.home_board)",
+          {{"first_touch", Placement::kFirstTouch},
+           {"interleave", Placement::kInterleave},
+           {"one_board", Placement::kOneBoard}});
+  v.param("home_board", home_board, "Fireplane: the board of placement one_board (sunfire: 0)",
+          config::Range{0, 7});
+}
+
+void BusParams::validate(u32 cores) const {
+  if (!snooping()) return;
+  if (boards == 0 || boards > 8) fail(ExitCode::kConfig, "bus: boards = {} must be 1 to 8", boards);
+  if (boards > cores) {
+    fail(ExitCode::kConfig, "bus: {} boards for {} CPUs: every board needs a CPU", boards, cores);
+  }
+  if (home_board >= boards) {
+    fail(ExitCode::kConfig, "bus: home_board = {} is not one of the {} boards", home_board, boards);
+  }
+  if (address_cycles == 0) fail(ExitCode::kConfig, "bus: address_cycles must be at least 1");
+  if (cores > 0x4000) fail(ExitCode::kConfig, "bus: at most 16384 CPUs snoop one bus");
+}
+
 void MemParams::validate() const {
   if (cores == 0) fail(ExitCode::kConfig, "the memory system needs at least one core");
   l1i.validate("l1i");
   l1d.validate("l1d");
   l1p.validate();
-  l2.validate();
+  bus.validate(cores);
+  if (bus.snooping()) {
+    // Each CPU's external cache is l2.size_kib; slices do not apply.
+    checkGeometry("l2", u64{l2.size_kib} * 1024, l2.ways, l2.line_bytes, 1);
+  } else {
+    l2.validate();
+  }
   ddr.validate();
   if (l1d.line_bytes > l2.line_bytes || l1i.line_bytes > l2.line_bytes) {
     fail(ExitCode::kConfig,

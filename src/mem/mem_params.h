@@ -8,6 +8,7 @@
 
 #include "base/types.h"
 #include "config/schema.h"
+#include "stats/transaction.h"
 
 namespace hpm::mem {
 
@@ -51,7 +52,9 @@ struct L1pParams {
   void validate() const;
 };
 
-// The shared L2: `slices` equal slices; a line's slice is an XOR-fold hash of its address.
+// The shared L2: `slices` equal slices; a line's slice is an XOR-fold hash of its address. On a
+// Fireplane bus (BusParams) it is each core's private external cache instead: `size_kib` each,
+// `slices` unused.
 struct L2Params {
   u32 size_kib = 32768;
   u32 slices = 16;
@@ -80,6 +83,40 @@ struct DdrParams {
   u32 busyCycles(u32 bytes) const;
 };
 
+// Where a page's physical frame is placed (Fireplane: on which board's memory).
+enum class Placement : u8 {
+  kFirstTouch,  // the board of the CPU whose access reaches the memory system first
+  kInterleave,  // board = virtual page number mod boards
+  kOneBoard,    // every page on bus.home_board
+};
+
+// The interconnect below the private caches. "crossbar" (bgq, bgp): the shared L2 of address-
+// hashed slices, inclusive, keeping sharer masks, with DDR controllers behind it. "fireplane"
+// (sunfire, seed 004): no shared cache; each core's "L2" is its private, physically indexed,
+// write-back external cache (E$, l2.size_kib each), kept coherent by snooping MOESI over one
+// address bus; memory sits on the CPU/memory boards (ddr.controllers per board), and guest pages
+// get physical frames on boards by `placement` (docs/sunfire.md).
+struct BusParams {
+  probe::Interconnect kind = probe::Interconnect::kCrossbar;
+  // Fireplane only:
+  u32 boards = 4;                    // CPU/memory boards; CPU c is on board c / (cores / boards)
+  u32 address_cycles = 8;            // CPU cycles one transaction holds the address bus
+  u32 cache_to_cache_latency = 264;  // load-to-use cycles of a line another cache supplies
+  u32 remote_latency = 48;  // cycles a reply from another board's memory adds to ddr.latency
+  Placement placement = Placement::kFirstTouch;
+  u32 home_board = 0;  // the board of placement "one_board"
+
+  void visit(config::Visitor& v);
+  void validate(u32 cores) const;
+  bool snooping() const { return kind == probe::Interconnect::kFireplane; }
+  // The board of CPU `core` (fireplane).
+  u32 boardOf(u32 core, u32 cores) const { return core / ((cores + boards - 1) / boards); }
+};
+
+// Physical addresses on Fireplane are 42 bits: board b's memory starts at b << kBoardShift.
+inline constexpr u32 kBoardShift = 37;
+inline constexpr u32 kPhysicalAddressBits = 42;
+
 // Everything the memory system needs, with the number of cores it serves.
 struct MemParams {
   u32 cores = 16;
@@ -88,9 +125,16 @@ struct MemParams {
   L1pParams l1p;
   L2Params l2;
   DdrParams ddr;
+  BusParams bus;
 
   // Every field, and the constraints between levels (line sizes nest). Throws hpm::Error.
   void validate() const;
+  // The L2 "slices" the statistics and events are kept by (Fireplane: one external cache per
+  // core) and the memory controllers (Fireplane: ddr.controllers per board).
+  u32 l2Instances() const { return bus.snooping() ? cores : l2.slices; }
+  u32 controllerInstances() const {
+    return bus.snooping() ? bus.boards * ddr.controllers : ddr.controllers;
+  }
 };
 
 }  // namespace hpm::mem

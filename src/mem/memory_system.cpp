@@ -44,6 +44,17 @@ void SliceStats::visit(stats::Visitor& v) const {
             "Private L1I/L1D/L1P lines removed because this slice evicted their line");
 }
 
+void BusStats::visit(stats::Visitor& v) const {
+  v.counter("busy_cycles", busy_cycles, "Cycles the address bus was taken");
+  v.counter("cache_to_cache", cache_to_cache, "Lines another CPU's external cache supplied");
+  v.counter("memory_local", memory_local, "Lines memory on the requester's board supplied");
+  v.counter("memory_remote", memory_remote, "Lines memory on another board supplied");
+  v.counter("writebacks_local", writebacks_local, "Writebacks to the evicting CPU's board");
+  v.counter("writebacks_remote", writebacks_remote, "Writebacks to another board's memory");
+  v.counter("snoop_invalidations", snoop_invalidations,
+            "External-cache lines removed by other CPUs' ownership requests");
+}
+
 void DdrStats::visit(stats::Visitor& v) const {
   v.counter("requests", requests, "Line transfers");
   v.counter("reads", reads, "Line reads (L2 fills)");
@@ -75,14 +86,23 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   l1d_stats_.assign(n, {});
   l1p_stats_.assign(n, {});
   traffic_stats_.assign(n, {});
-  slices_.resize(p_.l2.slices);
-  slice_versions_.assign(p_.l2.slices, 0);
-  for (u32 s = 0; s < p_.l2.slices; ++s) {
+  snoop_ = p_.bus.snooping();
+  transactions_.interconnect = p_.bus.kind;
+  // On Fireplane each core's external cache is a "slice" of its own, indexed by its whole
+  // physical line address; the memory controllers are ddr.controllers per board.
+  const u32 slices = snoop_ ? n : p_.l2.slices;
+  const u32 sets =
+      snoop_ ? static_cast<u32>(u64{p_.l2.size_kib} * 1024 / (u64{p_.l2.ways} * p_.l2.line_bytes))
+             : p_.l2.setsPerSlice();
+  slices_.resize(slices);
+  slice_versions_.assign(slices, 0);
+  for (u32 s = 0; s < slices; ++s) {
     slices_[s].cache =
-        Cache(p_.l2.setsPerSlice(), p_.l2.ways, slice_bits_, p_.l2.replacement, 0x4000 + s);
+        Cache(sets, p_.l2.ways, snoop_ ? 0 : slice_bits_, p_.l2.replacement, 0x4000 + s);
   }
-  ddr_.resize(p_.ddr.controllers);
+  ddr_.resize(snoop_ ? std::size_t{p_.bus.boards} * p_.ddr.controllers : p_.ddr.controllers);
   epoch_.assign(n, 0);
+  if (snoop_) frames_ = std::make_unique<FrameTable>(p_.bus, n);
 }
 
 namespace {
@@ -118,7 +138,10 @@ u32 MemorySystem::sliceOfLine(u64 l2line) const {
 
 u32 MemorySystem::controllerOf(u64 addr) const {
   const u64 line = addr >> l2_shift_;
-  return p_.ddr.controllers == 1 ? 0 : foldHash(line ^ (line >> 3), 8) % p_.ddr.controllers;
+  const u32 within =
+      p_.ddr.controllers == 1 ? 0 : foldHash(line ^ (line >> 3), 8) % p_.ddr.controllers;
+  // Fireplane: the controllers of the line's home board.
+  return snoop_ ? FrameTable::homeBoard(addr) * p_.ddr.controllers + within : within;
 }
 
 // ---- DDR and L2 ----
@@ -136,8 +159,10 @@ Cycle MemorySystem::ddrTransfer(u64 l2line, Cycle p, bool write, bool timed) {
   ++(write ? c.stats.writes : c.stats.reads);
   ++(write ? traffic_stats_[requester_].ddr_writes : traffic_stats_[requester_].ddr_reads);
   c.stats.bytes += p_.l2.line_bytes;
-  transaction(write ? probe::TransactionType::kMemWrite : probe::TransactionType::kMemRead,
-              l2line << l2_shift_, probe::kSliceAgent + sliceOfLine(l2line), probe::Snoop::kNone);
+  if (!snoop_) {  // on Fireplane memory answers the bus transaction that asked
+    transaction(write ? probe::TransactionType::kMemWrite : probe::TransactionType::kMemRead,
+                l2line << l2_shift_, probe::kSliceAgent + sliceOfLine(l2line), probe::Snoop::kNone);
+  }
   if (bus_ != nullptr) [[unlikely]] {
     const u32 ctl = controllerOf(l2line << l2_shift_);
     HPM_PROBE(bus_, kDdrRequests, ctl, 1);
@@ -177,6 +202,7 @@ u32 MemorySystem::l2Victim(Slice& s, u64 l2line, Cycle at, bool timed) {
 }
 
 Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed, Level* level) {
+  if (snoop_) return snoopRead(core, l2line, p, src, timed, level);
   const u32 sid = sliceOfLine(l2line);
   Slice& s = slices_[sid];
   requester_ = core;
@@ -234,19 +260,22 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
   return ready;
 }
 
-Cycle MemorySystem::fetchL2Probe(u64 l2line, Cycle p) const {
+Cycle MemorySystem::fetchL2Probe(u32 core, u64 l2line, Cycle p) const {
+  if (snoop_) return snoopProbe(core, l2line, p);
   const Slice& s = slices_[sliceOfLine(l2line)];
   const u32 slot = s.cache.find(l2line);
   if (slot != Cache::kNone) return std::max(p + p_.l2.hit_latency, s.cache.ready(slot));
   return p + p_.ddr.latency;
 }
 
-Cycle MemorySystem::sliceFree(u64 addr, Cycle earliest) const {
-  return std::max(earliest, slices_[sliceOf(addr)].free);
+Cycle MemorySystem::sliceFree(u32 core, u64 addr, Cycle earliest) const {
+  // On Fireplane the store drains into the core's own external cache (any address).
+  return std::max(earliest, slices_[snoop_ ? core : sliceOfLine(addr >> l2_shift_)].free);
 }
 
-void MemorySystem::l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool timed) {
+Cycle MemorySystem::l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool timed) {
   const u64 l2line = addr >> l2_shift_;
+  if (snoop_) return snoopOwn(core, l2line, bytes, start, Source::kData, timed);
   const u32 sid = sliceOfLine(l2line);
   Slice& s = slices_[sid];
   requester_ = core;
@@ -284,24 +313,28 @@ void MemorySystem::l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool 
     s.cache.install(slot, l2line, ready);
   }
   s.cache.setFlags(slot, s.cache.flags(slot) | Cache::kDirty);
+  return start;
 }
 
-void MemorySystem::l2Write(u32 core, u64 addr, u32 bytes, Cycle start) {
-  l2WriteImpl(core, addr, bytes, start, true);
+Cycle MemorySystem::l2Write(u32 core, u64 addr, u32 bytes, Cycle start) {
+  return l2WriteImpl(core, physical(addr, core), bytes, start, true);
 }
 
-void MemorySystem::l2WriteCombined(u64 addr, u32 bytes) {
-  ++slice_versions_[sliceOf(addr)];
-  slices_[sliceOf(addr)].stats.bytes += bytes;
-  HPM_PROBE(bus_, kL2Bytes, sliceOf(addr), bytes);
+void MemorySystem::l2WriteCombined(u32 core, u64 addr, u32 bytes) {
+  const u32 sid = snoop_ ? core : sliceOfLine(physical(addr, core) >> l2_shift_);
+  ++slice_versions_[sid];
+  slices_[sid].stats.bytes += bytes;
+  HPM_PROBE(bus_, kL2Bytes, sid, bytes);
 }
 
 // ---- Coherence ----
 
-void MemorySystem::invalidateCore(u32 core, u64 l2line) {
+bool MemorySystem::invalidateCore(u32 core, u64 l2line) {
   ++epoch_[core];
+  bool found = false;
   const u32 p = l1p_[core].find(l2line);
   if (p != Cache::kNone) {
+    found = true;
     l1p_[core].invalidate(p);
     ++l1p_stats_[core].invalidations;
     HPM_PROBE(bus_, kL1pInvalidations, core, 1);
@@ -310,6 +343,7 @@ void MemorySystem::invalidateCore(u32 core, u64 l2line) {
   for (u64 k = 0; k < (u64{1} << l1i_per_l2_shift_); ++k) {
     const u32 i = l1i_[core].find(first_i + k);
     if (i != Cache::kNone) {
+      found = true;
       l1i_[core].invalidate(i);
       ++l1i_stats_[core].invalidations;
       HPM_PROBE(bus_, kL1iInvalidations, core, 1);
@@ -319,11 +353,13 @@ void MemorySystem::invalidateCore(u32 core, u64 l2line) {
   for (u64 k = 0; k < (u64{1} << l1d_per_l2_shift_); ++k) {
     const u32 d = l1d_[core].find(first + k);
     if (d != Cache::kNone) {
+      found = true;
       l1d_[core].invalidate(d);
       ++l1d_stats_[core].invalidations;
       HPM_PROBE(bus_, kL1dInvalidations, core, 1);
     }
   }
+  return found;
 }
 
 void MemorySystem::invalidateSharers(u64 l2line, u64 sharers, u32 keep) {
@@ -353,8 +389,10 @@ void MemorySystem::transaction(probe::TransactionType type, u64 address, u32 sou
 }
 
 void MemorySystem::deviceAccess(u64 addr, bool write) {
-  transaction(write ? probe::TransactionType::kIoWrite : probe::TransactionType::kIoRead, addr,
-              thread_, probe::Snoop::kNone);
+  // Device space is not translated: the address is the register's (the guest's mapping).
+  using T = probe::TransactionType;
+  const T type = snoop_ ? (write ? T::kWriteIO : T::kReadIO) : (write ? T::kIoWrite : T::kIoRead);
+  transaction(type, addr, thread_, probe::Snoop::kNone);
 }
 
 // ---- L1P prefetcher ----
@@ -439,14 +477,19 @@ Cycle MemorySystem::fetchImpl(u32 core, u64 addr, Cycle at, bool timed) {
 }
 
 Cycle MemorySystem::fetchProbe(u32 core, u64 addr, Cycle at) const {
+  if (frames_ != nullptr) {
+    const auto pa = frames_->peek(addr);
+    if (!pa) return at + p_.ddr.latency + p_.l1i.hit_latency;  // a page not yet placed
+    addr = *pa;
+  }
   const Cache& c = l1i_[core];
   const u32 slot = c.find(addr >> l1i_shift_);
   if (slot != Cache::kNone) return std::max(at + p_.l1i.hit_latency, c.ready(slot));
-  return fetchL2Probe(addr >> l2_shift_, at) + p_.l1i.hit_latency;
+  return fetchL2Probe(core, addr >> l2_shift_, at) + p_.l1i.hit_latency;
 }
 
 Cycle MemorySystem::fetch(u32 core, u64 addr, Cycle at) {
-  return fetchImpl(core, addr, at, true);
+  return fetchImpl(core, physical(addr, core), at, true);
 }
 
 LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed) {
@@ -509,7 +552,7 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
 }
 
 LoadResult MemorySystem::load(u32 core, u64 addr, Cycle at, Cycle xbar_free) {
-  return loadImpl(core, addr, at, xbar_free, true);
+  return loadImpl(core, physical(addr, core), at, xbar_free, true);
 }
 
 void MemorySystem::storeImpl(u32 core, u64 addr) {
@@ -530,6 +573,7 @@ void MemorySystem::storeImpl(u32 core, u64 addr) {
     ++traffic_stats_[core].l1d_store_misses;
     HPM_PROBE(bus_, kL1dStoreMisses, core, 1);
   }
+  if (snoop_) return;  // the drain's ownership request keeps the caches coherent
   // Coherence through the inclusive L2's sharer mask: the other cores' copies go.
   const u64 l2line = addr >> l2_shift_;
   Slice& s = slices_[sliceOfLine(l2line)];
@@ -545,11 +589,15 @@ void MemorySystem::storeImpl(u32 core, u64 addr) {
 
 void MemorySystem::storeIssue(u32 core, u64 addr, Cycle at) {
   (void)at;
-  storeImpl(core, addr);
+  storeImpl(core, physical(addr, core));
 }
 
 Cycle MemorySystem::atomicImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed) {
   const u64 l2line = addr >> l2_shift_;
+  if (snoop_) {
+    const Cycle ready = snoopOwn(core, l2line, 8, std::max(at, xbar_free), Source::kAtomic, timed);
+    return timed ? ready : at;
+  }
   Level level;
   const Cycle ready = l2Read(core, l2line, std::max(at, xbar_free), Source::kAtomic, timed, &level);
   Slice& s = slices_[sliceOfLine(l2line)];
@@ -564,21 +612,22 @@ Cycle MemorySystem::atomicImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bo
 }
 
 Cycle MemorySystem::atomic(u32 core, u64 addr, Cycle at, Cycle xbar_free) {
-  return atomicImpl(core, addr, at, xbar_free, true);
+  return atomicImpl(core, physical(addr, core), at, xbar_free, true);
 }
 
 void MemorySystem::warmFetch(u32 core, u64 addr, Cycle now) {
-  fetchImpl(core, addr, now, false);
+  fetchImpl(core, physical(addr, core), now, false);
 }
 void MemorySystem::warmLoad(u32 core, u64 addr, Cycle now) {
-  loadImpl(core, addr, now, now, false);
+  loadImpl(core, physical(addr, core), now, now, false);
 }
 void MemorySystem::warmStore(u32 core, u64 addr, Cycle now) {
+  addr = physical(addr, core);
   storeImpl(core, addr);
   l2WriteImpl(core, addr, 8, now, false);
 }
 void MemorySystem::warmAtomic(u32 core, u64 addr, Cycle now) {
-  atomicImpl(core, addr, now, now, false);
+  atomicImpl(core, physical(addr, core), now, now, false);
 }
 
 // ---- Statistics ----
@@ -664,6 +713,7 @@ void MemorySystem::visitSharedStats(stats::Visitor& v) const {
   for (const Controller& c : ddr_) v.group("", c.stats);
   v.endList();
   v.group("interconnect", transactions_);
+  if (snoop_) v.group("bus", bus_stats_);
 }
 
 }  // namespace hpm::mem

@@ -1,6 +1,11 @@
 // The memory hierarchy of the timing model (seed 003 section 3, docs/timing.md "Memory"): per core
-// an L1I, a write-through L1D and an L1P prefetch buffer; a shared L2 of address-hashed slices,
-// inclusive of the private caches and keeping their sharer masks; DDR controllers.
+// an L1I, a write-through L1D and an L1P prefetch buffer; below them one of two interconnects
+// (BusParams::kind): a crossbar to a shared L2 of address-hashed slices, inclusive of the
+// private caches and keeping their sharer masks, with DDR controllers (bgq, bgp; this file's
+// .cpp); or a Fireplane bus (sunfire, seed 004; snooping.cpp): each core's private write-back
+// external cache ("L2" in the statistics and events, one "slice" per core), kept coherent by
+// snooping MOESI on one address bus, with memory on boards and guest pages translated to
+// physical frames (frames.h).
 //
 // Timing follows the seed's approach: an access takes the configured average latency of the level
 // that serves it, plus the waiting of bounded resources. Each L2 slice port and each DDR
@@ -14,20 +19,22 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
 
 #include "base/types.h"
 #include "mem/cache.h"
+#include "mem/frames.h"
 #include "mem/mem_params.h"
 #include "stats/probe.h"
 #include "stats/stats.h"
 
 namespace hpm::mem {
 
-// Which level served a load.
-enum class Level : u8 { kL1, kL1p, kL2, kDdr };
+// Which level served a load (kPeer: another core's cache, on a Fireplane bus).
+enum class Level : u8 { kL1, kL1p, kL2, kDdr, kPeer };
 
 struct CacheStats {
   u64 accesses = 0;
@@ -79,6 +86,19 @@ struct DdrStats {
   void visit(stats::Visitor& v) const;
 };
 
+// The Fireplane address bus (BusParams::kind fireplane): its occupancy and where the lines its
+// reads and ownership requests asked for came from.
+struct BusStats {
+  u64 busy_cycles = 0;          // cycles the address bus was taken
+  u64 cache_to_cache = 0;       // lines another cache supplied
+  u64 memory_local = 0;         // lines memory on the requester's board supplied
+  u64 memory_remote = 0;        // lines memory on another board supplied
+  u64 writebacks_local = 0;     // writebacks to memory on the evicting CPU's board
+  u64 writebacks_remote = 0;    // writebacks to another board's memory
+  u64 snoop_invalidations = 0;  // external-cache lines other CPUs' ownership requests removed
+  void visit(stats::Visitor& v) const;
+};
+
 struct LoadResult {
   Cycle ready = 0;  // the cycle the loaded value can be used
   Level level = Level::kL1;
@@ -107,22 +127,31 @@ class MemorySystem {
   // Whether `addr`'s line is in core's L1D (ready or in flight): a load to it is a hit and needs
   // no load-miss-queue entry. No side effect.
   bool l1dPresent(u32 core, u64 addr) const {
+    if (frames_ != nullptr) {
+      const auto pa = frames_->peek(addr);
+      if (!pa) return false;
+      addr = *pa;
+    }
     return l1d_[core].find(addr >> l1d_shift_) != Cache::kNone;
   }
   // A load issued at `at`. An L1D miss is served by the L1P or, after the L1P misses, by the L2
   // (and DDR); the L2 request leaves the core no earlier than `xbar_free` (queued stores win
   // the crossbar).
   LoadResult load(u32 core, u64 addr, Cycle at, Cycle xbar_free);
-  // A store issued at `at`: written through to the L1D if present (no allocation), and removes
-  // the line from every other core's L1D and L1P (coherence).
+  // A store issued at `at`: written through to the L1D if present (no allocation). On the
+  // crossbar it removes the line from every other core's L1D and L1P (coherence); on Fireplane
+  // that happens when the store drains (l2Write: the ownership request).
   void storeIssue(u32 core, u64 addr, Cycle at);
-  // The earliest cycle >= `earliest` at which `addr`'s L2 slice accepts a request. No side effect.
-  Cycle sliceFree(u64 addr, Cycle earliest) const;
-  // A store-queue entry of `bytes` drains into the L2 at `start` (>= sliceFree(addr, ...)): takes
-  // the slice port, marks the line dirty, allocating it (a DDR read) on a miss.
-  void l2Write(u32 core, u64 addr, u32 bytes, Cycle start);
+  // The earliest cycle >= `earliest` at which core's store for `addr` can drain (the port of its
+  // L2 slice, or of the core's external cache). No side effect.
+  Cycle sliceFree(u32 core, u64 addr, Cycle earliest) const;
+  // A store-queue entry of `bytes` drains into the L2 at `start` (>= sliceFree(...)): takes the
+  // slice port, marks the line dirty, allocating it (a DDR read) on a miss. Returns the cycle the
+  // write is done: `start` on the crossbar; on Fireplane the cycle the line is owned (a miss or a
+  // shared line waits for its ownership request).
+  Cycle l2Write(u32 core, u64 addr, u32 bytes, Cycle start);
   // `bytes` more were combined into an entry already sent by l2Write (statistics only).
-  void l2WriteCombined(u64 addr, u32 bytes);
+  void l2WriteCombined(u32 core, u64 addr, u32 bytes);
   // An atomic (LR, SC, AMO) issued at `at`, performed at the L2: the cycle its result is ready.
   // Removes the line from every core's L1D and L1P, the issuing core's included.
   Cycle atomic(u32 core, u64 addr, Cycle at, Cycle xbar_free);
@@ -142,17 +171,23 @@ class MemorySystem {
   void deviceAccess(u64 addr, bool write);
   // Every transaction so far, by type and snoop result (the ground truth of a filtering counter).
   const probe::TransactionCounts& transactionCounts() const { return transactions_; }
+  // The physical frames of guest pages (Fireplane), or null (the crossbar maps memory 1:1).
+  const FrameTable* frames() const { return frames_.get(); }
+  const BusStats& busStats() const { return bus_stats_; }
 
   // Changes whenever a line of core's L1D or L1P is removed by another core's access (coherence
   // or L2 back-invalidation): a timing plan that looked at this core's caches is stale after.
   u64 remoteEpoch(u32 core) const { return epoch_[core]; }
 
   // ---- Structure and statistics ----
+  // The crossbar's L2 slice of `addr` (on Fireplane each core's external cache is its slice).
   u32 sliceOf(u64 addr) const { return sliceOfLine(addr >> l2_shift_); }
   // The L2 block (slice x sets per slice + set) that holds `addr`'s line: where the line
-  // competes with others for the set's ways (the cache-conflict tool's unit).
+  // competes with others for the set's ways (the cache-conflict tool's unit). On Fireplane,
+  // `addr` is physical and the block is the set of every external cache.
   u32 l2Block(u64 addr) const {
     const u64 line = addr >> l2_shift_;
+    if (snoop_) return static_cast<u32>(line & (slices_[0].cache.sets() - 1));
     return sliceOfLine(line) * p_.l2.setsPerSlice() +
            static_cast<u32>((line >> slice_bits_) & (p_.l2.setsPerSlice() - 1));
   }
@@ -197,11 +232,13 @@ class MemorySystem {
   };
 
   u32 sliceOfLine(u64 l2line) const;
+  // The physical address of core's access to `va` (identity on the crossbar).
+  u64 physical(u64 va, u32 core) { return frames_ != nullptr ? frames_->physical(va, core) : va; }
   // The L2 read path (slice port, L2 lookup, DDR on a miss) for a request leaving the core at
   // `p`; `timed` false in warm-up (no waiting, no busy time). Sets `level` to kL2 or kDdr.
   Cycle l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed, Level* level);
   // What l2Read returns for an instruction fetch, without side effects.
-  Cycle fetchL2Probe(u64 l2line, Cycle p) const;
+  Cycle fetchL2Probe(u32 core, u64 l2line, Cycle p) const;
   // Takes a DDR controller for one line transfer from `p`: returns the transfer's start.
   Cycle ddrTransfer(u64 l2line, Cycle p, bool write, bool timed);
   // Frees an L2 slot for `l2line`: writeback of a dirty victim, back-invalidation of copies.
@@ -209,14 +246,39 @@ class MemorySystem {
   LoadResult loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed);
   Cycle fetchImpl(u32 core, u64 addr, Cycle at, bool timed);
   void storeImpl(u32 core, u64 addr);
-  void l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool timed);
+  Cycle l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool timed);
   Cycle atomicImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed);
   // Removes l2line's copies from the L1D and L1P of the cores in `sharers` (bit c % 64), except
   // `keep` (kNoCore: none kept).
   void invalidateSharers(u64 l2line, u64 sharers, u32 keep);
   // Counts a transaction and, when the bus wants transactions, publishes it at the bus's cycle.
   void transaction(probe::TransactionType type, u64 address, u32 source, probe::Snoop snoop);
-  void invalidateCore(u32 core, u64 l2line);
+  // Removes l2line's copies from core's L1I, L1D and L1P; whether there were any.
+  bool invalidateCore(u32 core, u64 l2line);
+
+  // ---- Fireplane (snooping.cpp) ----
+  // What the other external caches' snoop of a request for `l2line` found and did.
+  struct SnoopOutcome {
+    probe::Snoop snoop = probe::Snoop::kMemory;
+    bool others = false;  // another cache keeps a copy (after a ReadToShare)
+  };
+  // Snoops every external cache but core's: a ReadToShare (own false) turns M into O and E into
+  // S; an ownership request (own true) invalidates every copy (their L1 copies with them).
+  SnoopOutcome snoopOthers(u32 core, u64 l2line, bool own);
+  // Takes the address bus for one transaction from `p` (waiting when `waits`): its start.
+  Cycle busSlot(Cycle p, bool timed, bool waits);
+  // The data of a line for core's bus transaction that started at `bstart`: another cache's
+  // (snoop Owned/Modified) or its home board's memory. `waits`: the memory controller queues it.
+  Cycle busData(u32 core, u64 l2line, Cycle bstart, probe::Snoop snoop, bool timed, bool waits);
+  // Frees a slot of core's external cache for `l2line`: the victim's writeback (a WB
+  // transaction) when it is M or O, and its L1 copies (inclusion).
+  u32 ecacheVictim(u32 core, u64 l2line, Cycle at, bool timed);
+  Cycle snoopRead(u32 core, u64 l2line, Cycle p, Source src, bool timed, Level* level);
+  // A store drain (src kData) or atomic (kAtomic): the line in M in core's external cache.
+  // Returns when the write is done (a store) or the old value is ready (an atomic).
+  Cycle snoopOwn(u32 core, u64 l2line, u32 bytes, Cycle p, Source src, bool timed);
+  Cycle snoopProbe(u32 core, u64 l2line, Cycle p) const;
+  Cycle memoryLatency(u32 core, u64 l2line) const;
   void prefetchLine(u32 core, u64 l2line, Cycle at, bool timed);
   void streamOnMiss(u32 core, u64 l2line, Cycle at, bool timed);
   void streamOnPrefetchHit(u32 core, u64 l2line, Cycle at, bool timed);
@@ -247,6 +309,10 @@ class MemorySystem {
   std::vector<u64> slice_versions_;
   std::vector<Controller> ddr_;
   std::vector<u64> epoch_;
+  bool snoop_ = false;                  // a Fireplane bus (BusParams::snooping)
+  std::unique_ptr<FrameTable> frames_;  // Fireplane: guest pages' physical frames
+  Cycle bus_free_ = 0;                  // the address bus's next free cycle
+  BusStats bus_stats_;
   probe::Bus* bus_ = nullptr;
   u32 requester_ = 0;  // the core whose request is being served (for DDR events)
   u32 thread_ = 0;     // the hardware thread whose instruction is being processed

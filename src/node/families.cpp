@@ -1,5 +1,7 @@
 #include "node/families.h"
 
+#include <algorithm>
+
 #include "node/machine.h"
 #include "pmu/imon/component.h"
 #include "pmu/upc/component.h"
@@ -19,10 +21,20 @@ const std::vector<UnitFamily>& unitFamilies() {
       UnitFamily::companion(
           "imon", "interconnect monitor",
           "transaction filters, histogramming counters and sequence FIFOs on the interconnect",
-          [](const MachineConfig& m, const pmu::NodeShape& n) { return imon::attach(m.imon, n); },
+          [](const MachineConfig& m, const pmu::NodeShape& n) {
+            imon::Params p = m.imon;
+            p.interconnect = m.timing.bus.kind;  // the namespace its filters cover
+            return imon::attach(p, n);
+          },
           [](const MachineConfig& m) { return m.monitor.interconnect; }),
   };
   return kFamilies;
+}
+
+bool monitoringWanted(const MachineConfig& machine, const std::vector<UnitFamily>& families) {
+  if (!machine.monitor.none()) return true;
+  return std::any_of(families.begin(), families.end(),
+                     [&](const UnitFamily& f) { return f.beside != nullptr && f.beside(machine); });
 }
 
 std::vector<std::string> unitFamilyChoices() {

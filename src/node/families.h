@@ -53,5 +53,7 @@ inline constexpr std::string_view kNoUnitFamily = "none";
 const std::vector<UnitFamily>& unitFamilies();
 // monitor.unit's values: "none", then every built-in family's name but the companions'.
 std::vector<std::string> unitFamilyChoices();
+// Whether `machine` has any counter unit among `families`: its monitor.unit or a companion.
+bool monitoringWanted(const MachineConfig& machine, const std::vector<UnitFamily>& families);
 
 }  // namespace hpm

@@ -325,9 +325,10 @@ Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel,
     }
     m.attach(*it);
     m.attachTruth();
-    for (const UnitFamily& f : families) {
-      if (f.beside != nullptr && f.beside(machine)) m.attach(f);
-    }
+  }
+  // Companions (the interconnect monitor) go beside the unit, or alone (sunfire has no unit).
+  for (const UnitFamily& f : families) {
+    if (f.beside != nullptr && f.beside(machine)) m.attach(f);
   }
   m.route();
   // Interrupts are collected as the units raise them and delivered by poll().

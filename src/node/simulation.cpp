@@ -596,19 +596,22 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
   if (options.mode != RunMode::kFunctional) {
     const timing::TimingParams tp = timingParamsFor(impl_->machine);
     impl_->model = std::make_unique<timing::NodeTiming>(tp);
+    if (const mem::FrameTable* frames = impl_->model->frames()) {
+      impl_->kernel->setFrameSource([frames](u64 va) { return frames->peek(va); });
+    }
     // The counter units' windows are device pages of the process's memory (Kernel::mapDevice).
     const GuestMemory& memory = impl_->kernel->memory();
     impl_->model->setDevicePages({memory.pageTable(),
                                   GuestMemory::kVaLimit >> GuestMemory::kPageBits,
                                   GuestMemory::kPageBits, GuestMemory::kDevice});
-    if (!impl_->machine.monitor.none()) {
+    if (monitoringWanted(impl_->machine, options.families)) {
       // The monitor needs the timing model's events: it exists in the warm-up, timing and
       // profile modes.
       probe::Topology topology;
       topology.threads = impl_->machine.hardwareThreads();
       topology.cores = impl_->machine.node.cores;
-      topology.slices = tp.l2.slices;
-      topology.controllers = tp.ddr.controllers;
+      topology.slices = tp.memParams().l2Instances();
+      topology.controllers = tp.memParams().controllerInstances();
       impl_->bus = std::make_unique<probe::Bus>(topology, static_cast<u32>(isa::kOpCount));
       // Counting from statistics needs instructions in cycle order across the node: the timing
       // modes without lookahead (the warm-up mode counts its instructions apart).
@@ -796,6 +799,11 @@ const probe::TransactionCounts* Simulation::transactionTruth() const {
 std::optional<u32> Simulation::cacheBlockOf(u64 addr) const {
   if (!impl_->model) return std::nullopt;
   return impl_->model->l2Block(addr);
+}
+
+std::optional<u64> Simulation::virtualOf(u64 pa) const {
+  const mem::FrameTable* frames = impl_->model ? impl_->model->frames() : nullptr;
+  return frames != nullptr ? frames->virtualOf(pa) : std::optional<u64>(pa);
 }
 
 Monitor* Simulation::monitor() const {

@@ -118,6 +118,9 @@ class Simulation {
   // The block of the cache whose evictions the interconnect carries (bgq: the L2's slice x sets
   // per slice + set) holding `addr`; nullopt without a memory system.
   std::optional<u32> cacheBlockOf(u64 addr) const;
+  // The virtual address of physical address `pa`: itself where memory is mapped 1:1, the page
+  // the frame table placed there on sunfire (nullopt: no page has that frame).
+  std::optional<u64> virtualOf(u64 pa) const;
 
   // Every ground-truth statistic: kernel, timing model, regions.
   void visitStats(stats::Visitor& v) const;

@@ -379,8 +379,8 @@ TEST(MemorySystem, ASlicesTallyVersionChangesWheneverOneOfItsStatisticsDoes) {
     switch ((next() >> 59) % 7) {
       case 0: m.load(core, addr, now, 0); break;
       case 1: m.storeIssue(core, addr, now); break;
-      case 2: m.l2Write(core, addr, 8, m.sliceFree(addr, now)); break;
-      case 3: m.l2WriteCombined(addr, 8); break;
+      case 2: m.l2Write(core, addr, 8, m.sliceFree(core, addr, now)); break;
+      case 3: m.l2WriteCombined(core, addr, 8); break;
       case 4: m.atomic(core, addr, now, 0); break;
       case 5: m.fetch(core, addr & ~u64{15}, now); break;
       default: m.warmLoad(core, addr, now); break;

@@ -37,8 +37,8 @@ struct BusstatOptions {
 
 constexpr u64 kDefaultRotation = 100000;  // cycles per filter setting in --distribution
 
-const imon::Preset& presetNamed(const std::string& name) {
-  for (const imon::Preset& p : imon::presets()) {
+const imon::Preset& presetNamed(const std::string& name, probe::Interconnect ic) {
+  for (const imon::Preset& p : imon::presets(ic)) {
     if (p.name == name) return p;
   }
   fail(ExitCode::kUsage, "busstat: unknown event '{}' (hpmsim events --unit imon lists them)",
@@ -84,7 +84,9 @@ int run(const BusstatOptions& opt) {
     f.snoops = snoops;
     return f;
   };
-  const u32 types = probe::kTransactionTypes;
+  // The machine's namespace: type i of the rotation is global type ns.first + i.
+  const probe::TransactionNamespace ns = probe::transactionNamespace(machine.timing.bus.kind);
+  const u32 types = ns.size;
   // Round r: counter c watches type (r x counters + c) mod types.
   u64 round = 0;
   auto typeOf = [&](u32 counter) {
@@ -93,11 +95,12 @@ int run(const BusstatOptions& opt) {
   u32 used = 0;
   if (opt.distribution) {
     used = std::min(unit.counters(), types);
-    for (u32 c = 0; c < used; ++c) unit.program(c, filterOf(u64{1} << typeOf(c), all_snoops), 0);
+    for (u32 c = 0; c < used; ++c)
+      unit.program(c, filterOf(u64{1} << (ns.first + typeOf(c)), all_snoops), 0);
   } else {
     used = static_cast<u32>(names.size());
     for (u32 c = 0; c < used; ++c) {
-      const imon::Preset& p = presetNamed(names[c]);
+      const imon::Preset& p = presetNamed(names[c], machine.timing.bus.kind);
       unit.program(c, filterOf(p.types, p.snoops), 0);
     }
   }
@@ -148,7 +151,7 @@ int run(const BusstatOptions& opt) {
     if (opt.distribution) {
       ++round;
       for (u32 c = 0; c < used; ++c)
-        unit.program(c, filterOf(u64{1} << typeOf(c), all_snoops), now);
+        unit.program(c, filterOf(u64{1} << (ns.first + typeOf(c)), all_snoops), now);
     } else {
       for (u32 c = 0; c < used; ++c) unit.clear(c, now);
     }
@@ -170,7 +173,7 @@ int run(const BusstatOptions& opt) {
     double total_estimate = 0;
     for (u32 t = 0; t < types; ++t) {
       TypeShare& s = shares[t];
-      s.exact = truth.count(u32{1} << t, static_cast<u32>(all_snoops));
+      s.exact = truth.count(u32{1} << (ns.first + t), static_cast<u32>(all_snoops));
       s.estimate = s.observed == 0 ? 0
                                    : static_cast<double>(s.sampled) * static_cast<double>(end) /
                                          static_cast<double>(s.observed);
@@ -181,13 +184,17 @@ int run(const BusstatOptions& opt) {
         "\n Transaction distribution of '{}' (machine {}, interconnect monitor: {} counters "
         "rotated over {} types every {} cycles; {} cycles)\n\n",
         program, machine.name, used, types, withCommas(interval), withCommas(end));
-    text += fmt::format("  {:<5} {:<11} {:>12} {:>9} {:>14} {:>7} {:>14} {:>8}\n", "type", "name",
-                        "sampled", "observed", "estimated", "share", "exact", "error");
+    std::size_t name_width = 11;  // at least, or the namespace's longest name
+    for (u32 t = 0; t < types; ++t) {
+      name_width = std::max(name_width, probe::kTransactionTypeInfo[ns.first + t].name.size());
+    }
+    text += fmt::format("  {:<5} {:<{}} {:>12} {:>9} {:>14} {:>7} {:>14} {:>8}\n", "type", "name",
+                        name_width, "sampled", "observed", "estimated", "share", "exact", "error");
     csv = "type,name,sampled,observed_cycles,estimated,share,exact\n";
     nlohmann::json rows = nlohmann::json::array();
     for (u32 t = 0; t < types; ++t) {
       const TypeShare& s = shares[t];
-      const auto& info = probe::kTransactionTypeInfo[t];
+      const auto& info = probe::kTransactionTypeInfo[ns.first + t];
       const double share = total_estimate > 0 ? 100.0 * s.estimate / total_estimate : 0;
       const std::string error =
           s.exact == 0
@@ -195,8 +202,8 @@ int run(const BusstatOptions& opt) {
               : fmt::format("{:+.1f} %", 100.0 * (s.estimate - static_cast<double>(s.exact)) /
                                              static_cast<double>(s.exact));
       text += fmt::format(
-          "  {:<5} {:<11} {:>12} {:>8.1f}% {:>14} {:>6.1f}% {:>14} {:>8}\n", info.mnemonic,
-          info.name, withCommas(s.sampled),
+          "  {:<5} {:<{}} {:>12} {:>8.1f}% {:>14} {:>6.1f}% {:>14} {:>8}\n", info.mnemonic,
+          info.name, name_width, withCommas(s.sampled),
           end ? 100.0 * static_cast<double>(s.observed) / static_cast<double>(end) : 0.0,
           withCommas(static_cast<u64>(s.estimate + 0.5)), share, withCommas(s.exact), error);
       csv += fmt::format("{},{},{},{},{:.1f},{:.4f},{}\n", info.mnemonic, info.name, s.sampled,
@@ -209,8 +216,8 @@ int run(const BusstatOptions& opt) {
                       {"share_percent", share},
                       {"exact", s.exact}});
     }
-    text += fmt::format("  {:<5} {:<11} {:>12} {:>9} {:>14} {:>7} {:>14}\n\n", "all", "", "", "",
-                        withCommas(static_cast<u64>(total_estimate + 0.5)), "",
+    text += fmt::format("  {:<5} {:<{}} {:>12} {:>9} {:>14} {:>7} {:>14}\n\n", "all", "",
+                        name_width, "", "", withCommas(static_cast<u64>(total_estimate + 0.5)), "",
                         withCommas(total_exact));
     out["distribution"] = rows;
     out["rotation_cycles"] = interval;

@@ -47,6 +47,7 @@ std::string segmentOf(const VmaMap& map, u64 addr) {
 
 struct PageSeen {
   u64 writebacks = 0;
+  u64 virtual_page = 0;
   std::string segment;
 };
 struct BlockSeen {
@@ -63,9 +64,12 @@ int run(const ConflictsOptions& opt) {
   Simulation sim(machine, ro);
   ImonHost unit(sim, "conflicts");
 
-  // Counter 0 counts every writeback (the exact total), counter 1 the same and feeds FIFO 0.
+  // Counter 0 counts every writeback (the exact total), counter 1 the same and feeds FIFO 0: on
+  // the crossbar an L2 slice's writeback to DDR, on Fireplane an external cache's WriteBack.
+  const bool fireplane = machine.timing.bus.snooping();
   imon::Filter writebacks;
-  writebacks.types = u64{1} << static_cast<u32>(probe::TransactionType::kMemWrite);
+  writebacks.types = u64{1} << static_cast<u32>(fireplane ? probe::TransactionType::kWriteBack
+                                                          : probe::TransactionType::kMemWrite);
   unit.program(0, writebacks, 0);
   unit.program(1, writebacks, 0);
   unit.enableFifo(0, 0);
@@ -80,7 +84,11 @@ int run(const ConflictsOptions& opt) {
       ++b.writebacks;
       ++b.addresses[t.address];
       PageSeen& p = b.pages[t.address / kPageBytes * kPageBytes];
-      if (p.writebacks++ == 0) p.segment = segmentOf(sim.kernel().memoryMap(), t.address);
+      if (p.writebacks++ == 0) {
+        const std::optional<u64> va = sim.virtualOf(t.address);
+        p.virtual_page = va ? *va / kPageBytes * kPageBytes : 0;
+        p.segment = va ? segmentOf(sim.kernel().memoryMap(), *va) : "(no page)";
+      }
     }
   };
   sim.setIntervalHook(opt.sampling.interval, sample);
@@ -91,7 +99,19 @@ int run(const ConflictsOptions& opt) {
   const Termination& term = sim.kernel().termination();
 
   const mem::L2Params& l2 = machine.timing.l2;
-  const u32 sets = l2.setsPerSlice();
+  // Fireplane: a block is a set of the CPUs' (equal) external caches.
+  const u32 sets = fireplane
+                       ? static_cast<u32>(u64{l2.size_kib} * 1024 / (u64{l2.ways} * l2.line_bytes))
+                       : l2.setsPerSlice();
+  const std::string cache =
+      fireplane ? fmt::format(
+                      "each CPU's external cache, {} sets of {} ways, {}-byte lines; "
+                      "physical addresses are frames on the boards",
+                      sets, l2.ways, l2.line_bytes)
+                : fmt::format(
+                      "the L2 as the external cache, {} slices x {} sets of {} ways, "
+                      "{}-byte lines; physical addresses are virtual ones on this node",
+                      l2.slices, sets, l2.ways, l2.line_bytes);
   std::vector<std::pair<u32, const BlockSeen*>> hottest;
   for (const auto& [block, seen] : blocks) hottest.emplace_back(block, &seen);
   std::stable_sort(hottest.begin(), hottest.end(), [](const auto& a, const auto& b) {
@@ -101,12 +121,11 @@ int run(const ConflictsOptions& opt) {
 
   const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
   std::string text = fmt::format(
-      "\n Writebacks of '{}' (machine {}: the L2 as the external cache, {} slices x {} sets of {} "
-      "ways, {}-byte lines; physical addresses are virtual ones on this node)\n"
+      "\n Writebacks of '{}' (machine {}: {})\n"
       " FIFO sampled every {} cycles: {} of {} writebacks seen ({:.1f} %), {} lost between "
       "samples; {} blocks had one\n",
-      program, machine.name, l2.slices, sets, l2.ways, l2.line_bytes,
-      withCommas(opt.sampling.interval), withCommas(taken), withCommas(total),
+      program, machine.name, cache, withCommas(opt.sampling.interval), withCommas(taken),
+      withCommas(total),
       total ? 100.0 * static_cast<double>(taken) / static_cast<double>(total) : 0.0,
       withCommas(lost), withCommas(blocks.size()));
   nlohmann::json out = {{"machine", machine.name},
@@ -126,8 +145,12 @@ int run(const ConflictsOptions& opt) {
                         "Segment");
     nlohmann::json pages = nlohmann::json::array();
     for (const auto& [page, p] : seen->pages) {
-      text += fmt::format("   {:<#20x} {:>8}  {:<#20x} {}\n", page, p.writebacks, page, p.segment);
-      pages.push_back({{"page", page}, {"writebacks", p.writebacks}, {"segment", p.segment}});
+      text += fmt::format("   {:<#20x} {:>8}  {:<#20x} {}\n", page, p.writebacks, p.virtual_page,
+                          p.segment);
+      pages.push_back({{"page", page},
+                       {"virtual_page", p.virtual_page},
+                       {"writebacks", p.writebacks},
+                       {"segment", p.segment}});
     }
     text += fmt::format(" Writebacks by Address ({} addresses):\n", seen->addresses.size());
     text += fmt::format("   {:<20} {:>8}  {}\n", "Physical Address", "# WB", "Physical Page");

@@ -26,13 +26,14 @@ ImonHost::ImonHost(Simulation& sim, std::string_view tool) : monitor_(sim.monito
          sim.machine().name);
   }
   counters_ = sim.machine().imon.monitors * imon::kCountersPerMonitor;
+  ns_ = probe::transactionNamespace(sim.machine().timing.bus.kind);
 }
 
 void ImonHost::program(u32 counter, const imon::Filter& f, Cycle at) {
   const auto set = [&](u64 field, u64 value) {
     monitor_->hostWrite(device_, counterOffset(counter, field), value, at);
   };
-  set(imon::reg::kTypes, f.types);
+  set(imon::reg::kTypes, ns_.local(f.types));
   set(imon::reg::kAddrMatch, f.addr_match);
   set(imon::reg::kAddrMask, f.addr_mask);
   set(imon::reg::kIdMatch, f.id_match);
@@ -69,7 +70,7 @@ std::vector<probe::Transaction> ImonHost::sampleFifo(u32 monitor, Cycle at, u64&
     const u64 info = get(imon::reg::kFifoPop);
     if (info >> 63 == 0) break;
     probe::Transaction t;
-    t.type = static_cast<probe::TransactionType>(info & 0xff);
+    t.type = ns_.type(static_cast<u32>(info & 0xff));
     t.snoop = static_cast<probe::Snoop>(info >> 8 & 0xff);
     t.source = static_cast<u32>(info >> 16 & 0xffff);
     t.id = static_cast<u32>(info >> 32 & 0x1ff);

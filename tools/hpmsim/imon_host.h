@@ -24,7 +24,8 @@ class ImonHost {
   ImonHost(Simulation& sim, std::string_view tool);
 
   u32 counters() const { return counters_; }
-  // Sets counter `counter`'s filter and zeroes it, at cycle `at`.
+  // Sets counter `counter`'s filter (its types a mask over every type, as Filter keeps them) and
+  // zeroes it, at cycle `at`.
   void program(u32 counter, const imon::Filter& f, Cycle at);
   u64 read(u32 counter, Cycle at);
   void clear(u32 counter, Cycle at);
@@ -39,6 +40,7 @@ class ImonHost {
   Monitor* monitor_ = nullptr;
   int device_ = -1;
   u32 counters_ = 0;
+  probe::TransactionNamespace ns_;  // the machine's: the registers' type bits are its
 };
 
 }  // namespace hpm::tools

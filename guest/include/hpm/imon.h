@@ -32,7 +32,7 @@
 extern "C" {
 #endif
 
-/* Transaction types: bit t of a filter's type mask. */
+/* Crossbar transaction types (bgq, bgp): bit t of a filter's type mask. */
 enum hpm_imon_type {
   HPM_IMON_READ = 0,       /* demand read of a line (a load that missed the L1D and L1P) */
   HPM_IMON_FETCH = 1,      /* instruction fetch of a line */
@@ -46,14 +46,43 @@ enum hpm_imon_type {
   HPM_IMON_IO_WRITE = 9,   /* an uncached store to a device register */
   HPM_IMON_TYPES = 10
 };
+/* Fireplane transaction types (sunfire, seed 004's namespace of 19): bit t of a filter's type
+ * mask on that machine (INFO's [63:56] says which interconnect the unit watches). */
+enum hpm_imon_fireplane_type {
+  HPM_IMON_RTS = 0,    /* ReadToShare: a data load or prefetch missed the external cache */
+  HPM_IMON_RTSA = 1,   /* ReadToShareAlways: an instruction fetch missed it */
+  HPM_IMON_RTSR = 2,   /* ReadToShare from another domain (never on one domain) */
+  HPM_IMON_RTSM = 3,   /* ReadToShare with a memory-tag check (never on one domain) */
+  HPM_IMON_RTO = 4,    /* ReadToOwn: a store or atomic missed the external cache */
+  HPM_IMON_RTOR = 5,   /* ReadToOwn from another domain (never on one domain) */
+  HPM_IMON_RTOU = 6,   /* ReadToOwn of a line held Shared or Owned: invalidates, no data */
+  HPM_IMON_RS = 7,     /* ReadStream: a block load (never: RV64GC has none) */
+  HPM_IMON_RSR = 8,    /* ReadStream from another domain (never) */
+  HPM_IMON_WS = 9,     /* WriteStream: a block store (never: RV64GC has none) */
+  HPM_IMON_WSR = 10,   /* WriteStream from another domain (never) */
+  HPM_IMON_WB = 11,    /* WriteBack of a Modified or Owned line the external cache evicts */
+  HPM_IMON_WBR = 12,   /* WriteBack to another domain (never) */
+  HPM_IMON_RIO = 13,   /* ReadIO: an uncached load from a device register */
+  HPM_IMON_WIO = 14,   /* WriteIO: an uncached store to a device register */
+  HPM_IMON_RBIO = 15,  /* ReadBlockIO (never: no block loads) */
+  HPM_IMON_WBIO = 16,  /* WriteBlockIO (never: no block stores) */
+  HPM_IMON_INT = 17,   /* Interrupt (never: the kernel wakes threads without one) */
+  HPM_IMON_FLUSH = 18, /* Flush of a line by address (never: no cache-management instructions) */
+  HPM_IMON_FIREPLANE_TYPES = 19
+};
+#define HPM_IMON_INTERCONNECT_CROSSBAR 0
+#define HPM_IMON_INTERCONNECT_FIREPLANE 1
 #define HPM_IMON_BIT(t) (UINT64_C(1) << (t))
 
 /* Snoop results: who supplied a read's data (where a write found its line). */
 enum hpm_imon_snoop {
-  HPM_IMON_SNOOP_NONE = 0,   /* no data moved to the requester */
-  HPM_IMON_SNOOP_MEMORY = 1, /* DDR: the line was not in the L2 */
-  HPM_IMON_SNOOP_L2 = 2,     /* the L2 had the line */
-  HPM_IMON_SNOOPS = 3
+  HPM_IMON_SNOOP_NONE = 0,     /* no data moved to the requester */
+  HPM_IMON_SNOOP_MEMORY = 1,   /* DDR: the line was not in the L2 */
+  HPM_IMON_SNOOP_L2 = 2,       /* the L2 had the line (crossbar) */
+  HPM_IMON_SNOOP_SHARED = 3,   /* memory supplied it; other caches keep clean copies (Fireplane) */
+  HPM_IMON_SNOOP_OWNED = 4,    /* a cache holding it Owned supplied it (Fireplane) */
+  HPM_IMON_SNOOP_MODIFIED = 5, /* a cache holding it Modified supplied it (Fireplane) */
+  HPM_IMON_SNOOPS = 6
 };
 
 /* Source agents: hardware thread t is agent t; L2 slice s is HPM_IMON_SLICE_AGENT + s. */

@@ -11,7 +11,7 @@ pmu::Attachment attach(const Params& params, const pmu::NodeShape& node) {
   (void)node;
   pmu::Attachment a;
   a.units.push_back(std::make_unique<Unit>(params));
-  const auto table = presets();
+  const auto table = presets(params.interconnect);
   for (u32 i = 0; i < table.size(); ++i) {
     pmu::NativeEvent e;
     e.name = table[i].name;

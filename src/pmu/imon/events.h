@@ -7,16 +7,18 @@
 #include <string>
 
 #include "base/types.h"
+#include "stats/transaction.h"
 
 namespace hpm::imon {
 
 struct Preset {
   std::string name;
   std::string description;
-  u32 types = 0;   // bit t: transaction type t (0: never counts on this interconnect)
+  u32 types = 0;   // bit t: transaction type t, of any namespace (0: never counts here)
   u32 snoops = 0;  // bit s: snoop result s
 };
 
-std::span<const Preset> presets();
+// The presets of a monitor on interconnect `ic`.
+std::span<const Preset> presets(probe::Interconnect ic);
 
 }  // namespace hpm::imon

@@ -5,6 +5,7 @@
 
 #include "base/types.h"
 #include "config/schema.h"
+#include "stats/transaction.h"
 
 namespace hpm::imon {
 
@@ -17,6 +18,9 @@ struct Params {
   u32 counter_bits = 32;
   // Entries of a transaction sequence FIFO (the seed's 8).
   u32 fifo_entries = 8;
+  // The interconnect it watches, whose namespace its type masks cover: the machine's (bus.kind),
+  // set when the unit is attached, not a key of the [imon] section.
+  probe::Interconnect interconnect = probe::Interconnect::kCrossbar;
 
   void visit(config::Visitor& v) {
     v.param("monitors", monitors, "Interconnect monitors in the node's unit (two counters each)",

@@ -16,7 +16,8 @@ void Stats::visit(stats::Visitor& v) const {
   v.counter("fifo_pops", fifo_pops, "FIFO entries software took");
 }
 
-Unit::Unit(const Params& params) : p_(params) {
+Unit::Unit(const Params& params)
+    : p_(params), ns_(probe::transactionNamespace(params.interconnect)) {
   if (p_.monitors < 1 || p_.monitors > 16) {
     fail(ExitCode::kConfig, "imon.monitors = {} must be between 1 and 16", p_.monitors);
   }
@@ -84,8 +85,8 @@ u64 Unit::read(u64 offset, Cycle now) {
   advanceTo(now);
   if (offset == reg::kInfo) {
     return u64{p_.monitors} | u64{kCountersPerMonitor} << 8 | u64{p_.fifo_entries} << 16 |
-           u64{p_.counter_bits} << 24 | u64{probe::kTransactionTypes} << 32 |
-           u64{probe::kSnoopResults} << 40 | u64{probe::kTransactionIdBits} << 48;
+           u64{p_.counter_bits} << 24 | u64{ns_.size} << 32 | u64{probe::kSnoopResults} << 40 |
+           u64{probe::kTransactionIdBits} << 48 | static_cast<u64>(p_.interconnect) << 56;
   }
   if (offset == reg::kRun) return run_;
   if (offset < reg::kMonitorBase || offset % 8 != 0) return 0;
@@ -99,7 +100,7 @@ u64 Unit::readMonitor(u32 m, u64 off) {
   if (off < kCountersPerMonitor * reg::kCounterStride) {
     const Counter& c = counters_[m * kCountersPerMonitor + off / reg::kCounterStride];
     switch (off % reg::kCounterStride) {
-      case reg::kTypes: return c.filter.types;
+      case reg::kTypes: return ns_.local(c.filter.types);
       case reg::kAddrMatch: return c.filter.addr_match;
       case reg::kAddrMask: return c.filter.addr_mask;
       case reg::kIdMatch: return c.filter.id_match;
@@ -124,7 +125,7 @@ u64 Unit::readMonitor(u32 m, u64 off) {
       --fifo.held;
       ++stats_.fifo_pops;
       const probe::Transaction& t = fifo.latch;
-      return u64{1} << 63 | static_cast<u64>(t.type) | static_cast<u64>(t.snoop) << 8 |
+      return u64{1} << 63 | ns_.bitOf(t.type) | static_cast<u64>(t.snoop) << 8 |
              u64{t.source & 0xffff} << 16 | u64{t.id} << 32;
     }
     case reg::kLatchAddress: return fifo.latch.address;
@@ -155,7 +156,7 @@ bool Unit::writeMonitor(u32 m, u64 off, u64 value) {
   if (off < kCountersPerMonitor * reg::kCounterStride) {
     Counter& c = counters_[m * kCountersPerMonitor + off / reg::kCounterStride];
     switch (off % reg::kCounterStride) {
-      case reg::kTypes: c.filter.types = value & ((u64{1} << probe::kTransactionTypes) - 1); break;
+      case reg::kTypes: c.filter.types = ns_.global(value); break;
       case reg::kAddrMatch: c.filter.addr_match = value; break;
       case reg::kAddrMask: c.filter.addr_mask = value; break;
       case reg::kIdMatch: c.filter.id_match = value & Filter::kIdBits; break;
@@ -174,7 +175,7 @@ bool Unit::writeMonitor(u32 m, u64 off, u64 value) {
 
 u32 Unit::hostAdd(u32 port, u32 event, u32 mode, std::string_view name) {
   (void)port, (void)mode;
-  const auto table = presets();
+  const auto table = presets(p_.interconnect);
   if (event >= table.size()) fail(ExitCode::kInternal, "imon: no preset {}", event);
   if (host_next_ >= counters_.size()) {
     fail(ExitCode::kUsage,
@@ -188,12 +189,12 @@ u32 Unit::hostAdd(u32 port, u32 event, u32 mode, std::string_view name) {
 
 void Unit::hostStart() {
   if (host_.empty()) return;
-  const auto table = presets();
+  const auto table = presets(p_.interconnect);
   u64 run = 0;
   for (const auto& [counter, preset] : host_) {
     const u64 base = reg::kMonitorBase + counter / kCountersPerMonitor * reg::kMonitorStride +
                      counter % kCountersPerMonitor * reg::kCounterStride;
-    write(base + reg::kTypes, table[preset].types, 0);
+    write(base + reg::kTypes, ns_.local(table[preset].types), 0);
     write(base + reg::kSnoops, table[preset].snoops, 0);
     run |= u64{1} << (counter / kCountersPerMonitor);
   }

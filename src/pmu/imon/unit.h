@@ -4,7 +4,8 @@
 // sequence FIFO that records the transactions counter 1's filter matches.
 //
 // A filter matches a transaction when all of its terms do:
-//   - TYPES, a unary mask over the transaction types (bit t: type t);
+//   - TYPES, a unary mask over the transaction types of the unit's interconnect (bit i: the i-th
+//     type of its namespace, stats/transaction.h: the crossbar's 10 or Fireplane's 19);
 //   - the address, source and transaction id against MATCH under MASK, 1/0/X "trits": a MASK bit
 //     of 1 tests the transaction's bit against MATCH's, 0 makes it X (don't care). So the seed's
 //     4-trit "110X" is MATCH 0b1100, MASK 0b1110;
@@ -12,8 +13,9 @@
 //
 // Registers (64-bit, byte offsets; docs/interconnect.md has the table):
 //   0x000 INFO (read-only): [7:0] monitors, [15:8] counters per monitor (2), [23:16] FIFO
-//         entries, [31:24] counter bits, [39:32] transaction types, [47:40] snoop results,
-//         [55:48] transaction id bits
+//         entries, [31:24] counter bits, [39:32] transaction types (of its namespace),
+//         [47:40] snoop results, [55:48] transaction id bits, [63:56] the interconnect
+//         (0 crossbar, 1 Fireplane)
 //   0x008 RUN: bit m lets monitor m's counters count
 //   monitor m at B = 0x100 + 0x100 m; its counter c at B + 0x40 c:
 //     +0x00 TYPES  +0x08 ADDR_MATCH  +0x10 ADDR_MASK
@@ -24,7 +26,8 @@
 //     +0x88 FIFO_STATUS (read-only: [7:0] entries held, bit 8 overrun, [63:32] records lost
 //           since the last read, saturating; a read clears the overrun flag and the lost count,
 //           so that software sampling the FIFO learns of every lost record exactly once)
-//     +0x90 FIFO_POP (a read takes the oldest entry: bit 63 set if there was one, [7:0] type,
+//     +0x90 FIFO_POP (a read takes the oldest entry: bit 63 set if there was one, [7:0] type
+//           (its bit in TYPES),
 //           [15:8] snoop, [31:16] source, [40:32] id; its address and cycle go to the latches)
 //     +0x98 LATCH_ADDRESS  +0xa0 LATCH_CYCLE (read-only)
 // A full FIFO keeps the latest transactions: a new one pushes the oldest out, sets the overrun
@@ -67,7 +70,7 @@ inline constexpr u32 kCountersPerMonitor = 2;
 inline constexpr u32 kFifoCounter = 1;  // the counter whose filter feeds the FIFO
 
 struct Filter {
-  u64 types = 0;
+  u64 types = 0;  // bit t: global type t (TYPES reads and writes it through the namespace)
   u64 addr_match = 0, addr_mask = 0;
   u64 id_match = 0, id_mask = 0;  // [15:0] source, [40:32] transaction id
   u64 snoops = (u64{1} << probe::kSnoopResults) - 1;
@@ -154,6 +157,7 @@ class Unit final : public pmu::CounterUnit {
   bool writeMonitor(u32 m, u64 off, u64 value);
 
   Params p_;
+  probe::TransactionNamespace ns_;
   u64 value_mask_;
   std::vector<Counter> counters_;  // monitor m's counter c at m * 2 + c
   std::vector<Fifo> fifos_;

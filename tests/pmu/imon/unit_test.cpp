@@ -39,9 +39,10 @@ TEST(IMonUnit, InfoDescribesTheShapeAndResetCountsNothing) {
   EXPECT_EQ(info >> 8 & 0xff, 2u);    // counters per monitor
   EXPECT_EQ(info >> 16 & 0xff, 8u);   // FIFO entries
   EXPECT_EQ(info >> 24 & 0xff, 32u);  // counter bits
-  EXPECT_EQ(info >> 32 & 0xff, probe::kTransactionTypes);
+  EXPECT_EQ(info >> 32 & 0xff, 10u);  // the crossbar's transaction types
   EXPECT_EQ(info >> 40 & 0xff, probe::kSnoopResults);
   EXPECT_EQ(info >> 48 & 0xff, probe::kTransactionIdBits);
+  EXPECT_EQ(info >> 56, 0u);  // the crossbar
   EXPECT_FALSE(u.wantsTransactions());
   EXPECT_EQ(u.read(counterReg(0, 0, reg::kSnoops), 0), (u64{1} << probe::kSnoopResults) - 1);
 }
@@ -88,8 +89,8 @@ TEST(IMonUnit, CountersCountOnlyWhileTheirMonitorRunsAndWrapAtTheirWidth) {
   p.counter_bits = 4;
   Unit u(p);
   u.write(counterReg(0, 0, reg::kTypes), ~u64{0}, 0);
-  EXPECT_EQ(u.read(counterReg(0, 0, reg::kTypes), 0), (u64{1} << probe::kTransactionTypes) - 1)
-      << "bits beyond the types read 0";
+  EXPECT_EQ(u.read(counterReg(0, 0, reg::kTypes), 0), (u64{1} << 10) - 1)
+      << "bits beyond the crossbar's 10 types read 0";
   u.transaction(tx(1, 0));  // not running
   EXPECT_EQ(u.read(counterReg(0, 0, reg::kCount), 2), 0u);
   u.write(reg::kRun, 1, 2);
@@ -148,7 +149,7 @@ TEST(IMonUnit, ReadOnlyAndReservedRegistersIgnoreWritesAndReadZero) {
 
 TEST(IMonUnit, HostProgrammingTakesCountersInOrderAndRefusesTheFifthNamingTheLimit) {
   Unit u(Params{});
-  const auto table = presets();
+  const auto table = presets(probe::Interconnect::kCrossbar);
   for (u32 i = 0; i < 4; ++i) EXPECT_EQ(u.hostAdd(0, i, 0, table[i].name), i);
   try {
     u.hostAdd(0, 4, 0, table[4].name);
@@ -161,6 +162,38 @@ TEST(IMonUnit, HostProgrammingTakesCountersInOrderAndRefusesTheFifthNamingTheLim
   EXPECT_EQ(u.read(reg::kRun, 0), 3u);
   EXPECT_EQ(u.filter(0).types, table[0].types);
   EXPECT_EQ(u.counterOffset(3), counterReg(1, 1, reg::kCount));
+}
+
+// On Fireplane the type mask and the FIFO's type field number the bus's own 19 types from 0.
+TEST(IMonUnit, AFireplaneUnitsTypeBitsAreItsNamespaces) {
+  Params p;
+  p.interconnect = probe::Interconnect::kFireplane;
+  Unit u(p);
+  const auto ns = probe::transactionNamespace(probe::Interconnect::kFireplane);
+  EXPECT_EQ(u.read(reg::kInfo, 0) >> 32 & 0xff, 19u);
+  EXPECT_EQ(u.read(reg::kInfo, 0) >> 56, 1u) << "the interconnect field says Fireplane";
+  const u64 wb = ns.bitOf(TransactionType::kWriteBack);
+  u.write(counterReg(0, 1, reg::kTypes), u64{1} << wb, 0);
+  EXPECT_EQ(u.read(counterReg(0, 1, reg::kTypes), 0), u64{1} << wb);
+  u.write(counterReg(0, 1, reg::kTypes), ~u64{0}, 0);
+  EXPECT_EQ(u.read(counterReg(0, 1, reg::kTypes), 0), (u64{1} << 19) - 1) << "19 bits hold";
+  u.write(counterReg(0, 1, reg::kTypes), u64{1} << wb, 0);
+  u.write(reg::kMonitorBase + reg::kFifoEnable, 1, 0);
+  u.write(reg::kRun, 1, 0);
+  probe::Transaction t;
+  t.type = TransactionType::kReadToShare;  // not matched
+  u.transaction(t);
+  t.type = TransactionType::kWriteBack;
+  t.address = 0x2000000040;
+  u.transaction(t);
+  EXPECT_EQ(u.read(counterReg(0, 1, reg::kCount), 0), 1u);
+  const u64 pop = u.read(reg::kMonitorBase + reg::kFifoPop, 0);
+  EXPECT_EQ(pop & 0xff, wb);
+  EXPECT_EQ(u.read(reg::kMonitorBase + reg::kLatchAddress, 0), 0x2000000040u);
+  // A crossbar type never matches a Fireplane filter, whatever the mask.
+  t.type = TransactionType::kMemWrite;
+  u.transaction(t);
+  EXPECT_EQ(u.read(counterReg(0, 1, reg::kCount), 0), 1u);
 }
 
 // The guest's header (guest/include/hpm/imon.h) names the same registers, types and results.
@@ -180,7 +213,11 @@ TEST(IMonUnit, TheGuestHeaderAgreesWithTheUnitAndTheTransactionNamespace) {
                 HPM_IMON_LATCH_CYCLE_OFF == reg::kLatchCycle);
   static_assert(HPM_IMON_SLICE_AGENT == probe::kSliceAgent);
   static_assert(HPM_IMON_ID_BITS == probe::kTransactionIdBits);
-  static_assert(HPM_IMON_TYPES == probe::kTransactionTypes);
+  static_assert(HPM_IMON_TYPES == probe::transactionNamespace(probe::Interconnect::kCrossbar).size);
+  static_assert(HPM_IMON_FIREPLANE_TYPES ==
+                probe::transactionNamespace(probe::Interconnect::kFireplane).size);
+  static_assert(HPM_IMON_INTERCONNECT_FIREPLANE ==
+                static_cast<int>(probe::Interconnect::kFireplane));
   static_assert(HPM_IMON_SNOOPS == probe::kSnoopResults);
   const std::pair<int, TransactionType> types[] = {
       {HPM_IMON_READ, TransactionType::kRead},
@@ -195,6 +232,35 @@ TEST(IMonUnit, TheGuestHeaderAgreesWithTheUnitAndTheTransactionNamespace) {
       {HPM_IMON_IO_WRITE, TransactionType::kIoWrite},
   };
   for (const auto& [guest, type] : types) EXPECT_EQ(guest, static_cast<int>(type));
+  const auto fireplane = probe::transactionNamespace(probe::Interconnect::kFireplane);
+  const std::pair<int, TransactionType> fireplane_types[] = {
+      {HPM_IMON_RTS, TransactionType::kReadToShare},
+      {HPM_IMON_RTSA, TransactionType::kReadToShareAlways},
+      {HPM_IMON_RTSR, TransactionType::kReadToShareRemote},
+      {HPM_IMON_RTSM, TransactionType::kReadToShareMtag},
+      {HPM_IMON_RTO, TransactionType::kReadToOwn},
+      {HPM_IMON_RTOR, TransactionType::kReadToOwnRemote},
+      {HPM_IMON_RTOU, TransactionType::kReadToOwnUpgrade},
+      {HPM_IMON_RS, TransactionType::kReadStream},
+      {HPM_IMON_RSR, TransactionType::kReadStreamRemote},
+      {HPM_IMON_WS, TransactionType::kWriteStream},
+      {HPM_IMON_WSR, TransactionType::kWriteStreamRemote},
+      {HPM_IMON_WB, TransactionType::kWriteBack},
+      {HPM_IMON_WBR, TransactionType::kWriteBackRemote},
+      {HPM_IMON_RIO, TransactionType::kReadIO},
+      {HPM_IMON_WIO, TransactionType::kWriteIO},
+      {HPM_IMON_RBIO, TransactionType::kReadBlockIO},
+      {HPM_IMON_WBIO, TransactionType::kWriteBlockIO},
+      {HPM_IMON_INT, TransactionType::kInterrupt},
+      {HPM_IMON_FLUSH, TransactionType::kFlush},
+  };
+  for (const auto& [guest, type] : fireplane_types) {
+    EXPECT_EQ(guest, static_cast<int>(fireplane.bitOf(type)));
+    EXPECT_EQ(probe::kTransactionTypeInfo[static_cast<u32>(type)].mnemonic.size() > 0, true);
+  }
+  EXPECT_EQ(HPM_IMON_SNOOP_SHARED, static_cast<int>(Snoop::kShared));
+  EXPECT_EQ(HPM_IMON_SNOOP_OWNED, static_cast<int>(Snoop::kOwned));
+  EXPECT_EQ(HPM_IMON_SNOOP_MODIFIED, static_cast<int>(Snoop::kModified));
   EXPECT_EQ(HPM_IMON_SNOOP_NONE, static_cast<int>(Snoop::kNone));
   EXPECT_EQ(HPM_IMON_SNOOP_MEMORY, static_cast<int>(Snoop::kMemory));
   EXPECT_EQ(HPM_IMON_SNOOP_L2, static_cast<int>(Snoop::kL2));

@@ -1,0 +1,178 @@
+// Unit tests of the Fireplane organization (src/mem/snooping.cpp, docs/sunfire.md): the MOESI
+// transitions and the transactions they put on the bus, who supplies a line and when, the
+// writeback of an evicted dirty line, and the placement of pages on boards.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "base/error.h"
+#include "mem/memory_system.h"
+#include "stats/probe.h"
+
+namespace hpm::mem {
+namespace {
+
+using probe::Snoop;
+using probe::TransactionType;
+
+// Four CPUs on two boards (0, 1 on board 0; 2, 3 on board 1), tiny direct-mapped-ish caches.
+MemParams fireplane(Placement placement = Placement::kFirstTouch) {
+  MemParams p;
+  p.cores = 4;
+  p.bus.kind = probe::Interconnect::kFireplane;
+  p.bus.boards = 2;
+  p.bus.placement = placement;
+  p.l1p.prefetch = false;
+  p.l2.size_kib = 16;
+  p.l2.ways = 2;
+  p.l2.line_bytes = 64;
+  p.l2.hit_latency = 15;
+  p.ddr.controllers = 1;
+  p.ddr.latency = 200;
+  p.bus.cache_to_cache_latency = 300;
+  p.bus.remote_latency = 40;
+  return p;
+}
+
+u64 count(const MemorySystem& m, TransactionType t, Snoop s) {
+  return m.transactionCounts().n[static_cast<u32>(t)][static_cast<u32>(s)];
+}
+
+TEST(Fireplane, ReadsSharesAndOwnershipFollowMoesiAndSayWhoSuppliedTheLine) {
+  MemorySystem m(fireplane());
+  constexpr u64 a = 0x10000;
+  // CPU 0 reads: nobody has the line, memory supplies it, CPU 0 holds it Exclusive.
+  const LoadResult r0 = m.load(0, a, 1000, 0);
+  EXPECT_EQ(count(m, TransactionType::kReadToShare, Snoop::kMemory), 1u);
+  EXPECT_EQ(r0.level, Level::kDdr);
+  EXPECT_EQ(r0.ready, 1000 + 200u) << "an uncontended local memory read";
+  // CPU 2 (board 1) reads: CPU 0's clean copy becomes Shared, memory (board 0: remote) supplies.
+  const LoadResult r2 = m.load(2, a, 2000, 0);
+  EXPECT_EQ(count(m, TransactionType::kReadToShare, Snoop::kShared), 1u);
+  EXPECT_EQ(r2.ready, 2000 + 200u + 40u) << "a remote memory read adds remote_latency";
+  EXPECT_EQ(m.busStats().memory_local, 1u);
+  EXPECT_EQ(m.busStats().memory_remote, 1u);
+  // CPU 2 stores: its line is Shared, so it upgrades (no data) and CPU 0's copy goes.
+  const Cycle done = m.l2Write(2, a, 8, m.sliceFree(2, a, 3000));
+  EXPECT_EQ(count(m, TransactionType::kReadToOwnUpgrade, Snoop::kNone), 1u);
+  EXPECT_GE(done, 3000u + 8u) << "the store is done once the upgrade held the bus";
+  EXPECT_EQ(m.busStats().snoop_invalidations, 1u);
+  EXPECT_FALSE(m.l1dPresent(0, a)) << "the invalidation took CPU 0's L1 copy too";
+  // CPU 0 reads again: CPU 2 holds it Modified and supplies it (cache to cache), keeping it Owned.
+  const LoadResult again = m.load(0, a, 4000, 0);
+  EXPECT_EQ(count(m, TransactionType::kReadToShare, Snoop::kModified), 1u);
+  EXPECT_EQ(again.level, Level::kPeer);
+  EXPECT_EQ(again.ready, 4000 + 300u);
+  // CPU 3 reads: CPU 2's Owned copy supplies it again.
+  m.load(3, a, 5000, 0);
+  EXPECT_EQ(count(m, TransactionType::kReadToShare, Snoop::kOwned), 1u);
+  // CPU 1 performs an atomic: a ReadToOwn the Owned copy answers; every other copy goes.
+  m.atomic(1, a, 6000, 0);
+  EXPECT_EQ(count(m, TransactionType::kReadToOwn, Snoop::kOwned), 1u);
+  EXPECT_EQ(m.busStats().snoop_invalidations, 1u + 3u);
+  EXPECT_EQ(m.busStats().cache_to_cache, 3u);
+  // CPU 1 holds it Modified: its stores need no transaction.
+  const u64 before = m.transactionCounts().count(~u32{0}, ~u32{0});
+  m.l2Write(1, a, 8, m.sliceFree(1, a, 7000));
+  EXPECT_EQ(m.transactionCounts().count(~u32{0}, ~u32{0}), before);
+}
+
+// Keeps the transactions the bus carries.
+struct Recorder : probe::Sink {
+  std::vector<probe::Transaction> seen;
+  void pulse(u32, Cycle, u64) override {}
+  void level(u32, Cycle, Cycle) override {}
+  void transaction(const probe::Transaction& t) override { seen.push_back(t); }
+};
+
+TEST(Fireplane, AnEvictedModifiedLineIsWrittenBackToItsHomeBoardWithItsPhysicalAddress) {
+  const MemParams p = fireplane();
+  MemorySystem m(p);
+  probe::Topology topology;
+  topology.cores = topology.threads = topology.slices = p.cores;
+  topology.controllers = p.controllerInstances();
+  probe::Bus bus(topology, 1);
+  Recorder recorder;
+  bus.setSink(&recorder);
+  bus.setTransactionsWanted(true);
+  m.setProbe(&bus);
+  constexpr u64 a = 0x20000;
+  m.load(0, a, 0, 0);  // place the page on board 0
+  m.l2Write(0, a, 8, m.sliceFree(0, a, 10));
+  const u64 pa = *m.frames()->peek(a);
+  // Two more lines of the same (physically indexed) set of the 2-way E$ evict it.
+  const u32 block = m.l2Block(pa);
+  u64 evictors = 0;
+  for (u64 va = 0x100000; evictors < 2; va += 64) {
+    m.load(0, va, 100, 0);
+    if (m.l2Block(*m.frames()->peek(va)) == block) ++evictors;
+  }
+  EXPECT_EQ(count(m, TransactionType::kWriteBack, Snoop::kNone), 1u);
+  EXPECT_EQ(m.busStats().writebacks_local, 1u);
+  std::vector<probe::Transaction> writebacks;
+  for (const probe::Transaction& t : recorder.seen) {
+    if (t.type == TransactionType::kWriteBack) writebacks.push_back(t);
+  }
+  ASSERT_EQ(writebacks.size(), 1u);
+  EXPECT_EQ(writebacks[0].address, pa & ~u64{63}) << "the evicted line's physical address";
+  EXPECT_EQ(writebacks[0].source, 0u);
+  EXPECT_EQ(m.sliceStats(0).writebacks, 1u);
+}
+
+TEST(Fireplane, InstructionFetchesAskWithReadToShareAlwaysAndKeepTheLineShared) {
+  MemorySystem m(fireplane());
+  m.fetch(0, 0x30000, 0);
+  EXPECT_EQ(count(m, TransactionType::kReadToShareAlways, Snoop::kMemory), 1u);
+  // A store to that line later needs an upgrade: it was never Exclusive.
+  m.l2Write(0, 0x30000, 8, m.sliceFree(0, 0x30000, 1000));
+  EXPECT_EQ(count(m, TransactionType::kReadToOwnUpgrade, Snoop::kNone), 1u);
+}
+
+TEST(Fireplane, PagesArePlacedOnBoardsByThePolicyWithFortyTwoBitAddresses) {
+  {
+    MemorySystem m(fireplane(Placement::kFirstTouch));
+    m.load(3, 0x40000, 0, 0);  // CPU 3: board 1
+    m.load(0, 0x41000, 0, 0);  // CPU 0: board 0
+    EXPECT_EQ(FrameTable::homeBoard(*m.frames()->peek(0x40000)), 1u);
+    EXPECT_EQ(FrameTable::homeBoard(*m.frames()->peek(0x41000)), 0u);
+    EXPECT_EQ(*m.frames()->peek(0x40abc) & 0xfff, 0xabcu) << "the offset in the page stays";
+    m.load(0, 0x40008, 10, 0);
+    EXPECT_EQ(FrameTable::homeBoard(*m.frames()->peek(0x40000)), 1u) << "placed once";
+    EXPECT_FALSE(m.frames()->peek(0x50000)) << "never touched: no frame";
+  }
+  {
+    MemorySystem m(fireplane(Placement::kInterleave));
+    for (u64 page = 0; page < 8; ++page) m.load(0, page << 12, 0, 0);
+    for (u64 page = 0; page < 8; ++page) {
+      const u64 pa = *m.frames()->peek(page << 12);
+      EXPECT_EQ(FrameTable::homeBoard(pa), page % 2);
+      EXPECT_LT(pa, u64{1} << kPhysicalAddressBits);
+    }
+    EXPECT_EQ(m.frames()->pagesByBoard(), (std::vector<u64>{4, 4}));
+  }
+  {
+    MemParams p = fireplane(Placement::kOneBoard);
+    p.bus.home_board = 1;
+    MemorySystem m(p);
+    m.load(0, 0x1000, 0, 0);
+    m.load(1, 0x2000, 0, 0);
+    EXPECT_EQ(m.frames()->pagesByBoard(), (std::vector<u64>{0, 2}));
+  }
+}
+
+TEST(Fireplane, ParametersThatCannotDescribeABusAreRefusedByName) {
+  MemParams p = fireplane();
+  p.bus.boards = 5;
+  EXPECT_THROW(p.validate(), Error) << "5 boards for 4 CPUs";
+  p = fireplane();
+  p.bus.home_board = 2;
+  try {
+    p.validate();
+    FAIL() << "home_board 2 of 2 boards";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("home_board"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace hpm::mem
