@@ -3,13 +3,14 @@
 #
 #   bench/imon_overhead.sh [BUILD_DIR] [BEFORE_HPMSIM]     (default: build)
 #
-# Host wall time of the timing mode on bgq running WORKLOAD (default "amg 30 1", 16 OpenMP
-# threads), the median of REPEAT (default 5) rounds that run every configuration once each,
+# Host wall time of the timing mode on MACHINE (default bgq; sunfire: its Fireplane bus) running
+# WORKLOAD (default "amg 30 1", 16 OpenMP threads), the median of REPEAT (default 5) rounds that run every configuration once each,
 # alternated:
 #   off     hpmsim run: the interconnect monitor attached, nothing counted (no transaction is
 #           published; the memory system only counts them by type)
-#   all     hpmsim busstat with all four counters (sfi_hstgrm_all_trans, ic_write,
-#           sfi_hstgm_cohrnt, ic_read) and both FIFOs active, the counters and FIFOs sampled
+#   all     hpmsim busstat with all four counters (bgq: sfi_hstgrm_all_trans, ic_write,
+#           sfi_hstgm_cohrnt, ic_read; sunfire: ic_read_to_own and ic_read_to_share for the
+#           last) and both FIFOs active, the counters and FIFOs sampled
 #           from the host every 10,000 cycles (--fifo)
 #   before  with BEFORE_HPMSIM, an hpmsim built before the transaction stream existed (git
 #           worktree of the commit before it): what the stream's bookkeeping costs a run that
@@ -20,6 +21,11 @@ set -euo pipefail
 build=${1:-build}
 before=${2:-}
 repeat=${REPEAT:-5}
+machine=${MACHINE:-bgq}
+events=sfi_hstgrm_all_trans,ic_write,sfi_hstgm_cohrnt,ic_read
+if [ "$machine" = sunfire ]; then
+  events=sfi_hstgrm_all_trans,ic_read_to_own,sfi_hstgm_cohrnt,ic_read_to_share
+fi
 hpmsim=$(realpath "$build/tools/hpmsim/hpmsim")
 bin=$(realpath "$build/guest/bin")
 read -r -a workload <<<"${WORKLOAD:-amg 30 1}"
@@ -44,14 +50,16 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print a[int((NR
 
 off=() all=() old=()
 for ((r = 0; r < repeat; ++r)); do
-  off+=("$(wall "$hpmsim" run --machine bgq -- "${workload[@]}")")
-  all+=("$(wall "$hpmsim" busstat --machine bgq -I 10000 --fifo \
-    -e sfi_hstgrm_all_trans,ic_write,sfi_hstgm_cohrnt,ic_read -- "${workload[@]}")")
-  if [ -n "$before" ]; then old+=("$(wall "$before" run --machine bgq -- "${workload[@]}")"); fi
+  off+=("$(wall "$hpmsim" run --machine "$machine" -- "${workload[@]}")")
+  all+=("$(wall "$hpmsim" busstat --machine "$machine" -I 10000 --fifo -e "$events" -- \
+    "${workload[@]}")")
+  if [ -n "$before" ]; then
+    old+=("$(wall "$before" run --machine "$machine" -- "${workload[@]}")")
+  fi
 done
 m_off=$(median "${off[@]}")
 m_all=$(median "${all[@]}")
-echo "workload: ${workload[*]} (bgq, 16 threads), median of $repeat alternated rounds"
+echo "workload: ${workload[*]} ($machine, 16 threads), median of $repeat alternated rounds"
 echo "off:    ${off[*]} -> $m_off s"
 echo "all:    ${all[*]} -> $m_all s"
 ratio=$(python3 -c "print(f'{$m_all / $m_off:.3f}')")

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -31,6 +32,7 @@ const std::string kHpmsim = HPM_TEST_HPMSIM;
 const std::string kNodeMix = std::string(HPM_TEST_GUEST_BIN_DIR) + "/node_mix";
 const std::string kWritebacks = std::string(HPM_TEST_GUEST_BIN_DIR) + "/writebacks";
 const std::string kFalseSharing = std::string(HPM_TEST_GUEST_BIN_DIR) + "/false_sharing";
+const std::string kFirstTouch = std::string(HPM_TEST_GUEST_BIN_DIR) + "/first_touch";
 constexpr std::chrono::seconds kTimeout{300};
 constexpr int kUsage = 2;  // ExitCode::kUsage
 
@@ -112,6 +114,73 @@ TEST(Busstat, DistributionSamplesExactlyTheTypesItWatchedTheWholeRun) {
   std::string header;
   std::getline(csv, header);
   EXPECT_EQ(header, "type,name,sampled,observed_cycles,estimated,share,exact");
+}
+
+// On sunfire the rotation covers Fireplane's 19 types, each row equal to the simulator's count.
+TEST(Busstat, OnSunfireTheDistributionCoversTheNineteenFireplaneTypes) {
+  TempDir dir("hpm-busstat");
+  const std::vector<std::string> machine = {"--machine", "sunfire", "--set", "node.cores=4"};
+  std::vector<std::string> args = {"busstat"};
+  args.insert(args.end(), machine.begin(), machine.end());
+  for (const char* a : {"--distribution", "-I", "1000000000", "--json", "--", "./node_mix", "4"}) {
+    args.push_back(a);
+  }
+  fs::copy_file(kNodeMix, dir.path() / "node_mix");
+  const RunResult r = hpmsim(args, dir.path());
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json out = json::parse(r.err);
+  const json& rows = out.at("distribution");
+  ASSERT_EQ(rows.size(), 19u);
+  const char* names[] = {"RTS", "RTSA", "RTSR", "RTSM", "RTO", "RTOR", "RTOU", "RS",  "RSR", "WS",
+                         "WSR", "WB",   "WBR",  "RIO",  "WIO", "RBIO", "WBIO", "INT", "FLS"};
+  for (std::size_t t = 0; t < rows.size(); ++t) {
+    EXPECT_EQ(rows[t].at("type"), names[t]);
+    if (t < 4) {
+      EXPECT_EQ(rows[t].at("sampled"), rows[t].at("exact")) << names[t];
+    }
+  }
+  EXPECT_GT(rows[0].at("exact").get<u64>(), 0u) << "ReadToShare";
+  EXPECT_GT(rows[1].at("exact").get<u64>(), 0u) << "ReadToShareAlways";
+  EXPECT_GT(rows[4].at("exact").get<u64>(), 0u) << "ReadToOwn";
+}
+
+// First-touch placement puts a page on the board of the CPU that touches it first, and the guest
+// sees it through /proc/self/pagemap: initialised by its own thread, each chunk is on that
+// thread's board (CPU / 4); initialised by the main thread, all are on the main thread's.
+TEST(Sunfire, FirstTouchPlacesEachPageOnTheBoardOfTheCpuThatTouchedItAsPagemapShows) {
+  TempDir dir("hpm-sunfire");
+  fs::copy_file(kFirstTouch, dir.path() / "first_touch");
+  for (const std::string mode : {"each", "one"}) {
+    SCOPED_TRACE(mode);
+    const RunResult r = hpmsim(
+        {"run", "--machine", "sunfire", "--env-clear", "--", "./first_touch", mode, "16", "1"},
+        dir.path());
+    ASSERT_EQ(r.status(), 0) << r.err;
+    std::istringstream lines(r.out);
+    std::string line;
+    std::set<unsigned> boards;
+    int threads = 0;
+    while (std::getline(lines, line)) {
+      unsigned id = 0, mask = 0;
+      int cpu = -1;
+      if (std::sscanf(line.c_str(), "thread %u cpu %d boards 0x%x", &id, &cpu, &mask) != 3) {
+        continue;
+      }
+      ++threads;
+      EXPECT_EQ(line.find("absent"), std::string::npos) << line;
+      ASSERT_GE(cpu, 0) << line;
+      if (mode == "each") {
+        EXPECT_EQ(mask, 1u << (cpu / 4)) << line;
+      }
+      boards.insert(mask);
+    }
+    EXPECT_EQ(threads, 16);
+    if (mode == "each") {
+      EXPECT_EQ(boards, (std::set<unsigned>{1, 2, 4, 8}));
+    } else {
+      EXPECT_EQ(boards.size(), 1u) << "every chunk on the main thread's board";
+    }
+  }
 }
 
 TEST(Busstat, DistributionRotatesEveryTypeThroughTheCounters) {
