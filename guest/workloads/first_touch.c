@@ -1,6 +1,7 @@
-/* Page placement and remote traffic for sunfire's locality analysis (docs/sunfire.md): an array
- * of THREADS chunks of 64 KiB is initialised, by the main thread alone ("one") or each chunk by
- * the thread that later uses it ("each"), then every thread sums its own chunk ROUNDS times.
+/* Page placement and remote traffic for sunfire's locality analysis (docs/sunfire.md): an OpenMP
+ * program whose array of THREADS chunks of 64 KiB is initialised by the main thread alone ("one")
+ * or each chunk by the thread that later uses it ("each"), then every thread sums its own chunk
+ * ROUNDS times.
  * Under first-touch placement "one" puts the whole array on the main thread's board, so the
  * other boards' threads read it remotely; "each" puts every chunk on its user's board. At the end
  * the program reads /proc/self/pagemap and prints, per thread, its CPU and the boards its chunk's
@@ -9,7 +10,7 @@
  *   first_touch one|each THREADS ROUNDS */
 #define _GNU_SOURCE
 #include <fcntl.h>
-#include <pthread.h>
+#include <omp.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,30 +22,9 @@
 #define CHUNK (64 * 1024)
 #define PAGE 4096
 
-static char* array;
-static int each;
-static long rounds;
-static pthread_barrier_t barrier;
-static int cpu_of[MAX_THREADS];
-static volatile long sums[MAX_THREADS * 16];
-
-static void init_chunk(long id) {
+static void init_chunk(char* array, long id) {
   long* p = (long*)(array + id * CHUNK);
-  for (unsigned i = 0; i < CHUNK / sizeof(long); ++i) p[i] = id + i;
-}
-
-static void* worker(void* arg) {
-  const long id = (long)arg;
-  cpu_of[id] = sched_getcpu();
-  if (each) init_chunk(id);
-  pthread_barrier_wait(&barrier);
-  const long* p = (const long*)(array + id * CHUNK);
-  long sum = 0;
-  for (long r = 0; r < rounds; ++r) {
-    for (unsigned i = 0; i < CHUNK / sizeof(long); i += 8) sum += p[i];
-  }
-  sums[id * 16] = sum;
-  return 0;
+  for (unsigned i = 0; i < CHUNK / sizeof(long); ++i) p[i] = id + (long)i;
 }
 
 int main(int argc, char** argv) {
@@ -52,24 +32,37 @@ int main(int argc, char** argv) {
     fprintf(stderr, "usage: first_touch one|each THREADS ROUNDS\n");
     return 2;
   }
-  each = strcmp(argv[1], "each") == 0;
-  const long threads = atol(argv[2]);
-  rounds = atol(argv[3]);
+  const int each = strcmp(argv[1], "each") == 0;
+  const int threads = atoi(argv[2]);
+  const long rounds = atol(argv[3]);
   if (threads < 1 || threads > MAX_THREADS) return 2;
-  array = aligned_alloc(PAGE, (size_t)threads * CHUNK);
+  char* array = aligned_alloc(PAGE, (size_t)threads * CHUNK);
   if (!array) return 1;
   if (!each) {
-    for (long id = 0; id < threads; ++id) init_chunk(id);
+    for (long id = 0; id < threads; ++id) init_chunk(array, id);
   }
-  pthread_barrier_init(&barrier, 0, (unsigned)threads);
-  pthread_t tid[MAX_THREADS];
-  for (long id = 0; id < threads; ++id) pthread_create(&tid[id], 0, worker, (void*)id);
-  for (long id = 0; id < threads; ++id) pthread_join(tid[id], 0);
+  int cpu_of[MAX_THREADS];
+  long sums[MAX_THREADS];
+#pragma omp parallel num_threads(threads)
+  {
+    const int id = omp_get_thread_num();
+    cpu_of[id] = sched_getcpu();
+    if (each) init_chunk(array, id);
+#pragma omp barrier
+    const long* p = (const long*)(array + (long)id * CHUNK);
+    long sum = 0;
+    for (long r = 0; r < rounds; ++r) {
+      for (unsigned i = 0; i < CHUNK / sizeof(long); i += 8) sum += p[i];
+    }
+    sums[id] = sum;
+  }
+  long total = 0;
+  for (int id = 0; id < threads; ++id) total += sums[id];
 
   const int fd = open("/proc/self/pagemap", O_RDONLY);
   if (fd < 0) return 1;
-  printf("first_touch: %s, %ld threads x %ld rounds, array at %p\n", argv[1], threads, rounds,
-         (void*)array);
+  printf("first_touch: %s, %d threads x %ld rounds, array at %p, sum %ld\n", argv[1], threads,
+         rounds, (void*)array, total);
   for (long id = 0; id < threads; ++id) {
     unsigned boards = 0; /* bit b: a page of the chunk is on board b */
     int absent = 0;

@@ -233,7 +233,8 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
   }
   u32 slot = s.cache.find(l2line);
   transaction(transactionOf(src), l2line << l2_shift_, thread_,
-              slot != Cache::kNone ? probe::Snoop::kL2 : probe::Snoop::kMemory);
+              slot != Cache::kNone ? probe::Snoop::kL2 : probe::Snoop::kMemory,
+              slot != Cache::kNone ? probe::kSliceAgent + sid : probe::kNoSupplier);
   Cycle ready;
   if (slot != Cache::kNone) {
     ++s.stats.hits;
@@ -296,7 +297,8 @@ Cycle MemorySystem::l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool
   HPM_PROBE(bus_, kCoreL2Writes, core, 1);
   u32 slot = s.cache.find(l2line);
   transaction(probe::TransactionType::kWrite, l2line << l2_shift_, thread_,
-              slot != Cache::kNone ? probe::Snoop::kL2 : probe::Snoop::kMemory);
+              slot != Cache::kNone ? probe::Snoop::kL2 : probe::Snoop::kMemory,
+              slot != Cache::kNone ? probe::kSliceAgent + sid : probe::kNoSupplier);
   if (slot != Cache::kNone) {
     ++s.stats.hits;
     HPM_PROBE(bus_, kL2Hits, sid, 1);
@@ -377,14 +379,14 @@ void MemorySystem::invalidateSharers(u64 l2line, u64 sharers, u32 keep) {
 // ---- Transactions ----
 
 void MemorySystem::transaction(probe::TransactionType type, u64 address, u32 source,
-                               probe::Snoop snoop) {
+                               probe::Snoop snoop, u32 supplier) {
   transactions_.add(type, snoop);
   const u32 agent =
       source >= probe::kSliceAgent ? source - probe::kSliceAgent : p_.l2.slices + source;
   if (agent >= next_id_.size()) next_id_.resize(agent + 1, 0);
   const u32 id = next_id_[agent]++ & ((1u << probe::kTransactionIdBits) - 1);
   if (bus_ != nullptr && bus_->wantsTransactions()) [[unlikely]] {
-    bus_->transaction(probe::Transaction{bus_->now(), address, source, id, type, snoop});
+    bus_->transaction(probe::Transaction{bus_->now(), address, source, id, supplier, type, snoop});
   }
 }
 

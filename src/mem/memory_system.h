@@ -252,7 +252,8 @@ class MemorySystem {
   // `keep` (kNoCore: none kept).
   void invalidateSharers(u64 l2line, u64 sharers, u32 keep);
   // Counts a transaction and, when the bus wants transactions, publishes it at the bus's cycle.
-  void transaction(probe::TransactionType type, u64 address, u32 source, probe::Snoop snoop);
+  void transaction(probe::TransactionType type, u64 address, u32 source, probe::Snoop snoop,
+                   u32 supplier = probe::kNoSupplier);
   // Removes l2line's copies from core's L1I, L1D and L1P; whether there were any.
   bool invalidateCore(u32 core, u64 l2line);
 
@@ -260,7 +261,8 @@ class MemorySystem {
   // What the other external caches' snoop of a request for `l2line` found and did.
   struct SnoopOutcome {
     probe::Snoop snoop = probe::Snoop::kMemory;
-    bool others = false;  // another cache keeps a copy (after a ReadToShare)
+    bool others = false;                // another cache keeps a copy (after a ReadToShare)
+    u32 supplier = probe::kNoSupplier;  // the CPU whose M or O copy supplied the line
   };
   // Snoops every external cache but core's: a ReadToShare (own false) turns M into O and E into
   // S; an ownership request (own true) invalidates every copy (their L1 copies with them).

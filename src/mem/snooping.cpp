@@ -33,7 +33,10 @@ MemorySystem::SnoopOutcome MemorySystem::snoopOthers(u32 core, u64 l2line, bool 
     if (slot == Cache::kNone) continue;
     const u8 f = e.flags(slot);
     const bool dirty = (f & Cache::kDirty) != 0;
-    if (dirty) out.snoop = (f & Cache::kShared) != 0 ? Snoop::kOwned : Snoop::kModified;
+    if (dirty) {
+      out.snoop = (f & Cache::kShared) != 0 ? Snoop::kOwned : Snoop::kModified;
+      out.supplier = c;  // one CPU at most holds a line M or O (its hardware thread: one each)
+    }
     if (own) {
       e.invalidate(slot);
       ++slice_versions_[c];
@@ -138,7 +141,7 @@ Cycle MemorySystem::snoopRead(u32 core, u64 l2line, Cycle p, Source src, bool ti
   const Cycle bstart = busSlot(start, timed, waits);
   const bool fetch = src == Source::kFetch;
   transaction(fetch ? TransactionType::kReadToShareAlways : TransactionType::kReadToShare,
-              l2line << l2_shift_, thread_, o.snoop);
+              l2line << l2_shift_, thread_, o.snoop, o.supplier);
   const Cycle data = busData(core, l2line, bstart, o.snoop, timed, waits);
   const Cycle ready = timed ? data : p;
   *level = (o.snoop == Snoop::kOwned || o.snoop == Snoop::kModified) ? Level::kPeer : Level::kDdr;
@@ -206,7 +209,7 @@ Cycle MemorySystem::snoopOwn(u32 core, u64 l2line, u32 bytes, Cycle p, Source sr
     HPM_PROBE(bus_, kCoreL2Misses, core, 1);
     const SnoopOutcome o = snoopOthers(core, l2line, true);
     const Cycle bstart = busSlot(start, timed, true);
-    transaction(TransactionType::kReadToOwn, l2line << l2_shift_, thread_, o.snoop);
+    transaction(TransactionType::kReadToOwn, l2line << l2_shift_, thread_, o.snoop, o.supplier);
     const Cycle ready = busData(core, l2line, bstart, o.snoop, timed, true);
     done = timed ? ready : p;
     slot = ecacheVictim(core, l2line, start, timed);

@@ -173,12 +173,18 @@ inline constexpr SnoopInfo kSnoopInfo[] = {
 inline constexpr u32 kSliceAgent = 0x4000;
 // Transaction ids are a per-agent sequence number of this many bits (it wraps).
 inline constexpr u32 kTransactionIdBits = 9;
+// A transaction's supplier when no agent supplied its data: memory, or no data moved.
+inline constexpr u32 kNoSupplier = 0x7fff;
 
 struct Transaction {
   Cycle cycle = 0;  // the cycle of the instruction that caused it (the bus's now())
   u64 address = 0;  // the line's physical address (bgq maps memory 1:1, sunfire by page frames)
   u32 source = 0;   // the requesting agent
   u32 id = 0;       // per-agent sequence number, kTransactionIdBits wide
+  // The agent that supplied the line (an L2 slice on the crossbar, the CPU whose cache held it
+  // Modified or Owned on Fireplane), or kNoSupplier: part of the coherence information a FIFO
+  // record keeps, not a filter term.
+  u32 supplier = kNoSupplier;
   TransactionType type = TransactionType::kRead;
   Snoop snoop = Snoop::kNone;
 };

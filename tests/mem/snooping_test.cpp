@@ -116,6 +116,15 @@ TEST(Fireplane, AnEvictedModifiedLineIsWrittenBackToItsHomeBoardWithItsPhysicalA
   ASSERT_EQ(writebacks.size(), 1u);
   EXPECT_EQ(writebacks[0].address, pa & ~u64{63}) << "the evicted line's physical address";
   EXPECT_EQ(writebacks[0].source, 0u);
+  EXPECT_EQ(writebacks[0].supplier, probe::kNoSupplier);
+  // A line CPU 0 holds Modified, read by CPU 1: CPU 0 supplies it, and the record says so.
+  m.l2Write(0, 0x90000, 8, m.sliceFree(0, 0x90000, 200));
+  m.setRequesterThread(1);
+  m.load(1, 0x90000, 300, 0);
+  EXPECT_EQ(recorder.seen.back().type, TransactionType::kReadToShare);
+  EXPECT_EQ(recorder.seen.back().snoop, Snoop::kModified);
+  EXPECT_EQ(recorder.seen.back().supplier, 0u);
+  EXPECT_EQ(recorder.seen.back().source, 1u);
   EXPECT_EQ(m.sliceStats(0).writebacks, 1u);
 }
 

@@ -93,6 +93,7 @@ MonitoredRun runWith(const std::string& name, const std::vector<std::string>& ov
       t.snoop = static_cast<Snoop>(info >> 8 & 0xff);
       t.source = static_cast<u32>(info >> 16 & 0xffff);
       t.id = static_cast<u32>(info >> 32 & 0x1ff);
+      t.supplier = static_cast<u32>(info >> 48 & probe::kNoSupplier);
       t.address = monitor->readRegister(dev, fifoReg(m, imon::reg::kLatchAddress));
       t.cycle = monitor->readRegister(dev, fifoReg(m, imon::reg::kLatchCycle));
       run.fifo[m].push_back(t);
@@ -103,7 +104,7 @@ MonitoredRun runWith(const std::string& name, const std::vector<std::string>& ov
 
 bool same(const Transaction& a, const Transaction& b) {
   return a.cycle == b.cycle && a.address == b.address && a.source == b.source && a.id == b.id &&
-         a.type == b.type && a.snoop == b.snoop;
+         a.supplier == b.supplier && a.type == b.type && a.snoop == b.snoop;
 }
 
 u64 typeBit(TransactionType t) {

@@ -33,6 +33,7 @@ const std::string kNodeMix = std::string(HPM_TEST_GUEST_BIN_DIR) + "/node_mix";
 const std::string kWritebacks = std::string(HPM_TEST_GUEST_BIN_DIR) + "/writebacks";
 const std::string kFalseSharing = std::string(HPM_TEST_GUEST_BIN_DIR) + "/false_sharing";
 const std::string kFirstTouch = std::string(HPM_TEST_GUEST_BIN_DIR) + "/first_touch";
+const std::string kHandoff = std::string(HPM_TEST_GUEST_BIN_DIR) + "/handoff";
 constexpr std::chrono::seconds kTimeout{300};
 constexpr int kUsage = 2;  // ExitCode::kUsage
 
@@ -349,6 +350,44 @@ TEST(C2c, FindsTheFalselySharedLineWithItsWritersAndInvalidations) {
     EXPECT_LT(l.at("invalidations").get<u64>() * 10, line.at("invalidations").get<u64>())
         << l.dump();
   }
+}
+
+// On sunfire a consumer's reads of what the producer just wrote come from the producer's cache:
+// the exact counts split every line request into memory and cache, each sampled record names the
+// supplying CPU, and the handed-off lines are found with the producer writing and the consumer
+// reading.
+TEST(C2c, OnSunfireTheConsumersLinesComeFromTheProducersCacheWhichTheRecordsName) {
+  TempDir dir("hpm-c2c");
+  fs::copy_file(kHandoff, dir.path() / "handoff");
+  const RunResult r = hpmsim({"c2c", "--machine", "sunfire", "--set", "node.cores=4", "--json",
+                              "--top", "40", "--env-clear", "--", "./handoff", "16", "200"},
+                             dir.path());
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json out = json::parse(r.err);
+  EXPECT_EQ(out.at("from_memory").get<u64>() + out.at("from_cache").get<u64>(),
+            out.at("requests").get<u64>());
+  // Each round after the first, the consumer's 16 reads take the lines from the producer's cache
+  // (the producer then takes them back with upgrades: it kept them Owned, no data moves).
+  EXPECT_GE(out.at("from_cache").get<u64>(), 16u * 199);
+  EXPECT_EQ(out.at("sampled").get<u64>() + out.at("lost").get<u64>(), out.at("matched").get<u64>());
+  std::map<u64, u64> supplier_of;  // source -> its only supplier
+  for (const json& s : out.at("sources")) {
+    if (s.at("from_cache").get<u64>() == 0) continue;
+    ASSERT_EQ(s.at("suppliers").size(), 1u) << s.dump();
+    supplier_of[s.at("source").get<u64>()] = std::stoull(s.at("suppliers").begin().key());
+  }
+  ASSERT_EQ(supplier_of.size(), 2u) << "the producer's and the consumer's CPUs";
+  const u64 a = supplier_of.begin()->first, b = supplier_of.rbegin()->first;
+  EXPECT_EQ(supplier_of[a], b);
+  EXPECT_EQ(supplier_of[b], a);
+  u64 handed_off = 0;
+  for (const json& line : out.at("shared")) {
+    if (line.at("readers").size() == 1 && line.at("writers").size() == 1 &&
+        line.at("readers") != line.at("writers")) {
+      ++handed_off;
+    }
+  }
+  EXPECT_GE(handed_off, 16u) << "the buffer's lines: one CPU writes, the other reads";
 }
 
 }  // namespace

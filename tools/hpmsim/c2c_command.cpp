@@ -1,9 +1,11 @@
 // `hpmsim c2c`: who supplies the data, and which lines the agents pass between them (seed 004
 // section 4.2, in the spirit of perf c2c), on the interconnect monitor. Two counters count every
 // line read by snoop result (exactly: the L2 or memory on bgq, which has no cache-to-cache
-// transfers); the FIFO, filtered to reads, writes, atomics and invalidations and sampled every
-// interval, gives each source agent's reads by supplier and the lines several agents touch with
-// at least one writing: true or false sharing, which invalidations make costly.
+// transfers; memory or another CPU's cache on sunfire's Fireplane bus); the FIFO, filtered to
+// reads, writes, atomics and invalidations (Fireplane: line requests and upgrades) and sampled
+// every interval, gives each source agent's reads by supplier (on Fireplane each record names
+// the CPU whose cache supplied the line) and the lines several agents touch with at least one
+// writing: true or false sharing, which invalidations make costly.
 #include <fmt/core.h>
 #include <fmt/format.h>
 
@@ -49,6 +51,158 @@ struct LineSeen {
   u64 records() const { return reads + writes + invalidations; }
 };
 
+std::vector<std::pair<u64, const LineSeen*>> busiestShared(const std::map<u64, LineSeen>& lines,
+                                                           std::size_t* count, u32 top) {
+  // Shared lines: touched by two agents or more, one of them writing.
+  std::vector<std::pair<u64, const LineSeen*>> shared;
+  for (const auto& [address, line] : lines) {
+    std::set<u32> agents = line.readers;
+    agents.insert(line.writers.begin(), line.writers.end());
+    if (agents.size() >= 2 && !line.writers.empty()) shared.emplace_back(address, &line);
+  }
+  std::stable_sort(shared.begin(), shared.end(), [](const auto& a, const auto& b) {
+    return a.second->records() > b.second->records();
+  });
+  *count = shared.size();
+  if (shared.size() > top) shared.resize(top);
+  return shared;
+}
+
+double pct(u64 part, u64 whole) {
+  return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+// Fireplane (sunfire): line requests (RTS, RTSA, RTO) supplied by memory or by another CPU's
+// cache, counted exactly; the FIFO's records of requests and upgrades (RTOU) name their supplier.
+int runFireplane(const C2cOptions& opt, const MachineConfig& machine, Simulation& sim,
+                 ImonHost& unit) {
+  const u64 requests = bit(TransactionType::kReadToShare) |
+                       bit(TransactionType::kReadToShareAlways) | bit(TransactionType::kReadToOwn);
+  const u64 owning = bit(TransactionType::kReadToOwn) | bit(TransactionType::kReadToOwnUpgrade);
+  const auto filter = [](u64 types, u64 snoops) {
+    imon::Filter f;
+    f.types = types;
+    f.snoops = snoops;
+    return f;
+  };
+  const u64 from_cache_snoops =
+      u64{1} << static_cast<u32>(Snoop::kOwned) | u64{1} << static_cast<u32>(Snoop::kModified);
+  const u64 all_snoops = (u64{1} << probe::kSnoopResults) - 1;
+  // Monitor 0: counter 0 the requests a cache supplied, counter 1 (the FIFO's) every request
+  // and upgrade. Monitor 1: the requests memory supplied, and every request.
+  unit.program(0, filter(requests, from_cache_snoops), 0);
+  unit.program(1, filter(requests | owning, all_snoops), 0);
+  unit.program(2, filter(requests, all_snoops & ~from_cache_snoops), 0);
+  unit.program(3, filter(requests, all_snoops), 0);
+  unit.enableFifo(0, 0);
+  unit.run(3, 0);
+
+  struct SourceSeen {
+    u64 from_memory = 0, from_cache = 0, owns = 0;
+    std::map<u32, u64> suppliers;  // supplying CPU -> lines
+  };
+  std::map<u32, SourceSeen> sources;
+  std::map<u64, LineSeen> lines;
+  u64 taken = 0, lost = 0;
+  auto sample = [&](Cycle now) {
+    for (const probe::Transaction& t : unit.sampleFifo(0, now, lost)) {
+      ++taken;
+      LineSeen& line = lines[t.address];
+      SourceSeen& src = sources[t.source];
+      if ((bit(t.type) & owning) != 0) {
+        ++line.writes;
+        line.writers.insert(t.source);
+        ++src.owns;
+      } else {
+        ++line.reads;
+        line.readers.insert(t.source);
+      }
+      if (t.type == TransactionType::kReadToOwnUpgrade) continue;  // no data moved
+      if (t.supplier != probe::kNoSupplier) {
+        ++src.from_cache;
+        ++src.suppliers[t.supplier];
+        ++line.invalidations;  // here: the line moved from another cache
+      } else {
+        ++src.from_memory;
+      }
+    }
+  };
+  sim.setIntervalHook(opt.sampling.interval, sample);
+  runToolProgram(sim, opt.run);
+  const Cycle end = sim.elapsedCycles();
+  sample(end);
+  const u64 from_cache = unit.read(0, end), matched = unit.read(1, end);
+  const u64 from_memory = unit.read(2, end), reads = unit.read(3, end);
+  std::size_t shared_lines = 0;
+  const auto shared = busiestShared(lines, &shared_lines, opt.sampling.top);
+
+  const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
+  const u32 per_board =
+      (machine.node.cores + machine.timing.bus.boards - 1) / machine.timing.bus.boards;
+  std::string text = fmt::format(
+      "\n Who supplied the lines requested by '{}' (machine {}; counted exactly)\n\n"
+      "{:>20}      line requests (RTS, RTSA, RTO)\n{:>20}      supplied by memory ({:.1f} %)\n"
+      "{:>20}      supplied by another CPU's cache ({:.1f} %)\n",
+      program, machine.name, withCommas(reads), withCommas(from_memory), pct(from_memory, reads),
+      withCommas(from_cache), pct(from_cache, reads));
+  text += fmt::format(
+      "\n Sampled every {} cycles: {} of {} requests and upgrades seen ({:.1f} %), {} lost "
+      "between samples\n\n {:<18} {:>10} {:>10} {:>10}  {}\n",
+      withCommas(opt.sampling.interval), withCommas(taken), withCommas(matched),
+      pct(taken, matched), withCommas(lost), "source", "from mem", "from cache", "owns",
+      "suppliers (cpu:lines)");
+  nlohmann::json out = {{"machine", machine.name},
+                        {"cycles", end},
+                        {"requests", reads},
+                        {"from_memory", from_memory},
+                        {"from_cache", from_cache},
+                        {"sampled", taken},
+                        {"lost", lost},
+                        {"matched", matched},
+                        {"shared_lines", shared_lines}};
+  nlohmann::json by_source = nlohmann::json::array();
+  for (const auto& [source, s] : sources) {
+    std::string who;
+    nlohmann::json suppliers = nlohmann::json::object();
+    for (const auto& [cpu, n] : s.suppliers) {
+      who += fmt::format("{}{}:{}", who.empty() ? "" : " ", cpu, n);
+      suppliers[std::to_string(cpu)] = n;
+    }
+    text +=
+        fmt::format(" {:<18} {:>10} {:>10} {:>10}  {}\n",
+                    fmt::format("cpu {} (board {})", source, source / per_board),
+                    withCommas(s.from_memory), withCommas(s.from_cache), withCommas(s.owns), who);
+    by_source.push_back({{"source", source},
+                         {"from_memory", s.from_memory},
+                         {"from_cache", s.from_cache},
+                         {"owns", s.owns},
+                         {"suppliers", suppliers}});
+  }
+  out["sources"] = by_source;
+  text +=
+      fmt::format("\n Lines shared by CPUs, one writing: {} seen; the busiest:\n\n", shared_lines);
+  nlohmann::json hot = nlohmann::json::array();
+  for (const auto& [address, line] : shared) {
+    const std::optional<u64> va = sim.virtualOf(address);
+    text += fmt::format(
+        " {:#x} (virtual {:#x}): {} reads, {} ownership requests, {} from another cache; "
+        "readers {}; writers {}\n",
+        address, va.value_or(0), line->reads, line->writes, line->invalidations,
+        fmt::join(line->readers, ","), fmt::join(line->writers, ","));
+    hot.push_back({{"address", address},
+                   {"virtual", va.value_or(0)},
+                   {"reads", line->reads},
+                   {"ownership_requests", line->writes},
+                   {"from_cache", line->invalidations},
+                   {"readers", line->readers},
+                   {"writers", line->writers}});
+  }
+  text += "\n";
+  out["shared"] = hot;
+  printReport(opt.sampling.json, out, text);
+  return sim.kernel().termination().status;
+}
+
 int run(const C2cOptions& opt) {
   const RunOptions ro = toolRunOptions(opt.run, "c2c");
   checkFifoSampling(opt.sampling, "c2c");
@@ -56,6 +210,7 @@ int run(const C2cOptions& opt) {
   Simulation sim(machine, ro);
   ImonHost unit(sim, "c2c");
   if (unit.counters() < 4) fail(ExitCode::kUsage, "c2c: needs two monitors (imon.monitors >= 2)");
+  if (machine.timing.bus.snooping()) return runFireplane(opt, machine, sim, unit);
 
   // Monitor 0: counter 0 the reads the L2 supplied, counter 1 (the FIFO's) every read, write,
   // atomic and invalidation. Monitor 1: the reads memory supplied, and every read.
@@ -108,24 +263,11 @@ int run(const C2cOptions& opt) {
   const u64 matched = unit.read(1, end);
   const Termination& term = sim.kernel().termination();
 
-  // Shared lines: touched by two agents or more, one of them writing.
-  std::vector<std::pair<u64, const LineSeen*>> shared;
-  for (const auto& [address, line] : lines) {
-    std::set<u32> agents = line.readers;
-    agents.insert(line.writers.begin(), line.writers.end());
-    if (agents.size() >= 2 && !line.writers.empty()) shared.emplace_back(address, &line);
-  }
-  std::stable_sort(shared.begin(), shared.end(), [](const auto& a, const auto& b) {
-    return a.second->records() > b.second->records();
-  });
-  const std::size_t shared_lines = shared.size();
-  if (shared.size() > opt.sampling.top) shared.resize(opt.sampling.top);
+  std::size_t shared_lines = 0;
+  const auto shared = busiestShared(lines, &shared_lines, opt.sampling.top);
 
   const u32 tpc = machine.node.threads_per_core;
   const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
-  const auto pct = [](u64 part, u64 whole) {
-    return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-  };
   std::string text = fmt::format(
       "\n Who supplied the lines read by '{}' (machine {}; counted exactly)\n\n"
       "{:>20}      line reads\n{:>20}      supplied by the L2 ({:.1f} %)\n{:>20}      supplied by "

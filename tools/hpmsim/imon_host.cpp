@@ -74,6 +74,7 @@ std::vector<probe::Transaction> ImonHost::sampleFifo(u32 monitor, Cycle at, u64&
     t.snoop = static_cast<probe::Snoop>(info >> 8 & 0xff);
     t.source = static_cast<u32>(info >> 16 & 0xffff);
     t.id = static_cast<u32>(info >> 32 & 0x1ff);
+    t.supplier = static_cast<u32>(info >> 48 & probe::kNoSupplier);
     t.address = get(imon::reg::kLatchAddress);
     t.cycle = get(imon::reg::kLatchCycle);
     out.push_back(t);

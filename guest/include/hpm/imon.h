@@ -88,6 +88,8 @@ enum hpm_imon_snoop {
 /* Source agents: hardware thread t is agent t; L2 slice s is HPM_IMON_SLICE_AGENT + s. */
 #define HPM_IMON_SLICE_AGENT 0x4000u
 #define HPM_IMON_ID_BITS 9 /* transaction ids: a per-agent sequence number, wrapping */
+/* A record's supplier when memory supplied the line or no data moved. */
+#define HPM_IMON_NO_SUPPLIER 0x7fffu
 
 /* Registers (byte offsets in the mapped window). */
 #define HPM_IMON_REG_INFO 0x000
@@ -123,6 +125,7 @@ struct hpm_imon_record {
   uint64_t address;
   uint64_t cycle; /* the cycle of the instruction that caused it */
   unsigned type, snoop, source, id;
+  unsigned supplier; /* the agent that supplied the line, or HPM_IMON_NO_SUPPLIER */
 };
 
 typedef struct hpm_imon {

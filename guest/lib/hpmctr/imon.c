@@ -118,6 +118,7 @@ unsigned hpm_imon_fifo_sample(hpm_imon* m, unsigned monitor, struct hpm_imon_rec
     out[n].snoop = (unsigned)(info >> 8 & 0xff);
     out[n].source = (unsigned)(info >> 16 & 0xffff);
     out[n].id = (unsigned)(info >> 32 & 0x1ff);
+    out[n].supplier = (unsigned)(info >> 48 & HPM_IMON_NO_SUPPLIER);
     out[n].address = *reg(m, base + HPM_IMON_LATCH_ADDRESS_OFF);
     out[n].cycle = *reg(m, base + HPM_IMON_LATCH_CYCLE_OFF);
     ++n;

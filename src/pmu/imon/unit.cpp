@@ -126,7 +126,8 @@ u64 Unit::readMonitor(u32 m, u64 off) {
       ++stats_.fifo_pops;
       const probe::Transaction& t = fifo.latch;
       return u64{1} << 63 | ns_.bitOf(t.type) | static_cast<u64>(t.snoop) << 8 |
-             u64{t.source & 0xffff} << 16 | u64{t.id} << 32;
+             u64{t.source & 0xffff} << 16 | u64{t.id} << 32 |
+             u64{t.supplier & probe::kNoSupplier} << 48;
     }
     case reg::kLatchAddress: return fifo.latch.address;
     case reg::kLatchCycle: return fifo.latch.cycle;

@@ -27,7 +27,7 @@
 //           since the last read, saturating; a read clears the overrun flag and the lost count,
 //           so that software sampling the FIFO learns of every lost record exactly once)
 //     +0x90 FIFO_POP (a read takes the oldest entry: bit 63 set if there was one, [7:0] type
-//           (its bit in TYPES),
+//           (its bit in TYPES), [62:48] the supplier agent (0x7fff: memory or none),
 //           [15:8] snoop, [31:16] source, [40:32] id; its address and cycle go to the latches)
 //     +0x98 LATCH_ADDRESS  +0xa0 LATCH_CYCLE (read-only)
 // A full FIFO keeps the latest transactions: a new one pushes the oldest out, sets the overrun

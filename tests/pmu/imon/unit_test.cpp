@@ -29,7 +29,7 @@ u64 bit(TransactionType t) {
 
 Transaction tx(Cycle cycle, u64 address, TransactionType type = TransactionType::kRead,
                u32 source = 0, u32 id = 0, Snoop snoop = Snoop::kL2) {
-  return Transaction{cycle, address, source, id, type, snoop};
+  return Transaction{cycle, address, source, id, probe::kNoSupplier, type, snoop};
 }
 
 TEST(IMonUnit, InfoDescribesTheShapeAndResetCountsNothing) {
@@ -213,6 +213,7 @@ TEST(IMonUnit, TheGuestHeaderAgreesWithTheUnitAndTheTransactionNamespace) {
                 HPM_IMON_LATCH_CYCLE_OFF == reg::kLatchCycle);
   static_assert(HPM_IMON_SLICE_AGENT == probe::kSliceAgent);
   static_assert(HPM_IMON_ID_BITS == probe::kTransactionIdBits);
+  static_assert(HPM_IMON_NO_SUPPLIER == probe::kNoSupplier);
   static_assert(HPM_IMON_TYPES == probe::transactionNamespace(probe::Interconnect::kCrossbar).size);
   static_assert(HPM_IMON_FIREPLANE_TYPES ==
                 probe::transactionNamespace(probe::Interconnect::kFireplane).size);
