@@ -134,6 +134,15 @@ u32 DdrParams::busyCycles(u32 bytes) const {
   return c < 1 ? 1 : static_cast<u32>(c);
 }
 
+std::string_view placementName(Placement p) {
+  switch (p) {
+    case Placement::kFirstTouch: return "first_touch";
+    case Placement::kInterleave: return "interleave";
+    case Placement::kOneBoard: return "one_board";
+  }
+  return "?";
+}
+
 void BusParams::visit(config::Visitor& v) {
   v.param("kind", kind,
           "The interconnect below the private caches: crossbar (a shared L2 of slices, bgq and "
@@ -161,9 +170,9 @@ void BusParams::visit(config::Visitor& v) {
           "Fireplane: the board a guest page's physical frame is placed on: first_touch (the "
           "board of the CPU that touches it first), interleave (page number mod boards), "
           "one_board (bus.home_board)",
-          {{"first_touch", Placement::kFirstTouch},
-           {"interleave", Placement::kInterleave},
-           {"one_board", Placement::kOneBoard}});
+          {{std::string(placementName(Placement::kFirstTouch)), Placement::kFirstTouch},
+           {std::string(placementName(Placement::kInterleave)), Placement::kInterleave},
+           {std::string(placementName(Placement::kOneBoard)), Placement::kOneBoard}});
   v.param("home_board", home_board, "Fireplane: the board of placement one_board (sunfire: 0)",
           config::Range{0, 7});
 }

@@ -90,6 +90,8 @@ enum class Placement : u8 {
   kOneBoard,    // every page on bus.home_board
 };
 
+std::string_view placementName(Placement p);  // "first_touch", ...
+
 // The interconnect below the private caches. "crossbar" (bgq, bgp): the shared L2 of address-
 // hashed slices, inclusive, keeping sharer masks, with DDR controllers behind it. "fireplane"
 // (sunfire, seed 004): no shared cache; each core's "L2" is its private, physically indexed,

@@ -390,4 +390,101 @@ TEST(C2c, OnSunfireTheConsumersLinesComeFromTheProducersCacheWhichTheRecordsName
   EXPECT_GE(handed_off, 16u) << "the buffer's lines: one CPU writes, the other reads";
 }
 
+// The array's address, as first_touch prints it.
+u64 arrayOf(const std::string& out) {
+  const auto at = out.find("array at ");
+  if (at == std::string::npos) return 0;
+  return std::stoull(out.substr(at + 9), nullptr, 16);
+}
+
+struct LocalityRun {
+  json out;
+  u64 array = 0;
+  u64 at(const json& matrix, u64 requester, u64 home) const {
+    for (const json& p : matrix) {
+      if (p.at("requester") == requester && p.at("home") == home) return p.at("counted");
+    }
+    return ~u64{0};
+  }
+};
+
+LocalityRun locality(const TempDir& dir, const std::string& mode,
+                     const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"locality", "--json", "--env-clear", "-I", "200"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  for (const std::string a : {"--", "./first_touch", mode.c_str(), "16", "2"}) args.push_back(a);
+  const RunResult r = hpmsim(args, dir.path());
+  EXPECT_EQ(r.status(), 0) << r.err;
+  LocalityRun run;
+  if (r.status() != 0) return run;
+  run.out = json::parse(r.err);
+  run.array = arrayOf(r.out);
+  return run;
+}
+
+// With a counter per board pair (nine monitors: 16 pairs and the FIFO's two) the matrix is exact:
+// initialised by the main thread, the whole array is on board 0 and the other boards' CPUs read
+// it remotely, at least their 4 x 16 pages' lines each; the region with the most remote traffic
+// is the array's mapping. Initialised by its users, each board's traffic stays on it.
+TEST(Locality, OneThreadsInitialisationMakesTheArraysRegionTheRemoteHotSpot) {
+  TempDir dir("hpm-locality");
+  fs::copy_file(kFirstTouch, dir.path() / "first_touch");
+  const std::vector<std::string> exact = {"--set", "imon.monitors=9"};
+  const LocalityRun one = locality(dir, "one", exact);
+  ASSERT_FALSE(one.out.is_null());
+  EXPECT_TRUE(one.out.at("exact").get<bool>());
+  const json& m = one.out.at("matrix");
+  ASSERT_EQ(m.size(), 16u);
+  u64 sum = 0;
+  for (const json& p : m) sum += p.at("counted").get<u64>();
+  EXPECT_EQ(sum, one.out.at("coherent").get<u64>()) << "every coherent transaction in one pair";
+  constexpr u64 kLinesPerBoard = 4 * 64 * 1024 / 64;  // 4 CPUs' 64 KiB chunks
+  for (u64 r = 0; r < 4; ++r) {
+    for (u64 h = 1; h < 4; ++h) EXPECT_EQ(one.at(m, r, h), 0u) << "every page is on board 0";
+    if (r > 0) {
+      EXPECT_GE(one.at(m, r, 0), kLinesPerBoard) << "board " << r << " reads remotely";
+    }
+  }
+  EXPECT_GT(one.out.at("remote_percent").get<double>(), 30.0);
+  const json& top = one.out.at("regions").at(0);
+  EXPECT_LE(top.at("start").get<u64>(), one.array);
+  EXPECT_GT(top.at("end").get<u64>(), one.array) << "the hottest region is the array's";
+  EXPECT_EQ(top.at("segment"), "[anonymous]");
+  EXPECT_EQ(top.at("remote_from").size(), 3u) << "boards 1, 2 and 3";
+
+  const LocalityRun each = locality(dir, "each", exact);
+  ASSERT_FALSE(each.out.is_null());
+  for (u64 b = 1; b < 4; ++b) {
+    EXPECT_GE(each.at(each.out.at("matrix"), b, b), kLinesPerBoard) << "board " << b;
+  }
+  EXPECT_LT(each.out.at("remote_percent").get<double>(), 15.0);
+  for (const json& region : each.out.at("regions")) {
+    if (region.at("start").get<u64>() <= each.array && region.at("end").get<u64>() > each.array) {
+      EXPECT_LT(region.at("remote").get<u64>() * 20, region.at("local").get<u64>())
+          << "the array's traffic stays on its boards";
+    }
+  }
+}
+
+// With the default two monitors the 16 pairs take turns on two counters; every pair is watched
+// for a share of the run, and the tool says its matrix is estimated.
+TEST(Locality, FewCountersRotateOverEveryPairAndSayTheMatrixIsEstimated) {
+  TempDir dir("hpm-locality");
+  fs::copy_file(kFirstTouch, dir.path() / "first_touch");
+  const LocalityRun run = locality(dir, "one", {"--rotate", "2000"});
+  ASSERT_FALSE(run.out.is_null());
+  EXPECT_FALSE(run.out.at("exact").get<bool>());
+  for (const json& p : run.out.at("matrix")) {
+    EXPECT_GT(p.at("observed_cycles").get<u64>(), 0u) << p.dump();
+    EXPECT_LT(p.at("observed_cycles").get<u64>(), run.out.at("cycles").get<u64>());
+  }
+}
+
+TEST(Locality, RefusesAMachineWithoutBoardsNamingWhy) {
+  TempDir dir("hpm-locality");
+  const RunResult r = hpmsim({"locality", "--machine", "bgq", "--", kNodeMix, "1"}, dir.path());
+  EXPECT_EQ(r.status(), kUsage);
+  EXPECT_NE(r.err.find("bus.kind = crossbar"), std::string::npos) << r.err;
+}
+
 }  // namespace

@@ -21,5 +21,6 @@ void addUpcCommand(CLI::App& root, Action& selected);
 void addBusstatCommand(CLI::App& root, Action& selected);
 void addConflictsCommand(CLI::App& root, Action& selected);
 void addC2cCommand(CLI::App& root, Action& selected);
+void addLocalityCommand(CLI::App& root, Action& selected);
 
 }  // namespace hpm::tools

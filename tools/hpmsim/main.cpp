@@ -70,6 +70,7 @@ int main(int argc, char** argv) {
   hpm::tools::addBusstatCommand(app, selected);
   hpm::tools::addConflictsCommand(app, selected);
   hpm::tools::addC2cCommand(app, selected);
+  hpm::tools::addLocalityCommand(app, selected);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
