@@ -487,4 +487,27 @@ TEST(Locality, RefusesAMachineWithoutBoardsNamingWhy) {
   EXPECT_NE(r.err.find("bus.kind = crossbar"), std::string::npos) << r.err;
 }
 
+// sunfire has no counter unit, only the interconnect monitor: events lists its presets, stat
+// counts them (by default the all-transactions and coherent events) and matches the run's truth.
+TEST(Sunfire, EventsAndStatWorkWithTheInterconnectMonitorAlone) {
+  TempDir dir("hpm-sunfire");
+  const RunResult events = hpmsim({"events", "--machine", "sunfire", "--json"}, dir.path());
+  ASSERT_EQ(events.status(), 0) << events.err;
+  const json catalogue = json::parse(events.out);
+  EXPECT_EQ(catalogue.at("unit"), "none");
+  EXPECT_EQ(catalogue.at("events").size(), 32u);
+  const RunResult stat = hpmsim(
+      {"stat", "--machine", "sunfire", "--set", "node.cores=4", "--json", "--", kNodeMix, "3"},
+      dir.path());
+  ASSERT_EQ(stat.status(), 0) << stat.err;
+  const json out = json::parse(stat.err);
+  const json truth = truthOf({"--machine", "sunfire", "--set", "node.cores=4"});
+  u64 all = 0;
+  for (const auto& [key, value] : truth.items()) all += value.get<u64>();
+  ASSERT_EQ(out.at("counts").size(), 2u);
+  EXPECT_EQ(out.at("counts").at("sfi_hstgrm_all_trans"), all);
+  EXPECT_EQ(out.at("unit"), "none");
+  EXPECT_GT(all, 0u);
+}
+
 }  // namespace

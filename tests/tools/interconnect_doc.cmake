@@ -1,25 +1,48 @@
-# docs/interconnect.md's transaction distributions (seed 004's Figure 3 in form), generated from
-# runs of `hpmsim busstat --distribution --env-clear --env OMP_NUM_THREADS=16 -- ./PROGRAM` on bgq,
-# 16 threads each (the seed's runs used 16 CPUs).
-# Simulated runs are deterministic, so the figures are exact for this build.
+# The transaction distributions of docs/interconnect.md (bgq's crossbar) and docs/sunfire.md
+# (sunfire's Fireplane bus): seed 004's Figure 3 in form, generated from runs of `hpmsim busstat
+# --machine MACHINE --distribution --env-clear --env OMP_NUM_THREADS=16 -- ./PROGRAM`, 16 threads
+# each (the seed's runs used 16 CPUs). Simulated runs are deterministic, so the figures are exact
+# for this build.
 #
 #   cmake -DHPMSIM=path/to/hpmsim -DBIN=guest/bin -DDOC=docs/interconnect.md -DMODE=write|check
-#         -DWORK=dir -P interconnect_doc.cmake
+#         -DWORK=dir [-DMACHINE=bgq|sunfire] -P interconnect_doc.cmake
+cmake_policy(SET CMP0011 NEW)
+cmake_policy(SET CMP0057 NEW)
 include(${CMAKE_CURRENT_LIST_DIR}/../counters/generated_doc.cmake)
-set(marker "<!-- generated below: do not edit; `ninja interconnect_doc` rewrites it from `hpmsim busstat --distribution` runs -->")
 if(NOT HPMSIM OR NOT BIN OR NOT DOC OR NOT MODE OR NOT WORK)
   message(FATAL_ERROR "interconnect_doc.cmake needs -DHPMSIM -DBIN -DDOC -DMODE -DWORK")
 endif()
 file(MAKE_DIRECTORY ${WORK})
-# Workload and arguments; each runs with OMP_NUM_THREADS=16.
-set(workloads "amg|16|1" "bt|8|1" "bench_omp|2" "producer_consumer" "node_mix|16")
-set(types RD IF PF WR AT INV MRD MWB IORD IOWR)
+if(NOT MACHINE)
+  set(MACHINE bgq)
+endif()
+set(target interconnect_doc)
+if(MACHINE STREQUAL "sunfire")
+  set(target sunfire_doc)
+endif()
+set(marker "<!-- generated below: do not edit; `ninja ${target}` rewrites it from `hpmsim busstat --distribution` runs -->")
+# Workload and arguments; each runs with OMP_NUM_THREADS=16. The columns: the types the machine
+# generates; on Fireplane "other" sums the 12 types one domain never has (docs/sunfire.md).
+if(MACHINE STREQUAL "sunfire")
+  set(workloads "amg|16|1" "bt|8|1" "bench_omp|2" "handoff|16|200" "first_touch|one|16|2"
+                "node_mix|16")
+  set(types RTS RTSA RTO RTOU WB RIO WIO)
+  set(other_column TRUE)
+else()
+  set(workloads "amg|16|1" "bt|8|1" "bench_omp|2" "producer_consumer" "node_mix|16")
+  set(types RD IF PF WR AT INV MRD MWB IORD IOWR)
+  set(other_column FALSE)
+endif()
 set(exact_table "| workload | cycles | transactions |")
 set(rule "|---|---|---|")
 foreach(t IN LISTS types)
   string(APPEND exact_table " ${t} |")
   string(APPEND rule "---|")
 endforeach()
+if(other_column)
+  string(APPEND exact_table " other |")
+  string(APPEND rule "---|")
+endif()
 set(exact_table "${exact_table}\n${rule}\n")
 set(estimate_table "${exact_table}")
 foreach(w IN LISTS workloads)
@@ -33,7 +56,7 @@ foreach(w IN LISTS workloads)
   # the timing, would shift with the host's environment and the checkout's location.
   file(COPY ${BIN}/${program} DESTINATION ${WORK})
   execute_process(
-    COMMAND ${HPMSIM} busstat --machine bgq --distribution --json --env-clear --env
+    COMMAND ${HPMSIM} busstat --machine ${MACHINE} --distribution --json --env-clear --env
             OMP_NUM_THREADS=16 -- ./${program} ${argv}
     WORKING_DIRECTORY ${WORK} OUTPUT_QUIET ERROR_VARIABLE json RESULT_VARIABLE status)
   if(NOT status EQUAL 0)
@@ -54,10 +77,33 @@ foreach(w IN LISTS workloads)
   endforeach()
   set(exact_row "| `${shown}` | ${cycles} | ${total} |")
   set(estimate_row "| `${shown}` | ${cycles} | ${total_estimate} |")
+  # The columns' values, then (Fireplane) the other types' sum.
+  set(column_exact "")
+  set(column_estimate "")
+  set(other_exact 0)
+  set(other_estimate 0)
   foreach(i RANGE ${last})
+    string(JSON type GET "${json}" distribution ${i} type)
     string(JSON exact GET "${json}" distribution ${i} exact)
     string(JSON estimate GET "${json}" distribution ${i} estimated)
     string(REGEX REPLACE "\\.[0-9]*$" "" estimate "${estimate}")
+    if(type IN_LIST types)
+      list(APPEND column_exact ${exact})
+      list(APPEND column_estimate ${estimate})
+    else()
+      math(EXPR other_exact "${other_exact} + ${exact}")
+      math(EXPR other_estimate "${other_estimate} + ${estimate}")
+    endif()
+  endforeach()
+  if(other_column)
+    list(APPEND column_exact ${other_exact})
+    list(APPEND column_estimate ${other_estimate})
+  endif()
+  list(LENGTH column_exact columns)
+  math(EXPR last_column "${columns} - 1")
+  foreach(i RANGE ${last_column})
+    list(GET column_exact ${i} exact)
+    list(GET column_estimate ${i} estimate)
     # Shares in tenths of a percent, rounded.
     math(EXPR e "(${exact} * 1000 + ${total} / 2) / ${total}")
     math(EXPR s "(${estimate} * 1000 + ${total_estimate} / 2) / ${total_estimate}")
@@ -73,4 +119,4 @@ foreach(w IN LISTS workloads)
   string(APPEND estimate_table "${estimate_row}\n")
 endforeach()
 set(text "Exact shares of each transaction type, in percent of all transactions (the simulator's count):\n\n${exact_table}\nThe same, as busstat estimates them from 4 counters rotated every 100,000 cycles (the transactions column: the estimated total):\n\n${estimate_table}")
-generated_doc(${DOC} "${marker}" "${text}" ${MODE} interconnect_doc)
+generated_doc(${DOC} "${marker}" "${text}" ${MODE} ${target})

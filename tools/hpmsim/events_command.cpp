@@ -52,14 +52,21 @@ int run(const EventsOptions& opt) {
     fail(ExitCode::kUsage, "events: --unit {}: machine {} has units {}", opt.unit, machine.name,
          fmt::join(kinds, ", "));
   }
-  const UnitFamily& family = *monitor->family();
+  // A machine without a counter unit (sunfire) still has its companions (the interconnect
+  // monitor): the catalogue is theirs.
+  const UnitFamily* unit_family = monitor->family();
+  const std::string_view family_name = unit_family ? unit_family->name : kNoUnitFamily;
+  const std::string_view family_title =
+      unit_family ? unit_family->title : std::string_view("no counter unit");
+  const std::string_view family_description =
+      unit_family ? unit_family->description : std::string_view("companion units only");
   // Units whose every input has its own counter (UPC-P) list the counter and select.
   const bool fixed = std::all_of(monitor->catalogue().begin(), monitor->catalogue().end(),
                                  [](const NativeEvent& e) { return e.counter >= 0; });
   if (opt.json) {
     nlohmann::json out;
     out["machine"] = machine.name;
-    out["unit"] = family.name;
+    out["unit"] = family_name;
     out["devices"] = monitor->devicePaths();
     nlohmann::json list = nlohmann::json::array();
     for (const NativeEvent* e : events) {
@@ -110,8 +117,8 @@ int run(const EventsOptions& opt) {
   auto idOf = [](const NativeEvent* e) { return e->id >= 0 ? fmt::format("{}", e->id) : ""; };
   const auto count = std::count_if(events.begin(), events.end(), shown);
   if (opt.markdown) {
-    fmt::print("## {}: {}, {} ({} native events)\n\n", machine.name, family.title,
-               family.description, count);
+    fmt::print("## {}: {}, {} ({} native events)\n\n", machine.name, family_title,
+               family_description, count);
     fmt::print("Devices: {}\n\n", fmt::join(monitor->devicePaths(), ", "));
     if (fixed) {
       fmt::print(
@@ -134,7 +141,7 @@ int run(const EventsOptions& opt) {
     fmt::print("\n");
     return 0;
   }
-  fmt::print("Native events of machine {} ({}), devices {}\n", machine.name, family.title,
+  fmt::print("Native events of machine {} ({}), devices {}\n", machine.name, family_title,
              fmt::join(monitor->devicePaths(), ", "));
   fmt::print("{:-<100}\n", "");
   for (const NativeEvent* e : events) {

@@ -79,10 +79,13 @@ int run(const StatOptions& opt) {
   if (names.empty()) {
     names = {"instructions",  "cycles",           "branches",
              "branch-misses", "cache-references", "cache-misses"};
+    // Without a counter unit (sunfire) the node's monitors are its companions': the
+    // interconnect monitor's all-transactions and coherent-transactions events.
+    if (monitor->family() == nullptr) names = {"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt"};
     // perf stat's defaults always work. On UPC-P one run counts one pair of cores (a counter
     // serves the same event of cores 0 and 2), so the defaults count cores 0 and 1, where a
     // program's first threads run; the header says so.
-    const u32 default_cores = monitor->family()->stat_default_cores;
+    const u32 default_cores = monitor->family() ? monitor->family()->stat_default_cores : 0;
     if (default_cores != 0 && cores.empty()) {
       for (u32 core = 0; core < std::min(default_cores, machine.node.cores); ++core) {
         cores.push_back(core);
@@ -124,7 +127,7 @@ int run(const StatOptions& opt) {
     // names); a conflict between native events has no such way out.
     const bool node_wide = std::any_of(requests.begin(), requests.end(),
                                        [](const Request& r) { return r.natives.size() > 1; });
-    const std::string_view hint = monitor->family()->node_wide_hint;
+    const std::string_view hint = monitor->family() ? monitor->family()->node_wide_hint : "";
     if (hint.empty() || !cores.empty() || !node_wide) throw;
     // Node-wide counts do not fit (UPC-P: its counters count cores 0 and 1 with select 0, cores
     // 2 and 3 with select 1, as Blue Gene/P's counter modes).
@@ -242,7 +245,7 @@ int run(const StatOptions& opt) {
     nlohmann::json out;
     out["machine"] = machine.name;
     out["mode"] = opt.mode;
-    out["unit"] = monitor->family()->name;
+    out["unit"] = monitor->family() ? monitor->family()->name : kNoUnitFamily;
     out["counts"] = counts;
     if (!cores.empty()) out["cores"] = cores;
     out["cycles_simulated"] = end;
@@ -302,7 +305,9 @@ int run(const StatOptions& opt) {
     const std::string on_cores =
         cores.empty() ? "" : fmt::format(", cores {}", fmt::join(cores, ","));
     text += fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode{}):\n\n",
-                        cmdline, machine.name, monitor->family()->title, opt.mode, on_cores);
+                        cmdline, machine.name,
+                        monitor->family() ? monitor->family()->title : "interconnect monitor",
+                        opt.mode, on_cores);
     for (const Request& r : requests) {
       text +=
           fmt::format("{:>20}      {:<28} {}\n", withCommas(counts[r.name]), r.name, note(r.name));
