@@ -206,31 +206,9 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
   const u32 sid = sliceOfLine(l2line);
   Slice& s = slices_[sid];
   requester_ = core;
-  ++slice_versions_[sid];
-  // A fetch miss was requested at its fetch cycle, before the issue that commits it; requests
-  // processed in between must not push it back (it could starve), so it takes the uncontended
-  // latency and only adds its busy time to the slice and the controller.
   const bool waits = src != Source::kFetch;
-  Cycle start = p;
-  if (timed) {
-    start = waits ? std::max(p, s.free) : p;
-    s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
-    s.stats.busy_cycles += p_.l2.slice_busy_cycles;
-    HPM_PROBE(bus_, kL2BusyCycles, sid, p_.l2.slice_busy_cycles);
-  }
-  ++s.stats.requests;
-  ++s.stats.reads;
-  s.stats.bytes += p_.l2.line_bytes;
-  HPM_PROBE(bus_, kL2Requests, sid, 1);
-  HPM_PROBE(bus_, kL2Reads, sid, 1);
-  HPM_PROBE(bus_, kL2Bytes, sid, p_.l2.line_bytes);
+  const Cycle start = readRequest(sid, core, p, src, timed);
   CoreTrafficStats& traffic = traffic_stats_[core];
-  ++traffic.l2_reads;
-  HPM_PROBE(bus_, kCoreL2Reads, core, 1);
-  if (src == Source::kAtomic) {
-    ++traffic.l2_atomics;
-    HPM_PROBE(bus_, kCoreL2Atomics, core, 1);
-  }
   u32 slot = s.cache.find(l2line);
   transaction(transactionOf(src), l2line << l2_shift_, thread_,
               slot != Cache::kNone ? probe::Snoop::kL2 : probe::Snoop::kMemory,
@@ -259,6 +237,36 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
     s.cache.setMeta(slot, s.cache.meta(slot) | coreBit(core));
   }
   return ready;
+}
+
+Cycle MemorySystem::readRequest(u32 sid, u32 core, Cycle p, Source src, bool timed) {
+  Slice& s = slices_[sid];
+  ++slice_versions_[sid];
+  // A fetch miss was requested at its fetch cycle, before the issue that commits it; requests
+  // processed in between must not push it back (it could starve), so it takes the uncontended
+  // latency and only adds its busy time to the slice and the controller.
+  const bool waits = src != Source::kFetch;
+  Cycle start = p;
+  if (timed) {
+    start = waits ? std::max(p, s.free) : p;
+    s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
+    s.stats.busy_cycles += p_.l2.slice_busy_cycles;
+    HPM_PROBE(bus_, kL2BusyCycles, sid, p_.l2.slice_busy_cycles);
+  }
+  ++s.stats.requests;
+  ++s.stats.reads;
+  s.stats.bytes += p_.l2.line_bytes;
+  HPM_PROBE(bus_, kL2Requests, sid, 1);
+  HPM_PROBE(bus_, kL2Reads, sid, 1);
+  HPM_PROBE(bus_, kL2Bytes, sid, p_.l2.line_bytes);
+  CoreTrafficStats& traffic = traffic_stats_[core];
+  ++traffic.l2_reads;
+  HPM_PROBE(bus_, kCoreL2Reads, core, 1);
+  if (src == Source::kAtomic) {
+    ++traffic.l2_atomics;
+    HPM_PROBE(bus_, kCoreL2Atomics, core, 1);
+  }
+  return start;
 }
 
 Cycle MemorySystem::fetchL2Probe(u32 core, u64 l2line, Cycle p) const {

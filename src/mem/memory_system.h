@@ -237,6 +237,9 @@ class MemorySystem {
   // The L2 read path (slice port, L2 lookup, DDR on a miss) for a request leaving the core at
   // `p`; `timed` false in warm-up (no waiting, no busy time). Sets `level` to kL2 or kDdr.
   Cycle l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed, Level* level);
+  // A read request's slice port (waiting for it, but for a fetch; `timed` false: no waiting)
+  // and its statistics, the slice's and core's: the request's start.
+  Cycle readRequest(u32 sid, u32 core, Cycle p, Source src, bool timed);
   // What l2Read returns for an instruction fetch, without side effects.
   Cycle fetchL2Probe(u32 core, u64 l2line, Cycle p) const;
   // Takes a DDR controller for one line transfer from `p`: returns the transfer's start.

@@ -103,26 +103,11 @@ u32 MemorySystem::ecacheVictim(u32 core, u64 l2line, Cycle at, bool timed) {
 
 Cycle MemorySystem::snoopRead(u32 core, u64 l2line, Cycle p, Source src, bool timed, Level* level) {
   Slice& s = slices_[core];
-  ++slice_versions_[core];
   // As on the crossbar, a fetch miss takes its latency uncontended (it was requested before the
   // issue that commits it) and only adds its occupancy.
   const bool waits = src != Source::kFetch;
-  Cycle start = p;
-  if (timed) {
-    start = waits ? std::max(p, s.free) : p;
-    s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
-    s.stats.busy_cycles += p_.l2.slice_busy_cycles;
-    HPM_PROBE(bus_, kL2BusyCycles, core, p_.l2.slice_busy_cycles);
-  }
-  ++s.stats.requests;
-  ++s.stats.reads;
-  s.stats.bytes += p_.l2.line_bytes;
-  HPM_PROBE(bus_, kL2Requests, core, 1);
-  HPM_PROBE(bus_, kL2Reads, core, 1);
-  HPM_PROBE(bus_, kL2Bytes, core, p_.l2.line_bytes);
+  const Cycle start = readRequest(core, core, p, src, timed);
   CoreTrafficStats& traffic = traffic_stats_[core];
-  ++traffic.l2_reads;
-  HPM_PROBE(bus_, kCoreL2Reads, core, 1);
   u32 slot = s.cache.find(l2line);
   if (slot != Cache::kNone) {
     ++s.stats.hits;
@@ -153,32 +138,25 @@ Cycle MemorySystem::snoopRead(u32 core, u64 l2line, Cycle p, Source src, bool ti
 
 Cycle MemorySystem::snoopOwn(u32 core, u64 l2line, u32 bytes, Cycle p, Source src, bool timed) {
   Slice& s = slices_[core];
-  ++slice_versions_[core];
   const bool atomic = src == Source::kAtomic;
-  Cycle start = p;
-  if (timed) {
-    start = atomic ? std::max(p, s.free) : p;  // a store drain was given a free port
-    s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
-    s.stats.busy_cycles += p_.l2.slice_busy_cycles;
-    HPM_PROBE(bus_, kL2BusyCycles, core, p_.l2.slice_busy_cycles);
-  }
-  ++s.stats.requests;
-  ++(atomic ? s.stats.reads : s.stats.writes);
-  s.stats.bytes += atomic ? p_.l2.line_bytes : bytes;
-  HPM_PROBE(bus_, kL2Requests, core, 1);
-  if (atomic) {
-    HPM_PROBE(bus_, kL2Reads, core, 1);
-  } else {
-    HPM_PROBE(bus_, kL2Writes, core, 1);
-  }
-  HPM_PROBE(bus_, kL2Bytes, core, atomic ? p_.l2.line_bytes : bytes);
   CoreTrafficStats& traffic = traffic_stats_[core];
+  Cycle start = p;
   if (atomic) {
-    ++traffic.l2_reads;
-    HPM_PROBE(bus_, kCoreL2Reads, core, 1);
-    ++traffic.l2_atomics;
-    HPM_PROBE(bus_, kCoreL2Atomics, core, 1);
+    start = readRequest(core, core, p, src, timed);  // an atomic is a read at the E$
   } else {
+    // A store drain was given a free port (sliceFree).
+    ++slice_versions_[core];
+    if (timed) {
+      s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
+      s.stats.busy_cycles += p_.l2.slice_busy_cycles;
+      HPM_PROBE(bus_, kL2BusyCycles, core, p_.l2.slice_busy_cycles);
+    }
+    ++s.stats.requests;
+    ++s.stats.writes;
+    s.stats.bytes += bytes;
+    HPM_PROBE(bus_, kL2Requests, core, 1);
+    HPM_PROBE(bus_, kL2Writes, core, 1);
+    HPM_PROBE(bus_, kL2Bytes, core, bytes);
     ++traffic.l2_writes;
     HPM_PROBE(bus_, kCoreL2Writes, core, 1);
   }
