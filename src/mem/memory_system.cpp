@@ -269,6 +269,24 @@ Cycle MemorySystem::readRequest(u32 sid, u32 core, Cycle p, Source src, bool tim
   return start;
 }
 
+void MemorySystem::writeRequest(u32 sid, u32 core, u32 bytes, Cycle start, bool timed) {
+  Slice& s = slices_[sid];
+  ++slice_versions_[sid];
+  if (timed) {
+    s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
+    s.stats.busy_cycles += p_.l2.slice_busy_cycles;
+    HPM_PROBE(bus_, kL2BusyCycles, sid, p_.l2.slice_busy_cycles);
+  }
+  ++s.stats.requests;
+  ++s.stats.writes;
+  s.stats.bytes += bytes;
+  HPM_PROBE(bus_, kL2Requests, sid, 1);
+  HPM_PROBE(bus_, kL2Writes, sid, 1);
+  HPM_PROBE(bus_, kL2Bytes, sid, bytes);
+  ++traffic_stats_[core].l2_writes;
+  HPM_PROBE(bus_, kCoreL2Writes, core, 1);
+}
+
 Cycle MemorySystem::fetchL2Probe(u32 core, u64 l2line, Cycle p) const {
   if (snoop_) return snoopProbe(core, l2line, p);
   const Slice& s = slices_[sliceOfLine(l2line)];
@@ -288,21 +306,8 @@ Cycle MemorySystem::l2WriteImpl(u32 core, u64 addr, u32 bytes, Cycle start, bool
   const u32 sid = sliceOfLine(l2line);
   Slice& s = slices_[sid];
   requester_ = core;
-  ++slice_versions_[sid];
-  if (timed) {
-    s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
-    s.stats.busy_cycles += p_.l2.slice_busy_cycles;
-    HPM_PROBE(bus_, kL2BusyCycles, sid, p_.l2.slice_busy_cycles);
-  }
-  ++s.stats.requests;
-  ++s.stats.writes;
-  s.stats.bytes += bytes;
-  HPM_PROBE(bus_, kL2Requests, sid, 1);
-  HPM_PROBE(bus_, kL2Writes, sid, 1);
-  HPM_PROBE(bus_, kL2Bytes, sid, bytes);
+  writeRequest(sid, core, bytes, start, timed);
   CoreTrafficStats& traffic = traffic_stats_[core];
-  ++traffic.l2_writes;
-  HPM_PROBE(bus_, kCoreL2Writes, core, 1);
   u32 slot = s.cache.find(l2line);
   transaction(probe::TransactionType::kWrite, l2line << l2_shift_, thread_,
               slot != Cache::kNone ? probe::Snoop::kL2 : probe::Snoop::kMemory,

@@ -240,6 +240,8 @@ class MemorySystem {
   // A read request's slice port (waiting for it, but for a fetch; `timed` false: no waiting)
   // and its statistics, the slice's and core's: the request's start.
   Cycle readRequest(u32 sid, u32 core, Cycle p, Source src, bool timed);
+  // A store drain's slice port from `start` (already free: sliceFree) and its statistics.
+  void writeRequest(u32 sid, u32 core, u32 bytes, Cycle start, bool timed);
   // What l2Read returns for an instruction fetch, without side effects.
   Cycle fetchL2Probe(u32 core, u64 l2line, Cycle p) const;
   // Takes a DDR controller for one line transfer from `p`: returns the transfer's start.

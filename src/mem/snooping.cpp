@@ -144,21 +144,7 @@ Cycle MemorySystem::snoopOwn(u32 core, u64 l2line, u32 bytes, Cycle p, Source sr
   if (atomic) {
     start = readRequest(core, core, p, src, timed);  // an atomic is a read at the E$
   } else {
-    // A store drain was given a free port (sliceFree).
-    ++slice_versions_[core];
-    if (timed) {
-      s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
-      s.stats.busy_cycles += p_.l2.slice_busy_cycles;
-      HPM_PROBE(bus_, kL2BusyCycles, core, p_.l2.slice_busy_cycles);
-    }
-    ++s.stats.requests;
-    ++s.stats.writes;
-    s.stats.bytes += bytes;
-    HPM_PROBE(bus_, kL2Requests, core, 1);
-    HPM_PROBE(bus_, kL2Writes, core, 1);
-    HPM_PROBE(bus_, kL2Bytes, core, bytes);
-    ++traffic.l2_writes;
-    HPM_PROBE(bus_, kCoreL2Writes, core, 1);
+    writeRequest(core, core, bytes, p, timed);
   }
   // An atomic's old value is read at the E$; a store is done once the line is owned.
   const Cycle use = atomic ? p_.l2.hit_latency : 0;
