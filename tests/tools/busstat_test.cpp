@@ -6,6 +6,7 @@
 // from it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -508,6 +509,49 @@ TEST(Sunfire, EventsAndStatWorkWithTheInterconnectMonitorAlone) {
   EXPECT_EQ(out.at("counts").at("sfi_hstgrm_all_trans"), all);
   EXPECT_EQ(out.at("unit"), "none");
   EXPECT_GT(all, 0u);
+}
+
+// On sunfire's physically indexed external caches a conflict is between physical addresses a
+// way's size apart: 24 lines 2 MiB apart virtually get frames in the order they are touched,
+// about a page apart, so every eighth or so shares a set of the 2-way 64 KiB cache (32 KiB ways)
+// and three contend for each of 8 sets. conflicts finds them, and maps each back to its virtual
+// page: pages 2 MiB apart, as the program laid them out.
+TEST(Conflicts, OnSunfireItFindsThePhysicalContendersAndMapsThemBackToTheirVirtualPages) {
+  TempDir dir("hpm-conflicts");
+  fs::copy_file(kWritebacks, dir.path() / "writebacks");
+  const RunResult r = hpmsim({"conflicts", "--machine", "sunfire", "--set", "node.cores=4", "--set",
+                              "l2.size_kib=64", "--json", "--top", "8", "--env-clear", "--",
+                              "./writebacks", "conflict", "24", "2097152", "50"},
+                             dir.path());
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json out = json::parse(r.err);
+  EXPECT_EQ(out.at("taken").get<u64>() + out.at("lost").get<u64>(),
+            out.at("writebacks").get<u64>());
+  EXPECT_GE(out.at("writebacks").get<u64>(), 24u * 50 - 16);
+  ASSERT_EQ(out.at("hottest").size(), 8u);
+  for (const json& block : out.at("hottest")) {
+    SCOPED_TRACE(block.at("block").get<u64>());
+    // Three lines contend for the set's two ways (another line of the set, a variable of the C
+    // library's, may appear once or twice).
+    std::vector<u64> physical, virtual_pages;
+    for (const json& a : block.at("addresses")) {
+      if (a.at("writebacks").get<u64>() >= 10) physical.push_back(a.at("address").get<u64>());
+    }
+    for (const json& p : block.at("pages")) {
+      if (p.at("writebacks").get<u64>() < 10) continue;
+      virtual_pages.push_back(p.at("virtual_page").get<u64>());
+      EXPECT_EQ(p.at("segment"), "writebacks (data)");
+    }
+    ASSERT_EQ(physical.size(), 3u);
+    ASSERT_EQ(virtual_pages.size(), 3u);
+    std::sort(physical.begin(), physical.end());
+    std::sort(virtual_pages.begin(), virtual_pages.end());
+    // The virtual pages are the workload's lines (2 MiB apart), not the physical ones (frames in
+    // the order pages were touched): the tool mapped each back through the frame table.
+    EXPECT_EQ((virtual_pages[1] - virtual_pages[0]) % 2097152, 0u);
+    EXPECT_EQ((virtual_pages[2] - virtual_pages[1]) % 2097152, 0u);
+    EXPECT_LT(physical[2] - physical[0], virtual_pages[2] - virtual_pages[0]);
+  }
 }
 
 }  // namespace
