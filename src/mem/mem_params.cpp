@@ -158,6 +158,11 @@ void BusParams::visit(config::Visitor& v) {
           "Fireplane: CPU cycles one transaction holds the address bus (sunfire: 8: one address "
           "per 150 MHz Fireplane cycle at a 1.2 GHz CPU clock)",
           config::Range{1, 10000});
+  v.param("data_cycles", data_cycles,
+          "Fireplane: CPU cycles one line's transfer holds the data port of the board it goes to "
+          "(a fill) or comes from (a writeback); 0: no data-path contention (sunfire: 16, "
+          "estimate: 64 bytes at 4.8 GB/s per board at 1.2 GHz)",
+          config::Range{0, 10000});
   v.param("cache_to_cache_latency", cache_to_cache_latency,
           "Fireplane: load-to-use cycles of a line another CPU's cache supplies (sunfire: 264, "
           "estimate: 220 ns at 1.2 GHz)",

@@ -103,6 +103,7 @@ struct BusParams {
   // Fireplane only:
   u32 boards = 4;                    // CPU/memory boards; CPU c is on board c / (cores / boards)
   u32 address_cycles = 8;            // CPU cycles one transaction holds the address bus
+  u32 data_cycles = 16;              // CPU cycles a line transfer holds its board's data port
   u32 cache_to_cache_latency = 264;  // load-to-use cycles of a line another cache supplies
   u32 remote_latency = 48;  // cycles a reply from another board's memory adds to ddr.latency
   Placement placement = Placement::kFirstTouch;

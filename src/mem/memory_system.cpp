@@ -46,6 +46,8 @@ void SliceStats::visit(stats::Visitor& v) const {
 
 void BusStats::visit(stats::Visitor& v) const {
   v.counter("busy_cycles", busy_cycles, "Cycles the address bus was taken");
+  v.counter("data_busy_cycles", data_busy_cycles,
+            "Cycles the boards' data ports were taken (a line's fill or writeback each)");
   v.counter("cache_to_cache", cache_to_cache, "Lines another CPU's external cache supplied");
   v.counter("memory_local", memory_local, "Lines memory on the requester's board supplied");
   v.counter("memory_remote", memory_remote, "Lines memory on another board supplied");
@@ -102,7 +104,10 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   }
   ddr_.resize(snoop_ ? std::size_t{p_.bus.boards} * p_.ddr.controllers : p_.ddr.controllers);
   epoch_.assign(n, 0);
-  if (snoop_) frames_ = std::make_unique<FrameTable>(p_.bus, n);
+  if (snoop_) {
+    frames_ = std::make_unique<FrameTable>(p_.bus, n);
+    data_free_.assign(p_.bus.boards, 0);
+  }
 }
 
 namespace {

@@ -90,6 +90,7 @@ struct DdrStats {
 // reads and ownership requests asked for came from.
 struct BusStats {
   u64 busy_cycles = 0;          // cycles the address bus was taken
+  u64 data_busy_cycles = 0;     // cycles the boards' data ports were taken, over every board
   u64 cache_to_cache = 0;       // lines another cache supplied
   u64 memory_local = 0;         // lines memory on the requester's board supplied
   u64 memory_remote = 0;        // lines memory on another board supplied
@@ -286,6 +287,9 @@ class MemorySystem {
   Cycle snoopOwn(u32 core, u64 l2line, u32 bytes, Cycle p, Source src, bool timed);
   Cycle snoopProbe(u32 core, u64 l2line, Cycle p) const;
   Cycle memoryLatency(u32 core, u64 l2line) const;
+  // A line transfer through `board`'s data port that would arrive at `arrival` (waiting for the
+  // port when `waits`): when it arrives.
+  Cycle dataPort(u32 board, Cycle arrival, bool timed, bool waits);
   void prefetchLine(u32 core, u64 l2line, Cycle at, bool timed);
   void streamOnMiss(u32 core, u64 l2line, Cycle at, bool timed);
   void streamOnPrefetchHit(u32 core, u64 l2line, Cycle at, bool timed);
@@ -319,6 +323,7 @@ class MemorySystem {
   bool snoop_ = false;                  // a Fireplane bus (BusParams::snooping)
   std::unique_ptr<FrameTable> frames_;  // Fireplane: guest pages' physical frames
   Cycle bus_free_ = 0;                  // the address bus's next free cycle
+  std::vector<Cycle> data_free_;        // by board: its data port's next free cycle
   BusStats bus_stats_;
   probe::Bus* bus_ = nullptr;
   u32 requester_ = 0;  // the core whose request is being served (for DDR events)

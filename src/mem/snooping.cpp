@@ -14,7 +14,9 @@
 // Timing: a transaction holds the address bus address_cycles from the first free cycle; its data
 // comes cache_to_cache_latency after that start from a cache, or ddr.latency (plus
 // remote_latency when the home board is not the requester's) after the home memory controller
-// starts the transfer. A hit in the E$ takes l2.hit_latency after its port is free.
+// starts the transfer, and its last data_cycles hold the requester board's data port (a later
+// transfer through a busy port arrives when the port is free again; writebacks take the
+// evicting board's port too). A hit in the E$ takes l2.hit_latency after its port is free.
 #include <algorithm>
 
 #include "mem/memory_system.h"
@@ -64,17 +66,29 @@ Cycle MemorySystem::memoryLatency(u32 core, u64 l2line) const {
   return p_.ddr.latency + (remote ? p_.bus.remote_latency : 0);
 }
 
+Cycle MemorySystem::dataPort(u32 board, Cycle arrival, bool timed, bool waits) {
+  const u32 dc = p_.bus.data_cycles;
+  if (!timed || dc == 0) return arrival;
+  Cycle& free = data_free_[board];
+  const Cycle earliest = arrival > dc ? arrival - dc : 0;  // the transfer's start, uncontended
+  const Cycle start = waits ? std::max(earliest, free) : earliest;
+  free = std::max(free, start) + dc;
+  bus_stats_.data_busy_cycles += dc;
+  return start + dc;
+}
+
 Cycle MemorySystem::busData(u32 core, u64 l2line, Cycle bstart, Snoop snoop, bool timed,
                             bool waits) {
+  const u32 board = p_.bus.boardOf(core, p_.cores);
   if (snoop == Snoop::kOwned || snoop == Snoop::kModified) {
     ++bus_stats_.cache_to_cache;
-    return bstart + p_.bus.cache_to_cache_latency;
+    return dataPort(board, bstart + p_.bus.cache_to_cache_latency, timed, waits);
   }
-  const bool remote = FrameTable::homeBoard(l2line << l2_shift_) != p_.bus.boardOf(core, p_.cores);
+  const bool remote = FrameTable::homeBoard(l2line << l2_shift_) != board;
   ++(remote ? bus_stats_.memory_remote : bus_stats_.memory_local);
   requester_ = core;
   const Cycle dstart = ddrTransfer(l2line, bstart, false, timed);
-  return (waits ? dstart : bstart) + memoryLatency(core, l2line);
+  return dataPort(board, (waits ? dstart : bstart) + memoryLatency(core, l2line), timed, waits);
 }
 
 u32 MemorySystem::ecacheVictim(u32 core, u64 l2line, Cycle at, bool timed) {
@@ -93,6 +107,9 @@ u32 MemorySystem::ecacheVictim(u32 core, u64 l2line, Cycle at, bool timed) {
     transaction(TransactionType::kWriteBack, old << l2_shift_, thread_, Snoop::kNone);
     requester_ = core;
     ddrTransfer(old, bstart, true, timed);
+    // The line leaves through the board's data port: it delays the fills behind it, not the
+    // eviction (the E$ holds it in a writeback buffer).
+    dataPort(p_.bus.boardOf(core, p_.cores), bstart + p_.bus.data_cycles, timed, true);
   }
   if (invalidateCore(core, old)) {
     ++s.stats.back_invalidations;

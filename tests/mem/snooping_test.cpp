@@ -128,6 +128,26 @@ TEST(Fireplane, AnEvictedModifiedLineIsWrittenBackToItsHomeBoardWithItsPhysicalA
   EXPECT_EQ(m.sliceStats(0).writebacks, 1u);
 }
 
+// Two CPUs of board 0 miss at the same cycle: the address bus takes their requests 8 cycles
+// apart, and the second fill waits for the board's data port, held 16 cycles by the first. CPUs
+// on two boards do not share a port.
+TEST(Fireplane, FillsToOneBoardShareItsDataPort) {
+  const auto second = [](u32 other_cpu, u32 data_cycles) {
+    MemParams p = fireplane();
+    p.bus.data_cycles = data_cycles;
+    p.bus.address_cycles = 8;
+    p.ddr.bytes_per_cycle = 64;  // one cycle per line: the controllers do not queue
+    MemorySystem m(p);
+    const Cycle a = m.load(0, 0x100000, 1000, 0).ready;
+    const Cycle b = m.load(other_cpu, 0x200000, 1000, 0).ready;
+    EXPECT_EQ(a, 1000u + 200);
+    return b - a;
+  };
+  EXPECT_EQ(second(1, 16), 16u) << "board 0's port: the second fill follows the first";
+  EXPECT_EQ(second(1, 0), 8u) << "no data-path contention: only the address bus's 8 cycles";
+  EXPECT_EQ(second(2, 16), 8u) << "board 1's own port";
+}
+
 TEST(Fireplane, InstructionFetchesAskWithReadToShareAlwaysAndKeepTheLineShared) {
   MemorySystem m(fireplane());
   m.fetch(0, 0x30000, 0);
