@@ -345,6 +345,14 @@ TEST(GuestInterconnect, WithThePrefetcherReadsAndPrefetchesStillAddUp) {
   expectPassed(r, 5);
 }
 
+// On sunfire a program finds its page's physical address in /proc/self/pagemap, filters the
+// monitor to it, and sees every line another CPU reads supplied by its own CPU's cache.
+TEST(GuestInterconnect, OnSunfireTheProgramSeesItsOwnCacheSupplyTheLinesAnotherCpuReads) {
+  const RunResult r =
+      run({"--machine", "sunfire", "--set", "l1p.prefetch=false"}, "imon_supplier", {});
+  expectPassed(r, 9);
+}
+
 TEST(GuestInterconnect, AMachineWithoutTheMonitorHasNoDevice) {
   const RunResult r = run({"--machine", "bgp"}, "imon_stream", {"128", "4"});
   ASSERT_TRUE(r.exited()) << r.describe();

@@ -132,6 +132,8 @@ typedef struct hpm_imon {
   volatile uint64_t* regs;
   unsigned long window;
   unsigned monitors, fifo_entries, counter_bits;
+  unsigned types;        /* transaction types of its namespace (10 crossbar, 19 Fireplane) */
+  unsigned interconnect; /* HPM_IMON_INTERCONNECT_CROSSBAR or _FIREPLANE */
   int fd;
 } hpm_imon;
 

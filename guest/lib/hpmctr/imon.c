@@ -27,6 +27,8 @@ int hpm_imon_open(hpm_imon* m) {
   m->monitors = (unsigned)(info & 0xff);
   m->fifo_entries = (unsigned)(info >> 16 & 0xff);
   m->counter_bits = (unsigned)(info >> 24 & 0xff);
+  m->types = (unsigned)(info >> 32 & 0xff);
+  m->interconnect = (unsigned)(info >> 56 & 0xff);
   m->window = ((unsigned long)HPM_IMON_REG_MONITOR(m->monitors) + 4095) / 4096 * 4096;
   void* regs = mmap(0, m->window, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, 0);
   if (regs == MAP_FAILED) {
