@@ -69,7 +69,8 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // its upper-case form, or a perf name such as "instructions"), or to the native event `name`
   // counted per hardware thread only (its `name@t<t>` variants): empty if unknown.
   std::vector<const NativeEvent*> expand(const std::string& name) const;
-  // The perf-style names stat accepts, with the generic events each sums (and their sign).
+  // The perf-style names stat accepts, with the generic events each sums; a name listed twice
+  // has alternatives, the first whose generics all exist on the machine taken.
   static const std::vector<std::pair<std::string, std::vector<std::string>>>& perfAliases();
 
   // ---- host programming (before the run) ----

@@ -67,8 +67,12 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& Monitor::pe
       {"branches", {"InstBranch"}},
       {"branch-instructions", {"InstBranch"}},
       {"branch-misses", {"BranchMispredicts"}},
-      {"cache-references", {"L1dAccesses"}},
-      {"cache-misses", {"L1dMisses"}},
+      // perf's cache-* are the last level's: the L2's requests and misses by core (bgq), else
+      // the shared last level's own (bgp's L3, node-wide: UPC-P has no per-core input for it).
+      {"cache-references", {"CoreL2Reads", "CoreL2Writes"}},
+      {"cache-references", {"L2Requests"}},
+      {"cache-misses", {"CoreL2Misses"}},
+      {"cache-misses", {"L2Misses"}},
       {"L1-dcache-loads", {"InstLoad", "InstFpLoad"}},
       {"L1-dcache-load-misses", {"L1dLoadMisses"}},
       {"L1-dcache-stores", {"InstStore", "InstFpStore"}},
@@ -91,18 +95,29 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& Monitor::pe
 }
 
 std::vector<const NativeEvent*> Monitor::expand(const std::string& name) const {
-  std::vector<std::string> generics = {name};
+  // A perf name may have several definitions, in order of preference: the first whose generic
+  // events all exist on this machine is taken (the last one even in part).
+  std::vector<std::vector<std::string>> choices;
   for (const auto& [alias, list] : perfAliases()) {
-    if (alias == name) generics = list;
+    if (alias == name) choices.push_back(list);
   }
+  if (choices.empty()) choices.push_back({name});
   std::vector<const NativeEvent*> out;
-  for (const std::string& g : generics) {
-    for (const NativeEvent& e : impl_->catalogue) {
-      if (lower(e.generic) != lower(g) && genericUpper(e.generic) != g) continue;
-      // The node-wide total: a thread's pulse events are summed by the core's own event.
-      if (e.thread >= 0 && e.kind == Kind::kPulse) continue;
-      out.push_back(&e);
+  for (std::size_t c = 0; c < choices.size(); ++c) {
+    out.clear();
+    bool complete = true;
+    for (const std::string& g : choices[c]) {
+      bool found = false;
+      for (const NativeEvent& e : impl_->catalogue) {
+        if (lower(e.generic) != lower(g) && genericUpper(e.generic) != g) continue;
+        // The node-wide total: a thread's pulse events are summed by the core's own event.
+        if (e.thread >= 0 && e.kind == Kind::kPulse) continue;
+        out.push_back(&e);
+        found = true;
+      }
+      complete = complete && found;
     }
+    if (complete && !out.empty()) break;
   }
   // A native event counted per hardware thread only (a level event: "PEVT_CYCLES" stands for
   // "PEVT_CYCLES@t0" ... of every core).

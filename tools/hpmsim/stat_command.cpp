@@ -1,15 +1,20 @@
 // `hpmsim stat`: counts events with the machine's counter unit, programmed from the host for the
-// whole run, and prints them as perf stat does (with derived ratios).
+// whole run, and prints them as perf stat does (with derived ratios): perf's options with perf's
+// meaning where they have one here (-e lists and {groups}, -I in simulated milliseconds with the
+// last partial interval, -x SEP in perf's CSV field order, -r N with the variance column, -A,
+// -a, --no-big-num, -o, --json).
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "base/error.h"
@@ -30,8 +35,13 @@ struct StatOptions {
   std::string mode = "timing";
   std::vector<std::string> overrides;
   std::vector<std::string> events;
-  std::vector<u32> cores;  // restrict generic events to these cores (empty: all)
-  u64 interval = 0;
+  std::vector<u32> cores;   // restrict generic events to these cores (empty: all)
+  u64 interval = 0;         // --interval-cycles
+  double interval_ms = 0;   // -I: simulated milliseconds
+  std::string separator;    // -x: perf's CSV output with this separator
+  bool no_big_num = false;  // --no-big-num: no thousands separators
+  bool all_cpus = false;    // -a: the whole node (the default; accepted as perf's)
+  u32 repeat = 1;           // -r
   bool json = false;
   bool per_region = false;
   bool no_aggr = false;  // -A: every counter of every unit instance (and L2 slice) apart
@@ -41,61 +51,130 @@ struct StatOptions {
   std::vector<std::string> command;
 };
 
-// Requested names in order, each with the native events whose counts add up to it.
+// Requested names in order, each with the native events whose counts add up to it, and its perf
+// group (-e '{a,b}': 1, 2, ...; 0: none).
 struct Request {
   std::string name;
   std::vector<const NativeEvent*> natives;
+  int group = 0;
 };
 
-int run(const StatOptions& opt) {
-  if (opt.command.empty())
-    fail(ExitCode::kUsage, "stat: no program given (hpmsim stat -e ... -- PROGRAM)");
-  const auto mode = parseRunMode(opt.mode);
-  if (!mode) fail(ExitCode::kUsage, "stat: unknown --mode '{}'", opt.mode);
-  if (*mode == RunMode::kFunctional) {
-    fail(ExitCode::kUsage,
-         "stat: the counter unit counts the timing model's events: use --mode warmup, timing or "
-         "profile");
+// -e's names with their groups: "{a,b},c" is a and b in group 1, c in none. perf's modifiers
+// (":u", ":k", ...) are refused: the guest's instructions all run in user mode and the kernel's
+// work is modelled in time, not instructions, so no unit tells the two apart.
+std::vector<std::pair<std::string, int>> parseEvents(const std::vector<std::string>& items) {
+  std::vector<std::pair<std::string, int>> out;
+  int groups = 0;
+  for (const std::string& item : items) {
+    int group = 0;
+    std::string name;
+    const auto flush = [&] {
+      if (name.empty()) return;
+      if (const auto colon = name.find(':'); colon != std::string::npos) {
+        fail(ExitCode::kUsage,
+             "stat: '{}': modifiers such as ':{}' are not supported: the guest's instructions all "
+             "run in user mode and the kernel's work is modelled as time, so the units count "
+             "both alike (count '{}')",
+             name, name.substr(colon + 1), name.substr(0, colon));
+      }
+      out.emplace_back(name, group);
+      name.clear();
+    };
+    for (const char c : item) {
+      if (c == '{') {
+        if (group != 0) fail(ExitCode::kUsage, "stat: -e '{}': groups do not nest", item);
+        flush();
+        group = ++groups;
+      } else if (c == '}') {
+        if (group == 0) fail(ExitCode::kUsage, "stat: -e '{}': '}}' without '{{'", item);
+        flush();
+        group = 0;
+      } else if (c == ',') {
+        flush();
+      } else {
+        name += c;
+      }
+    }
+    if (group != 0) fail(ExitCode::kUsage, "stat: -e '{}': '{{' without '}}'", item);
+    flush();
   }
-  MachineConfig machine = loadMachine(opt.machine, opt.overrides);
-  if (!opt.output.empty()) requireWritable(opt.output);
+  return out;
+}
+
+// A derived ratio perf stat prints beside an event ("#  1.23 insn per cycle").
+struct Metric {
+  double value = 0;
+  std::string unit;
+  bool percent = false;
+};
+
+// One interval's reading: its end and the cumulative count of each request by then.
+struct IntervalRow {
+  Cycle cycle = 0;
+  double seconds = 0;
+  std::map<std::string, u64> cumulative;
+};
+
+// One run's results.
+struct Measured {
+  std::vector<Request> requests;
+  std::vector<u32> cores;  // the cores counted (empty: all)
+  std::string unit_name, unit_title;
+  std::map<std::string, u64> counts;  // by request
+  std::vector<ProgrammedCounter> counters;
+  std::vector<IntervalRow> intervals;
+  std::map<u32, std::map<std::string, u64>> regions;  // by region id, by request
+  std::map<u32, std::string> region_names;
+  Cycle end = 0;
+  double seconds = 0;
+  double host_seconds = 0;
+  u64 instructions = 0;
+  int status = 0;
+};
+
+Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode mode, u64 interval) {
   RunOptions ro;
-  ro.mode = *mode;
+  ro.mode = mode;
   ro.root = opt.root;
-  std::signal(SIGPIPE, SIG_IGN);
   Simulation sim(machine, ro);
   Monitor* monitor = sim.monitor();
   if (monitor == nullptr)
     fail(ExitCode::kUsage, "stat: machine {} has no counter unit", machine.name);
+  Measured m;
+  const UnitFamily* family = monitor->family();
+  m.unit_name = family ? family->name : kNoUnitFamily;
+  m.unit_title = family ? family->title : "interconnect monitor";
 
-  std::vector<u32> cores = opt.cores;
+  std::vector<u32>& cores = m.cores;
+  cores = opt.cores;
   for (const u32 core : cores) {
     if (core >= machine.node.cores) {
       fail(ExitCode::kUsage, "stat: --cores {}: machine {} has cores 0 to {}", core, machine.name,
            machine.node.cores - 1);
     }
   }
-  std::vector<std::string> names = splitList(opt.events);
+  std::vector<std::pair<std::string, int>> names = parseEvents(opt.events);
   if (names.empty()) {
-    names = {"instructions",  "cycles",           "branches",
-             "branch-misses", "cache-references", "cache-misses"};
+    for (const char* n : {"instructions", "cycles", "branches", "branch-misses", "cache-references",
+                          "cache-misses"}) {
+      names.emplace_back(n, 0);
+    }
     // Without a counter unit (sunfire) the node's monitors are its companions': the
     // interconnect monitor's all-transactions and coherent-transactions events.
-    if (monitor->family() == nullptr) names = {"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt"};
+    if (family == nullptr) names = {{"sfi_hstgrm_all_trans", 0}, {"sfi_hstgm_cohrnt", 0}};
     // perf stat's defaults always work. On UPC-P one run counts one pair of cores (a counter
     // serves the same event of cores 0 and 2), so the defaults count cores 0 and 1, where a
     // program's first threads run; the header says so.
-    const u32 default_cores = monitor->family() ? monitor->family()->stat_default_cores : 0;
+    const u32 default_cores = family ? family->stat_default_cores : 0;
     if (default_cores != 0 && cores.empty()) {
       for (u32 core = 0; core < std::min(default_cores, machine.node.cores); ++core) {
         cores.push_back(core);
       }
     }
   }
-  std::vector<Request> requests;
   std::vector<const NativeEvent*> natives;
-  for (const std::string& name : names) {
-    Request r{name, {}};
+  for (const auto& [name, group] : names) {
+    Request r{name, {}, group};
     if (const NativeEvent* e = monitor->find(name)) {
       r.natives = {e};
     } else {
@@ -118,17 +197,28 @@ int run(const StatOptions& opt) {
     for (const NativeEvent* e : r.natives) {
       if (std::find(natives.begin(), natives.end(), e) == natives.end()) natives.push_back(e);
     }
-    requests.push_back(std::move(r));
+    m.requests.push_back(std::move(r));
   }
+  const std::vector<Request>& requests = m.requests;
   try {
     monitor->programHost(natives);
   } catch (const Error& e) {
+    // A group is counted together or not at all: every request is (no multiplexing), so a
+    // request that does not fit names the group it was in.
+    const auto grouped = std::find_if(requests.begin(), requests.end(),
+                                      [](const Request& r) { return r.group != 0; });
     // The --cores hint is for names that stand for an event of every core (generic and perf
     // names); a conflict between native events has no such way out.
     const bool node_wide = std::any_of(requests.begin(), requests.end(),
                                        [](const Request& r) { return r.natives.size() > 1; });
-    const std::string_view hint = monitor->family() ? monitor->family()->node_wide_hint : "";
-    if (hint.empty() || !cores.empty() || !node_wide) throw;
+    const std::string_view hint = family ? family->node_wide_hint : "";
+    if (hint.empty() || !cores.empty() || !node_wide) {
+      if (grouped == requests.end()) throw;
+      fail(ExitCode::kUsage,
+           "{} (the events are counted together, groups included: one run "
+           "counts them all or none)",
+           e.what());
+    }
     // Node-wide counts do not fit (UPC-P: its counters count cores 0 and 1 with select 0, cores
     // 2 and 3 with select 1, as Blue Gene/P's counter modes).
     fail(ExitCode::kUsage, "{}.\n{}", e.what(), hint);
@@ -136,41 +226,41 @@ int run(const StatOptions& opt) {
 
   // A per-core unit (UPC-Q's PUnit) counts its core's events, programmed on every core:
   // --cores keeps the chosen cores' units. UPC-P keeps them by choosing native events.
-  auto counted = [&](const ProgrammedCounter& c) {
+  auto counted = [&cores](const ProgrammedCounter& c) {
     if (cores.empty() || c.core < 0) return true;
     return std::find(cores.begin(), cores.end(), static_cast<u32>(c.core)) != cores.end();
   };
-  // Counts per native event name, summed over the unit instances counting it.
-  auto sumByEvent = [&counted](const std::vector<ProgrammedCounter>& counters,
-                               const std::vector<u64>* values) {
+  // Counts per request, summed over the native events and unit instances counting it.
+  auto byRequest = [&](const std::vector<ProgrammedCounter>& layout,
+                       const std::vector<u64>* values) {
     std::map<std::string, u64> by_event;
-    for (std::size_t i = 0; i < counters.size(); ++i) {
-      if (!counted(counters[i])) continue;
-      by_event[counters[i].event] += values ? (*values)[i] : counters[i].value;
+    for (std::size_t i = 0; i < layout.size(); ++i) {
+      if (!counted(layout[i])) continue;
+      by_event[layout[i].event] += values ? (*values)[i] : layout[i].value;
     }
-    return by_event;
-  };
-  auto total = [](const Request& r, const std::map<std::string, u64>& by_event) {
-    u64 sum = 0;
-    for (const NativeEvent* e : r.natives) {
-      auto it = by_event.find(e->name);
-      if (it != by_event.end()) sum += it->second;
+    std::map<std::string, u64> out;
+    for (const Request& r : requests) {
+      u64 sum = 0;
+      for (const NativeEvent* e : r.natives) {
+        auto it = by_event.find(e->name);
+        if (it != by_event.end()) sum += it->second;
+      }
+      out[r.name] = sum;
     }
-    return sum;
+    return out;
   };
 
-  std::vector<std::pair<Cycle, std::map<std::string, u64>>> intervals;
   std::vector<ProgrammedCounter> layout;  // counter identities, for interval samples
-  if (opt.interval != 0) {
-    sim.setIntervalHook(opt.interval, [&](Cycle now) {
+  if (interval != 0) {
+    sim.setIntervalHook(interval, [&](Cycle now) {
       const std::vector<u64> values = monitor->sampleHost(now);
       if (layout.empty()) layout = monitor->readHost(0);  // identities only
-      intervals.emplace_back(now, sumByEvent(layout, &values));
+      m.intervals.push_back({now, 0, byRequest(layout, &values)});
     });
   }
   // Per-region counts: the counters' values at each marker, differences summed per region.
-  std::map<u32, std::map<std::string, u64>> region_counts;
   std::map<u32, std::vector<u64>> region_open;
+  std::map<u32, std::map<std::string, u64>> region_native;  // by native event, then by request
   std::vector<ProgrammedCounter> region_layout;
   if (opt.per_region) {
     sim.setRegionHook([&](u32 id, bool begin, Cycle now) {
@@ -182,10 +272,9 @@ int run(const StatOptions& opt) {
       }
       auto it = region_open.find(id);
       if (it == region_open.end()) return;
-      for (std::size_t i = 0; i < values.size(); ++i) {
-        if (!counted(region_layout[i])) continue;
-        region_counts[id][region_layout[i].event] += values[i] - it->second[i];
-      }
+      std::vector<u64> delta(values.size());
+      for (std::size_t i = 0; i < values.size(); ++i) delta[i] = values[i] - it->second[i];
+      for (const auto& [name, n] : byRequest(region_layout, &delta)) m.regions[id][name] += n;
       region_open.erase(it);
     });
   }
@@ -194,50 +283,117 @@ int run(const StatOptions& opt) {
   const auto start = std::chrono::steady_clock::now();
   sim.kernel().setInterruptSource(pendingInterrupt);
   sim.run();
-  const double host_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const Cycle end = sim.elapsedCycles();
-  const std::vector<ProgrammedCounter> counters = monitor->readHost(end);
-  const auto by_event = sumByEvent(counters, nullptr);
+  m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.end = sim.elapsedCycles();
+  m.counters = monitor->readHost(m.end);
+  m.counts = byRequest(m.counters, nullptr);
+  // perf stat -I prints the last, partial interval too: it ends at the run's end, with the
+  // final (settled) counts.
+  if (interval != 0 && (m.intervals.empty() || m.intervals.back().cycle < m.end)) {
+    m.intervals.push_back({m.end, 0, m.counts});
+  }
+  for (IntervalRow& row : m.intervals) {
+    row.seconds = static_cast<double>(sim.kernel().nanosAt(row.cycle)) / 1e9;
+  }
+  for (const RegionReport& r : sim.regions()) m.region_names[r.id] = r.name;
+  for (const auto& [id, counts] : m.regions) {
+    if (!m.region_names.contains(id)) m.region_names[id] = "region" + std::to_string(id);
+  }
+  m.seconds = static_cast<double>(sim.kernel().nanosAt(m.end)) / 1e9;
+  m.instructions = sim.retiredInstructions();
   const Termination& term = sim.kernel().termination();
+  m.status = term.status;
   std::fflush(stdout);
   if (!term.report.empty()) fmt::print(stderr, "{}", term.report);
+  return m;
+}
 
-  std::map<std::string, u64> counts;
-  for (const Request& r : requests) counts[r.name] = total(r, by_event);
-  const double seconds = static_cast<double>(sim.kernel().nanosAt(end)) / 1e9;
-
-  // Derived ratios, as perf stat shows them, for the pairs that were counted.
+// Derived ratios, as perf stat shows them, for the pairs that were counted.
+std::optional<Metric> metricOf(const std::string& name, const std::map<std::string, double>& c) {
   auto ratio = [&](const std::string& num, const std::string& den) -> std::optional<double> {
-    if (!counts.contains(num) || !counts.contains(den) || counts[den] == 0) return std::nullopt;
-    return static_cast<double>(counts[num]) / static_cast<double>(counts[den]);
+    if (!c.contains(num) || !c.contains(den) || c.at(den) == 0) return std::nullopt;
+    return c.at(num) / c.at(den);
   };
-  auto note = [&](const std::string& name) -> std::string {
-    if (name == "instructions") {
-      if (auto r = ratio("instructions", "cycles"))
-        return fmt::format("#  {:.2f} insn per cycle", *r);
+  struct Derived {
+    const char* name;
+    const char* denominator;
+    const char* unit;
+    bool percent;
+  };
+  static const Derived kDerived[] = {
+      {"instructions", "cycles", "insn per cycle", false},
+      {"branch-misses", "branches", "of all branches", true},
+      {"cache-misses", "cache-references", "of all cache refs", true},
+      {"L1-dcache-load-misses", "L1-dcache-loads", "of all L1-dcache loads", true},
+      {"LLC-load-misses", "LLC-loads", "of all LLC loads", true},
+      {"L1-icache-load-misses", "L1-icache-loads", "of all L1-icache loads", true},
+  };
+  for (const Derived& d : kDerived) {
+    if (name != d.name) continue;
+    if (auto r = ratio(d.name, d.denominator)) {
+      return Metric{d.percent ? 100 * *r : *r, d.unit, d.percent};
     }
-    if (name == "branch-misses") {
-      if (auto r = ratio("branch-misses", "branches"))
-        return fmt::format("#  {:.2f}% of all branches", 100 * *r);
+  }
+  return std::nullopt;
+}
+
+int run(const StatOptions& opt) {
+  if (opt.command.empty())
+    fail(ExitCode::kUsage, "stat: no program given (hpmsim stat -e ... -- PROGRAM)");
+  const auto mode = parseRunMode(opt.mode);
+  if (!mode) fail(ExitCode::kUsage, "stat: unknown --mode '{}'", opt.mode);
+  if (*mode == RunMode::kFunctional) {
+    fail(ExitCode::kUsage,
+         "stat: the counter unit counts the timing model's events: use --mode warmup, timing or "
+         "profile");
+  }
+  if (opt.interval != 0 && opt.interval_ms != 0) {
+    fail(ExitCode::kUsage, "stat: -I (milliseconds) and --interval-cycles: give one of them");
+  }
+  if (opt.interval_ms < 0) fail(ExitCode::kUsage, "stat: -I {} is negative", opt.interval_ms);
+  if (opt.repeat == 0) fail(ExitCode::kUsage, "stat: -r 0: at least one run");
+  if (opt.repeat > 1 && (opt.interval != 0 || opt.interval_ms != 0 || opt.per_region)) {
+    fail(ExitCode::kUsage, "stat: -r counts whole runs: it goes without -I and --per-region");
+  }
+  MachineConfig machine = loadMachine(opt.machine, opt.overrides);
+  if (!opt.output.empty()) requireWritable(opt.output);
+  // -I MSECS: simulated milliseconds at the machine's clock.
+  const u64 interval =
+      opt.interval != 0 ? opt.interval
+                        : static_cast<u64>(opt.interval_ms * machine.node.clock_mhz * 1000 + 0.5);
+  if (opt.interval_ms != 0 && interval == 0) {
+    fail(ExitCode::kUsage, "stat: -I {} is less than one cycle at {} MHz", opt.interval_ms,
+         machine.node.clock_mhz);
+  }
+  std::signal(SIGPIPE, SIG_IGN);
+
+  // -r N: N runs; the report gives each request's mean and the relative standard deviation of
+  // the mean. Simulated runs are deterministic: they differ only where the program itself
+  // varies (its inputs, its environment, its clock readings), so the column is usually 0.
+  std::vector<Measured> runs;
+  for (u32 r = 0; r < opt.repeat; ++r) {
+    runs.push_back(measure(opt, machine, *mode, interval));
+    if (pendingInterrupt() != 0) break;  // Ctrl-C: report the runs so far
+  }
+  const Measured& m = runs.back();
+  std::map<std::string, double> mean;
+  std::map<std::string, double> spread;  // stddev of the mean, percent of the mean
+  for (const Request& r : m.requests) {
+    double sum = 0, squares = 0;
+    for (const Measured& one : runs) sum += static_cast<double>(one.counts.at(r.name));
+    const double n = static_cast<double>(runs.size());
+    mean[r.name] = sum / n;
+    for (const Measured& one : runs) {
+      const double d = static_cast<double>(one.counts.at(r.name)) - mean[r.name];
+      squares += d * d;
     }
-    if (name == "cache-misses") {
-      if (auto r = ratio("cache-misses", "cache-references"))
-        return fmt::format("#  {:.2f}% of all cache refs", 100 * *r);
-    }
-    if (name == "L1-dcache-load-misses") {
-      if (auto r = ratio("L1-dcache-load-misses", "L1-dcache-loads"))
-        return fmt::format("#  {:.2f}% of all L1-dcache loads", 100 * *r);
-    }
-    if (name == "LLC-load-misses") {
-      if (auto r = ratio("LLC-load-misses", "LLC-loads"))
-        return fmt::format("#  {:.2f}% of all LLC loads", 100 * *r);
-    }
-    if (name == "L1-icache-load-misses") {
-      if (auto r = ratio("L1-icache-load-misses", "L1-icache-loads"))
-        return fmt::format("#  {:.2f}% of all L1-icache loads", 100 * *r);
-    }
-    return "";
+    const double stddev_of_mean = runs.size() > 1 ? std::sqrt(squares / (n - 1) / n) : 0;
+    spread[r.name] = mean[r.name] != 0 ? 100 * stddev_of_mean / mean[r.name] : 0;
+  }
+  const bool repeated = runs.size() > 1;
+  const auto number = [&](double v) {
+    const u64 rounded = static_cast<u64>(v + 0.5);
+    return opt.no_big_num ? std::to_string(rounded) : withCommas(rounded);
   };
 
   std::string text;
@@ -245,104 +401,177 @@ int run(const StatOptions& opt) {
     nlohmann::json out;
     out["machine"] = machine.name;
     out["mode"] = opt.mode;
-    out["unit"] = monitor->family() ? monitor->family()->name : kNoUnitFamily;
+    out["unit"] = m.unit_name;
+    nlohmann::json counts = nlohmann::json::object();
+    for (const Request& r : m.requests) counts[r.name] = m.counts.at(r.name);
     out["counts"] = counts;
-    if (!cores.empty()) out["cores"] = cores;
-    out["cycles_simulated"] = end;
-    out["seconds_simulated"] = seconds;
-    out["host_seconds"] = host_seconds;
-    out["instructions"] = sim.retiredInstructions();
-    out["exit_status"] = term.status;
+    // perf stat -j's fields, one object per event.
+    nlohmann::json events = nlohmann::json::array();
+    for (const Request& r : m.requests) {
+      nlohmann::json e = {{"event", r.name},
+                          {"counter-value", mean[r.name]},
+                          {"unit", ""},
+                          {"event-runtime", static_cast<u64>(m.seconds * 1e9 + 0.5)},
+                          {"pcnt-running", 100.0}};
+      if (repeated) e["variance"] = spread[r.name];
+      if (r.group != 0) e["group"] = r.group;
+      if (const auto metric = metricOf(r.name, mean)) {
+        e["metric-value"] = metric->value;
+        e["metric-unit"] = (metric->percent ? "% " : "") + metric->unit;
+      }
+      events.push_back(e);
+    }
+    out["events"] = events;
+    if (repeated) {
+      out["runs"] = runs.size();
+      nlohmann::json each = nlohmann::json::array();
+      for (const Measured& one : runs) each.push_back(one.counts);
+      out["counts_per_run"] = each;
+    }
+    if (!m.cores.empty()) out["cores"] = m.cores;
+    out["cycles_simulated"] = m.end;
+    out["seconds_simulated"] = m.seconds;
+    out["host_seconds"] = m.host_seconds;
+    out["instructions"] = m.instructions;
+    out["exit_status"] = m.status;
     nlohmann::json cj = nlohmann::json::array();
-    for (const ProgrammedCounter& c : counters) {
+    for (const ProgrammedCounter& c : m.counters) {
       nlohmann::json row = {
           {"event", c.event}, {"device", c.device}, {"counter", c.counter}, {"value", c.value}};
       if (c.port >= 0) row[std::string(c.port_name)] = c.port;
       cj.push_back(row);
     }
     out["counters"] = cj;
-    if (!intervals.empty()) {
+    if (!m.intervals.empty()) {
       nlohmann::json ij = nlohmann::json::array();
       std::map<std::string, u64> before;
-      for (const auto& [cycle, values] : intervals) {
-        nlohmann::json row;
-        row["cycle"] = cycle;
-        row["seconds"] = static_cast<double>(sim.kernel().nanosAt(cycle)) / 1e9;
-        for (const Request& r : requests) {
-          const u64 now = total(r, values);
-          row["counts"][r.name] = now - before[r.name];
-          row["cumulative"][r.name] = now;
+      for (const IntervalRow& row : m.intervals) {
+        nlohmann::json j;
+        j["cycle"] = row.cycle;
+        j["seconds"] = row.seconds;
+        for (const Request& r : m.requests) {
+          const u64 now = row.cumulative.at(r.name);
+          j["counts"][r.name] = now - before[r.name];
+          j["cumulative"][r.name] = now;
           before[r.name] = now;
         }
-        ij.push_back(row);
+        ij.push_back(j);
       }
       out["intervals"] = ij;
     }
-    if (!region_counts.empty()) {
+    if (!m.regions.empty()) {
       nlohmann::json rj;
-      for (const auto& [id, values] : region_counts) {
-        for (const Request& r : requests) rj[std::to_string(id)][r.name] = total(r, values);
+      for (const auto& [id, values] : m.regions) {
+        for (const Request& r : m.requests) rj[std::to_string(id)][r.name] = values.at(r.name);
+        rj[std::to_string(id)]["name"] = m.region_names.at(id);
       }
       out["regions"] = rj;
     }
     text = out.dump(2) + "\n";
+  } else if (!opt.separator.empty()) {
+    // perf stat -x SEP: value, unit, event, [variance,] run time (ns), percent running, metric
+    // value, metric unit; with -I the interval's end (seconds) first.
+    const std::string& sep = opt.separator;
+    const u64 runtime = static_cast<u64>(m.seconds * 1e9 + 0.5);
+    const auto line = [&](const std::string& prefix, const std::string& value,
+                          const std::string& name, const std::optional<double>& variance,
+                          const std::optional<Metric>& metric) {
+      std::string l = prefix + value + sep + sep + name;
+      if (variance) l += sep + fmt::format("{:.2f}%", *variance);
+      l += sep + std::to_string(runtime) + sep + "100.00" + sep;
+      if (metric) {
+        l += fmt::format("{:.2f}", metric->value) + sep + (metric->percent ? "% " : "") +
+             metric->unit;
+      } else {
+        l += sep;
+      }
+      return l + "\n";
+    };
+    std::map<std::string, u64> before;
+    for (const IntervalRow& row : m.intervals) {
+      std::map<std::string, double> delta;
+      for (const Request& r : m.requests) {
+        delta[r.name] = static_cast<double>(row.cumulative.at(r.name) - before[r.name]);
+      }
+      for (const Request& r : m.requests) {
+        text += line(fmt::format("{:.9f}", row.seconds) + sep,
+                     std::to_string(row.cumulative.at(r.name) - before[r.name]), r.name,
+                     std::nullopt, metricOf(r.name, delta));
+      }
+      for (const Request& r : m.requests) before[r.name] = row.cumulative.at(r.name);
+    }
+    if (m.intervals.empty()) {
+      for (const Request& r : m.requests) {
+        text += line("", std::to_string(static_cast<u64>(mean[r.name] + 0.5)), r.name,
+                     repeated ? std::optional<double>(spread[r.name]) : std::nullopt,
+                     metricOf(r.name, mean));
+      }
+    }
   } else {
     std::string cmdline;
     for (const std::string& a : opt.command) cmdline += (cmdline.empty() ? "" : " ") + a;
-    // As perf stat -I: the counts of each interval, at its end in (simulated) seconds.
-    if (!intervals.empty())
+    // As perf stat -I: the counts of each interval, at its end in (simulated) seconds, the last
+    // (partial) one included.
+    if (!m.intervals.empty())
       text += fmt::format("#{:>13} {:>20}      {}\n", "time", "counts", "event");
     std::map<std::string, u64> before;
-    for (const auto& [cycle, values] : intervals) {
-      const double at = static_cast<double>(sim.kernel().nanosAt(cycle)) / 1e9;
-      for (const Request& r : requests) {
-        const u64 now = total(r, values);
-        text +=
-            fmt::format("{:>14.9f} {:>20}      {}\n", at, withCommas(now - before[r.name]), r.name);
+    for (const IntervalRow& row : m.intervals) {
+      for (const Request& r : m.requests) {
+        const u64 now = row.cumulative.at(r.name);
+        text += fmt::format("{:>14.9f} {:>20}      {}\n", row.seconds,
+                            number(static_cast<double>(now - before[r.name])), r.name);
         before[r.name] = now;
       }
     }
     const std::string on_cores =
-        cores.empty() ? "" : fmt::format(", cores {}", fmt::join(cores, ","));
-    text += fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode{}):\n\n",
-                        cmdline, machine.name,
-                        monitor->family() ? monitor->family()->title : "interconnect monitor",
-                        opt.mode, on_cores);
-    for (const Request& r : requests) {
+        m.cores.empty() ? "" : fmt::format(", cores {}", fmt::join(m.cores, ","));
+    text += fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode{}{}):\n\n",
+                        cmdline, machine.name, m.unit_title, opt.mode, on_cores,
+                        repeated ? fmt::format(", {} runs", runs.size()) : "");
+    for (const Request& r : m.requests) {
+      std::string metric;
+      if (const auto d = metricOf(r.name, mean)) {
+        metric = fmt::format("#  {:.2f}{} {}", d->value, d->percent ? "%" : "", d->unit);
+      }
+      const std::string variance =
+          repeated ? fmt::format("  ( +- {:>5.2f}% )", spread[r.name]) : "";
       text +=
-          fmt::format("{:>20}      {:<28} {}\n", withCommas(counts[r.name]), r.name, note(r.name));
+          fmt::format("{:>20}      {:<28} {}{}\n", number(mean[r.name]), r.name, metric, variance);
     }
     if (opt.no_aggr) {
       // As perf stat -A: each counter apart, where it counted.
       text += "\n";
-      for (const ProgrammedCounter& c : counters) {
-        if (!counted(c)) continue;
+      for (const ProgrammedCounter& c : m.counters) {
+        if (!m.cores.empty() && c.core >= 0 &&
+            std::find(m.cores.begin(), m.cores.end(), static_cast<u32>(c.core)) == m.cores.end()) {
+          continue;
+        }
         const std::string where =
             c.port >= 0 ? fmt::format("{} {} {}", c.device, c.port_name, c.port) : c.device;
-        text += fmt::format("{:>20}      {:<28} {} counter {}\n", withCommas(c.value), c.event,
-                            where, c.counter);
+        text += fmt::format("{:>20}      {:<28} {} counter {}\n",
+                            number(static_cast<double>(c.value)), c.event, where, c.counter);
       }
     }
-    for (const auto& [id, values] : region_counts) {
-      text += fmt::format("\n region {}:\n", id);
-      for (const Request& r : requests) {
-        text += fmt::format("{:>20}      {}\n", withCommas(total(r, values)), r.name);
+    for (const auto& [id, values] : m.regions) {
+      text += fmt::format("\n region {} ({}):\n", id, m.region_names.at(id));
+      for (const Request& r : m.requests) {
+        text +=
+            fmt::format("{:>20}      {}\n", number(static_cast<double>(values.at(r.name))), r.name);
       }
     }
-    text += fmt::format("\n{:>20.9f} seconds simulated ({} cycles at {:g} MHz)\n", seconds,
-                        withCommas(end), machine.node.clock_mhz);
+    text += fmt::format("\n{:>20.9f} seconds simulated ({} cycles at {:g} MHz)\n", m.seconds,
+                        number(static_cast<double>(m.end)), machine.node.clock_mhz);
     text += fmt::format(
         "{:>20.3f} seconds host ({:.1f} million simulated instructions per second)\n\n",
-        host_seconds,
-        host_seconds > 0 ? static_cast<double>(sim.retiredInstructions()) / host_seconds / 1e6
-                         : 0.0);
+        m.host_seconds,
+        m.host_seconds > 0 ? static_cast<double>(m.instructions) / m.host_seconds / 1e6 : 0.0);
   }
   if (!opt.output.empty()) {
     writeTextFile(opt.output, text);
   } else {
     fmt::print(stderr, "{}", text);  // as perf stat: the guest owns stdout
   }
-  return term.status;
+  return m.status;
 }
 
 }  // namespace
@@ -365,8 +594,21 @@ void addStatCommand(CLI::App& root, Action& selected) {
                   "Count generic events on these cores only (UPC-P: 0,1 or 2,3 fit together; "
                   "its default events count cores 0,1)")
       ->delimiter(',');
-  cmd->add_option("--interval", opt->interval,
-                  "Also print the counts of every interval of N cycles (as perf stat -I)");
+  cmd->add_option("-I,--interval-print", opt->interval_ms,
+                  "Also print the counts of every interval of MSECS simulated milliseconds, the "
+                  "last partial one included (as perf stat -I)");
+  cmd->add_option("--interval-cycles,--interval", opt->interval,
+                  "As -I, with the interval in cycles");
+  cmd->add_option("-x,--field-separator", opt->separator,
+                  "CSV output with this separator, in perf stat -x's field order: value, unit, "
+                  "event, [variance,] run time (ns), percent running, metric value, metric unit");
+  cmd->add_option("-r,--repeat", opt->repeat,
+                  "Run the program N times and print each event's mean with the relative "
+                  "standard deviation of the mean (simulated runs differ only where the program "
+                  "varies)");
+  cmd->add_flag("--no-big-num", opt->no_big_num, "Counts without thousands separators");
+  cmd->add_flag("-a,--all-cpus", opt->all_cpus,
+                "Count the whole node (the default: the units count every core)");
   cmd->add_flag("--per-region", opt->per_region,
                 "Also count between the guest's region markers (node-wide counts, read at the "
                 "markers as software would: UPC-Q readings lag by up to the sweep period)");
