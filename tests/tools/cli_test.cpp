@@ -798,8 +798,8 @@ TEST(Docs, LevelReadingFiguresComeFromARun) {
     const std::string path = (dir.path() / (counting + ".json")).string();
     const RunResult r = hpm::test::runProcess(
         {kHpmsim, "stat", "--json", "-o", path, "--set", "monitor.counting=" + counting,
-         "--interval", "5000", "-e", "PEVT_CYCLES@t0,PEVT_CYCLES@t1,PEVT_STALL_ANY@t1", "--", "bt",
-         "6", "1"},
+         "--interval-cycles", "5000", "-e", "PEVT_CYCLES@t0,PEVT_CYCLES@t1,PEVT_STALL_ANY@t1", "--",
+         "bt", "6", "1"},
         {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C", "OMP_NUM_THREADS=2"}, "", kGuestBinDir,
         kTimeout);
     EXPECT_EQ(r.status(), 0) << r.err;
