@@ -41,6 +41,8 @@ void KernelStats::visit(stats::Visitor& v) const {
   v.endGroup();
   v.counter("unknown_syscalls", unknown_syscalls, "System calls answered with ENOSYS");
   v.counter("threads_created", threads_created, "Threads created (clone)");
+  v.counter("migrations", migrations,
+            "Threads moved to another hardware thread (an affinity that excluded their own)");
   v.counter("thread_exits", thread_exits, "Threads that exited");
   v.counter("futex_waits", futex_waits, "Futex waits that blocked");
   v.counter("futex_wakes", futex_wakes, "Threads woken by futex wakes");

@@ -90,6 +90,7 @@ struct KernelStats {
   u64 unknown_syscalls = 0;
   std::map<u64, u64> unknown_by_number;
   u64 threads_created = 0;
+  u64 migrations = 0;  // threads moved to another hardware thread (sched_setaffinity)
   u64 futex_waits = 0;
   u64 signals_sent = 0;
   u64 signals_delivered = 0;  // handler frames built
@@ -301,6 +302,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   const std::vector<std::unique_ptr<Thread>>& threads() const { return threads_; }
   const std::vector<HardwareThread>& hardwareThreads() const { return slots_; }
   const KernelStats& stats() const { return stats_; }
+  // Cycles the process's threads have run so far, over every hardware thread (its CPU time).
+  u64 processCpuCycles() const { return process_busy_cycles_; }
   // In the timing modes, while a slice runs: the hardware thread the scheduler would pick if the
   // running one were done (MinTree::kNone if none), most often the next pick. A runner may
   // fetch its state ahead.
@@ -391,7 +394,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   // The hardware thread for a new or moved guest thread, among those `affinity` allows.
   u32 pickHardwareThread(const std::vector<u8>& affinity = {}) const;
   static bool allows(const std::vector<u8>& affinity, u32 cpu);
-  u64 processCpuCycles() const { return process_busy_cycles_; }
+
   // Recomputes hardware thread i's place in the scheduler's order.
   void refreshSlot(u32 i);
 

@@ -640,6 +640,7 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
       if (!allows(target->affinity, target->slot)) {
         const u32 cpu = pickHardwareThread(target->affinity);
         unschedule(*target);
+        if (cpu != target->slot) ++stats_.migrations;
         target->slot = cpu;
         if (target->wait == WaitKind::kNone && !target->exited) schedule(*target);
       }

@@ -950,6 +950,50 @@ TEST(Stat, GroupsAreCountedTogetherAndMalformedListsAndModifiersAreRefused) {
   }
 }
 
+// perf's software events are the kernel's own figures: cpu-migrations its count of threads moved
+// to another hardware thread, task-clock and cpu-clock the process's CPU time (between the run's
+// length and the threads' number times it); perf names without a model print "<not supported>".
+TEST(Stat, SoftwareEventsAreTheKernelsFiguresAndUnmodelledOnesAreNotSupported) {
+  const std::vector<std::string> moves = {guest("sched_affinity")};
+  const json stat = statJson({"-e", "cpu-migrations"}, moves);
+  const json run = runStats({}, moves);
+  EXPECT_EQ(stat["counts"]["cpu-migrations"], run["kernel"]["migrations"]);
+  EXPECT_GE(stat["counts"]["cpu-migrations"].get<u64>(), 63u) << "to each of 64 CPUs in turn";
+
+  const json clocks = statJson({"-e", "task-clock,cpu-clock,dTLB-load-misses,instructions"},
+                               {guest("node_mix"), "4"});
+  const u64 task = clocks["counts"]["task-clock"].get<u64>();
+  const double elapsed = clocks["seconds_simulated"].get<double>() * 1e9;
+  EXPECT_EQ(clocks["counts"]["cpu-clock"].get<u64>(), task);
+  EXPECT_GE(static_cast<double>(task), elapsed * 0.99);
+  EXPECT_LE(static_cast<double>(task), elapsed * 5.01) << "five threads at most";
+  EXPECT_FALSE(clocks["counts"].contains("dTLB-load-misses"));
+  EXPECT_EQ(clocks["events"][2]["counter-value"], "<not supported>");
+  EXPECT_EQ(clocks["events"][0]["unit"], "msec");
+  const RunResult text =
+      hpmsim({"stat", "-e", "task-clock,dTLB-load-misses", "--", guest("node_mix"), "1"});
+  ASSERT_EQ(text.status(), 0) << text.err;
+  EXPECT_NE(text.err.find("<not supported>      dTLB-load-misses"), std::string::npos) << text.err;
+  EXPECT_NE(text.err.find(" msec task-clock"), std::string::npos) << text.err;
+  EXPECT_NE(text.err.find("CPUs utilized"), std::string::npos) << text.err;
+}
+
+// --per-core splits each count by core; the cores' counts add up to the node's.
+TEST(Stat, PerCoreCountsAddUpToTheNodes) {
+  const json stat =
+      statJson({"--per-core", "-e", "instructions,L1dMisses"}, {guest("node_mix"), "6"});
+  ASSERT_TRUE(stat.contains("per_core"));
+  u64 instructions = 0, misses = 0, busy = 0;
+  for (const auto& [core, counts] : stat["per_core"].items()) {
+    instructions += counts["instructions"].get<u64>();
+    misses += counts["L1dMisses"].get<u64>();
+    if (counts["instructions"].get<u64>() > 0) ++busy;
+  }
+  EXPECT_EQ(instructions, stat["counts"]["instructions"].get<u64>());
+  EXPECT_EQ(misses, stat["counts"]["L1dMisses"].get<u64>());
+  EXPECT_EQ(busy, 2u) << "six threads: four on core 0, two on core 1";
+}
+
 // perf's cache-references and cache-misses are the last level's (the L2 here), not the L1's.
 TEST(Stat, CacheMissesAreLastLevelMissesAsPerfMeansThem) {
   const json stat = statJson({"-e",

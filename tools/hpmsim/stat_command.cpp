@@ -44,7 +44,8 @@ struct StatOptions {
   u32 repeat = 1;           // -r
   bool json = false;
   bool per_region = false;
-  bool no_aggr = false;  // -A: every counter of every unit instance (and L2 slice) apart
+  bool no_aggr = false;   // -A: every counter of every unit instance (and L2 slice) apart
+  bool per_core = false;  // --per-core: each request's count per core
   std::string root = ".";
   std::string output;
   GuestEnvOptions env;
@@ -54,10 +55,50 @@ struct StatOptions {
 // Requested names in order, each with the native events whose counts add up to it, and its perf
 // group (-e '{a,b}': 1, 2, ...; 0: none).
 struct Request {
+  // kUnit: counted by the units; kSoftware: perf's software events, the kernel's own figures
+  // after the run (as Linux's are); kUnsupported: a perf name with no model here, printed as
+  // perf prints what a machine cannot count.
+  enum class Source : u8 { kUnit, kSoftware, kUnsupported };
   std::string name;
   std::vector<const NativeEvent*> natives;
   int group = 0;
+  Source source = Source::kUnit;
 };
+
+// perf's software events this simulator knows: task-clock and cpu-clock (the process's CPU
+// time, in nanoseconds here, printed in msec), cpu-migrations.
+bool softwareEvent(const std::string& name) {
+  return name == "task-clock" || name == "cpu-clock" || name == "cpu-migrations" ||
+         name == "migrations";
+}
+
+// perf's event names that have no model here (no TLB, no NUMA node counters, no bus clock).
+bool unsupportedPerfEvent(const std::string& name) {
+  static const char* const kNames[] = {"dTLB-loads",
+                                       "dTLB-load-misses",
+                                       "dTLB-stores",
+                                       "dTLB-store-misses",
+                                       "dTLB-prefetches",
+                                       "dTLB-prefetch-misses",
+                                       "iTLB-loads",
+                                       "iTLB-load-misses",
+                                       "node-loads",
+                                       "node-load-misses",
+                                       "node-stores",
+                                       "node-store-misses",
+                                       "node-prefetches",
+                                       "node-prefetch-misses",
+                                       "LLC-prefetches",
+                                       "LLC-prefetch-misses",
+                                       "bus-cycles",
+                                       "major-faults",
+                                       "alignment-faults",
+                                       "emulation-faults",
+                                       "LLC-store-misses",
+                                       "L1-dcache-prefetches",
+                                       "L1-dcache-prefetch-misses"};
+  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
 
 // -e's names with their groups: "{a,b},c" is a and b in group 1, c in none. perf's modifiers
 // (":u", ":k", ...) are refused: the guest's instructions all run in user mode and the kernel's
@@ -120,7 +161,8 @@ struct Measured {
   std::vector<Request> requests;
   std::vector<u32> cores;  // the cores counted (empty: all)
   std::string unit_name, unit_title;
-  std::map<std::string, u64> counts;  // by request
+  std::map<std::string, u64> counts;                   // by request (not the unsupported ones)
+  std::map<u32, std::map<std::string, u64>> per_core;  // by core, by request (per-core units)
   std::vector<ProgrammedCounter> counters;
   std::vector<IntervalRow> intervals;
   std::map<u32, std::map<std::string, u64>> regions;  // by region id, by request
@@ -177,6 +219,8 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
     Request r{name, {}, group};
     if (const NativeEvent* e = monitor->find(name)) {
       r.natives = {e};
+    } else if (softwareEvent(name)) {
+      r.source = Request::Source::kSoftware;
     } else {
       r.natives = monitor->expand(name);
       if (!cores.empty()) {
@@ -188,7 +232,10 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
         });
       }
     }
-    if (r.natives.empty()) {
+    if (r.natives.empty() && r.source == Request::Source::kUnit && unsupportedPerfEvent(name)) {
+      r.source = Request::Source::kUnsupported;
+    }
+    if (r.natives.empty() && r.source == Request::Source::kUnit) {
       fail(ExitCode::kUsage,
            "stat: unknown event '{}' (a native event of `hpmsim events --machine {}`, a generic "
            "event such as L1dMisses, or a perf name such as instructions)",
@@ -287,6 +334,28 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
   m.end = sim.elapsedCycles();
   m.counters = monitor->readHost(m.end);
   m.counts = byRequest(m.counters, nullptr);
+  // Software events: the kernel's figures.
+  const u64 cpu_nanos = sim.kernel().nanosAt(sim.kernel().processCpuCycles());
+  for (const Request& r : requests) {
+    if (r.source == Request::Source::kSoftware) {
+      m.counts[r.name] = r.name.ends_with("clock") ? cpu_nanos : sim.kernel().stats().migrations;
+    } else if (r.source == Request::Source::kUnsupported) {
+      m.counts.erase(r.name);
+    }
+  }
+  // --per-core: each counter's core (its unit's, or its native event's on a node-wide unit).
+  if (opt.per_core) {
+    for (const ProgrammedCounter& c : m.counters) {
+      const NativeEvent* native = monitor->find(c.event);
+      const int core = c.core >= 0 ? c.core : (native != nullptr ? native->core : -1);
+      if (core < 0 || !counted(c)) continue;
+      for (const Request& r : requests) {
+        if (std::find(r.natives.begin(), r.natives.end(), native) != r.natives.end()) {
+          m.per_core[static_cast<u32>(core)][r.name] += c.value;
+        }
+      }
+    }
+  }
   // perf stat -I prints the last, partial interval too: it ends at the run's end, with the
   // final (settled) counts.
   if (interval != 0 && (m.intervals.empty() || m.intervals.back().cycle < m.end)) {
@@ -379,6 +448,7 @@ int run(const StatOptions& opt) {
   std::map<std::string, double> mean;
   std::map<std::string, double> spread;  // stddev of the mean, percent of the mean
   for (const Request& r : m.requests) {
+    if (r.source == Request::Source::kUnsupported) continue;
     double sum = 0, squares = 0;
     for (const Measured& one : runs) sum += static_cast<double>(one.counts.at(r.name));
     const double n = static_cast<double>(runs.size());
@@ -395,6 +465,20 @@ int run(const StatOptions& opt) {
     const u64 rounded = static_cast<u64>(v + 0.5);
     return opt.no_big_num ? std::to_string(rounded) : withCommas(rounded);
   };
+  // task-clock and cpu-clock are shown in msec (counted in ns), as perf shows them.
+  const auto isClock = [](const Request& r) {
+    return r.source == Request::Source::kSoftware && r.name.ends_with("clock");
+  };
+  const auto msec = [&](const Request& r) { return mean.at(r.name) / 1e6; };
+  const auto metric = [&](const Request& r) -> std::optional<Metric> {
+    if (isClock(r)) {
+      if (m.seconds <= 0) return std::nullopt;
+      return Metric{msec(r) / (m.seconds * 1e3), "CPUs utilized", false};
+    }
+    return metricOf(r.name, mean);
+  };
+  // Interval and region tables are the units' (software events are the kernel's totals).
+  const auto sampled = [](const Request& r) { return r.source == Request::Source::kUnit; };
 
   std::string text;
   if (opt.json) {
@@ -403,23 +487,35 @@ int run(const StatOptions& opt) {
     out["mode"] = opt.mode;
     out["unit"] = m.unit_name;
     nlohmann::json counts = nlohmann::json::object();
-    for (const Request& r : m.requests) counts[r.name] = m.counts.at(r.name);
+    for (const Request& r : m.requests) {
+      if (m.counts.contains(r.name)) counts[r.name] = m.counts.at(r.name);
+    }
     out["counts"] = counts;
     // perf stat -j's fields, one object per event.
     nlohmann::json events = nlohmann::json::array();
     for (const Request& r : m.requests) {
       nlohmann::json e = {{"event", r.name},
-                          {"counter-value", mean[r.name]},
-                          {"unit", ""},
+                          {"unit", isClock(r) ? "msec" : ""},
                           {"event-runtime", static_cast<u64>(m.seconds * 1e9 + 0.5)},
                           {"pcnt-running", 100.0}};
-      if (repeated) e["variance"] = spread[r.name];
-      if (r.group != 0) e["group"] = r.group;
-      if (const auto metric = metricOf(r.name, mean)) {
-        e["metric-value"] = metric->value;
-        e["metric-unit"] = (metric->percent ? "% " : "") + metric->unit;
+      if (r.source == Request::Source::kUnsupported) {
+        e["counter-value"] = "<not supported>";
+        e["pcnt-running"] = 0.0;
+      } else {
+        e["counter-value"] = isClock(r) ? msec(r) : mean[r.name];
+        if (repeated) e["variance"] = spread[r.name];
+        if (const auto d = metric(r)) {
+          e["metric-value"] = d->value;
+          e["metric-unit"] = (d->percent ? "% " : "") + d->unit;
+        }
       }
+      if (r.group != 0) e["group"] = r.group;
       events.push_back(e);
+    }
+    if (!m.per_core.empty()) {
+      nlohmann::json pc = nlohmann::json::object();
+      for (const auto& [core, values] : m.per_core) pc[std::to_string(core)] = values;
+      out["per_core"] = pc;
     }
     out["events"] = events;
     if (repeated) {
@@ -450,6 +546,7 @@ int run(const StatOptions& opt) {
         j["cycle"] = row.cycle;
         j["seconds"] = row.seconds;
         for (const Request& r : m.requests) {
+          if (!sampled(r)) continue;
           const u64 now = row.cumulative.at(r.name);
           j["counts"][r.name] = now - before[r.name];
           j["cumulative"][r.name] = now;
@@ -462,7 +559,9 @@ int run(const StatOptions& opt) {
     if (!m.regions.empty()) {
       nlohmann::json rj;
       for (const auto& [id, values] : m.regions) {
-        for (const Request& r : m.requests) rj[std::to_string(id)][r.name] = values.at(r.name);
+        for (const Request& r : m.requests) {
+          if (sampled(r)) rj[std::to_string(id)][r.name] = values.at(r.name);
+        }
         rj[std::to_string(id)]["name"] = m.region_names.at(id);
       }
       out["regions"] = rj;
@@ -475,13 +574,13 @@ int run(const StatOptions& opt) {
     const u64 runtime = static_cast<u64>(m.seconds * 1e9 + 0.5);
     const auto line = [&](const std::string& prefix, const std::string& value,
                           const std::string& name, const std::optional<double>& variance,
-                          const std::optional<Metric>& metric) {
+                          const std::optional<Metric>& derived) {
       std::string l = prefix + value + sep + sep + name;
       if (variance) l += sep + fmt::format("{:.2f}%", *variance);
       l += sep + std::to_string(runtime) + sep + "100.00" + sep;
-      if (metric) {
-        l += fmt::format("{:.2f}", metric->value) + sep + (metric->percent ? "% " : "") +
-             metric->unit;
+      if (derived) {
+        l += fmt::format("{:.2f}", derived->value) + sep + (derived->percent ? "% " : "") +
+             derived->unit;
       } else {
         l += sep;
       }
@@ -494,6 +593,7 @@ int run(const StatOptions& opt) {
         delta[r.name] = static_cast<double>(row.cumulative.at(r.name) - before[r.name]);
       }
       for (const Request& r : m.requests) {
+        if (!sampled(r)) continue;
         text += line(fmt::format("{:.9f}", row.seconds) + sep,
                      std::to_string(row.cumulative.at(r.name) - before[r.name]), r.name,
                      std::nullopt, metricOf(r.name, delta));
@@ -502,9 +602,17 @@ int run(const StatOptions& opt) {
     }
     if (m.intervals.empty()) {
       for (const Request& r : m.requests) {
-        text += line("", std::to_string(static_cast<u64>(mean[r.name] + 0.5)), r.name,
-                     repeated ? std::optional<double>(spread[r.name]) : std::nullopt,
-                     metricOf(r.name, mean));
+        if (r.source == Request::Source::kUnsupported) {
+          text += line("", "<not supported>", r.name, std::nullopt, std::nullopt);
+          continue;
+        }
+        const std::string value = isClock(r) ? fmt::format("{:.2f}", msec(r))
+                                             : std::to_string(static_cast<u64>(mean[r.name] + 0.5));
+        std::string l =
+            line("", value, r.name, repeated ? std::optional<double>(spread[r.name]) : std::nullopt,
+                 metric(r));
+        if (isClock(r)) l.insert(value.size() + sep.size(), "msec");  // the unit field
+        text += l;
       }
     }
   } else {
@@ -517,6 +625,7 @@ int run(const StatOptions& opt) {
     std::map<std::string, u64> before;
     for (const IntervalRow& row : m.intervals) {
       for (const Request& r : m.requests) {
+        if (!sampled(r)) continue;
         const u64 now = row.cumulative.at(r.name);
         text += fmt::format("{:>14.9f} {:>20}      {}\n", row.seconds,
                             number(static_cast<double>(now - before[r.name])), r.name);
@@ -529,14 +638,36 @@ int run(const StatOptions& opt) {
                         cmdline, machine.name, m.unit_title, opt.mode, on_cores,
                         repeated ? fmt::format(", {} runs", runs.size()) : "");
     for (const Request& r : m.requests) {
-      std::string metric;
-      if (const auto d = metricOf(r.name, mean)) {
-        metric = fmt::format("#  {:.2f}{} {}", d->value, d->percent ? "%" : "", d->unit);
+      if (r.source == Request::Source::kUnsupported) {
+        text += fmt::format("{:>20}      {}\n", "<not supported>", r.name);
+        continue;
+      }
+      std::string shown;
+      if (const auto d = metric(r)) {
+        shown = fmt::format("#  {:.2f}{} {}", d->value, d->percent ? "%" : "", d->unit);
       }
       const std::string variance =
           repeated ? fmt::format("  ( +- {:>5.2f}% )", spread[r.name]) : "";
+      if (isClock(r)) {
+        // "1,234.56 msec task-clock", as perf.
+        const u64 hundredths = static_cast<u64>(msec(r) * 100 + 0.5);
+        const std::string value = fmt::format(
+            "{}.{:02d}", number(static_cast<double>(hundredths / 100)), hundredths % 100);
+        text += fmt::format("{:>20} msec {:<23} {}{}\n", value, r.name, shown, variance);
+        continue;
+      }
       text +=
-          fmt::format("{:>20}      {:<28} {}{}\n", number(mean[r.name]), r.name, metric, variance);
+          fmt::format("{:>20}      {:<28} {}{}\n", number(mean[r.name]), r.name, shown, variance);
+    }
+    // As perf stat --per-core: each core's counts (per-core units, or a node-wide unit's
+    // per-core inputs).
+    if (!m.per_core.empty()) text += "\n";
+    for (const auto& [core, values] : m.per_core) {
+      for (const Request& r : m.requests) {
+        if (!values.contains(r.name)) continue;
+        text += fmt::format("{:<8} {:>20}      {}\n", fmt::format("C{}", core),
+                            number(static_cast<double>(values.at(r.name))), r.name);
+      }
     }
     if (opt.no_aggr) {
       // As perf stat -A: each counter apart, where it counted.
@@ -555,6 +686,7 @@ int run(const StatOptions& opt) {
     for (const auto& [id, values] : m.regions) {
       text += fmt::format("\n region {} ({}):\n", id, m.region_names.at(id));
       for (const Request& r : m.requests) {
+        if (!sampled(r)) continue;
         text +=
             fmt::format("{:>20}      {}\n", number(static_cast<double>(values.at(r.name))), r.name);
       }
@@ -612,6 +744,9 @@ void addStatCommand(CLI::App& root, Action& selected) {
   cmd->add_flag("--per-region", opt->per_region,
                 "Also count between the guest's region markers (node-wide counts, read at the "
                 "markers as software would: UPC-Q readings lag by up to the sweep period)");
+  cmd->add_flag("--per-core", opt->per_core,
+                "Also print each core's counts (as perf stat --per-core; node-wide events, such "
+                "as the L2's, have no core and are left out)");
   cmd->add_flag("-A,--no-aggr", opt->no_aggr,
                 "Also print every counter apart: each core's unit, each L2 slice (sliced events)");
   cmd->add_flag("--json", opt->json, "An object whose key `counts` maps each event to its count");
