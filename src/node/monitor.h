@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,6 +73,12 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // The perf-style names stat accepts, with the generic events each sums; a name listed twice
   // has alternatives, the first whose generics all exist on the machine taken.
   static const std::vector<std::pair<std::string, std::vector<std::string>>>& perfAliases();
+  // perf's software events, which stat takes from the kernel after a run (as Linux's are the
+  // kernel's): task-clock, cpu-clock, cpu-migrations, migrations.
+  static std::span<const std::string_view> perfSoftwareEvents();
+  // perf's event names with no model here (no TLB, no NUMA node counters, no bus clock): stat
+  // prints "<not supported>" for them, as perf does for what a machine cannot count.
+  static std::span<const std::string_view> perfUnsupportedEvents();
 
   // ---- host programming (before the run) ----
   // Programs counters for the given native events from cycle 0. Throws Error naming the

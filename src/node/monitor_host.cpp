@@ -94,6 +94,39 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& Monitor::pe
   return kAliases;
 }
 
+std::span<const std::string_view> Monitor::perfSoftwareEvents() {
+  static constexpr std::string_view kNames[] = {"task-clock", "cpu-clock", "cpu-migrations",
+                                                "migrations"};
+  return kNames;
+}
+
+std::span<const std::string_view> Monitor::perfUnsupportedEvents() {
+  static constexpr std::string_view kNames[] = {"dTLB-loads",
+                                                "dTLB-load-misses",
+                                                "dTLB-stores",
+                                                "dTLB-store-misses",
+                                                "dTLB-prefetches",
+                                                "dTLB-prefetch-misses",
+                                                "iTLB-loads",
+                                                "iTLB-load-misses",
+                                                "node-loads",
+                                                "node-load-misses",
+                                                "node-stores",
+                                                "node-store-misses",
+                                                "node-prefetches",
+                                                "node-prefetch-misses",
+                                                "LLC-prefetches",
+                                                "LLC-prefetch-misses",
+                                                "LLC-store-misses",
+                                                "L1-dcache-prefetches",
+                                                "L1-dcache-prefetch-misses",
+                                                "bus-cycles",
+                                                "major-faults",
+                                                "alignment-faults",
+                                                "emulation-faults"};
+  return kNames;
+}
+
 std::vector<const NativeEvent*> Monitor::expand(const std::string& name) const {
   // A perf name may have several definitions, in order of preference: the first whose generic
   // events all exist on this machine is taken (the last one even in part).

@@ -994,6 +994,29 @@ TEST(Stat, PerCoreCountsAddUpToTheNodes) {
   EXPECT_EQ(busy, 2u) << "six threads: four on core 0, two on core 1";
 }
 
+// events --generic lists every name stat takes besides native ones, with its definition on the
+// machine: perf's names first (each resolves on bgq, or is a software or unsupported one), then
+// the catalogue's generic events.
+TEST(Events, GenericListsEveryPerfAndGenericNameWithItsNativeDefinition) {
+  const RunResult r = hpmsim({"events", "--generic", "--json"});
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json out = json::parse(r.out);
+  std::map<std::string, json> by_name;
+  for (const json& n : out["names"]) by_name[n["name"].get<std::string>()] = n;
+  EXPECT_EQ(by_name["cache-misses"]["natives"], json::array({"PEVT_CORE_L2_MISSES"}));
+  EXPECT_EQ(by_name["instructions"]["natives"], json::array({"PEVT_INST_ALL"}));
+  EXPECT_EQ(by_name["dTLB-loads"]["definition"], "<not supported> (no model of it here)");
+  EXPECT_EQ(by_name["task-clock"]["kind"], "perf");
+  EXPECT_EQ(by_name["L1dMisses"]["kind"], "generic");
+  for (const json& n : out["names"]) {
+    if (n["kind"] != "perf") continue;
+    const std::string d = n["definition"];
+    EXPECT_TRUE(!n["natives"].empty() || d.starts_with("<not supported> (no model") ||
+                d.starts_with("the kernel"))
+        << n.dump();
+  }
+}
+
 // perf's cache-references and cache-misses are the last level's (the L2 here), not the L1's.
 TEST(Stat, CacheMissesAreLastLevelMissesAsPerfMeansThem) {
   const json stat = statJson({"-e",

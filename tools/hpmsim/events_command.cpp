@@ -24,7 +24,62 @@ struct EventsOptions {
   std::string unit;  // filter: upc, punit, l2, io, cnk
   bool json = false;
   bool markdown = false;
+  bool generic = false;  // perf's and the generic names, with their native definitions
 };
+
+// --generic: each name stat accepts besides the native ones (perf's names, then the catalogue's
+// generic events), with the native events its count adds up on this machine.
+int listGeneric(const EventsOptions& opt, const MachineConfig& machine, const Monitor& monitor) {
+  std::vector<std::string> names;
+  for (const auto& [alias, list] : Monitor::perfAliases()) {
+    if (std::find(names.begin(), names.end(), alias) == names.end()) names.push_back(alias);
+  }
+  for (const std::string_view n : Monitor::perfSoftwareEvents()) names.emplace_back(n);
+  for (const std::string_view n : Monitor::perfUnsupportedEvents()) names.emplace_back(n);
+  const std::size_t perf_names = names.size();
+  for (const NativeEvent& e : monitor.catalogue()) {
+    if (!e.generic.empty() && std::find(names.begin(), names.end(), e.generic) == names.end()) {
+      names.push_back(e.generic);
+    }
+  }
+  const auto software = Monitor::perfSoftwareEvents();
+  const auto unsupported = Monitor::perfUnsupportedEvents();
+  nlohmann::json list = nlohmann::json::array();
+  std::string text = fmt::format(
+      "Names `hpmsim stat` takes on machine {} besides native events (perf's, then the generic "
+      "events), and what each counts\n",
+      machine.name);
+  text += fmt::format("{:-<100}\n", "");
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string& name = names[i];
+    std::string definition;
+    nlohmann::json natives = nlohmann::json::array();
+    if (std::find(software.begin(), software.end(), name) != software.end()) {
+      definition = name.ends_with("clock") ? "the kernel: the process's CPU time (msec)"
+                                           : "the kernel: threads moved to another CPU";
+    } else if (std::find(unsupported.begin(), unsupported.end(), name) != unsupported.end()) {
+      definition = "<not supported> (no model of it here)";
+    } else {
+      std::vector<std::string> shown;
+      for (const NativeEvent* e : monitor.expand(name)) {
+        if (std::find(shown.begin(), shown.end(), e->name) == shown.end()) shown.push_back(e->name);
+      }
+      for (const std::string& n : shown) natives.push_back(n);
+      definition = shown.empty() ? "<not supported> (no event of this machine)"
+                                 : fmt::format("{}", fmt::join(shown, " + "));
+    }
+    const char* kind = i < perf_names ? "perf" : "generic";
+    text += fmt::format("{:<28} {:<8} {}\n", name, kind, definition);
+    list.push_back(
+        {{"name", name}, {"kind", kind}, {"definition", definition}, {"natives", natives}});
+  }
+  if (opt.json) {
+    fmt::print("{}\n", nlohmann::json{{"machine", machine.name}, {"names", list}}.dump(2));
+  } else {
+    fmt::print("{}", text);
+  }
+  return 0;
+}
 
 std::string_view kindName(probe::Kind k) {
   return k == probe::Kind::kLevel ? "level" : "pulse";
@@ -40,6 +95,7 @@ int run(const EventsOptions& opt) {
     fmt::print("machine {} has no counter unit (monitor.unit = none)\n", machine.name);
     return 0;
   }
+  if (opt.generic) return listGeneric(opt, machine, *monitor);
   std::vector<const NativeEvent*> events;
   std::vector<std::string_view> kinds;
   for (const NativeEvent& e : monitor->catalogue()) {
@@ -173,6 +229,9 @@ void addEventsCommand(CLI::App& root, Action& selected) {
                   "Only this kind of unit's events (bgp: upc; bgq: punit, l2, io, cnk)");
   cmd->add_flag("--json", opt->json, "An object whose key `events` is the list");
   cmd->add_flag("--markdown", opt->markdown, "The reference table (docs/events.md)");
+  cmd->add_flag("--generic", opt->generic,
+                "The names stat takes besides native events (perf's and the generic events), "
+                "each with the native events it counts on this machine");
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }
 

@@ -65,39 +65,14 @@ struct Request {
   Source source = Source::kUnit;
 };
 
-// perf's software events this simulator knows: task-clock and cpu-clock (the process's CPU
-// time, in nanoseconds here, printed in msec), cpu-migrations.
 bool softwareEvent(const std::string& name) {
-  return name == "task-clock" || name == "cpu-clock" || name == "cpu-migrations" ||
-         name == "migrations";
+  const auto names = Monitor::perfSoftwareEvents();
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// perf's event names that have no model here (no TLB, no NUMA node counters, no bus clock).
 bool unsupportedPerfEvent(const std::string& name) {
-  static const char* const kNames[] = {"dTLB-loads",
-                                       "dTLB-load-misses",
-                                       "dTLB-stores",
-                                       "dTLB-store-misses",
-                                       "dTLB-prefetches",
-                                       "dTLB-prefetch-misses",
-                                       "iTLB-loads",
-                                       "iTLB-load-misses",
-                                       "node-loads",
-                                       "node-load-misses",
-                                       "node-stores",
-                                       "node-store-misses",
-                                       "node-prefetches",
-                                       "node-prefetch-misses",
-                                       "LLC-prefetches",
-                                       "LLC-prefetch-misses",
-                                       "bus-cycles",
-                                       "major-faults",
-                                       "alignment-faults",
-                                       "emulation-faults",
-                                       "LLC-store-misses",
-                                       "L1-dcache-prefetches",
-                                       "L1-dcache-prefetch-misses"};
-  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+  const auto names = Monitor::perfUnsupportedEvents();
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 // -e's names with their groups: "{a,b},c" is a and b in group 1, c in none. perf's modifiers
