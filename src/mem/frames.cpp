@@ -7,7 +7,10 @@ FrameTable::FrameTable(const BusParams& bus, u32 cores) : bus_(bus), cores_(core
 }
 
 std::optional<u64> FrameTable::peek(u64 va) const {
-  const auto it = frames_.find(va >> kPageBits);
+  const u64 vpage = va >> kPageBits;
+  const Recent& r = recent_[vpage & (kRecent - 1)];
+  if (r.vpage == vpage) return r.frame | (va & kPageMask);
+  const auto it = frames_.find(vpage);
   if (it == frames_.end()) return std::nullopt;
   return it->second | (va & kPageMask);
 }
