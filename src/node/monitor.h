@@ -70,8 +70,15 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // its upper-case form, or a perf name such as "instructions"), or to the native event `name`
   // counted per hardware thread only (its `name@t<t>` variants): empty if unknown.
   std::vector<const NativeEvent*> expand(const std::string& name) const;
-  // The perf-style names stat accepts, with the generic events each sums; a name listed twice
-  // has alternatives, the first whose generics all exist on the machine taken.
+  // The same with each native event's sign in the sum (a perf name's definition may subtract).
+  struct Term {
+    const NativeEvent* event = nullptr;
+    int sign = 1;
+  };
+  std::vector<Term> expandTerms(const std::string& name) const;
+  // The perf-style names stat accepts, with the generic events each sums ("-Name": subtracts);
+  // a name listed twice has alternatives, the first whose generics all exist on the machine
+  // taken.
   static const std::vector<std::pair<std::string, std::vector<std::string>>>& perfAliases();
   // perf's software events, which stat takes from the kernel after a run (as Linux's are the
   // kernel's): task-clock, cpu-clock, cpu-migrations, migrations.

@@ -80,7 +80,11 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& Monitor::pe
       {"L1-icache-loads", {"L1iAccesses"}},
       {"L1-icache-load-misses", {"L1iMisses"}},
       {"LLC-loads", {"CoreL2Reads"}},
-      {"LLC-load-misses", {"CoreL2Misses"}},
+      {"LLC-loads", {"L2Reads"}},
+      // Loads only: the core's L2 read requests that missed (its reads less their hits; reads
+      // are demand loads, fetches, prefetches and atomics), else the last level's read misses.
+      {"LLC-load-misses", {"CoreL2Reads", "-CoreL2Hits"}},
+      {"LLC-load-misses", {"L2Misses"}},
       {"LLC-stores", {"CoreL2Writes"}},
       {"stalled-cycles-frontend", {"StallIbufferEmpty", "StallIcacheMiss", "StallMispredict"}},
       {"stalled-cycles-backend",
@@ -127,25 +131,28 @@ std::span<const std::string_view> Monitor::perfUnsupportedEvents() {
   return kNames;
 }
 
-std::vector<const NativeEvent*> Monitor::expand(const std::string& name) const {
+std::vector<Monitor::Term> Monitor::expandTerms(const std::string& name) const {
   // A perf name may have several definitions, in order of preference: the first whose generic
-  // events all exist on this machine is taken (the last one even in part).
+  // events all exist on this machine is taken (the last one even in part). A generic written
+  // "-Name" is subtracted.
   std::vector<std::vector<std::string>> choices;
   for (const auto& [alias, list] : perfAliases()) {
     if (alias == name) choices.push_back(list);
   }
   if (choices.empty()) choices.push_back({name});
-  std::vector<const NativeEvent*> out;
+  std::vector<Term> out;
   for (std::size_t c = 0; c < choices.size(); ++c) {
     out.clear();
     bool complete = true;
-    for (const std::string& g : choices[c]) {
+    for (const std::string& term : choices[c]) {
+      const int sign = term.starts_with('-') ? -1 : 1;
+      const std::string g = sign < 0 ? term.substr(1) : term;
       bool found = false;
       for (const NativeEvent& e : impl_->catalogue) {
         if (lower(e.generic) != lower(g) && genericUpper(e.generic) != g) continue;
         // The node-wide total: a thread's pulse events are summed by the core's own event.
         if (e.thread >= 0 && e.kind == Kind::kPulse) continue;
-        out.push_back(&e);
+        out.push_back({&e, sign});
         found = true;
       }
       complete = complete && found;
@@ -157,9 +164,15 @@ std::vector<const NativeEvent*> Monitor::expand(const std::string& name) const {
   if (out.empty()) {
     const std::string prefix = name + "@t";
     for (const NativeEvent& e : impl_->catalogue) {
-      if (e.thread >= 0 && e.name.starts_with(prefix)) out.push_back(&e);
+      if (e.thread >= 0 && e.name.starts_with(prefix)) out.push_back({&e, 1});
     }
   }
+  return out;
+}
+
+std::vector<const NativeEvent*> Monitor::expand(const std::string& name) const {
+  std::vector<const NativeEvent*> out;
+  for (const Term& t : expandTerms(name)) out.push_back(t.event);
   return out;
 }
 

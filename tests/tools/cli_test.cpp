@@ -1028,6 +1028,17 @@ TEST(Stat, CacheMissesAreLastLevelMissesAsPerfMeansThem) {
   EXPECT_EQ(c["cache-references"].get<u64>(),
             c["CoreL2Reads"].get<u64>() + c["CoreL2Writes"].get<u64>());
   EXPECT_LT(c["cache-misses"].get<u64>(), c["L1dMisses"].get<u64>());
+  // LLC-load-misses: loads only, the reads that missed (reads less their hits); the writes'
+  // misses are the rest of cache-misses.
+  const json loads = statJson({"-e", "LLC-load-misses,CoreL2Reads,CoreL2Hits,CoreL2Misses"},
+                              {guest("node_mix"), "4"});
+  const json& l = loads["counts"];
+  EXPECT_EQ(l["LLC-load-misses"].get<u64>(),
+            l["CoreL2Reads"].get<u64>() - l["CoreL2Hits"].get<u64>());
+  EXPECT_LT(l["LLC-load-misses"].get<u64>(), l["CoreL2Misses"].get<u64>());
+  const RunResult generic = hpmsim({"events", "--generic"});
+  EXPECT_NE(generic.out.find("PEVT_CORE_L2_READS - PEVT_CORE_L2_HITS"), std::string::npos)
+      << generic.out;
 }
 
 // An interval's reading is taken once every hardware thread has reached its boundary and none

@@ -61,12 +61,15 @@ int listGeneric(const EventsOptions& opt, const MachineConfig& machine, const Mo
       definition = "<not supported> (no model of it here)";
     } else {
       std::vector<std::string> shown;
-      for (const NativeEvent* e : monitor.expand(name)) {
-        if (std::find(shown.begin(), shown.end(), e->name) == shown.end()) shown.push_back(e->name);
+      for (const Monitor::Term& t : monitor.expandTerms(name)) {
+        if (std::find(shown.begin(), shown.end(), t.event->name) != shown.end()) continue;
+        shown.push_back(t.event->name);
+        natives.push_back(t.event->name);
+        definition +=
+            (definition.empty() ? (t.sign < 0 ? "-" : "") : (t.sign < 0 ? " - " : " + ")) +
+            t.event->name;
       }
-      for (const std::string& n : shown) natives.push_back(n);
-      definition = shown.empty() ? "<not supported> (no event of this machine)"
-                                 : fmt::format("{}", fmt::join(shown, " + "));
+      if (shown.empty()) definition = "<not supported> (no event of this machine)";
     }
     const char* kind = i < perf_names ? "perf" : "generic";
     text += fmt::format("{:<28} {:<8} {}\n", name, kind, definition);

@@ -61,8 +61,17 @@ struct Request {
   enum class Source : u8 { kUnit, kSoftware, kUnsupported };
   std::string name;
   std::vector<const NativeEvent*> natives;
+  std::vector<int> signs;  // each native's sign in the sum (a perf name's definition may subtract)
   int group = 0;
   Source source = Source::kUnit;
+
+  // The sign of `native` in the sum, or 0 when it is not a term.
+  int signOf(const NativeEvent* native) const {
+    for (std::size_t i = 0; i < natives.size(); ++i) {
+      if (natives[i] == native) return signs[i];
+    }
+    return 0;
+  }
 };
 
 bool softwareEvent(const std::string& name) {
@@ -191,20 +200,22 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
   }
   std::vector<const NativeEvent*> natives;
   for (const auto& [name, group] : names) {
-    Request r{name, {}, group};
+    Request r{name, {}, {}, group};
     if (const NativeEvent* e = monitor->find(name)) {
       r.natives = {e};
+      r.signs = {1};
     } else if (softwareEvent(name)) {
       r.source = Request::Source::kSoftware;
     } else {
-      r.natives = monitor->expand(name);
-      if (!cores.empty()) {
-        // Native events of one core on a node-wide unit (UPC-P's "PU<k>_..."): keep the chosen
-        // cores' and the node-wide ones.
-        std::erase_if(r.natives, [&](const NativeEvent* native) {
-          return native->core >= 0 && std::find(cores.begin(), cores.end(),
-                                                static_cast<u32>(native->core)) == cores.end();
-        });
+      for (const Monitor::Term& t : monitor->expandTerms(name)) {
+        // Native events of one core on a node-wide unit (UPC-P's "PU<k>_..."): with --cores,
+        // keep the chosen cores' and the node-wide ones.
+        if (!cores.empty() && t.event->core >= 0 &&
+            std::find(cores.begin(), cores.end(), static_cast<u32>(t.event->core)) == cores.end()) {
+          continue;
+        }
+        r.natives.push_back(t.event);
+        r.signs.push_back(t.sign);
       }
     }
     if (r.natives.empty() && r.source == Request::Source::kUnit && unsupportedPerfEvent(name)) {
@@ -262,12 +273,13 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
     }
     std::map<std::string, u64> out;
     for (const Request& r : requests) {
-      u64 sum = 0;
-      for (const NativeEvent* e : r.natives) {
-        auto it = by_event.find(e->name);
-        if (it != by_event.end()) sum += it->second;
+      i64 sum = 0;
+      for (std::size_t i = 0; i < r.natives.size(); ++i) {
+        auto it = by_event.find(r.natives[i]->name);
+        if (it != by_event.end()) sum += r.signs[i] * static_cast<i64>(it->second);
       }
-      out[r.name] = sum;
+      // A difference read while the unit's readings lag (UPC-Q's sweep) may dip below zero.
+      out[r.name] = sum > 0 ? static_cast<u64>(sum) : 0;
     }
     return out;
   };
@@ -325,8 +337,9 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
       const int core = c.core >= 0 ? c.core : (native != nullptr ? native->core : -1);
       if (core < 0 || !counted(c)) continue;
       for (const Request& r : requests) {
-        if (std::find(r.natives.begin(), r.natives.end(), native) != r.natives.end()) {
-          m.per_core[static_cast<u32>(core)][r.name] += c.value;
+        // A subtracted term subtracts on its core too (the differences add up per core).
+        if (const int sign = r.signOf(native); sign != 0) {
+          m.per_core[static_cast<u32>(core)][r.name] += sign * c.value;
         }
       }
     }
