@@ -247,6 +247,7 @@ TEST(Run, UnwritableOutputIsRefusedBeforeTheProgramRuns) {
       {"run", "--stats-json", missing},
       {"run", "--mode", "profile", "--profile-prefix", missing},
       {"stat", "-e", "instructions", "-o", missing},
+      {"run", "--stats-text", missing},
   };
   for (std::vector<std::string> args : cases) {
     args.insert(args.end(), {"--", guest("exit_status"), "0", "return"});
@@ -254,6 +255,34 @@ TEST(Run, UnwritableOutputIsRefusedBeforeTheProgramRuns) {
     EXPECT_EQ(r.status(), 6) << r.err;  // ExitCode::kIo
     EXPECT_NE(r.err.find("cannot write '" + missing), std::string::npos) << r.err;
     EXPECT_EQ(r.out, "") << "the program ran: " << r.out;
+  }
+}
+
+// No output overwrites an input or another output, and an empty output path is an error: each is
+// refused before the program runs, naming the options, and the program file is left intact.
+TEST(Run, OutputsThatWouldOverwriteTheProgramOrEachOtherAreRefusedBeforeTheRun) {
+  TempDir dir;
+  const fs::path program = dir.path() / "exit_status";
+  fs::copy_file(guest("exit_status"), program);
+  const auto size = fs::file_size(program);
+  const std::string p = program.string();
+  const std::string out = (dir.path() / "x.json").string();
+  const std::string same = (dir.path() / "." / "x.json").string();
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"run", "--stats-json", p}, "is the program"},
+      {{"run", "--stats-text", p}, "is the program"},
+      {{"run", "--stats-json", out, "--stats-text", same}, "name the same file"},
+      {{"run", "--stats-json", ""}, "--stats-json: an empty path"},
+      {{"stat", "-e", "instructions", "-o", p}, "is the program"},
+      {{"busstat", "--csv", p}, "is the program"},
+  };
+  for (auto [args, says] : cases) {
+    args.insert(args.end(), {"--", p, "0", "return"});
+    const RunResult r = hpmsim(args);
+    EXPECT_EQ(r.status(), 2) << r.err;  // ExitCode::kUsage
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << "the program ran: " << r.out;
+    EXPECT_EQ(fs::file_size(program), size) << "the program is intact";
   }
 }
 

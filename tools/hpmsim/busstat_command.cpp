@@ -56,8 +56,11 @@ struct TypeShare {
 int run(const BusstatOptions& opt) {
   const RunOptions ro = toolRunOptions(opt.run, "busstat");
   MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
-  if (!opt.csv.empty()) requireWritable(opt.csv);
-  if (!opt.trace.empty()) requireWritable(opt.trace);
+  RunFiles files;
+  files.input(opt.run.command.empty() ? "" : opt.run.command[0], "the program");
+  files.output(opt.csv, "--csv", !opt.csv.empty());
+  files.output(opt.trace, "--trace", !opt.trace.empty());
+  files.check();
   Simulation sim(machine, ro);
   ImonHost unit(sim, "busstat");
   const u64 interval = opt.interval != 0 ? opt.interval : opt.distribution ? kDefaultRotation : 0;

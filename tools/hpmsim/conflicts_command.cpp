@@ -60,7 +60,10 @@ int run(const ConflictsOptions& opt) {
   const RunOptions ro = toolRunOptions(opt.run, "conflicts");
   checkFifoSampling(opt.sampling, "conflicts");
   MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
-  if (!opt.csv.empty()) requireWritable(opt.csv);
+  RunFiles files;
+  files.input(opt.run.command.empty() ? "" : opt.run.command[0], "the program");
+  files.output(opt.csv, "--csv", !opt.csv.empty());
+  files.check();
   Simulation sim(machine, ro);
   ImonHost unit(sim, "conflicts");
 

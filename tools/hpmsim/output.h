@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -20,6 +21,55 @@ inline void requireWritable(const std::string& path) {
   std::ofstream out(path, std::ios::app);
   if (!out) fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
 }
+
+// The files one command reads and writes, checked before its simulation starts: every output
+// writable and none of them the same file as another output or as an input (the program, a
+// machine or configuration file), so that no result overwrites what the run needs or another
+// result. An output option given an empty path is an error, not silence.
+class RunFiles {
+ public:
+  // `path` is read by the run (`what`: "the program", "the machine file", ...); "" is ignored.
+  void input(const std::string& path, std::string what) {
+    if (!path.empty()) inputs_.push_back({path, std::move(what)});
+  }
+  // `path` is written by option `option` ("--stats-json"); `given` false: the option was not
+  // given (nothing written), true with an empty path: an error.
+  void output(const std::string& path, std::string option, bool given = true) {
+    if (!given) return;
+    if (path.empty()) fail(ExitCode::kUsage, "{}: an empty path", option);
+    outputs_.push_back({path, std::move(option)});
+  }
+  // Fails (ExitCode::kUsage for two uses of one file, kIo for an unwritable one).
+  void check() const {
+    for (std::size_t i = 0; i < outputs_.size(); ++i) {
+      for (const auto& [path, what] : inputs_) {
+        if (same(outputs_[i].first, path)) {
+          fail(ExitCode::kUsage, "{} '{}' is {}: the run would overwrite it", outputs_[i].second,
+               outputs_[i].first, what);
+        }
+      }
+      for (std::size_t j = 0; j < i; ++j) {
+        if (same(outputs_[i].first, outputs_[j].first)) {
+          fail(ExitCode::kUsage, "{} and {} name the same file '{}': one would overwrite the other",
+               outputs_[j].second, outputs_[i].second, outputs_[i].first);
+        }
+      }
+    }
+    for (const auto& [path, option] : outputs_) requireWritable(path);
+  }
+
+ private:
+  // Whether two paths name one file: the same path once resolved, or (for files that exist)
+  // the same file under two names.
+  static bool same(const std::string& a, const std::string& b) {
+    std::error_code ea, eb, e;
+    const auto ca = std::filesystem::weakly_canonical(a, ea);
+    const auto cb = std::filesystem::weakly_canonical(b, eb);
+    if (!ea && !eb && ca == cb) return true;
+    return std::filesystem::equivalent(a, b, e) && !e;
+  }
+  std::vector<std::pair<std::string, std::string>> inputs_, outputs_;
+};
 
 // Writes `text` to `path` in full, or fails (ExitCode::kIo) naming the problem. The stream is
 // closed before it is checked: a small text stays in the buffer until then, so a full disk

@@ -34,6 +34,8 @@ struct RunCliOptions {
   std::vector<std::string> overrides;
   std::string stats_json;
   std::string stats_text;
+  bool stats_json_given = false;  // the option was given (an empty path is then an error)
+  bool stats_text_given = false;
   std::string profile_prefix = "hpmsim-profile";
   u64 profile_interval = 100000;
   u32 profile_top = 20;
@@ -167,11 +169,17 @@ int run(const RunCliOptions& opt) {
          opt.mode);
   }
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
-  if (!opt.stats_json.empty()) requireWritable(opt.stats_json);
+  RunFiles files;
+  files.input(resolveProgram(opt.command[0]), "the program");
+  files.input(std::filesystem::is_regular_file(opt.machine) ? opt.machine : "", "the machine file");
+  files.input(opt.upc_config, "the counter configuration");
+  files.output(opt.stats_json, "--stats-json", opt.stats_json_given);
+  files.output(opt.stats_text, "--stats-text", opt.stats_text_given);
   if (*mode == RunMode::kProfile) {
-    requireWritable(opt.profile_prefix + "-samples.csv");
-    requireWritable(opt.profile_prefix + "-functions.csv");
+    files.output(opt.profile_prefix + "-samples.csv", "--profile-prefix (samples)");
+    files.output(opt.profile_prefix + "-functions.csv", "--profile-prefix (functions)");
   }
+  files.check();
   RunOptions ro;
   ro.mode = *mode;
   ro.root = opt.root;
@@ -325,8 +333,10 @@ void addRunCommand(CLI::App& root, Action& selected) {
       ->capture_default_str();
   cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
       ->allow_extra_args(false);
-  cmd->add_option("--stats-json", opt->stats_json, "Write statistics as JSON to FILE");
-  cmd->add_option("--stats-text", opt->stats_text, "Write statistics as text to FILE");
+  CLI::Option* stats_json =
+      cmd->add_option("--stats-json", opt->stats_json, "Write statistics as JSON to FILE");
+  CLI::Option* stats_text =
+      cmd->add_option("--stats-text", opt->stats_text, "Write statistics as text to FILE");
   cmd->add_option("--profile-interval", opt->profile_interval,
                   "Profile mode: cycles between samples")
       ->check(CLI::Range(u64{1}, u64{1} << 40))
@@ -352,7 +362,11 @@ void addRunCommand(CLI::App& root, Action& selected) {
   addGuestEnvOptions(*cmd, opt->env);
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();
-  cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
+  cmd->callback([opt, &selected, stats_json, stats_text] {
+    opt->stats_json_given = stats_json->count() > 0;
+    opt->stats_text_given = stats_text->count() > 0;
+    selected = [opt] { return run(*opt); };
+  });
 }
 
 }  // namespace hpm::tools

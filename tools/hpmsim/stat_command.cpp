@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -413,7 +414,11 @@ int run(const StatOptions& opt) {
     fail(ExitCode::kUsage, "stat: -r counts whole runs: it goes without -I and --per-region");
   }
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
-  if (!opt.output.empty()) requireWritable(opt.output);
+  RunFiles files;
+  files.input(resolveProgram(opt.command[0]), "the program");
+  files.input(std::filesystem::is_regular_file(opt.machine) ? opt.machine : "", "the machine file");
+  files.output(opt.output, "-o", !opt.output.empty());
+  files.check();
   // -I MSECS: simulated milliseconds at the machine's clock.
   const u64 interval =
       opt.interval != 0 ? opt.interval
