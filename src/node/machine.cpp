@@ -22,6 +22,12 @@ const EmbeddedFile* findPreset(const std::string& name) {
 }
 
 std::string readFile(const std::string& path) {
+  // Only regular files reach here; a bounded size keeps a wrong path from being read whole.
+  constexpr std::uintmax_t kMaxBytes = 1 << 20;
+  if (std::filesystem::file_size(path) > kMaxBytes) {
+    fail(ExitCode::kConfig, "machine file '{}' is larger than {} bytes: not a machine file", path,
+         kMaxBytes);
+  }
   std::ifstream in(path);
   if (!in) fail(ExitCode::kConfig, "cannot read machine file '{}'", path);
   std::stringstream text;

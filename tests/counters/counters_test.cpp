@@ -587,4 +587,18 @@ TEST(HpmsimRunUpcConfig, RefusesUnknownEventsAndBadSelects) {
   }
 }
 
+// A configuration is a regular file of bounded size: a device would be read without end.
+TEST(HpmsimRunUpcConfig, RefusesADeviceAndAnOversizedFileBeforeReadingThem) {
+  TempDir dir("hpm-upc-config");
+  const std::string big = writeConfig(dir, std::string(2 << 20, '#'));
+  for (const auto& [path, message] : std::vector<std::pair<std::string, std::string>>{
+           {"/dev/zero", "'/dev/zero' is not a regular file"},
+           {big, "is larger than 1048576 bytes"}}) {
+    const RunResult r = run({"--machine", "bgp", "--upc-config", path}, "ctr_loop");
+    ASSERT_TRUE(r.exited()) << r.describe();
+    EXPECT_EQ(r.exit_code(), 6) << path;  // ExitCode::kIo
+    EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+  }
+}
+
 }  // namespace

@@ -457,6 +457,16 @@ TEST(Config, UnknownKeyInAMachineFileIsAConfigurationError) {
   EXPECT_NE(r.err.find("sockets"), std::string::npos) << r.err;
 }
 
+// A machine file is a regular file of bounded size (a wrong path is not read whole).
+TEST(Config, OversizedMachineFileIsAConfigurationError) {
+  TempDir dir;
+  const fs::path file = dir.path() / "huge.toml";
+  std::ofstream(file) << std::string(2 << 20, '#');
+  const RunResult r = hpmsim({"config", "--machine", file.string()});
+  EXPECT_EQ(r.status(), kConfig);
+  EXPECT_NE(r.err.find("larger than 1048576 bytes"), std::string::npos) << r.err;
+}
+
 TEST(Config, MissingMachineIsAConfigurationError) {
   const RunResult r = hpmsim({"config", "--machine", "bgz"});
   EXPECT_EQ(r.status(), kConfig);

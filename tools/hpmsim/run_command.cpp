@@ -97,6 +97,9 @@ void writeProfile(const Simulation& sim, const RunCliOptions& opt) {
   }
 }
 
+// The largest counter configuration read (a real one is a few hundred bytes).
+constexpr std::uintmax_t kMaxConfigBytes = 1 << 20;
+
 // --upc-config FILE: a UPC-P configuration (docs/counters.md, "Host programming"). One item per
 // line, '#' starts a comment: `select S` gives every counter c input S x N + c; a native event
 // name gives its own counter that event (overriding a select line). Returns one event per
@@ -106,8 +109,13 @@ std::vector<const NativeEvent*> parseUpcConfig(const std::string& path, const Mo
                                                u32 counters) {
   std::ifstream in(path);
   if (!in) fail(ExitCode::kIo, "--upc-config: cannot read '{}': {}", path, std::strerror(errno));
-  if (std::filesystem::is_directory(path)) {
-    fail(ExitCode::kIo, "--upc-config: '{}' is a directory, not a configuration file", path);
+  // A regular file of bounded size: a device (/dev/zero) or a fifo would be read without end.
+  if (!std::filesystem::is_regular_file(path)) {
+    fail(ExitCode::kIo, "--upc-config: '{}' is not a regular file", path);
+  }
+  if (std::filesystem::file_size(path) > kMaxConfigBytes) {
+    fail(ExitCode::kIo, "--upc-config: '{}' is larger than {} bytes: not a configuration", path,
+         kMaxConfigBytes);
   }
   std::map<u32, const NativeEvent*> by_counter;
   std::map<u32, u32> named_at;  // counter -> line of the event name that took it
