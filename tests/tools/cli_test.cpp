@@ -348,6 +348,31 @@ TEST(Sweep, InvalidParameterIsAConfigurationErrorBeforeAnyRun) {
   }
 }
 
+// A point whose program crashed or failed is shown as failed, with hpmsim's report, and the sweep
+// exits non-zero; a missing program is one error before any point runs.
+TEST(Sweep, FailedPointsAreShownAsFailedAndTheSweepExitsNonZero) {
+  const RunResult crashed =
+      hpmsim({"sweep", "--set", "l2.size_kib=8192,32768", "--", guest("segfault")});
+  EXPECT_EQ(crashed.status(), 5) << crashed.err;  // ExitCode::kGuestFault
+  EXPECT_NE(crashed.out.find("failed (status 139): hpmsim: guest killed by signal 11 SIGSEGV"),
+            std::string::npos)
+      << crashed.out;
+  const RunResult listed = hpmsim(
+      {"sweep", "--json", "--set", "l2.size_kib=8192", "--", guest("exit_status"), "3", "return"});
+  EXPECT_EQ(listed.status(), 5) << listed.err;
+  const auto rows = json::parse(listed.out);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0]["status"], 3);
+  EXPECT_EQ(rows[0]["error"], "exit status 3");
+  EXPECT_TRUE(rows[0].contains("cycles")) << "its figures are kept";
+  const RunResult missing =
+      hpmsim({"sweep", "--set", "l2.size_kib=8192,32768", "--", "./no-such-program"});
+  EXPECT_EQ(missing.status(), 2);
+  EXPECT_NE(missing.err.find("cannot open program './no-such-program'"), std::string::npos)
+      << missing.err;
+  EXPECT_EQ(missing.out, "") << "no point ran";
+}
+
 TEST(Run, ProgressLineAppearsOnlyWhenStderrIsATerminal) {
   // About a second in the functional mode: the line is refreshed every half second.
   const std::vector<std::string> args = {"run", "--mode", "functional", "--", guest("bench_int")};

@@ -23,6 +23,7 @@
 #include "node/machine.h"
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/program_path.h"
 
 namespace hpm::tools {
 namespace {
@@ -125,21 +126,28 @@ void runPoint(const SweepOptions& opt, const std::vector<Axis>& axes, Point& poi
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   point.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  // What hpmsim said (its lines start "hpmsim"; the guest's own output is mixed in the file).
+  std::ifstream err(out);
+  std::string said, last;
+  for (std::string line; std::getline(err, line);) {
+    if (said.empty() && line.starts_with("hpmsim")) said = line;
+    if (!line.empty()) last = line;
+  }
+  if (said.empty()) said = last;
   std::ifstream in(stats);
-  if (!in) {
-    std::ifstream err(out);
-    std::stringstream text;
-    text << err.rdbuf();
-    point.error = text.str();
-    while (!point.error.empty() && std::isspace(static_cast<unsigned char>(point.error.back()))) {
-      point.error.pop_back();
-    }
+  std::error_code ec;
+  if (!in || std::filesystem::file_size(stats, ec) == 0 || ec) {
+    point.error = said.empty() ? fmt::format("no statistics (status {})", point.status) : said;
     return;
   }
   try {
     point.stats = nlohmann::json::parse(in);
   } catch (const std::exception& e) {
-    point.error = e.what();
+    point.error = said.empty() ? e.what() : said;
+  }
+  // A point whose program failed (a non-zero status, a fatal signal) failed, its figures or not.
+  if (point.error.empty() && point.status != 0) {
+    point.error = said.starts_with("hpmsim") ? said : fmt::format("exit status {}", point.status);
   }
 }
 
@@ -159,8 +167,12 @@ int run(const SweepOptions& opt) {
     }
     points = std::move(next);
   }
-  // Every point's configuration is valid before any runs: a misspelt key or a value out of
-  // range is one configuration error, not a table of failed runs.
+  // The program exists and every point's configuration is valid before any runs: a misspelt
+  // path or key, or a value out of range, is one error, not a table of failed runs.
+  if (const std::string program = resolveProgram(opt.command[0]);
+      !std::filesystem::is_regular_file(program)) {
+    fail(ExitCode::kUsage, "sweep: cannot open program '{}'", opt.command[0]);
+  }
   for (const Point& p : points) {
     std::vector<std::string> overrides;
     for (std::size_t a = 0; a < axes.size(); ++a)
@@ -228,10 +240,11 @@ int run(const SweepOptions& opt) {
       nlohmann::json row;
       for (std::size_t a = 0; a < axes.size(); ++a) row["config"][axes[a].key] = p.values[a];
       row["status"] = p.status;
-      if (!p.error.empty() || !p.stats.contains("cycles")) {
+      if (!p.error.empty()) {
         row["error"] = p.error;
         ++failures;
-      } else {
+      }
+      if (p.stats.contains("cycles")) {
         row["cycles"] = p.stats["cycles"];
         row["instructions"] = p.stats["instructions"];
         for (const auto& [id, name] : regions) {
