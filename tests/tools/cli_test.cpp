@@ -17,6 +17,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -415,6 +416,21 @@ TEST(UpcExplore, MinimalSafeWidthIsTheSeedsTwelveBitsAndScalesWithCountersAndRat
   EXPECT_EQ(
       explore({"--counters", "256", "--service-cycles", "16", "--rate", "0.25"})["min_low_bits"],
       10);
+}
+
+// Floating-point options refuse NaN and infinities and name the value as written.
+TEST(UpcExplore, NumbersThatAreNotFiniteOrOutOfRangeAreRefusedAsWritten) {
+  for (const auto& [option, value, says] :
+       std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"--rate", "nan", "--rate: 'nan' is not a finite number"},
+           {"--total-rate", "nan", "--total-rate: 'nan' is not a finite number"},
+           {"--ff-sram-ratio", "inf", "--ff-sram-ratio: 'inf' is not a finite number"},
+           {"--rate", "0", "--rate: 0 is not between 1e-09 and 4096"},
+           {"--rate", "1x", "--rate: '1x' is not a number"}}) {
+    const RunResult r = hpmsim({"upc", "explore", option, value});
+    EXPECT_EQ(r.status(), 2) << option << " " << value;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  }
 }
 
 TEST(UpcExplore, SimulationBelowTheSafeWidthReportsEveryLostCarry) {

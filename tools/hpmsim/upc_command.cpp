@@ -12,6 +12,7 @@
 #include "pmu/upc/explore.h"
 #include "pmu/upc/params.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/finite_range.h"
 
 namespace hpm::tools {
 namespace {
@@ -170,12 +171,12 @@ void addUpcCommand(CLI::App& root, Action& selected) {
       ->add_option("--rate", options->rate,
                    "Most events per cycle one counter sees (R); also the simulated rate")
       ->default_val(1.0)
-      ->check(CLI::Range(1e-9, 4096.0));
+      ->check(finiteRange(1e-9, 4096.0));
   explore
       ->add_option("--total-rate", options->total_rate,
                    "Most events per cycle over all counters (T); 0 means N x R")
       ->default_val(0.0)
-      ->check(CLI::Range(0.0, 1e9));
+      ->check(finiteRange(0.0, 1e9));
   explore->add_option("--policy", options->policy, "Counter-management policy")
       ->default_val("round-robin")
       ->check(CLI::IsMember({"round-robin", "largest-first"}));
@@ -191,7 +192,7 @@ void addUpcCommand(CLI::App& root, Action& selected) {
       ->add_option("--ff-sram-ratio", options->ff_per_sram_bit,
                    "Area of a flip-flop bit in SRAM bit cells (default: NanGate 45 nm DFF_X1 "
                    "4.522 um^2 / 45 nm 6T SRAM cell 0.346 um^2)")
-      ->check(CLI::Range(0.01, 1000.0));
+      ->check(finiteRange(0.01, 1000.0));
   explore->add_flag("--json", options->json,
                     "Print one JSON object (key min_low_bits holds the minimal safe width)");
   explore->add_flag("--simulate", options->simulate,
