@@ -49,6 +49,12 @@ void walkToml(const toml::table& table, const std::string& prefix, const Schema&
 }
 
 // Parses the text of a `--set` value as the JSON value the parameter expects.
+// An integer as the user wrote it (values come from a u64 or an i64: a large unsigned value must
+// not print as a negative one).
+std::string integerText(i128 v) {
+  return v < 0 ? std::to_string(static_cast<i64>(v)) : std::to_string(static_cast<u64>(v));
+}
+
 nlohmann::json parseOverrideValue(const Param& param, std::string_view text) {
   const std::string s(text);
   if (param.type == "boolean") {
@@ -154,32 +160,32 @@ void Visitor::integer(std::string_view name, std::string_view doc, Range range, 
   const i128 current = get();
   nlohmann::json def = is_signed ? nlohmann::json(static_cast<i64>(current))
                                  : nlohmann::json(static_cast<u64>(current));
-  out_.push_back(
-      Param{k, std::string(doc), "integer", def,
-            [set, lo, hi, k, pow2 = range.power_of_two](const nlohmann::json& j) {
-              i128 v = 0;
-              if (j.is_number_unsigned()) {
-                v = j.get<u64>();
-              } else if (j.is_number_integer()) {
-                v = j.get<i64>();
-              } else {
-                badValue(k, fmt::format("expects an integer, got {}", describeJson(j)));
-              }
-              const double dv = static_cast<double>(v);
-              if (dv < lo || dv > hi) {
-                badValue(k, fmt::format("{} is outside [{}, {}]", static_cast<i64>(v),
-                                        static_cast<i64>(lo), hi >= 9.2e18 ? u64(-1) : u64(hi)));
-              }
-              if (pow2 && (v <= 0 || (v & (v - 1)) != 0)) {
-                badValue(k, fmt::format("{} is not a power of two", static_cast<i64>(v)));
-              }
-              set(v);
-            },
-            [get, is_signed] {
-              const i128 v = get();
-              return is_signed ? nlohmann::json(static_cast<i64>(v))
-                               : nlohmann::json(static_cast<u64>(v));
-            }});
+  out_.push_back(Param{k, std::string(doc), "integer", def,
+                       [set, lo, hi, k, pow2 = range.power_of_two](const nlohmann::json& j) {
+                         i128 v = 0;
+                         if (j.is_number_unsigned()) {
+                           v = j.get<u64>();
+                         } else if (j.is_number_integer()) {
+                           v = j.get<i64>();
+                         } else {
+                           badValue(k, fmt::format("expects an integer, got {}", describeJson(j)));
+                         }
+                         const double dv = static_cast<double>(v);
+                         if (dv < lo || dv > hi) {
+                           badValue(k, fmt::format("{} is outside [{}, {}]", integerText(v),
+                                                   static_cast<i64>(lo),
+                                                   hi >= 9.2e18 ? u64(-1) : u64(hi)));
+                         }
+                         if (pow2 && (v <= 0 || (v & (v - 1)) != 0)) {
+                           badValue(k, fmt::format("{} is not a power of two", integerText(v)));
+                         }
+                         set(v);
+                       },
+                       [get, is_signed] {
+                         const i128 v = get();
+                         return is_signed ? nlohmann::json(static_cast<i64>(v))
+                                          : nlohmann::json(static_cast<u64>(v));
+                       }});
 }
 
 void Visitor::choice(std::string_view name, std::string_view doc,

@@ -498,6 +498,16 @@ TEST(Config, UnknownKeyInAMachineFileIsAConfigurationError) {
   EXPECT_NE(r.err.find("sockets"), std::string::npos) << r.err;
 }
 
+// An out-of-range value is named as written, a large unsigned one too (not as its i64 wrap).
+TEST(Config, OutOfRangeValuesAreReportedAsWritten) {
+  const RunResult big = hpmsim({"config", "--set", "kernel.lookahead=18446744073709551615"});
+  EXPECT_EQ(big.status(), kConfig);
+  EXPECT_NE(big.err.find("18446744073709551615 is outside"), std::string::npos) << big.err;
+  const RunResult negative = hpmsim({"config", "--set", "node.cores=-3"});
+  EXPECT_EQ(negative.status(), kConfig);
+  EXPECT_NE(negative.err.find("-3 is outside"), std::string::npos) << negative.err;
+}
+
 // A machine file is a regular file of bounded size (a wrong path is not read whole).
 TEST(Config, OversizedMachineFileIsAConfigurationError) {
   TempDir dir;
