@@ -135,6 +135,12 @@ struct MemParams {
   // The L2 "slices" the statistics and events are kept by (Fireplane: one external cache per
   // core) and the memory controllers (Fireplane: ddr.controllers per board).
   u32 l2Instances() const { return bus.snooping() ? cores : l2.slices; }
+  // The sets of each of them (a slice's, or a whole external cache's).
+  u32 l2SetsPerInstance() const {
+    return bus.snooping()
+               ? static_cast<u32>(u64{l2.size_kib} * 1024 / (u64{l2.ways} * l2.line_bytes))
+               : l2.setsPerSlice();
+  }
   u32 controllerInstances() const {
     return bus.snooping() ? bus.boards * ddr.controllers : ddr.controllers;
   }

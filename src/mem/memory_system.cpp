@@ -93,9 +93,7 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   // On Fireplane each core's external cache is a "slice" of its own, indexed by its whole
   // physical line address; the memory controllers are ddr.controllers per board.
   const u32 slices = snoop_ ? n : p_.l2.slices;
-  const u32 sets =
-      snoop_ ? static_cast<u32>(u64{p_.l2.size_kib} * 1024 / (u64{p_.l2.ways} * p_.l2.line_bytes))
-             : p_.l2.setsPerSlice();
+  const u32 sets = p_.l2SetsPerInstance();
   slices_.resize(slices);
   slice_versions_.assign(slices, 0);
   for (u32 s = 0; s < slices; ++s) {
@@ -107,6 +105,7 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   if (snoop_) {
     frames_ = std::make_unique<FrameTable>(p_.bus, n);
     data_free_.assign(p_.bus.boards, 0);
+    for (u32 c = 0; c < n; ++c) board_of_.push_back(p_.bus.boardOf(c, n));
   }
 }
 

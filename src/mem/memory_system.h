@@ -287,6 +287,10 @@ class MemorySystem {
   Cycle snoopOwn(u32 core, u64 l2line, u32 bytes, Cycle p, Source src, bool timed);
   Cycle snoopProbe(u32 core, u64 l2line, Cycle p) const;
   Cycle memoryLatency(u32 core, u64 l2line) const;
+  // Whether l2line's home board is not core's.
+  bool remote(u32 core, u64 l2line) const {
+    return FrameTable::homeBoard(l2line << l2_shift_) != board_of_[core];
+  }
   // A line transfer through `board`'s data port that would arrive at `arrival` (waiting for the
   // port when `waits`): when it arrives.
   Cycle dataPort(u32 board, Cycle arrival, bool timed, bool waits);
@@ -324,6 +328,7 @@ class MemorySystem {
   std::unique_ptr<FrameTable> frames_;  // Fireplane: guest pages' physical frames
   Cycle bus_free_ = 0;                  // the address bus's next free cycle
   std::vector<Cycle> data_free_;        // by board: its data port's next free cycle
+  std::vector<u32> board_of_;           // by core: its board (BusParams::boardOf, once)
   BusStats bus_stats_;
   probe::Bus* bus_ = nullptr;
   u32 requester_ = 0;  // the core whose request is being served (for DDR events)

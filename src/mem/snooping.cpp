@@ -62,8 +62,7 @@ Cycle MemorySystem::busSlot(Cycle p, bool timed, bool waits) {
 }
 
 Cycle MemorySystem::memoryLatency(u32 core, u64 l2line) const {
-  const bool remote = FrameTable::homeBoard(l2line << l2_shift_) != p_.bus.boardOf(core, p_.cores);
-  return p_.ddr.latency + (remote ? p_.bus.remote_latency : 0);
+  return p_.ddr.latency + (remote(core, l2line) ? p_.bus.remote_latency : 0);
 }
 
 Cycle MemorySystem::dataPort(u32 board, Cycle arrival, bool timed, bool waits) {
@@ -79,13 +78,12 @@ Cycle MemorySystem::dataPort(u32 board, Cycle arrival, bool timed, bool waits) {
 
 Cycle MemorySystem::busData(u32 core, u64 l2line, Cycle bstart, Snoop snoop, bool timed,
                             bool waits) {
-  const u32 board = p_.bus.boardOf(core, p_.cores);
+  const u32 board = board_of_[core];
   if (snoop == Snoop::kOwned || snoop == Snoop::kModified) {
     ++bus_stats_.cache_to_cache;
     return dataPort(board, bstart + p_.bus.cache_to_cache_latency, timed, waits);
   }
-  const bool remote = FrameTable::homeBoard(l2line << l2_shift_) != board;
-  ++(remote ? bus_stats_.memory_remote : bus_stats_.memory_local);
+  ++(remote(core, l2line) ? bus_stats_.memory_remote : bus_stats_.memory_local);
   requester_ = core;
   const Cycle dstart = ddrTransfer(l2line, bstart, false, timed);
   return dataPort(board, (waits ? dstart : bstart) + memoryLatency(core, l2line), timed, waits);
@@ -101,15 +99,14 @@ u32 MemorySystem::ecacheVictim(u32 core, u64 l2line, Cycle at, bool timed) {
   if ((s.cache.flags(slot) & Cache::kDirty) != 0) {
     ++s.stats.writebacks;
     HPM_PROBE(bus_, kL2Writebacks, core, 1);
-    const bool remote = FrameTable::homeBoard(old << l2_shift_) != p_.bus.boardOf(core, p_.cores);
-    ++(remote ? bus_stats_.writebacks_remote : bus_stats_.writebacks_local);
+    ++(remote(core, old) ? bus_stats_.writebacks_remote : bus_stats_.writebacks_local);
     const Cycle bstart = busSlot(at, timed, true);
     transaction(TransactionType::kWriteBack, old << l2_shift_, thread_, Snoop::kNone);
     requester_ = core;
     ddrTransfer(old, bstart, true, timed);
     // The line leaves through the board's data port: it delays the fills behind it, not the
     // eviction (the E$ holds it in a writeback buffer).
-    dataPort(p_.bus.boardOf(core, p_.cores), bstart + p_.bus.data_cycles, timed, true);
+    dataPort(board_of_[core], bstart + p_.bus.data_cycles, timed, true);
   }
   if (invalidateCore(core, old)) {
     ++s.stats.back_invalidations;

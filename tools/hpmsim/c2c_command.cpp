@@ -13,6 +13,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>
 
 #include "base/error.h"
 #include "node/machine.h"
@@ -48,8 +49,18 @@ std::string agentName(u32 source, u32 threads_per_core) {
 struct LineSeen {
   std::set<u32> readers, writers;  // source agents
   u64 reads = 0, writes = 0, invalidations = 0;
+  u64 from_cache = 0;  // Fireplane: records whose line another CPU's cache supplied
   u64 records() const { return reads + writes + invalidations; }
 };
+
+// Both reports' end: the shared lines go into the object, the report out, the guest's status back.
+int finish(const C2cOptions& opt, nlohmann::json out, nlohmann::json hot, std::string text,
+           Simulation& sim) {
+  text += "\n";
+  out["shared"] = std::move(hot);
+  printReport(opt.sampling.json, out, text);
+  return sim.kernel().termination().status;
+}
 
 std::vector<std::pair<u64, const LineSeen*>> busiestShared(const std::map<u64, LineSeen>& lines,
                                                            std::size_t* count, u32 top) {
@@ -121,7 +132,7 @@ int runFireplane(const C2cOptions& opt, const MachineConfig& machine, Simulation
       if (t.supplier != probe::kNoSupplier) {
         ++src.from_cache;
         ++src.suppliers[t.supplier];
-        ++line.invalidations;  // here: the line moved from another cache
+        ++line.from_cache;
       } else {
         ++src.from_memory;
       }
@@ -187,20 +198,17 @@ int runFireplane(const C2cOptions& opt, const MachineConfig& machine, Simulation
     text += fmt::format(
         " {:#x} (virtual {:#x}): {} reads, {} ownership requests, {} from another cache; "
         "readers {}; writers {}\n",
-        address, va.value_or(0), line->reads, line->writes, line->invalidations,
+        address, va.value_or(0), line->reads, line->writes, line->from_cache,
         fmt::join(line->readers, ","), fmt::join(line->writers, ","));
     hot.push_back({{"address", address},
                    {"virtual", va.value_or(0)},
                    {"reads", line->reads},
                    {"ownership_requests", line->writes},
-                   {"from_cache", line->invalidations},
+                   {"from_cache", line->from_cache},
                    {"readers", line->readers},
                    {"writers", line->writers}});
   }
-  text += "\n";
-  out["shared"] = hot;
-  printReport(opt.sampling.json, out, text);
-  return sim.kernel().termination().status;
+  return finish(opt, std::move(out), std::move(hot), std::move(text), sim);
 }
 
 int run(const C2cOptions& opt) {
@@ -261,7 +269,6 @@ int run(const C2cOptions& opt) {
   sample(end);
   const u64 from_l2 = unit.read(0, end), from_memory = unit.read(2, end), reads = unit.read(3, end);
   const u64 matched = unit.read(1, end);
-  const Termination& term = sim.kernel().termination();
 
   std::size_t shared_lines = 0;
   const auto shared = busiestShared(lines, &shared_lines, opt.sampling.top);
@@ -308,10 +315,7 @@ int run(const C2cOptions& opt) {
                    {"readers", line->readers},
                    {"writers", line->writers}});
   }
-  text += "\n";
-  out["shared"] = hot;
-  printReport(opt.sampling.json, out, text);
-  return term.status;
+  return finish(opt, std::move(out), std::move(hot), std::move(text), sim);
 }
 
 }  // namespace

@@ -103,9 +103,7 @@ int run(const ConflictsOptions& opt) {
 
   const mem::L2Params& l2 = machine.timing.l2;
   // Fireplane: a block is a set of the CPUs' (equal) external caches.
-  const u32 sets = fireplane
-                       ? static_cast<u32>(u64{l2.size_kib} * 1024 / (u64{l2.ways} * l2.line_bytes))
-                       : l2.setsPerSlice();
+  const u32 sets = timingParamsFor(machine).memParams().l2SetsPerInstance();
   const std::string cache =
       fireplane ? fmt::format(
                       "each CPU's external cache, {} sets of {} ways, {}-byte lines; "
