@@ -32,12 +32,18 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 echo "== fuzzers"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DHPMSIM_FUZZ=ON -DHPMSIM_TESTS=OFF -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF >/dev/null
-cmake --build build-fuzz --target fuzz_elf fuzz_decode
+cmake --build build-fuzz --target fuzz_elf fuzz_decode elf_seeds
+# The ELF fuzzer also starts from malformed variants of a real static binary (elf_seeds.h).
+rm -rf build-fuzz/seeds-elf
+build-fuzz/tests/fuzz/elf_seeds tests/fuzz/corpus/elf/tiny_static build-fuzz/seeds-elf
 seconds=${HPMSIM_FUZZ_SECONDS:-60}
 for target in elf decode; do
   corpus=build-fuzz/corpus-$target
   mkdir -p "$corpus"
-  build-fuzz/tests/fuzz/fuzz_$target -max_total_time="$seconds" -print_final_stats=1 \
-    -artifact_prefix=build-fuzz/ "$corpus" tests/fuzz/corpus/$target
+  seeds=(tests/fuzz/corpus/$target)
+  [[ $target == elf ]] && seeds+=(build-fuzz/seeds-elf)
+  # -timeout=1: an input that takes longer than a second is a failure (a hang).
+  build-fuzz/tests/fuzz/fuzz_$target -max_total_time="$seconds" -timeout=1 -print_final_stats=1 \
+    -artifact_prefix=build-fuzz/ "$corpus" "${seeds[@]}"
 done
 echo "== all tests passed"

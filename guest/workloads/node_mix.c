@@ -6,7 +6,8 @@
 // waits for an interval timer, and makes exactly kMisalignedLoads misaligned loads and
 // kMisalignedStores misaligned stores (the tests know these numbers), and takes one fault of each
 // kind the kernel counts (a load from unmapped memory, a fetch from a non-executable page, an
-// illegal instruction, a breakpoint, a misaligned atomic), each handled. On bgq six threads fill
+// illegal instruction, a breakpoint, a misaligned atomic), each handled, and asks once for more
+// memory than the node has. On bgq six threads fill
 // core 0's four hardware threads and two of core 1's; on bgp they share four cores (context
 // switches). Prints a checksum.
 #include <fcntl.h>
@@ -17,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -141,6 +144,13 @@ int main(int argc, char** argv) {
   for (int i = 0; i < kMisalignedStores; ++i) {
     __asm__ volatile("sw %0, 0(%1)" : : "r"(i), "r"(scratch + 1 + i % 3) : "memory");
   }
+
+  // One request for more memory than the node has: refused (the kernel's MemoryRefusals). The
+  // result is not looked at, so the instructions are the same wherever it runs.
+  struct sysinfo info;
+  sysinfo(&info);
+  syscall(SYS_mmap, NULL, 2 * (size_t)info.totalram * info.mem_unit, PROT_READ | PROT_WRITE,
+          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
   const int fd = open("/dev/zero", O_RDONLY);
   char zeros[256];

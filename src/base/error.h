@@ -18,6 +18,7 @@ enum class ExitCode : int {
   kGuestFault = 5,  // the simulator refused to go on (for example a strict-syscall stop)
   kIo = 6,          // a host file could not be written or read
   kInternal = 70,   // a broken invariant inside the simulator (EX_SOFTWARE)
+  kHost = 71,       // the host refused a resource hpmsim needs (EX_OSERR)
 };
 
 class Error : public std::runtime_error {

@@ -1,9 +1,11 @@
 #include "hart/memory.h"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 
 #include "base/error.h"
 
@@ -15,8 +17,20 @@ constexpr u64 kPermTableBytes = GuestMemory::kVaLimit >> GuestMemory::kPageBits;
 void* reserve(u64 bytes) {
   void* p = ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) {
-    fail(ExitCode::kInternal, "cannot reserve {} GiB of host address space for the guest: {}",
-         bytes >> 30, std::strerror(errno));
+    const int error = errno;
+    // The usual cause is `ulimit -v`, which counts address space, not memory: say so, since
+    // the reservation itself costs none (docs/kernel.md, "Memory").
+    rlimit limit{};
+    std::string hint;
+    if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+      hint = fmt::format(
+          "; the address-space limit (ulimit -v) is {} MiB: hpmsim needs {} GiB of address "
+          "space, which costs no memory, plus what the run uses (node.memory_mib bounds the "
+          "guest's memory)",
+          limit.rlim_cur >> 20, bytes >> 30);
+    }
+    fail(ExitCode::kHost, "cannot reserve {} GiB of host address space for the guest: {}{}",
+         bytes >> 30, std::strerror(error), hint);
   }
   return p;
 }

@@ -156,6 +156,7 @@ enum Errno : i64 {
   kENOTTY = 25,
   kESPIPE = 29,
   kERANGE = 34,
+  kENAMETOOLONG = 36,
   kENOSYS = 38,
   kENOTEMPTY = 39,
   kELOOP = 40,

@@ -143,7 +143,7 @@ ElfImage ElfImage::parse(std::vector<u8> bytes, std::string_view path) {
           bad("'{}': segment {} extends beyond the end of the file (bytes {}..{} of {})", path, i,
               ph.p_offset, ph.p_offset + ph.p_filesz, size);
         }
-        ElfSegment seg{ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz, 0};
+        ElfSegment seg{ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz, 0, static_cast<u32>(i)};
         if (ph.p_flags & PF_R) seg.perm |= GuestMemory::kRead;
         if (ph.p_flags & PF_W) seg.perm |= GuestMemory::kWrite;
         if (ph.p_flags & PF_X) seg.perm |= GuestMemory::kExec;
@@ -202,18 +202,44 @@ void ElfImage::readSymbols(std::string_view) {
             [](const ElfSymbol& a, const ElfSymbol& b) { return a.addr < b.addr; });
 }
 
+void ElfImage::requireMemory(u64 node_bytes, std::string_view path) const {
+  for (const ElfSegment& seg : segments_) {
+    if (seg.memsz > node_bytes) {
+      fail(ExitCode::kProgram,
+           "'{}': segment {} needs {} bytes of memory ({} MiB), more than the node's {} MiB "
+           "(node.memory_mib)",
+           path, seg.index, seg.memsz, alignUp(seg.memsz, u64{1} << 20) >> 20, node_bytes >> 20);
+    }
+  }
+}
+
 u64 ElfImage::mapInto(GuestMemory& memory, u64 bias) const {
+  // (parse() checked each segment without the bias; a PIE's bias may push one past the end.)
+  for (const ElfSegment& seg : segments_) {
+    if (seg.vaddr + bias < seg.vaddr || seg.vaddr + bias + seg.memsz > GuestMemory::kVaLimit) {
+      fail(ExitCode::kProgram,
+           "segment {} does not fit in the address space at load address {:#x} (size {:#x})",
+           seg.index, seg.vaddr + bias, seg.memsz);
+    }
+  }
   // Pages shared by two segments get the union of their permissions, as with Linux's mmaps.
   for (const ElfSegment& seg : segments_) {
     const u64 start = alignDown(seg.vaddr + bias, GuestMemory::kPageSize);
     const u64 end = alignUp(seg.vaddr + bias + seg.memsz, GuestMemory::kPageSize);
-    for (u64 page = start; page < end; page += GuestMemory::kPageSize) {
+    // One host mapping per run of pages no earlier segment took (lazily backed, so the time
+    // does not grow with the size); the shared pages are only re-protected.
+    for (u64 page = start; page < end;) {
+      u64 run_end = page + GuestMemory::kPageSize;
       const u8 old = memory.pagePerm(page);
       if (old == GuestMemory::kNone) {
-        memory.map(page, GuestMemory::kPageSize, seg.perm);
+        while (run_end < end && memory.pagePerm(run_end) == GuestMemory::kNone) {
+          run_end += GuestMemory::kPageSize;
+        }
+        memory.map(page, run_end - page, seg.perm);
       } else {
         memory.protect(page, GuestMemory::kPageSize, old | seg.perm);
       }
+      page = run_end;
     }
     if (seg.filesz != 0) {
       std::memcpy(memory.hostUnchecked(seg.vaddr + bias), bytes_.data() + seg.offset, seg.filesz);

@@ -20,7 +20,8 @@ struct ElfSegment {
   u64 offset = 0;
   u64 filesz = 0;
   u64 memsz = 0;
-  u8 perm = 0;  // GuestMemory::Perm bits
+  u8 perm = 0;    // GuestMemory::Perm bits
+  u32 index = 0;  // its program header's index, to name it in messages
 };
 
 struct ElfSymbol {
@@ -44,8 +45,13 @@ class ElfImage {
   bool executableStack() const { return exec_stack_; }
   const std::optional<ElfSegment>& tls() const { return tls_; }
 
+  // Refuses (hpm::Error, ExitCode::kProgram) an image with a segment larger than `node_bytes`
+  // of memory, naming the segment: it could never be backed, and is refused before any of it is
+  // mapped. `path` names the program.
+  void requireMemory(u64 node_bytes, std::string_view path) const;
   // Maps every PT_LOAD segment at its address plus `bias` (zero unless PIE) and copies in its
-  // file contents. Returns the guest address of the program headers (for AT_PHDR).
+  // file contents: one host mapping per run of pages, so the time does not grow with the size.
+  // Returns the guest address of the program headers (for AT_PHDR).
   u64 mapInto(GuestMemory& memory, u64 bias) const;
   // The page-aligned end of the highest segment (where the heap begins), plus `bias`.
   u64 endOfImage(u64 bias) const;

@@ -87,6 +87,13 @@ int textFile(const std::string& name, const std::string& text) {
 
 }  // namespace
 
+i64 Kernel::readPath(u64 addr, std::string& out) const {
+  constexpr std::size_t kPathMax = 4096;  // PATH_MAX, the terminator included
+  if (memory_.readString(addr, out, kPathMax)) return 0;
+  // readString keeps the bytes it read: all kPathMax of them when none was the terminator.
+  return out.size() == kPathMax ? -abi::kENAMETOOLONG : -abi::kEFAULT;
+}
+
 std::string Kernel::guestPath(i64 dirfd, const std::string& path, i64* error) const {
   *error = 0;
   if (path.empty()) {
@@ -269,7 +276,7 @@ i64 Kernel::openVirtual(const std::string& path, int flags, bool* handled) {
 
 i64 Kernel::sysOpenat(i64 dirfd, u64 path_addr, u64 flags, u64 mode) {
   std::string path;
-  if (!memory_.readString(path_addr, path)) return -abi::kEFAULT;
+  if (i64 e = readPath(path_addr, path)) return e;
   i64 error = 0;
   const std::string guest = guestPath(dirfd, path, &error);
   if (error) return error;
@@ -435,7 +442,7 @@ i64 Kernel::sysStat(i64 dirfd, u64 path_addr, u64 stat_addr, u64 flags) {
     return -abi::kEINVAL;
   }
   std::string path;
-  if (!memory_.readString(path_addr, path)) return -abi::kEFAULT;
+  if (i64 e = readPath(path_addr, path)) return e;
   if (path.empty() && (flags & kAtEmptyPath)) {
     if (dirfd == kGuestAtFdcwd)
       path = ".";
@@ -466,7 +473,7 @@ i64 Kernel::sysStat(i64 dirfd, u64 path_addr, u64 stat_addr, u64 flags) {
 
 i64 Kernel::sysStatx(i64 dirfd, u64 path_addr, u64 flags, u64 mask, u64 statx_addr) {
   std::string path;
-  if (!memory_.readString(path_addr, path)) return -abi::kEFAULT;
+  if (i64 e = readPath(path_addr, path)) return e;
   int host = -1;
   int owned = -1;
   if (path.empty() && (flags & kAtEmptyPath) && dirfd != kGuestAtFdcwd) {
@@ -499,7 +506,7 @@ i64 Kernel::sysPathOp(u64 number, const std::array<u64, 6>& a) {
   // Reads the path argument at `addr` and resolves it against `dirfd`.
   auto resolve = [this](i64 dirfd, u64 addr, std::string& out) -> i64 {
     std::string path;
-    if (!memory_.readString(addr, path)) return -abi::kEFAULT;
+    if (i64 e = readPath(addr, path)) return e;
     i64 error = 0;
     out = guestPath(dirfd, path, &error);
     return error;
@@ -538,21 +545,33 @@ i64 Kernel::sysPathOp(u64 number, const std::array<u64, 6>& a) {
           ::syscall(SYS_renameat2, from_dir, last.c_str(), to_dir, to_last.c_str(), rflags));
     }
     case abi::kLinkat: {
+      if (a[4] & ~u64{AT_SYMLINK_FOLLOW | AT_EMPTY_PATH}) return -abi::kEINVAL;
       std::string to, to_last;
       if (i64 e = resolve(static_cast<i32>(a[0]), a[1], guest)) return e;
       if (i64 e = resolve(static_cast<i32>(a[2]), a[3], to)) return e;
-      const int from_dir = fs_->openParent(guest, last);
-      if (from_dir < 0) return from_dir;
-      HostFd h1(from_dir);
       const int to_dir = fs_->openParent(to, to_last);
       if (to_dir < 0) return to_dir;
       HostFd h2(to_dir);
-      // Never follow a symlink here: its target would be resolved outside the sandbox.
+      if (a[4] & AT_SYMLINK_FOLLOW) {
+        // Link what the path leads to: resolved inside the root (a symlink whose target is
+        // outside it leads nowhere: ENOENT), then linked through the descriptor's /proc entry
+        // (AT_EMPTY_PATH would need CAP_DAC_READ_SEARCH).
+        const int target = fs_->open(guest, O_PATH, 0);
+        if (target < 0) return target;
+        HostFd h1(target);
+        const std::string proc = "/proc/self/fd/" + std::to_string(target);
+        return hostResult(
+            ::linkat(AT_FDCWD, proc.c_str(), to_dir, to_last.c_str(), AT_SYMLINK_FOLLOW));
+      }
+      const int from_dir = fs_->openParent(guest, last);
+      if (from_dir < 0) return from_dir;
+      HostFd h1(from_dir);
+      // Without AT_SYMLINK_FOLLOW a symlink is linked itself, as Linux does.
       return hostResult(::linkat(from_dir, last.c_str(), to_dir, to_last.c_str(), 0));
     }
     case abi::kSymlinkat: {
       std::string target;
-      if (!memory_.readString(a[0], target)) return -abi::kEFAULT;
+      if (i64 e = readPath(a[0], target)) return e;
       if (i64 e = resolve(static_cast<i32>(a[1]), a[2], guest)) return e;
       const int parent = fs_->openParent(guest, last);
       if (parent < 0) return parent;
@@ -623,7 +642,7 @@ i64 Kernel::sysPathOp(u64 number, const std::array<u64, 6>& a) {
 i64 Kernel::sysReadlinkat(i64 dirfd, u64 path_addr, u64 buf, u64 size) {
   if (static_cast<i64>(size) <= 0) return -abi::kEINVAL;
   std::string path;
-  if (!memory_.readString(path_addr, path)) return -abi::kEFAULT;
+  if (i64 e = readPath(path_addr, path)) return e;
   i64 error = 0;
   const std::string guest = guestPath(dirfd, path, &error);
   if (error) return error;

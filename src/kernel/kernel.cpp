@@ -62,6 +62,8 @@ void KernelStats::visit(stats::Visitor& v) const {
   v.counter("faults_illegal", faults_illegal, "Illegal instructions");
   v.counter("faults_breakpoint", faults_breakpoint, "Breakpoints (ebreak)");
   v.counter("counter_interrupts", counter_interrupts, "Counter-unit interrupts queued");
+  v.counter("memory_refusals", memory_refusals,
+            "Memory requests refused with ENOMEM: they would exceed the node's memory");
   v.counter("scheduler_slices", slices, "Scheduler picks that ran a thread");
   v.counter("scheduler_empty_slices", empty_slices,
             "Picks that retired no instruction (the thread's next instruction issues later)");
@@ -141,6 +143,7 @@ std::span<const probe::TruthRow<Kernel>> Kernel::truthTable() {
       HPM_TRUTH(kFaultsIllegal, faults_illegal),
       HPM_TRUTH(kFaultsBreakpoint, faults_breakpoint),
       HPM_TRUTH(kCounterInterrupts, counter_interrupts),
+      HPM_TRUTH(kMemoryRefusals, memory_refusals),
   };
   return kRows;
 }
@@ -246,6 +249,14 @@ void Kernel::mapRange(u64 start, u64 length, u8 perm, std::string name) {
   vmas_.insert(start, start + length, perm, std::move(name));
 }
 
+bool Kernel::fitsNodeMemory(u64 added, u64 released) {
+  const u64 after = vmas_.committedBytes() - released + added;
+  if (after <= config_.memory_bytes) return true;
+  ++stats_.memory_refusals;
+  HPM_PROBE(bus_, kMemoryRefusals, 0, 1);
+  return false;
+}
+
 void Kernel::unmapRange(u64 start, u64 length) {
   // Device windows inside the range go with it (a window is unmapped whole).
   std::erase_if(device_windows_, [&](const DeviceWindow& w) {
@@ -265,6 +276,7 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   image_ = std::make_unique<ElfImage>(ElfImage::load(path));
   exe_guest_path_ = path;
   load_bias_ = image_->isPie() ? kPieBase : 0;
+  image_->requireMemory(config_.memory_bytes, path);  // the stack is checked below
   const u64 phdr = image_->mapInto(memory_, load_bias_);
   for (const ElfSegment& seg : image_->segments()) {
     const u64 start = alignDown(seg.vaddr + load_bias_, GuestMemory::kPageSize);
@@ -286,6 +298,12 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   sigreturn_trampoline_ = stack_top_ - kStackSize - 2 * GuestMemory::kPageSize;
   mapRange(sigreturn_trampoline_, GuestMemory::kPageSize, GuestMemory::kRead | GuestMemory::kExec,
            "[vdso]");
+  if (vmas_.committedBytes() > config_.memory_bytes) {
+    fail(ExitCode::kProgram,
+         "'{}': its segments and the 8 MiB stack need {} MiB of memory, more than the node's {} "
+         "MiB (node.memory_mib)",
+         path, alignUp(vmas_.committedBytes(), u64{1} << 20) >> 20, config_.memory_bytes >> 20);
+  }
   const u32 trampoline[2] = {0x08b00893u, 0x00000073u};
   std::memcpy(memory_.hostUnchecked(sigreturn_trampoline_), trampoline, sizeof trampoline);
 
@@ -357,6 +375,18 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   thread->slot = pickHardwareThread();
   threads_.push_back(std::move(thread));
   schedule(*threads_.back());
+  // A signal that came while the program was loading ends the run before it starts (the
+  // tools poll only between scheduling rounds, which a short program may never reach).
+  if (interrupt_source_) {
+    if (const int signo = interrupt_source_()) {
+      Termination term;
+      term.refused = true;
+      term.status = 128 + signo;
+      term.report = fmt::format("hpmsim: interrupted by {} while loading '{}': nothing ran\n",
+                                signalReportName(signo), path);
+      terminate(std::move(term));
+    }
+  }
 }
 
 void Kernel::terminate(Termination termination) {
@@ -444,13 +474,14 @@ void Kernel::handleStop(Thread& t, const Stop& stop) {
       return;
     case StopReason::kFetchFault:
       countFault(t, probe::Event::kFaultsFetch, stats_.faults_fetch);
-      raiseFault(t, SIGSEGV, memory_.pagePerm(stop.addr) ? kSegvAccErr : kSegvMapErr, stop.addr,
+      // (A mapping without the access, PROT_NONE included, is SEGV_ACCERR, as on Linux.)
+      raiseFault(t, SIGSEGV, vmas_.find(stop.addr) ? kSegvAccErr : kSegvMapErr, stop.addr,
                  "instruction fetch from non-executable memory");
       return;
     case StopReason::kLoadFault:
     case StopReason::kStoreFault: {
       countFault(t, probe::Event::kFaultsData, stats_.faults_data);
-      const bool mapped = memory_.pagePerm(stop.addr) != 0;
+      const bool mapped = vmas_.find(stop.addr) != nullptr;
       const bool load = stop.reason == StopReason::kLoadFault;
       raiseFault(t, SIGSEGV, mapped ? kSegvAccErr : kSegvMapErr, stop.addr,
                  load ? (mapped ? "load from protected memory" : "load from unmapped memory")
@@ -622,6 +653,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
   const u64 quantum = config_.params.quantum;
   const u64 lookahead = config_.params.lookahead;
   u64 rounds = 0;
+  pollInterrupt();  // once before the first round: a short run might never reach a poll
   while (!finished()) {
     if ((++rounds & 1023) == 0) {
       if (progress) progress();

@@ -109,8 +109,9 @@ struct KernelStats {
   u64 faults_data = 0, faults_fetch = 0, faults_alignment = 0, faults_illegal = 0;
   u64 faults_breakpoint = 0;
   u64 counter_interrupts = 0;
-  u64 slices = 0;        // scheduler picks that ran a thread
-  u64 empty_slices = 0;  // ... of which retired no instruction (a timed wait to issue)
+  u64 memory_refusals = 0;  // brk, mmap, mremap, mprotect refused: node memory exhausted
+  u64 slices = 0;           // scheduler picks that ran a thread
+  u64 empty_slices = 0;     // ... of which retired no instruction (a timed wait to issue)
 
   void visit(stats::Visitor& v) const;
 };
@@ -467,10 +468,18 @@ class Kernel : public MemoryDevice, public TouchListener {
   i64 sysMprotect(u64 addr, u64 length, u64 prot);
   i64 sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u64 new_addr);
   void mapRange(u64 start, u64 length, u8 perm, std::string name);
+  // Whether the guest's committed memory (VmaMap::committedBytes) stays within the node's
+  // memory when a change adds `added` committed bytes and releases `released`: a compute node
+  // has no swap and CNK does not overcommit, so a request past it fails with ENOMEM. A refusal
+  // is counted (MemoryRefusals).
+  bool fitsNodeMemory(u64 added, u64 released);
   i64 mapDevice(const FdEntry& entry, u64 addr, u64 length, u64 prot, u64 flags, u64 offset);
   void unmapRange(u64 start, u64 length);
 
   // Files.
+  // Reads a path argument as Linux does: -EFAULT if a byte before its end cannot be read,
+  // -ENAMETOOLONG if it has no terminator within PATH_MAX (4096) bytes, else 0.
+  i64 readPath(u64 addr, std::string& out) const;
   std::string guestPath(i64 dirfd, const std::string& path, i64* error) const;
   i64 openVirtual(const std::string& normalized, int flags, bool* handled);
   i64 sysOpenat(i64 dirfd, u64 path_addr, u64 flags, u64 mode);

@@ -328,9 +328,13 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
         if (!inAddressSpace(a[0], len) || !vmas_.isFullyMapped(a[0], a[0] + len)) {
           return -abi::kENOMEM;
         }
-        for (u64 page = a[0]; page < a[0] + len; page += GuestMemory::kPageSize) {
-          const u8 perm = memory_.pagePerm(page);
-          memory_.map(page, GuestMemory::kPageSize, perm);
+        // One host call per run of pages with the same protection (map() zero-fills).
+        for (u64 run = a[0]; run < a[0] + len;) {
+          const u8 perm = memory_.pagePerm(run);
+          u64 end = run + GuestMemory::kPageSize;
+          while (end < a[0] + len && memory_.pagePerm(end) == perm) end += GuestMemory::kPageSize;
+          if (!(perm & GuestMemory::kDevice)) memory_.map(run, end - run, perm);
+          run = end;
         }
       }
       return 0;
@@ -410,7 +414,7 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
     }
     case abi::kChdir: {
       std::string path;
-      if (!memory_.readString(a[0], path)) return -abi::kEFAULT;
+      if (i64 e = readPath(a[0], path)) return e;
       i64 error = 0;
       const std::string guest = guestPath(kGuestAtFdcwd, path, &error);
       if (error) return error;
@@ -666,8 +670,9 @@ i64 Kernel::sysBrk(u64 addr) {
   const u64 old_end = alignUp(brk_current_, GuestMemory::kPageSize);
   const u64 new_end = alignUp(addr, GuestMemory::kPageSize);
   if (new_end > old_end) {
-    if (new_end > mmap_base_ || !vmas_.isFree(old_end, new_end)) {
-      return static_cast<i64>(brk_current_);
+    if (new_end > mmap_base_ || !vmas_.isFree(old_end, new_end) ||
+        !fitsNodeMemory(new_end - old_end, 0)) {
+      return static_cast<i64>(brk_current_);  // Linux's failed brk: the break stays
     }
     mapRange(old_end, new_end - old_end, GuestMemory::kRead | GuestMemory::kWrite, "[heap]");
   } else if (new_end < old_end) {
@@ -707,7 +712,6 @@ i64 Kernel::sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offse
       return -abi::kEEXIST;
     }
     where = addr;
-    unmapRange(where, len);
   } else {
     const u64 hint = alignDown(addr, GuestMemory::kPageSize);
     if (hint != 0 && hint >= brk_start_ && len <= mmap_base_ && hint <= mmap_base_ - len &&
@@ -721,6 +725,10 @@ i64 Kernel::sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offse
     }
   }
   const u8 perm = protToPerm(prot);
+  if (!fitsNodeMemory(VmaMap::commits(perm) ? len : 0, vmas_.committedIn(where, where + len))) {
+    return -abi::kENOMEM;  // (a MAP_FIXED request leaves what was there in place)
+  }
+  if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) unmapRange(where, len);
   mapRange(where, len, perm, file ? file->guest_path : std::string());
   if (file != nullptr) {
     // Private file mappings are copies: read the file's bytes in; past its end reads zero.
@@ -757,6 +765,9 @@ i64 Kernel::sysMprotect(u64 addr, u64 length, u64 prot) {
     return -abi::kENOMEM;
   }
   const u8 perm = protToPerm(prot);
+  if (!fitsNodeMemory(VmaMap::commits(perm) ? len : 0, vmas_.committedIn(addr, addr + len))) {
+    return -abi::kENOMEM;
+  }
   bool touches_code = (perm & GuestMemory::kExec) != 0;
   for (u64 page = addr; page < addr + len && !touches_code; page += GuestMemory::kPageSize) {
     touches_code = (memory_.pagePerm(page) & GuestMemory::kExec) != 0;
@@ -780,12 +791,15 @@ i64 Kernel::sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u
   if (vma == nullptr || !vmas_.isFullyMapped(old_addr, old_addr + old_len)) return -abi::kEFAULT;
   const u8 perm = vma->perm;
   const std::string name = vma->name;
+  // Growing commits the new part (a move releases the old range as it takes the new one).
+  const u64 growth = VmaMap::commits(perm) && new_len > old_len ? new_len - old_len : 0;
   if (!(flags & MREMAP_FIXED)) {
     if (new_len <= old_len) {
       if (new_len < old_len) unmapRange(old_addr + new_len, old_len - new_len);
       return static_cast<i64>(old_addr);
     }
     const u64 growth_limit = stack_top_ - (u64{8} << 20);  // the stack's reserved 8 MiB below
+    if (!fitsNodeMemory(growth, 0)) return -abi::kENOMEM;
     if (new_len <= growth_limit && old_addr <= growth_limit - new_len &&
         vmas_.isFree(old_addr + old_len, old_addr + new_len)) {
       mapRange(old_addr + old_len, new_len - old_len, perm, name);
@@ -800,6 +814,9 @@ i64 Kernel::sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u
     if (new_addr & (GuestMemory::kPageSize - 1)) return -abi::kEINVAL;
     if (!inAddressSpace(new_addr, new_len)) return -abi::kEINVAL;
     if (new_addr < old_addr + old_len && old_addr < new_addr + new_len) return -abi::kEINVAL;
+    if (!fitsNodeMemory(growth, vmas_.committedIn(new_addr, new_addr + new_len))) {
+      return -abi::kENOMEM;
+    }
     unmapRange(new_addr, new_len);
   }
   const u64 moved = std::min(old_len, new_len);

@@ -1,6 +1,25 @@
 #include "kernel/vma.h"
 
+#include <algorithm>
+
+#include "hart/memory.h"
+
 namespace hpm {
+
+bool VmaMap::commits(u8 perm) {
+  return (perm & (GuestMemory::kRead | GuestMemory::kWrite | GuestMemory::kExec)) != 0;
+}
+
+u64 VmaMap::committedIn(u64 start, u64 end) const {
+  u64 bytes = 0;
+  auto it = areas_.lower_bound(start);
+  if (it != areas_.begin() && std::prev(it)->second.end > start) it = std::prev(it);
+  for (; it != areas_.end() && it->second.start < end; ++it) {
+    if (!commits(it->second.perm)) continue;
+    bytes += std::min(it->second.end, end) - std::max(it->second.start, start);
+  }
+  return bytes;
+}
 
 void VmaMap::remove(u64 start, u64 end) {
   if (start >= end) return;
@@ -9,6 +28,7 @@ void VmaMap::remove(u64 start, u64 end) {
     auto prev = std::prev(it);
     if (prev->second.end > start) it = prev;
   }
+  committed_ -= committedIn(start, end);
   while (it != areas_.end() && it->second.start < end) {
     Vma area = it->second;
     it = areas_.erase(it);
@@ -28,6 +48,7 @@ void VmaMap::remove(u64 start, u64 end) {
 
 void VmaMap::insert(u64 start, u64 end, u8 perm, std::string name) {
   remove(start, end);
+  if (commits(perm)) committed_ += end - start;
   areas_.emplace(start, Vma{start, end, perm, std::move(name)});
 }
 

@@ -1,6 +1,7 @@
 // The process's mappings (virtual memory areas): which ranges exist, with what protection, for
 // mmap placement, munmap/mprotect splitting and /proc/self/maps. Page permissions for access
-// checks live in GuestMemory; this map records which ranges are taken.
+// checks live in GuestMemory; this map records which ranges are taken, and how much of them the
+// guest may back with memory (the node's memory limit is enforced against committedBytes()).
 #pragma once
 
 #include <map>
@@ -27,6 +28,15 @@ class VmaMap {
   // Sets the protection of the mapped parts of [start, end).
   void protect(u64 start, u64 end, u8 perm);
 
+  // Bytes the guest can read, write or execute: what its mappings may back with memory. Areas
+  // with no access (PROT_NONE reservations) and device windows take none, as under Linux's
+  // strict overcommit accounting, where only accessible private memory is charged.
+  u64 committedBytes() const { return committed_; }
+  // The committed bytes inside [start, end).
+  u64 committedIn(u64 start, u64 end) const;
+  // Whether an area with `perm` commits memory.
+  static bool commits(u8 perm);
+
   bool isFree(u64 start, u64 end) const;
   bool isFullyMapped(u64 start, u64 end) const;
   const Vma* find(u64 addr) const;
@@ -38,6 +48,7 @@ class VmaMap {
 
  private:
   std::map<u64, Vma> areas_;  // keyed by start; non-overlapping
+  u64 committed_ = 0;         // committedIn over every area, kept as areas come and go
 };
 
 }  // namespace hpm

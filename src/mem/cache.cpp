@@ -11,17 +11,17 @@ Cache::Cache(u32 sets, u32 ways, u32 set_shift, Replacement replacement, u64 see
       set_mask_(sets - 1),
       replacement_(replacement),
       rng_(seed | 1),
-      tags_(std::size_t{sets} * ways, kInvalid),
-      age_(std::size_t{sets} * ways, 0),
-      ready_(std::size_t{sets} * ways, 0),
-      meta_(std::size_t{sets} * ways, 0),
-      flags_(std::size_t{sets} * ways, 0) {}
+      keys_(std::size_t{sets} * ways),
+      age_(std::size_t{sets} * ways),
+      ready_(std::size_t{sets} * ways),
+      meta_(std::size_t{sets} * ways),
+      flags_(std::size_t{sets} * ways) {}
 
 u32 Cache::victim(u64 line) {
   const u32 base = setBase(line);
   if (replacement_ == Replacement::kRandom) {
     for (u32 w = 0; w < ways_; ++w) {
-      if (tags_[base + w] == kInvalid) return base + w;
+      if (keys_[base + w] == 0) return base + w;
     }
     rng_ ^= rng_ << 13;
     rng_ ^= rng_ >> 7;

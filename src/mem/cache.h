@@ -1,6 +1,8 @@
 // A set-associative tag array with per-line timestamps, as flat arrays (no allocation after
-// construction, no per-access hashing). It keeps no statistics and knows nothing of timing: the
-// memory system (memory_system.h) decides what an access means and counts it in one place.
+// construction, no per-access hashing), all zero when empty: the arrays are ZeroArrays, so a
+// large cache takes host memory only for the sets a run touches. It keeps no statistics and knows
+// nothing of timing: the memory system (memory_system.h) decides what an access means and counts it
+// in one place.
 //
 // A line is named by its line address (byte address >> log2(line bytes)). Its set is
 // (line >> set_shift) & (sets - 1): set_shift is 0 for the private caches; an L2 slice skips the
@@ -9,9 +11,8 @@
 // sharer mask) and `flags` (dirty, prefetched, shared).
 #pragma once
 
-#include <vector>
-
 #include "base/types.h"
+#include "base/zero_array.h"
 #include "mem/mem_params.h"
 
 namespace hpm::mem {
@@ -33,8 +34,9 @@ class Cache {
   // The slot holding `line`, or kNone. No side effect.
   u32 find(u64 line) const {
     const u32 base = setBase(line);
+    const u64 key = line + 1;
     for (u32 w = 0; w < ways_; ++w) {
-      if (tags_[base + w] == line) return base + w;
+      if (keys_[base + w] == key) return base + w;
     }
     return kNone;
   }
@@ -46,21 +48,21 @@ class Cache {
   u32 victim(u64 line);
   // Installs `line` in `slot` (from victim()); the caller has dealt with the previous line.
   void install(u32 slot, u64 line, Cycle ready) {
-    tags_[slot] = line;
+    keys_[slot] = line + 1;
     age_[slot] = ++clock_;
     ready_[slot] = ready;
     meta_[slot] = 0;
     flags_[slot] = 0;
   }
   void invalidate(u32 slot) {
-    tags_[slot] = kInvalid;
+    keys_[slot] = 0;
     age_[slot] = 0;  // the first choice of victim()
     flags_[slot] = 0;
     meta_[slot] = 0;
   }
 
-  u64 tag(u32 slot) const { return tags_[slot]; }
-  bool valid(u32 slot) const { return tags_[slot] != kInvalid; }
+  u64 tag(u32 slot) const { return keys_[slot] - 1; }  // kInvalid for an invalid slot
+  bool valid(u32 slot) const { return keys_[slot] != 0; }
   Cycle ready(u32 slot) const { return ready_[slot]; }
   void setReady(u32 slot, Cycle c) { ready_[slot] = c; }
   u64 meta(u32 slot) const { return meta_[slot]; }
@@ -78,11 +80,13 @@ class Cache {
   Replacement replacement_ = Replacement::kLru;
   u64 clock_ = 0;  // age stamps: larger is younger; 0 marks an invalid slot
   u64 rng_ = 1;
-  std::vector<u64> tags_;
-  std::vector<u64> age_;
-  std::vector<Cycle> ready_;
-  std::vector<u64> meta_;
-  std::vector<u8> flags_;
+  // Per slot: the line + 1 (0: invalid, so that empty is all zero), the age stamp, ready, meta
+  // and flags.
+  ZeroArray<u64> keys_;
+  ZeroArray<u64> age_;
+  ZeroArray<Cycle> ready_;
+  ZeroArray<u64> meta_;
+  ZeroArray<u8> flags_;
 };
 
 }  // namespace hpm::mem

@@ -215,4 +215,11 @@ void MemParams::validate() const {
   }
 }
 
+u64 MemParams::cacheStateBytes() const {
+  constexpr u64 kBytesPerLine = 8 + 8 + 8 + 8 + 1;  // Cache: key, age, ready, meta, flags
+  const u64 l1_lines = u64{l1i.sets()} * l1i.ways + u64{l1d.sets()} * l1d.ways + l1p.entries;
+  const u64 l2_lines = u64{l2Instances()} * l2SetsPerInstance() * l2.ways;
+  return (u64{cores} * l1_lines + l2_lines) * kBytesPerLine;
+}
+
 }  // namespace hpm::mem

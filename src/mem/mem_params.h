@@ -141,6 +141,10 @@ struct MemParams {
                ? static_cast<u32>(u64{l2.size_kib} * 1024 / (u64{l2.ways} * l2.line_bytes))
                : l2.setsPerSlice();
   }
+  // The host memory the caches' state takes when every line of every cache is in use (each
+  // line's tag, age, ready cycle, sharers and flags: Cache::kBytesPerLine). The arrays are
+  // lazily backed, so a run takes only what it touches; this is the most it can take.
+  u64 cacheStateBytes() const;
   u32 controllerInstances() const {
     return bus.snooping() ? bus.boards * ddr.controllers : ddr.controllers;
   }

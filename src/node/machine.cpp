@@ -1,5 +1,7 @@
 #include "node/machine.h"
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -75,7 +77,20 @@ MachineConfig loadMachine(const std::string& spec, const std::vector<std::string
     fail(ExitCode::kConfig, "unknown machine '{}': not a preset ({}) or a TOML file", spec, known);
   }
   for (const std::string& o : overrides) schema.applyOverride(o);
-  timingParamsFor(config).validate();  // constraints between timing parameters
+  const auto timing = timingParamsFor(config);
+  timing.validate();  // constraints between timing parameters
+  // The caches are lazily backed, but a run that used every line of them must not exhaust the
+  // host: the documented ranges allow caches far larger than a host's memory.
+  const u64 state = timing.memParams().cacheStateBytes();
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_bytes = ::sysconf(_SC_PAGESIZE);
+  if (pages > 0 && page_bytes > 0 && state > static_cast<u64>(pages) * page_bytes) {
+    fail(ExitCode::kConfig,
+         "the caches of machine {} ({} cores: l1i {} KiB, l1d {} KiB, l2 {} KiB) need up to {} "
+         "MiB of host memory for their state (33 bytes per line), more than this host's {} MiB",
+         config.name, config.node.cores, config.timing.l1i.size_kib, config.timing.l1d.size_kib,
+         config.timing.l2.size_kib, state >> 20, (static_cast<u64>(pages) * page_bytes) >> 20);
+  }
   return config;
 }
 

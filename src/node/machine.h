@@ -22,15 +22,17 @@ struct NodeParams {
   u32 cores = 16;             // compute cores available to applications
   u32 threads_per_core = 4;   // hardware threads per core
   double clock_mhz = 1600.0;  // core clock
-  u64 memory_mib = 16384;     // node memory reported to the guest
+  u64 memory_mib = 16384;     // node memory: reported to the guest, and its limit
 
   void visit(config::Visitor& v) {
     v.param("cores", cores, "Compute cores available to applications", config::Range{1, 1024});
     v.param("threads_per_core", threads_per_core, "Hardware threads per core",
             config::Range{1, 16});
     v.param("clock_mhz", clock_mhz, "Core clock in MHz", config::Range{1, 100000});
-    v.param("memory_mib", memory_mib, "Node memory reported to the guest, in MiB",
-            config::Range{64, 1 << 24});
+    v.param("memory_mib", memory_mib,
+            "Node memory in MiB: what the guest sees (sysinfo, /proc/meminfo) and the most it can "
+            "map (ENOMEM past it); at most the guest's 256 GiB address space",
+            config::Range{64, 1 << 18});
   }
 };
 

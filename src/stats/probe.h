@@ -201,6 +201,8 @@ enum class Rate : u8 {
   X(SignalsDelivered, kKernel, kPulse, kAverageOne, "Signal handler frames built")                 \
   X(TimerExpirations, kKernel, kPulse, kAny, "Interval and POSIX timer expirations")               \
   X(PageFirstTouches, kKernel, kPulse, kAverageOne, "First accesses to a page of guest memory")    \
+  X(MemoryRefusals, kKernel, kPulse, kAverageOne,                                                  \
+    "Memory requests (brk, mmap, mremap, mprotect) refused: past the node's memory")               \
   X(FutexWaits, kKernel, kPulse, kAverageOne, "Futex waits that blocked")                          \
   X(FutexWakes, kKernel, kPulse, kAny, "Threads woken by futex wakes")                             \
   X(ThreadsCreated, kKernel, kPulse, kAverageOne, "Threads created (clone)")                       \

@@ -211,6 +211,10 @@ void addKernelCases(std::vector<GuestCase>& c) {
   }
   hpmsimOnly("syscall_storm_timing", "syscall_storm", {"19", "5000"}, {"--mode", "timing"});
   hpmsimOnly("memory_map_edges", "memory_map_edges", {}, {});
+  // The node's memory bounds the guest's (qemu-user has the host's).
+  hpmsimOnly("memory_limit_256", "memory_limit", {}, {"--set", "node.memory_mib=256"});
+  hpmsimOnly("memory_limit_1024_timing", "memory_limit", {},
+             {"--set", "node.memory_mib=1024", "--mode", "timing"});
   // The random code's results do not depend on the mode (the qemu comparison runs functional).
   hpmsimOnly("isa_random_timing", "isa_random", {"1", "300"}, {"--mode", "timing"});
   // getrandom's bytes: the same on every run (qemu's are the host's).
@@ -301,6 +305,8 @@ std::vector<GuestCase> guestCases() {
   c.push_back({"startup_stack", "startup_stack", {"one", "two words"}, exits(0), 0, "", {"X=1"}});
   c.push_back({"signals", "signals", {}, exits(0), 4, "", {}});
   c.push_back({"segfault", "segfault", {}, dies(SIGSEGV), 1, "", {}});
+  // Four handled SIGSEGVs (their si_codes are compared), each a faulting instruction.
+  c.push_back({"linux_edges", "linux_edges", {}, exits(0), 4, "", {}});
   for (const char* v : {"zero32", "zero16", "ones", "csr", "unimp"}) {
     c.push_back({std::string("illegal_insn_") + v, "illegal_insn", {v}, dies(SIGILL), 1, "", {}});
   }
@@ -980,6 +986,25 @@ TEST(HpmsimSandbox, RootThatIsAFileIsAClearError) {
 }
 
 // System calls the simulator does not implement, and its seeded randomness.
+// A guest asking for far more than the node has gets ENOMEM, and hpmsim's own host memory stays
+// below the node's memory plus the overhead docs/kernel.md states for bgq (64 MiB).
+TEST(HpmsimMemory, AGuestPastTheNodesMemoryGetsEnomemAndHpmsimsFootprintStaysBounded) {
+  TempDir cwd;
+  HpmsimRun r = runHpmsimWith({"--set", "node.memory_mib=256"}, "memory_limit", {}, cwd.path());
+  ASSERT_TRUE(r.run.exited() && r.run.exit_code() == 0) << r.run.describe() << r.run.err;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.run.out, m, std::regex("touched_mib=([0-9]+)"))) << r.run.out;
+  const std::uint64_t touched = std::stoull(m[1]);
+  EXPECT_GE(touched, 192u);
+  EXPECT_LT(touched, 256u);
+  ASSERT_TRUE(r.stats.is_object());
+  EXPECT_GE(r.stats["kernel"]["memory_refusals"].get<std::uint64_t>(), 5u)
+      << r.stats["kernel"].dump();
+  const std::uint64_t peak_kib = r.stats["host_peak_rss_kib"].get<std::uint64_t>();
+  EXPECT_GT(peak_kib, touched << 10) << "the guest's pages are the host's";
+  EXPECT_LT(peak_kib, (std::uint64_t{256} + 64) << 10);
+}
+
 TEST(HpmsimSyscalls, AnUnknownCallReturnsEnosysAndIsCountedByNumber) {
   TempDir cwd;
   HpmsimRun r = runHpmsimWith({}, "syscalls_raw", {}, cwd.path());

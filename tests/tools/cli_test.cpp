@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <chrono>
 
 #include <csignal>
@@ -21,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/fuzz/elf_seeds.h"
 #include "tests/support/process.h"
 
 namespace {
@@ -150,6 +153,87 @@ TEST(Run, FifoOrDeviceAsProgramIsRefusedWithoutWaiting) {
   EXPECT_EQ(dev.status(), 4) << dev.err;
   EXPECT_NE(dev.err.find("'/dev/null' is not a regular file (a device)"), std::string::npos)
       << dev.err;
+}
+
+// The loader maps each segment in one host call and refuses what the node cannot hold.
+std::vector<std::uint8_t> seedNamed(const std::string& name) {
+  std::ifstream in(kSourceDir / "tests/fuzz/corpus/elf/tiny_static", std::ios::binary);
+  const std::vector<std::uint8_t> real{std::istreambuf_iterator<char>(in),
+                                       std::istreambuf_iterator<char>()};
+  for (hpm::test::ElfSeed& seed : hpm::test::malformedElfSeeds(real)) {
+    if (seed.name == name) return std::move(seed.bytes);
+  }
+  ADD_FAILURE() << "no seed " << name;
+  return {};
+}
+
+fs::path writeProgram(const fs::path& dir, const std::vector<std::uint8_t>& bytes) {
+  const fs::path path = dir / "prog";
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+  fs::permissions(path, fs::perms::owner_all);
+  return path;
+}
+
+TEST(Run, ASegmentLargerThanTheNodesMemoryIsRefusedAtLoadNamingIt) {
+  TempDir dir;
+  const fs::path prog = writeProgram(dir.path(), seedNamed("memsz_248g"));
+  const RunResult r = hpmsim({"run", "--", prog.string()});
+  EXPECT_EQ(r.status(), 4) << r.describe() << r.err;  // ExitCode::kProgram
+  EXPECT_NE(r.err.find("segment 1 needs 266287972352 bytes of memory (253952 MiB), more than the "
+                       "node's 16384 MiB (node.memory_mib)"),
+            std::string::npos)
+      << r.err;
+  const RunResult small = hpmsim({"run", "--set", "node.memory_mib=4096", "--",
+                                  writeProgram(dir.path(), seedNamed("memsz_8g")).string()});
+  EXPECT_EQ(small.status(), 4) << small.err;
+  EXPECT_NE(small.err.find("more than the node's 4096 MiB"), std::string::npos) << small.err;
+}
+
+TEST(Run, AnEightGibSegmentLoadsWithoutBackingItsPages) {
+  TempDir dir;
+  const fs::path prog = writeProgram(dir.path(), seedNamed("memsz_8g"));
+  const fs::path stats = dir.path() / "s.json";
+  const RunResult r =
+      hpmsim({"run", "--mode", "functional", "--stats-json", stats.string(), "--", prog.string()});
+  EXPECT_EQ(r.status(), 0) << r.describe() << r.err;
+  const json j = readJson(stats);
+  EXPECT_LT(j["host_peak_rss_kib"].get<u64>(), u64{256} << 10) << "KiB; 8 GiB were mapped";
+}
+
+// SIGINT pending before hpmsim starts (blocked by its parent, so not lost): the run stops before
+// its first instruction, says so, and exits 130.
+TEST(Run, AnInterruptDuringLoadingStopsTheRunBeforeItStarts) {
+  TempDir dir;
+  const fs::path err = dir.path() / "err";
+  const fs::path stats = dir.path() / "s.json";
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigprocmask(SIG_BLOCK, &set, nullptr);
+    ::raise(SIGINT);  // pending until hpmsim unblocks it
+    std::freopen(err.c_str(), "w", stderr);
+    std::freopen("/dev/null", "w", stdout);
+    const std::string program = guest("exit_status");
+    ::execl(kHpmsim.c_str(), kHpmsim.c_str(), "run", "--stats-json", stats.c_str(), "--",
+            program.c_str(), "3", "exit", nullptr);
+    ::_exit(127);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGINT);
+  std::ifstream in(err);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  EXPECT_NE(text.find("hpmsim: interrupted by SIGINT (interrupt) while loading '"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("exit_status': nothing ran"), std::string::npos) << text;
+  EXPECT_EQ(readJson(stats)["instructions"], 0);
 }
 
 // A report that cannot be written in full (a full disk; /dev/full) fails loudly at the end,
@@ -426,7 +510,11 @@ TEST(UpcExplore, NumbersThatAreNotFiniteOrOutOfRangeAreRefusedAsWritten) {
            {"--total-rate", "nan", "--total-rate: 'nan' is not a finite number"},
            {"--ff-sram-ratio", "inf", "--ff-sram-ratio: 'inf' is not a finite number"},
            {"--rate", "0", "--rate: 0 is not between 1e-09 and 4096"},
-           {"--rate", "1x", "--rate: '1x' is not a number"}}) {
+           {"--rate", "1x", "--rate: '1x' is not a number"},
+           // Negative numbers reach the option's check (CLI11 alone takes "-1" for an option).
+           {"--counters", "-1", "--counters: Value -1 not in range 1 to 1048576"},
+           {"--rate", "-0.5", "--rate: -0.5 is not between 1e-09 and 4096"},
+           {"--rate", "-inf", "--rate: '-inf' is not a finite number"}}) {
     const RunResult r = hpmsim({"upc", "explore", option, value});
     EXPECT_EQ(r.status(), 2) << option << " " << value;
     EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
@@ -474,6 +562,29 @@ TEST(Config, ValueOutOfRangeIsAConfigurationError) {
   const RunResult r = hpmsim({"config", "--set", "node.cores=0"});
   EXPECT_EQ(r.status(), kConfig);
   EXPECT_NE(r.err.find("node.cores"), std::string::npos) << r.err;
+}
+
+// Caches are lazily backed: a gibibyte L1D costs hello-world little host memory; but caches whose
+// state could exceed the host's memory, were every line used, are refused, saying how much.
+TEST(Config, HugeCachesCostOnlyWhatARunTouchesAndThoseThatCouldExhaustTheHostAreRefused) {
+  TempDir dir;
+  const fs::path stats = dir.path() / "s.json";
+  const RunResult big = hpmsim({"run", "--set", "l1d.size_kib=1048576", "--stats-json",
+                                stats.string(), "--", guest("exit_status"), "0", "return"});
+  EXPECT_EQ(big.status(), 0) << big.err;
+  EXPECT_LT(readJson(stats)["host_peak_rss_kib"].get<u64>(), u64{256} << 10)
+      << "KiB for 16 cores with 1 GiB L1Ds";
+  const RunResult r = hpmsim({"config", "--set", "node.cores=1024", "--set", "l1d.size_kib=1048576",
+                              "--set", "l1d.line_bytes=8"});
+  EXPECT_EQ(r.status(), kConfig) << r.err;
+  EXPECT_NE(r.err.find("the caches of machine bgq (1024 cores: l1i 16 KiB, l1d 1048576 KiB, l2 "
+                       "32768 KiB) need up to 4"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("MiB of host memory for their state (33 bytes per line), more than this "
+                       "host's "),
+            std::string::npos)
+      << r.err;
 }
 
 TEST(Config, MachineFileInheritsAPresetAndOverridesIt) {

@@ -60,8 +60,8 @@ RunOptions toolRunOptions(const ToolRunOptions& o, std::string_view tool) {
 }
 
 void runToolProgram(Simulation& sim, const ToolRunOptions& o) {
-  sim.exec(resolveProgram(o.command[0]), o.command, guestEnvironment(o.env));
   sim.kernel().setInterruptSource(pendingInterrupt);
+  sim.exec(resolveProgram(o.command[0]), o.command, guestEnvironment(o.env));
   sim.run();
   std::fflush(stdout);
 }

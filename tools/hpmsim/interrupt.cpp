@@ -24,6 +24,13 @@ void installInterruptHandlers() {
   action.sa_flags = SA_RESETHAND;
   sigaction(SIGINT, &action, nullptr);
   sigaction(SIGTERM, &action, nullptr);
+  // A parent may have blocked them (the mask is inherited): unblocked, a signal already pending
+  // is taken now, and the run that follows stops before it starts.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigprocmask(SIG_UNBLOCK, &set, nullptr);
 }
 
 int pendingInterrupt() {

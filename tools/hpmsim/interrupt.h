@@ -6,8 +6,8 @@
 
 namespace hpm::tools {
 
-// Installs the handlers (once, at start-up: a signal that arrives earlier has its default
-// effect).
+// Installs the handlers and unblocks both signals (once, at start-up: a signal that arrives
+// earlier has its default effect, unless it was blocked: then it is taken here).
 void installInterruptHandlers();
 
 // The first signal received since start-up, or 0.

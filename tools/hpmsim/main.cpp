@@ -4,8 +4,10 @@
 
 #include <cstdio>
 #include <exception>
+#include <regex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/error.h"
 #include "tools/hpmsim/commands.h"
@@ -51,9 +53,35 @@ std::string describeParseError(const CLI::App& app, const CLI::ParseError& e, in
   return e.what();
 }
 
+// CLI11 takes "-1" after an option for an option of its own ("unknown option '-1'"): a negative
+// number after a long option (before "--") is joined to it ("--counters=-1"), so that the
+// option's own check names the value and says why it is refused.
+std::vector<std::string> joinNegativeValues(int argc, char** argv) {
+  static const std::regex kNumber("-([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|-inf|-nan",
+                                  std::regex::icase);
+  std::vector<std::string> out;
+  bool after_separator = false;
+  for (int i = 0; i < argc; ++i) {
+    const std::string arg = argv[i];
+    after_separator = after_separator || arg == "--";
+    if (!after_separator && i + 1 < argc && arg.starts_with("--") && arg.size() > 2 &&
+        arg.find('=') == std::string::npos && std::regex_match(argv[i + 1], kNumber)) {
+      out.push_back(arg + "=" + argv[++i]);
+    } else {
+      out.push_back(arg);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
-int main(int argc, char** argv) {
+int main(int raw_argc, char** raw_argv) {
+  std::vector<std::string> args = joinNegativeValues(raw_argc, raw_argv);
+  std::vector<char*> arg_pointers;
+  for (std::string& a : args) arg_pointers.push_back(a.data());
+  const int argc = static_cast<int>(arg_pointers.size());
+  char** argv = arg_pointers.data();
   hpm::tools::installInterruptHandlers();
   CLI::App app{"hpmsim: a Blue Gene-class node simulator with modelled performance counters",
                "hpmsim"};

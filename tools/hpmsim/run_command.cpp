@@ -1,5 +1,6 @@
 // `hpmsim run`: runs a guest program on the modelled node.
 #include <fmt/core.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -48,6 +49,13 @@ struct RunCliOptions {
   GuestEnvOptions env;
   std::vector<std::string> command;  // program and its arguments
 };
+
+// hpmsim's peak resident memory so far (Linux reports ru_maxrss in KiB): what the host gave the
+// run, the guest's memory and the models' together (docs/kernel.md, "Memory").
+u64 hostPeakRssKib() {
+  rusage usage{};
+  return ::getrusage(RUSAGE_SELF, &usage) == 0 ? static_cast<u64>(usage.ru_maxrss) : 0;
+}
 
 // The profile mode's outputs: samples and the flat profile as CSV, the top functions printed.
 void writeProfile(const Simulation& sim, const RunCliOptions& opt) {
@@ -219,6 +227,7 @@ int run(const RunCliOptions& opt) {
     upc->programHost(parseUpcConfig(opt.upc_config, *upc, machine.upc.counters));
   }
   scheduleSramFaults(opt.sram_faults, sim.monitor(), machine.name);
+  sim.kernel().setInterruptSource(pendingInterrupt);
   sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
 
   const bool progress = ::isatty(STDERR_FILENO) != 0;
@@ -232,7 +241,6 @@ int run(const RunCliOptions& opt) {
     std::fflush(stderr);
     line_shown = false;
   };
-  sim.kernel().setInterruptSource(pendingInterrupt);
   on_progress = [&] {
     if (!progress) return;
     const auto now = std::chrono::steady_clock::now();
@@ -262,6 +270,8 @@ int run(const RunCliOptions& opt) {
     v.counter("cycles", cycles, "Simulated time of the run, in cycles");
     v.real("host_seconds", host_seconds, "Host wall-clock time of the simulation");
     v.real("mips", mips, "Retired instructions per host second, in millions");
+    v.counter("host_peak_rss_kib", hostPeakRssKib(),
+              "hpmsim's peak resident host memory so far, in KiB (getrusage)");
     v.text("mode", opt.mode, "Run mode");
     v.counter("exit_status", static_cast<u64>(end.status), "The guest's exit status");
     v.beginList("threads");

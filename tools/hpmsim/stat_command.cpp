@@ -314,9 +314,9 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
     });
   }
 
+  sim.kernel().setInterruptSource(pendingInterrupt);
   sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
   const auto start = std::chrono::steady_clock::now();
-  sim.kernel().setInterruptSource(pendingInterrupt);
   sim.run();
   m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   m.end = sim.elapsedCycles();
