@@ -4,17 +4,17 @@
 #   scripts/deps.sh test           that, plus what the tests need: GoogleTest, Google Benchmark,
 #                                  the test oracle (qemu-user), the fuzzing toolchain and the
 #                                  reference PAPI (libpapi-dev, for the host build of a PAPI
-#                                  example)
+#                                  example), and Chromium (the reports' browser test)
 #   scripts/deps.sh list build|test   prints the packages, one a line, and installs nothing
 set -euo pipefail
 
 build_packages=(
   cmake ninja-build g++ pkg-config
-  libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev
+  libfmt-dev nlohmann-json3-dev libtomlplusplus-dev libcli11-dev libjs-chart.js
   gcc-riscv64-linux-gnu g++-riscv64-linux-gnu
 )
 test_packages=(libgtest-dev libgmock-dev libbenchmark-dev qemu-user clang libclang-rt-14-dev
-               clang-format libpapi-dev)
+               clang-format libpapi-dev chromium)
 
 list_only=0
 if [ "${1:-}" = "list" ]; then

@@ -137,6 +137,8 @@ struct Simulation::Impl {
   u64 hook_interval = 0;
   std::function<void(Cycle)> interval_hook;
   std::function<void(u32, bool, Cycle)> region_hook;
+  std::vector<RegionSpan> region_spans;
+  u64 region_spans_dropped = 0;
   u64 bus_epoch = ~u64{0};
   // By hardware thread: kCountOps (some input made of operation counts is counted from
   // statistics: op_counts counts its instructions), kPublishMix (publishMix: some instruction-mix
@@ -534,6 +536,11 @@ void Simulation::Impl::regionMarker(Thread& t, const isa::DecodedInst& d, Cycle 
   for (auto it = tr.open.rbegin(); it != tr.open.rend(); ++it) {
     if (it->id != id) continue;
     RegionTotals& r = regions[id][t.tid()];
+    if (region_spans.size() < kMaxRegionSpans) {
+      region_spans.push_back(RegionSpan{t.tid(), id, it->start_cycle, now});
+    } else {
+      ++region_spans_dropped;
+    }
     ++r.entries;
     r.instructions += tr.instructions - it->start_instructions;
     r.cycles += now - it->start_cycle;
@@ -844,6 +851,14 @@ std::vector<RegionReport> Simulation::regions() const {
   return out;
 }
 
+const std::vector<RegionSpan>& Simulation::regionSpans() const {
+  return impl_->region_spans;
+}
+
+u64 Simulation::regionSpansDropped() const {
+  return impl_->region_spans_dropped;
+}
+
 const std::vector<ProfileSample>& Simulation::samples() const {
   return impl_->samples;
 }
@@ -906,6 +921,18 @@ void Simulation::visitStats(stats::Visitor& v) const {
       v.endGroup();
     }
     v.endList();
+    v.beginList("region_spans");
+    for (const RegionSpan& span : impl_->region_spans) {
+      v.beginGroup("");
+      v.counter("tid", static_cast<u64>(span.tid), "");
+      v.counter("id", span.id, "");
+      v.counter("begin", span.begin, "");
+      v.counter("end", span.end, "");
+      v.endGroup();
+    }
+    v.endList();
+    v.counter("region_spans_dropped", impl_->region_spans_dropped,
+              "Region stays after the first 10,000, not kept in region_spans");
   }
 }
 

@@ -57,6 +57,15 @@ struct RegionReport {
   std::vector<std::pair<int, RegionTotals>> by_thread;  // (tid, totals), by tid
 };
 
+// One thread's stay in a region, for timelines (the first kMaxRegionSpans of a run are kept).
+struct RegionSpan {
+  int tid = 0;
+  u32 id = 0;
+  Cycle begin = 0;
+  Cycle end = 0;
+};
+inline constexpr std::size_t kMaxRegionSpans = 10000;
+
 // Profile mode: one sample per core every RunOptions::profile_interval cycles.
 struct ProfileSample {
   u32 core = 0;
@@ -101,6 +110,10 @@ class Simulation {
   u64 retiredInstructions() const;
 
   std::vector<RegionReport> regions() const;
+  // Each closed region stay, in the order they closed (at most kMaxRegionSpans; the rest are
+  // counted by regionSpansDropped).
+  const std::vector<RegionSpan>& regionSpans() const;
+  u64 regionSpansDropped() const;
   const std::vector<ProfileSample>& samples() const;
   // Functions by descending cycles (profile mode).
   std::vector<FunctionProfile> functionProfile() const;

@@ -22,5 +22,6 @@ void addBusstatCommand(CLI::App& root, Action& selected);
 void addConflictsCommand(CLI::App& root, Action& selected);
 void addC2cCommand(CLI::App& root, Action& selected);
 void addLocalityCommand(CLI::App& root, Action& selected);
+void addReportCommand(CLI::App& root, Action& selected);
 
 }  // namespace hpm::tools

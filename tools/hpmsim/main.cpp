@@ -99,6 +99,7 @@ int main(int raw_argc, char** raw_argv) {
   hpm::tools::addConflictsCommand(app, selected);
   hpm::tools::addC2cCommand(app, selected);
   hpm::tools::addLocalityCommand(app, selected);
+  hpm::tools::addReportCommand(app, selected);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

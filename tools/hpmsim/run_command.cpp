@@ -24,6 +24,7 @@
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
 #include "tools/hpmsim/program_path.h"
+#include "tools/hpmsim/report.h"
 #include "tools/hpmsim/sram_fault.h"
 
 namespace hpm::tools {
@@ -37,6 +38,8 @@ struct RunCliOptions {
   std::string stats_text;
   bool stats_json_given = false;  // the option was given (an empty path is then an error)
   bool stats_text_given = false;
+  std::string report;  // --report: an HTML report of the results (report.h)
+  std::string trace;   // --trace: the profile's timelines and the regions as a Chrome trace
   std::string profile_prefix = "hpmsim-profile";
   u64 profile_interval = 100000;
   u32 profile_top = 20;
@@ -191,6 +194,8 @@ int run(const RunCliOptions& opt) {
   files.input(opt.upc_config, "the counter configuration");
   files.output(opt.stats_json, "--stats-json", opt.stats_json_given);
   files.output(opt.stats_text, "--stats-text", opt.stats_text_given);
+  files.output(opt.report, "--report", !opt.report.empty());
+  files.output(opt.trace, "--trace", !opt.trace.empty());
   if (*mode == RunMode::kProfile) {
     files.output(opt.profile_prefix + "-samples.csv", "--profile-prefix (samples)");
     files.output(opt.profile_prefix + "-functions.csv", "--profile-prefix (functions)");
@@ -287,13 +292,16 @@ int run(const RunCliOptions& opt) {
     v.endList();
     sim.visitStats(v);
   };
-  if (!opt.stats_json.empty()) {
+  const bool report = !opt.report.empty() || !opt.trace.empty();
+  nlohmann::json stats_json;
+  if (!opt.stats_json.empty() || report) {
     stats::JsonWriter json;
     visitAll(json);
     json.result()["config"] = machineJson(machine);
     json.result()["command"] = opt.command;
-    writeTextFile(opt.stats_json, json.result().dump(2) + "\n");
+    stats_json = std::move(json.result());
   }
+  if (!opt.stats_json.empty()) writeTextFile(opt.stats_json, stats_json.dump(2) + "\n");
   if (!opt.stats_text.empty()) {
     stats::TextWriter text;
     visitAll(text);
@@ -302,6 +310,17 @@ int run(const RunCliOptions& opt) {
   std::fflush(stdout);
   if (!end.report.empty()) fmt::print(stderr, "{}", end.report);
   if (*mode == RunMode::kProfile) writeProfile(sim, opt);
+  if (report) {
+    Report r;
+    r.addRun(stats_json, fmt::format("hpmsim run of {}", opt.command[0]));
+    if (*mode == RunMode::kProfile) {
+      // The profile's CSVs as just written: the report draws what the files hold.
+      r.addFile(opt.profile_prefix + "-samples.csv");
+      r.addFile(opt.profile_prefix + "-functions.csv");
+    }
+    if (!opt.report.empty()) writeTextFile(opt.report, r.html("hpmsim run"));
+    if (!opt.trace.empty()) writeTextFile(opt.trace, r.chromeTrace().dump() + "\n");
+  }
   if (!opt.sram_faults.empty()) reportSramFaults(*sim.monitor(), cycles);
   if (upc != nullptr) {
     // Each counter with the event its configuration byte selects at the end (the guest may have
@@ -355,6 +374,10 @@ void addRunCommand(CLI::App& root, Action& selected) {
       cmd->add_option("--stats-json", opt->stats_json, "Write statistics as JSON to FILE");
   CLI::Option* stats_text =
       cmd->add_option("--stats-text", opt->stats_text, "Write statistics as text to FILE");
+  cmd->add_option("--report", opt->report,
+                  "Also write an HTML report with charts of the run (and its profile)");
+  cmd->add_option("--trace", opt->trace,
+                  "Also write the profile's timelines and the regions as a Chrome trace");
   cmd->add_option("--profile-interval", opt->profile_interval,
                   "Profile mode: cycles between samples")
       ->check(CLI::Range(u64{1}, u64{1} << 40))

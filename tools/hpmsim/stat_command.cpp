@@ -27,6 +27,7 @@
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
 #include "tools/hpmsim/program_path.h"
+#include "tools/hpmsim/report.h"
 
 namespace hpm::tools {
 namespace {
@@ -49,6 +50,8 @@ struct StatOptions {
   bool per_core = false;  // --per-core: each request's count per core
   std::string root = ".";
   std::string output;
+  std::string report;  // --report: an HTML report of the results (report.h)
+  std::string trace;   // --trace: their timelines as a Chrome trace
   GuestEnvOptions env;
   std::vector<std::string> command;
 };
@@ -152,6 +155,7 @@ struct Measured {
   std::vector<IntervalRow> intervals;
   std::map<u32, std::map<std::string, u64>> regions;  // by region id, by request
   std::map<u32, std::string> region_names;
+  std::vector<RegionSpan> region_spans;  // each thread's stays in regions (--per-region)
   Cycle end = 0;
   double seconds = 0;
   double host_seconds = 0;
@@ -354,6 +358,7 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
     row.seconds = static_cast<double>(sim.kernel().nanosAt(row.cycle)) / 1e9;
   }
   for (const RegionReport& r : sim.regions()) m.region_names[r.id] = r.name;
+  if (opt.per_region) m.region_spans = sim.regionSpans();
   for (const auto& [id, counts] : m.regions) {
     if (!m.region_names.contains(id)) m.region_names[id] = "region" + std::to_string(id);
   }
@@ -418,6 +423,8 @@ int run(const StatOptions& opt) {
   files.input(resolveProgram(opt.command[0]), "the program");
   files.input(std::filesystem::is_regular_file(opt.machine) ? opt.machine : "", "the machine file");
   files.output(opt.output, "-o", !opt.output.empty());
+  files.output(opt.report, "--report", !opt.report.empty());
+  files.output(opt.trace, "--trace", !opt.trace.empty());
   files.check();
   // -I MSECS: simulated milliseconds at the machine's clock.
   const u64 interval =
@@ -473,9 +480,11 @@ int run(const StatOptions& opt) {
   // Interval and region tables are the units' (software events are the kernel's totals).
   const auto sampled = [](const Request& r) { return r.source == Request::Source::kUnit; };
 
-  std::string text;
-  if (opt.json) {
+  // The results as JSON (--json prints it, --report and --trace draw it).
+  const auto resultJson = [&] {
     nlohmann::json out;
+    out["command"] = opt.command;
+    out["clock_mhz"] = machine.node.clock_mhz;
     out["machine"] = machine.name;
     out["mode"] = opt.mode;
     out["unit"] = m.unit_name;
@@ -558,8 +567,19 @@ int run(const StatOptions& opt) {
         rj[std::to_string(id)]["name"] = m.region_names.at(id);
       }
       out["regions"] = rj;
+      nlohmann::json spans = nlohmann::json::array();
+      for (const RegionSpan& span : m.region_spans) {
+        spans.push_back(
+            {{"tid", span.tid}, {"id", span.id}, {"begin", span.begin}, {"end", span.end}});
+      }
+      out["region_spans"] = spans;
     }
-    text = out.dump(2) + "\n";
+    return out;
+  };
+
+  std::string text;
+  if (opt.json) {
+    text = resultJson().dump(2) + "\n";
   } else if (!opt.separator.empty()) {
     // perf stat -x SEP: value, unit, event, [variance,] run time (ns), percent running, metric
     // value, metric unit; with -I the interval's end (seconds) first.
@@ -696,6 +716,12 @@ int run(const StatOptions& opt) {
   } else {
     fmt::print(stderr, "{}", text);  // as perf stat: the guest owns stdout
   }
+  if (!opt.report.empty() || !opt.trace.empty()) {
+    Report report;
+    report.addStat(resultJson(), fmt::format("hpmsim stat of {}", opt.command[0]));
+    if (!opt.report.empty()) writeTextFile(opt.report, report.html("hpmsim stat"));
+    if (!opt.trace.empty()) writeTextFile(opt.trace, report.chromeTrace().dump() + "\n");
+  }
   return m.status;
 }
 
@@ -744,6 +770,10 @@ void addStatCommand(CLI::App& root, Action& selected) {
                 "Also print every counter apart: each core's unit, each L2 slice (sliced events)");
   cmd->add_flag("--json", opt->json, "An object whose key `counts` maps each event to its count");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of stderr");
+  cmd->add_option("--report", opt->report,
+                  "Also write an HTML report with charts of the counts, intervals and regions");
+  cmd->add_option("--trace", opt->trace,
+                  "Also write the interval counts and regions as a Chrome trace (Perfetto)");
   cmd->add_option("--root", opt->root, "Directory the guest sees as /");
   addGuestEnvOptions(*cmd, opt->env);
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();

@@ -1,0 +1,240 @@
+// hpmsim report (and run/stat --report, --trace): every kind of report opened in a real browser
+// (Debian's headless Chromium), which must run its script without an error and draw every
+// chart's data; the figures on the page are the result files' own; the Chrome trace has a slice
+// per region stay and a counter sample per interval. Test names state the rule they check.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using hpm::test::RunResult;
+using hpm::test::TempDir;
+using nlohmann::json;
+using u64 = std::uint64_t;
+
+const std::string kHpmsim = HPM_TEST_HPMSIM;
+const std::string kChromium = HPM_TEST_CHROMIUM;
+const fs::path kGuestBinDir = HPM_TEST_GUEST_BIN_DIR;
+constexpr std::chrono::seconds kTimeout{300};
+
+RunResult run(const std::vector<std::string>& argv, const fs::path& cwd) {
+  return hpm::test::runProcess(argv, {"PATH=/usr/bin:/bin", "HOME=/tmp", "LANG=C"}, "", cwd,
+                               kTimeout);
+}
+
+RunResult hpmsim(std::vector<std::string> args, const fs::path& cwd) {
+  args.insert(args.begin(), kHpmsim);
+  return run(args, cwd);
+}
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The text of the element with id `id` in `html` (the page's JSON data, or its status).
+std::string elementText(const std::string& html, const std::string& id) {
+  const std::size_t open = html.find("id=\"" + id + "\"");
+  if (open == std::string::npos) return "";
+  const std::size_t start = html.find('>', open) + 1;
+  return html.substr(start, html.find('<', start) - start);
+}
+
+// The page's status after the browser ran it: {errors, charts: [{id, datasets, points}]}.
+json browserStatus(const fs::path& page, const fs::path& dir) {
+  const RunResult r =
+      run({kChromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+           "--no-first-run", "--disable-background-networking", "--disable-component-update",
+           "--disable-sync", "--user-data-dir=" + (dir / "chromium-profile").string(), "--dump-dom",
+           "file://" + page.string()},
+          dir);
+  EXPECT_TRUE(r.exited() && r.exit_code() == 0) << r.describe() << r.err.substr(0, 2000);
+  std::string text = elementText(r.out, "report-status");
+  for (std::size_t at = 0; (at = text.find("&quot;", at)) != std::string::npos;) {
+    text.replace(at, 6, "\"");
+  }
+  const json status = json::parse(text, nullptr, false);
+  EXPECT_FALSE(status.is_discarded()) << "no status on the page: " << r.out.substr(0, 2000);
+  return status;
+}
+
+// Every chart of `status` drew every dataset's points; `expected` ids are among them.
+void expectChartsDrawn(const json& status, const std::set<std::string>& expected) {
+  ASSERT_TRUE(status.is_object());
+  EXPECT_EQ(status["errors"], json::array()) << status["errors"].dump();
+  std::set<std::string> ids;
+  for (const json& c : status["charts"]) {
+    ids.insert(c["id"].get<std::string>());
+    EXPECT_GT(c["datasets"].get<u64>(), 0u) << c.dump();
+    for (const json& n : c["points"]) EXPECT_GT(n.get<u64>(), 0u) << c.dump();
+  }
+  for (const std::string& id : expected) EXPECT_TRUE(ids.contains(id)) << id << " not drawn";
+}
+
+json pageData(const fs::path& page) {
+  return json::parse(elementText(readFile(page), "report-data"));
+}
+
+struct Results {
+  TempDir dir;
+  fs::path run_json, samples, functions, stat_json, sweep_json;
+};
+
+// A profile run, a stat run with intervals and regions, and a two-point sweep of amg (OpenMP,
+// regions matvec, relax, axpy), as files; made once for the whole suite.
+const Results& results() {
+  static Results* r = [] {
+    auto* made = new Results;
+    const fs::path d = made->dir.path();
+    fs::copy_file(kGuestBinDir / "amg", d / "amg");
+    made->run_json = d / "run.json";
+    made->samples = d / "p-samples.csv";
+    made->functions = d / "p-functions.csv";
+    made->stat_json = d / "stat.json";
+    made->sweep_json = d / "sweep.json";
+    RunResult a =
+        hpmsim({"run", "--env-clear", "--mode", "profile", "--profile-interval", "50000",
+                "--profile-prefix", "p", "--stats-json", "run.json", "--", "./amg", "12", "1"},
+               d);
+    EXPECT_EQ(a.status(), 0) << a.err;
+    RunResult b =
+        hpmsim({"stat", "--env-clear", "--json", "-o", "stat.json", "-I", "0.5", "--per-region",
+                "-e", "instructions,cycles,cache-misses", "--", "./amg", "12", "1"},
+               d);
+    EXPECT_EQ(b.status(), 0) << b.err;
+    RunResult c = hpmsim(
+        {"sweep", "--json", "--set", "core.store_queue_entries=2,16", "--", "./amg", "12", "1"}, d);
+    EXPECT_EQ(c.status(), 0) << c.err;
+    std::ofstream(made->sweep_json) << c.out;
+    return made;
+  }();
+  return *r;
+}
+
+TEST(Report, ARunWithItsProfileOpensInABrowserAndDrawsEveryChart) {
+  const Results& r = results();
+  TempDir out;
+  const fs::path page = out.path() / "run.html";
+  const RunResult made = hpmsim({"report", r.run_json.string(), r.samples.string(),
+                                 r.functions.string(), "-o", page.string()},
+                                out.path());
+  ASSERT_EQ(made.status(), 0) << made.err;
+  expectChartsDrawn(browserStatus(page, out.path()),
+                    {"run0-ipc", "run0-stalls", "run0-l1d", "profile0-core0", "functions0-stalls"});
+}
+
+TEST(Report, StatIntervalsAndASweepOpenInABrowserAndDrawEveryChart) {
+  const Results& r = results();
+  TempDir out;
+  const fs::path stat_page = out.path() / "stat.html";
+  ASSERT_EQ(hpmsim({"report", r.stat_json.string(), "-o", stat_page.string()}, out.path()).status(),
+            0);
+  expectChartsDrawn(browserStatus(stat_page, out.path()), {"stat0-0", "stat0-1", "stat0-2"});
+  const fs::path sweep_page = out.path() / "sweep.html";
+  ASSERT_EQ(
+      hpmsim({"report", r.sweep_json.string(), "-o", sweep_page.string()}, out.path()).status(), 0);
+  expectChartsDrawn(browserStatus(sweep_page, out.path()), {"sweep0-speedup", "sweep0-regions"});
+}
+
+TEST(Report, RunAndStatWriteTheirReportsDirectly) {
+  const Results& r = results();
+  TempDir out;
+  fs::copy_file(r.dir.path() / "amg", out.path() / "amg");
+  ASSERT_EQ(hpmsim({"run", "--env-clear", "--mode", "profile", "--profile-interval", "50000",
+                    "--report", "run.html", "--", "./amg", "12", "1"},
+                   out.path())
+                .status(),
+            0);
+  expectChartsDrawn(browserStatus(out.path() / "run.html", out.path()),
+                    {"run0-ipc", "profile0-core0", "functions0-stalls"});
+  ASSERT_EQ(hpmsim({"stat", "--env-clear", "-I", "0.5", "--report", "stat.html", "--", "./amg",
+                    "12", "1"},
+                   out.path())
+                .status(),
+            0);
+  expectChartsDrawn(browserStatus(out.path() / "stat.html", out.path()), {"stat0-0"});
+}
+
+// The page's data are the files' figures, not recomputed ones.
+TEST(Report, ThePagesFiguresAreTheResultFilesOwn) {
+  const Results& r = results();
+  TempDir out;
+  const fs::path page = out.path() / "all.html";
+  ASSERT_EQ(hpmsim({"report", r.run_json.string(), r.stat_json.string(), r.sweep_json.string(),
+                    "-o", page.string()},
+                   out.path())
+                .status(),
+            0);
+  const json data = pageData(page);
+  const json run = json::parse(readFile(r.run_json));
+  EXPECT_EQ(data["runs"][0]["summary"]["instructions"], run["instructions"]);
+  EXPECT_EQ(data["runs"][0]["summary"]["cycles"], run["cycles"]);
+  EXPECT_EQ(data["runs"][0]["regions"].size(), run["regions"].size());
+  const json stat = json::parse(readFile(r.stat_json));
+  EXPECT_EQ(data["stats"][0]["counts"]["instructions"], stat["counts"]["instructions"]);
+  u64 sum = 0;
+  for (const json& n : data["stats"][0]["intervals"]["counts"]["instructions"]) sum += n.get<u64>();
+  EXPECT_EQ(sum, stat["counts"]["instructions"].get<u64>()) << "the intervals add up to the total";
+  const json sweep = json::parse(readFile(r.sweep_json));
+  ASSERT_EQ(data["sweeps"][0]["points"].size(), sweep.size());
+  for (std::size_t i = 0; i < sweep.size(); ++i) {
+    EXPECT_EQ(data["sweeps"][0]["points"][i]["cycles"], sweep[i]["cycles"]);
+    EXPECT_EQ(data["sweeps"][0]["points"][i]["speedup"], sweep[i]["speedup"]);
+  }
+}
+
+TEST(Report, TheChromeTraceHasASliceForEveryRegionStayAndASampleForEveryInterval) {
+  const Results& r = results();
+  TempDir out;
+  const fs::path trace = out.path() / "trace.json";
+  ASSERT_EQ(hpmsim({"report", r.stat_json.string(), "-o", (out.path() / "r.html").string(),
+                    "--trace", trace.string()},
+                   out.path())
+                .status(),
+            0);
+  const json t = json::parse(readFile(trace));
+  const json stat = json::parse(readFile(r.stat_json));
+  const double mhz = stat["clock_mhz"].get<double>();
+  std::vector<json> slices;
+  std::map<std::string, u64> samples;
+  for (const json& e : t["traceEvents"]) {
+    if (e["ph"] == "X") slices.push_back(e);
+    if (e["ph"] == "C") ++samples[e["name"].get<std::string>()];
+  }
+  ASSERT_EQ(slices.size(), stat["region_spans"].size());
+  ASSERT_FALSE(slices.empty());
+  const json& first = stat["region_spans"][0];
+  EXPECT_DOUBLE_EQ(slices[0]["ts"].get<double>(), first["begin"].get<double>() / mhz);
+  EXPECT_EQ(slices[0]["tid"], first["tid"]);
+  for (const char* event : {"instructions", "cycles", "cache-misses"}) {
+    EXPECT_EQ(samples[event], stat["intervals"].size()) << event;
+  }
+}
+
+TEST(Report, InputsThatAreNotResultsAndOutputsOverInputsAreRefused) {
+  TempDir out;
+  const fs::path notes = out.path() / "notes.txt";
+  std::ofstream(notes) << "hello\n";
+  RunResult r =
+      hpmsim({"report", notes.string(), "-o", (out.path() / "r.html").string()}, out.path());
+  EXPECT_EQ(r.status(), 6) << r.err;  // ExitCode::kIo
+  EXPECT_NE(r.err.find("notes.txt' is not a result hpmsim writes"), std::string::npos) << r.err;
+  r = hpmsim({"report", notes.string(), "-o", notes.string()}, out.path());
+  EXPECT_EQ(r.status(), 2) << r.err;
+  EXPECT_NE(r.err.find("is an input of the report"), std::string::npos) << r.err;
+  EXPECT_EQ(readFile(notes), "hello\n");
+}
+
+}  // namespace

@@ -1,0 +1,47 @@
+// hpmsim report: the files runs write (statistics JSON, profile CSVs, stat's JSON with its
+// intervals, sweep JSON) made into one self-contained HTML page with charts, and into a Chrome
+// trace event file (Perfetto, chrome://tracing). The page inlines Chart.js (Debian's
+// libjs-chart.js, compiled in), the data and the drawing code (tools/hpmsim/report/).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace hpm::tools {
+
+// The report's data, gathered from results; its JSON is what report/render.js draws:
+//   runs      [{file, summary, config: [[key, value]], cores, stall_causes, l2, regions,
+//              region_spans, clock_mhz}]
+//   profiles  [{file, cores: [{core, cycle: [], xu0_ipc: [], axu0_ipc: [], lmq_full_share: [],
+//              sq_full_share: []}]}]
+//   functions [{file, causes, rows: [{name, instructions, cycles, stalls: {cause: cycles}}]}]
+//   stats     [{file, command, machine, unit, cycles, seconds, exit_status, events, counts,
+//              intervals: {ms: [], cycles: [], counts: {event: []}}, regions, region_spans}]
+//   sweeps    [{file, parameters, regions, points: [{label, config, status, cycles,
+//              instructions, speedup, regions: {name: cycles}, region_speedup}]}]
+class Report {
+ public:
+  Report();
+
+  // A result file, recognised by its contents (hpm::Error naming the file if it is none).
+  void addFile(const std::string& path);
+  // Results already in memory; `name` says where they came from.
+  void addRun(const nlohmann::json& stats, const std::string& name);
+  void addStat(const nlohmann::json& stat, const std::string& name);
+  void addSweep(const nlohmann::json& points, const std::string& name);
+  void addProfileSamples(const std::string& csv, const std::string& name);
+  void addProfileFunctions(const std::string& csv, const std::string& name);
+
+  const nlohmann::json& data() const { return data_; }
+  // The page, titled `title`.
+  std::string html(const std::string& title) const;
+  // The Chrome trace: one process for the node, a counter track per core (IPC, queues full)
+  // and per stat event, and each guest thread's regions as slices on its own track.
+  nlohmann::json chromeTrace() const;
+
+ private:
+  nlohmann::json data_;
+  std::string sources_;  // the inputs, for the page's first line
+};
+
+}  // namespace hpm::tools
