@@ -419,7 +419,7 @@ TEST(Stat, InterruptPrintsExactCountsOfTheRunSoFar) {
 TEST(Sweep, InterruptStopsTheRunningPointsAndRunsNoMore) {
   const RunResult r = hpmsimInterrupted(
       {"sweep", "--jobs", "1", "--set", "core.integer_pipes=1,2", "--", guest("demo")},
-      std::chrono::milliseconds(1500));
+      std::chrono::milliseconds(3000));  // the first point runs (about 10 s), even on a busy host
   EXPECT_EQ(r.status(), 128 + SIGINT) << r.out << r.err;
   EXPECT_NE(r.out.find("failed (status 130): interrupted at cycle "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("not run (interrupted)"), std::string::npos) << r.out;
@@ -480,6 +480,60 @@ TEST(Run, ProgressLineAppearsOnlyWhenStderrIsATerminal) {
   const RunResult piped = hpmsim(args);
   ASSERT_EQ(piped.status(), 0) << piped.err;
   EXPECT_EQ(piped.err, "") << "nothing on stderr that is not a terminal";
+}
+
+// The progress line says how far a run is (instructions, cycles, host time, speed; for a sweep,
+// points done and the time left), and --quiet turns it off, on a terminal too.
+TEST(Run, ProgressLineGivesCyclesAndHostTimeAndQuietTurnsItOff) {
+  const std::vector<std::string> env = {"PATH=/usr/bin:/bin", "HOME=/"};
+  const RunResult shown =
+      hpm::test::runOnTerminal({kHpmsim, "run", "--mode", "functional", "--", guest("bench_int")},
+                               env, fs::current_path(), kTimeout);
+  ASSERT_EQ(shown.status(), 0) << shown.out;
+  EXPECT_TRUE(std::regex_search(
+      shown.out,
+      std::regex(R"(\[hpmsim\] +[0-9]+ instructions, +[0-9]+ cycles, +[0-9]+ s, +[0-9.]+ MIPS)")))
+      << shown.out;
+  const RunResult quiet = hpm::test::runOnTerminal(
+      {kHpmsim, "run", "--quiet", "--mode", "functional", "--", guest("bench_int")}, env,
+      fs::current_path(), kTimeout);
+  ASSERT_EQ(quiet.status(), 0) << quiet.out;
+  EXPECT_EQ(quiet.out.find("[hpmsim]"), std::string::npos) << quiet.out;
+  EXPECT_EQ(quiet.out.find("\033[K"), std::string::npos) << quiet.out;
+}
+
+TEST(Stat, ProgressLineIsShownOnATerminalAndNotWithQuiet) {
+  const std::vector<std::string> env = {"PATH=/usr/bin:/bin", "HOME=/"};
+  // About 1.5 s each here (the line is refreshed every half second).
+  const std::vector<std::string> args = {"stat", "-e", "instructions", "--", guest("bench_int"),
+                                         "24"};
+  std::vector<std::string> argv = {kHpmsim};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const RunResult shown = hpm::test::runOnTerminal(argv, env, fs::current_path(), kTimeout);
+  ASSERT_EQ(shown.status(), 0) << shown.out;
+  EXPECT_NE(shown.out.find("[hpmsim] "), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("Performance counter stats"), std::string::npos) << shown.out;
+  argv.insert(argv.begin() + 2, "--quiet");
+  const RunResult quiet = hpm::test::runOnTerminal(argv, env, fs::current_path(), kTimeout);
+  ASSERT_EQ(quiet.status(), 0) << quiet.out;
+  EXPECT_EQ(quiet.out.find("[hpmsim] "), std::string::npos) << quiet.out;
+}
+
+TEST(Sweep, ProgressLineCountsPointsAndEstimatesTheTimeLeft) {
+  const std::vector<std::string> env = {"PATH=/usr/bin:/bin", "HOME=/"};
+  std::vector<std::string> argv = {kHpmsim,  "sweep",           "--jobs", "1",
+                                   "--mode", "functional",      "--set",  "node.cores=1,2,4,8",
+                                   "--",     guest("bench_int")};
+  const RunResult shown = hpm::test::runOnTerminal(argv, env, fs::current_path(), kTimeout);
+  ASSERT_EQ(shown.status(), 0) << shown.out;
+  EXPECT_NE(shown.out.find("[hpmsim sweep] 0 of 4 points done"), std::string::npos) << shown.out;
+  EXPECT_TRUE(std::regex_search(
+      shown.out, std::regex(R"([123] of 4 points done, [0-9]+ s, about [0-9]+ s left)")))
+      << shown.out;
+  argv.insert(argv.begin() + 2, "--quiet");
+  const RunResult quiet = hpm::test::runOnTerminal(argv, env, fs::current_path(), kTimeout);
+  ASSERT_EQ(quiet.status(), 0) << quiet.out;
+  EXPECT_EQ(quiet.out.find("[hpmsim sweep]"), std::string::npos) << quiet.out;
 }
 
 // ---- upc explore ------------------------------------------------------------------------------

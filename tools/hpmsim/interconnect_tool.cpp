@@ -7,6 +7,7 @@
 #include "base/error.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/program_path.h"
+#include "tools/hpmsim/progress.h"
 
 namespace hpm::tools {
 
@@ -16,6 +17,7 @@ void addToolRunOptions(CLI::App& cmd, ToolRunOptions& o) {
   cmd.add_option("--set", o.overrides, "Override a configuration parameter (KEY=VALUE)")
       ->allow_extra_args(false);
   cmd.add_option("--root", o.root, "Directory the guest sees as /");
+  cmd.add_flag("--quiet", o.quiet, "No progress line on stderr (shown only on a terminal)");
   addGuestEnvOptions(cmd, o.env);
 }
 
@@ -62,7 +64,10 @@ RunOptions toolRunOptions(const ToolRunOptions& o, std::string_view tool) {
 void runToolProgram(Simulation& sim, const ToolRunOptions& o) {
   sim.kernel().setInterruptSource(pendingInterrupt);
   sim.exec(resolveProgram(o.command[0]), o.command, guestEnvironment(o.env));
-  sim.run();
+  {
+    ProgressLine progress(!o.quiet);
+    sim.run(progress.follow(sim));
+  }
   std::fflush(stdout);
 }
 

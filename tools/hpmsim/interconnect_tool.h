@@ -23,10 +23,11 @@ struct ToolRunOptions {
   std::vector<std::string> overrides;
   std::string root = ".";
   GuestEnvOptions env;
+  bool quiet = false;  // --quiet: no progress line
   std::vector<std::string> command;
 };
 
-// --machine, --mode, --set, --root and the environment's options.
+// --machine, --mode, --set, --root, --quiet and the environment's options.
 void addToolRunOptions(CLI::App& cmd, ToolRunOptions& o);
 // The PROGRAM [ARGS...] positional: added last.
 void addToolProgram(CLI::App& cmd, ToolRunOptions& o);

@@ -24,6 +24,7 @@
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
 #include "tools/hpmsim/program_path.h"
+#include "tools/hpmsim/progress.h"
 #include "tools/hpmsim/report.h"
 #include "tools/hpmsim/sram_fault.h"
 
@@ -47,6 +48,7 @@ struct RunCliOptions {
   bool strict_syscalls = false;
   bool host_time = false;
   bool summary = false;
+  bool quiet = false;                    // --quiet: no progress line
   std::string upc_config;                // --upc-config FILE
   std::vector<std::string> sram_faults;  // --sram-fault SPEC
   GuestEnvOptions env;
@@ -235,35 +237,13 @@ int run(const RunCliOptions& opt) {
   sim.kernel().setInterruptSource(pendingInterrupt);
   sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
 
-  const bool progress = ::isatty(STDERR_FILENO) != 0;
   const auto start = std::chrono::steady_clock::now();
-  auto last_report = start;
-  Kernel::ProgressFn on_progress;
-  bool line_shown = false;  // the progress line is on the terminal, the cursor after it
-  auto eraseLine = [&] {
-    if (!line_shown) return;
-    fmt::print(stderr, "\r\033[K");
-    std::fflush(stderr);
-    line_shown = false;
-  };
-  on_progress = [&] {
-    if (!progress) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (now - last_report < std::chrono::milliseconds(500)) return;
-    last_report = now;
-    const double seconds = std::chrono::duration<double>(now - start).count();
-    const u64 n = sim.retiredInstructions();
-    fmt::print(stderr, "\r[hpmsim] {:>14} instructions, {:8.1f} MIPS", n, n / seconds / 1e6);
-    std::fflush(stderr);
-    line_shown = true;
-  };
-  // The guest's own output starts on a clean line, never after the progress line.
-  if (progress) sim.kernel().setBeforeConsoleWrite(eraseLine);
-  sim.run(on_progress);
-  const double host_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  sim.kernel().setBeforeConsoleWrite({});
-  eraseLine();
+  double host_seconds = 0;
+  {
+    ProgressLine progress(!opt.quiet);
+    sim.run(progress.follow(sim));
+    host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }  // (the line erased before anything else is printed)
 
   const Termination& end = sim.kernel().termination();
   const u64 instructions = sim.retiredInstructions();
@@ -392,6 +372,7 @@ void addRunCommand(CLI::App& root, Action& selected) {
                 "Stop with an error at the first unsupported system call");
   cmd->add_flag("--host-time", opt->host_time,
                 "Wall-clock time from the host instead of simulated time");
+  cmd->add_flag("--quiet", opt->quiet, "No progress line on stderr (shown only on a terminal)");
   cmd->add_flag("--summary", opt->summary,
                 "Print instructions, simulated time, MIPS and regions on stderr at the end");
   cmd->add_option("--upc-config", opt->upc_config,

@@ -27,6 +27,7 @@
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
 #include "tools/hpmsim/program_path.h"
+#include "tools/hpmsim/progress.h"
 #include "tools/hpmsim/report.h"
 
 namespace hpm::tools {
@@ -48,6 +49,7 @@ struct StatOptions {
   bool per_region = false;
   bool no_aggr = false;   // -A: every counter of every unit instance (and L2 slice) apart
   bool per_core = false;  // --per-core: each request's count per core
+  bool quiet = false;     // --quiet: no progress line
   std::string root = ".";
   std::string output;
   std::string report;  // --report: an HTML report of the results (report.h)
@@ -321,7 +323,10 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
   sim.kernel().setInterruptSource(pendingInterrupt);
   sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
   const auto start = std::chrono::steady_clock::now();
-  sim.run();
+  {
+    ProgressLine progress(!opt.quiet);
+    sim.run(progress.follow(sim));
+  }
   m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   m.end = sim.elapsedCycles();
   m.counters = monitor->readHost(m.end);
@@ -770,6 +775,7 @@ void addStatCommand(CLI::App& root, Action& selected) {
                 "Also print every counter apart: each core's unit, each L2 slice (sliced events)");
   cmd->add_flag("--json", opt->json, "An object whose key `counts` maps each event to its count");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of stderr");
+  cmd->add_flag("--quiet", opt->quiet, "No progress line on stderr (shown only on a terminal)");
   cmd->add_option("--report", opt->report,
                   "Also write an HTML report with charts of the counts, intervals and regions");
   cmd->add_option("--trace", opt->trace,

@@ -24,6 +24,7 @@
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/program_path.h"
+#include "tools/hpmsim/progress.h"
 
 namespace hpm::tools {
 namespace {
@@ -34,6 +35,7 @@ struct SweepOptions {
   std::vector<std::string> sets;  // KEY=V1,V2,...
   unsigned jobs = 0;              // 0: the host's cores
   bool json = false;
+  bool quiet = false;  // --quiet: no progress line
   std::vector<std::string> command;
 };
 
@@ -185,6 +187,8 @@ int run(const SweepOptions& opt) {
   const unsigned jobs =
       opt.jobs != 0 ? opt.jobs : std::max(1u, std::thread::hardware_concurrency());
   std::size_t next = 0;
+  std::size_t finished = 0;  // points done, and workers that found no more
+  unsigned idle = 0;
   std::vector<std::thread> workers;
   std::mutex lock;
   for (unsigned j = 0; j < jobs; ++j) {
@@ -193,12 +197,41 @@ int run(const SweepOptions& opt) {
         std::size_t index;
         {
           std::lock_guard<std::mutex> guard(lock);
-          if (next == points.size() || pendingInterrupt() != 0) return;
+          if (next == points.size() || pendingInterrupt() != 0) {
+            ++idle;
+            return;
+          }
           index = next++;
         }
         runPoint(opt, axes, points[index], dir, index);
+        std::lock_guard<std::mutex> guard(lock);
+        ++finished;
       }
     });
+  }
+  {
+    // Points done and an estimate of the time left from the mean time per point so far.
+    ProgressLine progress(!opt.quiet);
+    for (;;) {
+      std::size_t done = 0;
+      {
+        std::lock_guard<std::mutex> guard(lock);
+        if (idle == workers.size()) break;
+        done = finished;
+      }
+      progress.update([&] {
+        const double seconds = progress.elapsed();
+        std::string line = fmt::format("[hpmsim sweep] {} of {} points done, {:.0f} s", done,
+                                       points.size(), seconds);
+        if (done > 0) {  // at the throughput so far (points per second, all jobs together)
+          const double left =
+              static_cast<double>(points.size() - done) * seconds / static_cast<double>(done);
+          line += fmt::format(", about {:.0f} s left", left);
+        }
+        return line;
+      });
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
   }
   for (auto& w : workers) w.join();
   std::filesystem::remove_all(dir);
@@ -299,6 +332,7 @@ void addSweepCommand(CLI::App& root, Action& selected) {
       ->required();
   cmd->add_option("--jobs", opt->jobs, "Runs at a time (default: the host's cores)");
   cmd->add_flag("--json", opt->json, "Print the results as a JSON list");
+  cmd->add_flag("--quiet", opt->quiet, "No progress line on stderr (shown only on a terminal)");
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
