@@ -372,7 +372,7 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   HartState& s = thread->hart().state();
   s.pc = image_->entry() + load_bias_;
   s.x[2] = sp;
-  thread->slot = pickHardwareThread();
+  thread->place(pickHardwareThread());
   threads_.push_back(std::move(thread));
   schedule(*threads_.back());
   // A signal that came while the program was loading ends the run before it starts (the

@@ -6,6 +6,7 @@
 // system call in strict mode), are kept in Termination for the tool to print.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <functional>
 #include <map>
@@ -181,6 +182,14 @@ class alignas(64) Thread {
   Hart hart_;
 
  public:
+  // Every hardware thread it was placed on, first first (what it counted on: stat --per-thread).
+  std::vector<u32> placed_on;
+  void place(u32 hardware_thread) {
+    slot = hardware_thread;
+    if (std::find(placed_on.begin(), placed_on.end(), slot) == placed_on.end()) {
+      placed_on.push_back(slot);
+    }
+  }
   u64 clear_child_tid = 0;  // set_tid_address / CLONE_CHILD_CLEARTID
   u64 robust_list = 0;
   u64 robust_list_len = 0;

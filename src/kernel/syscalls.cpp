@@ -645,7 +645,7 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
         const u32 cpu = pickHardwareThread(target->affinity);
         unschedule(*target);
         if (cpu != target->slot) ++stats_.migrations;
-        target->slot = cpu;
+        target->place(cpu);
         if (target->wait == WaitKind::kNone && !target->exited) schedule(*target);
       }
       return 0;

@@ -86,7 +86,7 @@ i64 Kernel::sysClone(Thread& t, const std::array<u64, 6>& a) {
   if (flags & kCloneSettls) cs.x[4] = a[3];
   child->blocked = t.blocked;
   child->affinity = t.affinity;  // inherited, as on Linux
-  child->slot = pickHardwareThread(child->affinity);
+  child->place(pickHardwareThread(child->affinity));
   if (flags & kCloneChildCleartid) child->clear_child_tid = a[4];
   if (flags & kCloneChildSettid) {
     const i32 value = tid;

@@ -1252,6 +1252,63 @@ TEST(Stat, PerCoreCountsAddUpToTheNodes) {
 // events --generic lists every name stat takes besides native ones, with its definition on the
 // machine: perf's names first (each resolves on bgq, or is a software or unsupported one), then
 // the catalogue's generic events.
+// --per-thread: a guest thread alone on its hardware thread gets exactly its own counts (the
+// run's per-thread statistics); threads that shared one are counted together.
+TEST(Stat, PerThreadCountsAreEachThreadsOwnWhenItHasAHardwareThreadAlone) {
+  TempDir dir;
+  fs::copy_file(guest("bench_omp"), dir.path() / "bench_omp");
+  const std::vector<std::string> program = {"--env-clear", "--env",       "OMP_NUM_THREADS=8",
+                                            "--",          "./bench_omp", "1"};
+  std::vector<std::string> stat = {
+      "stat", "--json", "-o", "stat.json", "--per-thread", "-e", "instructions,cycles"};
+  stat.insert(stat.end(), program.begin(), program.end());
+  ASSERT_EQ(hpmsim(stat, dir.path()).status(), 0);
+  std::vector<std::string> run = {"run", "--stats-json", "run.json"};
+  run.insert(run.end(), program.begin(), program.end());
+  ASSERT_EQ(hpmsim(run, dir.path()).status(), 0);
+  const json s = readJson(dir.path() / "stat.json");
+  const json r = readJson(dir.path() / "run.json");
+  std::map<u64, u64> truth;
+  for (const json& t : r["threads"]) truth[t["tid"].get<u64>()] = t["instructions"].get<u64>();
+  ASSERT_EQ(truth.size(), 8u);
+  ASSERT_EQ(s["per_thread"].size(), 8u) << s["per_thread"].dump();
+  u64 sum = 0;
+  for (const json& g : s["per_thread"]) {
+    ASSERT_EQ(g["tids"].size(), 1u) << g.dump();
+    const u64 tid = g["tids"][0].get<u64>();
+    EXPECT_EQ(g["counts"]["instructions"].get<u64>(), truth[tid]) << "tid " << tid;
+    // Cycles are its hardware thread's (the timing model's statistic of it), waits included.
+    ASSERT_EQ(g["hardware_threads"].size(), 1u);
+    const u64 hw = g["hardware_threads"][0].get<u64>();
+    EXPECT_EQ(g["counts"]["cycles"], r["timing"]["cores"][hw / 4]["threads"][hw % 4]["cycles"])
+        << "tid " << tid << " on hardware thread " << hw;
+    sum += g["counts"]["instructions"].get<u64>();
+  }
+  EXPECT_EQ(sum, s["counts"]["instructions"].get<u64>());
+}
+
+TEST(Stat, PerThreadCountsThreadsThatShareAHardwareThreadTogether) {
+  // bgp: four single-threaded cores for six threads; --cores 0,1 counts two of them.
+  const RunResult r =
+      hpmsim({"stat", "--machine", "bgp", "--cores", "0,1", "--per-thread", "-e", "instructions",
+              "--env-clear", "--env", "OMP_NUM_THREADS=6", "--", guest("bench_omp"), "1"});
+  ASSERT_EQ(r.status(), 0) << r.err;
+  std::smatch a, b;
+  ASSERT_TRUE(std::regex_search(r.err, a, std::regex(R"(bench_omp-1\+5 +([0-9,]+) +instructions)")))
+      << r.err;
+  ASSERT_TRUE(std::regex_search(r.err, b, std::regex(R"(bench_omp-2\+6 +([0-9,]+) +instructions)")))
+      << r.err;
+  std::smatch total;
+  ASSERT_TRUE(std::regex_search(r.err, total, std::regex(R"(\n +([0-9,]+) +instructions)")));
+  const auto value = [](std::string text) {
+    std::erase(text, ',');
+    return std::stoull(text);
+  };
+  EXPECT_EQ(value(a[1]) + value(b[1]), value(total[1]));
+  EXPECT_NE(r.err.find("bench_omp-3        <not counted>      instructions"), std::string::npos)
+      << r.err;
+}
+
 TEST(Events, GenericListsEveryPerfAndGenericNameWithItsNativeDefinition) {
   const RunResult r = hpmsim({"events", "--generic", "--json"});
   ASSERT_EQ(r.status(), 0) << r.err;

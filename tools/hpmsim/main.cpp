@@ -3,8 +3,8 @@
 #include <fmt/core.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,16 +56,21 @@ std::string describeParseError(const CLI::App& app, const CLI::ParseError& e, in
 // CLI11 takes "-1" after an option for an option of its own ("unknown option '-1'"): a negative
 // number after a long option (before "--") is joined to it ("--counters=-1"), so that the
 // option's own check names the value and says why it is refused.
+bool isNegativeNumber(const char* text) {
+  if (text[0] != '-' || text[1] == '-' || text[1] == '\0') return false;
+  char* end = nullptr;
+  std::strtod(text, &end);  // "-1", "-0.5", "-1e3", "-inf", "-nan"
+  return end != text && *end == '\0';
+}
+
 std::vector<std::string> joinNegativeValues(int argc, char** argv) {
-  static const std::regex kNumber("-([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|-inf|-nan",
-                                  std::regex::icase);
   std::vector<std::string> out;
   bool after_separator = false;
   for (int i = 0; i < argc; ++i) {
     const std::string arg = argv[i];
     after_separator = after_separator || arg == "--";
     if (!after_separator && i + 1 < argc && arg.starts_with("--") && arg.size() > 2 &&
-        arg.find('=') == std::string::npos && std::regex_match(argv[i + 1], kNumber)) {
+        arg.find('=') == std::string::npos && isNegativeNumber(argv[i + 1])) {
       out.push_back(arg + "=" + argv[++i]);
     } else {
       out.push_back(arg);

@@ -47,9 +47,10 @@ struct StatOptions {
   u32 repeat = 1;           // -r
   bool json = false;
   bool per_region = false;
-  bool no_aggr = false;   // -A: every counter of every unit instance (and L2 slice) apart
-  bool per_core = false;  // --per-core: each request's count per core
-  bool quiet = false;     // --quiet: no progress line
+  bool no_aggr = false;     // -A: every counter of every unit instance (and L2 slice) apart
+  bool per_core = false;    // --per-core: each request's count per core
+  bool quiet = false;       // --quiet: no progress line
+  bool per_thread = false;  // --per-thread: counts of each guest thread's hardware threads
   std::string root = ".";
   std::string output;
   std::string report;  // --report: an HTML report of the results (report.h)
@@ -153,6 +154,14 @@ struct Measured {
   std::string unit_name, unit_title;
   std::map<std::string, u64> counts;                   // by request (not the unsupported ones)
   std::map<u32, std::map<std::string, u64>> per_core;  // by core, by request (per-core units)
+  // --per-thread: guest threads with the hardware threads they were placed on, and those
+  // hardware threads' counts (threads that shared one are one entry: their counts mix).
+  struct ThreadGroup {
+    std::vector<int> tids;
+    std::vector<u32> hardware_threads;
+    std::map<std::string, u64> counts;
+  };
+  std::vector<ThreadGroup> per_thread;
   std::vector<ProgrammedCounter> counters;
   std::vector<IntervalRow> intervals;
   std::map<u32, std::map<std::string, u64>> regions;  // by region id, by request
@@ -164,6 +173,94 @@ struct Measured {
   u64 instructions = 0;
   int status = 0;
 };
+
+// --per-thread: a request's events counted per hardware thread. A native event of a whole core
+// becomes its variants of each of the core's threads ("NAME@t0", ...), where the unit has them,
+// with the same sign; the totals are unchanged. Events a unit counts only per core or node stay.
+void splitPerThread(Request& r, const Monitor& monitor, u32 threads_per_core) {
+  std::vector<const NativeEvent*> natives;
+  std::vector<int> signs;
+  for (std::size_t i = 0; i < r.natives.size(); ++i) {
+    std::vector<const NativeEvent*> variants;
+    if (r.natives[i]->name.find("@t") == std::string::npos && threads_per_core > 1) {
+      for (u32 t = 0; t < threads_per_core; ++t) {
+        if (const NativeEvent* v = monitor.find(fmt::format("{}@t{}", r.natives[i]->name, t))) {
+          variants.push_back(v);
+        }
+      }
+    }
+    if (variants.size() != threads_per_core) variants = {r.natives[i]};
+    for (const NativeEvent* v : variants) {
+      natives.push_back(v);
+      signs.push_back(r.signs[i]);
+    }
+  }
+  r.natives = std::move(natives);
+  r.signs = std::move(signs);
+}
+
+// The hardware thread a counter counted: its core's thread "@t<k>" of a thread's event, or the
+// core itself on a machine with one thread per core; nullopt for per-core and node-wide counts.
+std::optional<u32> hardwareThreadOf(const ProgrammedCounter& c, const NativeEvent* native,
+                                    u32 threads_per_core) {
+  const int core = c.core >= 0 ? c.core : (native != nullptr ? native->core : -1);
+  if (core < 0) return std::nullopt;
+  const std::size_t at = c.event.rfind("@t");
+  if (at != std::string::npos) {
+    return static_cast<u32>(core) * threads_per_core +
+           static_cast<u32>(std::stoul(c.event.substr(at + 2)));
+  }
+  if (threads_per_core == 1) return static_cast<u32>(core);
+  return std::nullopt;
+}
+
+// Each guest thread's counts: those of the hardware threads it was placed on. Threads that
+// shared a hardware thread, directly or through others, form one group (union of hardware
+// threads), as their events cannot be told apart there.
+template <class Counted>
+std::vector<Measured::ThreadGroup> perThread(const Kernel& kernel, const Monitor& monitor,
+                                             const std::vector<ProgrammedCounter>& counters,
+                                             const std::vector<Request>& requests,
+                                             u32 threads_per_core, const Counted& counted) {
+  std::map<u32, std::map<std::string, i64>> by_hw;
+  for (const ProgrammedCounter& c : counters) {
+    const NativeEvent* native = monitor.find(c.event);
+    const std::optional<u32> hw = hardwareThreadOf(c, native, threads_per_core);
+    if (!hw || !counted(c)) continue;
+    for (const Request& r : requests) {
+      if (const int sign = r.signOf(native); sign != 0) {
+        by_hw[*hw][r.name] += sign * static_cast<i64>(c.value);
+      }
+    }
+  }
+  // Union-find over hardware threads, joined by the threads placed on several.
+  std::map<u32, u32> parent;
+  const auto root = [&parent](u32 h) {
+    while (parent.at(h) != h) h = parent[h] = parent[parent[h]];
+    return h;
+  };
+  for (const auto& t : kernel.threads()) {
+    for (u32 h : t->placed_on) parent.emplace(h, h);
+    for (u32 h : t->placed_on) parent[root(h)] = root(t->placed_on.front());
+  }
+  std::map<u32, Measured::ThreadGroup> groups;  // by root
+  for (const auto& t : kernel.threads()) {
+    if (!t->placed_on.empty()) groups[root(t->placed_on.front())].tids.push_back(t->tid());
+  }
+  for (const auto& [h, p] : parent) {
+    Measured::ThreadGroup& g = groups[root(h)];
+    g.hardware_threads.push_back(h);
+    if (!by_hw.contains(h)) continue;
+    for (const auto& [name, n] : by_hw.at(h)) g.counts[name] += n > 0 ? static_cast<u64>(n) : 0;
+  }
+  std::vector<Measured::ThreadGroup> out;
+  for (auto& [r, g] : groups) {
+    std::sort(g.tids.begin(), g.tids.end());
+    out.push_back(std::move(g));
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.tids < b.tids; });
+  return out;
+}
 
 Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode mode, u64 interval) {
   RunOptions ro;
@@ -234,6 +331,7 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
            "event such as L1dMisses, or a perf name such as instructions)",
            name, machine.name);
     }
+    if (opt.per_thread) splitPerThread(r, *monitor, machine.node.threads_per_core);
     for (const NativeEvent* e : r.natives) {
       if (std::find(natives.begin(), natives.end(), e) == natives.end()) natives.push_back(e);
     }
@@ -353,6 +451,10 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
         }
       }
     }
+  }
+  if (opt.per_thread) {
+    m.per_thread = perThread(sim.kernel(), *monitor, m.counters, requests,
+                             machine.node.threads_per_core, counted);
   }
   // perf stat -I prints the last, partial interval too: it ends at the run's end, with the
   // final (settled) counts.
@@ -518,6 +620,14 @@ int run(const StatOptions& opt) {
       }
       if (r.group != 0) e["group"] = r.group;
       events.push_back(e);
+    }
+    if (!m.per_thread.empty()) {
+      nlohmann::json pt = nlohmann::json::array();
+      for (const Measured::ThreadGroup& g : m.per_thread) {
+        pt.push_back(
+            {{"tids", g.tids}, {"hardware_threads", g.hardware_threads}, {"counts", g.counts}});
+      }
+      out["per_thread"] = pt;
     }
     if (!m.per_core.empty()) {
       nlohmann::json pc = nlohmann::json::object();
@@ -687,6 +797,24 @@ int run(const StatOptions& opt) {
                             number(static_cast<double>(values.at(r.name))), r.name);
       }
     }
+    // As perf stat --per-thread: "COMM-TID  count  event" (threads that shared a hardware
+    // thread: "COMM-TID+TID").
+    if (!m.per_thread.empty()) text += "\n";
+    const std::string comm = std::filesystem::path(opt.command[0]).filename().string();
+    for (const Measured::ThreadGroup& g : m.per_thread) {
+      std::string label = comm.substr(0, 15);
+      for (std::size_t i = 0; i < g.tids.size(); ++i) {
+        label += fmt::format("{}{}", i == 0 ? "-" : "+", g.tids[i]);
+      }
+      for (const Request& r : m.requests) {
+        if (r.source != Request::Source::kUnit) continue;
+        // (Not counted: a thread on cores --cores left out, or an event counted per core.)
+        const std::string value = g.counts.contains(r.name)
+                                      ? number(static_cast<double>(g.counts.at(r.name)))
+                                      : "<not counted>";
+        text += fmt::format("{:>20} {:>20}      {}\n", label, value, r.name);
+      }
+    }
     if (opt.no_aggr) {
       // As perf stat -A: each counter apart, where it counted.
       text += "\n";
@@ -768,6 +896,9 @@ void addStatCommand(CLI::App& root, Action& selected) {
   cmd->add_flag("--per-region", opt->per_region,
                 "Also count between the guest's region markers (node-wide counts, read at the "
                 "markers as software would: UPC-Q readings lag by up to the sweep period)");
+  cmd->add_flag("--per-thread", opt->per_thread,
+                "Also each guest thread's counts: those of the hardware threads it ran on "
+                "(threads that shared one are counted together)");
   cmd->add_flag("--per-core", opt->per_core,
                 "Also print each core's counts (as perf stat --per-core; node-wide events, such "
                 "as the L2's, have no core and are left out)");
