@@ -116,31 +116,26 @@ inline std::vector<ElfSeed> malformedElfSeeds(const std::vector<std::uint8_t>& r
   }
 
   // Entries outside every segment, and header tables out of place.
+  auto withHeader = [&](const std::string& name, auto&& edit) {
+    std::vector<std::uint8_t> b = real;
+    auto h = eh;
+    edit(h);
+    write(b, 0, h);
+    out.push_back({name, std::move(b)});
+  };
   const std::pair<const char*, std::uint64_t> entries[] = {{"entry_zero", 0},
                                                            {"entry_unmapped", 0xdeadbeef000},
                                                            {"entry_past_space", ~std::uint64_t{0}}};
   for (const auto& [name, entry] : entries) {
-    std::vector<std::uint8_t> b = real;
-    auto h = eh;
-    h.e_entry = entry;
-    write(b, 0, h);
-    out.push_back({name, std::move(b)});
+    withHeader(name, [entry = entry](Elf64_Ehdr& h) { h.e_entry = entry; });
   }
   const std::pair<const char*, std::uint64_t> phoffs[] = {
       {"phoff_past_file", 1 << 20}, {"phoff_wraps", ~std::uint64_t{0} - 8}, {"phoff_inside", 1}};
   for (const auto& [name, phoff] : phoffs) {
-    std::vector<std::uint8_t> b = real;
-    auto h = eh;
-    h.e_phoff = phoff;
-    write(b, 0, h);
-    out.push_back({name, std::move(b)});
+    withHeader(name, [phoff = phoff](Elf64_Ehdr& h) { h.e_phoff = phoff; });
   }
   for (const std::uint16_t phnum : {0, 0xffff}) {
-    std::vector<std::uint8_t> b = real;
-    auto h = eh;
-    h.e_phnum = phnum;
-    write(b, 0, h);
-    out.push_back({"phnum_" + std::to_string(phnum), std::move(b)});
+    withHeader("phnum_" + std::to_string(phnum), [phnum](Elf64_Ehdr& h) { h.e_phnum = phnum; });
   }
   // Truncated files: inside the header, inside the program headers, inside the segment.
   for (const std::size_t size : {std::size_t{10}, table + 20, real.size() / 2}) {

@@ -121,6 +121,28 @@ u64 count(const json& j, const char* key) {
   return j.contains(key) && j[key].is_number() ? j[key].get<u64>() : 0;
 }
 
+// A result's "command" (["./prog", "arg"]) as one line.
+std::string commandLine(const json& result) {
+  std::string line;
+  for (const auto& word : result.value("command", json::array())) {
+    line += (line.empty() ? "" : " ") + word.get<std::string>();
+  }
+  return line;
+}
+
+// A result's region_spans ({tid, id, begin, end}) with each region's name for its id.
+json namedSpans(const json& result, const std::map<u64, std::string>& names) {
+  json out = json::array();
+  for (const json& s : result.value("region_spans", json::array())) {
+    const auto name = names.find(count(s, "id"));
+    out.push_back({{"tid", count(s, "tid")},
+                   {"name", name != names.end() ? name->second : ""},
+                   {"begin", count(s, "begin")},
+                   {"end", count(s, "end")}});
+  }
+  return out;
+}
+
 std::string htmlEscape(std::string_view text) {
   std::string out;
   for (const char c : text) {
@@ -181,19 +203,12 @@ void Report::addFile(const std::string& path) {
 void Report::addRun(const json& stats, const std::string& name) {
   json run;
   run["file"] = name;
-  std::string command;
-  for (const auto& word : stats.value("command", json::array())) {
-    command += (command.empty() ? "" : " ") + word.get<std::string>();
-  }
   const json config = stats.value("config", json::object());
-  run["summary"] = {{"command", command},
-                    {"machine", config.value("name", "")},
-                    {"mode", stats.value("mode", "")},
-                    {"instructions", count(stats, "instructions")},
-                    {"cycles", count(stats, "cycles")},
-                    {"host_seconds", stats.value("host_seconds", 0.0)},
-                    {"mips", stats.value("mips", 0.0)},
-                    {"exit_status", count(stats, "exit_status")}};
+  run["summary"] = {
+      {"command", commandLine(stats)},    {"machine", config.value("name", "")},
+      {"mode", stats.value("mode", "")},  {"instructions", count(stats, "instructions")},
+      {"cycles", count(stats, "cycles")}, {"host_seconds", stats.value("host_seconds", 0.0)},
+      {"mips", stats.value("mips", 0.0)}, {"exit_status", count(stats, "exit_status")}};
   run["config"] = json::array();
   flatten(config, "", run["config"]);
   run["clock_mhz"] = config.contains("node") ? config["node"].value("clock_mhz", 0.0) : 0.0;
@@ -250,13 +265,7 @@ void Report::addRun(const json& stats, const std::string& name) {
                                           static_cast<double>(count(r, "cycles"))
                                     : 0.0}});
   }
-  run["region_spans"] = json::array();
-  for (const json& s : stats.value("region_spans", json::array())) {
-    run["region_spans"].push_back({{"tid", count(s, "tid")},
-                                   {"name", names[count(s, "id")]},
-                                   {"begin", count(s, "begin")},
-                                   {"end", count(s, "end")}});
-  }
+  run["region_spans"] = namedSpans(stats, names);
   data_["runs"].push_back(run);
   sources_ += (sources_.empty() ? "" : ", ") + name;
 }
@@ -264,11 +273,7 @@ void Report::addRun(const json& stats, const std::string& name) {
 void Report::addStat(const json& stat, const std::string& name) {
   json st;
   st["file"] = name;
-  std::string command;
-  for (const auto& word : stat.value("command", json::array())) {
-    command += (command.empty() ? "" : " ") + word.get<std::string>();
-  }
-  st["command"] = command;
+  st["command"] = commandLine(stat);
   st["machine"] = stat.value("machine", "");
   st["unit"] = stat.value("unit", "");
   st["cycles"] = count(stat, "cycles_simulated");
@@ -299,13 +304,7 @@ void Report::addStat(const json& stat, const std::string& name) {
     names[std::stoull(id)] = values.value("name", "");
     st["regions"].push_back({{"name", values.value("name", "")}, {"counts", counts}});
   }
-  st["region_spans"] = json::array();
-  for (const json& s : stat.value("region_spans", json::array())) {
-    st["region_spans"].push_back({{"tid", count(s, "tid")},
-                                  {"name", names[count(s, "id")]},
-                                  {"begin", count(s, "begin")},
-                                  {"end", count(s, "end")}});
-  }
+  st["region_spans"] = namedSpans(stat, names);
   data_["stats"].push_back(st);
   sources_ += (sources_.empty() ? "" : ", ") + name;
 }
