@@ -1309,6 +1309,24 @@ TEST(Stat, PerThreadCountsThreadsThatShareAHardwareThreadTogether) {
       << r.err;
 }
 
+// perf's raw events: rHEX is the native event of that number (BGPM's on bgq: 277 = 0x115 is
+// PEVT_INST_ALL; on bgp the UPC-P input).
+TEST(Stat, RawEventsAreTheNativeEventsOfThatNumber) {
+  TempDir dir;
+  const fs::path out = dir.path() / "s.json";
+  ASSERT_EQ(hpmsim({"stat", "--json", "-o", out.string(), "-e", "r115,PEVT_INST_ALL", "--",
+                    guest("exit_status"), "0", "return"})
+                .status(),
+            0);
+  const json j = readJson(out);
+  EXPECT_GT(j["counts"]["r115"].get<u64>(), 0u);
+  EXPECT_EQ(j["counts"]["r115"], j["counts"]["PEVT_INST_ALL"]);
+  const RunResult unknown =
+      hpmsim({"stat", "-e", "r7ffff", "--", guest("exit_status"), "0", "return"});
+  EXPECT_EQ(unknown.status(), kUsage);
+  EXPECT_NE(unknown.err.find("unknown event 'r7ffff'"), std::string::npos) << unknown.err;
+}
+
 TEST(Events, GenericListsEveryPerfAndGenericNameWithItsNativeDefinition) {
   const RunResult r = hpmsim({"events", "--generic", "--json"});
   ASSERT_EQ(r.status(), 0) << r.err;

@@ -174,6 +174,25 @@ struct Measured {
   int status = 0;
 };
 
+// perf's raw events, "rHEX": the native event with that number, BGPM's event number on UPC-Q
+// (r115 is event 277, PEVT_INST_ALL), the unit's input number elsewhere (UPC-P), each the
+// event of a whole core or unit (not a thread's variant); null if the name is not one.
+const NativeEvent* rawEvent(const Monitor& monitor, const std::string& name) {
+  if (name.size() < 2 || name.size() > 9 || name[0] != 'r' ||
+      name.find_first_not_of("0123456789abcdefABCDEF", 1) != std::string::npos) {
+    return nullptr;
+  }
+  const u64 number = std::stoull(name.substr(1), nullptr, 16);
+  const std::vector<NativeEvent>& events = monitor.catalogue();
+  const bool numbered =
+      std::any_of(events.begin(), events.end(), [](const NativeEvent& e) { return e.id >= 0; });
+  for (const NativeEvent& e : events) {
+    if (e.thread >= 0) continue;
+    if (numbered ? e.id == static_cast<i64>(number) : e.input == number) return &e;
+  }
+  return nullptr;
+}
+
 // --per-thread: a request's events counted per hardware thread. A native event of a whole core
 // becomes its variants of each of the core's threads ("NAME@t0", ...), where the unit has them,
 // with the same sign; the totals are unchanged. Events a unit counts only per core or node stay.
@@ -182,7 +201,7 @@ void splitPerThread(Request& r, const Monitor& monitor, u32 threads_per_core) {
   std::vector<int> signs;
   for (std::size_t i = 0; i < r.natives.size(); ++i) {
     std::vector<const NativeEvent*> variants;
-    if (r.natives[i]->name.find("@t") == std::string::npos && threads_per_core > 1) {
+    if (r.natives[i]->thread < 0 && threads_per_core > 1) {
       for (u32 t = 0; t < threads_per_core; ++t) {
         if (const NativeEvent* v = monitor.find(fmt::format("{}@t{}", r.natives[i]->name, t))) {
           variants.push_back(v);
@@ -205,10 +224,8 @@ std::optional<u32> hardwareThreadOf(const ProgrammedCounter& c, const NativeEven
                                     u32 threads_per_core) {
   const int core = c.core >= 0 ? c.core : (native != nullptr ? native->core : -1);
   if (core < 0) return std::nullopt;
-  const std::size_t at = c.event.rfind("@t");
-  if (at != std::string::npos) {
-    return static_cast<u32>(core) * threads_per_core +
-           static_cast<u32>(std::stoul(c.event.substr(at + 2)));
+  if (native != nullptr && native->thread >= 0) {
+    return static_cast<u32>(core) * threads_per_core + static_cast<u32>(native->thread);
   }
   if (threads_per_core == 1) return static_cast<u32>(core);
   return std::nullopt;
@@ -308,6 +325,9 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
     if (const NativeEvent* e = monitor->find(name)) {
       r.natives = {e};
       r.signs = {1};
+    } else if (const NativeEvent* raw = rawEvent(*monitor, name)) {
+      r.natives = {raw};
+      r.signs = {1};
     } else if (softwareEvent(name)) {
       r.source = Request::Source::kSoftware;
     } else {
@@ -328,7 +348,8 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
     if (r.natives.empty() && r.source == Request::Source::kUnit) {
       fail(ExitCode::kUsage,
            "stat: unknown event '{}' (a native event of `hpmsim events --machine {}`, a generic "
-           "event such as L1dMisses, or a perf name such as instructions)",
+           "event such as L1dMisses, a perf name such as instructions, or rHEX, a native "
+           "event's number)",
            name, machine.name);
     }
     if (opt.per_thread) splitPerThread(r, *monitor, machine.node.threads_per_core);
