@@ -14,8 +14,11 @@ cd "$tmp"
 export PATH=/usr/bin:/bin LANG=C
 "$hpmsim" run --env-clear --mode profile --profile-interval 50000 --profile-prefix p \
   --report run.html -- ./amg 12 1 >/dev/null
-"$hpmsim" stat --env-clear -I 0.2 --per-region -e instructions,cycles,cache-misses,branch-misses \
-  --report stat.html -- ./amg 12 1 >/dev/null 2>&1
+# Intervals and regions take two runs (stat refuses them together).
+events=instructions,cycles,cache-misses,branch-misses
+"$hpmsim" stat --env-clear -I 0.1 -e $events --json -o intervals.json -- ./amg 12 1 >/dev/null
+"$hpmsim" stat --env-clear --per-region -e $events --json -o regions.json -- ./amg 12 1 >/dev/null
+"$hpmsim" report intervals.json regions.json --title "hpmsim stat" -o stat.html
 "$hpmsim" sweep --json --set core.store_queue_entries=2,4,16 -- ./amg 12 1 >sweep.json
 "$hpmsim" report sweep.json --title "hpmsim sweep: core.store_queue_entries" -o sweep.html
 for kind in run stat sweep; do

@@ -89,7 +89,7 @@ json pageData(const fs::path& page) {
 
 struct Results {
   TempDir dir;
-  fs::path run_json, samples, functions, stat_json, sweep_json;
+  fs::path run_json, samples, functions, stat_json, regions_json, sweep_json;
 };
 
 // A profile run, a stat run with intervals and regions, and a two-point sweep of amg (OpenMP,
@@ -103,15 +103,20 @@ const Results& results() {
     made->samples = d / "p-samples.csv";
     made->functions = d / "p-functions.csv";
     made->stat_json = d / "stat.json";
+    made->regions_json = d / "regions.json";
     made->sweep_json = d / "sweep.json";
     RunResult a =
         hpmsim({"run", "--env-clear", "--mode", "profile", "--profile-interval", "50000",
                 "--profile-prefix", "p", "--stats-json", "run.json", "--", "./amg", "12", "1"},
                d);
     EXPECT_EQ(a.status(), 0) << a.err;
-    RunResult b =
-        hpmsim({"stat", "--env-clear", "--json", "-o", "stat.json", "-I", "0.5", "--per-region",
-                "-e", "instructions,cycles,cache-misses", "--", "./amg", "12", "1"},
+    // Intervals and regions in two runs (stat refuses them together).
+    RunResult b = hpmsim({"stat", "--env-clear", "--json", "-o", "stat.json", "-I", "0.5", "-e",
+                          "instructions,cycles,cache-misses", "--", "./amg", "12", "1"},
+                         d);
+    EXPECT_EQ(b.status(), 0) << b.err;
+    b = hpmsim({"stat", "--env-clear", "--json", "-o", "regions.json", "--per-region", "-e",
+                "instructions,cycles,cache-misses", "--", "./amg", "12", "1"},
                d);
     EXPECT_EQ(b.status(), 0) << b.err;
     RunResult c = hpmsim(
@@ -139,8 +144,11 @@ TEST(Report, StatIntervalsAndASweepOpenInABrowserAndDrawEveryChart) {
   const Results& r = results();
   TempDir out;
   const fs::path stat_page = out.path() / "stat.html";
-  ASSERT_EQ(hpmsim({"report", r.stat_json.string(), "-o", stat_page.string()}, out.path()).status(),
-            0);
+  ASSERT_EQ(
+      hpmsim({"report", r.stat_json.string(), r.regions_json.string(), "-o", stat_page.string()},
+             out.path())
+          .status(),
+      0);
   expectChartsDrawn(browserStatus(stat_page, out.path()), {"stat0-0", "stat0-1", "stat0-2"});
   const fs::path sweep_page = out.path() / "sweep.html";
   ASSERT_EQ(
@@ -199,13 +207,14 @@ TEST(Report, TheChromeTraceHasASliceForEveryRegionStayAndASampleForEveryInterval
   const Results& r = results();
   TempDir out;
   const fs::path trace = out.path() / "trace.json";
-  ASSERT_EQ(hpmsim({"report", r.stat_json.string(), "-o", (out.path() / "r.html").string(),
-                    "--trace", trace.string()},
+  ASSERT_EQ(hpmsim({"report", r.stat_json.string(), r.regions_json.string(), "-o",
+                    (out.path() / "r.html").string(), "--trace", trace.string()},
                    out.path())
                 .status(),
             0);
   const json t = json::parse(readFile(trace));
   const json stat = json::parse(readFile(r.stat_json));
+  const json regions = json::parse(readFile(r.regions_json));
   const double mhz = stat["clock_mhz"].get<double>();
   std::vector<json> slices;
   std::map<std::string, u64> samples;
@@ -213,9 +222,9 @@ TEST(Report, TheChromeTraceHasASliceForEveryRegionStayAndASampleForEveryInterval
     if (e["ph"] == "X") slices.push_back(e);
     if (e["ph"] == "C") ++samples[e["name"].get<std::string>()];
   }
-  ASSERT_EQ(slices.size(), stat["region_spans"].size());
+  ASSERT_EQ(slices.size(), regions["region_spans"].size());
   ASSERT_FALSE(slices.empty());
-  const json& first = stat["region_spans"][0];
+  const json& first = regions["region_spans"][0];
   EXPECT_DOUBLE_EQ(slices[0]["ts"].get<double>(), first["begin"].get<double>() / mhz);
   EXPECT_EQ(slices[0]["tid"], first["tid"]);
   for (const char* event : {"instructions", "cycles", "cache-misses"}) {

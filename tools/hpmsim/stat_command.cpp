@@ -546,6 +546,14 @@ int run(const StatOptions& opt) {
   if (opt.repeat > 1 && (opt.interval != 0 || opt.interval_ms != 0 || opt.per_region)) {
     fail(ExitCode::kUsage, "stat: -r counts whole runs: it goes without -I and --per-region");
   }
+  // Known defect (issue 21): the region markers' readings, taken at one thread's clock inside
+  // its slice, and the interval readings together lose counts (amg 12 1 on bgq: 4,168,603
+  // instructions counted of 8,575,899), so the two are refused together rather than wrong.
+  if ((opt.interval != 0 || opt.interval_ms != 0) && opt.per_region) {
+    fail(ExitCode::kUsage,
+         "stat: -I and --per-region do not count exactly together yet (the region readings "
+         "disturb the interval readings' counts); use one per run");
+  }
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
   RunFiles files;
   files.input(resolveProgram(opt.command[0]), "the program");
