@@ -379,12 +379,7 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   // tools poll only between scheduling rounds, which a short program may never reach).
   if (interrupt_source_) {
     if (const int signo = interrupt_source_()) {
-      Termination term;
-      term.refused = true;
-      term.status = 128 + signo;
-      term.report = fmt::format("hpmsim: interrupted by {} while loading '{}': nothing ran\n",
-                                signalReportName(signo), path);
-      terminate(std::move(term));
+      interrupt(signo, fmt::format("while loading '{}': nothing ran", path));
     }
   }
 }
@@ -393,14 +388,16 @@ void Kernel::terminate(Termination termination) {
   if (!termination_) termination_ = std::move(termination);
 }
 
-void Kernel::interrupt(int signo) {
+void Kernel::interrupt(int signo, std::string_view where) {
   Termination term;
   term.refused = true;
   term.status = 128 + signo;
-  term.report = fmt::format(
-      "hpmsim: interrupted by {} at cycle {}: the results cover the run up "
-      "to there\n",
-      signalReportName(signo), elapsedCycles());
+  term.report = where.empty()
+                    ? fmt::format(
+                          "hpmsim: interrupted by {} at cycle {}: the results cover the run up "
+                          "to there\n",
+                          signalReportName(signo), elapsedCycles())
+                    : fmt::format("hpmsim: interrupted by {} {}\n", signalReportName(signo), where);
   terminate(std::move(term));
 }
 

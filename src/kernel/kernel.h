@@ -292,8 +292,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   bool finished() const { return termination_.has_value(); }
   // Ends the run at once, as the host signal `signo` asked (SIGINT, SIGTERM): the guest's state
   // and every statistic stay as they are, the termination's status is 128 + signo and its report
-  // says where the run stopped. Nothing if the run has ended already.
-  void interrupt(int signo);
+  // says where the run stopped (its cycle, or `where`). Nothing if the run has ended already.
+  void interrupt(int signo, std::string_view where = {});
   // Where the tool's interrupts come from (the host signal received, or 0; may be empty): the
   // kernel asks between scheduling rounds, and when a host call the guest is blocked in
   // (a read of a terminal or a pipe from outside, a poll of them) returns EINTR, and then

@@ -121,6 +121,13 @@ u64 count(const json& j, const char* key) {
   return j.contains(key) && j[key].is_number() ? j[key].get<u64>() : 0;
 }
 
+// Instructions per cycle of a statistics group with both ("instructions", "cycles").
+double ipc(const json& j) {
+  const u64 cycles = count(j, "cycles");
+  return cycles == 0 ? 0.0
+                     : static_cast<double>(count(j, "instructions")) / static_cast<double>(cycles);
+}
+
 // A result's "command" (["./prog", "arg"]) as one line.
 std::string commandLine(const json& result) {
   std::string line;
@@ -225,19 +232,16 @@ void Report::addRun(const json& stats, const std::string& name) {
     json stalls = c.value("stalls", json::object());
     stalls.erase("idle");  // no thread to issue: not a stall of the program's
     for (const auto& [cause, v] : stalls.items()) causes.insert(cause);
-    run["cores"].push_back(
-        {{"core", i},
-         {"ipc", count(c, "cycles") ? static_cast<double>(count(c, "instructions")) /
-                                          static_cast<double>(count(c, "cycles"))
-                                    : 0.0},
-         {"stalls", stalls},
-         {"l1d_accesses", count(l1d, "accesses")},
-         {"l1d_miss_pct", share(count(l1d, "misses"), count(l1d, "accesses"))},
-         {"l1i_miss_pct", share(count(l1i, "misses"), count(l1i, "accesses"))},
-         {"l1p_hits", count(l1p, "hits")},
-         {"l1p_prefetches", count(l1p, "prefetches")},
-         {"lmq_full_cycles", count(c, "lmq_full_cycles")},
-         {"sq_full_cycles", count(c, "sq_full_cycles")}});
+    run["cores"].push_back({{"core", i},
+                            {"ipc", ipc(c)},
+                            {"stalls", stalls},
+                            {"l1d_accesses", count(l1d, "accesses")},
+                            {"l1d_miss_pct", share(count(l1d, "misses"), count(l1d, "accesses"))},
+                            {"l1i_miss_pct", share(count(l1i, "misses"), count(l1i, "accesses"))},
+                            {"l1p_hits", count(l1p, "hits")},
+                            {"l1p_prefetches", count(l1p, "prefetches")},
+                            {"lmq_full_cycles", count(c, "lmq_full_cycles")},
+                            {"sq_full_cycles", count(c, "sq_full_cycles")}});
   }
   run["stall_causes"] = causes;
   run["l2"] = json::array();
@@ -256,18 +260,14 @@ void Report::addRun(const json& stats, const std::string& name) {
   std::map<u64, std::string> names;
   for (const json& r : stats.value("regions", json::array())) {
     names[count(r, "id")] = r.value("name", "");
-    run["regions"].push_back(
-        {{"name", r.value("name", "")},
-         {"entries", count(r, "entries")},
-         {"instructions", count(r, "instructions")},
-         {"cycles", count(r, "cycles")},
-         {"ipc", count(r, "cycles") ? static_cast<double>(count(r, "instructions")) /
-                                          static_cast<double>(count(r, "cycles"))
-                                    : 0.0}});
+    run["regions"].push_back({{"name", r.value("name", "")},
+                              {"entries", count(r, "entries")},
+                              {"instructions", count(r, "instructions")},
+                              {"cycles", count(r, "cycles")},
+                              {"ipc", ipc(r)}});
   }
   run["region_spans"] = namedSpans(stats, names);
   data_["runs"].push_back(run);
-  sources_ += (sources_.empty() ? "" : ", ") + name;
 }
 
 void Report::addStat(const json& stat, const std::string& name) {
@@ -306,7 +306,6 @@ void Report::addStat(const json& stat, const std::string& name) {
   }
   st["region_spans"] = namedSpans(stat, names);
   data_["stats"].push_back(st);
-  sources_ += (sources_.empty() ? "" : ", ") + name;
 }
 
 void Report::addSweep(const json& points, const std::string& name) {
@@ -347,7 +346,6 @@ void Report::addSweep(const json& points, const std::string& name) {
                             {"region_speedup", region_speedup}});
   }
   data_["sweeps"].push_back(sw);
-  sources_ += (sources_.empty() ? "" : ", ") + name;
 }
 
 void Report::addProfileSamples(const std::string& csv, const std::string& name) {
@@ -379,7 +377,6 @@ void Report::addProfileSamples(const std::string& csv, const std::string& name) 
     if (active) p["cores"].push_back(c);
   }
   data_["profiles"].push_back(p);
-  sources_ += (sources_.empty() ? "" : ", ") + name;
 }
 
 void Report::addProfileFunctions(const std::string& csv, const std::string& name) {
@@ -407,15 +404,19 @@ void Report::addProfileFunctions(const std::string& csv, const std::string& name
                          {"stalls", stalls}});
   }
   data_["functions"].push_back(f);
-  sources_ += (sources_.empty() ? "" : ", ") + name;
 }
 
 std::string Report::html(const std::string& title) const {
   const auto files = report_assets::files();
   const std::string_view page = asset(files, "report.html");
+  std::string sources;  // every input's name, for the page's first line
+  for (const auto& [kind, entries] : data_.items()) {
+    for (const json& e : entries)
+      sources += (sources.empty() ? "" : ", ") + e["file"].get<std::string>();
+  }
   const std::map<std::string, std::string, std::less<>> values = {
       {"TITLE", htmlEscape(title)},
-      {"SOURCES", htmlEscape(sources_.empty() ? "nothing" : sources_)},
+      {"SOURCES", htmlEscape(sources.empty() ? "nothing" : sources)},
       {"CSS", std::string(asset(files, "report.css"))},
       {"CHART_JS", std::string(asset(report_assets::chartJs(), "chart.min.js"))},
       {"DATA", scriptJson(data_)},

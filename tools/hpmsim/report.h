@@ -41,7 +41,6 @@ class Report {
 
  private:
   nlohmann::json data_;
-  std::string sources_;  // the inputs, for the page's first line
 };
 
 }  // namespace hpm::tools
