@@ -5,8 +5,10 @@
 // PROT_NONE costs nothing until it is made accessible; memory given back can be taken again.
 // It then takes 16 MiB blocks, touching every page, until malloc fails, and prints how much it
 // got ("touched_mib=N"): the test holds N below the node's memory and hpmsim's own peak host
-// memory below the node's memory plus its documented overhead.
+// memory below the node's memory plus its documented overhead. First it prints where its stack
+// ends ("stack_end_mib=N", from /proc/self/maps): the top of the guest's address space.
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/sysinfo.h>
@@ -16,12 +18,27 @@
 
 enum { kBlockMib = 16 };
 
+// The end of the [stack] mapping in /proc/self/maps.
+static unsigned long long stackEnd(void) {
+  FILE* maps = fopen("/proc/self/maps", "r");
+  CHECK(maps != NULL);
+  char line[512];
+  unsigned long long start = 0, end = 0;
+  while (fgets(line, sizeof line, maps) != NULL) {
+    if (strstr(line, "[stack]") != NULL) CHECK(sscanf(line, "%llx-%llx", &start, &end) == 2);
+  }
+  fclose(maps);
+  CHECK(end != 0);
+  return end;
+}
+
 int main(void) {
   struct sysinfo info;
   CHECK(sysinfo(&info) == 0);
   const size_t node = (size_t)info.totalram * info.mem_unit;
   CHECK(node >= (size_t)64 << 20);
   printf("node_mib=%zu\n", node >> 20);
+  printf("stack_end_mib=%llu\n", stackEnd() >> 20);
 
   // One allocation larger than the node: glibc's malloc asks mmap, which refuses it.
   errno = 0;

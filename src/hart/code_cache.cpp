@@ -9,6 +9,8 @@ namespace hpm {
 namespace {
 
 constexpr std::size_t kChunkBytes = 1 << 20;
+// An index entry: an unordered_map node (next pointer, key, value, cached hash) and its bucket.
+constexpr std::size_t kIndexEntryBytes = 40;
 
 std::size_t blockBytes(u32 count) {
   return sizeof(Block) + sizeof(isa::DecodedInst) * count;
@@ -27,7 +29,13 @@ bool endsBlock(const isa::DecodedInst& d) {
 
 }  // namespace
 
-CodeCache::CodeCache(const GuestMemory& memory) : memory_(memory), table_(kTableSize, nullptr) {}
+CodeCache::CodeCache(const GuestMemory& memory, u64 capacity_bytes)
+    : memory_(memory), table_(kTableSize, nullptr), capacity_bytes_(capacity_bytes) {}
+
+u64 CodeCache::bytesInUse() const {
+  const u64 chunks = chunks_.empty() ? 0 : (chunks_.size() - 1) * kChunkBytes + chunk_used_;
+  return chunks + blocks_.size() * kIndexEntryBytes;
+}
 
 void CodeCache::flush() {
   std::fill(table_.begin(), table_.end(), nullptr);
@@ -56,6 +64,12 @@ const Block* CodeCache::lookupSlow(u64 pc, u64& fault_addr) {
   if (auto it = blocks_.find(pc); it != blocks_.end()) {
     b = it->second;
   } else {
+    // Before building, so that no block the caller holds can go stale: callers keep a block
+    // only until their next lookup (and compare flushCount() to resume in one).
+    if (bytesInUse() + blockBytes(kMaxBlockInstructions) + kIndexEntryBytes > capacity_bytes_) {
+      flush();
+      ++capacity_flushes_;
+    }
     b = build(pc, fault_addr);
     if (b == nullptr) return nullptr;
     blocks_.emplace(pc, b);

@@ -4,7 +4,10 @@
 // illegal instruction) or at the end of a page, so the executor checks for stops and time only
 // between blocks. Writes to x0 are redirected at decode time to a sink register (index 32), so
 // the executor never tests rd == 0. The cache is flushed whole by fence.i, the icache-flush
-// system call, and unmapping or re-protecting executable memory; flushes are rare.
+// system call, and unmapping or re-protecting executable memory; flushes are rare. It also
+// starts again empty when the decoded code would pass its capacity (kernel.code_cache_mib), so
+// a program's host footprint does not grow with the code it executes; a flush only costs the
+// host the blocks' rebuilding, and simulated results never depend on it.
 #pragma once
 
 #include <memory>
@@ -30,7 +33,9 @@ class CodeCache {
  public:
   static constexpr u32 kMaxBlockInstructions = 64;
 
-  explicit CodeCache(const GuestMemory& memory);
+  // `capacity_bytes`: the most decoded code (blocks and their index) kept before the cache
+  // starts again empty; the host memory it takes stays below that plus one chunk (1 MiB).
+  CodeCache(const GuestMemory& memory, u64 capacity_bytes);
 
   // The block starting at `pc`, or nullptr when the instruction at `pc` cannot be fetched
   // (not mapped executable); then `fault_addr` holds the first inaccessible byte.
@@ -42,8 +47,13 @@ class CodeCache {
   }
 
   void flush();
+  // Every flush, whatever its cause: a block found before a flush is stale after it.
   u64 flushCount() const { return flushes_; }
+  // ... of which the cache's capacity caused.
+  u64 capacityFlushCount() const { return capacity_flushes_; }
   u64 blocksBuilt() const { return built_; }
+  // Host bytes the decoded code takes now: its chunks and an estimate of its index's entries.
+  u64 bytesInUse() const;
 
  private:
   static constexpr u64 kTableSize = u64{1} << 16;
@@ -58,7 +68,9 @@ class CodeCache {
   std::unordered_map<u64, Block*> blocks_;
   std::vector<std::unique_ptr<u8[]>> chunks_;
   std::size_t chunk_used_ = 0;
+  u64 capacity_bytes_;
   u64 flushes_ = 0;
+  u64 capacity_flushes_ = 0;
   u64 built_ = 0;
 };
 

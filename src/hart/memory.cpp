@@ -1,18 +1,16 @@
 #include "hart/memory.h"
 
 #include <sys/mman.h>
-#include <sys/resource.h>
 
 #include <cerrno>
 #include <cstring>
 #include <string>
 
 #include "base/error.h"
+#include "base/host_limits.h"
 
 namespace hpm {
 namespace {
-
-constexpr u64 kPermTableBytes = GuestMemory::kVaLimit >> GuestMemory::kPageBits;
 
 void* reserve(u64 bytes) {
   void* p = ::mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -20,23 +18,22 @@ void* reserve(u64 bytes) {
     const int error = errno;
     // The usual cause is `ulimit -v`, which counts address space, not memory: say so, since
     // the reservation itself costs none (docs/kernel.md, "Memory").
-    rlimit limit{};
     std::string hint;
-    if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    if (const auto limit = addressSpaceLimit()) {
       hint = fmt::format(
-          "; the address-space limit (ulimit -v) is {} MiB: hpmsim needs {} GiB of address "
-          "space, which costs no memory, plus what the run uses (node.memory_mib bounds the "
-          "guest's memory)",
-          limit.rlim_cur >> 20, bytes >> 30);
+          "; the address-space limit (ulimit -v) is {} MiB: hpmsim needs the guest's address "
+          "space ({} MiB, kernel.address_space_gib), which costs no memory, plus its own "
+          "(docs/kernel.md, \"Memory\"); make the guest's space smaller or raise the limit",
+          *limit >> 20, bytes >> 20);
     }
-    fail(ExitCode::kHost, "cannot reserve {} GiB of host address space for the guest: {}{}",
-         bytes >> 30, std::strerror(error), hint);
+    fail(ExitCode::kHost, "cannot reserve {} MiB of host address space for the guest: {}{}",
+         bytes >> 20, std::strerror(error), hint);
   }
   return p;
 }
 
-void checkRange(u64 addr, u64 length) {
-  if ((addr | length) & (GuestMemory::kPageSize - 1) || addr + length > GuestMemory::kVaLimit ||
+void checkRange(u64 addr, u64 length, u64 limit) {
+  if ((addr | length) & (GuestMemory::kPageSize - 1) || addr + length > limit ||
       addr + length < addr) {
     fail(ExitCode::kInternal, "guest range [{:#x}, +{:#x}) is not page aligned or out of range",
          addr, length);
@@ -45,19 +42,25 @@ void checkRange(u64 addr, u64 length) {
 
 }  // namespace
 
-GuestMemory::GuestMemory() {
-  base_ = static_cast<u8*>(reserve(kVaLimit));
-  perm_ = static_cast<u8*>(::mmap(nullptr, kPermTableBytes, PROT_READ | PROT_WRITE,
+GuestMemory::GuestMemory(u64 limit) : limit_(limit) {
+  if (limit == 0 || limit > kMaxVaLimit || (limit & (kPageSize - 1)) != 0) {
+    fail(ExitCode::kInternal, "guest address space of {:#x} bytes: not a page multiple up to {:#x}",
+         limit, kMaxVaLimit);
+  }
+  base_ = static_cast<u8*>(reserve(limit_));
+  perm_ = static_cast<u8*>(::mmap(nullptr, limit_ >> kPageBits, PROT_READ | PROT_WRITE,
                                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
   if (perm_ == MAP_FAILED) {
-    ::munmap(base_, kVaLimit);
-    fail(ExitCode::kInternal, "cannot allocate the guest page table: {}", std::strerror(errno));
+    const int error = errno;
+    ::munmap(base_, limit_);
+    fail(ExitCode::kHost, "cannot allocate the guest page table ({} MiB of address space): {}",
+         (limit_ >> kPageBits) >> 20, std::strerror(error));
   }
 }
 
 GuestMemory::~GuestMemory() {
-  ::munmap(base_, kVaLimit);
-  ::munmap(perm_, kPermTableBytes);
+  ::munmap(base_, limit_);
+  ::munmap(perm_, limit_ >> kPageBits);
 }
 
 void GuestMemory::setPerm(u64 addr, u64 length, u8 perm) {
@@ -65,7 +68,7 @@ void GuestMemory::setPerm(u64 addr, u64 length, u8 perm) {
 }
 
 void GuestMemory::map(u64 addr, u64 length, u8 perm) {
-  checkRange(addr, length);
+  checkRange(addr, length, limit_);
   if (length == 0) return;
   // A fresh anonymous mapping replaces whatever was there, which also zero-fills it.
   void* p = ::mmap(base_ + addr, length, PROT_READ | PROT_WRITE,
@@ -78,7 +81,7 @@ void GuestMemory::map(u64 addr, u64 length, u8 perm) {
 }
 
 void GuestMemory::unmap(u64 addr, u64 length) {
-  checkRange(addr, length);
+  checkRange(addr, length, limit_);
   if (length == 0) return;
   ::mmap(base_ + addr, length, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED,
          -1, 0);
@@ -86,7 +89,7 @@ void GuestMemory::unmap(u64 addr, u64 length) {
 }
 
 void GuestMemory::protect(u64 addr, u64 length, u8 perm) {
-  checkRange(addr, length);
+  checkRange(addr, length, limit_);
   // (A page keeps whether it was touched: mprotect leaves its contents where they are.)
   for (u64 page = addr >> kPageBits; page < (addr + length) >> kPageBits; ++page) {
     perm_[page] = static_cast<u8>(perm | (perm_[page] & kUntouched));
@@ -94,8 +97,8 @@ void GuestMemory::protect(u64 addr, u64 length, u8 perm) {
 }
 
 void GuestMemory::move(u64 from, u64 to, u64 length) {
-  checkRange(from, length);
-  checkRange(to, length);
+  checkRange(from, length, limit_);
+  checkRange(to, length, limit_);
   if (length == 0) return;
   // mremap moves the host pages without copying their contents.
   void* p = ::mremap(base_ + from, length, length, MREMAP_MAYMOVE | MREMAP_FIXED, base_ + to);
@@ -110,7 +113,7 @@ void GuestMemory::move(u64 from, u64 to, u64 length) {
 }
 
 bool GuestMemory::isMapped(u64 addr, u64 length) const {
-  if (addr >= kVaLimit || length > kVaLimit - addr) return false;
+  if (addr >= limit_ || length > limit_ - addr) return false;
   for (u64 page = addr >> kPageBits, end = (addr + length + kPageSize - 1) >> kPageBits; page < end;
        ++page) {
     if ((perm_[page] & kPermMask) == kNone) return false;
@@ -119,7 +122,7 @@ bool GuestMemory::isMapped(u64 addr, u64 length) const {
 }
 
 bool GuestMemory::isUnmapped(u64 addr, u64 length) const {
-  if (addr >= kVaLimit || length > kVaLimit - addr) return false;
+  if (addr >= limit_ || length > limit_ - addr) return false;
   for (u64 page = addr >> kPageBits, end = (addr + length + kPageSize - 1) >> kPageBits; page < end;
        ++page) {
     if ((perm_[page] & kPermMask) != kNone) return false;
@@ -130,7 +133,7 @@ bool GuestMemory::isUnmapped(u64 addr, u64 length) const {
 bool GuestMemory::accessible(u64 addr, u64 size, u8 need) const {
   if (size == 0) return true;
   const u64 last = addr + size - 1;
-  if (last < addr || last >= kVaLimit) return false;
+  if (last < addr || last >= limit_) return false;
   for (u64 page = addr >> kPageBits; page <= (last >> kPageBits); ++page) {
     if ((perm_[page] & need) != need) return false;
   }

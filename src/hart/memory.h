@@ -1,7 +1,9 @@
 // The guest's virtual address space: a flat host reservation plus a page-permission table.
 //
 // Guest address A lives at host address base + A, so a load is one bounds/permission check and a
-// host load. The reservation covers the Sv39 user range (2^38 bytes); pages become host-readable
+// host load. The reservation covers the guest's address space, by default the Sv39 user range
+// (2^38 bytes; kernel.address_space_gib makes it smaller, for hosts under `ulimit -v`, which
+// counts reserved address space although it costs no memory); pages become host-readable
 // and writable when the guest maps them, and the guest-visible permissions (read, write,
 // execute) are enforced in software by the permission table, so the kernel can still fill
 // read-only pages and a guest access never faults the host.
@@ -35,9 +37,8 @@ class TouchListener {
 
 class GuestMemory {
  public:
-  // HPMSIM_GUEST_VA_BITS is the build's choice (CMakeLists.txt): 38 but in builds for valgrind.
-  static constexpr unsigned kVaBits = HPMSIM_GUEST_VA_BITS;
-  static constexpr u64 kVaLimit = u64{1} << kVaBits;
+  // The largest address space: Sv39's user half, as Linux gives a riscv64 process.
+  static constexpr u64 kMaxVaLimit = u64{1} << 38;
   static constexpr unsigned kPageBits = 12;
   static constexpr u64 kPageSize = u64{1} << kPageBits;
 
@@ -48,12 +49,21 @@ class GuestMemory {
   void setDevice(MemoryDevice* device) { device_ = device; }
   void setTouchListener(TouchListener* listener) { touch_listener_ = listener; }
 
-  GuestMemory();
+  // An address space of `limit` bytes (a multiple of kPageSize, at most kMaxVaLimit): guest
+  // addresses 0 to limit - 1. Throws Error (ExitCode::kHost) when the host refuses the
+  // reservation, saying what `ulimit -v` would need.
+  explicit GuestMemory(u64 limit = kMaxVaLimit);
   ~GuestMemory();
   GuestMemory(const GuestMemory&) = delete;
   GuestMemory& operator=(const GuestMemory&) = delete;
 
-  // Page-granular mapping operations; ranges must be page aligned and below kVaLimit.
+  // The end of the address space: every guest address is below it.
+  u64 limit() const { return limit_; }
+  // Whether [addr, addr + length) lies inside the address space, without wrapping around. Every
+  // range a system call hands to the memory map must pass: guest arguments can be anything.
+  bool inRange(u64 addr, u64 length) const { return length <= limit_ && addr <= limit_ - length; }
+
+  // Page-granular mapping operations; ranges must be page aligned and below limit().
   // map() zero-fills the range and sets its permissions; unmap() discards contents.
   void map(u64 addr, u64 length, u8 perm);
   void unmap(u64 addr, u64 length);
@@ -61,10 +71,10 @@ class GuestMemory {
   // Moves the contents and permissions of [from, from+length) to `to` (non-overlapping).
   void move(u64 from, u64 to, u64 length);
 
-  // The page table itself, one byte per page of kPageSize up to kVaLimit (a kDevice bit marks
+  // The page table itself, one byte per page of kPageSize up to limit() (a kDevice bit marks
   // device pages: the timing model reads it to treat their accesses as uncached).
   const u8* pageTable() const { return perm_; }
-  u8 pagePerm(u64 addr) const { return addr < kVaLimit ? perm_[addr >> kPageBits] & kPermMask : 0; }
+  u8 pagePerm(u64 addr) const { return addr < limit_ ? perm_[addr >> kPageBits] & kPermMask : 0; }
   // Whether the page holding `addr` is mapped and has been touched since it was mapped.
   bool touched(u64 addr) const {
     return pagePerm(addr) != 0 && (perm_[addr >> kPageBits] & kUntouched) == 0;
@@ -81,8 +91,9 @@ class GuestMemory {
   // one for the first time since it was mapped, which is counted (firstTouches) and told to the
   // touch listener: every page is mapped untouched, and the hot path's mask sends it here.
   u8* translate(u64 addr, unsigned size, u8 need) {
+    // (An access within one page that starts below the page-aligned limit ends below it.)
     const u64 last = addr + size - 1;
-    if (((addr | last) >> kVaBits) == 0 && (addr >> kPageBits) == (last >> kPageBits)) [[likely]] {
+    if (addr < limit_ && (addr >> kPageBits) == (last >> kPageBits)) [[likely]] {
       if ((perm_[addr >> kPageBits] & (need | kUntouched)) == need) [[likely]]
         return base_ + addr;
     }
@@ -149,6 +160,7 @@ class GuestMemory {
     return device_->write(addr, sizeof(T), static_cast<u64>(value));
   }
 
+  u64 limit_ = 0;
   u8* base_ = nullptr;
   u8* perm_ = nullptr;  // one byte per page: its Perm bits and kUntouched; zero until mapped
   MemoryDevice* device_ = nullptr;

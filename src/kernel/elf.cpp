@@ -130,8 +130,8 @@ ElfImage ElfImage::parse(std::vector<u8> bytes, std::string_view path) {
         break;
       case PT_LOAD:
       case PT_TLS: {
-        if (ph.p_memsz >= GuestMemory::kVaLimit || ph.p_vaddr >= GuestMemory::kVaLimit ||
-            ph.p_vaddr + ph.p_memsz > GuestMemory::kVaLimit) {
+        if (ph.p_memsz >= GuestMemory::kMaxVaLimit || ph.p_vaddr >= GuestMemory::kMaxVaLimit ||
+            ph.p_vaddr + ph.p_memsz > GuestMemory::kMaxVaLimit) {
           bad("'{}': segment {} is too large for the address space (address {:#x}, size {:#x})",
               path, i, ph.p_vaddr, ph.p_memsz);
         }
@@ -214,12 +214,14 @@ void ElfImage::requireMemory(u64 node_bytes, std::string_view path) const {
 }
 
 u64 ElfImage::mapInto(GuestMemory& memory, u64 bias) const {
-  // (parse() checked each segment without the bias; a PIE's bias may push one past the end.)
+  // (parse() checked each segment against the largest space without the bias; the bias, or a
+  // smaller space (kernel.address_space_gib), may push one past the end.)
   for (const ElfSegment& seg : segments_) {
-    if (seg.vaddr + bias < seg.vaddr || seg.vaddr + bias + seg.memsz > GuestMemory::kVaLimit) {
+    if (seg.vaddr + bias < seg.vaddr || seg.vaddr + bias + seg.memsz > memory.limit()) {
       fail(ExitCode::kProgram,
-           "segment {} does not fit in the address space at load address {:#x} (size {:#x})",
-           seg.index, seg.vaddr + bias, seg.memsz);
+           "segment {} does not fit in the address space at load address {:#x} (size {:#x}; "
+           "the space ends at {:#x}, kernel.address_space_gib)",
+           seg.index, seg.vaddr + bias, seg.memsz, memory.limit());
     }
   }
   // Pages shared by two segments get the union of their permissions, as with Linux's mmaps.

@@ -125,8 +125,7 @@ int Kernel::pagemapFile() const {
   const int fd = ::memfd_create("/proc/self/pagemap", MFD_CLOEXEC);
   if (fd < 0) return -errno;
   constexpr u64 kPresent = u64{1} << 63, kFile = u64{1} << 61, kExclusive = u64{1} << 56;
-  if (::ftruncate(fd, static_cast<off_t>(GuestMemory::kVaLimit / GuestMemory::kPageSize * 8)) !=
-      0) {
+  if (::ftruncate(fd, static_cast<off_t>(memory_.limit() / GuestMemory::kPageSize * 8)) != 0) {
     ::close(fd);
     return -EIO;
   }

@@ -19,8 +19,10 @@ namespace {
 constexpr u64 kStackSize = u64{8} << 20;  // RLIMIT_STACK
 constexpr u64 kMmapGap = u64{256} << 20;  // between the stack and the mmap area
 // ELF_ET_DYN_BASE of Linux riscv64: two thirds of the user range (0x2aaaaaa000 under Sv39).
-constexpr u64 kPieBase = GuestMemory::kVaLimit / 3 * 2 & ~(GuestMemory::kPageSize - 1);
-static_assert(GuestMemory::kVaBits != 38 || kPieBase == 0x2aaaaaa000);
+constexpr u64 pieBase(u64 limit) {
+  return limit / 3 * 2 & ~(GuestMemory::kPageSize - 1);
+}
+static_assert(pieBase(GuestMemory::kMaxVaLimit) == 0x2aaaaaa000);
 constexpr u64 kRlimInfinity = ~u64{0};
 
 // RISC-V ISA letters in AT_HWCAP: one bit per letter, IMAFDC.
@@ -78,6 +80,8 @@ void Kernel::visitStats(stats::Visitor& v) const {
   stats_.visit(v);
   v.counter("code_cache_flushes", code_.flushCount(),
             "Predecoded-code flushes (fence.i, icache flush, code unmapped or re-protected)");
+  v.counter("code_cache_capacity_flushes", code_.capacityFlushCount(),
+            "... of which the cache's capacity caused (kernel.code_cache_mib)");
   v.counter("code_blocks_built", code_.blocksBuilt(), "Basic blocks decoded");
   v.counter("pages_first_touched", memory_.firstTouches(),
             "Pages a guest load, store or atomic reached first since they were mapped");
@@ -186,7 +190,10 @@ u64 Kernel::clockNanos(const Thread& t, u64 clock) const {
   }
 }
 
-Kernel::Kernel(KernelConfig config) : config_(std::move(config)), code_(memory_) {
+Kernel::Kernel(KernelConfig config)
+    : config_(std::move(config)),
+      memory_(config_.params.address_space_gib << 30),
+      code_(memory_, config_.params.code_cache_mib << 20) {
   fs_ = std::make_unique<FileSystem>(config_.root);
   memory_.setDevice(this);
   memory_.setTouchListener(this);
@@ -275,7 +282,7 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
                   const std::vector<std::string>& envp) {
   image_ = std::make_unique<ElfImage>(ElfImage::load(path));
   exe_guest_path_ = path;
-  load_bias_ = image_->isPie() ? kPieBase : 0;
+  load_bias_ = image_->isPie() ? pieBase(memory_.limit()) : 0;
   image_->requireMemory(config_.memory_bytes, path);  // the stack is checked below
   const u64 phdr = image_->mapInto(memory_, load_bias_);
   for (const ElfSegment& seg : image_->segments()) {
@@ -285,9 +292,9 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   }
   brk_start_ = brk_current_ = image_->endOfImage(load_bias_);
 
-  // The stack: 8 MiB at the top of the Sv39 user range, as Linux places it without
-  // randomisation; the mmap area starts below it and grows down.
-  stack_top_ = GuestMemory::kVaLimit;
+  // The stack: 8 MiB at the top of the user range, as Linux places it without randomisation;
+  // the mmap area starts below it and grows down.
+  stack_top_ = memory_.limit();
   const u8 stack_perm = GuestMemory::kRead | GuestMemory::kWrite |
                         (image_->executableStack() ? GuestMemory::kExec : 0);
   mapRange(stack_top_ - kStackSize, kStackSize, stack_perm, "[stack]");

@@ -47,6 +47,13 @@ struct KernelParams {
   // (0: strictly in cycle order, as the timing model assumes; more trades exactness of the
   // interference between hardware threads for simulation speed).
   u64 lookahead = 0;
+  // The guest's virtual address space in GiB: its stack sits at the top, PIE programs at two
+  // thirds. The default is Sv39's user half, as Linux gives a riscv64 process; hpmsim reserves
+  // that much host address space (no memory), so under `ulimit -v` a smaller space fits.
+  u64 address_space_gib = 256;
+  // Decoded guest code kept at most, in MiB: past it the code cache starts again empty (a
+  // host-side cost only; simulated results do not depend on it).
+  u64 code_cache_mib = 64;
 
   void visit(config::Visitor& v) {
     v.param("platform", platform, "AT_PLATFORM string given to the guest; empty for none");
@@ -59,6 +66,14 @@ struct KernelParams {
             "Timing modes: cycles a hardware thread may run ahead of the earliest other one "
             "(0: strict cycle order)",
             config::Range{0, 1e9});
+    v.param("address_space_gib", address_space_gib,
+            "The guest's virtual address space in GiB (256: Sv39's user half); hpmsim reserves "
+            "this much host address space, which costs no memory but counts against ulimit -v",
+            config::Range{1, 256});
+    v.param("code_cache_mib", code_cache_mib,
+            "Decoded guest code kept at most, in MiB, before the code cache starts again empty "
+            "(host memory only; results do not depend on it)",
+            config::Range{1, 65536});
   }
 };
 

@@ -29,12 +29,6 @@ i64 hostResult(long r) {
   return r < 0 ? -static_cast<i64>(errno) : r;
 }
 
-// Whether [addr, addr + length) lies inside the guest's address space, without wrapping around.
-// Every range a system call hands to the memory map must pass: guest arguments can be anything.
-bool inAddressSpace(u64 addr, u64 length) {
-  return length <= GuestMemory::kVaLimit && addr <= GuestMemory::kVaLimit - length;
-}
-
 // A length rounded up to whole pages; 0 when the rounding would wrap around (a length within a
 // page of 2^64), which every caller treats as out of range, as Linux's PAGE_ALIGN does.
 u64 pageLength(u64 length) {
@@ -325,7 +319,7 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
         const u64 len = pageLength(a[1]);
         if ((a[1] != 0 && len == 0) || a[0] + len < a[0]) return -abi::kEINVAL;  // wraps around
         if (len == 0) return 0;
-        if (!inAddressSpace(a[0], len) || !vmas_.isFullyMapped(a[0], a[0] + len)) {
+        if (!memory_.inRange(a[0], len) || !vmas_.isFullyMapped(a[0], a[0] + len)) {
           return -abi::kENOMEM;
         }
         // One host call per run of pages with the same protection (map() zero-fills).
@@ -684,7 +678,7 @@ i64 Kernel::sysBrk(u64 addr) {
 
 i64 Kernel::sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offset) {
   if (length == 0 || (offset & (GuestMemory::kPageSize - 1))) return -abi::kEINVAL;
-  if (length > GuestMemory::kVaLimit) return -abi::kENOMEM;
+  if (length > memory_.limit()) return -abi::kENOMEM;
   const u64 len = alignUp(length, GuestMemory::kPageSize);
   const u64 type = flags & MAP_TYPE;
   if (type != MAP_PRIVATE && type != MAP_SHARED && type != MAP_SHARED_VALIDATE) {
@@ -707,7 +701,7 @@ i64 Kernel::sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offse
   u64 where = 0;
   if (flags & (MAP_FIXED | MAP_FIXED_NOREPLACE)) {
     if (addr & (GuestMemory::kPageSize - 1)) return -abi::kEINVAL;
-    if (!inAddressSpace(addr, len)) return -abi::kENOMEM;
+    if (!memory_.inRange(addr, len)) return -abi::kENOMEM;
     if ((flags & MAP_FIXED_NOREPLACE) && !(flags & MAP_FIXED) && !vmas_.isFree(addr, addr + len)) {
       return -abi::kEEXIST;
     }
@@ -749,7 +743,7 @@ i64 Kernel::sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offse
 i64 Kernel::sysMunmap(u64 addr, u64 length) {
   if ((addr & (GuestMemory::kPageSize - 1)) || length == 0) return -abi::kEINVAL;
   const u64 len = pageLength(length);
-  if (len == 0 || !inAddressSpace(addr, len)) return -abi::kEINVAL;
+  if (len == 0 || !memory_.inRange(addr, len)) return -abi::kEINVAL;
   unmapRange(addr, len);
   return 0;
 }
@@ -761,7 +755,7 @@ i64 Kernel::sysMprotect(u64 addr, u64 length, u64 prot) {
   }
   if (length == 0) return 0;
   const u64 len = pageLength(length);
-  if (len == 0 || !inAddressSpace(addr, len) || !vmas_.isFullyMapped(addr, addr + len)) {
+  if (len == 0 || !memory_.inRange(addr, len) || !vmas_.isFullyMapped(addr, addr + len)) {
     return -abi::kENOMEM;
   }
   const u8 perm = protToPerm(prot);
@@ -785,8 +779,8 @@ i64 Kernel::sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u
   const u64 old_len = pageLength(old_length);
   const u64 new_len = pageLength(new_length);
   if (old_len == 0 || new_len == 0) return -abi::kEINVAL;
-  if (!inAddressSpace(old_addr, old_len)) return -abi::kEFAULT;
-  if (new_len > GuestMemory::kVaLimit) return -abi::kENOMEM;
+  if (!memory_.inRange(old_addr, old_len)) return -abi::kEFAULT;
+  if (new_len > memory_.limit()) return -abi::kENOMEM;
   const Vma* vma = vmas_.find(old_addr);
   if (vma == nullptr || !vmas_.isFullyMapped(old_addr, old_addr + old_len)) return -abi::kEFAULT;
   const u8 perm = vma->perm;
@@ -812,7 +806,7 @@ i64 Kernel::sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u
     new_addr = *found;
   } else {
     if (new_addr & (GuestMemory::kPageSize - 1)) return -abi::kEINVAL;
-    if (!inAddressSpace(new_addr, new_len)) return -abi::kEINVAL;
+    if (!memory_.inRange(new_addr, new_len)) return -abi::kEINVAL;
     if (new_addr < old_addr + old_len && old_addr < new_addr + new_len) return -abi::kEINVAL;
     if (!fitsNodeMemory(growth, vmas_.committedIn(new_addr, new_addr + new_len))) {
       return -abi::kENOMEM;
@@ -845,7 +839,7 @@ i64 Kernel::mapDevice(const FdEntry& entry, u64 addr, u64 length, u64 prot, u64 
   u64 where = 0;
   if (flags & MAP_FIXED) {
     if (addr & (GuestMemory::kPageSize - 1)) return -abi::kEINVAL;
-    if (!inAddressSpace(addr, len)) return -abi::kENOMEM;
+    if (!memory_.inRange(addr, len)) return -abi::kENOMEM;
     where = addr;
     unmapRange(where, len);
   } else {

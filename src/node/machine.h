@@ -31,7 +31,7 @@ struct NodeParams {
     v.param("clock_mhz", clock_mhz, "Core clock in MHz", config::Range{1, 100000});
     v.param("memory_mib", memory_mib,
             "Node memory in MiB: what the guest sees (sysinfo, /proc/meminfo) and the most it can "
-            "map (ENOMEM past it); at most the guest's 256 GiB address space",
+            "map (ENOMEM past it); at most 256 GiB, the largest guest address space",
             config::Range{64, 1 << 18});
   }
 };

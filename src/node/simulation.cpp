@@ -608,8 +608,7 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
     }
     // The counter units' windows are device pages of the process's memory (Kernel::mapDevice).
     const GuestMemory& memory = impl_->kernel->memory();
-    impl_->model->setDevicePages({memory.pageTable(),
-                                  GuestMemory::kVaLimit >> GuestMemory::kPageBits,
+    impl_->model->setDevicePages({memory.pageTable(), memory.limit() >> GuestMemory::kPageBits,
                                   GuestMemory::kPageBits, GuestMemory::kDevice});
     if (monitoringWanted(impl_->machine, options.families)) {
       // The monitor needs the timing model's events: it exists in the warm-up, timing and

@@ -245,34 +245,15 @@ std::vector<GuestCase> guestCases() {
                  "",
                  {}});
   };
-  for (const char* p : {"stdio_printf",
-                        "files",
-                        "fd_ops",
-                        "math_libm",
-                        "malloc_stress",
-                        "strings",
-                        "qsort_bsearch",
-                        "setjmp_longjmp",
-                        "deep_recursion",
-                        "atomics",
-                        "self_modifying",
-                        "mmap_anon",
-                        "brk_sbrk",
-                        "sys_queries",
-                        "syscalls_raw",
-                        "static_pie",
-                        "cxx_exceptions",
-                        "cxx_iostreams",
-                        "cxx_virtual_templates",
-                        "cxx_stl",
-                        "cxx_static_init",
-                        "isa_int",
-                        "isa_mem",
-                        "isa_amo",
-                        "isa_compressed",
-                        "isa_csr",
-                        "isa_fp_cvt",
-                        "isa_fp_misc"}) {
+  for (const char* p :
+       {"stdio_printf",   "files",           "fd_ops",         "math_libm",
+        "malloc_stress",  "strings",         "qsort_bsearch",  "setjmp_longjmp",
+        "deep_recursion", "atomics",         "self_modifying", "big_code",
+        "mmap_anon",      "brk_sbrk",        "sys_queries",    "syscalls_raw",
+        "static_pie",     "cxx_exceptions",  "cxx_iostreams",  "cxx_virtual_templates",
+        "cxx_stl",        "cxx_static_init", "isa_int",        "isa_mem",
+        "isa_amo",        "isa_compressed",  "isa_csr",        "isa_fp_cvt",
+        "isa_fp_misc"}) {
     ok(p);
   }
   ok("isa_fp_arith", {"s"}, "s");
@@ -741,13 +722,16 @@ struct HpmsimRun {
   nlohmann::json stats;  // null if none was written
 };
 
-// Runs `hpmsim run OPTIONS -- PROGRAM ARGS` in `cwd` with the base environment plus `env`.
+// Runs `hpmsim run OPTIONS -- PROGRAM ARGS` in `cwd` with the base environment plus `env`,
+// through the command `prefix` if any (which must exec its arguments).
 HpmsimRun runHpmsimWith(const std::vector<std::string>& options, const std::string& program,
                         const std::vector<std::string>& args, const fs::path& cwd,
-                        const std::vector<std::string>& env = {}) {
+                        const std::vector<std::string>& env = {},
+                        const std::vector<std::string>& prefix = {}) {
   TempDir dir;
   fs::path stats = dir.path() / "stats.json";
-  std::vector<std::string> argv = {kHpmsim};
+  std::vector<std::string> argv = prefix;
+  argv.push_back(kHpmsim);
   argv.insert(argv.end(), kHpmsimRun.begin(), kHpmsimRun.end());
   argv.insert(argv.end(), {"--stats-json", stats.string()});
   argv.insert(argv.end(), options.begin(), options.end());
@@ -995,6 +979,9 @@ TEST(HpmsimMemory, AGuestPastTheNodesMemoryGetsEnomemAndHpmsimsFootprintStaysBou
   std::smatch m;
   ASSERT_TRUE(std::regex_search(r.run.out, m, std::regex("touched_mib=([0-9]+)"))) << r.run.out;
   const std::uint64_t touched = std::stoull(m[1]);
+  EXPECT_NE(r.run.out.find("stack_end_mib=262144\n"), std::string::npos)
+      << "by default the guest's space is Sv39's user half\n"
+      << r.run.out;
   EXPECT_GE(touched, 192u);
   EXPECT_LT(touched, 256u);
   ASSERT_TRUE(r.stats.is_object());
@@ -1003,6 +990,68 @@ TEST(HpmsimMemory, AGuestPastTheNodesMemoryGetsEnomemAndHpmsimsFootprintStaysBou
   const std::uint64_t peak_kib = r.stats["host_peak_rss_kib"].get<std::uint64_t>();
   EXPECT_GT(peak_kib, touched << 10) << "the guest's pages are the host's";
   EXPECT_LT(peak_kib, (std::uint64_t{256} + 64) << 10);
+}
+
+// `ulimit -v` counts the host address space hpmsim reserves for the guest: a guest space of
+// kernel.address_space_gib runs under a limit of that plus the 128 MiB docs/kernel.md states,
+// with the node's memory still the guest's limit; the default space under the same limit is
+// refused with the parameter named.
+std::vector<std::string> underAddressSpaceLimit(std::uint64_t mib) {
+  return {"/bin/sh", "-c", "ulimit -v " + std::to_string(mib << 10) + " && exec \"$@\"", "sh"};
+}
+
+TEST(HpmsimMemory, UnderAnAddressSpaceLimitASmallerGuestSpaceRuns) {
+  TempDir cwd;
+  const auto limit = underAddressSpaceLimit(2048 + 128);
+  HpmsimRun r =
+      runHpmsimWith({"--set", "node.memory_mib=256", "--set", "kernel.address_space_gib=2"},
+                    "memory_limit", {}, cwd.path(), {}, limit);
+  ASSERT_TRUE(r.run.exited() && r.run.exit_code() == 0) << r.run.describe() << r.run.err;
+  EXPECT_NE(r.run.out.find("freed and taken again"), std::string::npos) << r.run.out;
+  EXPECT_NE(r.run.out.find("stack_end_mib=2048\n"), std::string::npos)
+      << "the stack sits at the top of the guest's space\n"
+      << r.run.out;
+  ASSERT_TRUE(r.stats.is_object());
+  EXPECT_GE(r.stats["kernel"]["memory_refusals"].get<std::uint64_t>(), 5u);
+
+  HpmsimRun refused =
+      runHpmsimWith({"--set", "node.memory_mib=256"}, "memory_limit", {}, cwd.path(), {}, limit);
+  ASSERT_TRUE(refused.run.exited()) << refused.run.describe();
+  EXPECT_EQ(refused.run.exit_code(), 71) << refused.run.err;  // ExitCode::kHost
+  EXPECT_NE(refused.run.err.find("cannot reserve 262144 MiB of host address space"),
+            std::string::npos)
+      << refused.run.err;
+  EXPECT_NE(refused.run.err.find("the address-space limit (ulimit -v) is 2176 MiB"),
+            std::string::npos)
+      << refused.run.err;
+  EXPECT_NE(refused.run.err.find("kernel.address_space_gib"), std::string::npos) << refused.run.err;
+  EXPECT_TRUE(refused.run.out.empty()) << refused.run.out;
+}
+
+// The code cache's capacity costs only the host's time to decode again: big_code's decoded code
+// passes a 1 MiB cache several times, and every simulated figure equals the default cache's.
+TEST(HpmsimCodeCache, ASmallCodeCacheStartsAgainEmptyAndChangesNoSimulatedResult) {
+  TempDir cwd;
+  HpmsimRun small = runHpmsimWith({"--set", "kernel.code_cache_mib=1"}, "big_code", {}, cwd.path());
+  HpmsimRun large = runHpmsimWith({}, "big_code", {}, cwd.path());
+  ASSERT_TRUE(small.run.exited() && small.run.exit_code() == 0) << small.run.describe();
+  ASSERT_TRUE(large.run.exited() && large.run.exit_code() == 0) << large.run.describe();
+  EXPECT_EQ(small.run.out, large.run.out);
+  ASSERT_TRUE(small.stats.is_object() && large.stats.is_object());
+  EXPECT_GE(small.stats["kernel"]["code_cache_capacity_flushes"].get<std::uint64_t>(), 2u);
+  EXPECT_EQ(large.stats["kernel"]["code_cache_capacity_flushes"], 0);
+  EXPECT_GT(small.stats["kernel"]["code_blocks_built"].get<std::uint64_t>(),
+            large.stats["kernel"]["code_blocks_built"].get<std::uint64_t>());
+  // Everything else, the timing model's and the monitor's statistics included, is equal.
+  for (nlohmann::json* s : {&small.stats, &large.stats}) {
+    for (const char* key : {"host_peak_rss_kib", "host_seconds", "mips"}) s->erase(key);
+    (*s)["config"]["kernel"].erase("code_cache_mib");
+    for (const char* key :
+         {"code_cache_flushes", "code_cache_capacity_flushes", "code_blocks_built"})
+      (*s)["kernel"].erase(key);
+  }
+  EXPECT_EQ(small.stats, large.stats);
+  EXPECT_GT(small.stats["instructions"].get<std::uint64_t>(), 100'000u);
 }
 
 TEST(HpmsimSyscalls, AnUnknownCallReturnsEnosysAndIsCountedByNumber) {

@@ -18,7 +18,7 @@ constexpr u64 kData = 0x20000;
 
 class HartTest : public ::testing::Test {
  protected:
-  HartTest() : code_(memory_), hart_(memory_, code_) {
+  HartTest() : code_(memory_, u64{64} << 20), hart_(memory_, code_) {
     memory_.map(kCode, 0x1000, GuestMemory::kRead | GuestMemory::kExec);
     memory_.map(kData, 0x1000, GuestMemory::kRead | GuestMemory::kWrite);
     hart_.state().pc = kCode;

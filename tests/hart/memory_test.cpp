@@ -15,8 +15,30 @@ TEST(GuestMemory, UnmappedMemoryIsInaccessible) {
   u64 v = 0;
   EXPECT_FALSE(m.load(0x1000, v));
   EXPECT_FALSE(m.store<u64>(0x1000, 1));
-  EXPECT_FALSE(m.load(GuestMemory::kVaLimit - 4, v));  // straddles the end of the space
-  EXPECT_FALSE(m.load(~u64{0} - 3, v));                // wraps around
+  EXPECT_FALSE(m.load(GuestMemory::kMaxVaLimit - 4, v));  // straddles the end of the space
+  EXPECT_FALSE(m.load(~u64{0} - 3, v));                   // wraps around
+}
+
+TEST(GuestMemory, ASmallerSpaceEndsAtItsLimitForEveryKindOfAccess) {
+  constexpr u64 kLimit = u64{1} << 30;
+  GuestMemory m(kLimit);
+  EXPECT_EQ(m.limit(), kLimit);
+  m.map(kLimit - 2 * kPage, 2 * kPage, GuestMemory::kRead | GuestMemory::kWrite);
+  ASSERT_TRUE(m.store<u64>(kLimit - 8, 0x1122334455667788));  // the last bytes of the space
+  u64 v = 0;
+  ASSERT_TRUE(m.load(kLimit - 8, v));
+  EXPECT_EQ(v, 0x1122334455667788u);
+  EXPECT_FALSE(m.load(kLimit - 4, v));  // straddles the end
+  EXPECT_FALSE(m.load(kLimit, v));
+  EXPECT_FALSE(m.load(GuestMemory::kMaxVaLimit - 8, v));
+  EXPECT_EQ(m.pagePerm(kLimit), GuestMemory::kNone);
+  EXPECT_TRUE(m.inRange(kLimit - kPage, kPage));
+  EXPECT_FALSE(m.inRange(kLimit - kPage, 2 * kPage));
+  EXPECT_FALSE(m.inRange(kLimit + kPage, 0));
+  EXPECT_FALSE(m.accessible(kLimit - 8, 16, GuestMemory::kRead));
+  EXPECT_FALSE(m.isMapped(kLimit - kPage, 2 * kPage));
+  u64 word = 0;
+  EXPECT_FALSE(m.read(kLimit - 4, &word, sizeof word));
 }
 
 TEST(GuestMemory, MappedMemoryStartsZeroAndHoldsStores) {

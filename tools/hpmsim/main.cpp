@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/error.h"
+#include "base/host_limits.h"
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/interrupt.h"
 
@@ -56,6 +58,13 @@ std::string describeParseError(const CLI::App& app, const CLI::ParseError& e, in
 // CLI11 takes "-1" after an option for an option of its own ("unknown option '-1'"): a negative
 // number after a long option (before "--") is joined to it ("--counters=-1"), so that the
 // option's own check names the value and says why it is refused.
+// ", under an address-space limit (ulimit -v) of N MiB" when there is one.
+std::string addressSpaceNote() {
+  const auto limit = hpm::addressSpaceLimit();
+  return limit ? fmt::format(" under an address-space limit (ulimit -v) of {} MiB", *limit >> 20)
+               : std::string();
+}
+
 bool isNegativeNumber(const char* text) {
   if (text[0] != '-' || text[1] == '-' || text[1] == '\0') return false;
   char* end = nullptr;
@@ -124,6 +133,15 @@ int main(int raw_argc, char** raw_argv) {
     std::fflush(stdout);
     fmt::print(stderr, "hpmsim: error: {}\n", e.what());
     return static_cast<int>(e.code());
+  } catch (const std::bad_alloc&) {
+    // The host's memory, or its address-space limit, ran out: a resource the host refused, not
+    // a defect (no statistics: writing them would need memory too).
+    std::fflush(stdout);
+    fmt::print(stderr,
+               "hpmsim: error: out of host memory{} (docs/kernel.md, \"Memory\": what hpmsim "
+               "needs from the host)\n",
+               addressSpaceNote());
+    return static_cast<int>(hpm::ExitCode::kHost);
   } catch (const std::exception& e) {
     // Every expected failure is an hpm::Error with its own message and status; anything else is
     // a defect of hpmsim, reported as one rather than as an abort.
