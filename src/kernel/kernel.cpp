@@ -557,10 +557,9 @@ void Kernel::addEvent(Event e) {
   std::push_heap(events_.begin(), events_.end(), std::greater<>());
 }
 
-void Kernel::setPeriodicHook(u64 period, std::function<void(u64)> hook) {
-  hook_period_ = hook ? period : 0;
-  periodic_hook_ = std::move(hook);
-  next_hook_ = hook_period_ == 0 ? ~u64{0} : (elapsedCycles() / hook_period_ + 1) * hook_period_;
+void Kernel::setTimedHook(u64 first, std::function<u64(u64)> hook) {
+  next_hook_ = hook ? first : ~u64{0};
+  timed_hook_ = std::move(hook);
 }
 
 u64 Kernel::nextEventTime() const {
@@ -683,8 +682,8 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
     if (next_hook_ <= best_start && next_hook_ <= next_event) {
       // Every thread is at B or later and has done nothing at B (slices end before it).
       const u64 at = next_hook_;
-      next_hook_ += hook_period_;
-      periodic_hook_(at);
+      const u64 next = timed_hook_(at);
+      next_hook_ = next == ~u64{0} ? next : std::max(next, at + 1);
       continue;
     }
     if (best_index == MinTree::kNone || next_event <= best_start) {

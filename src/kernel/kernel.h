@@ -280,12 +280,13 @@ class Kernel : public MemoryDevice, public TouchListener {
   };
   // Called between scheduling rounds so a tool can show progress; may be empty.
   using ProgressFn = std::function<void()>;
-  // Calls `hook` with the cycle B at every multiple of `period` cycles of simulated time, once
-  // every hardware thread has done all it does before B and nothing at or after B: slices end
-  // before B (in the timing modes, where a slice stops before an instruction that would issue
-  // past its limit; the functional mode overshoots by up to a block). The call comes before
-  // timers expiring at B. A period of 0 or an empty hook removes it.
-  void setPeriodicHook(u64 period, std::function<void(u64 when)> hook);
+  // Calls `hook` with the cycle B = `first`, and then at each cycle B it returns (~0: no more;
+  // a cycle not after the call's is taken as the next one), once every hardware thread has done
+  // all it does before B and nothing at or after B: slices end before B (in the timing modes,
+  // where a slice stops before an instruction that would issue past its limit; the functional
+  // mode overshoots by up to a block). The call comes before timers expiring at B. An empty
+  // hook removes it.
+  void setTimedHook(u64 first, std::function<u64(u64 when)> hook);
   // The physical address of a virtual one, or nullopt while its page has no frame: set when the
   // node's memory is not mapped 1:1 (sunfire's boards; mem/frames.h). /proc/self/pagemap shows
   // it; without one a touched page's frame is its page number.
@@ -570,9 +571,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   InterruptSource interrupt_source_;
   KernelStats stats_;
   std::function<void()> before_console_write_;  // see setBeforeConsoleWrite
-  u64 hook_period_ = 0;                         // see setPeriodicHook
-  u64 next_hook_ = ~u64{0};                     // the periodic hook's next call
-  std::function<void(u64)> periodic_hook_;
+  u64 next_hook_ = ~u64{0};                     // the timed hook's next call (setTimedHook)
+  std::function<u64(u64)> timed_hook_;
   int next_tid_ = 1;
   int last_exit_code_ = 0;
 

@@ -87,13 +87,26 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // prints "<not supported>" for them, as perf does for what a machine cannot count.
   static std::span<const std::string_view> perfUnsupportedEvents();
 
-  // ---- host programming (before the run) ----
+  // ---- host programming (before the run, and host multiplexing's switches during it) ----
   // Programs counters for the given native events from cycle 0. Throws Error naming the
   // conflict (two events needing one counter) and, when there is one, an assignment that works.
   void programHost(const std::vector<const NativeEvent*>& events);
+  // Whether programHost(events) would succeed: nothing, or the conflict it would name. Changes
+  // nothing (call it before programming).
+  std::optional<std::string> hostFits(const std::vector<const NativeEvent*>& events);
+  // Host multiplexing (hpmsim stat): stops every unit host programming started, at `at` (the
+  // counters keep their values, which sampleHost and readHost still read, until reprogramHost);
+  // reprogramHost starts counting `events` at `at`, which must fit (hostFits). A unit's
+  // readings settle hostSettleCycles() after it stopped (UPC-Q's sweep, UPC-P's carries): a
+  // switch reads the stopped set then, and only then starts the next.
+  void stopHost(Cycle at);
+  void reprogramHost(const std::vector<const NativeEvent*>& events, Cycle at);
+  Cycle hostSettleCycles() const;
   // Every counter the host programmed, with its value (the unit settled after the run: the
   // maintenance or sweep latency elapsed).
   std::vector<ProgrammedCounter> readHost(Cycle end);
+  // The same counters' identities (values 0), without any access: in sampleHost's order.
+  std::vector<ProgrammedCounter> hostLayout() const;
   // The values of the host-programmed counters as they read at `now` (an interval sample).
   std::vector<u64> sampleHost(Cycle now);
 

@@ -176,44 +176,92 @@ std::vector<const NativeEvent*> Monitor::expand(const std::string& name) const {
   return out;
 }
 
-void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
-  Impl& m = *impl_;
-  if (m.units.empty()) fail(ExitCode::kUsage, "this machine has no counter unit");
+void Monitor::Impl::planHost(const std::vector<const NativeEvent*>& events) {
   // Each event on every unit counting one of its instances (a PUnit per core; the L2 unit once
   // for all its slices, or once per slice when it keeps them apart), in the order asked.
   for (const NativeEvent* e : events) {
     std::vector<u32> done;
     for (const NativeEvent::Instance& i : e->instances) {
-      pmu::CounterUnit& unit = *m.slots[i.unit].unit;
+      pmu::CounterUnit& unit = *slots[i.unit].unit;
       const bool per_port = unit.hostCountsPerPort(e->unit_mode);
       if (!per_port && std::find(done.begin(), done.end(), i.unit) != done.end()) continue;
       done.push_back(i.unit);
       const u32 counter = unit.hostAdd(i.port, e->input, e->unit_mode, e->name);
-      m.host.push_back({e, i.unit, counter, per_port ? static_cast<i32>(i.port) : -1});
+      host.push_back({e, i.unit, counter, per_port ? static_cast<i32>(i.port) : -1});
     }
   }
-  for (Impl::Slot& slot : m.slots) {
-    slot.unit->hostStart();
+}
+
+void Monitor::Impl::startHost(Cycle at, bool events_of_at) {
+  flushAll(at, events_of_at);
+  for (u32 s = 0; s < slots.size(); ++s) {
+    Slot& slot = slots[s];
+    const Cycle now = accessAt(s, at);
+    slot.unit->hostStart(now);
+    const bool was_running = slot.running;
     slot.running = slot.unit->running();
+    if (slot.running != was_running) setRunning(s, slot.running, now);
   }
-  m.refreshBatching(0);
+  refreshBatching(at);
+  refreshInterest();
+}
+
+void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
+  Impl& m = *impl_;
+  if (m.units.empty()) fail(ExitCode::kUsage, "this machine has no counter unit");
+  m.planHost(events);
+  m.startHost(0, false);
+}
+
+std::optional<std::string> Monitor::hostFits(const std::vector<const NativeEvent*>& events) {
+  Impl& m = *impl_;
+  if (m.units.empty()) return "this machine has no counter unit";
+  std::optional<std::string> why;
+  try {
+    m.planHost(events);
+  } catch (const Error& e) {
+    why = e.what();
+  }
+  for (Impl::Slot& slot : m.slots) slot.unit->hostClear();
+  m.host.clear();
+  return why;
+}
+
+void Monitor::stopHost(Cycle at) {
+  Impl& m = *impl_;
+  m.flushAll(at, latest_issue_ >= at);
+  for (u32 s = 0; s < m.slots.size(); ++s) {
+    Impl::Slot& slot = m.slots[s];
+    const Cycle now = m.accessAt(s, at);
+    slot.unit->hostStop(now);
+    const bool was_running = slot.running;
+    slot.running = slot.unit->running();
+    if (slot.running != was_running) m.setRunning(s, slot.running, now);
+  }
+  m.refreshBatching(at);
   m.refreshInterest();
 }
 
-std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
+void Monitor::reprogramHost(const std::vector<const NativeEvent*>& events, Cycle at) {
   Impl& m = *impl_;
-  m.flushAll(end, latest_issue_ >= end);
-  std::vector<ProgrammedCounter> out;
-  // Read once the units have settled: every carry serviced, every local value swept.
-  // (Also after the end of every level interval given to a unit: one moved later by an access
-  // may end after the run.)
-  Cycle settle = end + 1;
-  for (Cycle until : m.level_until) settle = std::max(settle, until);
+  m.host.clear();
+  m.planHost(events);
+  m.startHost(at, latest_issue_ >= at);
+}
+
+Cycle Monitor::hostSettleCycles() const {
   Cycle longest = 0;
-  for (const Impl::Slot& slot : m.slots) longest = std::max(longest, slot.unit->settleCycles());
-  settle += longest;
+  for (const Impl::Slot& slot : impl_->slots) {
+    longest = std::max(longest, slot.unit->settleCycles());
+  }
+  return longest;
+}
+
+std::vector<ProgrammedCounter> Monitor::hostLayout() const {
+  const Impl& m = *impl_;
+  std::vector<ProgrammedCounter> out;
   for (const Impl::HostCounter& h : m.host) {
-    pmu::CounterUnit& unit = *m.slots[h.slot].unit;
+    const pmu::CounterUnit& unit = *m.slots[h.slot].unit;
     ProgrammedCounter p;
     p.event = h.event->name;
     p.device = unit.path();
@@ -221,8 +269,25 @@ std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
     p.counter = h.counter;
     p.port = h.port;
     p.port_name = unit.kind().port_name;
-    p.value = unit.read(unit.counterOffset(h.counter), m.accessAt(h.slot, settle));
     out.push_back(p);
+  }
+  return out;
+}
+
+std::vector<ProgrammedCounter> Monitor::readHost(Cycle end) {
+  Impl& m = *impl_;
+  m.flushAll(end, latest_issue_ >= end);
+  // Read once the units have settled: every carry serviced, every local value swept.
+  // (Also after the end of every level interval given to a unit: one moved later by an access
+  // may end after the run.)
+  Cycle settle = end + 1;
+  for (Cycle until : m.level_until) settle = std::max(settle, until);
+  settle += hostSettleCycles();
+  std::vector<ProgrammedCounter> out = hostLayout();
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const Impl::HostCounter& h = m.host[i];
+    pmu::CounterUnit& unit = *m.slots[h.slot].unit;
+    out[i].value = unit.read(unit.counterOffset(h.counter), m.accessAt(h.slot, settle));
   }
   return out;
 }

@@ -68,6 +68,10 @@ struct Monitor::Impl {
   // The ground-truth device (/dev/hpm/sim, node/truth_unit.h), beside the family's units.
   void attachTruth();
   void route();
+  // Host programming: plans the events on the units (hostAdd, recorded in `host`; throws
+  // Error naming a conflict), then writes and starts the plan at `at` (flushing first).
+  void planHost(const std::vector<const NativeEvent*>& events);
+  void startHost(Cycle at, bool events_of_at);
   void refreshInterest();
   void refreshBatching(Cycle now);
   pmu::CounterUnit& unitOf(const Target& t) const { return *slots[t.slot].unit; }

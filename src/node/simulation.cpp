@@ -134,8 +134,8 @@ struct Simulation::Impl {
   u64 context_switches = 0;  // a hardware thread changed guest threads
   // Cached from the bus's wanted set (recomputed when its epoch changes): whether the timing
   // model publishes at all, and per hardware thread whether any instruction-mix event is wanted.
-  u64 hook_interval = 0;
-  std::function<void(Cycle)> interval_hook;
+  Cycle hook_first = ~Cycle{0};
+  std::function<Cycle(Cycle)> timed_hook;
   std::function<void(u32, bool, Cycle)> region_hook;
   std::vector<RegionSpan> region_spans;
   u64 region_spans_dropped = 0;
@@ -748,8 +748,8 @@ class TimedRunner final : public Kernel::SliceRunner {
 
 void Simulation::run(const Kernel::ProgressFn& progress) {
   Impl& sim = *impl_;
-  if (sim.hook_interval != 0 && sim.options.mode != RunMode::kFunctional) {
-    sim.kernel->setPeriodicHook(sim.hook_interval, sim.interval_hook);
+  if (sim.timed_hook && sim.options.mode != RunMode::kFunctional) {
+    sim.kernel->setTimedHook(sim.hook_first, sim.timed_hook);
   }
   switch (sim.options.mode) {
     case RunMode::kFunctional: sim.kernel->runFunctional(progress); break;
@@ -776,8 +776,39 @@ void Simulation::run(const Kernel::ProgressFn& progress) {
 }
 
 void Simulation::setIntervalHook(u64 cycles, std::function<void(Cycle)> hook) {
-  impl_->hook_interval = cycles;
-  impl_->interval_hook = std::move(hook);
+  if (cycles == 0 || !hook) return setTimedHook(~Cycle{0}, {});
+  // (The first call at the first multiple after the time the run starts from: cycle 0.)
+  setTimedHook(cycles, [cycles, hook = std::move(hook)](Cycle now) {
+    hook(now);
+    return now + cycles;
+  });
+}
+
+void Simulation::setTimedHook(Cycle first, std::function<Cycle(Cycle)> hook) {
+  impl_->hook_first = hook ? first : ~Cycle{0};
+  impl_->timed_hook = std::move(hook);
+}
+
+void Simulation::idleWaitingHardwareThreads(Cycle now) {
+  Impl& sim = *impl_;
+  if (!sim.model) return;
+  std::vector<u8> live(sim.harts.size(), 0);
+  for (const auto& t : sim.kernel->threads()) {
+    if (!t->exited) live[t->slot] = 1;
+  }
+  for (u32 hw = 0; hw < sim.harts.size(); ++hw) {
+    const Impl::HartDriver& driver = sim.harts[hw];
+    const Cycle clock = sim.model->hartTime(hw);
+    // (A parked thread's clock waits for its pending instruction: a stall, not idle time.)
+    if (live[hw] == 0 || clock >= now || driver.parked) continue;
+    // As TimedRunner::runSlice when a wait ends.
+    if (sim.monitor) {
+      sim.monitor->settle(clock);
+      sim.monitor->waking(hw);
+    }
+    sim.model->idleUntil(hw, now);
+    if (sim.level_due != nullptr && now >= sim.level_due[hw]) sim.monitor->levelsReached(hw);
+  }
 }
 
 void Simulation::setRegionHook(std::function<void(u32, bool, Cycle)> hook) {

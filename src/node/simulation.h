@@ -96,6 +96,17 @@ class Simulation {
   // Called with the cycle each time the simulated time passes a multiple of `cycles` (warm-up,
   // timing and profile modes), and at every region marker (id, begin or end, cycle).
   void setIntervalHook(u64 cycles, std::function<void(Cycle)> hook);
+  // The general form (one at a time: each replaces the other): called at cycle `first`, then
+  // at each cycle the hook returns (~0: no more), between instructions (Kernel::setTimedHook).
+  void setTimedHook(Cycle first, std::function<Cycle(Cycle now)> hook);
+  // For a timed hook at `now` that is about to stop counters (host multiplexing): every hardware
+  // thread that a live guest thread may run on again, and whose clock is before `now` without an
+  // instruction pending, is brought to `now` as idle, so its level events up to `now` (cycles,
+  // idle stalls) reach the units before the stop, as hardware counts them while they pass. Else
+  // they would reach them when the thread resumes (an interval published late), after the stop.
+  // (A thread waiting when the process ends thus has its wait counted up to the last such call,
+  // where otherwise none of a wait that never ends is.)
+  void idleWaitingHardwareThreads(Cycle now);
   void setRegionHook(std::function<void(u32 id, bool begin, Cycle now)> hook);
 
   // Runs it to the end; `progress` is called now and then (may be empty).

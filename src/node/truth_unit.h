@@ -48,7 +48,9 @@ class TruthUnit final : public pmu::CounterUnit {
   void onInterrupt(InterruptSink) override {}
   u32 counters() const override { return 0; }
   u32 hostAdd(u32 port, u32 event, u32 mode, std::string_view name) override;
-  void hostStart() override {}
+  void hostStart(Cycle) override {}
+  void hostStop(Cycle) override {}
+  void hostClear() override {}
   u64 counterOffset(u32) const override { return 0; }
   Cycle settleCycles() const override { return 0; }
   void visitStats(stats::Visitor&) const override {}

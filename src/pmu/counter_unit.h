@@ -120,7 +120,7 @@ class CounterUnit {
   virtual bool holdsForHandler() const { return false; }
   virtual void interruptDelivered(Cycle now) { (void)now; }
 
-  // ---- host programming, at cycle 0 before the run ----
+  // ---- host programming: at cycle 0 before the run, and at each switch of host multiplexing ----
   // Counters host programming may take (UPC-Q: per port; a combined L2 counter counts on all).
   virtual u32 counters() const = 0;
   // Whether the unit, counting in unit mode `mode` (NativeEvent::unit_mode), keeps an event's
@@ -132,10 +132,17 @@ class CounterUnit {
   }
   // Takes a counter for (port, event) in unit mode `mode`, which `name` names in messages;
   // throws Error(kUsage) naming the conflict when the unit cannot count it with the events
-  // added before (too many, another mode, another input of the one counter it can use).
+  // added before (too many, another mode, another input of the one counter it can use). Only a
+  // plan: nothing is written until hostStart.
   virtual u32 hostAdd(u32 port, u32 event, u32 mode, std::string_view name) = 0;
-  // Writes what hostAdd took and starts counting (if anything was added).
-  virtual void hostStart() = 0;
+  // Writes what hostAdd took and starts counting (if anything was added), at cycle `now`.
+  virtual void hostStart(Cycle now) = 0;
+  // Stops what host programming started, at cycle `now` (the counters keep their values), and
+  // forgets the plan, so that other events may be added and started (host multiplexing). A unit
+  // host programming did not start is left alone.
+  virtual void hostStop(Cycle now) = 0;
+  // Forgets what hostAdd took, with no access (a plan that was only tried).
+  virtual void hostClear() = 0;
   virtual u64 counterOffset(u32 counter) const = 0;
   // Cycles after the last event after which every read has all of it (carries serviced, local
   // values swept).

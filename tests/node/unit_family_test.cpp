@@ -87,12 +87,20 @@ class ExactUnit final : public pmu::CounterUnit {
   u32 counters() const override { return kCounters; }
   u32 hostAdd(u32 /*port*/, u32 event, u32 /*mode*/, std::string_view name) override {
     if (next_ == kCounters) fail(ExitCode::kUsage, "no counter left for {}", name);
-    write(kConfig + 8 * next_, u64{event} + 1, 0);
+    planned_[next_] = event;
     return next_++;
   }
-  void hostStart() override {
-    if (next_ != 0) write(kRun, 1, 0);
+  void hostStart(Cycle now) override {
+    for (u32 c = 0; c < next_; ++c) write(kConfig + 8 * c, u64{planned_[c]} + 1, now);
+    if (next_ != 0) write(kRun, 1, now);
+    started_ = next_ != 0;
   }
+  void hostStop(Cycle now) override {
+    if (started_) write(kRun, 0, now);
+    started_ = false;
+    hostClear();
+  }
+  void hostClear() override { next_ = 0; }
   u64 counterOffset(u32 counter) const override { return 8 * u64{counter}; }
   Cycle settleCycles() const override { return 0; }
   void visitStats(stats::Visitor& v) const override { v.counter("epoch", epoch_, "Configs"); }
@@ -104,6 +112,8 @@ class ExactUnit final : public pmu::CounterUnit {
   u64 epoch_ = 0;
   Cycle now_ = 0;
   u32 next_ = 0;  // host programming: the next free counter
+  std::array<u32, kCounters> planned_{};
+  bool started_ = false;
 };
 
 // ---- ... its catalogue: a few events, node-wide sums of the bus's inputs ----

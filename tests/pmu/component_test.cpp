@@ -39,6 +39,9 @@ TEST(Components, UpcqAttachesAUnitPerCoreAndTheNodeUnitsOwnedThroughTheInterface
   EXPECT_EQ(l2.hostAdd(0, 1, 1, "second"), 1u);
   EXPECT_EQ(l2.hostAdd(15, 1, 1, "second"), 91u);
   EXPECT_THROW(l2.hostAdd(0, 2, 0, "combined"), Error);
+  // A plan forgotten (host multiplexing tries sets of events) takes the other mode afresh.
+  l2.hostClear();
+  EXPECT_EQ(l2.hostAdd(0, 2, 0, "combined"), 0u);
   EXPECT_GT(a.events.size(), 1000u);
   a.units.clear();  // every unit deleted through CounterUnit
 }

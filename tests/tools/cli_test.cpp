@@ -294,12 +294,21 @@ TEST(Stat, SlicedL2EventsCountEachSliceAsItsStatisticAndAddUpToTheCombinedOnes) 
   EXPECT_EQ(sliced.at("counts").at("PEVT_L2_HITS_SLICE"), combined.at("counts").at("PEVT_L2_HITS"));
   EXPECT_EQ(sliced.at("counts").at("PEVT_L2_MISSES_SLICE"),
             combined.at("counts").at("PEVT_L2_MISSES"));
-  // One mode per run, as BGPM's groups.
-  const RunResult both =
-      hpmsim({"stat", "-e", "PEVT_L2_HITS,PEVT_L2_HITS_SLICE", "--", guest("bt"), "6", "1"});
-  EXPECT_EQ(both.exit_code(), kUsage);
-  EXPECT_NE(both.err.find("/dev/hpm/l2 counts in one mode at a time"), std::string::npos)
+  // One mode at a time, as BGPM's groups: the two modes take turns (multiplexed), and a group
+  // that needs both at once is refused.
+  const RunResult both = hpmsim({"stat", "--mux-interval-ms", "0.2", "-e",
+                                 "PEVT_L2_HITS,PEVT_L2_HITS_SLICE", "--", guest("bt"), "6", "1"});
+  EXPECT_EQ(both.exit_code(), 0) << both.err;
+  EXPECT_TRUE(std::regex_search(both.err, std::regex(R"(PEVT_L2_HITS +\([1-9][0-9]\.[0-9]{2}%\))")))
       << both.err;
+  EXPECT_NE(both.err.find("(multiplexed: 2 sets of events"), std::string::npos) << both.err;
+  const RunResult group =
+      hpmsim({"stat", "-e", "{PEVT_L2_HITS,PEVT_L2_HITS_SLICE}", "--", guest("bt"), "6", "1"});
+  EXPECT_EQ(group.exit_code(), kUsage);
+  EXPECT_NE(group.err.find("/dev/hpm/l2 counts in one mode at a time"), std::string::npos)
+      << group.err;
+  EXPECT_NE(group.err.find("group {PEVT_L2_HITS,PEVT_L2_HITS_SLICE}"), std::string::npos)
+      << group.err;
 }
 
 TEST(Stat, NoAggrPrintsEveryCounterWhereItCounted) {
@@ -922,8 +931,14 @@ TEST(Stat, CoresThatDoNotExistAreRefused) {
   }
 }
 
-TEST(Stat, ConflictingNativeEventsAreRefusedWithoutACoresHint) {
-  const RunResult r = hpmsim({"stat", "--machine", "bgp", "-e", "PU0_CYCLES,PU2_CYCLES", "--",
+// Two native events of one UPC-P counter take turns (multiplexed, as perf does with what does not
+// fit); in a group, which counts together or not at all, they are refused.
+TEST(Stat, ConflictingNativeEventsAreMultiplexedAndAGroupOfThemIsRefusedWithoutACoresHint) {
+  const RunResult mux = hpmsim({"stat", "--machine", "bgp", "-e", "PU0_CYCLES,PU2_CYCLES", "--",
+                                guest("exit_status"), "0", "exit"});
+  EXPECT_EQ(mux.status(), 0) << mux.err;
+  EXPECT_NE(mux.err.find("(multiplexed: 2 sets"), std::string::npos) << mux.err;
+  const RunResult r = hpmsim({"stat", "--machine", "bgp", "-e", "{PU0_CYCLES,PU2_CYCLES}", "--",
                               guest("exit_status"), "0", "exit"});
   EXPECT_EQ(r.status(), kUsage);
   EXPECT_NE(r.err.find("UPC-P cannot count PU0_CYCLES and PU2_CYCLES together"), std::string::npos)

@@ -19,10 +19,12 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "node/host_mux.h"
 #include "node/machine.h"
 #include "node/monitor.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/finite_range.h"
 #include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
@@ -47,10 +49,11 @@ struct StatOptions {
   u32 repeat = 1;           // -r
   bool json = false;
   bool per_region = false;
-  bool no_aggr = false;     // -A: every counter of every unit instance (and L2 slice) apart
-  bool per_core = false;    // --per-core: each request's count per core
-  bool quiet = false;       // --quiet: no progress line
-  bool per_thread = false;  // --per-thread: counts of each guest thread's hardware threads
+  bool no_aggr = false;        // -A: every counter of every unit instance (and L2 slice) apart
+  bool per_core = false;       // --per-core: each request's count per core
+  bool quiet = false;          // --quiet: no progress line
+  bool per_thread = false;     // --per-thread: counts of each guest thread's hardware threads
+  double mux_interval_ms = 4;  // --mux-interval-ms: multiplexing's time slice (perf's default)
   std::string root = ".";
   std::string output;
   std::string report;  // --report: an HTML report of the results (report.h)
@@ -172,6 +175,12 @@ struct Measured {
   double host_seconds = 0;
   u64 instructions = 0;
   int status = 0;
+  // Multiplexing (more events than counters): the sets that took turns, the switches, and each
+  // multiplexed request's share of the run its set counted (absent: 100 %, counted throughout);
+  // a request whose set never counted has no count.
+  std::size_t mux_sets = 1;
+  u64 mux_switches = 0;
+  std::map<std::string, double> pcnt_running;
 };
 
 // perf's raw events, "rHEX": the native event with that number, BGPM's event number on UPC-Q
@@ -359,28 +368,79 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
     m.requests.push_back(std::move(r));
   }
   const std::vector<Request>& requests = m.requests;
-  try {
-    monitor->programHost(natives);
-  } catch (const Error& e) {
-    // A group is counted together or not at all: every request is (no multiplexing), so a
-    // request that does not fit names the group it was in.
-    const auto grouped = std::find_if(requests.begin(), requests.end(),
-                                      [](const Request& r) { return r.group != 0; });
-    // The --cores hint is for names that stand for an event of every core (generic and perf
-    // names); a conflict between native events has no such way out.
-    const bool node_wide = std::any_of(requests.begin(), requests.end(),
-                                       [](const Request& r) { return r.natives.size() > 1; });
-    const std::string_view hint = family ? family->node_wide_hint : "";
-    if (hint.empty() || !cores.empty() || !node_wide) {
-      if (grouped == requests.end()) throw;
-      fail(ExitCode::kUsage,
-           "{} (the events are counted together, groups included: one run "
-           "counts them all or none)",
-           e.what());
+  // Whatever does not fit the units at once is multiplexed (node/host_mux.h): requests, and groups,
+  // each counted whole in one set, the sets made in the order asked.
+  std::optional<Multiplexer> mux;
+  if (monitor->hostFits(natives)) {
+    std::vector<std::vector<const NativeEvent*>> sets;
+    const auto inSet = [&sets](const NativeEvent* e) {
+      return std::any_of(sets.begin(), sets.end(), [e](const auto& set) {
+        return std::find(set.begin(), set.end(), e) != set.end();
+      });
+    };
+    for (std::size_t i = 0; i < requests.size();) {
+      // A request, or every request of its group.
+      std::size_t end = i + 1;
+      while (requests[i].group != 0 && end < requests.size() &&
+             requests[end].group == requests[i].group) {
+        ++end;
+      }
+      std::vector<const NativeEvent*> unit;
+      for (std::size_t j = i; j < end; ++j) {
+        for (const NativeEvent* e : requests[j].natives) {
+          if (!inSet(e) && std::find(unit.begin(), unit.end(), e) == unit.end()) unit.push_back(e);
+        }
+      }
+      std::vector<std::string> members;
+      for (std::size_t j = i; j < end; ++j) members.push_back(requests[j].name);
+      const std::string what = requests[i].group != 0
+                                   ? fmt::format("group {{{}}}", fmt::join(members, ","))
+                                   : fmt::format("'{}'", requests[i].name);
+      i = end;
+      if (unit.empty()) continue;
+      if (const auto why = monitor->hostFits(unit)) {
+        // Not even alone: the counters cannot take it in any slice. The --cores hint is for
+        // names that stand for an event of every core (generic and perf names); a conflict
+        // between native events has no such way out.
+        const bool node_wide = std::any_of(members.begin(), members.end(), [&](const auto& name) {
+          return std::any_of(requests.begin(), requests.end(), [&](const Request& r) {
+            return r.name == name && r.natives.size() > 1;
+          });
+        });
+        const std::string_view hint = family ? family->node_wide_hint : "";
+        if (hint.empty() || !cores.empty() || !node_wide) {
+          fail(ExitCode::kUsage, "stat: {} cannot be counted, not even alone or multiplexed: {}",
+               what, *why);
+        }
+        fail(ExitCode::kUsage, "stat: {} cannot be counted, not even alone or multiplexed: {}.\n{}",
+             what, *why, hint);
+      }
+      std::vector<const NativeEvent*> grown = sets.empty() ? unit : sets.back();
+      if (!sets.empty()) grown.insert(grown.end(), unit.begin(), unit.end());
+      if (!sets.empty() && !monitor->hostFits(grown)) {
+        sets.back() = std::move(grown);
+      } else {
+        sets.push_back(std::move(unit));
+      }
     }
-    // Node-wide counts do not fit (UPC-P: its counters count cores 0 and 1 with select 0, cores
-    // 2 and 3 with select 1, as Blue Gene/P's counter modes).
-    fail(ExitCode::kUsage, "{}.\n{}", e.what(), hint);
+    if (opt.interval != 0 || opt.interval_ms != 0 || opt.per_region) {
+      fail(ExitCode::kUsage,
+           "stat: the events need {} sets of counters, multiplexed in time slices; -I and "
+           "--per-region read the counters between, so they go only with events that fit at "
+           "once ({})",
+           sets.size(), *monitor->hostFits(natives));
+    }
+    const Cycle slice = static_cast<Cycle>(opt.mux_interval_ms * machine.node.clock_mhz * 1000);
+    if (slice <= 2 * monitor->hostSettleCycles()) {
+      fail(ExitCode::kUsage,
+           "stat: --mux-interval-ms {} is {} cycles: a slice must last more than twice the "
+           "units' settling time after a stop ({} cycles)",
+           opt.mux_interval_ms, slice, monitor->hostSettleCycles());
+    }
+    mux.emplace(sim, std::move(sets), slice);
+    m.mux_sets = mux->sets();
+  } else {
+    monitor->programHost(natives);
   }
 
   // A per-core unit (UPC-Q's PUnit) counts its core's events, programmed on every core:
@@ -448,8 +508,33 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
   }
   m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   m.end = sim.elapsedCycles();
-  m.counters = monitor->readHost(m.end);
+  if (mux) {
+    // perf's estimate: each counter's count scaled by the run's time over its set's.
+    mux->finish(m.end);
+    m.mux_switches = mux->switches();
+    m.counters = mux->counters();
+    for (ProgrammedCounter& c : m.counters) {
+      const Cycle running = mux->running(c.event);
+      c.value =
+          running == 0
+              ? 0
+              : static_cast<u64>(
+                    static_cast<double>(c.value) * static_cast<double>(m.end) / running + 0.5);
+    }
+    for (const Request& r : requests) {
+      if (r.source != Request::Source::kUnit) continue;
+      Cycle running = 0;
+      for (const NativeEvent* e : r.natives) running = std::max(running, mux->running(e->name));
+      m.pcnt_running[r.name] =
+          m.end == 0 ? 0 : 100.0 * static_cast<double>(running) / static_cast<double>(m.end);
+    }
+  } else {
+    m.counters = monitor->readHost(m.end);
+  }
   m.counts = byRequest(m.counters, nullptr);
+  for (const auto& [name, pcnt] : m.pcnt_running) {
+    if (pcnt == 0) m.counts.erase(name);  // <not counted>: its set never had a turn
+  }
   // Software events: the kernel's figures.
   const u64 cpu_nanos = sim.kernel().nanosAt(sim.kernel().processCpuCycles());
   for (const Request& r : requests) {
@@ -583,8 +668,17 @@ int run(const StatOptions& opt) {
   const Measured& m = runs.back();
   std::map<std::string, double> mean;
   std::map<std::string, double> spread;  // stddev of the mean, percent of the mean
+  // A multiplexed request whose set never had a turn has no count (perf's "<not counted>").
+  const auto notCounted = [&m](const Request& r) {
+    return r.source != Request::Source::kUnsupported && !m.counts.contains(r.name);
+  };
+  // perf's "(xx.xx%)": the share of the run a multiplexed request's set counted.
+  const auto running = [&m](const Request& r) {
+    const auto it = m.pcnt_running.find(r.name);
+    return it == m.pcnt_running.end() ? 100.0 : it->second;
+  };
   for (const Request& r : m.requests) {
-    if (r.source == Request::Source::kUnsupported) continue;
+    if (r.source == Request::Source::kUnsupported || notCounted(r)) continue;
     double sum = 0, squares = 0;
     for (const Measured& one : runs) sum += static_cast<double>(one.counts.at(r.name));
     const double n = static_cast<double>(runs.size());
@@ -632,13 +726,16 @@ int run(const StatOptions& opt) {
     // perf stat -j's fields, one object per event.
     nlohmann::json events = nlohmann::json::array();
     for (const Request& r : m.requests) {
-      nlohmann::json e = {{"event", r.name},
-                          {"unit", isClock(r) ? "msec" : ""},
-                          {"event-runtime", static_cast<u64>(m.seconds * 1e9 + 0.5)},
-                          {"pcnt-running", 100.0}};
+      nlohmann::json e = {
+          {"event", r.name},
+          {"unit", isClock(r) ? "msec" : ""},
+          {"event-runtime", static_cast<u64>(m.seconds * 1e9 * running(r) / 100 + 0.5)},
+          {"pcnt-running", running(r)}};
       if (r.source == Request::Source::kUnsupported) {
         e["counter-value"] = "<not supported>";
         e["pcnt-running"] = 0.0;
+      } else if (notCounted(r)) {
+        e["counter-value"] = "<not counted>";
       } else {
         e["counter-value"] = isClock(r) ? msec(r) : mean[r.name];
         if (repeated) e["variance"] = spread[r.name];
@@ -671,6 +768,10 @@ int run(const StatOptions& opt) {
       out["counts_per_run"] = each;
     }
     if (!m.cores.empty()) out["cores"] = m.cores;
+    if (m.mux_sets > 1) {
+      out["multiplexing"] = {
+          {"sets", m.mux_sets}, {"switches", m.mux_switches}, {"slice_ms", opt.mux_interval_ms}};
+    }
     out["cycles_simulated"] = m.end;
     out["seconds_simulated"] = m.seconds;
     out["host_seconds"] = m.host_seconds;
@@ -731,10 +832,11 @@ int run(const StatOptions& opt) {
     const u64 runtime = static_cast<u64>(m.seconds * 1e9 + 0.5);
     const auto line = [&](const std::string& prefix, const std::string& value,
                           const std::string& name, const std::optional<double>& variance,
-                          const std::optional<Metric>& derived) {
+                          const std::optional<Metric>& derived, double pcnt = 100) {
       std::string l = prefix + value + sep + sep + name;
       if (variance) l += sep + fmt::format("{:.2f}%", *variance);
-      l += sep + std::to_string(runtime) + sep + "100.00" + sep;
+      l += sep + std::to_string(static_cast<u64>(static_cast<double>(runtime) * pcnt / 100 + 0.5)) +
+           sep + fmt::format("{:.2f}", pcnt) + sep;
       if (derived) {
         l += fmt::format("{:.2f}", derived->value) + sep + (derived->percent ? "% " : "") +
              derived->unit;
@@ -763,11 +865,15 @@ int run(const StatOptions& opt) {
           text += line("", "<not supported>", r.name, std::nullopt, std::nullopt);
           continue;
         }
+        if (notCounted(r)) {
+          text += line("", "<not counted>", r.name, std::nullopt, std::nullopt, 0);
+          continue;
+        }
         const std::string value = isClock(r) ? fmt::format("{:.2f}", msec(r))
                                              : std::to_string(static_cast<u64>(mean[r.name] + 0.5));
         std::string l =
             line("", value, r.name, repeated ? std::optional<double>(spread[r.name]) : std::nullopt,
-                 metric(r));
+                 metric(r), running(r));
         if (isClock(r)) l.insert(value.size() + sep.size(), "msec");  // the unit field
         text += l;
       }
@@ -799,6 +905,10 @@ int run(const StatOptions& opt) {
         text += fmt::format("{:>20}      {}\n", "<not supported>", r.name);
         continue;
       }
+      if (notCounted(r)) {
+        text += fmt::format("{:>20}      {:<28} (0.00%)\n", "<not counted>", r.name);
+        continue;
+      }
       std::string shown;
       if (const auto d = metric(r)) {
         shown = fmt::format("#  {:.2f}{} {}", d->value, d->percent ? "%" : "", d->unit);
@@ -813,8 +923,17 @@ int run(const StatOptions& opt) {
         text += fmt::format("{:>20} msec {:<23} {}{}\n", value, r.name, shown, variance);
         continue;
       }
-      text +=
-          fmt::format("{:>20}      {:<28} {}{}\n", number(mean[r.name]), r.name, shown, variance);
+      // perf's running-time column, for what was multiplexed.
+      const std::string pcnt =
+          m.pcnt_running.contains(r.name) ? fmt::format("  ({:.2f}%)", running(r)) : "";
+      text += fmt::format("{:>20}      {:<28} {}{}{}\n", number(mean[r.name]), r.name, shown,
+                          variance, pcnt);
+    }
+    if (m.mux_sets > 1) {
+      text += fmt::format(
+          "\n (multiplexed: {} sets of events took turns on the counters in {:g} ms slices, {} "
+          "switches; counts are scaled by the run's time over their set's)\n",
+          m.mux_sets, opt.mux_interval_ms, m.mux_switches);
     }
     // As perf stat --per-core: each core's counts (per-core units, or a node-wide unit's
     // per-core inputs).
@@ -920,6 +1039,13 @@ void addStatCommand(CLI::App& root, Action& selected) {
                   "standard deviation of the mean (simulated runs differ only where the program "
                   "varies)");
   cmd->add_flag("--no-big-num", opt->no_big_num, "Counts without thousands separators");
+  cmd->add_option("--mux-interval-ms", opt->mux_interval_ms,
+                  "When the events need more counters than the units have, their sets take "
+                  "turns in slices of this many simulated milliseconds (Linux's default "
+                  "perf_event_mux_interval_ms), and each count is scaled by the run's time over "
+                  "its set's, with perf's (xx.xx%) column")
+      ->capture_default_str()
+      ->check(finiteRange(0.001, 1e6));
   cmd->add_flag("-a,--all-cpus", opt->all_cpus,
                 "Count the whole node (the default: the units count every core)");
   cmd->add_flag("--per-region", opt->per_region,

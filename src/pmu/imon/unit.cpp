@@ -188,18 +188,25 @@ u32 Unit::hostAdd(u32 port, u32 event, u32 mode, std::string_view name) {
   return host_next_++;
 }
 
-void Unit::hostStart() {
+void Unit::hostStart(Cycle now) {
   if (host_.empty()) return;
   const auto table = presets(p_.interconnect);
   u64 run = 0;
   for (const auto& [counter, preset] : host_) {
     const u64 base = reg::kMonitorBase + counter / kCountersPerMonitor * reg::kMonitorStride +
                      counter % kCountersPerMonitor * reg::kCounterStride;
-    write(base + reg::kTypes, ns_.local(table[preset].types), 0);
-    write(base + reg::kSnoops, table[preset].snoops, 0);
+    write(base + reg::kTypes, ns_.local(table[preset].types), now);
+    write(base + reg::kSnoops, table[preset].snoops, now);
     run |= u64{1} << (counter / kCountersPerMonitor);
   }
-  write(reg::kRun, run, 0);
+  write(reg::kRun, run, now);
+  host_started_ = true;
+}
+
+void Unit::hostStop(Cycle now) {
+  if (host_started_) write(reg::kRun, 0, now);
+  host_started_ = false;
+  hostClear();
 }
 
 u64 Unit::counterOffset(u32 counter) const {

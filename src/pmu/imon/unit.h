@@ -128,7 +128,12 @@ class Unit final : public pmu::CounterUnit {
   u32 counters() const override { return static_cast<u32>(counters_.size()); }
   // `event` is the filter preset (catalogue.cpp's table); the lowest free counter takes it.
   u32 hostAdd(u32 port, u32 event, u32 mode, std::string_view name) override;
-  void hostStart() override;
+  void hostStart(Cycle now) override;
+  void hostStop(Cycle now) override;
+  void hostClear() override {
+    host_.clear();
+    host_next_ = 0;
+  }
   u64 counterOffset(u32 counter) const override;
   Cycle settleCycles() const override { return 0; }
 
@@ -168,6 +173,7 @@ class Unit final : public pmu::CounterUnit {
   Stats stats_;
   u32 host_next_ = 0;
   std::vector<std::pair<u32, u32>> host_;  // (counter, preset) host programming took
+  bool host_started_ = false;
 };
 
 }  // namespace hpm::imon

@@ -61,7 +61,7 @@ u32 Component::hostAdd(u32 /*port*/, u32 event, u32 /*mode*/, std::string_view n
   return c;
 }
 
-void Component::hostStart() {
+void Component::hostStart(Cycle now) {
   if (host_.empty()) return;
   const u32 n = params_.counters;
   std::vector<u64> config((n + 7) / 8, 0);
@@ -69,8 +69,15 @@ void Component::hostStart() {
     config[c / 8] |= u64{input.event / n} << (8 * (c % 8));
   }
   const RegisterMap& map = unit_.map();
-  for (u32 g = 0; g < config.size(); ++g) write(map.config(g), config[g], 0);
-  write(map.start_stop, 1, 0);
+  for (u32 g = 0; g < config.size(); ++g) write(map.config(g), config[g], now);
+  write(map.start_stop, 1, now);
+  host_started_ = true;
+}
+
+void Component::hostStop(Cycle now) {
+  if (host_started_) write(unit_.map().start_stop, 0, now);
+  host_started_ = false;
+  host_.clear();
 }
 
 }  // namespace hpm::upc

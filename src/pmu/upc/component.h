@@ -51,7 +51,9 @@ class Component final : public pmu::CounterUnit {
   u32 counters() const override { return params_.counters; }
   // Each input has exactly one counter (input mod N): two inputs of one counter conflict.
   u32 hostAdd(u32 port, u32 event, u32 mode, std::string_view name) override;
-  void hostStart() override;
+  void hostStart(Cycle now) override;
+  void hostStop(Cycle now) override;
+  void hostClear() override { host_.clear(); }
   u64 counterOffset(u32 counter) const override { return unit_.map().counter(counter); }
   Cycle settleCycles() const override { return u64{params_.counters} * params_.service_cycles; }
 
@@ -75,6 +77,7 @@ class Component final : public pmu::CounterUnit {
     std::string name;
   };
   std::map<u32, HostInput> host_;  // by counter
+  bool host_started_ = false;
 };
 
 // UPC-P's units and events on a node: the catalogue wires each of the 1024 inputs to a distinct

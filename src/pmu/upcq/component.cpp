@@ -83,8 +83,6 @@ u32 Component::hostAdd(u32 port, u32 event, u32 mode, std::string_view name) {
   if (!host_mode_) {
     host_mode_ = mode;
     host_mode_event_ = name;
-    // The L2 unit's MODE regroups its counters: set it before any configuration.
-    if (unit_->shape_.has_mode) unit_->write(unit_->map().mode, mode != 0 ? 1 : 0, 0);
   } else if (*host_mode_ != mode) {
     fail(ExitCode::kUsage,
          "{} counts in one mode at a time: {} ({}) cannot be counted with {} ({}), as BGPM's "
@@ -102,7 +100,7 @@ u32 Component::hostAdd(u32 port, u32 event, u32 mode, std::string_view name) {
            path(), limit_, name, limit_);
     }
     const u32 c = next_counter_++;
-    unit_->write(unit_->map().config(c), configValue(event, SignalMode::kLevelHigh, false), 0);
+    host_configs_.emplace_back(c, configValue(event, SignalMode::kLevelHigh, false));
     return c;
   }
   if (event != host_event_ || port == 0) {
@@ -116,16 +114,38 @@ u32 Component::hostAdd(u32 port, u32 event, u32 mode, std::string_view name) {
     ++next_counter_;
   }
   const u32 c = port * limit_ + (next_counter_ - 1);
-  unit_->write(unit_->map().config(c), configValue(event, SignalMode::kLevelHigh, false), 0);
+  host_configs_.emplace_back(c, configValue(event, SignalMode::kLevelHigh, false));
   return c;
 }
 
-void Component::hostStart() {
-  if (next_counter_ != 0) {
-    unit_->write(unit_->map().run, kRunBit, 0);
-    running_ = true;
+void Component::hostStart(Cycle now) {
+  if (next_counter_ == 0) return;
+  // The L2 unit's MODE regroups its counters: set it before any configuration.
+  if (unit_->shape_.has_mode) unit_->write(unit_->map().mode, *host_mode_ != 0 ? 1 : 0, now);
+  for (const auto& [counter, config] : host_configs_) {
+    unit_->write(unit_->map().config(counter), config, now);
   }
+  unit_->write(unit_->map().run, kRunBit, now);
+  running_ = true;
+  host_started_ = true;
   readConfigs();
+}
+
+void Component::hostStop(Cycle now) {
+  if (host_started_) {
+    unit_->write(unit_->map().run, 0, now);
+    running_ = false;
+    host_started_ = false;
+  }
+  hostClear();
+}
+
+void Component::hostClear() {
+  host_mode_.reset();
+  host_mode_event_.clear();
+  host_event_ = ~u32{0};
+  next_counter_ = 0;
+  host_configs_.clear();
 }
 
 Cycle Component::settleCycles() const {

@@ -64,7 +64,9 @@ class Component final : public pmu::CounterUnit {
   // (combined: counter j counts on every slice; sliced: counter 6 s + j on slice s, the same j
   // for every slice of one event).
   u32 hostAdd(u32 port, u32 event, u32 mode, std::string_view name) override;
-  void hostStart() override;
+  void hostStart(Cycle now) override;
+  void hostStop(Cycle now) override;
+  void hostClear() override;
   u64 counterOffset(u32 counter) const override { return unit_->map().counter(counter); }
   Cycle settleCycles() const override;
 
@@ -98,6 +100,8 @@ class Component final : public pmu::CounterUnit {
   std::optional<u32> host_mode_;
   std::string host_mode_event_;
   u32 host_event_ = ~u32{0};
+  std::vector<std::pair<u32, u64>> host_configs_;  // (counter, CONFIG value) hostAdd planned
+  bool host_started_ = false;
 };
 
 // UPC-Q's units and events on a node: a PUnit per core (each thread event as the sum over the

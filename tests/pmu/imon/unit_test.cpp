@@ -158,10 +158,17 @@ TEST(IMonUnit, HostProgrammingTakesCountersInOrderAndRefusesTheFifthNamingTheLim
     EXPECT_EQ(e.code(), ExitCode::kUsage);
     EXPECT_NE(std::string(e.what()).find("imon.monitors"), std::string::npos) << e.what();
   }
-  u.hostStart();
+  u.hostStart(0);
   EXPECT_EQ(u.read(reg::kRun, 0), 3u);
   EXPECT_EQ(u.filter(0).types, table[0].types);
   EXPECT_EQ(u.counterOffset(3), counterReg(1, 1, reg::kCount));
+  // A multiplexing switch: stopped, the plan forgotten, another preset in counter 0 from then.
+  u.hostStop(100);
+  EXPECT_EQ(u.read(reg::kRun, 100), 0u);
+  EXPECT_EQ(u.hostAdd(0, 5, 0, table[5].name), 0u);
+  u.hostStart(200);
+  EXPECT_EQ(u.read(reg::kRun, 200), 1u);
+  EXPECT_EQ(u.filter(0).types, table[5].types);
 }
 
 // On Fireplane the type mask and the FIFO's type field number the bus's own 19 types from 0.
