@@ -12,6 +12,7 @@ Multiplexer::Multiplexer(Simulation& sim, std::vector<std::vector<const NativeEv
       slice_(slice),
       settle_(monitor_.hostSettleCycles()),
       running_(sets_.size(), 0) {
+  monitor_.countFromEvents();
   monitor_.programHost(sets_[0]);
   layout_ = monitor_.hostLayout();
   start_values_ = monitor_.sampleHost(0);
@@ -40,6 +41,9 @@ Cycle Multiplexer::onTime(Cycle now) {
     return now + settle_;
   }
   accumulate(monitor_.sampleHost(now));
+  // (Waiting threads again: their next level interval then starts at the restart, not in the
+  // settling time before it, where it would be moved.)
+  sim_.idleWaitingHardwareThreads(now);
   current_ = (current_ + 1) % sets_.size();
   monitor_.reprogramHost(sets_[current_], now);
   layout_ = monitor_.hostLayout();

@@ -15,7 +15,8 @@
 // before its first instruction, which the model counts from cycle 0 once the thread is used, and
 // a pending instruction's stall; they reach the units when published, and count in the slice
 // counting then (or in none, if that is a stop's settling time). Pulse events are exact per
-// slice (tests/node/host_mux_test.cpp).
+// slice (tests/node/host_mux_test.cpp). The units count from the published events, the reference
+// path (Monitor::countFromEvents): counting from statistics does not survive the switches yet.
 #pragma once
 
 #include <map>

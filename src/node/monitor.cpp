@@ -50,6 +50,7 @@ void Monitor::Impl::route() {
   thread_tallies.assign(bus.topology().threads, {});
   last_start.assign(ids.size(), 0);
   level_until.assign(ids.size(), 0);
+  given.assign(ids.size(), 0);
   batches.assign(ids.size(), Batch{});
   batchable.assign(ids.size(), 0);
   // The bus may keep the batches of an input that is the only feed of its only target (a
@@ -215,6 +216,7 @@ void Monitor::Impl::takeBusBatches(u32 input) {
 
 void Monitor::Impl::deliverPulse(const Target& target, Cycle at, u64 count) {
   ++unit_pulses;
+  given[target.id] = std::max(given[target.id], at);
   unitOf(target).pulse(target.port, target.event, at, count);
 }
 
@@ -229,10 +231,12 @@ void Monitor::Impl::deliverLevel(const Target& target, Cycle t0, Cycle t1) {
     const Cycle mid = std::min(t1, until);
     for (Cycle a = t0; a < mid;) {
       const Cycle b = std::min(mid, windowEnd(target, a));
-      // At the piece's first cycle, in its window (never before what the unit has of the input
-      // already: an access may have counted the earlier interval past it).
-      const Cycle at = std::max({a, last_start[target.id], unitNow(target.slot)});
-      last_start[target.id] = at;
+      // At the piece's first cycle, in its window, never before what the unit has of the input
+      // already (an access may have counted the earlier interval past it). (Not after
+      // last_start: that is where the latest interval to arrive starts, which is far past this
+      // one when this is a batch of abutting intervals applied at once.)
+      const Cycle at = std::max({a, given[target.id], unitNow(target.slot)});
+      last_start[target.id] = std::max(last_start[target.id], at);
       Cycle& horizon = slots[target.slot].horizon;
       horizon = std::max(horizon, at + 1);
       deliverPulse(target, at, b - a);
@@ -240,11 +244,12 @@ void Monitor::Impl::deliverLevel(const Target& target, Cycle t0, Cycle t1) {
     }
     // The rest, after the overlap, with its length (moved later as well if the pulses were).
     const Cycle rest = t1 - mid;
-    t0 = std::max(mid, last_start[target.id]);
+    t0 = std::max({mid, given[target.id], unitNow(target.slot)});
     t1 = t0 + rest;
   }
   if (t1 <= t0) return;
   until = std::max(until, t1);
+  given[target.id] = std::max(given[target.id], t0);
   ++unit_levels;
   unitOf(target).level(target.port, target.event, t0, t1);
 }

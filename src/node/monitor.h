@@ -102,6 +102,11 @@ class Monitor : public probe::Sink, public DeviceProvider {
   void stopHost(Cycle at);
   void reprogramHost(const std::vector<const NativeEvent*>& events, Cycle at);
   Cycle hostSettleCycles() const;
+  // Counts every input from the published events, as monitor.counting = "events" does: called
+  // before programming. Host multiplexing does, since counting from statistics does not survive
+  // its switches (found: windows applied in bulk after a restart meet a local count they did
+  // not expect, an internal error in UPC-Q's sweptWindows on amg 24 2 with 4 threads).
+  void countFromEvents();
   // Every counter the host programmed, with its value (the unit settled after the run: the
   // maintenance or sweep latency elapsed).
   std::vector<ProgrammedCounter> readHost(Cycle end);

@@ -249,6 +249,10 @@ void Monitor::reprogramHost(const std::vector<const NativeEvent*>& events, Cycle
   m.startHost(at, latest_issue_ >= at);
 }
 
+void Monitor::countFromEvents() {
+  impl_->count_from_statistics = false;
+}
+
 Cycle Monitor::hostSettleCycles() const {
   Cycle longest = 0;
   for (const Impl::Slot& slot : impl_->slots) {

@@ -146,9 +146,13 @@ struct Monitor::Impl {
   std::vector<Target> target_of;   // by Target::id
   std::vector<Cycle> last_start;   // by Target::id
   std::vector<Cycle> level_until;  // by Target::id: the end of the latest interval given to it
-  std::vector<Batch> batches;      // by Target::id
-  std::vector<u8> batchable;       // by Target::id: pulses may be batched
-  std::vector<u32> dirty;          // ids with something pending
+  // By Target::id: the cycle of the latest input given to the unit (a pulse's, an interval's
+  // first). last_start can be later: it is where the latest input to arrive starts, which may
+  // wait in a batch.
+  std::vector<Cycle> given;
+  std::vector<Batch> batches;  // by Target::id
+  std::vector<u8> batchable;   // by Target::id: pulses may be batched
+  std::vector<u32> dirty;      // ids with something pending
   // Bus inputs whose batches the bus itself keeps (probe::Bus::openPulseBatch): the only input
   // of a single target, pulses batchable / levels.
   std::vector<u8> bus_pulse_batch, bus_level_batch, bus_open;  // by bus input

@@ -78,17 +78,22 @@ MuxRun runMultiplexed(const std::vector<std::vector<std::string>>& sets, Cycle s
   r.switches = mux.switches();
   for (const ProgrammedCounter& c : r.counters) {
     const NativeEvent* e = monitor.find(c.event);
-    // The instance the counter's unit counts (a PUnit: its core's).
-    const NativeEvent::Instance* instance = nullptr;
+    // The instances the counter counts: its unit's (a PUnit: its core's; a combined L2
+    // counter: every slice's), or the one of its port.
+    std::vector<const NativeEvent::Instance*> instances;
     for (const NativeEvent::Instance& i : e->instances) {
-      if (monitor.units()[i.unit]->path() == c.device) instance = &i;
+      if (monitor.units()[i.unit]->path() == c.device &&
+          (c.port < 0 || static_cast<i32>(i.port) == c.port)) {
+        instances.push_back(&i);
+      }
     }
-    EXPECT_NE(instance, nullptr) << c.event << " on " << c.device;
-    if (instance == nullptr) continue;
+    EXPECT_FALSE(instances.empty()) << c.event << " on " << c.device;
     u64 delivered = 0;
     for (const Multiplexer::Slice& s : r.slices) {
       if (s.set != r.set_of.at(c.event)) continue;
-      for (u32 input : instance->feeds) delivered += within(monitor.trace(input), s.from, s.to);
+      for (const NativeEvent::Instance* i : instances) {
+        for (u32 input : i->feeds) delivered += within(monitor.trace(input), s.from, s.to);
+      }
     }
     check(c, *e, delivered);
   }
@@ -150,13 +155,14 @@ TEST(HostMultiplexing, EachSetCountsExactlyThePulsesOfItsSlicesOnEveryCore) {
   EXPECT_EQ(covered + stops * r.settle - (settling != 0 ? r.settle - settling : 0), r.end);
 }
 
-// Level events reach the units as a hardware thread's clock passes them: at a stop, a thread
-// that waits is brought to it (idleWaitingHardwareThreads), but the instruction each running
-// thread has in flight publishes its cycles (stalls and its own) when it issues, after the stop:
-// they count in the next slice, or in none. So the main thread's level counts (hardware thread 0,
-// running from cycle 0) differ from what the bus delivered in their slices by those in-flight
-// cycles only: with 20,000-cycle slices (60 stops) under 2 % (node_mix 6: cycles 1,085,550
-// counted of 1,105,167), and the counts over the whole run stay exact when nothing switches.
+// Level events reach the units as a hardware thread's clock passes them: at a stop (and at a
+// restart) the threads that wait are brought to it as idle (idleWaitingHardwareThreads), but
+// the instruction each running thread has in flight publishes its cycles (stalls and its own)
+// when it issues, after the stop: they are moved to the next slice of the counter's set. So a
+// level count differs from what the bus delivered in its slices by at most the cycles in flight
+// at its set's stops, and without a switch it is exact. (node_mix 6, every core's thread-0
+// level events, 20,000-cycle slices: 6,422,166 cycles counted against 6,408,982 delivered in the
+// slices, the largest difference of one counter 8,746 cycles over its set's 60 stops.)
 TEST(HostMultiplexing, LevelCountsDifferFromTheirSlicesOnlyByTheCyclesInFlightAtEachStop) {
   ASSERT_TRUE(std::filesystem::exists(kNodeMix)) << kNodeMix;
   const std::vector<std::string> events = punitEvents(40, probe::Kind::kLevel, 0);
@@ -166,27 +172,36 @@ TEST(HostMultiplexing, LevelCountsDifferFromTheirSlicesOnlyByTheCyclesInFlightAt
   u64 checked = 0, nonzero = 0;
   for (const Cycle slice : {Cycle{20'000}, Cycle{100'000'000}}) {
     SCOPED_TRACE(slice);
+    u64 counted_sum = 0, delivered_sum = 0;
+    std::vector<std::pair<std::string, i64>> diffs;  // by counter: its event, counted - delivered
     const MuxRun r = runMultiplexed(
         sets, slice, [&](const ProgrammedCounter& c, const NativeEvent&, u64 delivered) {
-          if (c.device != "/dev/hpm/punit0") return;
           if (slice > 1'000'000) {
-            EXPECT_EQ(c.value, delivered) << c.event << ": no switch, nothing in flight";
-          } else {
-            const double diff = static_cast<double>(c.value) - static_cast<double>(delivered);
-            EXPECT_LE(std::abs(diff), 0.02 * static_cast<double>(delivered) + 64)
-                << c.event << ": " << c.value << " counted, " << delivered << " delivered";
+            EXPECT_EQ(c.value, delivered) << c.event << " on " << c.device << ": no switch";
           }
+          counted_sum += c.value;
+          delivered_sum += delivered;
+          diffs.emplace_back(c.event, static_cast<i64>(c.value) - static_cast<i64>(delivered));
           ++checked;
           if (c.value != 0) ++nonzero;
         });
+    // A stop's in-flight cycles are one instruction's per thread (its stalls and its own), under
+    // 1,000 on this program (a DDR miss behind a full queue).
+    std::vector<u64> stops(sets.size(), 0);
+    for (std::size_t i = 0; i + 1 < r.slices.size(); ++i) ++stops[r.slices[i].set];
+    for (const auto& [event, diff] : diffs) {
+      EXPECT_LE(std::abs(diff), static_cast<i64>(1000 * stops[r.set_of.at(event)])) << event;
+    }
+    const double total = static_cast<double>(counted_sum) - static_cast<double>(delivered_sum);
+    EXPECT_LE(std::abs(total), 0.005 * static_cast<double>(delivered_sum))
+        << counted_sum << " counted, " << delivered_sum << " delivered";
     if (slice <= 1'000'000) {
-      EXPECT_GE(r.slices.size(), 60u);
+      EXPECT_GE(r.slices.size(), 100u);
     } else {
       EXPECT_EQ(r.slices.size(), 1u);
     }
   }
-  // (Without a switch the second set never counts, and has no counters to read.)
-  EXPECT_EQ(checked, events.size() + sets[0].size());
+  EXPECT_GE(checked, 16u * events.size()) << "every core's thread-0 level events";
   EXPECT_GE(nonzero, 6u) << "the checks are not vacuous";
 }
 

@@ -1324,8 +1324,6 @@ TEST(Stat, PerThreadCountsThreadsThatShareAHardwareThreadTogether) {
       << r.err;
 }
 
-// perf's raw events: rHEX is the native event of that number (BGPM's on bgq: 277 = 0x115 is
-// PEVT_INST_ALL; on bgp the UPC-P input).
 // Together they lose counts (a known defect): refused rather than wrong.
 TEST(Stat, IntervalsAndPerRegionCountsAreRefusedTogether) {
   const RunResult r = hpmsim({"stat", "-I", "0.2", "--per-region", "-e", "instructions", "--",
@@ -1335,6 +1333,8 @@ TEST(Stat, IntervalsAndPerRegionCountsAreRefusedTogether) {
       << r.err;
 }
 
+// perf's raw events: rHEX is the native event of that number (BGPM's on bgq: 277 = 0x115 is
+// PEVT_INST_ALL; on bgp the UPC-P input).
 TEST(Stat, RawEventsAreTheNativeEventsOfThatNumber) {
   TempDir dir;
   const fs::path out = dir.path() / "s.json";
