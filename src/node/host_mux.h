@@ -10,12 +10,14 @@
 // over the time its set counted ("enabled" over "running").
 //
 // Level events (cycles, stall cycles) reach the units when a hardware thread's clock passes them
-// (probe::LevelSource): at a stop, the hardware threads that wait are first brought to the stop
-// as idle (Simulation::idleWaitingHardwareThreads). What stays late: a hardware thread's cycles
-// before its first instruction, which the model counts from cycle 0 once the thread is used, and
-// a pending instruction's stall; they reach the units when published, and count in the slice
-// counting then (or in none, if that is a stop's settling time). Pulse events are exact per
-// slice (tests/node/host_mux_test.cpp). The units count from the published events, the reference
+// (probe::LevelSource): at a stop and at a restart, the hardware threads that wait are first
+// brought to it as idle (Simulation::idleWaitingHardwareThreads). What stays late: each running
+// thread's instruction in flight at a stop, and a hardware thread's cycles before its first
+// instruction, which the model counts from cycle 0 once a thread runs there, published at that
+// instruction in one interval; they reach the units when published, moved to start at the
+// unit's last access, and count as far as the set counting then does. Pulse events are exact per
+// slice (tests/node/host_mux_test.cpp; docs/PERFORMANCE.md, "Address space, code cache and
+// multiplexing", measures both effects). The units count from the published events, the reference
 // path (Monitor::countFromEvents): counting from statistics does not survive the switches yet.
 #pragma once
 
