@@ -175,6 +175,33 @@ TEST(Report, RunAndStatWriteTheirReportsDirectly) {
   expectChartsDrawn(browserStatus(out.path() / "stat.html", out.path()), {"stat0-0"});
 }
 
+// A multiplexed stat (more PUnit events than its 24 counters) shows each scaled count with the
+// share of the run its set counted, as perf's column.
+TEST(Report, AMultiplexedStatShowsEachCountsRunningShare) {
+  const Results& r = results();
+  TempDir out;
+  fs::copy_file(r.dir.path() / "amg", out.path() / "amg");
+  // (instructions, cycles as each thread's PEVT_CYCLES@t<t>, and 20 core events: 25 counters.)
+  const std::string events =
+      "instructions,cycles,PEVT_AXU_INSTR_COMMIT,PEVT_AXU_CR_COMMIT,PEVT_AXU_FP_DS_ACTIVE,"
+      "PEVT_IU_IL1_MISS,PEVT_IU_ICACHE_FETCH,PEVT_IU_FXU_ISSUE_COUNT,PEVT_IU_TOT_ISSUE_COUNT,"
+      "PEVT_XU_BR_COMMIT_CORE,PEVT_XU_BR_MISPRED_COMMIT_CORE,PEVT_XU_PPC_COMMIT,"
+      "PEVT_XU_COMMIT,PEVT_XU_BR_COMMIT,PEVT_XU_BR_MISPRED_COMMIT,PEVT_XU_BR_TAKEN_COMMIT,"
+      "PEVT_LSU_COMMIT_STS,PEVT_LSU_COMMIT_ST_MISSES,PEVT_LSU_COMMIT_LD_MISSES,"
+      "PEVT_LSU_COMMIT_CACHEABLE_LDS,PEVT_LSU_COMMIT_AXU_LDS,PEVT_LSU_COMMIT_AXU_STS";
+  ASSERT_EQ(hpmsim({"stat", "--env-clear", "--mux-interval-ms", "0.2", "--report", "mux.html", "-e",
+                    events, "--", "./amg", "12", "1"},
+                   out.path())
+                .status(),
+            0);
+  const json status = browserStatus(out.path() / "mux.html", out.path());
+  EXPECT_EQ(status["errors"], json::array()) << status.dump();
+  const json data = pageData(out.path() / "mux.html");
+  const double running = data["stats"][0]["running"]["instructions"].get<double>();
+  EXPECT_GT(running, 0.0);
+  EXPECT_LT(running, 100.0);
+}
+
 // The page's data are the files' figures, not recomputed ones.
 TEST(Report, ThePagesFiguresAreTheResultFilesOwn) {
   const Results& r = results();

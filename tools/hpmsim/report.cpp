@@ -282,10 +282,12 @@ void Report::addStat(const json& stat, const std::string& name) {
   st["clock_mhz"] = stat.value("clock_mhz", 0.0);
   st["events"] = json::array();
   st["counts"] = json::object();
+  st["running"] = json::object();
   for (const json& e : stat.value("events", json::array())) {
     const std::string event = e.value("event", "");
     st["events"].push_back(event);
     st["counts"][event] = e.value("counter-value", json());
+    st["running"][event] = e.value("pcnt-running", 100.0);
   }
   json intervals = {{"ms", json::array()}, {"cycles", json::array()}, {"counts", json::object()}};
   for (const json& row : stat.value("intervals", json::array())) {

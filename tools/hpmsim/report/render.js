@@ -147,7 +147,12 @@ function drawStat(st, n) {
   const s = section(`Counters: ${st.file}`);
   s.append(table(['', 'value'], [['command', st.command], ['machine', st.machine], ['unit', st.unit],
     ['cycles', st.cycles], ['simulated seconds', st.seconds], ['exit status', st.exit_status]]));
-  s.append(table(['event', 'count'], st.events.map((e) => [e, st.counts[e]])));
+  // perf's running-time column where the events were multiplexed (stat's sets took turns).
+  const muxed = st.events.some((e) => st.running[e] !== undefined && st.running[e] < 100);
+  s.append(muxed
+    ? table(['event', 'count (scaled)', 'running'], st.events.map((e) =>
+        [e, st.counts[e], `${Number(st.running[e]).toFixed(2)} %`]))
+    : table(['event', 'count'], st.events.map((e) => [e, st.counts[e]])));
   if (st.intervals && st.intervals.ms.length) {
     s.append(el('h3', {}, 'Counter timelines (counts per interval)'));
     const grid = el('div', {className: 'grid'});
