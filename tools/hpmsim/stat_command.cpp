@@ -2,7 +2,8 @@
 // whole run, and prints them as perf stat does (with derived ratios): perf's options with perf's
 // meaning where they have one here (-e lists and {groups}, -I in simulated milliseconds with the
 // last partial interval, -x SEP in perf's CSV field order, -r N with the variance column, -A,
-// -a, --no-big-num, -o, --json).
+// -a, --no-big-num, -o, --json), and more events than the counters multiplexed with perf's
+// running column. What the names count is stat_events.h's; the multiplexing node/host_mux.h's.
 #include <fmt/core.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -31,6 +32,7 @@
 #include "tools/hpmsim/program_path.h"
 #include "tools/hpmsim/progress.h"
 #include "tools/hpmsim/report.h"
+#include "tools/hpmsim/stat_events.h"
 
 namespace hpm::tools {
 namespace {
@@ -62,80 +64,6 @@ struct StatOptions {
   std::vector<std::string> command;
 };
 
-// Requested names in order, each with the native events whose counts add up to it, and its perf
-// group (-e '{a,b}': 1, 2, ...; 0: none).
-struct Request {
-  // kUnit: counted by the units; kSoftware: perf's software events, the kernel's own figures
-  // after the run (as Linux's are); kUnsupported: a perf name with no model here, printed as
-  // perf prints what a machine cannot count.
-  enum class Source : u8 { kUnit, kSoftware, kUnsupported };
-  std::string name;
-  std::vector<const NativeEvent*> natives;
-  std::vector<int> signs;  // each native's sign in the sum (a perf name's definition may subtract)
-  int group = 0;
-  Source source = Source::kUnit;
-
-  // The sign of `native` in the sum, or 0 when it is not a term.
-  int signOf(const NativeEvent* native) const {
-    for (std::size_t i = 0; i < natives.size(); ++i) {
-      if (natives[i] == native) return signs[i];
-    }
-    return 0;
-  }
-};
-
-bool softwareEvent(const std::string& name) {
-  const auto names = Monitor::perfSoftwareEvents();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-bool unsupportedPerfEvent(const std::string& name) {
-  const auto names = Monitor::perfUnsupportedEvents();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-// -e's names with their groups: "{a,b},c" is a and b in group 1, c in none. perf's modifiers
-// (":u", ":k", ...) are refused: the guest's instructions all run in user mode and the kernel's
-// work is modelled in time, not instructions, so no unit tells the two apart.
-std::vector<std::pair<std::string, int>> parseEvents(const std::vector<std::string>& items) {
-  std::vector<std::pair<std::string, int>> out;
-  int groups = 0;
-  for (const std::string& item : items) {
-    int group = 0;
-    std::string name;
-    const auto flush = [&] {
-      if (name.empty()) return;
-      if (const auto colon = name.find(':'); colon != std::string::npos) {
-        fail(ExitCode::kUsage,
-             "stat: '{}': modifiers such as ':{}' are not supported: the guest's instructions all "
-             "run in user mode and the kernel's work is modelled as time, so the units count "
-             "both alike (count '{}')",
-             name, name.substr(colon + 1), name.substr(0, colon));
-      }
-      out.emplace_back(name, group);
-      name.clear();
-    };
-    for (const char c : item) {
-      if (c == '{') {
-        if (group != 0) fail(ExitCode::kUsage, "stat: -e '{}': groups do not nest", item);
-        flush();
-        group = ++groups;
-      } else if (c == '}') {
-        if (group == 0) fail(ExitCode::kUsage, "stat: -e '{}': '}}' without '{{'", item);
-        flush();
-        group = 0;
-      } else if (c == ',') {
-        flush();
-      } else {
-        name += c;
-      }
-    }
-    if (group != 0) fail(ExitCode::kUsage, "stat: -e '{}': '{{' without '}}'", item);
-    flush();
-  }
-  return out;
-}
-
 // A derived ratio perf stat prints beside an event ("#  1.23 insn per cycle").
 struct Metric {
   double value = 0;
@@ -157,14 +85,7 @@ struct Measured {
   std::string unit_name, unit_title;
   std::map<std::string, u64> counts;                   // by request (not the unsupported ones)
   std::map<u32, std::map<std::string, u64>> per_core;  // by core, by request (per-core units)
-  // --per-thread: guest threads with the hardware threads they were placed on, and those
-  // hardware threads' counts (threads that shared one are one entry: their counts mix).
-  struct ThreadGroup {
-    std::vector<int> tids;
-    std::vector<u32> hardware_threads;
-    std::map<std::string, u64> counts;
-  };
-  std::vector<ThreadGroup> per_thread;
+  std::vector<ThreadGroup> per_thread;                 // --per-thread (stat_events.h)
   std::vector<ProgrammedCounter> counters;
   std::vector<IntervalRow> intervals;
   std::map<u32, std::map<std::string, u64>> regions;  // by region id, by request
@@ -182,111 +103,6 @@ struct Measured {
   u64 mux_switches = 0;
   std::map<std::string, double> pcnt_running;
 };
-
-// perf's raw events, "rHEX": the native event with that number, BGPM's event number on UPC-Q
-// (r115 is event 277, PEVT_INST_ALL), the unit's input number elsewhere (UPC-P), each the
-// event of a whole core or unit (not a thread's variant); null if the name is not one.
-const NativeEvent* rawEvent(const Monitor& monitor, const std::string& name) {
-  if (name.size() < 2 || name.size() > 9 || name[0] != 'r' ||
-      name.find_first_not_of("0123456789abcdefABCDEF", 1) != std::string::npos) {
-    return nullptr;
-  }
-  const u64 number = std::stoull(name.substr(1), nullptr, 16);
-  const std::vector<NativeEvent>& events = monitor.catalogue();
-  const bool numbered =
-      std::any_of(events.begin(), events.end(), [](const NativeEvent& e) { return e.id >= 0; });
-  for (const NativeEvent& e : events) {
-    if (e.thread >= 0) continue;
-    if (numbered ? e.id == static_cast<i64>(number) : e.input == number) return &e;
-  }
-  return nullptr;
-}
-
-// --per-thread: a request's events counted per hardware thread. A native event of a whole core
-// becomes its variants of each of the core's threads ("NAME@t0", ...), where the unit has them,
-// with the same sign; the totals are unchanged. Events a unit counts only per core or node stay.
-void splitPerThread(Request& r, const Monitor& monitor, u32 threads_per_core) {
-  std::vector<const NativeEvent*> natives;
-  std::vector<int> signs;
-  for (std::size_t i = 0; i < r.natives.size(); ++i) {
-    std::vector<const NativeEvent*> variants;
-    if (r.natives[i]->thread < 0 && threads_per_core > 1) {
-      for (u32 t = 0; t < threads_per_core; ++t) {
-        if (const NativeEvent* v = monitor.find(fmt::format("{}@t{}", r.natives[i]->name, t))) {
-          variants.push_back(v);
-        }
-      }
-    }
-    if (variants.size() != threads_per_core) variants = {r.natives[i]};
-    for (const NativeEvent* v : variants) {
-      natives.push_back(v);
-      signs.push_back(r.signs[i]);
-    }
-  }
-  r.natives = std::move(natives);
-  r.signs = std::move(signs);
-}
-
-// The hardware thread a counter counted: its core's thread "@t<k>" of a thread's event, or the
-// core itself on a machine with one thread per core; nullopt for per-core and node-wide counts.
-std::optional<u32> hardwareThreadOf(const ProgrammedCounter& c, const NativeEvent* native,
-                                    u32 threads_per_core) {
-  const int core = c.core >= 0 ? c.core : (native != nullptr ? native->core : -1);
-  if (core < 0) return std::nullopt;
-  if (native != nullptr && native->thread >= 0) {
-    return static_cast<u32>(core) * threads_per_core + static_cast<u32>(native->thread);
-  }
-  if (threads_per_core == 1) return static_cast<u32>(core);
-  return std::nullopt;
-}
-
-// Each guest thread's counts: those of the hardware threads it was placed on. Threads that
-// shared a hardware thread, directly or through others, form one group (union of hardware
-// threads), as their events cannot be told apart there.
-template <class Counted>
-std::vector<Measured::ThreadGroup> perThread(const Kernel& kernel, const Monitor& monitor,
-                                             const std::vector<ProgrammedCounter>& counters,
-                                             const std::vector<Request>& requests,
-                                             u32 threads_per_core, const Counted& counted) {
-  std::map<u32, std::map<std::string, i64>> by_hw;
-  for (const ProgrammedCounter& c : counters) {
-    const NativeEvent* native = monitor.find(c.event);
-    const std::optional<u32> hw = hardwareThreadOf(c, native, threads_per_core);
-    if (!hw || !counted(c)) continue;
-    for (const Request& r : requests) {
-      if (const int sign = r.signOf(native); sign != 0) {
-        by_hw[*hw][r.name] += sign * static_cast<i64>(c.value);
-      }
-    }
-  }
-  // Union-find over hardware threads, joined by the threads placed on several.
-  std::map<u32, u32> parent;
-  const auto root = [&parent](u32 h) {
-    while (parent.at(h) != h) h = parent[h] = parent[parent[h]];
-    return h;
-  };
-  for (const auto& t : kernel.threads()) {
-    for (u32 h : t->placed_on) parent.emplace(h, h);
-    for (u32 h : t->placed_on) parent[root(h)] = root(t->placed_on.front());
-  }
-  std::map<u32, Measured::ThreadGroup> groups;  // by root
-  for (const auto& t : kernel.threads()) {
-    if (!t->placed_on.empty()) groups[root(t->placed_on.front())].tids.push_back(t->tid());
-  }
-  for (const auto& [h, p] : parent) {
-    Measured::ThreadGroup& g = groups[root(h)];
-    g.hardware_threads.push_back(h);
-    if (!by_hw.contains(h)) continue;
-    for (const auto& [name, n] : by_hw.at(h)) g.counts[name] += n > 0 ? static_cast<u64>(n) : 0;
-  }
-  std::vector<Measured::ThreadGroup> out;
-  for (auto& [r, g] : groups) {
-    std::sort(g.tids.begin(), g.tids.end());
-    out.push_back(std::move(g));
-  }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.tids < b.tids; });
-  return out;
-}
 
 Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode mode, u64 interval) {
   RunOptions ro;
@@ -372,57 +188,8 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
   // each counted whole in one set, the sets made in the order asked.
   std::optional<Multiplexer> mux;
   if (monitor->hostFits(natives)) {
-    std::vector<std::vector<const NativeEvent*>> sets;
-    const auto inSet = [&sets](const NativeEvent* e) {
-      return std::any_of(sets.begin(), sets.end(), [e](const auto& set) {
-        return std::find(set.begin(), set.end(), e) != set.end();
-      });
-    };
-    for (std::size_t i = 0; i < requests.size();) {
-      // A request, or every request of its group.
-      std::size_t end = i + 1;
-      while (requests[i].group != 0 && end < requests.size() &&
-             requests[end].group == requests[i].group) {
-        ++end;
-      }
-      std::vector<const NativeEvent*> unit;
-      for (std::size_t j = i; j < end; ++j) {
-        for (const NativeEvent* e : requests[j].natives) {
-          if (!inSet(e) && std::find(unit.begin(), unit.end(), e) == unit.end()) unit.push_back(e);
-        }
-      }
-      std::vector<std::string> members;
-      for (std::size_t j = i; j < end; ++j) members.push_back(requests[j].name);
-      const std::string what = requests[i].group != 0
-                                   ? fmt::format("group {{{}}}", fmt::join(members, ","))
-                                   : fmt::format("'{}'", requests[i].name);
-      i = end;
-      if (unit.empty()) continue;
-      if (const auto why = monitor->hostFits(unit)) {
-        // Not even alone: the counters cannot take it in any slice. The --cores hint is for
-        // names that stand for an event of every core (generic and perf names); a conflict
-        // between native events has no such way out.
-        const bool node_wide = std::any_of(members.begin(), members.end(), [&](const auto& name) {
-          return std::any_of(requests.begin(), requests.end(), [&](const Request& r) {
-            return r.name == name && r.natives.size() > 1;
-          });
-        });
-        const std::string_view hint = family ? family->node_wide_hint : "";
-        if (hint.empty() || !cores.empty() || !node_wide) {
-          fail(ExitCode::kUsage, "stat: {} cannot be counted, not even alone or multiplexed: {}",
-               what, *why);
-        }
-        fail(ExitCode::kUsage, "stat: {} cannot be counted, not even alone or multiplexed: {}.\n{}",
-             what, *why, hint);
-      }
-      std::vector<const NativeEvent*> grown = sets.empty() ? unit : sets.back();
-      if (!sets.empty()) grown.insert(grown.end(), unit.begin(), unit.end());
-      if (!sets.empty() && !monitor->hostFits(grown)) {
-        sets.back() = std::move(grown);
-      } else {
-        sets.push_back(std::move(unit));
-      }
-    }
+    std::vector<std::vector<const NativeEvent*>> sets =
+        multiplexedSets(*monitor, requests, !cores.empty());
     if (opt.interval != 0 || opt.interval_ms != 0 || opt.per_region) {
       fail(ExitCode::kUsage,
            "stat: the events need {} sets of counters, multiplexed in time slices; -I and "
@@ -750,7 +517,7 @@ int run(const StatOptions& opt) {
     }
     if (!m.per_thread.empty()) {
       nlohmann::json pt = nlohmann::json::array();
-      for (const Measured::ThreadGroup& g : m.per_thread) {
+      for (const ThreadGroup& g : m.per_thread) {
         pt.push_back(
             {{"tids", g.tids}, {"hardware_threads", g.hardware_threads}, {"counts", g.counts}});
       }
@@ -950,7 +717,7 @@ int run(const StatOptions& opt) {
     // thread: "COMM-TID+TID").
     if (!m.per_thread.empty()) text += "\n";
     const std::string comm = std::filesystem::path(opt.command[0]).filename().string();
-    for (const Measured::ThreadGroup& g : m.per_thread) {
+    for (const ThreadGroup& g : m.per_thread) {
       std::string label = comm.substr(0, 15);
       for (std::size_t i = 0; i < g.tids.size(); ++i) {
         label += fmt::format("{}{}", i == 0 ? "-" : "+", g.tids[i]);
