@@ -10,8 +10,7 @@ Multiplexer::Multiplexer(Simulation& sim, std::vector<std::vector<const NativeEv
       monitor_(*sim.monitor()),
       sets_(std::move(sets)),
       slice_(slice),
-      settle_(monitor_.hostSettleCycles()),
-      running_(sets_.size(), 0) {
+      settle_(monitor_.hostSettleCycles()) {
   monitor_.countFromEvents();
   monitor_.programHost(sets_[0]);
   layout_ = monitor_.hostLayout();
@@ -35,7 +34,6 @@ Cycle Multiplexer::onTime(Cycle now) {
     // The slice ends: stop, and come back once the readings have settled.
     sim_.idleWaitingHardwareThreads(now);
     monitor_.stopHost(now);
-    running_[current_] += now - started_;
     slices_.push_back({current_, started_, now});
     counting_ = false;
     return now + settle_;
@@ -60,10 +58,7 @@ void Multiplexer::finish(Cycle end) {
   std::vector<u64> values;
   for (const ProgrammedCounter& c : monitor_.readHost(end)) values.push_back(c.value);
   accumulate(values);
-  if (counting_) {
-    running_[current_] += end - started_;
-    slices_.push_back({current_, started_, end});
-  }
+  if (counting_) slices_.push_back({current_, started_, end});
   counting_ = false;
 }
 
@@ -82,7 +77,10 @@ std::vector<ProgrammedCounter> Multiplexer::counters() const {
 Cycle Multiplexer::running(const std::string& name) const {
   for (std::size_t s = 0; s < sets_.size(); ++s) {
     for (const NativeEvent* e : sets_[s]) {
-      if (e->name == name) return running_[s];
+      if (e->name != name) continue;
+      Cycle cycles = 0;
+      for (const Slice& slice : slices_) cycles += slice.set == s ? slice.to - slice.from : 0;
+      return cycles;
     }
   }
   return 0;

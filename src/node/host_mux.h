@@ -76,7 +76,6 @@ class Multiplexer {
   Cycle started_ = 0;      // when the current set started counting
   std::vector<ProgrammedCounter> layout_;  // the current set's counters
   std::vector<u64> start_values_;          // their readings when it started
-  std::vector<Cycle> running_;             // by set
   // Sums by counter identity (event, device, port).
   std::map<std::tuple<std::string, std::string, i32>, ProgrammedCounter> sums_;
   u64 switches_ = 0;

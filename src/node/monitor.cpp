@@ -561,12 +561,9 @@ void Monitor::accessWrite(int device, u64 offset, u64 value, Cycle at, bool even
   const bool configured = slot.unit->write(offset, value, now);
   // A start/stop or a configuration write may change which events the unit wants (a unit that
   // does not count wants none).
-  const bool was_running = slot.running;
-  slot.running = slot.unit->running();
-  if (slot.running != was_running) m.setRunning(static_cast<u32>(device), slot.running, now);
+  const bool started_or_stopped = m.syncRunning(static_cast<u32>(device), now);
   if (configured) m.refreshBatching(now);
-  if (configured || slot.running != was_running ||
-      slot.interest_epoch != slot.unit->interestEpoch()) {
+  if (configured || started_or_stopped || slot.interest_epoch != slot.unit->interestEpoch()) {
     m.refreshInterest();
   }
 }

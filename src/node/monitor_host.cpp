@@ -195,12 +195,9 @@ void Monitor::Impl::planHost(const std::vector<const NativeEvent*>& events) {
 void Monitor::Impl::startHost(Cycle at, bool events_of_at) {
   flushAll(at, events_of_at);
   for (u32 s = 0; s < slots.size(); ++s) {
-    Slot& slot = slots[s];
     const Cycle now = accessAt(s, at);
-    slot.unit->hostStart(now);
-    const bool was_running = slot.running;
-    slot.running = slot.unit->running();
-    if (slot.running != was_running) setRunning(s, slot.running, now);
+    slots[s].unit->hostStart(now);
+    syncRunning(s, now);
   }
   refreshBatching(at);
   refreshInterest();
@@ -231,12 +228,9 @@ void Monitor::stopHost(Cycle at) {
   Impl& m = *impl_;
   m.flushAll(at, latest_issue_ >= at);
   for (u32 s = 0; s < m.slots.size(); ++s) {
-    Impl::Slot& slot = m.slots[s];
     const Cycle now = m.accessAt(s, at);
-    slot.unit->hostStop(now);
-    const bool was_running = slot.running;
-    slot.running = slot.unit->running();
-    if (slot.running != was_running) m.setRunning(s, slot.running, now);
+    m.slots[s].unit->hostStop(now);
+    m.syncRunning(s, now);
   }
   m.refreshBatching(at);
   m.refreshInterest();

@@ -329,6 +329,15 @@ struct Monitor::Impl {
   bool tallyable(const Target& t) const;
   void rebuildTallies(Cycle now);
   void setRunning(u32 slot, bool running, Cycle now);
+  // After an access of `slot`'s unit at `now` that may have started or stopped it: its running
+  // state taken from the unit (setRunning if it changed); returns whether it changed.
+  bool syncRunning(u32 slot, Cycle now) {
+    Slot& s = slots[slot];
+    if (s.unit->running() == s.running) return false;
+    s.running = !s.running;
+    setRunning(slot, s.running, now);
+    return true;
+  }
   // (Inlined into the schedule's walk: a window end costs a few loads when nothing changed.)
   [[gnu::always_inline]] u64 tallyValue(const Tally& k, Cycle t) const {
     if (k.level != probe::Event::kCount)

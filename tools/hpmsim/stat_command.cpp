@@ -187,7 +187,7 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
   // Whatever does not fit the units at once is multiplexed (node/host_mux.h): requests, and groups,
   // each counted whole in one set, the sets made in the order asked.
   std::optional<Multiplexer> mux;
-  if (monitor->hostFits(natives)) {
+  if (const auto why = monitor->hostFits(natives)) {
     std::vector<std::vector<const NativeEvent*>> sets =
         multiplexedSets(*monitor, requests, !cores.empty());
     if (opt.interval != 0 || opt.interval_ms != 0 || opt.per_region) {
@@ -195,7 +195,7 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
            "stat: the events need {} sets of counters, multiplexed in time slices; -I and "
            "--per-region read the counters between, so they go only with events that fit at "
            "once ({})",
-           sets.size(), *monitor->hostFits(natives));
+           sets.size(), *why);
     }
     const Cycle slice = static_cast<Cycle>(opt.mux_interval_ms * machine.node.clock_mhz * 1000);
     if (slice <= 2 * monitor->hostSettleCycles()) {
