@@ -50,11 +50,14 @@ struct OpTiming {
   u8 int_src = 0;  // bit 0 rs1, bit 1 rs2
   u8 fp_src = 0;   // bit 0 rs1, bit 1 rs2, bit 2 rs3
   u8 dst = 0;      // 0 none, 1 integer rd, 2 FP rd
-  u8 bytes = 0;    // store size
+  u8 bytes = 0;    // load or store size
   u8 cls = 0;
   u32 latency = 1;
   u32 occupancy = 1;
-  u32 hold = 1;  // cycles the instruction advances its thread's clock (ecall: ecall_cycles)
+  u32 hold = 1;       // cycles the instruction advances its thread's clock (ecall: ecall_cycles)
+  u8 wb_port = 0;     // shared write-back port (core.writeback), 0 for none
+  u8 serial_div = 0;  // 1: an integer divide on the serial divider (core.divider)
+  u32 wb_delay = 0;   // cycles from issue to its write-back on the port
 };
 
 enum class Redirect : u8 { kNone, kTaken, kMispredict };
@@ -153,6 +156,7 @@ struct Plan {
   Cycle arrival = 0;
   Stall group_cause = Stall::kIbufferEmpty;  // why it was fetched when it was
   // Resources.
+  u32 latency = 0;  // cycles from issue to a dependent issue (the serial divider's vary)
   u32 pipe = 0;
   bool lmq = false;
   bool combine = false;
@@ -193,6 +197,9 @@ struct alignas(64) Thread {
   std::array<Cycle, 32> fr{};  // FP register ready times
   std::array<Cycle, kRing> issued_at{};
   std::array<u64, kMaxRas> ras{};
+  // core.scoreboard_entries: when each instruction's scoreboard entry was free again (in order:
+  // not before the entry of the instruction before it).
+  std::array<Cycle, kRing> retired_at{};
 };
 
 struct IndirectEntry {
@@ -211,8 +218,15 @@ struct Core {
   u64 sq_n = 0;                 // entries ever allocated
   u32 sq_pos = 0;               // sq_n % entries: the slot of the next entry
   Cycle sq_tail = 0;            // departure of the youngest entry
+  // core.store_writes_in_flight: acknowledgement of entry n's write at acks[n % 64].
+  std::array<Cycle, 64> acks{};
+  // core.store_forwarding = false: the bytes [lo, hi) each entry writes, by slot as sq.
+  std::vector<u64> sq_lo, sq_hi;
   u64 sq_young_addr = 0;
-  bool sq_open = false;  // the youngest entry is one aligned 8-byte store a partner may join
+  bool sq_open = false;    // the youngest entry is one aligned 8-byte store a partner may join
+  Cycle divider_free = 0;  // core.divider = serial: the divider takes a new divide from then
+  // core.writeback: wb[(port - 1) * kWindow + c % kWindow] == c when the port is taken in c.
+  std::vector<Cycle> wb;
   FullTracker lmq_full;
   FullTracker sq_full;
   CoreStats st;
@@ -228,7 +242,7 @@ struct NodeTiming::Impl {
   explicit Impl(const TimingParams& p);
 
   const Plan& plan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
-  void planFetch(const Thread& t, const Core& c, u32 core, u64 pc, Plan& p) const;
+  void planFetch(const Thread& t, const Core& c, u32 core, u64 pc, u32 length, Plan& p) const;
   void issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 addr, Cycle at);
   void warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
   bool combinable(const Core& c, const OpTiming& o, u64 addr, Cycle at) const {
@@ -241,6 +255,17 @@ struct NodeTiming::Impl {
     return m;
   }
   Cycle sqFree(const Core& c) const { return c.sq_n >= sq_entries ? c.sq[c.sq_pos] : 0; }
+  // The earliest issue the structural limits beside the pipe allow an instruction planned for
+  // `at` (docs/timing.md section 2: the scoreboard's entries, the serial divider, a shared
+  // write-back port); sets `latency` for a serial divide (its steps come in `addr`).
+  Cycle structuralIssue(const Thread& t, const Core& c, const OpTiming& o, u64 addr, Cycle at,
+                        u32& latency) const;
+  // What an issue at `at` takes of them; `result` is when its destination is ready.
+  void structuralCommit(Thread& t, Core& c, const OpTiming& o, Cycle at, u32 latency,
+                        Cycle result) const;
+  // Without store forwarding: when the last queued store that overlaps [addr, addr + bytes)
+  // leaves the queue (0 if none is queued after `at`).
+  Cycle queuedStoreDeparture(const Core& c, u64 addr, u32 bytes, Cycle at) const;
   void lmqAllocate(Core& c, Cycle at, Cycle release);
   void storeCommit(Thread& t, Core& c, u32 core, const OpTiming& o, u64 addr, Cycle at);
   void control(Thread& t, Core& c, const OpTiming& o, const isa::DecodedInst& d, u64 pc,
@@ -279,6 +304,12 @@ struct NodeTiming::Impl {
   u32 lmq_entries = 8;
   u32 sq_entries = 20;
   u32 ghr_mask = 0;
+  u32 scoreboard = 0;
+  bool straddle = false;
+  bool forwarding = true;
+  // Some structural limit beside the pipes is on (scoreboard, serial divider, shared write-back
+  // ports): plan and issue consult structuralIssue and structuralCommit.
+  bool structural = false;
 };
 
 namespace {
@@ -298,6 +329,9 @@ OpTiming opTiming(isa::Op op, const CoreParams& cp) {
   o.axu = info.cls >= C::kFpLoad && info.cls <= C::kFpCvt;
   o.latency = cp.latency.of(info.cls);
   o.occupancy = cp.occupancy.of(info.cls);
+  o.wb_port = static_cast<u8>(cp.writeback.of(info.cls));
+  o.wb_delay = info.cls == C::kBranch ? 1 : o.latency;
+  o.serial_div = info.cls == C::kIntDiv && cp.divider == Divider::kSerial;
   if (isa::readsRs1(f) && !isa::rs1IsFp(f)) o.int_src |= 1;
   if (isa::readsRs2(f) && !isa::rs2IsFp(f)) o.int_src |= 2;
   if (isa::rs1IsFp(f)) o.fp_src |= 1;
@@ -305,6 +339,7 @@ OpTiming opTiming(isa::Op op, const CoreParams& cp) {
   if (isa::readsRs3(f)) o.fp_src |= 4;
   if (isa::rdIsFp(f)) o.dst = 2;
   if (isa::writesIntRd(f)) o.dst = 1;
+  o.bytes = isa::opMix(op).load_bytes;  // (stores' below)
   switch (info.cls) {
     case C::kLoad:
     case C::kFpLoad: o.kind = Kind::kLoad; break;
@@ -350,6 +385,10 @@ NodeTiming::Impl::Impl(const TimingParams& p) : params(validated(p)), mem(params
   lmq_entries = cp.load_miss_queue_entries;
   sq_entries = cp.store_queue_entries;
   ghr_mask = cp.history_bits >= 32 ? ~u32{0} : (u32{1} << cp.history_bits) - 1;
+  scoreboard = cp.scoreboard_entries;
+  straddle = cp.straddling_fetch;
+  forwarding = cp.store_forwarding;
+  structural = scoreboard != 0 || cp.divider == Divider::kSerial || cp.writeback.any();
   for (std::size_t i = 0; i < isa::kOpCount; ++i) ops[i] = opTiming(static_cast<isa::Op>(i), cp);
   cores.resize(params.cores);
   for (Core& c : cores) {
@@ -357,6 +396,12 @@ NodeTiming::Impl::Impl(const TimingParams& p) : params(validated(p)), mem(params
     c.port.fill(~Cycle{0});
     c.indirect.assign(cp.indirect_entries, IndirectEntry{});
     c.sq.assign(sq_entries, 0);
+    if (!cp.store_forwarding) {
+      c.sq_lo.assign(sq_entries, 0);
+      c.sq_hi.assign(sq_entries, 0);
+    }
+    if (cp.writeback.any())
+      c.wb.assign(WritebackPorts::kMaxPorts * WritebackPorts::kWindow, ~Cycle{0});
   }
   threads.resize(std::size_t{params.cores} * tpc);
   for (std::size_t h = 0; h < threads.size(); ++h) threads[h].core = static_cast<u32>(h / tpc);
@@ -364,8 +409,12 @@ NodeTiming::Impl::Impl(const TimingParams& p) : params(validated(p)), mem(params
 
 // ---- Fetch (docs/timing.md "Instruction fetch") ----
 
-void NodeTiming::Impl::planFetch(const Thread& t, const Core& c, u32 core, u64 pc, Plan& p) const {
-  const u64 group = pc & group_mask;
+void NodeTiming::Impl::planFetch(const Thread& t, const Core& c, u32 core, u64 pc, u32 length,
+                                 Plan& p) const {
+  // (With straddling_fetch, an instruction crossing a group boundary belongs to the group
+  // holding its last byte; the group holding its first is fetched the cycle before.)
+  const u64 group = straddle ? (pc + length - 1) & group_mask : pc & group_mask;
+  const bool straddles = group != (pc & group_mask);
   if (t.stream && pc == t.expect_pc && t.redirect == Redirect::kNone && group == t.group) {
     p.new_group = false;  // the next instruction of the group being consumed
     p.uses_l2 = false;
@@ -386,6 +435,7 @@ void NodeTiming::Impl::planFetch(const Thread& t, const Core& c, u32 core, u64 p
     e = t.redirect_time;
     if (t.redirect == Redirect::kMispredict) cause = Stall::kMispredict;
   }
+  if (straddles && (!t.stream || pc != t.expect_pc || t.redirect != Redirect::kNone)) ++e;
   // Buffer credit: the fetch is requested only when the buffer has room for the whole group
   // (`slots` 4-byte slots from pc to the group's end), counting instructions in flight: of the
   // instructions before the group, at most ibuffer - slots may still wait to issue.
@@ -438,7 +488,7 @@ const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64
       at = x;
     }
   };
-  planFetch(t, c, core, pc, p);
+  planFetch(t, c, core, pc, d.length, p);
   bind(p.arrival_hit, p.group_cause);
   bind(p.arrival, Stall::kIcacheMiss);
 
@@ -450,6 +500,8 @@ const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64
   if (o.fp_src & 4) operands = std::max(operands, t.fr[d.rs3 & 31]);
   if (o.kind == Kind::kFence) operands = std::max({operands, t.loads_done, t.stores_done});
   bind(operands, Stall::kDependency);
+  if (!forwarding && o.kind == Kind::kLoad) [[unlikely]]
+    bind(queuedStoreDeparture(c, addr, o.bytes, at), Stall::kDependency);
 
   // A device access takes no load-miss-queue or store-queue entry (docs/timing.md "Device
   // registers"). (Only memory accesses look at the page table.)
@@ -469,6 +521,12 @@ const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64
   p.pipe = pipe;
   bind(c.pipe_free[pipe], Stall::kPipeBusy);
 
+  p.latency = o.latency;
+  if (structural) [[unlikely]] {
+    const Cycle x = structuralIssue(t, c, o, addr, at, p.latency);
+    bind(x, Stall::kPipeBusy);
+  }
+
   p.combine = false;
   if (o.kind == Kind::kStore && !device) {
     p.combine = combinable(c, o, addr, at);
@@ -479,6 +537,54 @@ const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64
 }
 
 // ---- Commit ----
+
+Cycle NodeTiming::Impl::structuralIssue(const Thread& t, const Core& c, const OpTiming& o, u64 addr,
+                                        Cycle at, u32& latency) const {
+  if (scoreboard != 0 && t.seq >= scoreboard) {
+    at = std::max(at, t.retired_at[(t.seq - scoreboard) % kRing]);
+  }
+  if (o.serial_div) {
+    latency = static_cast<u32>(addr) + params.core.divider_extra_cycles;
+    at = std::max(at, c.divider_free);
+  }
+  if (o.wb_port != 0) {
+    const Cycle* ring = &c.wb[std::size_t{o.wb_port - 1u} * WritebackPorts::kWindow];
+    const u32 delay = o.serial_div ? latency : o.wb_delay;
+    Cycle w = at + delay;
+    while (ring[w % WritebackPorts::kWindow] == w) ++w;
+    at = w - delay;
+  }
+  return at;
+}
+
+void NodeTiming::Impl::structuralCommit(Thread& t, Core& c, const OpTiming& o, Cycle at,
+                                        u32 latency, Cycle result) const {
+  if (scoreboard != 0) {
+    // Completion in order: not before the instruction before it (stores and branches a cycle
+    // after issue; loads when their data returns).
+    const Cycle prev = t.seq == 0 ? 0 : t.retired_at[(t.seq - 1) % kRing];
+    t.retired_at[t.seq % kRing] = std::max({prev, at + 1, result});
+  }
+  if (o.serial_div) c.divider_free = at + latency;
+  if (o.wb_port != 0) {
+    const Cycle w = at + (o.serial_div ? latency : o.wb_delay);
+    c.wb[std::size_t{o.wb_port - 1u} * WritebackPorts::kWindow + w % WritebackPorts::kWindow] = w;
+  }
+}
+
+Cycle NodeTiming::Impl::queuedStoreDeparture(const Core& c, u64 addr, u32 bytes, Cycle at) const {
+  // (Entries leave in order; each slot's departure is the write's ack minus store_ack_cycles.)
+  const u64 n = std::min<u64>(c.sq_n, sq_entries);
+  const Cycle ack = params.core.store_ack_cycles;
+  Cycle until = 0;
+  for (u64 k = 0; k < n; ++k) {
+    const u32 slot = static_cast<u32>((c.sq_pos + sq_entries - 1 - k) % sq_entries);
+    const Cycle departure = c.sq[slot] - ack;
+    if (departure <= at) break;  // it and every older entry have left
+    if (c.sq_lo[slot] < addr + bytes && addr < c.sq_hi[slot]) until = std::max(until, departure);
+  }
+  return until;
+}
 
 void NodeTiming::Impl::lmqAllocate(Core& c, Cycle at, Cycle release) {
   u32 m = 0;
@@ -505,15 +611,32 @@ void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming&
     ++c.st.sq_combined;
     HPM_PROBE(bus, kSqCombined, core, 1);
     mem.l2WriteCombined(core, addr, o.bytes);
-    t.stores_done = std::max(t.stores_done, c.sq_tail);
+    if (!c.sq_lo.empty()) {
+      const u32 young = (c.sq_pos + sq_entries - 1) % sq_entries;
+      c.sq_lo[young] = std::min(c.sq_lo[young], addr);
+      c.sq_hi[young] = std::max(c.sq_hi[young], addr + o.bytes);
+    }
+    t.stores_done = std::max(t.stores_done, c.sq[(c.sq_pos + sq_entries - 1) % sq_entries]);
     return;
   }
   // Entries leave in order, one per store_drain_cycles, when their L2 slice takes them (on
   // Fireplane, once their line is owned).
   const Cycle start = mem.sliceFree(core, addr, std::max(at, c.sq_tail));
   const Cycle done = mem.l2Write(core, addr, o.bytes, start);
-  const Cycle departure = done + params.core.store_drain_cycles;
-  c.sq[c.sq_pos] = departure;
+  const CoreParams& cp = params.core;
+  Cycle departure = done + cp.store_drain_cycles;
+  // At most store_writes_in_flight writes outstanding: this one leaves once the write that many
+  // before it is acknowledged.
+  if (cp.store_writes_in_flight != 0 && c.sq_n >= cp.store_writes_in_flight) {
+    departure = std::max(departure, c.acks[(c.sq_n - cp.store_writes_in_flight) % c.acks.size()]);
+  }
+  const Cycle acked = departure + cp.store_ack_cycles;
+  if (cp.store_writes_in_flight != 0) c.acks[c.sq_n % c.acks.size()] = acked;
+  c.sq[c.sq_pos] = acked;
+  if (!c.sq_lo.empty()) {
+    c.sq_lo[c.sq_pos] = addr;
+    c.sq_hi[c.sq_pos] = addr + o.bytes;
+  }
   ++c.sq_n;
   if (++c.sq_pos == sq_entries) c.sq_pos = 0;
   ++c.st.sq_allocations;
@@ -529,7 +652,7 @@ void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming&
       HPM_PROBE_LEVEL(queue_bus, kSqFull, core, std::max(at, until_before), oldest);
     }
   }
-  t.stores_done = std::max(t.stores_done, departure);
+  t.stores_done = std::max(t.stores_done, acked);
 }
 
 void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa::DecodedInst& d,
@@ -648,7 +771,7 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
     HPM_PROBE(bus, kIssueAxu, h, 1);
   }
 
-  Cycle result = at + o.latency;
+  Cycle result = at + p.latency;
   t.expect_pc = pc + d.length;
   if (p.device) [[unlikely]] {
     // Uncached and guarded: a load's value comes back device_latency cycles after it issues, a
@@ -689,6 +812,8 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
   }
 
   t.issued_at[t.seq % kRing] = at;
+  if (structural) [[unlikely]]
+    structuralCommit(t, c, o, at, p.latency, result);
   ++t.seq;
   t.clock = at + o.hold;
   cost.cycles = t.clock - before;

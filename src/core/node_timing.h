@@ -77,9 +77,10 @@ class NodeTiming final : public probe::LevelSource {
   NodeTiming& operator=(const NodeTiming&) = delete;
 
   // The earliest cycle at which hardware thread `h` can issue `inst` (at `pc`; `addr` is the
-  // effective address of a load, store or atomic, else 0), given the state of every resource
-  // now: its instruction fetch, its source operands, its execution pipe, and the load-miss or
-  // store queue it needs. Never earlier than hartTime(h). Does not change the model.
+  // effective address of a load, store or atomic, for an integer divide its operands' serial
+  // divider steps (serialDividerSteps in core/timing_params.h), else 0), given the state of every
+  // resource now: its instruction fetch, its source operands, its execution pipe, and the load-miss
+  // or store queue it needs. Never earlier than hartTime(h). Does not change the model.
   Cycle issueTime(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr);
 
   // Hardware thread `h` issues `inst` at cycle `at` (the value issueTime() returned for it, with

@@ -95,6 +95,46 @@ u32 OccupancyTable::of(isa::InstClass c) const {
   return 1;
 }
 
+bool WritebackPorts::takesPort(isa::InstClass c) {
+  using C = isa::InstClass;
+  return c != C::kLoad && c != C::kStore && c != C::kAtomic && c != C::kFpLoad &&
+         c != C::kFpStore && c != C::kCount;
+}
+
+void WritebackPorts::visit(config::Visitor& v) {
+  for (u32 c = 0; c < port.size(); ++c) {
+    const auto cls = static_cast<isa::InstClass>(c);
+    if (!takesPort(cls)) continue;
+    v.param(isa::instClassName(cls), port[c],
+            "The shared write-back port of this class's results, 0 for none (bgq: 0)",
+            config::Range{0, kMaxPorts});
+  }
+}
+
+bool WritebackPorts::any() const {
+  for (u32 p : port) {
+    if (p != 0) return true;
+  }
+  return false;
+}
+
+u32 serialDividerSteps(isa::Op op, u64 a, u64 b) {
+  using isa::Op;
+  const bool is_signed = op == Op::kDiv || op == Op::kRem || op == Op::kDivw || op == Op::kRemw;
+  const bool word = op == Op::kDivw || op == Op::kDivuw || op == Op::kRemw || op == Op::kRemuw;
+  if (word) {
+    a = is_signed ? static_cast<u64>(static_cast<i64>(static_cast<i32>(a))) : u64{u32(a)};
+    b = is_signed ? static_cast<u64>(static_cast<i64>(static_cast<i32>(b))) : u64{u32(b)};
+  }
+  constexpr u32 kWidth = 64;
+  if (b == 0 || (is_signed && b == ~u64{0})) return kWidth + 2;
+  const u64 x = is_signed && static_cast<i64>(a) < 0 ? ~a << 1 : a;
+  const u64 y = is_signed && static_cast<i64>(b) < 0 ? ~b : b;
+  const u32 lzx = static_cast<u32>(std::countl_zero(x));
+  const u32 lzy = static_cast<u32>(std::countl_zero(y));
+  return lzx <= lzy ? lzy - lzx + 2 : 1;
+}
+
 void CoreParams::visit(config::Visitor& v) {
   v.param("integer_pipes", integer_pipes,
           "Integer (XU) pipes per core: integer, branch, load/store and system instructions "
@@ -148,6 +188,20 @@ void CoreParams::visit(config::Visitor& v) {
           "Cycles between two store-queue entries leaving for the L2 over the crossbar, which "
           "runs at half the core clock (bgq: 2)",
           config::Range{1, 10000});
+  v.param("store_ack_cycles", store_ack_cycles,
+          "Cycles from a store-queue entry's write leaving for the next level to its "
+          "acknowledgement; the entry stays taken until then (bgq: 0, freed when the crossbar "
+          "takes it, seed 003; cva6: 3, one AXI write)",
+          config::Range{0, 10000});
+  v.param("store_writes_in_flight", store_writes_in_flight,
+          "Writes outstanding to the next level at once: an entry leaves only once the write "
+          "this many before it is acknowledged (bgq: 0, no limit; cva6: 1, one AXI write in "
+          "flight)",
+          config::Range{0, 64});
+  v.param("store_forwarding", store_forwarding,
+          "Whether a load takes the data of a queued store it overlaps (true) or waits until "
+          "that store has left the queue (false) (bgq: true, the L1D is written through at the "
+          "store's issue; cva6: false)");
   v.param("device_latency", device_latency,
           "Cycles from a load of a device register (a counter unit's window, uncached and "
           "guarded) to its value; device stores are posted. No cache, queue or L2 sees device "
@@ -157,8 +211,26 @@ void CoreParams::visit(config::Visitor& v) {
           "Cycles ecall and ebreak hold their thread before the pipeline refetches (bgq: 16, A2 "
           "sc latency; the kernel's own work is not included)",
           config::Range{1, 1000000});
+  v.param("scoreboard_entries", scoreboard_entries,
+          "Instructions in flight per hardware thread: an instruction issues only once the one "
+          "this many before it has completed, in order (bgq: 0, no limit; cva6: 8)",
+          config::Range{0, 32});
+  v.param("straddling_fetch", straddling_fetch,
+          "A 4-byte instruction crossing a fetch-group boundary arrives with the group holding "
+          "its last byte, and after a redirect to it its first group is fetched a cycle earlier "
+          "(bgq: false; A2's PowerPC instructions never straddle)");
+  v.param("divider", divider,
+          "Integer divides: fixed (latency.int_div, occupancy.int_div) or serial (a radix-2 "
+          "divider beside the pipe, as CVA6's: its documented cycles for the operands plus "
+          "divider_extra_cycles, and busy until then) (bgq: fixed)",
+          {{"fixed", Divider::kFixed}, {"serial", Divider::kSerial}});
+  v.param("divider_extra_cycles", divider_extra_cycles,
+          "Serial divider: cycles from the divider's result to the issue of a dependent "
+          "instruction (cva6: 1)",
+          config::Range{0, 100});
   v.section("latency", latency);
   v.section("occupancy", occupancy);
+  v.section("writeback", writeback);
 }
 
 void CoreParams::validate() const {
@@ -211,7 +283,16 @@ void CoreParams::validate() const {
     if (occupancy.of(cls) < 1) {
       fail(ExitCode::kConfig, "core.occupancy.{} must be at least 1", isa::instClassName(cls));
     }
+    // A port's reservations are kept for WritebackPorts::kWindow cycles ahead.
+    if (writeback.of(cls) != 0 && latency.of(cls) >= WritebackPorts::kWindow) {
+      fail(ExitCode::kConfig,
+           "core.writeback.{} names a shared port, but core.latency.{} = {} is not below {}, "
+           "the cycles ahead a port's write-backs are kept",
+           isa::instClassName(cls), isa::instClassName(cls), latency.of(cls),
+           WritebackPorts::kWindow);
+    }
   }
+  if (scoreboard_entries > 32) fail(ExitCode::kConfig, "core: scoreboard_entries must be <= 32");
 }
 
 void TimingParams::visit(config::Visitor& v) {

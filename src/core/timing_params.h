@@ -3,6 +3,8 @@
 // the values that differ for Blue Gene/P.
 #pragma once
 
+#include <array>
+
 #include "base/types.h"
 #include "config/schema.h"
 #include "isa/ops.h"
@@ -60,6 +62,44 @@ struct OccupancyTable {
   u32 of(isa::InstClass c) const;
 };
 
+// Write-back ports shared between instruction classes (docs/timing.md "Write-back ports"): the
+// port each class writes its result on, 0 for none that is shared. Two instructions whose
+// classes name the same port k >= 1 cannot write back in the same cycle: one issued at cycle t
+// writes back at t + its latency (a branch, which writes no register, takes its port at t + 1,
+// as an ALU op does), and an instruction whose write-back cycle is taken issues later. Only
+// classes of fixed latency take part (loads and stores have their own ports). bgq: none (A2's
+// documentation gives no such rule); cva6: the ALU, branch unit, CSR unit and multiplier share
+// one fixed-latency port, so that for one cycle after a multiply issues only another multiply
+// may issue (CVA6 documentation).
+struct WritebackPorts {
+  // port[c]: the port of class c's results (only the classes takesPort accepts).
+  std::array<u32, static_cast<std::size_t>(isa::InstClass::kCount)> port{};
+
+  static constexpr u32 kMaxPorts = 4;
+  // Write-backs are kept this many cycles ahead (a class on a shared port has a lower latency;
+  // the serial divider's latency is at most 66 + 100).
+  static constexpr u32 kWindow = 256;
+  // The classes of fixed latency, which may share a port (memory accesses have their own).
+  static bool takesPort(isa::InstClass c);
+  void visit(config::Visitor& v);
+  u32 of(isa::InstClass c) const { return port[static_cast<std::size_t>(c)]; }
+  bool any() const;
+};
+
+// How integer divides and remainders take their latency.
+enum class Divider : u8 {
+  kFixed,   // latency.int_div and occupancy.int_div, whatever the operands
+  kSerial,  // a radix-2 serial divider beside the pipe: serialDividerSteps(op, a, b) cycles
+            // plus divider_extra_cycles, busy until then (docs/timing.md "Divider")
+};
+
+// The cycles CVA6's radix-2 serial divider (serdiv) takes from accepting the operands of `op`
+// (dividend a, divisor b: register values; 32-bit forms use them sign- or zero-extended from
+// bit 31, as the core extends them) to its result, as its documentation gives them: with
+// x = a and y = b (for signed forms, x = ~a << 1 if a < 0 and y = ~b if b < 0), lzc(y) - lzc(x)
+// + 2 when lzc(x) <= lzc(y), else 1; a zero divisor (and a signed divisor of -1) 66.
+u32 serialDividerSteps(isa::Op op, u64 a, u64 b);
+
 struct CoreParams {
   // Execution pipes (seed 003 section 6.2 explores integer_pipes = 1, 2, 4).
   u32 integer_pipes = 1;  // XU pipes
@@ -79,12 +119,28 @@ struct CoreParams {
   u32 load_miss_queue_entries = 8;  // per core, shared by its threads
   u32 store_queue_entries = 20;     // per core, in the L1P
   u32 store_drain_cycles = 2;       // cycles between two store-queue entries leaving for the L2
+  // The store path below the queue (docs/timing.md "Stores"): a write is outstanding
+  // store_ack_cycles after it leaves (its entry is held until then), at most
+  // store_writes_in_flight at a time (0: no limit); loads that overlap a queued store take its
+  // data (store_forwarding) or wait until it has left.
+  u32 store_ack_cycles = 0;
+  u32 store_writes_in_flight = 0;
+  bool store_forwarding = true;
   // Device registers (a counter unit's window): uncached and guarded.
   u32 device_latency = 40;  // cycles from a device load's issue to its value (estimate)
   // System instructions.
   u32 ecall_cycles = 16;  // cycles ecall/ebreak hold their thread (before the refetch)
+  // Instructions in flight per thread: an instruction issues only when the one
+  // scoreboard_entries before it has completed (0: no limit).
+  u32 scoreboard_entries = 0;
+  // A 4-byte instruction that crosses a fetch-group boundary comes with the group holding its
+  // last byte; after a redirect to it, its first group is fetched a cycle before.
+  bool straddling_fetch = false;
+  Divider divider = Divider::kFixed;
+  u32 divider_extra_cycles = 1;  // serial divider: cycles from its result to a dependent issue
   LatencyTable latency;
   OccupancyTable occupancy;
+  WritebackPorts writeback;
 
   void visit(config::Visitor& v);
   void validate() const;

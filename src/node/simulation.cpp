@@ -15,13 +15,15 @@
 namespace hpm {
 namespace {
 
-// The effective address of a memory instruction, from the state before it executes (0 for
-// every other instruction): rs1 + imm for loads and stores, rs1 for atomics. Two masks per
-// operation instead of a switch on its class: this runs before every instruction of the timing
-// modes, and a branch on the class mispredicts whenever the mix changes.
+// The effective address of a memory instruction, from the state before it executes: rs1 + imm
+// for loads and stores, rs1 for atomics; for an integer divide, the serial divider's steps for
+// its operands (what NodeTiming::issueTime takes in its place); 0 for every other instruction. Two
+// masks per operation instead of a switch on its class: this runs before every instruction of the
+// timing modes, and a branch on the class mispredicts whenever the mix changes.
 struct AddressMasks {
-  u64 imm = 0;   // ~0 when the immediate is added
-  u64 keep = 0;  // ~0 for memory instructions
+  u64 imm = 0;          // ~0 when the immediate is added
+  u64 keep = 0;         // ~0 for memory instructions
+  bool divide = false;  // an integer divide: its serial divider steps instead (NodeTiming)
 };
 
 std::array<AddressMasks, isa::kOpCount> makeAddressMasks() {
@@ -33,6 +35,7 @@ std::array<AddressMasks, isa::kOpCount> makeAddressMasks() {
       case isa::InstClass::kFpLoad:
       case isa::InstClass::kFpStore: table[i] = {~u64{0}, ~u64{0}}; break;
       case isa::InstClass::kAtomic: table[i] = {0, ~u64{0}}; break;
+      case isa::InstClass::kIntDiv: table[i].divide = true; break;
       default: break;
     }
   }
@@ -43,6 +46,8 @@ const std::array<AddressMasks, isa::kOpCount> kAddressMasks = makeAddressMasks()
 
 u64 effectiveAddress(const isa::DecodedInst& d, const HartState& s) {
   const AddressMasks& m = kAddressMasks[static_cast<std::size_t>(d.op)];
+  if (m.divide) [[unlikely]]
+    return timing::serialDividerSteps(d.op, s.x[d.rs1], s.x[d.rs2]);
   return (s.x[d.rs1] + (static_cast<u64>(static_cast<i64>(d.imm)) & m.imm)) & m.keep;
 }
 

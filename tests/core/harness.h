@@ -123,7 +123,8 @@ struct Step {
 
 // A loop: `body` at base, base + 4, ...; its last instruction is the loop branch back to the
 // first, taken in every iteration but the last. Inner conditional branches go where `taken`
-// says; jal always jumps.
+// says; jal always jumps. `addr` gives memory instructions their addresses and integer divides
+// their serial divider steps.
 struct Loop {
   std::vector<u32> body;
   u64 base = 0x10000;
@@ -153,6 +154,8 @@ inline Stream unroll(const Loop& l) {
         cls == isa::InstClass::kFpLoad || cls == isa::InstClass::kFpStore ||
         cls == isa::InstClass::kAtomic) {
       st.addr = l.addr ? l.addr(iter, i) : 0x800000;
+    } else if (cls == isa::InstClass::kIntDiv && l.addr) {
+      st.addr = l.addr(iter, i);  // a serial divider's steps (NodeTiming::issueTime)
     }
     u32 next = i + 1;
     if (cls == isa::InstClass::kBranch) {

@@ -214,6 +214,72 @@ TEST(Stores, QueuedStoresWinTheCrossbarOverALoadMiss) {
   }
 }
 
+TEST(Stores, WritesInFlightLeaveOnlyAfterTheAcknowledgementOfTheWriteThatManyBefore) {
+  // A saturated stream of 16 stores (drain 1, slices never busy): store k leaves once the write
+  // of store k - W is acknowledged, R cycles after it left: W stores per R cycles.
+  for (u32 r : {3u, 5u}) {
+    for (u32 w : {1u, 2u}) {
+      TimingParams p = wide();
+      p.core.store_drain_cycles = 1;
+      p.l2.slice_busy_cycles = 1;
+      p.core.store_queue_entries = 64;
+      p.core.store_ack_cycles = r;
+      p.core.store_writes_in_flight = w;
+      EXPECT_EQ(steadyPeriod(p, stores(16, 16)), 16u * r / w) << r << " " << w;
+      p.core.store_writes_in_flight = 0;
+      EXPECT_EQ(steadyPeriod(p, stores(16, 16)), 17u) << r;
+    }
+  }
+}
+
+TEST(Stores, AnEntryIsHeldUntilItsWriteIsAcknowledged) {
+  // Ten stores and the branch per iteration, each store's entry held until R cycles after it
+  // leaves (a cycle after it issues): store k waits for the entry of store k - E, so E stores
+  // issue per R + 1 cycles. R = 0: the queue never binds, 11 cycles.
+  for (u32 entries : {5u, 10u}) {
+    TimingParams p = wide();
+    p.core.store_drain_cycles = 1;
+    p.l2.slice_busy_cycles = 1;
+    p.core.store_queue_entries = entries;
+    p.core.store_ack_cycles = 40;
+    EXPECT_EQ(steadyPeriod(p, stores(10, 16)), 10 / entries * 41u) << entries;
+    p.core.store_ack_cycles = 0;
+    EXPECT_EQ(steadyPeriod(p, stores(10, 16)), 11u) << entries;
+  }
+}
+
+TEST(Stores, WithoutForwardingALoadOverlappingAQueuedStoreWaitsForItToLeave) {
+  // sd to A, then a load (8 bytes at A, at A + 4 after a 4-byte store to A + 4, or at A + 8),
+  // its use and two divides that let the queue drain. The store leaves `drain` cycles after it
+  // issues; a load that overlaps it issues then, one that does not (or with forwarding) at once.
+  for (u32 drain : {2u, 6u}) {
+    for (bool forwarding : {true, false}) {
+      for (u64 offset : {0u, 4u, 8u}) {
+        TimingParams p = wide();
+        p.core.store_drain_cycles = drain;
+        p.core.store_forwarding = forwarding;
+        Loop l;
+        l.body = {offset == 4 ? sw(0, 21, 0) : sd(0, 21, 0),
+                  ld(5, 20, 0),
+                  add(6, 5, 5),
+                  div(7, 7, 8),
+                  div(7, 7, 8),
+                  bne(30, 0, -20)};
+        l.addr = [offset](u64, u32 i) {
+          return i == 0 ? 0x900000 + (offset == 4 ? 4 : 0) : 0x900000 + (offset == 8 ? 8 : 0);
+        };
+        l.iterations = 20;
+        NodeTiming m(p);
+        const Stream s = unroll(l);
+        const auto at = runOne(m, 0, s.steps);
+        const std::size_t b = s.iteration_start[10];
+        const bool waits = !forwarding && offset != 8;
+        EXPECT_EQ(at[b + 1] - at[b], waits ? drain : 1u) << drain << forwarding << offset;
+      }
+    }
+  }
+}
+
 TEST(Stores, FenceWaitsForTheThreadsStoresToLeave) {
   TimingParams p = wide();
   Loop l = stores(10, 16);

@@ -190,6 +190,35 @@ TEST(Pipeline, IntegerChainTakesFourteenLatenciesPlusTwoCyclesPerIteration) {
   }
 }
 
+TEST(Pipeline, SerialDivideChainTakesFourteenOperandDependentLatenciesPerIteration) {
+  // The serial divider (docs/timing.md section 2): a divide of x by 1 takes
+  // L = lzc(1) - lzc(x) + 2 + divider_extra_cycles, from the registers the driver reads before
+  // it executes. c1..c14 each wait L for the one before; the counter and branch issue beside the
+  // divider 1 and 2 after c14, so P = 14 L and the exit branch issues 13 L + 2 after its c1:
+  // region = N P - L + 3 + MP + T.
+  const u64 n = 20;
+  for (u64 x : {u64{0xffff}, u64{1} << 40}) {
+    for (u64 extra : {1, 3}) {
+      const std::vector<std::string> sets = {"core.divider=serial", "core.occupancy.int_div=1",
+                                             set("core.divider_extra_cycles", extra)};
+      const SimRun run =
+          simulate("v_div", {"div_chain", std::to_string(n), std::to_string(x)}, sets);
+      const u64 l = 63 - static_cast<u64>(__builtin_clzll(x)) + 2 + extra;
+      const Region r = run.region("div_chain");
+      EXPECT_EQ(r.cycles, n * kOps * l - l + 3 + run.edges()) << x << describe(sets);
+      EXPECT_EQ(r.instructions, n * kLoop + 2);
+    }
+  }
+  // The fixed divider takes latency.int_div whatever the operands, and holds the pipe for
+  // occupancy.int_div (both 65 on bgq): the counter waits for the pipe, as in int_chain.
+  for (u64 x : {u64{0xffff}, u64{1} << 40}) {
+    const SimRun run = simulate("v_div", {"div_chain", std::to_string(n), std::to_string(x)});
+    const u64 l = run.p("core.latency.int_div");
+    ASSERT_EQ(l, run.p("core.occupancy.int_div"));
+    EXPECT_EQ(run.region("div_chain").cycles, n * (kOps * l + 2) + run.edges()) << x;
+  }
+}
+
 TEST(Pipeline, OneCycleChainAtTheDefaultBufferIsFetchBound) {
   // With B = 8 buffer slots a thread has k = B / 4 groups of credit: k groups per D + 4 cycles
   // (section 3). The loop's 4 groups then take 4 (D + 4) / k > 16 cycles.
