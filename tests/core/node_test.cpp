@@ -341,6 +341,18 @@ TEST(Params, PresetsBuildValidModels) {
   TimingParams one = b;
   one.cores = 1;
   EXPECT_EQ(steadyPeriod(one, l), 40u);
+
+  // The CVA6 core (docs/fidelity.md): four dependent 2-cycle multiplies, the counter and the
+  // branch take 10 cycles, the counter waiting a cycle for the shared write-back port, as on
+  // CVA6's RTL (its mul_dep kernel: 60,030 cycles for 6,000 iterations).
+  const TimingParams c = timingParamsFor(loadMachine("cva6", {}));
+  EXPECT_EQ(c.cores, 1u);
+  EXPECT_EQ(c.threads_per_core, 1u);
+  Loop muls;
+  for (u32 i = 0; i < 4; ++i) muls.body.push_back(mul(5, 5, 6));
+  muls.body.push_back(addi(7, 7, -1));
+  muls.body.push_back(bne(7, 0, -20));
+  EXPECT_EQ(steadyPeriod(c, muls), 10u);
 }
 
 }  // namespace
