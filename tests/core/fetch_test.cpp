@@ -54,6 +54,31 @@ TEST(Fetch, PredictedTakenBranchRefetchesAfterTakenBranchCycles) {
   }
 }
 
+TEST(Fetch, ATakenBranchBubbleCostsOnlyWhenTheBufferRunsDry) {
+  // Four-byte groups (one instruction each, as CVA6 fetches): the loop's target is fetched
+  // taken_branch_cycles after the branch's group. Six independent additions and the branch
+  // issue as fast as they arrive, so each iteration costs the bubble: 6 + T. A chain of four
+  // multiplies of latency 3 (the branch issues in the last one's shadow) takes 4 x 3 cycles,
+  // during which fetch runs ahead and the buffer covers the bubble: 12 whatever T.
+  for (u32 t : {2u, 4u}) {
+    TimingParams p = oneThread();
+    p.core.fetch_group_bytes = 4;
+    p.core.fetch_to_issue = 2;
+    p.core.mispredict_penalty = 6;
+    p.core.taken_branch_cycles = t;
+    p.core.latency.int_mul = 3;
+    p.core.occupancy.int_mul = 1;
+    Loop adds;
+    for (u32 k = 0; k < 6; ++k) adds.body.push_back(addi(5 + k, 5 + k, 1));
+    adds.body.push_back(bne(30, 0, -24));
+    EXPECT_EQ(steadyPeriod(p, adds), 6u + t) << t;
+    Loop muls;
+    for (u32 k = 0; k < 4; ++k) muls.body.push_back(mul(5, 5, 6));
+    muls.body.push_back(bne(30, 0, -16));
+    EXPECT_EQ(steadyPeriod(p, muls), 12u) << t;
+  }
+}
+
 TEST(Fetch, ALoopStraddlingTwoGroupsFetchesBoth) {
   TimingParams p = oneThread();
   // addi is the last slot of one group, bne the first of the next: the earlier slots of the
