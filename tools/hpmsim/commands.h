@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 
 namespace hpm::tools {
 
@@ -23,5 +24,8 @@ void addConflictsCommand(CLI::App& root, Action& selected);
 void addC2cCommand(CLI::App& root, Action& selected);
 void addLocalityCommand(CLI::App& root, Action& selected);
 void addReportCommand(CLI::App& root, Action& selected);
+
+// The help of every --machine option: the built-in presets' names, from machines/*.toml.
+std::string machineOptionHelp();
 
 }  // namespace hpm::tools

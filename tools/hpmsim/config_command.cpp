@@ -9,6 +9,12 @@
 #include "tools/hpmsim/commands.h"
 
 namespace hpm::tools {
+
+std::string machineOptionHelp() {
+  std::string names;
+  for (const std::string& name : machinePresets()) names += (names.empty() ? "" : ", ") + name;
+  return fmt::format("Machine preset ({}) or TOML file", names);
+}
 namespace {
 
 struct ConfigOptions {
@@ -77,8 +83,7 @@ void addConfigCommand(CLI::App& root, Action& selected) {
   auto opt = std::make_shared<ConfigOptions>();
   CLI::App* cmd = root.add_subcommand(
       "config", "Print a machine's effective configuration (TOML), or list every parameter");
-  cmd->add_option("--machine", opt->machine, "Machine preset (bgq, bgp) or TOML file")
-      ->capture_default_str();
+  cmd->add_option("--machine", opt->machine, machineOptionHelp())->capture_default_str();
   cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
       ->allow_extra_args(false);
   cmd->add_flag("--list", opt->list, "One line per parameter: key, value, meaning, type");

@@ -224,8 +224,7 @@ void addEventsCommand(CLI::App& root, Action& selected) {
   auto opt = std::make_shared<EventsOptions>();
   CLI::App* cmd =
       root.add_subcommand("events", "List the native events of a machine's counter unit");
-  cmd->add_option("--machine", opt->machine, "Machine preset (bgq, bgp) or TOML file")
-      ->capture_default_str();
+  cmd->add_option("--machine", opt->machine, machineOptionHelp())->capture_default_str();
   cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
       ->allow_extra_args(false);
   cmd->add_option("--unit", opt->unit,

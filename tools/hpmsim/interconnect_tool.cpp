@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "base/error.h"
+#include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/program_path.h"
 #include "tools/hpmsim/progress.h"
@@ -12,7 +13,7 @@
 namespace hpm::tools {
 
 void addToolRunOptions(CLI::App& cmd, ToolRunOptions& o) {
-  cmd.add_option("--machine", o.machine, "Machine preset or TOML file")->capture_default_str();
+  cmd.add_option("--machine", o.machine, machineOptionHelp())->capture_default_str();
   cmd.add_option("--mode", o.mode, "Run mode: timing or warmup")->capture_default_str();
   cmd.add_option("--set", o.overrides, "Override a configuration parameter (KEY=VALUE)")
       ->allow_extra_args(false);

@@ -344,8 +344,7 @@ void addRunCommand(CLI::App& root, Action& selected) {
   auto opt = std::make_shared<RunCliOptions>();
   CLI::App* cmd =
       root.add_subcommand("run", "Run a static RV64 Linux program on the modelled node");
-  cmd->add_option("--machine", opt->machine, "Machine preset (bgq, bgp) or TOML file")
-      ->capture_default_str();
+  cmd->add_option("--machine", opt->machine, machineOptionHelp())->capture_default_str();
   cmd->add_option("--mode", opt->mode, "Run mode: functional, warmup, timing or profile")
       ->capture_default_str();
   cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")

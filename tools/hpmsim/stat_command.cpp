@@ -780,8 +780,7 @@ void addStatCommand(CLI::App& root, Action& selected) {
   auto opt = std::make_shared<StatOptions>();
   CLI::App* cmd = root.add_subcommand(
       "stat", "Count events with the machine's counter unit over a run (as perf stat)");
-  cmd->add_option("--machine", opt->machine, "Machine preset (bgq, bgp) or TOML file")
-      ->capture_default_str();
+  cmd->add_option("--machine", opt->machine, machineOptionHelp())->capture_default_str();
   cmd->add_option("--mode", opt->mode, "Run mode: warmup, timing or profile")
       ->capture_default_str();
   cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")

@@ -323,8 +323,7 @@ void addSweepCommand(CLI::App& root, Action& selected) {
   auto opt = std::make_shared<SweepOptions>();
   CLI::App* cmd = root.add_subcommand(
       "sweep", "Run a program over the cross product of parameter values, in parallel");
-  cmd->add_option("--machine", opt->machine, "Machine preset (bgq, bgp) or TOML file")
-      ->capture_default_str();
+  cmd->add_option("--machine", opt->machine, machineOptionHelp())->capture_default_str();
   cmd->add_option("--mode", opt->mode, "Run mode of every point (timing, profile, ...)")
       ->capture_default_str();
   cmd->add_option("--set", opt->sets, "A parameter and its values: KEY=V1,V2,... (repeatable)")
