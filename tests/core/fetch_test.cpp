@@ -61,10 +61,7 @@ TEST(Fetch, ATakenBranchBubbleCostsOnlyWhenTheBufferRunsDry) {
   // multiplies of latency 3 (the branch issues in the last one's shadow) takes 4 x 3 cycles,
   // during which fetch runs ahead and the buffer covers the bubble: 12 whatever T.
   for (u32 t : {2u, 4u}) {
-    TimingParams p = oneThread();
-    p.core.fetch_group_bytes = 4;
-    p.core.fetch_to_issue = 2;
-    p.core.mispredict_penalty = 6;
+    TimingParams p = fourByteFetch();
     p.core.taken_branch_cycles = t;
     p.core.latency.int_mul = 3;
     p.core.occupancy.int_mul = 1;

@@ -236,6 +236,15 @@ inline TimingParams oneThread() {
   return p;
 }
 
+// One thread fetching one 4-byte group a cycle, 2 cycles from fetch to issue (as CVA6 does).
+inline TimingParams fourByteFetch() {
+  TimingParams p = oneThread();
+  p.core.fetch_group_bytes = 4;
+  p.core.fetch_to_issue = 2;
+  p.core.mispredict_penalty = 6;
+  return p;
+}
+
 // Loop `l` on one thread of a fresh model: cycles per iteration over iterations [warm, warm + n)
 // (the earlier ones warm the caches and the predictor). Fails the test unless the total is a
 // whole number of cycles per iteration, and returns that number.

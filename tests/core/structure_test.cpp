@@ -156,11 +156,8 @@ TEST(StraddlingFetch, ARedirectToAStraddlingInstructionFetchesBothItsGroups) {
   // the target straddling, its first group is fetched first: T + 2. An aligned loop: T + 1.
   for (u32 t : {2u, 3u}) {
     for (bool straddle : {false, true}) {
-      TimingParams p = oneThread();
-      p.core.fetch_group_bytes = 4;
+      TimingParams p = fourByteFetch();
       p.core.taken_branch_cycles = t;
-      p.core.fetch_to_issue = 2;
-      p.core.mispredict_penalty = 6;
       p.core.straddling_fetch = straddle;
       Loop l;
       l.body = {addi(5, 5, 1), bne(30, 0, -4)};
