@@ -7,6 +7,8 @@
 # 1.5 %) is missed.
 #
 #   bench/fidelity_cva6.sh [BUILD_DIR] [FIDELITY_DIR] [-- EXTRA hpmsim run OPTIONS...]
+#   (paths from the current directory; the defaults, build and ../shared/fidelity, are for
+#   running it from the repository's root)
 #
 # A benchmark, not a test: the reference files live outside the repository. It needs Debian's
 # bare-metal cross compiler (gcc-riscv64-unknown-elf), which it installs when missing.
@@ -16,9 +18,10 @@ fidelity=${2:-../shared/fidelity}
 shift $(($# >= 2 ? 2 : $#))
 [[ ${1:-} == -- ]] && shift
 extra=("$@")
-cd "$(dirname "$0")/.."
+# (Paths are the caller's; the script then works from the repository's root.)
 hpmsim=$(realpath "$build/tools/hpmsim/hpmsim")
 fidelity=$(realpath "$fidelity")
+cd "$(dirname "$0")/.."
 if ! command -v riscv64-unknown-elf-gcc >/dev/null; then
   sudo=$([[ $(id -u) == 0 ]] || echo sudo)
   $sudo apt-get install -y -qq gcc-riscv64-unknown-elf >/dev/null
