@@ -305,7 +305,8 @@ struct NodeTiming::Impl {
   u32 sq_entries = 20;
   u32 ghr_mask = 0;
   u32 scoreboard = 0;
-  bool straddle = false;
+  u64 straddle_bytes =
+      0;  // ~0 with core.straddling_fetch: a group holds an instruction's last byte
   bool forwarding = true;
   // Some structural limit beside the pipes is on (scoreboard, serial divider, shared write-back
   // ports): plan and issue consult structuralIssue and structuralCommit.
@@ -339,7 +340,8 @@ OpTiming opTiming(isa::Op op, const CoreParams& cp) {
   if (isa::readsRs3(f)) o.fp_src |= 4;
   if (isa::rdIsFp(f)) o.dst = 2;
   if (isa::writesIntRd(f)) o.dst = 1;
-  o.bytes = isa::opMix(op).load_bytes;  // (stores' below)
+  const isa::OpMix mix = isa::opMix(op);
+  o.bytes = mix.load_bytes | mix.store_bytes;
   switch (info.cls) {
     case C::kLoad:
     case C::kFpLoad: o.kind = Kind::kLoad; break;
@@ -359,12 +361,6 @@ OpTiming opTiming(isa::Op op, const CoreParams& cp) {
       o.hold = cp.ecall_cycles;
       break;
     case isa::Op::kFenceI: o.kind = Kind::kSerialize; break;
-    case isa::Op::kSb: o.bytes = 1; break;
-    case isa::Op::kSh: o.bytes = 2; break;
-    case isa::Op::kSw:
-    case isa::Op::kFsw: o.bytes = 4; break;
-    case isa::Op::kSd:
-    case isa::Op::kFsd: o.bytes = 8; break;
     default: break;
   }
   return o;
@@ -386,7 +382,7 @@ NodeTiming::Impl::Impl(const TimingParams& p) : params(validated(p)), mem(params
   sq_entries = cp.store_queue_entries;
   ghr_mask = cp.history_bits >= 32 ? ~u32{0} : (u32{1} << cp.history_bits) - 1;
   scoreboard = cp.scoreboard_entries;
-  straddle = cp.straddling_fetch;
+  straddle_bytes = cp.straddling_fetch ? ~u64{0} : 0;
   forwarding = cp.store_forwarding;
   structural = scoreboard != 0 || cp.divider == Divider::kSerial || cp.writeback.any();
   for (std::size_t i = 0; i < isa::kOpCount; ++i) ops[i] = opTiming(static_cast<isa::Op>(i), cp);
@@ -413,7 +409,7 @@ void NodeTiming::Impl::planFetch(const Thread& t, const Core& c, u32 core, u64 p
                                  Plan& p) const {
   // (With straddling_fetch, an instruction crossing a group boundary belongs to the group
   // holding its last byte; the group holding its first is fetched the cycle before.)
-  const u64 group = straddle ? (pc + length - 1) & group_mask : pc & group_mask;
+  const u64 group = (pc + ((length - 1) & straddle_bytes)) & group_mask;
   const bool straddles = group != (pc & group_mask);
   if (t.stream && pc == t.expect_pc && t.redirect == Redirect::kNone && group == t.group) {
     p.new_group = false;  // the next instruction of the group being consumed

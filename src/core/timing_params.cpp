@@ -97,8 +97,7 @@ u32 OccupancyTable::of(isa::InstClass c) const {
 
 bool WritebackPorts::takesPort(isa::InstClass c) {
   using C = isa::InstClass;
-  return c != C::kLoad && c != C::kStore && c != C::kAtomic && c != C::kFpLoad &&
-         c != C::kFpStore && c != C::kCount;
+  return c != C::kLoad && c != C::kStore && c != C::kAtomic && c != C::kFpLoad && c != C::kFpStore;
 }
 
 void WritebackPorts::visit(config::Visitor& v) {
@@ -292,7 +291,14 @@ void CoreParams::validate() const {
            WritebackPorts::kWindow);
     }
   }
+  // (The model keeps the last 64 instructions' completions, the last 64 writes' acknowledgements,
+  // and write-backs WritebackPorts::kWindow cycles ahead: 66 + 100 for a serial divide.)
   if (scoreboard_entries > 32) fail(ExitCode::kConfig, "core: scoreboard_entries must be <= 32");
+  if (store_writes_in_flight > 64) {
+    fail(ExitCode::kConfig, "core: store_writes_in_flight must be <= 64");
+  }
+  if (divider_extra_cycles > 100)
+    fail(ExitCode::kConfig, "core: divider_extra_cycles must be <= 100");
 }
 
 void TimingParams::visit(config::Visitor& v) {

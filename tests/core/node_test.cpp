@@ -314,6 +314,16 @@ TEST(Params, InconsistentValuesAreRefusedWithTheirNames) {
   p = TimingParams{};
   p.core.occupancy.fp_div = 0;
   EXPECT_NE(message(p).find("fp_div"), std::string::npos);
+  // The structural limits' bounds, which the model's rings and windows rely on.
+  p = TimingParams{};
+  p.core.scoreboard_entries = 33;
+  EXPECT_NE(message(p).find("scoreboard_entries"), std::string::npos);
+  p = TimingParams{};
+  p.core.store_writes_in_flight = 65;
+  EXPECT_NE(message(p).find("store_writes_in_flight"), std::string::npos);
+  p = TimingParams{};
+  p.core.divider_extra_cycles = 101;
+  EXPECT_NE(message(p).find("divider_extra_cycles"), std::string::npos);
 }
 
 TEST(Params, PresetsBuildValidModels) {
