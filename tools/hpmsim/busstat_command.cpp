@@ -261,6 +261,10 @@ int run(const BusstatOptions& opt) {
     for (u32 c = 0; c < used; ++c) {
       text += fmt::format("{:>20}      {}\n", withCommas(totals[c]), names[c]);
       out["counts"][names[c]] = totals[c];
+      // The simulator's count of what the counter's filter matches, over the same run (as
+      // --distribution's `exact`): a sampled counter differs from it only if it lost counts.
+      const imon::Preset& p = presetNamed(names[c], machine.timing.bus.kind);
+      out["exact"][names[c]] = truth.count(p.types, p.snoops);
     }
     text += "\n";
     out["intervals"] = intervals;
