@@ -100,6 +100,16 @@ void L2Params::visit(config::Visitor& v) {
           "Core cycles one request occupies a slice's port; the slices run at half the core "
           "clock (bgq: 2)",
           config::Range{1, 10000});
+  v.param("slice_bytes_per_cycle", slice_bytes_per_cycle,
+          "Bytes a slice's port returns per core cycle: a read holds the port max("
+          "slice_busy_cycles, ceil(line_bytes / this)) cycles; 0: slice_busy_cycles only (bgq: "
+          "16 = 32 bytes per 800 MHz crossbar cycle, the 563 GB/s crossbar's port width)",
+          config::Range{0, 1 << 20});
+  v.param("core_port_bytes_per_cycle", core_port_bytes_per_cycle,
+          "Bytes a core's crossbar port returns per core cycle: each line a core reads (demand, "
+          "prefetch, fetch; an atomic's 8-byte result) holds its port ceil(bytes / this) cycles, "
+          "and the core's next read leaves no earlier; 0: no limit (bgq: 16, as a slice's port)",
+          config::Range{0, 1 << 20});
 }
 
 void L2Params::validate() const {

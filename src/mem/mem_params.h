@@ -63,6 +63,12 @@ struct L2Params {
   Replacement replacement = Replacement::kLru;
   u32 hit_latency = 82;       // load-to-use cycles of an uncontended L2 hit
   u32 slice_busy_cycles = 2;  // cycles a slice's port is taken by one request
+  // Data bandwidths of the crossbar, in bytes per core cycle (0: no limit beyond the above).
+  // A read holds its slice's port max(slice_busy_cycles, ceil(line_bytes / slice_bytes_per_cycle))
+  // cycles, and the requesting core's port ceil(line_bytes / core_port_bytes_per_cycle) cycles
+  // (an atomic's 8-byte result: ceil(8 / ...)). bgq: 32 bytes per 800 MHz crossbar cycle each.
+  u32 slice_bytes_per_cycle = 16;
+  u32 core_port_bytes_per_cycle = 16;
 
   void visit(config::Visitor& v);
   void validate() const;

@@ -28,6 +28,10 @@ void CoreTrafficStats::visit(stats::Visitor& v) const {
   v.counter("l2_atomics", l2_atomics, "Atomic operations performed at the L2");
   v.counter("ddr_reads", ddr_reads, "DDR line reads caused by this core's requests");
   v.counter("ddr_writes", ddr_writes, "DDR writebacks caused by this core's requests");
+  v.counter("port_busy_cycles", port_busy_cycles,
+            "Cycles the core's crossbar port was taken returning data");
+  v.counter("port_wait_cycles", port_wait_cycles,
+            "Cycles read requests waited for the core's crossbar port");
 }
 
 void SliceStats::visit(stats::Visitor& v) const {
@@ -74,6 +78,13 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   l1d_per_l2_shift_ = l2_shift_ - l1d_shift_;
   l1i_per_l2_shift_ = l2_shift_ - l1i_shift_;
   ddr_line_cycles_ = p_.ddr.busyCycles(p_.l2.line_bytes);
+  const auto transfer = [](u32 bytes, u32 per_cycle) {
+    return per_cycle == 0 ? 0 : (bytes + per_cycle - 1) / per_cycle;
+  };
+  slice_read_cycles_ =
+      std::max(p_.l2.slice_busy_cycles, transfer(p_.l2.line_bytes, p_.l2.slice_bytes_per_cycle));
+  port_line_cycles_ = transfer(p_.l2.line_bytes, p_.l2.core_port_bytes_per_cycle);
+  port_atomic_cycles_ = transfer(8, p_.l2.core_port_bytes_per_cycle);
   const u32 n = p_.cores;
   l1i_.reserve(n);
   l1d_.reserve(n);
@@ -88,6 +99,7 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   l1d_stats_.assign(n, {});
   l1p_stats_.assign(n, {});
   traffic_stats_.assign(n, {});
+  port_free_.assign(n, 0);
   snoop_ = p_.bus.snooping();
   transactions_.interconnect = p_.bus.kind;
   // On Fireplane each core's external cache is a "slice" of its own, indexed by its whole
@@ -211,6 +223,7 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
   Slice& s = slices_[sid];
   requester_ = core;
   const bool waits = src != Source::kFetch;
+  if (timed && port_line_cycles_ != 0) p = corePort(core, p, src);
   const Cycle start = readRequest(sid, core, p, src, timed);
   CoreTrafficStats& traffic = traffic_stats_[core];
   u32 slot = s.cache.find(l2line);
@@ -243,6 +256,24 @@ Cycle MemorySystem::l2Read(u32 core, u64 l2line, Cycle p, Source src, bool timed
   return ready;
 }
 
+Cycle MemorySystem::corePort(u32 core, Cycle p, Source src) {
+  // The port is reserved when the request leaves the core, for as long as its data takes to
+  // come back through it: this bounds the core's read bandwidth (the servers' FIFO rule of
+  // docs/timing.md section 6), not the exact cycle the data crosses the port.
+  Cycle& free = port_free_[core];
+  const u32 hold = src == Source::kAtomic ? port_atomic_cycles_ : port_line_cycles_;
+  CoreTrafficStats& traffic = traffic_stats_[core];
+  traffic.port_busy_cycles += hold;
+  if (src == Source::kFetch) {  // see readRequest: a fetch miss takes the uncontended path
+    free = std::max(free, p) + hold;
+    return p;
+  }
+  const Cycle start = std::max(p, free);
+  traffic.port_wait_cycles += start - p;
+  free = start + hold;
+  return start;
+}
+
 Cycle MemorySystem::readRequest(u32 sid, u32 core, Cycle p, Source src, bool timed) {
   Slice& s = slices_[sid];
   ++slice_versions_[sid];
@@ -253,9 +284,9 @@ Cycle MemorySystem::readRequest(u32 sid, u32 core, Cycle p, Source src, bool tim
   Cycle start = p;
   if (timed) {
     start = waits ? std::max(p, s.free) : p;
-    s.free = std::max(s.free, start) + p_.l2.slice_busy_cycles;
-    s.stats.busy_cycles += p_.l2.slice_busy_cycles;
-    HPM_PROBE(bus_, kL2BusyCycles, sid, p_.l2.slice_busy_cycles);
+    s.free = std::max(s.free, start) + slice_read_cycles_;
+    s.stats.busy_cycles += slice_read_cycles_;
+    HPM_PROBE(bus_, kL2BusyCycles, sid, slice_read_cycles_);
   }
   ++s.stats.requests;
   ++s.stats.reads;

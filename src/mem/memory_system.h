@@ -53,13 +53,15 @@ struct CacheStats {
 struct CoreTrafficStats {
   u64 l1d_load_misses = 0;
   u64 l1d_store_misses = 0;
-  u64 l2_reads = 0;    // read requests (loads, fetches, prefetches, atomics)
-  u64 l2_writes = 0;   // store-queue drains
-  u64 l2_hits = 0;     // read requests that hit
-  u64 l2_misses = 0;   // read and write requests that missed
-  u64 l2_atomics = 0;  // atomic operations performed at the L2
-  u64 ddr_reads = 0;   // line reads its requests caused
-  u64 ddr_writes = 0;  // line writebacks its requests caused
+  u64 l2_reads = 0;          // read requests (loads, fetches, prefetches, atomics)
+  u64 l2_writes = 0;         // store-queue drains
+  u64 l2_hits = 0;           // read requests that hit
+  u64 l2_misses = 0;         // read and write requests that missed
+  u64 l2_atomics = 0;        // atomic operations performed at the L2
+  u64 ddr_reads = 0;         // line reads its requests caused
+  u64 ddr_writes = 0;        // line writebacks its requests caused
+  u64 port_busy_cycles = 0;  // cycles its crossbar port was taken returning data
+  u64 port_wait_cycles = 0;  // cycles its read requests waited for the port to be free
   void visit(stats::Visitor& v) const;
 };
 
@@ -241,6 +243,9 @@ class MemorySystem {
   // A read request's slice port (waiting for it, but for a fetch; `timed` false: no waiting)
   // and its statistics, the slice's and core's: the request's start.
   Cycle readRequest(u32 sid, u32 core, Cycle p, Source src, bool timed);
+  // The cycle >= `p` a read leaving core at `p` gets core's crossbar port (a fetch does not
+  // wait: it only adds its transfer), which it then holds for its data's transfer.
+  Cycle corePort(u32 core, Cycle p, Source src);
   // A store drain's slice port from `start` (already free: sliceFree) and its statistics.
   void writeRequest(u32 sid, u32 core, u32 bytes, Cycle start, bool timed);
   // What l2Read returns for an instruction fetch, without side effects.
@@ -309,6 +314,10 @@ class MemorySystem {
   u32 l1d_per_l2_shift_ = 0;  // log2(l2 line / l1d line)
   u32 l1i_per_l2_shift_ = 0;  // log2(l2 line / l1i line)
   u32 ddr_line_cycles_ = 1;
+  u32 slice_read_cycles_ = 1;     // a read's hold of its slice's port
+  u32 port_line_cycles_ = 0;      // a line's hold of a core's crossbar port (0: no limit)
+  u32 port_atomic_cycles_ = 0;    // an atomic result's
+  std::vector<Cycle> port_free_;  // by core: its crossbar port's next free cycle
   std::vector<Cache> l1i_;
   std::vector<Cache> l1d_;
   std::vector<Cache> l1p_;       // one set of l1p.entries ways: fully associative

@@ -40,9 +40,18 @@ std::vector<Cycle> bandwidth(const TimingParams& p, u32 n, bool from_ddr) {
   return out;
 }
 
+// bgq's parameters without the crossbar's data widths (l2.slice_bytes_per_cycle,
+// core_port_bytes_per_cycle): each server's rule alone, then the widths by their own tests.
+TimingParams withoutCrossbarWidths() {
+  TimingParams p;
+  p.l2.slice_bytes_per_cycle = 0;
+  p.l2.core_port_bytes_per_cycle = 0;
+  return p;
+}
+
 TEST(Node, SixteenCoresShareTheL2SliceBandwidth) {
   for (u32 busy : {2u, 4u}) {
-    TimingParams p;
+    TimingParams p = withoutCrossbarWidths();
     p.threads_per_core = 1;
     p.l2.slices = 1;  // one slice: its port is the bottleneck
     p.l2.slice_busy_cycles = busy;
@@ -54,13 +63,49 @@ TEST(Node, SixteenCoresShareTheL2SliceBandwidth) {
 }
 
 TEST(Node, SixteenSlicesGiveSixteenCoresTheirL2Latency) {
-  TimingParams p;
+  TimingParams p = withoutCrossbarWidths();
   p.threads_per_core = 1;
   EXPECT_EQ(bandwidth(p, 16, false), std::vector<Cycle>(16, 82));
 }
 
-TEST(Node, SixteenCoresShareTheDdrBandwidth) {
+TEST(Node, ASliceReturnsOneLinePerLineOverItsWidth) {
+  // One slice, 16 cores: 128 reads per iteration, each holding the slice's port
+  // max(slice_busy_cycles, 128 / width) cycles: 8 at bgq's 16 bytes per cycle, 16 at 8.
+  for (u32 width : {16u, 8u}) {
+    TimingParams p;
+    p.threads_per_core = 1;
+    p.l2.slices = 1;
+    p.l2.core_port_bytes_per_cycle = 0;
+    p.l2.slice_bytes_per_cycle = width;
+    EXPECT_EQ(bandwidth(p, 16, false), std::vector<Cycle>(16, 128 * (128 / width))) << width;
+  }
+}
+
+TEST(Node, ACoresPortReturnsOneLinePerLineOverItsWidth) {
+  // One core, eight reads per iteration to L2 lines: alone they overlap in 82 cycles; through
+  // a port of 8 bytes per cycle each line holds it 16 cycles (128 per iteration), of 4 bytes 32
+  // (256). The slices (their width off) are not the limit.
+  for (u32 width : {8u, 4u}) {
+    TimingParams p;
+    p.threads_per_core = 1;
+    p.l2.slice_bytes_per_cycle = 0;
+    p.l2.core_port_bytes_per_cycle = width;
+    EXPECT_EQ(bandwidth(p, 1, false), (std::vector<Cycle>{8 * (128 / width)})) << width;
+    // Sixteen cores each have their own port: the same cycles each, but for the order in which
+    // their requests meet at the slices' 2-cycle request ports (at most one cycle).
+    for (Cycle c : bandwidth(p, 16, false)) {
+      EXPECT_LE(c, 8 * (128 / width)) << width;
+      EXPECT_GE(c + 1, 8 * (128 / width)) << width;
+    }
+  }
+  // bgq's 16 bytes per cycle: 64 cycles of transfers per iteration, under the latency.
   TimingParams p;
+  p.threads_per_core = 1;
+  EXPECT_EQ(bandwidth(p, 1, false), (std::vector<Cycle>{82}));
+}
+
+TEST(Node, SixteenCoresShareTheDdrBandwidth) {
+  TimingParams p = withoutCrossbarWidths();
   p.threads_per_core = 1;
   p.l1p.prefetch = false;
   // One core: latency-bound, 350 per iteration. Sixteen: 128 lines per iteration over two

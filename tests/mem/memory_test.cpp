@@ -191,6 +191,9 @@ TEST(MemorySystem, QueuedStoresDelayALoadsL2Request) {
 TEST(MemorySystem, SlicePortServesOneRequestPerBusyPeriod) {
   MemParams p = small();
   p.l1p.prefetch = false;
+  // The request rule alone (the data widths: the next tests).
+  p.l2.slice_bytes_per_cycle = 0;
+  p.l2.core_port_bytes_per_cycle = 0;
   MemorySystem m(p);
   // Two lines of the same slice, both in the L2.
   const u64 a = 0x700000;
@@ -203,6 +206,54 @@ TEST(MemorySystem, SlicePortServesOneRequestPerBusyPeriod) {
   EXPECT_EQ(ra.ready, 5000u + p.l2.hit_latency);
   EXPECT_EQ(rb.ready, 5000u + p.l2.slice_busy_cycles + p.l2.hit_latency);
   EXPECT_EQ(m.sliceStats(m.sliceOf(a)).busy_cycles, 4u * p.l2.slice_busy_cycles);
+}
+
+TEST(MemorySystem, AReadHoldsItsSliceForTheLineOverTheSlicesWidth) {
+  for (u32 width : {16u, 4u}) {
+    MemParams p = small();
+    p.l1p.prefetch = false;
+    p.l2.core_port_bytes_per_cycle = 0;
+    p.l2.slice_bytes_per_cycle = width;
+    MemorySystem m(p);
+    const u64 a = 0x700000;
+    u64 b = a + 128;
+    while (m.sliceOf(b) != m.sliceOf(a)) b += 128;
+    m.load(1, a, 0, 0);
+    m.load(1, b, 0, 0);
+    const u64 hold = 128 / width;  // 8 or 32 cycles, above slice_busy_cycles (2)
+    EXPECT_EQ(m.load(0, a, 5000, 0).ready, 5000u + p.l2.hit_latency) << width;
+    EXPECT_EQ(m.load(0, b, 5000, 0).ready, 5000u + hold + p.l2.hit_latency) << width;
+    EXPECT_EQ(m.sliceStats(m.sliceOf(a)).busy_cycles, 4u * hold) << width;
+  }
+}
+
+TEST(MemorySystem, ACoresReadsLeaveOneLinePerLineOverItsPortsWidth) {
+  for (u32 width : {16u, 8u}) {
+    MemParams p = small();
+    p.l1p.prefetch = false;
+    p.l2.slice_bytes_per_cycle = 0;
+    p.l2.core_port_bytes_per_cycle = width;
+    MemorySystem m(p);
+    // Three lines of three different slices, in the L2 (read by core 1).
+    std::vector<u64> lines = {0x700000};
+    for (u64 x = 0x700080; lines.size() < 3; x += 128) {
+      bool fresh = true;
+      for (u64 l : lines) fresh = fresh && m.sliceOf(l) != m.sliceOf(x);
+      if (fresh) lines.push_back(x);
+    }
+    for (u64 l : lines) m.load(1, l, 0, 0);
+    const u64 hold = 128 / width;
+    // Core 0 reads them in one cycle: the k-th leaves k holds later; core 1's port is its own.
+    for (u64 k = 0; k < 3; ++k) {
+      EXPECT_EQ(m.load(0, lines[k], 5000, 0).ready, 5000 + k * hold + p.l2.hit_latency) << width;
+    }
+    EXPECT_EQ(m.trafficStats(0).port_busy_cycles, 3 * hold) << width;
+    EXPECT_EQ(m.trafficStats(0).port_wait_cycles, hold + 2 * hold) << width;
+    // An atomic's 8-byte result holds the port one cycle (8 / width rounded up).
+    const u64 before = m.trafficStats(1).port_busy_cycles;
+    m.atomic(1, lines[0] + 8, 9000, 0);
+    EXPECT_EQ(m.trafficStats(1).port_busy_cycles - before, 1u) << width;
+  }
 }
 
 TEST(MemorySystem, DdrControllerTransfersOneLineAtATime) {
