@@ -188,19 +188,30 @@ TEST(MemorySystem, QueuedStoresDelayALoadsL2Request) {
   EXPECT_EQ(r.ready, 1040u + p.l2.hit_latency);
 }
 
-TEST(MemorySystem, SlicePortServesOneRequestPerBusyPeriod) {
+// small() without prefetching, with the crossbar's data widths given (0: no limit).
+MemParams withWidths(u32 slice_bytes, u32 port_bytes) {
   MemParams p = small();
   p.l1p.prefetch = false;
-  // The request rule alone (the data widths: the next tests).
-  p.l2.slice_bytes_per_cycle = 0;
-  p.l2.core_port_bytes_per_cycle = 0;
-  MemorySystem m(p);
-  // Two lines of the same slice, both in the L2.
-  const u64 a = 0x700000;
+  p.l2.slice_bytes_per_cycle = slice_bytes;
+  p.l2.core_port_bytes_per_cycle = port_bytes;
+  return p;
+}
+
+// The first line after `a` in a's slice, after core 1 has read both into the L2.
+u64 secondLineOfTheSlice(MemorySystem& m, u64 a) {
   u64 b = a + 128;
   while (m.sliceOf(b) != m.sliceOf(a)) b += 128;
   m.load(1, a, 0, 0);
   m.load(1, b, 0, 0);
+  return b;
+}
+
+TEST(MemorySystem, SlicePortServesOneRequestPerBusyPeriod) {
+  // The request rule alone (the data widths: the next tests).
+  const MemParams p = withWidths(0, 0);
+  MemorySystem m(p);
+  const u64 a = 0x700000;
+  const u64 b = secondLineOfTheSlice(m, a);
   const LoadResult ra = m.load(0, a, 5000, 0);
   const LoadResult rb = m.load(0, b, 5000, 0);
   EXPECT_EQ(ra.ready, 5000u + p.l2.hit_latency);
@@ -210,16 +221,10 @@ TEST(MemorySystem, SlicePortServesOneRequestPerBusyPeriod) {
 
 TEST(MemorySystem, AReadHoldsItsSliceForTheLineOverTheSlicesWidth) {
   for (u32 width : {16u, 4u}) {
-    MemParams p = small();
-    p.l1p.prefetch = false;
-    p.l2.core_port_bytes_per_cycle = 0;
-    p.l2.slice_bytes_per_cycle = width;
+    const MemParams p = withWidths(width, 0);
     MemorySystem m(p);
     const u64 a = 0x700000;
-    u64 b = a + 128;
-    while (m.sliceOf(b) != m.sliceOf(a)) b += 128;
-    m.load(1, a, 0, 0);
-    m.load(1, b, 0, 0);
+    const u64 b = secondLineOfTheSlice(m, a);
     const u64 hold = 128 / width;  // 8 or 32 cycles, above slice_busy_cycles (2)
     EXPECT_EQ(m.load(0, a, 5000, 0).ready, 5000u + p.l2.hit_latency) << width;
     EXPECT_EQ(m.load(0, b, 5000, 0).ready, 5000u + hold + p.l2.hit_latency) << width;
@@ -229,10 +234,7 @@ TEST(MemorySystem, AReadHoldsItsSliceForTheLineOverTheSlicesWidth) {
 
 TEST(MemorySystem, ACoresReadsLeaveOneLinePerLineOverItsPortsWidth) {
   for (u32 width : {16u, 8u}) {
-    MemParams p = small();
-    p.l1p.prefetch = false;
-    p.l2.slice_bytes_per_cycle = 0;
-    p.l2.core_port_bytes_per_cycle = width;
+    const MemParams p = withWidths(0, width);
     MemorySystem m(p);
     // Three lines of three different slices, in the L2 (read by core 1).
     std::vector<u64> lines = {0x700000};
