@@ -328,8 +328,8 @@ OpTiming opTiming(isa::Op op, const CoreParams& cp) {
   OpTiming o;
   o.cls = static_cast<u8>(info.cls);
   o.axu = info.cls >= C::kFpLoad && info.cls <= C::kFpCvt;
-  o.latency = cp.latency.of(info.cls);
-  o.occupancy = cp.occupancy.of(info.cls);
+  o.latency = cp.latency.ofOp(op);
+  o.occupancy = cp.occupancy.ofOp(op);
   o.wb_port = static_cast<u8>(cp.writeback.of(info.cls));
   o.wb_delay = info.cls == C::kBranch ? 1 : o.latency;
   o.serial_div = info.cls == C::kIntDiv && cp.divider == Divider::kSerial;

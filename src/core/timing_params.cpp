@@ -1,6 +1,7 @@
 #include "core/timing_params.h"
 
 #include <bit>
+#include <string>
 
 #include "base/error.h"
 
@@ -22,6 +23,9 @@ void LatencyTable::visit(config::Visitor& v) {
   v.param("fp_fma", fp_fma, "FP fused multiply-add (bgq: 6)", kLatencyRange);
   v.param("fp_div", fp_div, "FP divide (bgq: 72, A2 double divide)", kLatencyRange);
   v.param("fp_sqrt", fp_sqrt, "FP square root (bgq: 69, A2 double square root)", kLatencyRange);
+  v.param("fp_div_single", fp_div_single, "fdiv.s (bgq: 59, A2 single divide)", kLatencyRange);
+  v.param("fp_sqrt_single", fp_sqrt_single, "fsqrt.s (bgq: 65, A2 single square root)",
+          kLatencyRange);
   v.param("fp_misc", fp_misc, "FP compare, min/max, sign injection, class, moves (bgq: 5)",
           kLatencyRange);
   v.param("fp_cvt", fp_cvt, "FP conversions (bgq: 6)", kLatencyRange);
@@ -47,6 +51,12 @@ u32 LatencyTable::of(isa::InstClass c) const {
   }
 }
 
+u32 LatencyTable::ofOp(isa::Op op) const {
+  if (op == isa::Op::kFdivS) return fp_div_single;
+  if (op == isa::Op::kFsqrtS) return fp_sqrt_single;
+  return of(isa::opInfo(op).cls);
+}
+
 void OccupancyTable::visit(config::Visitor& v) {
   v.param("int_alu", int_alu, "Integer ALU ops (bgq: 1)", kLatencyRange);
   v.param("int_mul", int_mul, "Integer multiplies (bgq: 3, A2 multiplier busy 3 cycles)",
@@ -64,6 +74,8 @@ void OccupancyTable::visit(config::Visitor& v) {
   v.param("fp_fma", fp_fma, "FP fused multiply-add (bgq: 1)", kLatencyRange);
   v.param("fp_div", fp_div, "FP divide, not pipelined (bgq: 72)", kLatencyRange);
   v.param("fp_sqrt", fp_sqrt, "FP square root, not pipelined (bgq: 69)", kLatencyRange);
+  v.param("fp_div_single", fp_div_single, "fdiv.s, not pipelined (bgq: 59)", kLatencyRange);
+  v.param("fp_sqrt_single", fp_sqrt_single, "fsqrt.s, not pipelined (bgq: 65)", kLatencyRange);
   v.param("fp_misc", fp_misc, "FP compare, min/max, sign injection, moves (bgq: 1)", kLatencyRange);
   v.param("fp_cvt", fp_cvt, "FP conversions (bgq: 1)", kLatencyRange);
   v.param("system", system, "CSR accesses, fences, ecall (bgq: 1)", kLatencyRange);
@@ -93,6 +105,12 @@ u32 OccupancyTable::of(isa::InstClass c) const {
     case C::kCount: break;
   }
   return 1;
+}
+
+u32 OccupancyTable::ofOp(isa::Op op) const {
+  if (op == isa::Op::kFdivS) return fp_div_single;
+  if (op == isa::Op::kFsqrtS) return fp_sqrt_single;
+  return of(isa::opInfo(op).cls);
 }
 
 bool WritebackPorts::takesPort(isa::InstClass c) {
@@ -277,18 +295,20 @@ void CoreParams::validate() const {
   }
   if (store_drain_cycles < 1) fail(ExitCode::kConfig, "core: store_drain_cycles must be >= 1");
   if (ecall_cycles < 1) fail(ExitCode::kConfig, "core: ecall_cycles must be at least 1");
-  for (u32 c = 0; c < static_cast<u32>(isa::InstClass::kCount); ++c) {
-    const auto cls = static_cast<isa::InstClass>(c);
-    if (occupancy.of(cls) < 1) {
-      fail(ExitCode::kConfig, "core.occupancy.{} must be at least 1", isa::instClassName(cls));
-    }
+  // Every opcode's values (the single-precision divide and square root have their own).
+  for (u32 i = 0; i < isa::kOpCount; ++i) {
+    const auto op = static_cast<isa::Op>(i);
+    const isa::InstClass cls = isa::opInfo(op).cls;
+    const bool single = op == isa::Op::kFdivS || op == isa::Op::kFsqrtS;
+    const std::string name = std::string(isa::instClassName(cls)) + (single ? "_single" : "");
+    if (occupancy.ofOp(op) < 1)
+      fail(ExitCode::kConfig, "core.occupancy.{} must be at least 1", name);
     // A port's reservations are kept for WritebackPorts::kWindow cycles ahead.
-    if (writeback.of(cls) != 0 && latency.of(cls) >= WritebackPorts::kWindow) {
+    if (writeback.of(cls) != 0 && latency.ofOp(op) >= WritebackPorts::kWindow) {
       fail(ExitCode::kConfig,
            "core.writeback.{} names a shared port, but core.latency.{} = {} is not below {}, "
            "the cycles ahead a port's write-backs are kept",
-           isa::instClassName(cls), isa::instClassName(cls), latency.of(cls),
-           WritebackPorts::kWindow);
+           isa::instClassName(cls), name, latency.ofOp(op), WritebackPorts::kWindow);
     }
   }
   // (The model keeps the last 64 instructions' completions, the last 64 writes' acknowledgements,

@@ -24,8 +24,10 @@ struct LatencyTable {
   u32 fp_add = 6;
   u32 fp_mul = 6;
   u32 fp_fma = 6;
-  u32 fp_div = 72;
+  u32 fp_div = 72;  // double precision, and every FP divide when no single figure differs
   u32 fp_sqrt = 69;
+  u32 fp_div_single = 59;  // fdiv.s, fsqrt.s: the A2 takes fewer cycles for single precision
+  u32 fp_sqrt_single = 65;
   u32 fp_misc = 5;
   u32 fp_cvt = 6;
   u32 system = 6;  // CSR reads
@@ -34,6 +36,8 @@ struct LatencyTable {
   // The latency of class `c`, 0 for the classes whose latency comes from memory or that write
   // no register.
   u32 of(isa::InstClass c) const;
+  // The latency of `op`: its class's, but for the single-precision divide and square root.
+  u32 ofOp(isa::Op op) const;
 };
 
 // Pipe occupancy per instruction class: cycles from an instruction's issue until its pipe can
@@ -54,12 +58,15 @@ struct OccupancyTable {
   u32 fp_fma = 1;
   u32 fp_div = 72;
   u32 fp_sqrt = 69;
+  u32 fp_div_single = 59;
+  u32 fp_sqrt_single = 65;
   u32 fp_misc = 1;
   u32 fp_cvt = 1;
   u32 system = 1;
 
   void visit(config::Visitor& v);
   u32 of(isa::InstClass c) const;
+  u32 ofOp(isa::Op op) const;  // as LatencyTable::ofOp
 };
 
 // Write-back ports shared between instruction classes (docs/timing.md "Write-back ports"): the

@@ -69,6 +69,12 @@ constexpr u32 fmulD(u32 rd, u32 rs1, u32 rs2) {
 constexpr u32 fdivD(u32 rd, u32 rs1, u32 rs2) {
   return rType(0x0d, rs2, rs1, 7, rd, 0x53);
 }
+constexpr u32 fdivS(u32 rd, u32 rs1, u32 rs2) {
+  return rType(0x0c, rs2, rs1, 7, rd, 0x53);
+}
+constexpr u32 fsqrtS(u32 rd, u32 rs1) {
+  return rType(0x2c, 0, rs1, 7, rd, 0x53);
+}
 constexpr u32 fsqrtD(u32 rd, u32 rs1) {
   return rType(0x2d, 0, rs1, 7, rd, 0x53);
 }

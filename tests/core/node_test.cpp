@@ -359,6 +359,9 @@ TEST(Params, InconsistentValuesAreRefusedWithTheirNames) {
   p = TimingParams{};
   p.core.occupancy.fp_div = 0;
   EXPECT_NE(message(p).find("fp_div"), std::string::npos);
+  p = TimingParams{};
+  p.core.occupancy.fp_sqrt_single = 0;
+  EXPECT_NE(message(p).find("core.occupancy.fp_sqrt_single"), std::string::npos);
   // The structural limits' bounds, which the model's rings and windows rely on.
   p = TimingParams{};
   p.core.scoreboard_entries = 33;
