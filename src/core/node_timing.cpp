@@ -222,8 +222,9 @@ struct Core {
   std::array<Cycle, 64> acks{};
   // core.store_forwarding = false: the bytes [lo, hi) each entry writes, by slot as sq.
   std::vector<u64> sq_lo, sq_hi;
-  u64 sq_young_addr = 0;
-  bool sq_open = false;    // the youngest entry is one aligned 8-byte store a partner may join
+  u64 sq_young_lo = 0;  // the bytes [lo, hi) the youngest entry holds
+  u64 sq_young_hi = 0;
+  bool sq_open = false;    // the youngest entry holds a store (one a later store may join)
   Cycle divider_free = 0;  // core.divider = serial: the divider takes a new divide from then
   // core.writeback: wb[(port - 1) * kWindow + c % kWindow] == c when the port is taken in c.
   std::vector<Cycle> wb;
@@ -245,9 +246,15 @@ struct NodeTiming::Impl {
   void planFetch(const Thread& t, const Core& c, u32 core, u64 pc, u32 length, Plan& p) const;
   void issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 addr, Cycle at);
   void warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
+  // Whether a store of o.bytes at `addr` issued at `at` joins the youngest entry: that entry has
+  // not left, the store continues its bytes (right after or right before them), and both lie
+  // in one aligned l1p.combine_bytes block.
   bool combinable(const Core& c, const OpTiming& o, u64 addr, Cycle at) const {
-    return params.l1p.write_combining && o.bytes == 8 && (addr & 7) == 0 && c.sq_open &&
-           (c.sq_young_addr ^ addr) == 8 && c.sq_tail > at;
+    const u64 block = ~u64{params.l1p.combine_bytes - 1};
+    const u64 end = addr + o.bytes;
+    return params.l1p.write_combining && c.sq_open && c.sq_tail > at &&
+           (addr == c.sq_young_hi || end == c.sq_young_lo) &&
+           (addr & block) == (c.sq_young_lo & block) && ((end - 1) & block) == (addr & block);
   }
   Cycle lmqFree(const Core& c) const {
     Cycle m = c.lmq[0];
@@ -603,7 +610,8 @@ void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming&
                                    Cycle at) {
   mem.storeIssue(core, addr, at);
   if (combinable(c, o, addr, at)) {
-    c.sq_open = false;
+    c.sq_young_lo = std::min(c.sq_young_lo, addr);
+    c.sq_young_hi = std::max(c.sq_young_hi, addr + o.bytes);
     ++c.st.sq_combined;
     HPM_PROBE(bus, kSqCombined, core, 1);
     mem.l2WriteCombined(core, addr, o.bytes);
@@ -638,8 +646,9 @@ void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming&
   ++c.st.sq_allocations;
   HPM_PROBE(bus, kSqAllocations, core, 1);
   c.sq_tail = departure;
-  c.sq_young_addr = addr;
-  c.sq_open = o.bytes == 8 && (addr & 7) == 0;
+  c.sq_young_lo = addr;
+  c.sq_young_hi = addr + o.bytes;
+  c.sq_open = true;
   if (c.sq_n >= sq_entries) {
     const Cycle oldest = c.sq[c.sq_pos];
     if (oldest > at) {

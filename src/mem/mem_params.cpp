@@ -73,14 +73,22 @@ void L1pParams::visit(config::Visitor& v) {
           "Lines a confirmed stream is prefetched ahead of its last demand line (bgq: 2, estimate)",
           config::Range{1, 64});
   v.param("write_combining", write_combining,
-          "Two 8-byte stores to the two halves of one aligned 16-byte block share a store-queue "
-          "entry while the first is still queued (bgq: true, seed 003)");
+          "A store joins the youngest store-queue entry while that is still queued when both lie "
+          "in one aligned combine_bytes block and the store continues the entry's bytes (bgq: "
+          "true, seed 003)");
+  v.param("combine_bytes", combine_bytes,
+          "The aligned block within which stores combine (bgq: 16: two 8-byte stores share an "
+          "entry)",
+          config::powerOfTwo(2, 4096));
 }
 
 void L1pParams::validate() const {
   if (entries == 0) fail(ExitCode::kConfig, "l1p: entries must be at least 1");
   if (streams == 0) fail(ExitCode::kConfig, "l1p: streams must be at least 1");
   if (prefetch_depth == 0) fail(ExitCode::kConfig, "l1p: prefetch_depth must be at least 1");
+  if (!std::has_single_bit(combine_bytes) || combine_bytes < 2) {
+    fail(ExitCode::kConfig, "l1p: combine_bytes = {} must be a power of two from 2", combine_bytes);
+  }
 }
 
 void L2Params::visit(config::Visitor& v) {
@@ -222,6 +230,11 @@ void MemParams::validate() const {
     fail(ExitCode::kConfig,
          "l1i.line_bytes = {} and l1d.line_bytes = {} must not exceed l2.line_bytes = {}",
          l1i.line_bytes, l1d.line_bytes, l2.line_bytes);
+  }
+  // (A combined entry drains as one write to one L2 line.)
+  if (l1p.combine_bytes > l2.line_bytes) {
+    fail(ExitCode::kConfig, "l1p.combine_bytes = {} must not exceed l2.line_bytes = {}",
+         l1p.combine_bytes, l2.line_bytes);
   }
 }
 

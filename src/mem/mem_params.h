@@ -42,11 +42,15 @@ struct CacheParams {
 // the L2, filled by L1D misses and by its stream prefetcher. Its line size is l2.line_bytes.
 struct L1pParams {
   u32 entries = 32;
-  u32 hit_latency = 24;         // load-to-use cycles of an L1D miss that hits the L1P
-  bool prefetch = true;         // stream prefetching on
-  u32 streams = 16;             // sequential streams tracked per core
-  u32 prefetch_depth = 2;       // lines fetched ahead of a confirmed stream
-  bool write_combining = true;  // two 8-byte stores to one aligned 16-byte block share a SQ entry
+  u32 hit_latency = 24;    // load-to-use cycles of an L1D miss that hits the L1P
+  bool prefetch = true;    // stream prefetching on
+  u32 streams = 16;        // sequential streams tracked per core
+  u32 prefetch_depth = 2;  // lines fetched ahead of a confirmed stream
+  // A store joins the youngest store-queue entry, while that has not left, when it lies in the
+  // same aligned combine_bytes block and continues the bytes the entry holds (bgq: 16, so two
+  // aligned 8-byte stores share an entry; docs/timing.md section 5).
+  bool write_combining = true;
+  u32 combine_bytes = 16;
 
   void visit(config::Visitor& v);
   void validate() const;

@@ -123,9 +123,10 @@ TEST(Loads, LoadMissQueueLimitsOutstandingMisses) {
 
 // ---- Stores ----
 
-Loop stores(u32 n, u64 stride) {
+// n stores (sd, or sw when `words`), store i to 0x900000 + i x stride, then the loop branch.
+Loop stores(u32 n, u64 stride, bool words = false) {
   Loop l;
-  for (u32 i = 0; i < n; ++i) l.body.push_back(sd(0, 21, 0));
+  for (u32 i = 0; i < n; ++i) l.body.push_back(words ? sw(0, 21, 0) : sd(0, 21, 0));
   l.body.push_back(bne(30, 0, -4 * static_cast<i32>(n)));
   l.addr = [stride](u64, u32 i) { return 0x900000 + i * stride; };
   return l;
@@ -158,6 +159,23 @@ TEST(Stores, AdjacentAlignedStoresCombineIntoOneEntry) {
   const auto j = statsJson(m);
   EXPECT_EQ(j["cores"][0]["sq_combined"].get<u64>(), 80u);
   EXPECT_EQ(j["cores"][0]["sq_allocations"].get<u64>(), 80u);
+}
+
+TEST(Stores, StoresContinuingAnEntryCombineWithinOneAlignedBlock) {
+  // Sixteen 4-byte stores to consecutive words (64 bytes) per iteration: an entry takes
+  // combine_bytes / 4 of them, so 64 / combine_bytes entries of 16 drain cycles each.
+  for (u32 b : {8u, 16u, 32u}) {
+    TimingParams p = wide();
+    p.core.store_drain_cycles = 16;
+    p.l1p.combine_bytes = b;
+    EXPECT_EQ(steadyPeriod(p, stores(16, 4, true)), (64 / b) * 16u) << b;
+  }
+  // A store rewriting the bytes of the youngest entry does not continue them: a new entry each.
+  TimingParams p = wide();
+  EXPECT_EQ(steadyPeriod(p, stores(16, 0)), 16u * p.core.store_drain_cycles);
+  // A block larger than an L2 line is refused (an entry drains to one line).
+  p.l1p.combine_bytes = 256;
+  EXPECT_THROW(NodeTiming{p}, Error);
 }
 
 TEST(Stores, AFullStoreQueueStallsTheStoringThread) {
