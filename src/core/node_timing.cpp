@@ -277,9 +277,10 @@ struct NodeTiming::Impl {
   void storeCommit(Thread& t, Core& c, u32 core, const OpTiming& o, u64 addr, Cycle at);
   void control(Thread& t, Core& c, const OpTiming& o, const isa::DecodedInst& d, u64 pc,
                u64 next_pc, Cycle at);
-  void mispredict(Thread& t, Cycle at) const {
+  // A mispredicted branch or jump issued at `at`, its penalty by where it resolved.
+  void mispredict(Thread& t, Cycle at, u32 penalty) const {
     t.redirect = Redirect::kMispredict;
-    t.redirect_time = at + params.core.mispredict_penalty - fetch_to_issue;
+    t.redirect_time = at + penalty - fetch_to_issue;
   }
   void takenRedirect(Thread& t) const {
     t.redirect = Redirect::kTaken;
@@ -681,7 +682,7 @@ void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa:
     if (predicted != taken) {
       ++t.st.branch_mispredicts;
       HPM_PROBE(bus, kBranchMispredicts, h, 1);
-      mispredict(t, at);
+      mispredict(t, at, taken ? cp.mispredict_penalty : cp.penaltyNotTaken());
     } else if (taken) {
       takenRedirect(t);
     }
@@ -726,7 +727,7 @@ void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa:
   } else {
     ++t.st.jump_mispredicts;
     HPM_PROBE(bus, kJumpMispredicts, static_cast<u32>(&t - threads.data()), 1);
-    mispredict(t, at);
+    mispredict(t, at, cp.penaltyJump());
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <bit>
 #include <string>
+#include <utility>
 
 #include "base/error.h"
 
@@ -178,6 +179,13 @@ void CoreParams::visit(config::Visitor& v) {
           "Cycles from a mispredicted branch's issue to the issue of the correct target, and so "
           "at least from its fetch to the target's fetch (bgq: 13, seed 003)",
           config::Range{2, 10000});
+  v.param("mispredict_penalty_not_taken", mispredict_penalty_not_taken,
+          "The penalty of a mispredicted conditional branch that resolves not taken; 0: "
+          "mispredict_penalty (bgq: 0, the A2 resolves both directions in one stage)",
+          config::Range{0, 10000});
+  v.param("mispredict_penalty_jump", mispredict_penalty_jump,
+          "The penalty of a jalr whose target was mispredicted; 0: mispredict_penalty (bgq: 0)",
+          config::Range{0, 10000});
   v.param("bht_entries", bht_entries,
           "Two-bit counters of the gshare branch history table, per core (bgq: 1024, seed 003)",
           config::powerOfTwo(2, 1 << 20));
@@ -267,11 +275,15 @@ void CoreParams::validate() const {
          ibuffer_entries, fetch_group_bytes / 4);
   }
   if (fetch_to_issue < 1) fail(ExitCode::kConfig, "core: fetch_to_issue must be at least 1");
-  if (mispredict_penalty <= fetch_to_issue) {
-    fail(ExitCode::kConfig,
-         "core: mispredict_penalty = {} must exceed fetch_to_issue = {} (the target is fetched "
-         "mispredict_penalty - fetch_to_issue cycles after the branch issues)",
-         mispredict_penalty, fetch_to_issue);
+  for (const auto& [name, penalty] : {std::pair{"mispredict_penalty", mispredict_penalty},
+                                      std::pair{"mispredict_penalty_not_taken", penaltyNotTaken()},
+                                      std::pair{"mispredict_penalty_jump", penaltyJump()}}) {
+    if (penalty <= fetch_to_issue) {
+      fail(ExitCode::kConfig,
+           "core: {} = {} must exceed fetch_to_issue = {} (the target is fetched "
+           "penalty - fetch_to_issue cycles after the branch issues)",
+           name, penalty, fetch_to_issue);
+    }
   }
   if (taken_branch_cycles < 1) {
     fail(ExitCode::kConfig, "core: taken_branch_cycles must be at least 1");

@@ -118,10 +118,20 @@ struct CoreParams {
   u32 taken_branch_cycles = 3;  // from a predicted-taken branch's group fetch to its target's
   // Branch prediction.
   u32 mispredict_penalty = 13;  // from a mispredicted branch's issue to the target's issue
-  u32 bht_entries = 1024;       // gshare counters (2 bits) per core
-  u32 history_bits = 10;        // per-thread global history length
-  u32 ras_entries = 8;          // per-thread return-address stack; 0: returns are indirect jumps
-  u32 indirect_entries = 64;    // per-core last-target table for other jalr; 0: always mispredict
+  // Where a branch resolves can change the penalty: a conditional branch that resolves not
+  // taken, and a jalr whose target was mispredicted (0: mispredict_penalty for both).
+  u32 mispredict_penalty_not_taken = 0;
+  u32 mispredict_penalty_jump = 0;
+  u32 bht_entries = 1024;     // gshare counters (2 bits) per core
+  u32 history_bits = 10;      // per-thread global history length
+  u32 ras_entries = 8;        // per-thread return-address stack; 0: returns are indirect jumps
+  u32 indirect_entries = 64;  // per-core last-target table for other jalr; 0: always mispredict
+  u32 penaltyNotTaken() const {
+    return mispredict_penalty_not_taken != 0 ? mispredict_penalty_not_taken : mispredict_penalty;
+  }
+  u32 penaltyJump() const {
+    return mispredict_penalty_jump != 0 ? mispredict_penalty_jump : mispredict_penalty;
+  }
   // Memory queues.
   u32 load_miss_queue_entries = 8;  // per core, shared by its threads
   u32 store_queue_entries = 20;     // per core, in the L1P

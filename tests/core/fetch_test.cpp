@@ -117,6 +117,24 @@ TEST(Fetch, MispredictCostsThePenaltyFromBranchIssueToTargetIssue) {
   }
 }
 
+TEST(Fetch, AMispredictCostsThePenaltyOfTheDirectionTheBranchResolvesTo) {
+  for (u32 not_taken : {13u, 20u}) {
+    TimingParams p = oneThread();
+    p.core.history_bits = 0;
+    p.core.mispredict_penalty = 13;
+    p.core.mispredict_penalty_not_taken = not_taken;
+    // As above, per direction: the taken iterations (even) cost 2 + 13 + T, the others
+    // 2 + not_taken + T; 20 of each between iterations 30 and 70.
+    const u64 t = p.core.taken_branch_cycles;
+    Loop l = alternating();
+    l.iterations = 71;
+    NodeTiming m(p);
+    const Stream s = unroll(l);
+    const auto at = runOne(m, 0, s.steps);
+    EXPECT_EQ(span(s, at, 30, 70), 20 * (2 + 13 + t) + 20 * (2 + not_taken + t)) << not_taken;
+  }
+}
+
 TEST(Fetch, GlobalHistoryLetsGshareLearnAnAlternatingBranch) {
   TimingParams p = oneThread();
   p.core.history_bits = 0;
@@ -234,6 +252,24 @@ TEST(Fetch, IndirectTargetTablePredictsARepeatedTarget) {
   NodeTiming without(p);
   runOne(without, 0, st);
   EXPECT_EQ(counter(without, "jump_mispredicts"), 50u);
+}
+
+TEST(Fetch, AMispredictedJumpCostsTheJumpPenalty) {
+  // Returns without a return-address stack: indirect jumps to the other caller's return address,
+  // mispredicted every time. A longer jump penalty delays everything after each by the
+  // difference, and nothing else.
+  const std::vector<Step> st = twoCallSites(50, 0);
+  TimingParams p = oneThread();
+  p.core.ras_entries = 0;
+  NodeTiming base(p);
+  const Cycle end = runOne(base, 0, st).back();
+  const u64 mispredicts = counter(base, "jump_mispredicts");
+  EXPECT_GE(mispredicts, 98u);
+  for (u32 jump : {20u, 30u}) {
+    p.core.mispredict_penalty_jump = jump;
+    NodeTiming m(p);
+    EXPECT_EQ(runOne(m, 0, st).back() - end, mispredicts * (jump - 13)) << jump;
+  }
 }
 
 TEST(Fetch, ICacheMissStallsFetchForTheL2Latency) {

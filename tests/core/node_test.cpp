@@ -347,6 +347,9 @@ TEST(Params, InconsistentValuesAreRefusedWithTheirNames) {
   p.core.mispredict_penalty = 6;
   EXPECT_NE(message(p).find("mispredict_penalty"), std::string::npos);
   p = TimingParams{};
+  p.core.mispredict_penalty_jump = 6;
+  EXPECT_NE(message(p).find("mispredict_penalty_jump = 6"), std::string::npos);
+  p = TimingParams{};
   p.core.integer_pipes = 4;
   p.core.fp_pipes = 5;
   EXPECT_NE(message(p).find("integer_pipes"), std::string::npos);
