@@ -181,7 +181,7 @@ void CoreParams::visit(config::Visitor& v) {
           config::Range{2, 10000});
   v.param("mispredict_penalty_not_taken", mispredict_penalty_not_taken,
           "The penalty of a mispredicted conditional branch that resolves not taken; 0: "
-          "mispredict_penalty (bgq: 0, the A2 resolves both directions in one stage)",
+          "mispredict_penalty (bgq: 0: the seed gives one penalty)",
           config::Range{0, 10000});
   v.param("mispredict_penalty_jump", mispredict_penalty_jump,
           "The penalty of a jalr whose target was mispredicted; 0: mispredict_penalty (bgq: 0)",

@@ -96,6 +96,15 @@ Loop alternating() {
   return l;
 }
 
+// The cycles of iterations 30 to 70 of 71 iterations of alternating() on hardware thread 0.
+Cycle alternatingSpan(NodeTiming& m) {
+  Loop l = alternating();
+  l.iterations = 71;
+  const Stream s = unroll(l);
+  const auto at = runOne(m, 0, s.steps);
+  return span(s, at, 30, 70);
+}
+
 TEST(Fetch, MispredictCostsThePenaltyFromBranchIssueToTargetIssue) {
   for (u32 pen : {13u, 20u}) {
     TimingParams p = oneThread();
@@ -105,12 +114,8 @@ TEST(Fetch, MispredictCostsThePenaltyFromBranchIssueToTargetIssue) {
     // is fetched one cycle after the target's and its target taken_branch_cycles later, so the
     // next iteration starts at t + 2 + penalty + taken_branch_cycles.
     const Cycle want = 2 + pen + p.core.taken_branch_cycles;
-    Loop l = alternating();
-    l.iterations = 71;
     NodeTiming m(p);
-    const Stream s = unroll(l);
-    const auto at = runOne(m, 0, s.steps);
-    EXPECT_EQ(span(s, at, 30, 70), 40 * want) << pen;
+    EXPECT_EQ(alternatingSpan(m), 40 * want) << pen;
     const auto j = statsJson(m);
     EXPECT_GE(j["cores"][0]["branch_mispredicts"].get<u64>(), 70u);
     EXPECT_GT(j["cores"][0]["stalls"]["mispredict"].get<u64>(), 70u * (pen - 2));
@@ -126,12 +131,8 @@ TEST(Fetch, AMispredictCostsThePenaltyOfTheDirectionTheBranchResolvesTo) {
     // As above, per direction: the taken iterations (even) cost 2 + 13 + T, the others
     // 2 + not_taken + T; 20 of each between iterations 30 and 70.
     const u64 t = p.core.taken_branch_cycles;
-    Loop l = alternating();
-    l.iterations = 71;
     NodeTiming m(p);
-    const Stream s = unroll(l);
-    const auto at = runOne(m, 0, s.steps);
-    EXPECT_EQ(span(s, at, 30, 70), 20 * (2 + 13 + t) + 20 * (2 + not_taken + t)) << not_taken;
+    EXPECT_EQ(alternatingSpan(m), 20 * (2 + 13 + t) + 20 * (2 + not_taken + t)) << not_taken;
   }
 }
 
