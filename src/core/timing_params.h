@@ -24,9 +24,9 @@ struct LatencyTable {
   u32 fp_add = 6;
   u32 fp_mul = 6;
   u32 fp_fma = 6;
-  u32 fp_div = 72;  // double precision, and every FP divide when no single figure differs
+  u32 fp_div = 72;  // fdiv.d (and fsqrt.d below)
   u32 fp_sqrt = 69;
-  u32 fp_div_single = 59;  // fdiv.s, fsqrt.s: the A2 takes fewer cycles for single precision
+  u32 fp_div_single = 59;  // fdiv.s and fsqrt.s: the A2 takes fewer cycles for single precision
   u32 fp_sqrt_single = 65;
   u32 fp_misc = 5;
   u32 fp_cvt = 6;
