@@ -308,6 +308,10 @@ struct NodeTiming::Impl {
   u32 group_bytes = 16;
   u32 ibuffer = 8;
   u32 fetch_to_issue = 6;
+  // Mispredict penalties by where the branch resolves (CoreParams::penaltyNotTaken, ...).
+  u32 penalty_taken = 13;
+  u32 penalty_not_taken = 13;
+  u32 penalty_jump = 13;
   u32 l1i_hit = 0;
   u32 lmq_entries = 8;
   u32 sq_entries = 20;
@@ -385,6 +389,9 @@ NodeTiming::Impl::Impl(const TimingParams& p) : params(validated(p)), mem(params
   group_mask = ~u64{group_bytes - 1};
   ibuffer = cp.ibuffer_entries;
   fetch_to_issue = cp.fetch_to_issue;
+  penalty_taken = cp.mispredict_penalty;
+  penalty_not_taken = cp.penaltyNotTaken();
+  penalty_jump = cp.penaltyJump();
   l1i_hit = params.l1i.hit_latency;
   lmq_entries = cp.load_miss_queue_entries;
   sq_entries = cp.store_queue_entries;
@@ -682,7 +689,7 @@ void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa:
     if (predicted != taken) {
       ++t.st.branch_mispredicts;
       HPM_PROBE(bus, kBranchMispredicts, h, 1);
-      mispredict(t, at, taken ? cp.mispredict_penalty : cp.penaltyNotTaken());
+      mispredict(t, at, taken ? penalty_taken : penalty_not_taken);
     } else if (taken) {
       takenRedirect(t);
     }
@@ -727,7 +734,7 @@ void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa:
   } else {
     ++t.st.jump_mispredicts;
     HPM_PROBE(bus, kJumpMispredicts, static_cast<u32>(&t - threads.data()), 1);
-    mispredict(t, at, cp.penaltyJump());
+    mispredict(t, at, penalty_jump);
   }
 }
 
