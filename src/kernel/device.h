@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/types.h"
 
@@ -37,6 +38,44 @@ class DeviceProvider {
     (void)device;
     (void)at;
   }
+};
+
+// Several providers behind one (the node's counter units, the message unit): device d of the
+// k-th provider is device k * kStride + d. Interrupts are the counter units' only, and their
+// delivery goes to every provider with the unit's own id (the siginfo's), which the others
+// ignore.
+class DeviceChain final : public DeviceProvider {
+ public:
+  static constexpr int kStride = 1 << 16;
+  void add(DeviceProvider* provider) { providers_.push_back(provider); }
+  bool empty() const { return providers_.empty(); }
+
+  int findDevice(std::string_view path) const override {
+    for (std::size_t k = 0; k < providers_.size(); ++k) {
+      const int d = providers_[k]->findDevice(path);
+      if (d >= 0) return static_cast<int>(k) * kStride + d;
+    }
+    return -1;
+  }
+  u64 windowBytes(int device) const override { return of(device)->windowBytes(device % kStride); }
+  u64 readRegister(int device, u64 offset) override {
+    return of(device)->readRegister(device % kStride, offset);
+  }
+  void writeRegister(int device, u64 offset, u64 value) override {
+    of(device)->writeRegister(device % kStride, offset, value);
+  }
+  void setInterruptTarget(int device, int tid, int signo) override {
+    of(device)->setInterruptTarget(device % kStride, tid, signo);
+  }
+  void interruptDelivered(int unit, Cycle at) override {
+    for (DeviceProvider* p : providers_) p->interruptDelivered(unit, at);
+  }
+
+ private:
+  DeviceProvider* of(int device) const {
+    return providers_[static_cast<std::size_t>(device / kStride)];
+  }
+  std::vector<DeviceProvider*> providers_;
 };
 
 }  // namespace hpm

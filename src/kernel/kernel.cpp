@@ -217,7 +217,7 @@ Kernel::Kernel(KernelConfig config)
 
   // The guest's standard streams are duplicates of ours, so a guest close() leaves ours alone.
   for (int fd = 0; fd < 3; ++fd) {
-    const int host = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    const int host = ::fcntl(config_.stdio[fd], F_DUPFD_CLOEXEC, 3);
     if (host >= 0) fds_.installAt(fd, FdEntry{FdKind::kHost, host, false, ""});
   }
   slots_.resize(config_.hardwareThreads());
@@ -557,6 +557,21 @@ void Kernel::addEvent(Event e) {
   std::push_heap(events_.begin(), events_.end(), std::greater<>());
 }
 
+void Kernel::at(u64 when, std::function<void(u64)> action) {
+  const u64 key = next_outside_key_++;
+  outside_actions_.emplace(key, std::move(action));
+  addEvent(Event{when, 0, Event::Kind::kOutside, nullptr, key, 0});
+}
+
+void Kernel::endRun(int status, std::string report) {
+  if (finished()) return;
+  Termination term;
+  term.refused = true;
+  term.status = status;
+  term.report = std::move(report);
+  terminate(std::move(term));
+}
+
 void Kernel::setTimedHook(u64 first, std::function<u64(u64)> hook) {
   next_hook_ = hook ? first : ~u64{0};
   timed_hook_ = std::move(hook);
@@ -635,6 +650,13 @@ void Kernel::fireEvent(const Event& e) {
       }
       return;
     }
+    case Event::Kind::kOutside: {
+      auto it = outside_actions_.find(e.generation);
+      std::function<void(u64)> action = std::move(it->second);
+      outside_actions_.erase(it);
+      action(e.when);
+      return;
+    }
     case Event::Kind::kPosixTimer: {
       if (e.timer < 0 || static_cast<std::size_t>(e.timer) >= posix_timers_.size()) return;
       PosixTimer& pt = posix_timers_[e.timer];
@@ -657,6 +679,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
   const u64 lookahead = config_.params.lookahead;
   u64 rounds = 0;
   pollInterrupt();  // once before the first round: a short run might never reach a poll
+  waiting_outside_ = false;
   while (!finished()) {
     if ((++rounds & 1023) == 0) {
       if (progress) progress();
@@ -671,7 +694,14 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
           best_index != MinTree::kNone ? best_start : std::min(next_event, elapsedCycles());
       if (pollFileWaits(now)) continue;
     }
-    if (best_index == MinTree::kNone && next_event == ~u64{0}) {
+    if (best_index == MinTree::kNone && next_event == ~u64{0} && outside_wakes_) {
+      // Only another node can wake it: the timed hook's calls before the pause point come first
+      // (a sampled node is sampled while it waits).
+      if (next_hook_ >= pause_at_) {
+        waiting_outside_ = true;
+        break;
+      }
+    } else if (best_index == MinTree::kNone && next_event == ~u64{0}) {
       Termination term;
       term.refused = true;
       term.status = static_cast<int>(ExitCode::kGuestFault);
@@ -686,6 +716,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       next_hook_ = next == ~u64{0} ? next : std::max(next, at + 1);
       continue;
     }
+    if (pause_at_ <= best_start && pause_at_ <= next_event) break;
     if (best_index == MinTree::kNone || next_event <= best_start) {
       std::pop_heap(events_.begin(), events_.end(), std::greater<>());
       const Event e = events_.back();
@@ -708,7 +739,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       if (finished()) break;
     }
     if (t.exited || t.wait != WaitKind::kNone) continue;
-    u64 limit = std::min(next_event, next_hook_ - 1);
+    u64 limit = std::min({next_event, next_hook_ - 1, pause_at_ - 1});
     if (interleaving == Interleaving::kEarliestFirst) {
       // Hardware threads of the same core share its pipes cycle by cycle: strict order among
       // them. Other cores interact through the memory system, where the lookahead applies.

@@ -97,6 +97,9 @@ struct KernelConfig {
   bool strict_syscalls = false;          // an unknown system call stops the run
   bool host_time = false;                // wall-clock time from the host instead of simulated
   std::vector<CacheDescription> caches;  // every CPU's, index 0 first (/sys, for PAPI's tools)
+  // The host descriptors the guest's standard input, output and error duplicate (a node of a
+  // many-node run writes to its own; the descriptors stay the caller's).
+  std::array<int, 3> stdio{0, 1, 2};
 
   u32 hardwareThreads() const { return cores * threads_per_core; }
 };
@@ -324,6 +327,25 @@ class Kernel : public MemoryDevice, public TouchListener {
     return finished();
   }
   const Termination& termination() const { return *termination_; }
+  // Ends the run from outside the process (another node of a many-node run failed): `report`
+  // says why, the status is `status`. Nothing if the run has ended already.
+  void endRun(int status, std::string report);
+
+  // ---- many nodes (net/): each node's kernel is driven window by window ----
+  // Where run() stops: once every hardware thread has done all it does before `cycle` (as a
+  // timed hook at `cycle` sees it; the hook at the same cycle comes first), run() returns, and a
+  // later call goes on from there. ~0 (the default): run to the end.
+  void setPausePoint(u64 cycle) { pause_at_ = cycle; }
+  // With outside wakes, a process whose every thread is blocked with nothing due is not
+  // deadlocked: a packet from another node may wake it. run() then returns with
+  // waitingOutside() true, and the caller delivers something or declares the deadlock.
+  void allowOutsideWakes(bool on) { outside_wakes_ = on; }
+  bool waitingOutside() const { return waiting_outside_; }
+  // Calls `action(when)` at cycle `when`, between slices and in time order with the timers
+  // (`when` not before any thread's next slice: the caller's windows guarantee it).
+  void at(u64 when, std::function<void(u64 now)> action);
+  // Wakes every thread waiting in futex on guest address `addr`, as FUTEX_WAKE would at `when`.
+  i64 wakeFutexWaiters(u64 addr, u64 when) { return futexWake(addr, ~0u, ~0u, when); }
 
   const std::vector<std::unique_ptr<Thread>>& threads() const { return threads_; }
   const std::vector<HardwareThread>& hardwareThreads() const { return slots_; }
@@ -335,7 +357,10 @@ class Kernel : public MemoryDevice, public TouchListener {
   // fetch its state ahead.
   u32 nextHint() const { return next_hint_; }
   // The counter devices under /dev/hpm/ (null: none); see device.h.
-  void setDeviceProvider(DeviceProvider* provider) { devices_ = provider; }
+  void addDeviceProvider(DeviceProvider* provider) {
+    device_chain_.add(provider);
+    devices_ = &device_chain_;
+  }
   // Queues a counter unit's interrupt for thread `tid` as signal `signo`, at cycle `when`.
   void counterInterrupt(int tid, int signo, i32 unit, i32 counter, Cycle when);
   // Counts a fault of kind `e` in `stat` (and on the bus, at the faulting thread's clock).
@@ -399,7 +424,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   struct Event {
     u64 when;
     u64 seq;  // insertion order breaks ties deterministically
-    enum class Kind : u8 { kThreadTimeout, kItimerReal, kPosixTimer } kind;
+    // kOutside: an action of at(); its generation is the action's key in outside_actions_.
+    enum class Kind : u8 { kThreadTimeout, kItimerReal, kPosixTimer, kOutside } kind;
     Thread* thread;
     u64 generation;
     int timer;
@@ -573,6 +599,11 @@ class Kernel : public MemoryDevice, public TouchListener {
   std::function<void()> before_console_write_;  // see setBeforeConsoleWrite
   u64 next_hook_ = ~u64{0};                     // the timed hook's next call (setTimedHook)
   std::function<u64(u64)> timed_hook_;
+  u64 pause_at_ = ~u64{0};  // see setPausePoint
+  bool outside_wakes_ = false;
+  bool waiting_outside_ = false;
+  std::map<u64, std::function<void(u64)>> outside_actions_;  // at(), by key
+  u64 next_outside_key_ = 0;
   int next_tid_ = 1;
   int last_exit_code_ = 0;
 
@@ -592,7 +623,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   u64 sigreturn_trampoline_ = 0;  // guest address of `li a7, 139; ecall`
   bool cpu_timers_armed_ = false;
   probe::Bus* bus_ = nullptr;
-  DeviceProvider* devices_ = nullptr;
+  DeviceChain device_chain_;           // every provider added
+  DeviceProvider* devices_ = nullptr;  // the chain once one is added
   struct DeviceWindow {
     u64 start, length;
     int device;

@@ -77,6 +77,17 @@ MachineConfig loadMachine(const std::string& spec, const std::vector<std::string
     fail(ExitCode::kConfig, "unknown machine '{}': not a preset ({}) or a TOML file", spec, known);
   }
   for (const std::string& o : overrides) schema.applyOverride(o);
+  const NetworkParams& net = config.network;
+  if (parseTorusShape(net.shape).empty()) {
+    fail(ExitCode::kConfig, "network.shape '{}' is not a torus shape such as 2x2x1 (sizes >= 1)",
+         net.shape);
+  }
+  if (net.max_payload_bytes % 32 != 0 || net.header_bytes % 32 != 0) {
+    fail(ExitCode::kConfig,
+         "network.max_payload_bytes ({}) and network.header_bytes ({}) must be multiples of the "
+         "32-byte chunk",
+         net.max_payload_bytes, net.header_bytes);
+  }
   const auto timing = timingParamsFor(config);
   timing.validate();  // constraints between timing parameters
   // The caches are lazily backed, but a run that used every line of them must not exhaust the

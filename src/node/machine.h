@@ -12,6 +12,7 @@
 #include "core/timing_params.h"
 #include "kernel/kernel.h"
 #include "node/monitor_params.h"
+#include "node/network_params.h"
 #include "pmu/imon/params.h"
 #include "pmu/upc/params.h"
 #include "pmu/upcq/params.h"
@@ -48,6 +49,8 @@ struct MachineConfig {
   upc::Params upc;
   upcq::Params upcq;
   imon::Params imon;
+  // Many nodes: the torus between them and each node's message unit (src/net).
+  NetworkParams network;
 
   void visit(config::Visitor& v) {
     v.param("name", name, "Machine name");
@@ -59,6 +62,7 @@ struct MachineConfig {
     v.section("upc", upc);
     v.section("upcq", upcq);
     v.section("imon", imon);
+    v.section("network", network);
   }
 
   u32 hardwareThreads() const { return node.cores * node.threads_per_core; }

@@ -346,7 +346,7 @@ Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel,
   m.refreshBatching(0);
   bus.setSink(this);
   m.refreshInterest();
-  kernel.setDeviceProvider(this);
+  kernel.addDeviceProvider(this);
 }
 
 Monitor::~Monitor() = default;

@@ -141,6 +141,7 @@ struct Simulation::Impl {
   // model publishes at all, and per hardware thread whether any instruction-mix event is wanted.
   Cycle hook_first = ~Cycle{0};
   std::function<Cycle(Cycle)> timed_hook;
+  bool hook_installed = false;  // in the kernel (run: once)
   std::function<void(u32, bool, Cycle)> region_hook;
   std::vector<RegionSpan> region_spans;
   u64 region_spans_dropped = 0;
@@ -604,6 +605,7 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
   kc.root = options.root;
   kc.strict_syscalls = options.strict_syscalls;
   kc.host_time = options.host_time;
+  kc.stdio = options.stdio;
   impl_->kernel = std::make_unique<Kernel>(kc);
   if (options.mode != RunMode::kFunctional) {
     const timing::TimingParams tp = timingParamsFor(impl_->machine);
@@ -615,15 +617,19 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
     const GuestMemory& memory = impl_->kernel->memory();
     impl_->model->setDevicePages({memory.pageTable(), memory.limit() >> GuestMemory::kPageBits,
                                   GuestMemory::kPageBits, GuestMemory::kDevice});
-    if (monitoringWanted(impl_->machine, options.families)) {
+    const bool monitoring = monitoringWanted(impl_->machine, options.families);
+    if (monitoring || options.timed_devices) {
       // The monitor needs the timing model's events: it exists in the warm-up, timing and
-      // profile modes.
+      // profile modes. Timed devices need only the bus's clock.
       probe::Topology topology;
       topology.threads = impl_->machine.hardwareThreads();
       topology.cores = impl_->machine.node.cores;
       topology.slices = tp.memParams().l2Instances();
       topology.controllers = tp.memParams().controllerInstances();
       impl_->bus = std::make_unique<probe::Bus>(topology, static_cast<u32>(isa::kOpCount));
+      impl_->kernel->setProbe(impl_->bus.get());
+    }
+    if (monitoring) {
       // Counting from statistics needs instructions in cycle order across the node: the timing
       // modes without lookahead (the warm-up mode counts its instructions apart).
       impl_->model->registerTallies(*impl_->bus);
@@ -634,7 +640,6 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
           impl_->machine.kernel.lookahead == 0;
       impl_->monitor = std::make_unique<Monitor>(impl_->machine, *impl_->bus, *impl_->kernel,
                                                  in_order, options.families);
-      impl_->kernel->setProbe(impl_->bus.get());
     }
   }
   impl_->harts.resize(impl_->machine.hardwareThreads());
@@ -753,8 +758,10 @@ class TimedRunner final : public Kernel::SliceRunner {
 
 void Simulation::run(const Kernel::ProgressFn& progress) {
   Impl& sim = *impl_;
-  if (sim.timed_hook && sim.options.mode != RunMode::kFunctional) {
+  if (sim.timed_hook && sim.options.mode != RunMode::kFunctional && !sim.hook_installed) {
+    // (Once: a run resumed after a pause point goes on with the hook's next call.)
     sim.kernel->setTimedHook(sim.hook_first, sim.timed_hook);
+    sim.hook_installed = true;
   }
   switch (sim.options.mode) {
     case RunMode::kFunctional: sim.kernel->runFunctional(progress); break;
@@ -771,6 +778,7 @@ void Simulation::run(const Kernel::ProgressFn& progress) {
     case RunMode::kProfile: {
       TimedRunner<RunMode::kProfile> runner(sim);
       sim.kernel->run(runner, Interleaving::kEarliestFirst, progress);
+      if (!sim.kernel->finished()) break;  // paused: the last samples come at the end
       for (u32 core = 0; core < sim.machine.node.cores; ++core) {
         const Cycle end = sim.model->snapshot(core).cycles;
         if (end > sim.next_sample[core] - sim.options.profile_interval) sim.sampleCore(core, end);
@@ -778,6 +786,10 @@ void Simulation::run(const Kernel::ProgressFn& progress) {
       break;
     }
   }
+}
+
+Cycle Simulation::accessCycle() const {
+  return impl_->bus ? impl_->bus->now() : impl_->kernel->elapsedCycles();
 }
 
 void Simulation::setIntervalHook(u64 cycles, std::function<void(Cycle)> hook) {
@@ -792,6 +804,7 @@ void Simulation::setIntervalHook(u64 cycles, std::function<void(Cycle)> hook) {
 void Simulation::setTimedHook(Cycle first, std::function<Cycle(Cycle)> hook) {
   impl_->hook_first = hook ? first : ~Cycle{0};
   impl_->timed_hook = std::move(hook);
+  impl_->hook_installed = false;
 }
 
 void Simulation::idleWaitingHardwareThreads(Cycle now) {

@@ -2,6 +2,7 @@
 // modes the timing model (core/node_timing.h), driven instruction by instruction.
 #pragma once
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -37,6 +38,11 @@ struct RunOptions {
   bool strict_syscalls = false;   // an unsupported system call stops the run
   bool host_time = false;         // wall-clock time from the host
   u64 profile_interval = 100000;  // profile mode: cycles between samples
+  // The host descriptors of the guest's standard input, output and error (KernelConfig::stdio).
+  std::array<int, 3> stdio{0, 1, 2};
+  // The node has a device whose registers need their access's cycle (accessCycle): the timing
+  // modes then keep the probe bus's clock even without a counter unit.
+  bool timed_devices = false;
   // The unit families monitor.unit may name (node/families.h).
   std::vector<UnitFamily> families = unitFamilies();
 };
@@ -109,8 +115,13 @@ class Simulation {
   void idleWaitingHardwareThreads(Cycle now);
   void setRegionHook(std::function<void(u32 id, bool begin, Cycle now)> hook);
 
-  // Runs it to the end; `progress` is called now and then (may be empty).
+  // Runs it to the end; `progress` is called now and then (may be empty). With a pause point
+  // (Kernel::setPausePoint) it returns there, and a later call goes on.
   void run(const Kernel::ProgressFn& progress = {});
+  // The cycle of the instruction making a device register access (RunOptions::timed_devices):
+  // its issue cycle in the timing modes; in the functional mode, where slices have no time
+  // inside, the node's latest clock.
+  Cycle accessCycle() const;
 
   const Kernel& kernel() const;
   Kernel& kernel();

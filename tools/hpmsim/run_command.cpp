@@ -22,6 +22,7 @@
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/nodes_run.h"
 #include "tools/hpmsim/output.h"
 #include "tools/hpmsim/program_path.h"
 #include "tools/hpmsim/progress.h"
@@ -52,6 +53,8 @@ struct RunCliOptions {
   std::string upc_config;                // --upc-config FILE
   std::vector<std::string> sram_faults;  // --sram-fault SPEC
   GuestEnvOptions env;
+  u32 nodes = 0;                     // --nodes: 0 = as network.shape says (1 unless set)
+  std::string node_output;           // --node-output DIR
   std::vector<std::string> command;  // program and its arguments
 };
 
@@ -190,6 +193,20 @@ int run(const RunCliOptions& opt) {
          opt.mode);
   }
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
+  const std::vector<u32> shape = parseTorusShape(machine.network.shape);
+  u32 nodes = 1;
+  for (const u32 d : shape) nodes *= d;
+  if (opt.nodes != 0 && opt.nodes != nodes) {
+    if (nodes != 1) {
+      fail(ExitCode::kUsage, "run: --nodes {} and network.shape {} ({} nodes) disagree", opt.nodes,
+           machine.network.shape, nodes);
+    }
+    machine.network.shape = torusShapeFor(opt.nodes, static_cast<u32>(shape.size()));
+    nodes = opt.nodes;
+  }
+  if (!opt.node_output.empty() && opt.nodes == 0 && nodes == 1) {
+    fail(ExitCode::kUsage, "run: --node-output is for runs of many nodes (--nodes N)");
+  }
   RunFiles files;
   files.input(resolveProgram(opt.command[0]), "the program");
   files.input(std::filesystem::is_regular_file(opt.machine) ? opt.machine : "", "the machine file");
@@ -212,6 +229,33 @@ int run(const RunCliOptions& opt) {
 
   // A guest writing to a closed pipe gets SIGPIPE from our kernel; hpmsim itself must not die.
   std::signal(SIGPIPE, SIG_IGN);
+
+  // (--nodes 1 too: a one-node MPI job has its message unit.)
+  if (nodes > 1 || opt.nodes != 0) {
+    const auto refuse = [&](bool given, std::string_view option) {
+      if (given) fail(ExitCode::kUsage, "run: {} is not available with many nodes yet", option);
+    };
+    refuse(*mode == RunMode::kProfile, "--mode profile");
+    refuse(!opt.report.empty(), "--report");
+    refuse(!opt.trace.empty(), "--trace");
+    refuse(!opt.upc_config.empty(), "--upc-config");
+    refuse(!opt.sram_faults.empty(), "--sram-fault");
+    if (!opt.node_output.empty() && !std::filesystem::is_directory(opt.node_output)) {
+      fail(ExitCode::kUsage, "run: --node-output '{}' is not a directory", opt.node_output);
+    }
+    NodesRun r{machine,
+               ro,
+               opt.mode,
+               {},
+               guestEnvironment(opt.env),
+               opt.node_output,
+               opt.stats_json,
+               opt.stats_text,
+               opt.summary};
+    r.command = opt.command;
+    r.command[0] = resolveProgram(opt.command[0]);
+    return runNodes(r);
+  }
 
   Simulation sim(machine, ro);
   Monitor* upc = nullptr;
@@ -380,6 +424,13 @@ void addRunCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--sram-fault", opt->sram_faults,
                   "Flip a bit of a counter's SRAM entry (UPC-P) at a cycle: "
                   "counter=C,cycle=T[,bit=B][,unit=PATH]; repeatable; reported at the end");
+  cmd->add_option("--nodes", opt->nodes,
+                  "Run the program on N nodes of the machine's torus (SPMD, rank = node id; the "
+                  "shape: network.shape, or one hpmsim picks)")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--node-output", opt->node_output,
+                  "Many nodes: write node K's output to DIR/node-K.stdout and .stderr (default: "
+                  "each line on ours, prefixed \"[K] \")");
   addGuestEnvOptions(*cmd, opt->env);
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();

@@ -1,0 +1,453 @@
+/* libmpi: the MPI calls over point-to-point, communicators, datatypes and collectives.
+ *
+ * Collectives run on the communicator's second context (ctx + 1) with fixed algorithms, so the
+ * same program gives the same results and the same messages on every run: barrier by
+ * dissemination, broadcast and reduce on a binomial tree (reduce combines children in rank
+ * order, so floating-point sums are the same on every run but may differ in the last bits
+ * from another MPI's), allreduce as reduce + broadcast, gather/scatter(v) linearly at the root,
+ * allgather(v) as gather + broadcast, alltoall(v) pairwise. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mpi_impl.h"
+
+enum { TAG_BARRIER = 1, TAG_BCAST, TAG_REDUCE, TAG_GATHER, TAG_SCATTER, TAG_ALLTOALL, TAG_SCAN };
+
+hpm_comm* hpm_comm_get(MPI_Comm comm) {
+  if (!hpm_ready() || comm < 0 || comm >= HPM_MAX_COMMS || !hpm_comms[comm].used) return NULL;
+  return &hpm_comms[comm];
+}
+
+int hpm_comm_rank_of(const hpm_comm* c, int world) {
+  for (int i = 0; i < c->size; ++i) {
+    if (c->world[i] == world) return i;
+  }
+  return MPI_UNDEFINED;
+}
+
+/* ---- point-to-point on communicators ---- */
+
+static int world_of(const hpm_comm* c, int rank) {
+  if (rank == MPI_PROC_NULL || rank == MPI_ANY_SOURCE) return rank;
+  return c->world[rank];
+}
+
+static int check_rank(const hpm_comm* c, int rank, int wildcard_ok) {
+  if (rank == MPI_PROC_NULL || (wildcard_ok && rank == MPI_ANY_SOURCE)) return MPI_SUCCESS;
+  return rank >= 0 && rank < c->size ? MPI_SUCCESS : MPI_ERR_RANK;
+}
+
+int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+              MPI_Request* request) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int size = hpm_type_size(type);
+  if (size == 0) return MPI_ERR_TYPE;
+  if (count < 0) return MPI_ERR_COUNT;
+  if (tag < 0) return MPI_ERR_TAG;
+  if (check_rank(c, dest, 0)) return MPI_ERR_RANK;
+  return hpm_isend(buf, (uint64_t)count * (uint64_t)size, world_of(c, dest), c->ctx, tag, request);
+}
+
+int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request* request) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int size = hpm_type_size(type);
+  if (size == 0) return MPI_ERR_TYPE;
+  if (count < 0) return MPI_ERR_COUNT;
+  if (tag < 0 && tag != MPI_ANY_TAG) return MPI_ERR_TAG;
+  if (check_rank(c, source, 1)) return MPI_ERR_RANK;
+  return hpm_irecv(buf, (uint64_t)count * (uint64_t)size, comm, world_of(c, source), c->ctx, tag,
+                   request);
+}
+
+int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  MPI_Request r;
+  const int err = MPI_Isend(buf, count, type, dest, tag, comm, &r);
+  return err ? err : hpm_wait(&r, MPI_STATUS_IGNORE);
+}
+
+int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  /* (Eager: completes when injected, not when matched; docs/network.md.) */
+  return MPI_Send(buf, count, type, dest, tag, comm);
+}
+
+int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+             MPI_Status* status) {
+  MPI_Request r;
+  const int err = MPI_Irecv(buf, count, type, source, tag, comm, &r);
+  return err ? err : hpm_wait(&r, status);
+}
+
+int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status* status) {
+  MPI_Request r[2];
+  int err = MPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &r[0]);
+  if (err) return err;
+  err = MPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &r[1]);
+  if (err) return err;
+  hpm_wait(&r[1], MPI_STATUS_IGNORE);
+  return hpm_wait(&r[0], status);
+}
+
+int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
+                         int recvtag, MPI_Comm comm, MPI_Status* status) {
+  const int size = hpm_type_size(type);
+  if (size == 0) return MPI_ERR_TYPE;
+  if (count < 0) return MPI_ERR_COUNT;
+  void* copy = malloc((size_t)count * (size_t)size + 1);
+  if (!copy) return MPI_ERR_OTHER;
+  memcpy(copy, buf, (size_t)count * (size_t)size);
+  const int err = MPI_Sendrecv(copy, count, type, dest, sendtag, buf, count, type, source, recvtag,
+                               comm, status);
+  free(copy);
+  return err;
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  int result = MPI_SUCCESS;
+  for (int i = 0; i < count; ++i) {
+    const int err = hpm_wait(&requests[i], statuses ? &statuses[i] : MPI_STATUS_IGNORE);
+    if (err) result = MPI_ERR_IN_STATUS;
+  }
+  return result;
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
+  /* All or none: they are released only when every one has completed. */
+  hpm_progress();
+  *flag = 1;
+  for (int i = 0; i < count && *flag; ++i) {
+    if (requests[i] == MPI_REQUEST_NULL) continue;
+    if (!hpm_request(requests[i])) return MPI_ERR_REQUEST;
+    *flag = hpm_complete(requests[i]);
+  }
+  return *flag ? MPI_Waitall(count, requests, statuses) : MPI_SUCCESS;
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
+  *flag = 0;
+  *index = MPI_UNDEFINED;
+  int active = 0;
+  for (int i = 0; i < count; ++i) {
+    if (requests[i] == MPI_REQUEST_NULL) continue;
+    active = 1;
+    int done = 0;
+    const int err = MPI_Test(&requests[i], &done, status);
+    if (done) {
+      *flag = 1;
+      *index = i;
+      return err;
+    }
+  }
+  if (!active) *flag = 1;
+  return MPI_SUCCESS;
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
+  for (;;) {
+    int flag = 0;
+    const int err = MPI_Testany(count, requests, index, &flag, status);
+    if (flag) return err;
+  }
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
+                 MPI_Status statuses[]) {
+  int index = 0;
+  const int err =
+      MPI_Waitany(incount, requests, &index, statuses ? &statuses[0] : MPI_STATUS_IGNORE);
+  if (index == MPI_UNDEFINED) {
+    *outcount = MPI_UNDEFINED;
+    return err;
+  }
+  *outcount = 1;
+  indices[0] = index;
+  return err;
+}
+
+int MPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
+  const int size = hpm_type_size(type);
+  if (size == 0) return MPI_ERR_TYPE;
+  *count = status->hpm_bytes % (uint64_t)size ? MPI_UNDEFINED : (int)(status->hpm_bytes / size);
+  return MPI_SUCCESS;
+}
+
+/* ---- collectives ---- */
+
+static int csend(const hpm_comm* c, const void* buf, uint64_t bytes, int to, int tag) {
+  MPI_Request r;
+  hpm_isend(buf, bytes, c->world[to], c->ctx + 1, tag, &r);
+  return hpm_wait(&r, MPI_STATUS_IGNORE);
+}
+
+static int crecv(const hpm_comm* c, MPI_Comm comm, void* buf, uint64_t bytes, int from, int tag) {
+  MPI_Request r;
+  hpm_irecv(buf, bytes, comm, c->world[from], c->ctx + 1, tag, &r);
+  return hpm_wait(&r, MPI_STATUS_IGNORE);
+}
+
+int MPI_Barrier(MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  char token = 0, in;
+  for (int step = 1; step < c->size; step *= 2) {
+    MPI_Request r[2];
+    hpm_irecv(&in, 1, comm, c->world[(c->rank - step + c->size) % c->size], c->ctx + 1, TAG_BARRIER,
+              &r[0]);
+    hpm_isend(&token, 1, c->world[(c->rank + step) % c->size], c->ctx + 1, TAG_BARRIER, &r[1]);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  }
+  return MPI_SUCCESS;
+}
+
+static int bcast_bytes(hpm_comm* c, MPI_Comm comm, void* buf, uint64_t bytes, int root) {
+  const int rel = (c->rank - root + c->size) % c->size;
+  int mask = 1;
+  while (mask < c->size) {
+    if (rel & mask) {
+      crecv(c, comm, buf, bytes, (c->rank - mask + c->size) % c->size, TAG_BCAST);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1) {
+    if (rel + mask < c->size) csend(c, buf, bytes, (c->rank + mask) % c->size, TAG_BCAST);
+  }
+  return MPI_SUCCESS;
+}
+
+int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int size = hpm_type_size(type);
+  if (size == 0) return MPI_ERR_TYPE;
+  if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
+  return bcast_bytes(c, comm, buf, (uint64_t)count * (uint64_t)size, root);
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               int root, MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int size = hpm_type_size(type);
+  if (size == 0) return MPI_ERR_TYPE;
+  if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
+  const size_t bytes = (size_t)count * (size_t)size;
+  unsigned char* acc = malloc(bytes + 1);
+  unsigned char* in = malloc(bytes + 1);
+  if (!acc || !in) return MPI_ERR_OTHER;
+  memcpy(acc, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes);
+  const int rel = (c->rank - root + c->size) % c->size;
+  int err = MPI_SUCCESS;
+  /* Binomial tree: children at rel + 1, rel + 2, rel + 4, ... (below the first set bit), each
+   * combined in that order; then the partial result goes to the parent. */
+  for (int mask = 1; mask < c->size; mask <<= 1) {
+    if (rel & mask) {
+      csend(c, acc, bytes, (c->rank - mask + c->size) % c->size, TAG_REDUCE);
+      break;
+    }
+    if (rel + mask < c->size) {
+      crecv(c, comm, in, bytes, (c->rank + mask) % c->size, TAG_REDUCE);
+      err = hpm_reduce_apply(op, type, in, acc, count);
+      if (err) break;
+    }
+  }
+  if (c->rank == root && !err) memcpy(recvbuf, acc, bytes);
+  free(acc);
+  free(in);
+  return err;
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  MPI_Comm comm) {
+  const int err = MPI_Reduce(sendbuf, recvbuf, count, type, op, 0, comm);
+  return err ? err : MPI_Bcast(recvbuf, count, type, 0, comm);
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+             MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int size = hpm_type_size(type);
+  if (size == 0) return MPI_ERR_TYPE;
+  const size_t bytes = (size_t)count * (size_t)size;
+  if (sendbuf != MPI_IN_PLACE) memcpy(recvbuf, sendbuf, bytes);
+  /* Linear: rank r combines r - 1's prefix with its own, in rank order. */
+  int err = MPI_SUCCESS;
+  if (c->rank > 0) {
+    unsigned char* prefix = malloc(bytes + 1);
+    if (!prefix) return MPI_ERR_OTHER;
+    crecv(c, comm, prefix, bytes, c->rank - 1, TAG_SCAN);
+    /* op(prefix, mine) with the prefix first: apply computes inout = in op inout. */
+    err = hpm_reduce_apply(op, type, prefix, recvbuf, count);
+    free(prefix);
+  }
+  if (c->rank + 1 < c->size) csend(c, recvbuf, bytes, c->rank + 1, TAG_SCAN);
+  return err;
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int ssize = hpm_type_size(sendtype), rsize = hpm_type_size(recvtype);
+  if (ssize == 0 || (c->rank == root && rsize == 0)) return MPI_ERR_TYPE;
+  if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
+  if (c->rank != root) return csend(c, sendbuf, (uint64_t)sendcount * ssize, root, TAG_GATHER);
+  for (int i = 0; i < c->size; ++i) {
+    char* at = (char*)recvbuf + (size_t)displs[i] * (size_t)rsize;
+    const uint64_t bytes = (uint64_t)recvcounts[i] * (uint64_t)rsize;
+    if (i == root) {
+      if (sendbuf != MPI_IN_PLACE) memcpy(at, sendbuf, (size_t)sendcount * (size_t)ssize);
+    } else {
+      crecv(c, comm, at, bytes, i, TAG_GATHER);
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  int* counts = malloc(sizeof(int) * (size_t)c->size * 2);
+  if (!counts) return MPI_ERR_OTHER;
+  for (int i = 0; i < c->size; ++i) {
+    counts[i] = recvcount;
+    counts[c->size + i] = i * recvcount;
+  }
+  if (sendbuf == MPI_IN_PLACE) {
+    sendbuf = (char*)recvbuf + (size_t)root * recvcount * hpm_type_size(recvtype);
+    sendcount = recvcount;
+    sendtype = recvtype;
+  }
+  const int err = MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, counts, counts + c->size,
+                              recvtype, root, comm);
+  free(counts);
+  return err;
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int ssize = hpm_type_size(sendtype), rsize = hpm_type_size(recvtype);
+  if (rsize == 0 || (c->rank == root && ssize == 0)) return MPI_ERR_TYPE;
+  if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
+  if (c->rank != root) {
+    return crecv(c, comm, recvbuf, (uint64_t)recvcount * rsize, root, TAG_SCATTER);
+  }
+  for (int i = 0; i < c->size; ++i) {
+    const char* at = (const char*)sendbuf + (size_t)displs[i] * (size_t)ssize;
+    const uint64_t bytes = (uint64_t)sendcounts[i] * (uint64_t)ssize;
+    if (i == root) {
+      if (recvbuf != MPI_IN_PLACE) memcpy(recvbuf, at, bytes);
+    } else {
+      csend(c, at, bytes, i, TAG_SCATTER);
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  int* counts = malloc(sizeof(int) * (size_t)c->size * 2);
+  if (!counts) return MPI_ERR_OTHER;
+  for (int i = 0; i < c->size; ++i) {
+    counts[i] = sendcount;
+    counts[c->size + i] = i * sendcount;
+  }
+  const int err = MPI_Scatterv(sendbuf, counts, counts + c->size, sendtype, recvbuf, recvcount,
+                               recvtype, root, comm);
+  free(counts);
+  return err;
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int rsize = hpm_type_size(recvtype);
+  if (rsize == 0) return MPI_ERR_TYPE;
+  if (sendbuf == MPI_IN_PLACE) {
+    sendbuf = (char*)recvbuf + (size_t)displs[c->rank] * (size_t)rsize;
+    sendcount = recvcounts[c->rank];
+    sendtype = recvtype;
+  }
+  int err =
+      MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, 0, comm);
+  if (err) return err;
+  /* The root broadcasts the whole extent the displacements span. */
+  int end = 0;
+  for (int i = 0; i < c->size; ++i) {
+    if (displs[i] + recvcounts[i] > end) end = displs[i] + recvcounts[i];
+  }
+  return bcast_bytes(c, comm, recvbuf, (uint64_t)end * (uint64_t)rsize, 0);
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  int* counts = malloc(sizeof(int) * (size_t)c->size * 2);
+  if (!counts) return MPI_ERR_OTHER;
+  for (int i = 0; i < c->size; ++i) {
+    counts[i] = recvcount;
+    counts[c->size + i] = i * recvcount;
+  }
+  const int err = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, counts, counts + c->size,
+                                 recvtype, comm);
+  free(counts);
+  return err;
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int ssize = hpm_type_size(sendtype), rsize = hpm_type_size(recvtype);
+  if (ssize == 0 || rsize == 0) return MPI_ERR_TYPE;
+  const int me = c->rank;
+  memcpy((char*)recvbuf + (size_t)rdispls[me] * rsize,
+         (const char*)sendbuf + (size_t)sdispls[me] * ssize, (size_t)sendcounts[me] * ssize);
+  /* Step k: send to me + k, receive from me - k. */
+  for (int k = 1; k < c->size; ++k) {
+    const int to = (me + k) % c->size, from = (me - k + c->size) % c->size;
+    MPI_Request r[2];
+    hpm_irecv((char*)recvbuf + (size_t)rdispls[from] * rsize, (uint64_t)recvcounts[from] * rsize,
+              comm, c->world[from], c->ctx + 1, TAG_ALLTOALL, &r[0]);
+    hpm_isend((const char*)sendbuf + (size_t)sdispls[to] * ssize, (uint64_t)sendcounts[to] * ssize,
+              c->world[to], c->ctx + 1, TAG_ALLTOALL, &r[1]);
+    MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  }
+  return MPI_SUCCESS;
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  int* v = malloc(sizeof(int) * (size_t)c->size * 4);
+  if (!v) return MPI_ERR_OTHER;
+  for (int i = 0; i < c->size; ++i) {
+    v[i] = sendcount;
+    v[c->size + i] = i * sendcount;
+    v[2 * c->size + i] = recvcount;
+    v[3 * c->size + i] = i * recvcount;
+  }
+  const int err = MPI_Alltoallv(sendbuf, v, v + c->size, sendtype, recvbuf, v + 2 * c->size,
+                                v + 3 * c->size, recvtype, comm);
+  free(v);
+  return err;
+}

@@ -1,0 +1,80 @@
+/* libmpi's internals: the message unit, matching, requests and communicators (docs/network.md,
+ * "Guest MPI"). One thread at a time uses the library (MPI_THREAD_FUNNELED). */
+#ifndef HPM_MPI_IMPL_H
+#define HPM_MPI_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mpi.h"
+
+/* Communicators: a table indexed by the handle. Context ctx carries point-to-point traffic and
+ * ctx + 1 the collectives', so that the two never match each other. */
+#define HPM_MAX_COMMS 256
+typedef struct {
+  int used;
+  int size;
+  int rank;
+  int* world; /* world rank of each member */
+  int ctx;
+} hpm_comm;
+
+/* A message that arrived (or is arriving) before a receive matched it. */
+typedef struct hpm_msg {
+  struct hpm_msg* next;
+  int src; /* world rank */
+  int ctx;
+  int tag;
+  uint64_t bytes; /* its length (from its first packet) */
+  uint64_t got;
+  unsigned char* data;
+  int claimed; /* a receive owns it (it stays until complete) */
+} hpm_msg;
+
+enum { HPM_REQ_FREE, HPM_REQ_SEND, HPM_REQ_RECV };
+
+typedef struct {
+  int kind;
+  int done;
+  uint64_t descriptor; /* send: INJ_TAIL after posting it */
+  /* receive */
+  void* buf;
+  uint64_t capacity;
+  int comm;
+  int src; /* world rank, or MPI_ANY_SOURCE */
+  int tag; /* or MPI_ANY_TAG */
+  int ctx;
+  int posted;     /* in the posted list, waiting for its first packet */
+  int receiving;  /* its message's packets go straight to buf */
+  hpm_msg* msg;   /* its message is buffered here */
+  uint64_t bytes; /* the message's length */
+  uint64_t got;
+  MPI_Status status;
+} hpm_req;
+
+extern hpm_comm hpm_comms[HPM_MAX_COMMS];
+extern int hpm_world_rank, hpm_world_size;
+
+/* The library's state is ready (MPI_Init called, MPI_Finalize not yet). */
+int hpm_ready(void);
+/* A rank of communicator `comm` from a world rank (MPI_UNDEFINED if not a member). */
+int hpm_comm_rank_of(const hpm_comm* c, int world);
+/* Checks a communicator handle; returns its entry or NULL. */
+hpm_comm* hpm_comm_get(MPI_Comm comm);
+
+/* Point-to-point on a context: requests are indexes in the library's pool. */
+int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag, MPI_Request* r);
+int hpm_irecv(void* buf, uint64_t capacity, int comm, int src_world, int ctx, int tag,
+              MPI_Request* r);
+int hpm_wait(MPI_Request* r, MPI_Status* status);
+/* Whether a request has completed (without releasing it). */
+int hpm_complete(MPI_Request r);
+/* Moves what the reception FIFO holds into receives and buffered messages; nonzero if it did. */
+int hpm_progress(void);
+hpm_req* hpm_request(MPI_Request r);
+
+/* Datatypes and operations. */
+int hpm_type_size(MPI_Datatype type); /* 0: unknown */
+int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, int count);
+
+#endif

@@ -1,0 +1,468 @@
+/* libmpi: the message unit, the progress engine and point-to-point messages.
+ *
+ * Every MPI message is one descriptor of the node's message unit: the unit cuts it into
+ * packets whose 16 software header bytes carry the context, the tag and the message's length.
+ * Packets from one node arrive in order (deterministic routing), so a message's packets come
+ * one after another and messages from one source in the order they were sent: MPI's
+ * non-overtaking rule holds by construction. A message that finds no posted receive is buffered
+ * (eager protocol for every size). */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mpi_impl.h"
+
+/* Register offsets of the message unit (src/net/message_unit.h). */
+enum {
+  MU_RANK = 0x000,
+  MU_NODES = 0x008,
+  MU_MAX_PAYLOAD = 0x028,
+  MU_HEADER_BYTES = 0x030,
+  MU_INJ_BASE = 0x100,
+  MU_INJ_ENTRIES = 0x108,
+  MU_INJ_TAIL = 0x110,
+  MU_INJ_DONE = 0x118,
+  MU_REC_BASE = 0x200,
+  MU_REC_BYTES = 0x208,
+  MU_REC_TAIL_ADDR = 0x210,
+  MU_REC_HEAD = 0x218,
+};
+#define SKIP 0xffffffffu
+#define INJ_ENTRIES 256
+#define REC_BYTES (1u << 20)
+#define MAX_REQUESTS 4096
+/* Polls of the reception FIFO before a waiting receive sleeps until a packet lands. */
+#define SPINS 16
+
+typedef struct {
+  uint32_t dest, zero;
+  uint64_t payload, bytes;
+  int32_t ctx, tag;
+  uint64_t length;
+  uint8_t pad[24];
+} descriptor;
+
+typedef struct {
+  uint32_t src, bytes;
+  uint64_t offset;
+  int32_t ctx, tag;
+  uint64_t length;
+} packet_header;
+
+hpm_comm hpm_comms[HPM_MAX_COMMS];
+int hpm_world_rank, hpm_world_size;
+
+static volatile uint64_t* mu;
+static descriptor* inj;
+static unsigned char* rec;
+static volatile uint64_t rec_tail_word __attribute__((aligned(8)));
+static uint64_t rec_head;
+static uint64_t inj_tail;
+static uint64_t header_bytes = 32;
+static int state; /* 0 before MPI_Init, 1 running, 2 finalized */
+
+static hpm_req requests[MAX_REQUESTS];
+static int posted[MAX_REQUESTS]; /* receives waiting for a first packet, in posting order */
+static int posted_count;
+static hpm_msg* unexpected_head;
+static hpm_msg** unexpected_tail = &unexpected_head;
+/* Per source node: the receive (index + 1) or buffered message its next packet belongs to. */
+static int* arriving_req;
+static hpm_msg** arriving_msg;
+
+static uint64_t reg(unsigned offset) {
+  return mu[offset / 8];
+}
+static void set_reg(unsigned offset, uint64_t v) {
+  mu[offset / 8] = v;
+}
+
+int hpm_ready(void) {
+  return state == 1;
+}
+
+static void fatal(const char* what) {
+  fprintf(stderr, "libmpi: %s\n", what);
+  exit(70);
+}
+
+int MPI_Init(int* argc, char*** argv) {
+  (void)argc;
+  (void)argv;
+  if (state != 0) return MPI_ERR_OTHER;
+  const int fd = open("/dev/hpm/mu", O_RDWR);
+  if (fd < 0) fatal("no message unit (/dev/hpm/mu): run with hpmsim run --nodes N");
+  mu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (mu == MAP_FAILED) fatal("cannot map the message unit");
+  hpm_world_rank = (int)reg(MU_RANK);
+  hpm_world_size = (int)reg(MU_NODES);
+  header_bytes = reg(MU_HEADER_BYTES);
+  inj = aligned_alloc(64, INJ_ENTRIES * sizeof(descriptor));
+  rec = aligned_alloc(64, REC_BYTES);
+  arriving_req = calloc((size_t)hpm_world_size, sizeof *arriving_req);
+  arriving_msg = calloc((size_t)hpm_world_size, sizeof *arriving_msg);
+  if (!inj || !rec || !arriving_req || !arriving_msg) fatal("out of memory");
+  set_reg(MU_INJ_BASE, (uint64_t)(uintptr_t)inj);
+  set_reg(MU_INJ_ENTRIES, INJ_ENTRIES);
+  set_reg(MU_REC_BASE, (uint64_t)(uintptr_t)rec);
+  set_reg(MU_REC_BYTES, REC_BYTES);
+  set_reg(MU_REC_TAIL_ADDR, (uint64_t)(uintptr_t)&rec_tail_word);
+  inj_tail = 0;
+  rec_head = 0;
+  static int world_members[1];
+  hpm_comm* w = &hpm_comms[MPI_COMM_WORLD];
+  w->used = 1;
+  w->size = hpm_world_size;
+  w->rank = hpm_world_rank;
+  w->world = malloc(sizeof(int) * (size_t)hpm_world_size);
+  for (int i = 0; i < hpm_world_size; ++i) w->world[i] = i;
+  w->ctx = 0;
+  hpm_comm* self = &hpm_comms[MPI_COMM_SELF];
+  self->used = 1;
+  self->size = 1;
+  self->rank = 0;
+  world_members[0] = hpm_world_rank;
+  self->world = world_members;
+  self->ctx = 2;
+  for (int i = 0; i < MAX_REQUESTS; ++i) requests[i].kind = HPM_REQ_FREE;
+  state = 1;
+  return MPI_SUCCESS;
+}
+
+int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
+  (void)required;
+  *provided = MPI_THREAD_FUNNELED;
+  return MPI_Init(argc, argv);
+}
+
+int MPI_Initialized(int* flag) {
+  *flag = state != 0;
+  return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int* flag) {
+  *flag = state == 2;
+  return MPI_SUCCESS;
+}
+
+int MPI_Finalize(void) {
+  if (state != 1) return MPI_ERR_OTHER;
+  MPI_Barrier(MPI_COMM_WORLD); /* every rank's messages have arrived */
+  state = 2;
+  return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+  (void)comm;
+  fprintf(stderr, "libmpi: MPI_Abort on rank %d with error code %d\n", hpm_world_rank, errorcode);
+  exit(errorcode == 0 ? 1 : errorcode);
+}
+
+double MPI_Wtime(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts); /* simulated time */
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double MPI_Wtick(void) {
+  return 1e-9;
+}
+
+hpm_req* hpm_request(MPI_Request r) {
+  if (r < 0 || r >= MAX_REQUESTS || requests[r].kind == HPM_REQ_FREE) return NULL;
+  return &requests[r];
+}
+
+static int new_request(int kind) {
+  for (int i = 0; i < MAX_REQUESTS; ++i) {
+    if (requests[i].kind == HPM_REQ_FREE) {
+      memset(&requests[i], 0, sizeof requests[i]);
+      requests[i].kind = kind;
+      return i;
+    }
+  }
+  fatal("more than 4096 requests outstanding");
+  return -1;
+}
+
+/* The message a packet starts: a posted receive that matches, or a new buffered message. */
+static void first_packet(const packet_header* h) {
+  for (int i = 0; i < posted_count; ++i) {
+    hpm_req* r = &requests[posted[i]];
+    if (r->ctx != h->ctx || (r->src != MPI_ANY_SOURCE && r->src != (int)h->src) ||
+        (r->tag != MPI_ANY_TAG && r->tag != h->tag))
+      continue;
+    memmove(&posted[i], &posted[i + 1], sizeof(int) * (size_t)(posted_count - i - 1));
+    --posted_count;
+    r->posted = 0;
+    r->receiving = 1;
+    r->bytes = h->length;
+    r->got = 0;
+    r->status.MPI_SOURCE = hpm_comm_rank_of(&hpm_comms[r->comm], (int)h->src);
+    r->status.MPI_TAG = h->tag;
+    arriving_req[h->src] = (int)(r - requests) + 1;
+    return;
+  }
+  hpm_msg* m = calloc(1, sizeof *m);
+  if (!m || !(m->data = malloc(h->length ? h->length : 1))) fatal("out of memory");
+  m->src = (int)h->src;
+  m->ctx = h->ctx;
+  m->tag = h->tag;
+  m->bytes = h->length;
+  *unexpected_tail = m;
+  unexpected_tail = &m->next;
+  arriving_msg[h->src] = m;
+}
+
+static void finish_receive(hpm_req* r) {
+  r->done = 1;
+  r->status.MPI_ERROR = r->bytes > r->capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  r->status.hpm_bytes = r->bytes > r->capacity ? r->capacity : r->bytes;
+}
+
+static void packet(const packet_header* h, const unsigned char* payload) {
+  if (h->offset == 0) first_packet(h);
+  if (arriving_req[h->src]) {
+    hpm_req* r = &requests[arriving_req[h->src] - 1];
+    if (h->offset < r->capacity) {
+      const uint64_t room = r->capacity - h->offset;
+      memcpy((char*)r->buf + h->offset, payload, h->bytes < room ? h->bytes : room);
+    }
+    r->got += h->bytes;
+    if (r->got >= r->bytes) {
+      arriving_req[h->src] = 0;
+      finish_receive(r);
+    }
+  } else {
+    hpm_msg* m = arriving_msg[h->src];
+    memcpy(m->data + h->offset, payload, h->bytes);
+    m->got += h->bytes;
+    if (m->got >= m->bytes) arriving_msg[h->src] = NULL;
+  }
+}
+
+int hpm_progress(void) {
+  const uint64_t tail = rec_tail_word;
+  if (tail == rec_head) return 0;
+  while (rec_head < tail) {
+    const uint64_t pos = rec_head % REC_BYTES;
+    const packet_header* h = (const packet_header*)(rec + pos);
+    if (h->bytes == SKIP) {
+      rec_head += REC_BYTES - pos;
+      continue;
+    }
+    packet(h, rec + pos + header_bytes);
+    rec_head += header_bytes + ((h->bytes + 31) & ~31ull);
+  }
+  set_reg(MU_REC_HEAD, rec_head);
+  return 1;
+}
+
+/* Waits until done(arg) holds, moving packets meanwhile. While no injection is outstanding it
+ * sleeps on the reception FIFO's tail word between packets (the unit wakes it); otherwise it
+ * polls, as injections complete by time alone. */
+static void wait_for(int (*done)(void*), void* arg) {
+  int idle = 0;
+  for (;;) {
+    /* (Read before done(): an injection completing between the two would otherwise leave a
+     * wait for it asleep with nothing to wake it.) */
+    const int injecting = reg(MU_INJ_DONE) != inj_tail;
+    if (done(arg)) return;
+    if (hpm_progress()) {
+      idle = 0;
+      continue;
+    }
+    if (++idle < SPINS || injecting) continue;
+    const uint32_t seen = (uint32_t)rec_head;
+    syscall(SYS_futex, &rec_tail_word, FUTEX_WAIT, seen, NULL, NULL, 0);
+    idle = 0;
+  }
+}
+
+int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag, MPI_Request* out) {
+  const int i = new_request(HPM_REQ_SEND);
+  hpm_req* r = &requests[i];
+  *out = i;
+  if (dest_world == MPI_PROC_NULL) {
+    r->done = 1;
+    return MPI_SUCCESS;
+  }
+  while (inj_tail - reg(MU_INJ_DONE) >= INJ_ENTRIES) hpm_progress();
+  descriptor* d = &inj[inj_tail % INJ_ENTRIES];
+  memset(d, 0, sizeof *d);
+  d->dest = (uint32_t)dest_world;
+  d->payload = (uint64_t)(uintptr_t)buf;
+  d->bytes = bytes;
+  d->ctx = ctx;
+  d->tag = tag;
+  d->length = bytes;
+  r->descriptor = ++inj_tail;
+  set_reg(MU_INJ_TAIL, inj_tail);
+  return MPI_SUCCESS;
+}
+
+int hpm_irecv(void* buf, uint64_t capacity, int comm, int src_world, int ctx, int tag,
+              MPI_Request* out) {
+  const int i = new_request(HPM_REQ_RECV);
+  hpm_req* r = &requests[i];
+  *out = i;
+  r->buf = buf;
+  r->capacity = capacity;
+  r->comm = comm;
+  r->src = src_world;
+  r->ctx = ctx;
+  r->tag = tag;
+  r->status.MPI_SOURCE = MPI_ANY_SOURCE;
+  r->status.MPI_TAG = MPI_ANY_TAG;
+  if (src_world == MPI_PROC_NULL) {
+    r->done = 1;
+    r->status.MPI_SOURCE = MPI_PROC_NULL;
+    return MPI_SUCCESS;
+  }
+  hpm_progress();
+  for (hpm_msg* m = unexpected_head; m; m = m->next) {
+    if (m->claimed || m->ctx != ctx || (src_world != MPI_ANY_SOURCE && m->src != src_world) ||
+        (tag != MPI_ANY_TAG && m->tag != tag))
+      continue;
+    m->claimed = 1;
+    r->msg = m;
+    r->bytes = m->bytes;
+    r->status.MPI_SOURCE = hpm_comm_rank_of(&hpm_comms[comm], m->src);
+    r->status.MPI_TAG = m->tag;
+    return MPI_SUCCESS;
+  }
+  if (posted_count == MAX_REQUESTS) fatal("too many posted receives");
+  posted[posted_count++] = i;
+  r->posted = 1;
+  return MPI_SUCCESS;
+}
+
+/* A request's completion without waiting: a send when the unit has injected its descriptor, a
+ * receive of a buffered message when all of it is here (copied out then). */
+static int complete(hpm_req* r) {
+  if (r->done) return 1;
+  if (r->kind == HPM_REQ_SEND) {
+    if (reg(MU_INJ_DONE) >= r->descriptor) r->done = 1;
+    return r->done;
+  }
+  hpm_msg* m = r->msg;
+  if (m == NULL || m->got < m->bytes) return 0;
+  memcpy(r->buf, m->data, m->bytes < r->capacity ? m->bytes : r->capacity);
+  hpm_msg** p = &unexpected_head;
+  while (*p != m) p = &(*p)->next;
+  *p = m->next;
+  if (unexpected_tail == &m->next) unexpected_tail = p;
+  free(m->data);
+  free(m);
+  r->msg = NULL;
+  finish_receive(r);
+  return 1;
+}
+
+static int complete_arg(void* arg) {
+  return complete((hpm_req*)arg);
+}
+
+int hpm_complete(MPI_Request r) {
+  return complete(&requests[r]);
+}
+
+static void release(MPI_Request* request, MPI_Status* status) {
+  hpm_req* r = &requests[*request];
+  if (status != MPI_STATUS_IGNORE) {
+    if (r->kind == HPM_REQ_RECV) {
+      *status = r->status;
+    } else {
+      status->MPI_ERROR = MPI_SUCCESS;
+    }
+  }
+  r->kind = HPM_REQ_FREE;
+  *request = MPI_REQUEST_NULL;
+}
+
+int hpm_wait(MPI_Request* request, MPI_Status* status) {
+  if (*request == MPI_REQUEST_NULL) return MPI_SUCCESS;
+  hpm_req* r = hpm_request(*request);
+  if (r == NULL) return MPI_ERR_REQUEST;
+  wait_for(complete_arg, r);
+  const int error = r->kind == HPM_REQ_RECV ? r->status.MPI_ERROR : MPI_SUCCESS;
+  release(request, status);
+  return error;
+}
+
+int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+  return hpm_wait(request, status);
+}
+
+int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+  *flag = 1;
+  if (*request == MPI_REQUEST_NULL) return MPI_SUCCESS;
+  hpm_req* r = hpm_request(*request);
+  if (r == NULL) return MPI_ERR_REQUEST;
+  hpm_progress();
+  if (!complete(r)) {
+    *flag = 0;
+    return MPI_SUCCESS;
+  }
+  const int error = r->kind == HPM_REQ_RECV ? r->status.MPI_ERROR : MPI_SUCCESS;
+  release(request, status);
+  return error;
+}
+
+int MPI_Request_free(MPI_Request* request) {
+  /* (A freed request still completes: a send's descriptor stays posted, a receive stays
+   * matched; its buffer must outlive it, as MPI says.) Here it is waited for at once. */
+  return hpm_wait(request, MPI_STATUS_IGNORE);
+}
+
+/* Probing: the first buffered message that a receive with these arguments would match. */
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int src = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : c->world[source];
+  hpm_progress();
+  for (hpm_msg* m = unexpected_head; m; m = m->next) {
+    if (m->claimed || m->ctx != c->ctx || (src != MPI_ANY_SOURCE && m->src != src) ||
+        (tag != MPI_ANY_TAG && m->tag != tag))
+      continue;
+    *flag = 1;
+    if (status != MPI_STATUS_IGNORE) {
+      status->MPI_SOURCE = hpm_comm_rank_of(c, m->src);
+      status->MPI_TAG = m->tag;
+      status->MPI_ERROR = MPI_SUCCESS;
+      status->hpm_bytes = m->bytes;
+    }
+    return MPI_SUCCESS;
+  }
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+
+typedef struct {
+  int source, tag;
+  MPI_Comm comm;
+  MPI_Status* status;
+} probe_args;
+
+static int probed(void* arg) {
+  probe_args* a = arg;
+  int flag = 0;
+  MPI_Iprobe(a->source, a->tag, a->comm, &flag, a->status);
+  return flag;
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  if (!hpm_comm_get(comm)) return MPI_ERR_COMM;
+  MPI_Status local;
+  probe_args a = {source, tag, comm, status == MPI_STATUS_IGNORE ? &local : status};
+  wait_for(probed, &a);
+  return MPI_SUCCESS;
+}

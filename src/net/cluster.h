@@ -1,0 +1,76 @@
+// Many nodes on a torus running one program SPMD, one process per node (rank = node id), in
+// one host process: the nodes advance in windows of the network's lookahead, and the packets
+// they inject move through the network model between windows (docs/network.md, "Windows").
+//
+// The contract that keeps results exact: a packet injected at cycle t enters the network at
+// t + injection_cycles and lands in a memory at least lookahead cycles after t, so while every
+// node runs the window [W, W + L) nothing another node does in it can reach it before W + L.
+// After the window the network advances to W + L + injection_cycles (no later injection can
+// enter before that) and hands each node the packets due in its memory, all at or after W + L.
+// The result does not depend on the order the nodes run in a window.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/types.h"
+#include "kernel/kernel.h"
+#include "net/message_unit.h"
+#include "net/network.h"
+#include "node/machine.h"
+#include "node/simulation.h"
+#include "stats/stats.h"
+
+namespace hpm::net {
+
+struct ClusterOptions {
+  // Where each node's standard output and error go: kPrefixed writes them to out_fd / err_fd
+  // line by line as "[K] line" (lines of different nodes in window order); kFiles to
+  // DIR/node-K.stdout and DIR/node-K.stderr.
+  enum class Output : u8 { kPrefixed, kFiles } output = Output::kPrefixed;
+  std::string output_dir;
+  int in_fd = 0;  // node 0's standard input (the others read /dev/null), as mpirun does
+  int out_fd = 1;
+  int err_fd = 2;
+};
+
+class Cluster {
+ public:
+  // machine.network.shape gives the nodes; throws Error for a bad output directory.
+  Cluster(const MachineConfig& machine, RunOptions options, ClusterOptions cluster);
+  ~Cluster();
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+
+  // Loads the program on every node (hpm::Error for bad programs).
+  void exec(const std::string& path, const std::vector<std::string>& argv,
+            const std::vector<std::string>& envp);
+  // Runs every node to its end. A node that fails (non-zero status) ends the others at the end
+  // of that window, as an MPI job ends; when every live node waits for a packet and none is in
+  // flight the run is deadlocked and every node ends with a report saying so.
+  void run(const Kernel::InterruptSource& interrupted = {});
+
+  u32 nodes() const;
+  Simulation& node(u32 i);
+  const Simulation& node(u32 i) const;
+  const Network& network() const;
+  const MessageUnit& messageUnit(u32 i) const;
+  // The first failing node's status (earliest end, then lowest node), else 0.
+  int exitStatus() const;
+  // Every node's termination report, each line prefixed "node K: ".
+  std::string reports() const;
+  Cycle elapsedCycles() const;  // the latest node's
+  u64 retiredInstructions() const;
+  u64 windows() const;
+  // The network's and the message units' statistics.
+  void visitStats(stats::Visitor& v) const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace hpm::net

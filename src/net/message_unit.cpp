@@ -1,0 +1,204 @@
+#include "net/message_unit.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "kernel/kernel.h"
+
+namespace hpm::net {
+namespace {
+
+enum Register : u64 {
+  kRank = 0x000,
+  kNodes = 0x008,
+  kDimensions = 0x010,
+  kShape = 0x018,
+  kCoords = 0x020,
+  kMaxPayload = 0x028,
+  kHeaderBytes = 0x030,
+  kInjBase = 0x100,
+  kInjEntries = 0x108,
+  kInjTail = 0x110,
+  kInjDone = 0x118,
+  kInjErrors = 0x120,
+  kRecBase = 0x200,
+  kRecBytes = 0x208,
+  kRecTailAddr = 0x210,
+  kRecHead = 0x218,
+  kRecTail = 0x220,
+};
+
+constexpr u64 kChunk = 32;
+
+u64 roundUp(u64 n, u64 to) {
+  return (n + to - 1) / to * to;
+}
+
+}  // namespace
+
+MessageUnit::MessageUnit(u32 node, const Torus& torus, const NetworkParams& params, Kernel& kernel,
+                         std::function<Cycle()> now, std::function<void(Packet)> send,
+                         std::function<u64(u64)> link_cycles)
+    : node_(node),
+      torus_(torus),
+      params_(params),
+      kernel_(kernel),
+      now_(std::move(now)),
+      send_(std::move(send)),
+      link_cycles_(std::move(link_cycles)) {}
+
+u64 MessageUnit::readRegister(int, u64 offset) {
+  switch (offset) {
+    case kRank: return node_;
+    case kNodes: return torus_.nodes();
+    case kDimensions: return torus_.dimensions();
+    case kShape:
+    case kCoords: {
+      u64 packed = 0;
+      for (u32 d = 0; d < torus_.dimensions() && d < 8; ++d) {
+        const u32 v = offset == kShape ? torus_.dims()[d] : torus_.coordinate(node_, d);
+        packed |= u64{v & 0xff} << (8 * d);
+      }
+      return packed;
+    }
+    case kMaxPayload: return params_.max_payload_bytes;
+    case kHeaderBytes: return params_.header_bytes;
+    case kInjBase: return inj_base_;
+    case kInjEntries: return inj_entries_;
+    case kInjTail: return inj_tail_;
+    case kInjDone: return doneBy(now_());
+    case kInjErrors: return stats_.descriptor_errors;
+    case kRecBase: return rec_base_;
+    case kRecBytes: return rec_bytes_;
+    case kRecTailAddr: return rec_tail_addr_;
+    case kRecHead: return rec_head_;
+    case kRecTail: return rec_tail_;
+    default: return 0;
+  }
+}
+
+void MessageUnit::writeRegister(int, u64 offset, u64 value) {
+  switch (offset) {
+    case kInjBase: inj_base_ = value; return;
+    case kInjEntries: inj_entries_ = value; return;
+    case kInjTail:
+      if (value > inj_tail_) inject(value, now_());
+      return;
+    case kRecBase: rec_base_ = value & ~(kChunk - 1); return;
+    case kRecBytes: rec_bytes_ = value & ~(kChunk - 1); return;
+    case kRecTailAddr: rec_tail_addr_ = value & ~u64{7}; return;
+    case kRecHead:
+      rec_head_ = std::min(std::max(value, rec_head_), rec_tail_);
+      store(now_());
+      return;
+    default: ++stats_.reserved_writes; return;
+  }
+}
+
+u64 MessageUnit::doneBy(Cycle now) const {
+  return static_cast<u64>(std::upper_bound(done_at_.begin(), done_at_.end(), now) -
+                          done_at_.begin());
+}
+
+void MessageUnit::inject(u64 upto, Cycle now) {
+  GuestMemory& memory = kernel_.memory();
+  for (; inj_tail_ < upto; ++inj_tail_) {
+    // A refused descriptor is done at once and sends nothing.
+    const auto refuse = [&] {
+      ++stats_.descriptor_errors;
+      done_at_.push_back(std::max(now, done_at_.empty() ? 0 : done_at_.back()));
+    };
+    std::array<u8, kDescriptorBytes> d{};
+    if (inj_entries_ == 0 ||
+        !memory.read(inj_base_ + inj_tail_ % inj_entries_ * kDescriptorBytes, d.data(), d.size())) {
+      refuse();
+      continue;
+    }
+    u32 dest = 0;
+    u64 payload_addr = 0, payload_bytes = 0;
+    std::memcpy(&dest, d.data(), 4);
+    std::memcpy(&payload_addr, d.data() + 8, 8);
+    std::memcpy(&payload_bytes, d.data() + 16, 8);
+    // (At most 4 GiB per descriptor: the length is checked before the copy is made.)
+    if (dest >= torus_.nodes() || payload_bytes > (u64{1} << 32)) {
+      refuse();
+      continue;
+    }
+    std::vector<u8> payload(payload_bytes);
+    if (!memory.read(payload_addr, payload.data(), payload.size())) {
+      refuse();
+      continue;
+    }
+    ++stats_.descriptors;
+    stats_.bytes_injected += payload_bytes;
+    Cycle at = std::max(now + params_.injection_cycles, inject_free_);
+    u64 offset = 0;
+    do {
+      const u64 n = std::min(params_.max_payload_bytes, payload_bytes - offset);
+      Packet p;
+      p.src = node_;
+      p.dst = dest;
+      p.seq = packet_seq_++;
+      p.entered = at;
+      p.bytes.assign(params_.header_bytes + roundUp(n, kChunk), 0);
+      const u32 src32 = node_, n32 = static_cast<u32>(n);
+      std::memcpy(p.bytes.data(), &src32, 4);
+      std::memcpy(p.bytes.data() + 4, &n32, 4);
+      std::memcpy(p.bytes.data() + 8, &offset, 8);
+      std::memcpy(p.bytes.data() + 16, d.data() + 24, kHeaderSoftwareBytes);
+      if (n != 0) std::memcpy(p.bytes.data() + params_.header_bytes, payload.data() + offset, n);
+      // The unit stores one packet after another for the network at the link's rate.
+      const u64 hold = link_cycles_(p.bytes.size());
+      at += hold;
+      ++stats_.packets_injected;
+      if (dest == node_) {
+        // Through the unit alone, as if over a link of the network's rate.
+        receive(at + params_.reception_cycles, std::move(p));
+      } else {
+        send_(std::move(p));
+      }
+      offset += n;
+    } while (offset < payload_bytes);
+    inject_free_ = at;
+    done_at_.push_back(at);
+  }
+}
+
+void MessageUnit::receive(Cycle when, Packet packet) {
+  kernel_.at(when, [this, p = std::move(packet)](Cycle t) mutable {
+    waiting_.push_back(std::move(p));
+    store(t);
+    if (!waiting_.empty()) ++stats_.fifo_full_waits;  // this packet found no room
+  });
+}
+
+void MessageUnit::store(Cycle when) {
+  GuestMemory& memory = kernel_.memory();
+  bool stored = false;
+  while (!waiting_.empty() && rec_bytes_ != 0) {
+    const Packet& p = waiting_.front();
+    const u64 size = p.bytes.size();
+    const u64 pos = rec_tail_ % rec_bytes_;
+    const u64 skip = pos + size > rec_bytes_ ? rec_bytes_ - pos : 0;
+    if (skip + size > rec_bytes_ - (rec_tail_ - rec_head_)) break;  // full: wait for REC_HEAD
+    if (skip != 0) {
+      const std::array<u32, 2> header{node_, kSkip};
+      memory.write(rec_base_ + pos, header.data(), sizeof header);
+    }
+    memory.write(rec_base_ + (rec_tail_ + skip) % rec_bytes_, p.bytes.data(), size);
+    rec_tail_ += skip + size;
+    ++stats_.packets_received;
+    u32 n = 0;
+    std::memcpy(&n, p.bytes.data() + 4, 4);
+    stats_.bytes_received += n;
+    waiting_.pop_front();
+    stored = true;
+  }
+  if (stored && rec_tail_addr_ != 0) {
+    memory.write(rec_tail_addr_, &rec_tail_, sizeof rec_tail_);
+    kernel_.wakeFutexWaiters(rec_tail_addr_, when);
+  }
+}
+
+}  // namespace hpm::net

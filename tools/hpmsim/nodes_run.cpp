@@ -1,0 +1,81 @@
+#include "tools/hpmsim/nodes_run.h"
+
+#include <fmt/core.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "net/cluster.h"
+#include "stats/stats.h"
+#include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/output.h"
+
+namespace hpm::tools {
+
+int runNodes(const NodesRun& r) {
+  net::ClusterOptions co;
+  if (!r.output_dir.empty()) {
+    co.output = net::ClusterOptions::Output::kFiles;
+    co.output_dir = r.output_dir;
+  }
+  std::fflush(stdout);
+  net::Cluster cluster(r.machine, r.options, co);
+  cluster.exec(r.command[0], r.command, r.envp);
+  const auto start = std::chrono::steady_clock::now();
+  cluster.run(pendingInterrupt);
+  const double host_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  const u64 instructions = cluster.retiredInstructions();
+  const u64 cycles = cluster.elapsedCycles();
+  const double mips = host_seconds > 0 ? instructions / host_seconds / 1e6 : 0.0;
+  auto visitAll = [&](stats::Visitor& v) {
+    v.counter("instructions", instructions, "Instructions retired by all nodes");
+    v.counter("cycles", cycles, "Simulated time of the run: the latest node's, in cycles");
+    v.real("host_seconds", host_seconds, "Host wall-clock time of the simulation");
+    v.real("mips", mips, "Retired instructions per host second, in millions");
+    v.text("mode", r.mode, "Run mode");
+    v.counter("exit_status", static_cast<u64>(cluster.exitStatus()),
+              "The first failing node's exit status (0: none failed)");
+    cluster.visitStats(v);
+    v.beginList("nodes");
+    for (u32 n = 0; n < cluster.nodes(); ++n) {
+      const Simulation& sim = cluster.node(n);
+      v.beginGroup("");
+      v.counter("node", n, "Node id (MPI rank)");
+      v.counter("instructions", sim.retiredInstructions(), "Instructions it retired");
+      v.counter("cycles", sim.elapsedCycles(), "Its simulated time");
+      v.counter("exit_status", static_cast<u64>(sim.kernel().termination().status),
+                "Its exit status");
+      sim.visitStats(v);
+      v.endGroup();
+    }
+    v.endList();
+  };
+  if (!r.stats_json.empty()) {
+    stats::JsonWriter json;
+    visitAll(json);
+    MachineConfig machine = r.machine;
+    json.result()["config"] = machineJson(machine);
+    json.result()["command"] = r.command;
+    writeTextFile(r.stats_json, json.result().dump(2) + "\n");
+  }
+  if (!r.stats_text.empty()) {
+    stats::TextWriter text;
+    visitAll(text);
+    writeTextFile(r.stats_text, text.str());
+  }
+  std::fflush(stdout);
+  fmt::print(stderr, "{}", cluster.reports());
+  if (r.summary) {
+    fmt::print(stderr,
+               "hpmsim: {} on {} nodes of {} ({}, {} mode): {} instructions, {} cycles, {} "
+               "windows, {} packets, {:.3f} s host, {:.1f} MIPS, exit status {}\n",
+               r.command[0], cluster.nodes(), r.machine.name, r.machine.network.shape, r.mode,
+               instructions, cycles, cluster.windows(), cluster.network().packetsDelivered(),
+               host_seconds, mips, cluster.exitStatus());
+  }
+  return cluster.exitStatus();
+}
+
+}  // namespace hpm::tools
