@@ -5,6 +5,7 @@
 #                                  the test oracle (qemu-user), the fuzzing toolchain and the
 #                                  reference PAPI (libpapi-dev, for the host build of a PAPI
 #                                  example), and Chromium (the reports' browser test)
+#                                  and Open MPI (the host builds of the guest MPI programs)
 #   scripts/deps.sh list build|test   prints the packages, one a line, and installs nothing
 set -euo pipefail
 
@@ -14,7 +15,7 @@ build_packages=(
   gcc-riscv64-linux-gnu g++-riscv64-linux-gnu
 )
 test_packages=(libgtest-dev libgmock-dev libbenchmark-dev qemu-user clang libclang-rt-14-dev
-               clang-format libpapi-dev chromium)
+               clang-format libpapi-dev chromium openmpi-bin libopenmpi-dev)
 
 list_only=0
 if [ "${1:-}" = "list" ]; then

@@ -312,6 +312,16 @@ void Cluster::visitStats(stats::Visitor& v) const {
     v.counter("fifo_full_waits", s.fifo_full_waits,
               "Packets that waited for room in the reception FIFO");
     v.counter("reserved_writes", s.reserved_writes, "Writes to offsets with no register");
+    v.beginList("sent_to");
+    for (u32 d = 0; d < s.packets_to.size(); ++d) {
+      if (s.packets_to[d] == 0) continue;
+      v.beginGroup("");
+      v.counter("node", d, "Destination node");
+      v.counter("packets", s.packets_to[d], "Packets sent there");
+      v.counter("chunks", s.chunks_to[d], "32-byte chunks sent there (headers included)");
+      v.endGroup();
+    }
+    v.endList();
     v.endGroup();
   }
   v.endList();

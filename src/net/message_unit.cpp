@@ -46,7 +46,10 @@ MessageUnit::MessageUnit(u32 node, const Torus& torus, const NetworkParams& para
       kernel_(kernel),
       now_(std::move(now)),
       send_(std::move(send)),
-      link_cycles_(std::move(link_cycles)) {}
+      link_cycles_(std::move(link_cycles)) {
+  stats_.packets_to.assign(torus_.nodes(), 0);
+  stats_.chunks_to.assign(torus_.nodes(), 0);
+}
 
 u64 MessageUnit::readRegister(int, u64 offset) {
   switch (offset) {
@@ -152,6 +155,8 @@ void MessageUnit::inject(u64 upto, Cycle now) {
       const u64 hold = link_cycles_(p.bytes.size());
       at += hold;
       ++stats_.packets_injected;
+      ++stats_.packets_to[dest];
+      stats_.chunks_to[dest] += p.chunks();
       if (dest == node_) {
         // Through the unit alone, as if over a link of the network's rate.
         receive(at + params_.reception_cycles, std::move(p));

@@ -58,6 +58,9 @@ struct MessageUnitStats {
   u64 descriptor_errors = 0;  // refused descriptors
   u64 fifo_full_waits = 0;    // packets that waited for room in the reception FIFO
   u64 reserved_writes = 0;    // writes to offsets with no register
+  // By destination node: packets and 32-byte chunks (header included) sent there.
+  std::vector<u64> packets_to;
+  std::vector<u64> chunks_to;
 };
 
 class MessageUnit final : public DeviceProvider {

@@ -1,0 +1,28 @@
+/* Faults of a many-node job, for the cluster's tests: `exit R S` makes rank R exit with status S
+ * after a barrier while the others wait for a message that never comes (the job must end with
+ * status S); `deadlock` makes every rank wait for a message nobody sends; `abort R` calls
+ * MPI_Abort(MPI_COMM_WORLD, 3) on rank R. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const char* what = argc > 1 ? argv[1] : "deadlock";
+  const int who = argc > 2 ? atoi(argv[2]) : 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (strcmp(what, "exit") == 0 && rank == who) {
+    printf("rank %d exits\n", rank);
+    fflush(stdout);
+    exit(argc > 3 ? atoi(argv[3]) : 1);
+  }
+  if (strcmp(what, "abort") == 0 && rank == who) MPI_Abort(MPI_COMM_WORLD, 3);
+  int x = 0;
+  MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 42, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Finalize();
+  return 0;
+}

@@ -1,0 +1,304 @@
+// Guest MPI programs on many simulated nodes (`hpmsim run --nodes N`): their results against
+// the sequential answers and against the same sources built for the host and run under Debian's
+// Open MPI; determinism; and how a job ends when a node fails, deadlocks or aborts.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "tests/support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using hpm::test::RunResult;
+using hpm::test::TempDir;
+using nlohmann::json;
+
+const std::string kHpmsim = HPM_TEST_HPMSIM;
+const std::string kGuestBin = HPM_TEST_GUEST_BIN_DIR;
+const std::string kHostBin = HPM_TEST_HOST_MPI_DIR;
+const std::string kMpirun = HPM_TEST_MPIRUN;
+constexpr std::chrono::seconds kTimeout{300};
+
+RunResult run(const std::vector<std::string>& argv, const fs::path& cwd,
+              std::vector<std::string> env = {}) {
+  env.insert(env.end(), {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"});
+  return hpm::test::runProcess(argv, env, "", cwd, kTimeout);
+}
+
+RunResult hpmsim(const std::vector<std::string>& args, const fs::path& cwd) {
+  std::vector<std::string> argv = {kHpmsim};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run(argv, cwd);
+}
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Each node's standard output of a run of `program` on `nodes` simulated nodes.
+std::vector<std::string> simulatedOutputs(const std::string& program,
+                                          const std::vector<std::string>& args, int nodes) {
+  TempDir dir("hpm-mpi");
+  std::vector<std::string> argv = {"run", "--nodes", std::to_string(nodes), "--node-output", "."};
+  argv.push_back("--");
+  argv.push_back(kGuestBin + "/" + program);
+  argv.insert(argv.end(), args.begin(), args.end());
+  const RunResult r = hpmsim(argv, dir.path());
+  EXPECT_EQ(r.status(), 0) << r.describe();
+  std::vector<std::string> out;
+  for (int n = 0; n < nodes; ++n) {
+    out.push_back(readFile(dir.path() / ("node-" + std::to_string(n) + ".stdout")));
+  }
+  return out;
+}
+
+// Each rank's standard output of the host build under Open MPI's mpirun with `ranks` processes.
+std::vector<std::string> openMpiOutputs(const std::string& program,
+                                        const std::vector<std::string>& args, int ranks) {
+  TempDir dir("hpm-ompi");
+  std::vector<std::string> argv = {
+      kMpirun, "--oversubscribe",       "-np", std::to_string(ranks), "--output-filename",
+      "out",   kHostBin + "/" + program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  // (Open MPI refuses to run as root unless told; the CI machine runs the tests as root.)
+  const RunResult r = run(argv, dir.path(),
+                          {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+                           "OMPI_MCA_plm_rsh_agent=", "TMPDIR=" + dir.path().string()});
+  EXPECT_EQ(r.status(), 0) << r.describe();
+  std::vector<std::string> out;
+  for (int n = 0; n < ranks; ++n) {
+    out.push_back(readFile(dir.path() / "out" / "1" / ("rank." + std::to_string(n)) / "stdout"));
+  }
+  return out;
+}
+
+TEST(MpiGuest, TheRingPassesTheTokenRoundEveryNodeCount) {
+  for (int nodes : {1, 2, 3, 4, 8}) {
+    const auto out = simulatedOutputs("mpi_ring", {"3"}, nodes);
+    ASSERT_EQ(out.size(), static_cast<std::size_t>(nodes));
+    const long token = 3L * nodes * (nodes - 1) / 2;
+    EXPECT_NE(out[0].find("ring: " + std::to_string(nodes) + " ranks, 3 laps, token " +
+                          std::to_string(token) + "\n"),
+              std::string::npos)
+        << out[0];
+    for (int r = 0; r < nodes; ++r) {
+      const int prev = (r + nodes - 1) % nodes;
+      EXPECT_NE(out[r].find("rank " + std::to_string(r) + " got " + std::to_string(prev) +
+                            " from " + std::to_string(prev) + " (tag 99, 1 int)"),
+                std::string::npos)
+          << nodes << " nodes, rank " << r << ": " << out[r];
+    }
+  }
+}
+
+TEST(MpiGuest, EveryCollectiveMatchesTheSequentialResultOnEveryNodeCount) {
+  for (int nodes : {1, 2, 3, 5, 8}) {
+    const auto out = simulatedOutputs("mpi_collectives", {}, nodes);
+    EXPECT_NE(out[0].find("collectives: " + std::to_string(nodes) + " ranks, all passed"),
+              std::string::npos)
+        << out[0];
+  }
+}
+
+TEST(MpiGuest, TheBlueGenePTorusRunsTheSameCollectives) {
+  TempDir dir("hpm-mpi");
+  const RunResult r =
+      hpmsim({"run", "--machine", "bgp", "--nodes", "4", "--", kGuestBin + "/mpi_collectives"},
+             dir.path());
+  EXPECT_EQ(r.status(), 0) << r.describe();
+  EXPECT_NE(r.out.find("[0] collectives: 4 ranks, all passed"), std::string::npos) << r.out;
+}
+
+// The same sources built for the host and run under Open MPI print the same bytes on every
+// rank: the collectives' checks, the stencil's sums and CG's residuals (both programs add
+// partial sums in rank order and are built without fused multiply-adds, so the numbers are
+// the same bits).
+TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
+  struct Case {
+    std::string program;
+    std::vector<std::string> args;
+    int ranks;
+  };
+  for (const Case& c : {Case{"mpi_ring", {"5"}, 4}, Case{"mpi_collectives", {}, 4},
+                        Case{"mpi_collectives", {"40"}, 3}, Case{"mpi_stencil", {"64", "40"}, 4},
+                        Case{"mpi_cg", {"48"}, 4}, Case{"mpi_cg", {"40"}, 3}}) {
+    const auto sim = simulatedOutputs(c.program, c.args, c.ranks);
+    const auto host = openMpiOutputs(c.program, c.args, c.ranks);
+    ASSERT_EQ(sim.size(), host.size());
+    for (int r = 0; r < c.ranks; ++r) {
+      EXPECT_EQ(sim[r], host[r]) << c.program << " rank " << r << " of " << c.ranks;
+    }
+    EXPECT_FALSE(sim[0].empty()) << c.program;
+  }
+}
+
+json statsOf(const std::vector<std::string>& args) {
+  TempDir dir("hpm-mpi");
+  std::vector<std::string> argv = {"run", "--stats-json", "stats.json"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const RunResult r = hpmsim(argv, dir.path());
+  EXPECT_EQ(r.status(), 0) << r.describe();
+  json j = json::parse(std::ifstream(dir.path() / "stats.json"));
+  j["stdout"] = r.out;
+  for (const char* host : {"host_seconds", "mips", "command"}) j.erase(host);
+  return j;
+}
+
+TEST(MpiGuest, TheSameJobGivesTheSameOutputCountsAndCyclesOnEveryRun) {
+  for (const char* mode : {"timing", "functional"}) {
+    const std::vector<std::string> args = {
+        "--mode", mode, "--nodes", "4", "--", kGuestBin + "/mpi_cg", "32"};
+    const json a = statsOf(args);
+    const json b = statsOf(args);
+    EXPECT_EQ(a, b) << mode;
+    EXPECT_GT(a.at("network").at("packets_delivered").get<unsigned long>(), 0u) << mode;
+  }
+}
+
+// The links' ground truth (what the NWUnit counts) is exactly what dimension-order routing
+// says: every packet a message unit sent to a node crosses each link of the route there once,
+// and nothing else crosses any link. Checked on a ring, a 2x2x2 and a 3x3 torus, the route
+// walked here by the documented rule (first dimension first, the shorter way round, plus on a
+// tie).
+TEST(MpiGuest, EachLinkCarriesExactlyThePacketsAndChunksItsRoutesGiveIt) {
+  for (const std::string shape : {"4x1x1x1x1", "2x2x2x1x1", "3x3x1x1x1"}) {
+    const json s =
+        statsOf({"--set", "network.shape=" + shape, "--", kGuestBin + "/mpi_collectives", "20"});
+    std::vector<unsigned> dims;
+    for (std::size_t at = 0; at < shape.size(); at += 2) dims.push_back(shape[at] - '0');
+    const unsigned nd = static_cast<unsigned>(dims.size());
+    std::map<std::tuple<unsigned, unsigned, std::string>, std::pair<unsigned long, unsigned long>>
+        expected;  // (node, dimension, direction) -> (packets, chunks)
+    const auto coord = [&](unsigned node, unsigned d) {
+      unsigned stride = 1;
+      for (unsigned k = d + 1; k < nd; ++k) stride *= dims[k];
+      return node / stride % dims[d];
+    };
+    const auto step = [&](unsigned node, unsigned d, int delta) {
+      unsigned stride = 1;
+      for (unsigned k = d + 1; k < nd; ++k) stride *= dims[k];
+      const unsigned c = coord(node, d);
+      const unsigned to = (c + dims[d] + delta) % dims[d];
+      return node - c * stride + to * stride;
+    };
+    const json& units = s.at("message_units");
+    for (unsigned src = 0; src < units.size(); ++src) {
+      for (const json& t : units[src].at("sent_to")) {
+        const unsigned dst = t.at("node");
+        unsigned at = src;
+        for (unsigned d = 0; d < nd; ++d) {
+          while (coord(at, d) != coord(dst, d)) {
+            const unsigned plus = (coord(dst, d) + dims[d] - coord(at, d)) % dims[d];
+            const bool up = plus <= dims[d] - plus;
+            auto& e = expected[{at, d, up ? "+" : "-"}];
+            e.first += t.at("packets").get<unsigned long>();
+            e.second += t.at("chunks").get<unsigned long>();
+            at = step(at, d, up ? 1 : -1);
+          }
+        }
+      }
+    }
+    std::map<std::tuple<unsigned, unsigned, std::string>, std::pair<unsigned long, unsigned long>>
+        actual;
+    for (const json& l : s.at("network").at("links")) {
+      actual[{l.at("node"), l.at("dimension"), l.at("direction")}] = {l.at("packets"),
+                                                                      l.at("chunks")};
+    }
+    EXPECT_FALSE(actual.empty()) << shape;
+    EXPECT_EQ(actual, expected) << shape;
+  }
+}
+
+TEST(MpiGuest, AFailingNodeEndsTheJobWithItsStatusAndTheOthersSayWhy) {
+  TempDir dir("hpm-mpi");
+  const RunResult r =
+      hpmsim({"run", "--nodes", "4", "--", kGuestBin + "/mpi_fail", "exit", "2", "7"}, dir.path());
+  EXPECT_EQ(r.status(), 7) << r.describe();
+  EXPECT_NE(r.out.find("[2] rank 2 exits"), std::string::npos) << r.out;
+  for (int n : {0, 1, 3}) {
+    EXPECT_NE(r.err.find("node " + std::to_string(n) + ": hpmsim: node " + std::to_string(n) +
+                         " ended at cycle"),
+              std::string::npos)
+        << r.err;
+  }
+  EXPECT_NE(r.err.find("node 2 failed (exit status 7)"), std::string::npos) << r.err;
+}
+
+TEST(MpiGuest, AJobWhoseRanksAllWaitForNothingIsADeadlock) {
+  TempDir dir("hpm-mpi");
+  const RunResult r = hpmsim({"run", "--nodes", "3", "--", kGuestBin + "/mpi_fail"}, dir.path());
+  EXPECT_EQ(r.status(), 5) << r.describe();  // ExitCode::kGuestFault
+  for (int n : {0, 1, 2}) {
+    EXPECT_NE(r.err.find("node " + std::to_string(n) +
+                         ": hpmsim: deadlock: every thread of every node is blocked"),
+              std::string::npos)
+        << r.err;
+  }
+}
+
+TEST(MpiGuest, MpiAbortEndsTheJobWithItsErrorCode) {
+  TempDir dir("hpm-mpi");
+  const RunResult r =
+      hpmsim({"run", "--nodes", "3", "--", kGuestBin + "/mpi_fail", "abort", "1"}, dir.path());
+  EXPECT_EQ(r.status(), 3) << r.describe();
+  EXPECT_NE(r.err.find("[1] libmpi: MPI_Abort on rank 1 with error code 3"), std::string::npos)
+      << r.err;
+}
+
+TEST(MpiGuest, AnMpiProgramOnOneNodeWithoutTheNetworkSaysHowToRunIt) {
+  TempDir dir("hpm-mpi");
+  const RunResult r = hpmsim({"run", "--", kGuestBin + "/mpi_ring"}, dir.path());
+  EXPECT_EQ(r.status(), 70) << r.describe();
+  EXPECT_NE(r.err.find("no message unit (/dev/hpm/mu): run with hpmsim run --nodes N"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(MpiGuest, NodeOptionsThatContradictOrNameNoDirectoryAreRefused) {
+  TempDir dir("hpm-mpi");
+  const std::string ring = kGuestBin + "/mpi_ring";
+  RunResult r =
+      hpmsim({"run", "--nodes", "4", "--set", "network.shape=2x1x1x1x1", "--", ring}, dir.path());
+  EXPECT_EQ(r.status(), 2) << r.describe();
+  EXPECT_NE(r.err.find("--nodes 4 and network.shape 2x1x1x1x1 (2 nodes) disagree"),
+            std::string::npos)
+      << r.err;
+  r = hpmsim({"run", "--nodes", "2", "--node-output", "missing", "--", ring}, dir.path());
+  EXPECT_EQ(r.status(), 2) << r.describe();
+  EXPECT_NE(r.err.find("--node-output 'missing' is not a directory"), std::string::npos) << r.err;
+  r = hpmsim({"run", "--set", "network.shape=2x0", "--", ring}, dir.path());
+  EXPECT_EQ(r.status(), 3) << r.describe();
+  EXPECT_NE(r.err.find("network.shape '2x0' is not a torus shape"), std::string::npos) << r.err;
+  r = hpmsim({"run", "--nodes", "2", "--mode", "profile", "--", ring}, dir.path());
+  EXPECT_EQ(r.status(), 2) << r.describe();
+  EXPECT_NE(r.err.find("--mode profile is not available with many nodes yet"), std::string::npos)
+      << r.err;
+}
+
+TEST(MpiGuest, EachNodesLinesArePrefixedWithItsRank) {
+  TempDir dir("hpm-mpi");
+  const RunResult r =
+      hpmsim({"run", "--nodes", "3", "--", kGuestBin + "/mpi_ring", "1"}, dir.path());
+  EXPECT_EQ(r.status(), 0) << r.describe();
+  std::istringstream lines(r.out);
+  int count = 0;
+  for (std::string line; std::getline(lines, line); ++count) {
+    EXPECT_TRUE(line.starts_with("[0] ") || line.starts_with("[1] ") || line.starts_with("[2] "))
+        << line;
+  }
+  EXPECT_EQ(count, 4);  // the ring's result and each rank's line
+}
+
+}  // namespace

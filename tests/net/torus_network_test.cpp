@@ -1,0 +1,169 @@
+// The torus's coordinates and routes, the shapes `--nodes N` picks, and the network model's
+// timing rules (net/network.h), each checked against the formula the model documents.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "net/network.h"
+#include "net/torus.h"
+#include "node/network_params.h"
+
+namespace hpm::net {
+namespace {
+
+TEST(Torus, NodeIdsAreCoordinatesWithTheFirstDimensionMostSignificant) {
+  const Torus t({2, 3, 4});
+  EXPECT_EQ(t.nodes(), 24u);
+  EXPECT_EQ(t.links(), 24u * 6);
+  for (u32 n = 0; n < t.nodes(); ++n) {
+    EXPECT_EQ(t.coordinate(n, 0) * 12 + t.coordinate(n, 1) * 4 + t.coordinate(n, 2), n);
+  }
+}
+
+TEST(Torus, EveryRouteReachesItsDestinationInTheShortestHopCount) {
+  for (const std::vector<u32>& dims :
+       {std::vector<u32>{4, 4, 4, 4, 2}, std::vector<u32>{5, 1, 3}, std::vector<u32>{2}}) {
+    const Torus t(dims);
+    for (u32 src = 0; src < t.nodes(); ++src) {
+      for (u32 dst = 0; dst < t.nodes(); ++dst) {
+        u32 at = src, hops = 0;
+        while (at != dst) {
+          at = t.linkTarget(t.nextLink(at, dst));
+          ASSERT_LE(++hops, t.nodes());
+        }
+        EXPECT_EQ(hops, t.hops(src, dst));
+        u32 shortest = 0;  // per dimension, the shorter way round
+        for (u32 d = 0; d < t.dimensions(); ++d) {
+          const u32 size = dims[d];
+          const u32 plus = (t.coordinate(dst, d) + size - t.coordinate(src, d)) % size;
+          shortest += std::min(plus, size - plus);
+        }
+        EXPECT_EQ(hops, shortest);
+      }
+    }
+  }
+}
+
+TEST(Torus, RoutesFinishADimensionBeforeTheNextAndTakePlusOnATie) {
+  const Torus t({4, 4});
+  // From (0,0) to (2,3): the first dimension first; 2 steps either way round is a tie: plus.
+  const u32 first = t.nextLink(0, 2 * 4 + 3);
+  EXPECT_EQ(first, Torus::linkOf(0, 0, 0, 2));
+  EXPECT_EQ(t.linkTarget(first), 4u);  // (1,0)
+  // Then in the second dimension the shorter way: 3 steps plus is 1 step minus.
+  EXPECT_EQ(t.nextLink(2 * 4, 2 * 4 + 3), Torus::linkOf(8, 1, 1, 2));
+  EXPECT_EQ(t.linkTarget(Torus::linkOf(8, 1, 1, 2)), 2u * 4 + 3);
+}
+
+TEST(TorusShape, NodesGoIntoTheMachinesDimensionsAsBalancedAsTheFactorsAllow) {
+  EXPECT_EQ(torusShapeFor(1, 5), "1x1x1x1x1");
+  EXPECT_EQ(torusShapeFor(8, 5), "2x2x2x1x1");
+  EXPECT_EQ(torusShapeFor(64, 5), "4x2x2x2x2");
+  EXPECT_EQ(torusShapeFor(12, 3), "3x2x2");
+  EXPECT_EQ(torusShapeFor(7, 5), "7x1x1x1x1");
+  EXPECT_EQ(torusShapeFor(16, 3), "4x2x2");
+  EXPECT_EQ(parseTorusShape("2x3x1"), (std::vector<u32>{2, 3, 1}));
+  for (const char* bad : {"", "2x", "x2", "0x2", "ax2", "2x-1", "2 x2"}) {
+    EXPECT_TRUE(parseTorusShape(bad).empty()) << bad;
+  }
+}
+
+NetworkParams params() {
+  NetworkParams p;
+  p.link_gbytes_per_s = 2.0;
+  p.hop_cycles = 64;
+  p.injection_cycles = 200;
+  p.reception_cycles = 150;
+  return p;
+}
+
+Packet packet(u32 src, u32 dst, u64 seq, Cycle entered, u64 bytes) {
+  Packet p;
+  p.src = src;
+  p.dst = dst;
+  p.seq = seq;
+  p.entered = entered;
+  p.bytes.assign(bytes, 0);
+  return p;
+}
+
+constexpr u64 kClock = 1'600'000'000;
+
+TEST(Network, ALinkHoldsAPacketItsBytesOverTheBandwidthRoundedUp) {
+  const Network n(params(), Torus({2}), kClock);
+  EXPECT_EQ(n.linkCycles(32), 26u);    // 25.6
+  EXPECT_EQ(n.linkCycles(544), 436u);  // 435.2
+  NetworkParams slow = params();
+  slow.link_gbytes_per_s = 1.0;
+  EXPECT_EQ(Network(slow, Torus({2}), kClock).linkCycles(544), 871u);  // 870.4
+}
+
+TEST(Network, LookaheadIsInjectionOneHopTheSmallestPacketAndReception) {
+  const Network n(params(), Torus({4}), kClock);
+  EXPECT_EQ(n.lookahead(), 200u + 64 + 26 + 150);
+}
+
+TEST(Network, APacketOnAnIdleRouteLandsAfterItsHopsOneLinkTimeAndTheReception) {
+  // Virtual cut-through: the head moves on at each router; the tail follows one link time
+  // behind. Delivery = entered + hops x hop + link time + reception.
+  for (u32 dst : {1u, 2u, 3u, 5u}) {
+    Network n(params(), Torus({8}), kClock);
+    n.inject(packet(0, dst, 0, 1000, 544));
+    const auto ds = n.advance(~Cycle{0});
+    ASSERT_EQ(ds.size(), 1u);
+    const u32 hops = std::min(dst, 8 - dst);
+    EXPECT_EQ(ds[0].when, 1000 + hops * 64 + 436 + 150) << dst;
+    EXPECT_EQ(ds[0].packet.dst, dst);
+  }
+}
+
+TEST(Network, PacketsSharingALinkLeaveOneLinkTimeApart) {
+  Network n(params(), Torus({4}), kClock);
+  n.inject(packet(0, 1, 0, 1000, 544));
+  n.inject(packet(0, 2, 1, 1000, 96));  // the same first link, queued behind
+  n.inject(packet(3, 2, 0, 1000, 96));  // another link: no wait
+  const auto ds = n.advance(~Cycle{0});
+  ASSERT_EQ(ds.size(), 3u);
+  // (Delivery order: time, then source.)
+  EXPECT_EQ(ds[0].packet.src, 3u);
+  EXPECT_EQ(ds[0].when, 1000 + 64 + n.linkCycles(96) + 150);
+  EXPECT_EQ(ds[1].when, 1000 + 64 + 436 + 150);
+  // The second waits 436 cycles for the link, then has the next link to itself.
+  EXPECT_EQ(ds[2].when, 1000 + 436 + 2 * 64 + n.linkCycles(96) + 150);
+  EXPECT_EQ(n.links()[Torus::linkOf(0, 0, 0, 1)].wait_cycles, 436u);
+}
+
+TEST(Network, LinksCountThePacketsAndChunksOfEveryPacketCrossingThem) {
+  const Torus torus({3, 3});
+  Network n(params(), torus, kClock);
+  n.inject(packet(0, 8, 0, 0, 544));  // (0,0) -> (2,2): minus in both dimensions
+  n.inject(packet(0, 8, 1, 0, 64));
+  n.advance(~Cycle{0});
+  std::set<u32> used;
+  for (u32 at = 0; at != 8; at = torus.linkTarget(torus.nextLink(at, 8))) {
+    used.insert(torus.nextLink(at, 8));
+  }
+  EXPECT_EQ(used.size(), 2u);
+  for (u32 l = 0; l < torus.links(); ++l) {
+    const LinkStats& s = n.links()[l];
+    EXPECT_EQ(s.packets, used.contains(l) ? 2u : 0u) << l;
+    EXPECT_EQ(s.chunks, used.contains(l) ? 17u + 2u : 0u) << l;
+  }
+}
+
+TEST(Network, AdvanceMovesOnlyStepsBeforeTheHorizon) {
+  Network n(params(), Torus({4}), kClock);
+  n.inject(packet(0, 2, 0, 500, 64));
+  EXPECT_TRUE(n.advance(500).empty());  // its first step is at 500: not before 500
+  EXPECT_FALSE(n.idle());
+  EXPECT_EQ(n.nextStep(), 500u);
+  EXPECT_TRUE(n.advance(501).empty());  // it crossed the first link; the second is at 564
+  EXPECT_EQ(n.nextStep(), 564u);
+  const auto ds = n.advance(565);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_TRUE(n.idle());
+  EXPECT_EQ(n.packetsDelivered(), 1u);
+}
+
+}  // namespace
+}  // namespace hpm::net
