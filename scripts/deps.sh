@@ -4,7 +4,7 @@
 #   scripts/deps.sh test           that, plus what the tests need: GoogleTest, Google Benchmark,
 #                                  the test oracle (qemu-user), the fuzzing toolchain and the
 #                                  reference PAPI (libpapi-dev, for the host build of a PAPI
-#                                  example), and Chromium (the reports' browser test)
+#                                  example), Chromium (the reports' browser test)
 #                                  and Open MPI (the host builds of the guest MPI programs)
 #   scripts/deps.sh list build|test   prints the packages, one a line, and installs nothing
 set -euo pipefail

@@ -142,6 +142,9 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
         [&c](Packet p) { c.network.inject(std::move(p)); },
         [&c](u64 bytes) { return c.network.linkCycles(bytes); }));
     kernel.addDeviceProvider(c.units.back().get());
+    sim->addTruthSource([unit = c.units.back().get()](probe::Event e, u32 instance) {
+      return unit->groundTruth(e, instance);
+    });
     c.sims.push_back(std::move(sim));
   }
 }

@@ -37,6 +37,29 @@ u64 roundUp(u64 n, u64 to) {
 
 }  // namespace
 
+std::span<const probe::TruthRow<MessageUnit>> MessageUnit::truthTable() {
+  // (Counted from published events only, as the kernel's I/O events are.)
+  using Row = probe::TruthRow<MessageUnit>;
+  static const Row kRows[] = {
+      {probe::Event::kMuPacketsInjected,
+       [](const MessageUnit& u, u32, probe::TruthTerms& t) {
+         t.push_back({&u.stats_.packets_injected});
+       },
+       probe::Changes::kAnytime, probe::Tally::kNone},
+      {probe::Event::kMuMessagesInjected,
+       [](const MessageUnit& u, u32, probe::TruthTerms& t) {
+         t.push_back({&u.stats_.descriptors});
+       },
+       probe::Changes::kAnytime, probe::Tally::kNone},
+      {probe::Event::kMuFifoPacketsReceived,
+       [](const MessageUnit& u, u32, probe::TruthTerms& t) {
+         t.push_back({&u.stats_.packets_received});
+       },
+       probe::Changes::kAnytime, probe::Tally::kNone},
+  };
+  return kRows;
+}
+
 MessageUnit::MessageUnit(u32 node, const Torus& torus, const NetworkParams& params, Kernel& kernel,
                          std::function<Cycle()> now, std::function<void(Packet)> send,
                          std::function<u64(u64)> link_cycles)
@@ -133,8 +156,6 @@ void MessageUnit::inject(u64 upto, Cycle now) {
       refuse();
       continue;
     }
-    ++stats_.descriptors;
-    stats_.bytes_injected += payload_bytes;
     Cycle at = std::max(now + params_.injection_cycles, inject_free_);
     u64 offset = 0;
     do {
@@ -151,10 +172,12 @@ void MessageUnit::inject(u64 upto, Cycle now) {
       std::memcpy(p.bytes.data() + 8, &offset, 8);
       std::memcpy(p.bytes.data() + 16, d.data() + 24, kHeaderSoftwareBytes);
       if (n != 0) std::memcpy(p.bytes.data() + params_.header_bytes, payload.data() + offset, n);
-      // The unit stores one packet after another for the network at the link's rate.
+      // The unit stores one packet after another for the network at the link's rate; a packet
+      // is stored (counted) when its last byte is.
       const u64 hold = link_cycles_(p.bytes.size());
       at += hold;
-      ++stats_.packets_injected;
+      const bool last = offset + n == payload_bytes;
+      kernel_.at(at, [this, last, payload_bytes](Cycle t) { stored(t, last, payload_bytes); });
       ++stats_.packets_to[dest];
       stats_.chunks_to[dest] += p.chunks();
       if (dest == node_) {
@@ -168,6 +191,17 @@ void MessageUnit::inject(u64 upto, Cycle now) {
     inject_free_ = at;
     done_at_.push_back(at);
   }
+}
+
+void MessageUnit::stored(Cycle when, bool last, u64 message_bytes) {
+  ++stats_.packets_injected;
+  probe::Bus* bus = kernel_.probeBus();
+  if (bus != nullptr) bus->setNow(std::max(bus->now(), when));
+  HPM_PROBE(bus, kMuPacketsInjected, 0, 1);
+  if (!last) return;
+  ++stats_.descriptors;
+  stats_.bytes_injected += message_bytes;
+  HPM_PROBE(bus, kMuMessagesInjected, 0, 1);
 }
 
 void MessageUnit::receive(Cycle when, Packet packet) {
@@ -194,6 +228,10 @@ void MessageUnit::store(Cycle when) {
     memory.write(rec_base_ + (rec_tail_ + skip) % rec_bytes_, p.bytes.data(), size);
     rec_tail_ += skip + size;
     ++stats_.packets_received;
+    if (probe::Bus* bus = kernel_.probeBus()) {
+      bus->setNow(std::max(bus->now(), when));
+      HPM_PROBE(bus, kMuFifoPacketsReceived, 0, 1);
+    }
     u32 n = 0;
     std::memcpy(&n, p.bytes.data() + 4, 4);
     stats_.bytes_received += n;

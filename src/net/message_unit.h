@@ -34,6 +34,8 @@
 
 #include <deque>
 #include <functional>
+#include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -41,6 +43,7 @@
 #include "kernel/device.h"
 #include "net/network.h"
 #include "node/network_params.h"
+#include "stats/probe.h"
 
 namespace hpm {
 class Kernel;
@@ -48,7 +51,8 @@ class Kernel;
 
 namespace hpm::net {
 
-// What the unit did (the IOUnit's message events' ground truth).
+// What the unit did (the IOUnit's message events' ground truth: each counted at the cycle its
+// event is published on the node's probe bus; truthTable()).
 struct MessageUnitStats {
   u64 descriptors = 0;        // messages injected (PEVT_MU_MSG_INJ)
   u64 packets_injected = 0;   // packets stored for the network (PEVT_MU_PKT_INJ)
@@ -81,6 +85,11 @@ class MessageUnit final : public DeviceProvider {
   void receive(Cycle when, Packet packet);
 
   const MessageUnitStats& stats() const { return stats_; }
+  // The IOUnit's message events and the statistics that are their ground truth.
+  static std::span<const probe::TruthRow<MessageUnit>> truthTable();
+  std::optional<u64> groundTruth(probe::Event e, u32 instance) const {
+    return probe::truthOf(truthTable(), *this, e, instance);
+  }
 
   // DeviceProvider
   int findDevice(std::string_view path) const override { return path == kPath ? 0 : -1; }
@@ -91,6 +100,8 @@ class MessageUnit final : public DeviceProvider {
 
  private:
   void inject(u64 upto, Cycle now);
+  // A packet's last byte stored for the network at `when` (`last`: its message's last packet).
+  void stored(Cycle when, bool last, u64 message_bytes);
   void store(Cycle when);  // writes waiting packets that fit
   u64 doneBy(Cycle now) const;
 

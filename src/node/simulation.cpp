@@ -141,7 +141,8 @@ struct Simulation::Impl {
   // model publishes at all, and per hardware thread whether any instruction-mix event is wanted.
   Cycle hook_first = ~Cycle{0};
   std::function<Cycle(Cycle)> timed_hook;
-  bool hook_installed = false;  // in the kernel (run: once)
+  bool hook_installed = false;                         // in the kernel (run: once)
+  std::vector<Simulation::TruthSource> truth_sources;  // addTruthSource
   std::function<void(u32, bool, Cycle)> region_hook;
   std::vector<RegionSpan> region_spans;
   u64 region_spans_dropped = 0;
@@ -844,7 +845,15 @@ std::optional<u64> Simulation::groundTruth(probe::Event e, u32 instance) const {
   if (impl_->model) {
     if (auto v = impl_->model->groundTruth(e, instance)) return v;
   }
-  return probe::truthOf(Impl::truthTable(), *impl_, e, instance);
+  if (auto v = probe::truthOf(Impl::truthTable(), *impl_, e, instance)) return v;
+  for (const TruthSource& source : impl_->truth_sources) {
+    if (auto v = source(e, instance)) return v;
+  }
+  return std::nullopt;
+}
+
+void Simulation::addTruthSource(TruthSource source) {
+  impl_->truth_sources.push_back(std::move(source));
 }
 
 const probe::TransactionCounts* Simulation::transactionTruth() const {

@@ -147,6 +147,10 @@ class Simulation {
   // publishing it keeps (kernel, timing model, memory system, the driver: probe::TruthRow), if
   // it is kept in this run's mode.
   std::optional<u64> groundTruth(probe::Event e, u32 instance) const;
+  // A model outside the node publishing on its bus (the message unit) names its ground truth
+  // here: groundTruth asks each source after the node's own models.
+  using TruthSource = std::function<std::optional<u64>(probe::Event e, u32 instance)>;
+  void addTruthSource(TruthSource source);
   // The interconnect's transactions so far by type and snoop result (the ground truth of the
   // interconnect monitor's counters); null without a memory system (the functional mode).
   const probe::TransactionCounts* transactionTruth() const;

@@ -224,7 +224,13 @@ enum class Rate : u8 {
   X(IoBytesWritten, kNode, kPulse, kAny, "Bytes written")                                          \
   X(IoConsoleWrites, kNode, kPulse, kAverageOne, "Writes to the standard output and error")        \
   X(IoConsoleBytes, kNode, kPulse, kAny, "Bytes written to the standard output and error")         \
-  X(IoOpens, kNode, kPulse, kAverageOne, "Files opened")
+  X(IoOpens, kNode, kPulse, kAverageOne, "Files opened")                                           \
+  /* ---- the message unit (many nodes: src/net) ---- */                                           \
+  X(MuPacketsInjected, kNode, kPulse, kOne,                                                        \
+    "Message unit: packets stored for the network (all their bytes read)")                         \
+  X(MuMessagesInjected, kNode, kPulse, kOne,                                                       \
+    "Message unit: messages (descriptors) all of whose packets are stored for the network")        \
+  X(MuFifoPacketsReceived, kNode, kPulse, kAny, "Message unit: packets stored to a reception FIFO")
 
 enum class Event : u16 {
 #define HPM_X(name, scope, kind, rate, doc) k##name,
