@@ -122,9 +122,10 @@ TEST(MpiGuest, TheBlueGenePTorusRunsTheSameCollectives) {
 }
 
 // The same sources built for the host and run under Open MPI print the same bytes on every
-// rank: the collectives' checks, the stencil's sums and CG's residuals (both programs add
-// partial sums in rank order and are built without fused multiply-adds, so the numbers are
-// the same bits).
+// rank: the collectives' checks, the Cartesian topology's coordinates, neighbours and
+// sub-grids (MPI_Dims_create's shapes included), the stencil's sums and CG's residuals (both
+// programs add partial sums in rank order and are built without fused multiply-adds, so the numbers
+// are the same bits).
 TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
   struct Case {
     std::string program;
@@ -133,7 +134,8 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
   };
   for (const Case& c : {Case{"mpi_ring", {"5"}, 4}, Case{"mpi_collectives", {}, 4},
                         Case{"mpi_collectives", {"40"}, 3}, Case{"mpi_stencil", {"64", "40"}, 4},
-                        Case{"mpi_cg", {"48"}, 4}, Case{"mpi_cg", {"40"}, 3}}) {
+                        Case{"mpi_cg", {"48"}, 4}, Case{"mpi_cg", {"40"}, 3},
+                        Case{"mpi_topology", {}, 6}, Case{"mpi_topology", {}, 4}}) {
     const auto sim = simulatedOutputs(c.program, c.args, c.ranks);
     const auto host = openMpiOutputs(c.program, c.args, c.ranks);
     ASSERT_EQ(sim.size(), host.size());

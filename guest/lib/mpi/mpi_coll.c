@@ -13,7 +13,16 @@
 
 #include "mpi_impl.h"
 
-enum { TAG_BARRIER = 1, TAG_BCAST, TAG_REDUCE, TAG_GATHER, TAG_SCATTER, TAG_ALLTOALL, TAG_SCAN };
+enum {
+  TAG_BARRIER = 1,
+  TAG_BCAST,
+  TAG_REDUCE,
+  TAG_GATHER,
+  TAG_SCATTER,
+  TAG_ALLTOALL,
+  TAG_SCAN,
+  TAG_EXSCAN
+};
 
 hpm_comm* hpm_comm_get(MPI_Comm comm) {
   if (!hpm_ready() || comm < 0 || comm >= HPM_MAX_COMMS || !hpm_comms[comm].used) return NULL;
@@ -288,6 +297,73 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
     free(prefix);
   }
   if (c->rank + 1 < c->size) csend(c, recvbuf, bytes, c->rank + 1, TAG_SCAN);
+  return err;
+}
+
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int size = hpm_type_size(type);
+  if (size == 0) return MPI_ERR_TYPE;
+  const size_t bytes = (size_t)count * (size_t)size;
+  unsigned char* mine = malloc(bytes + 1);
+  unsigned char* prefix = malloc(bytes + 1);
+  if (!mine || !prefix) return MPI_ERR_OTHER;
+  memcpy(mine, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes);
+  /* Linear: rank r receives the prefix of ranks 0..r-1 (rank 0's recvbuf is left as it is),
+   * and passes on that prefix combined with its own value. */
+  int err = MPI_SUCCESS;
+  if (c->rank > 0) {
+    crecv(c, comm, prefix, bytes, c->rank - 1, TAG_EXSCAN);
+    memcpy(recvbuf, prefix, bytes);
+    err = hpm_reduce_apply(op, type, prefix, mine, count);
+  }
+  if (c->rank + 1 < c->size) csend(c, mine, bytes, c->rank + 1, TAG_EXSCAN);
+  free(mine);
+  free(prefix);
+  return err;
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                       MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  const int size = hpm_type_size(type);
+  if (size == 0) return MPI_ERR_TYPE;
+  int* displs = malloc(sizeof(int) * (size_t)c->size);
+  if (!displs) return MPI_ERR_OTHER;
+  int total = 0;
+  for (int i = 0; i < c->size; ++i) {
+    displs[i] = total;
+    total += recvcounts[i];
+  }
+  /* The whole vector reduced at rank 0, then each part sent to its rank. */
+  void* all = malloc((size_t)total * (size_t)size + 1);
+  if (!all) {
+    free(displs);
+    return MPI_ERR_OTHER;
+  }
+  const void* in = sendbuf;
+  if (sendbuf == MPI_IN_PLACE) in = recvbuf;
+  int err = MPI_Reduce(in, all, total, type, op, 0, comm);
+  if (!err) {
+    err = MPI_Scatterv(all, recvcounts, displs, type, recvbuf, recvcounts[c->rank], type, 0, comm);
+  }
+  free(all);
+  free(displs);
+  return err;
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
+                             MPI_Op op, MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  int* counts = malloc(sizeof(int) * (size_t)c->size);
+  if (!counts) return MPI_ERR_OTHER;
+  for (int i = 0; i < c->size; ++i) counts[i] = recvcount;
+  const int err = MPI_Reduce_scatter(sendbuf, recvbuf, counts, type, op, comm);
+  free(counts);
   return err;
 }
 

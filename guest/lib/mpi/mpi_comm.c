@@ -187,17 +187,17 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
  * context any member of the parent knows (contexts go in pairs; see mpi_impl.h). */
 static int next_context = 4;
 
-static int agree_context(MPI_Comm parent) {
+int hpm_agree_context(MPI_Comm parent) {
   int mine = next_context, agreed = 0;
   MPI_Allreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, parent);
   next_context = agreed + 2;
   return agreed;
 }
 
-static int new_comm(int size, int rank, int* world, int ctx, MPI_Comm* out) {
+int hpm_new_comm(int size, int rank, int* world, int ctx, MPI_Comm* out) {
   for (int i = 2; i < HPM_MAX_COMMS; ++i) {
     if (hpm_comms[i].used) continue;
-    hpm_comms[i] = (hpm_comm){1, size, rank, world, ctx};
+    hpm_comms[i] = (hpm_comm){1, size, rank, world, ctx, 0, NULL, NULL};
     *out = i;
     return MPI_SUCCESS;
   }
@@ -207,17 +207,27 @@ static int new_comm(int size, int rank, int* world, int ctx, MPI_Comm* out) {
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int ctx = agree_context(comm);
+  const int ctx = hpm_agree_context(comm);
   int* world = malloc(sizeof(int) * (size_t)c->size);
   if (!world) return MPI_ERR_OTHER;
   memcpy(world, c->world, sizeof(int) * (size_t)c->size);
-  return new_comm(c->size, c->rank, world, ctx, newcomm);
+  const int err = hpm_new_comm(c->size, c->rank, world, ctx, newcomm);
+  if (err || c->ndims == 0) return err;
+  /* A duplicate keeps the topology. */
+  hpm_comm* n = &hpm_comms[*newcomm];
+  n->ndims = c->ndims;
+  n->dims = malloc(sizeof(int) * (size_t)c->ndims);
+  n->periods = malloc(sizeof(int) * (size_t)c->ndims);
+  if (!n->dims || !n->periods) return MPI_ERR_OTHER;
+  memcpy(n->dims, c->dims, sizeof(int) * (size_t)c->ndims);
+  memcpy(n->periods, c->periods, sizeof(int) * (size_t)c->ndims);
+  return MPI_SUCCESS;
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int ctx = agree_context(comm);
+  const int ctx = hpm_agree_context(comm);
   int mine[3] = {color, key, c->rank};
   int* all = malloc(sizeof(int) * 3 * (size_t)c->size);
   if (!all) return MPI_ERR_OTHER;
@@ -251,7 +261,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   free(all);
   /* Each color's communicator may share the context: their members differ, and messages are
    * matched by source as well as context. */
-  return new_comm(n, rank, world, ctx, newcomm);
+  return hpm_new_comm(n, rank, world, ctx, newcomm);
 }
 
 int MPI_Comm_free(MPI_Comm* comm) {
@@ -259,6 +269,8 @@ int MPI_Comm_free(MPI_Comm* comm) {
   hpm_comm* c = hpm_comm_get(*comm);
   if (!c) return MPI_ERR_COMM;
   free(c->world);
+  free(c->dims);
+  free(c->periods);
   c->used = 0;
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;

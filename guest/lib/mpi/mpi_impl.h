@@ -17,6 +17,10 @@ typedef struct {
   int rank;
   int* world; /* world rank of each member */
   int ctx;
+  /* A Cartesian communicator's dimensions and periodicity (ndims 0: none). */
+  int ndims;
+  int* dims;
+  int* periods;
 } hpm_comm;
 
 /* A message that arrived (or is arriving) before a receive matched it. */
@@ -72,6 +76,11 @@ int hpm_complete(MPI_Request r);
 /* Moves what the reception FIFO holds into receives and buffered messages; nonzero if it did. */
 int hpm_progress(void);
 hpm_req* hpm_request(MPI_Request r);
+
+/* A new communicator of `size` members (world ranks `world`, owned), this process at `rank`, on
+ * context `ctx`; agree_context gives a context every member of `parent` agrees on. */
+int hpm_new_comm(int size, int rank, int* world, int ctx, MPI_Comm* out);
+int hpm_agree_context(MPI_Comm parent);
 
 /* Datatypes and operations. */
 int hpm_type_size(MPI_Datatype type); /* 0: unknown */
