@@ -200,7 +200,13 @@ void Cluster::run(const Kernel::InterruptSource& interrupted) {
     const bool delivered = deliver(c.network.advance(end + inject));
     window = end;
     if (!all_waiting || delivered) continue;
-    if (c.network.idle()) {
+    // Every live node waits for a packet: nothing can be injected until one lands, so the
+    // network may run ahead to the first landing, and the nodes' next window start there.
+    std::vector<Delivery> first;
+    while (first.empty() && !c.network.idle()) {
+      first = c.network.advance(c.network.nextStep() + 1);
+    }
+    if (first.empty()) {
       for (u32 n = 0; n < c.sims.size(); ++n) {
         c.sims[n]->kernel().endRun(
             static_cast<int>(ExitCode::kGuestFault),
@@ -211,10 +217,6 @@ void Cluster::run(const Kernel::InterruptSource& interrupted) {
       c.failed = 0;
       break;
     }
-    // Every live node waits for a packet: nothing can be injected until one lands, so the
-    // network may run ahead to the first landing, and the nodes' next window start there.
-    std::vector<Delivery> first;
-    while (first.empty()) first = c.network.advance(c.network.nextStep() + 1);
     window = std::max(window, first.front().when);
     deliver(std::move(first));
     deliver(c.network.advance(window + inject));

@@ -223,6 +223,37 @@ TEST(MpiGuest, EachLinkCarriesExactlyThePacketsAndChunksItsRoutesGiveIt) {
   }
 }
 
+// The message unit's registers driven by a guest without libmpi (guest/mpi/mu_raw.c): identity,
+// a refused descriptor, a write with no register, a message to oneself, and a reception FIFO
+// too small for what arrives: the packets wait in the unit, then arrive in order and intact,
+// after skip headers at the FIFO's end. In both run modes.
+TEST(MpiGuest, TheMessageUnitsRegistersBehaveAsDocumented) {
+  for (const char* mode : {"timing", "functional"}) {
+    const json s = statsOf({"--mode", mode, "--nodes", "2", "--", kGuestBin + "/mu_raw", "20"});
+    const std::string& out = s.at("stdout").get_ref<const std::string&>();
+    for (int r : {0, 1}) {
+      const std::string p = "[" + std::to_string(r) + "] rank " + std::to_string(r);
+      EXPECT_NE(out.find(p + " of 2, 5 dimensions, shape 0x101010102, coords " +
+                         (r == 0 ? "0" : "0x1") + ", max payload 512, header 32"),
+                std::string::npos)
+          << out;
+      EXPECT_NE(out.find(p + ": refused 1, done 1, reserved reads 0"), std::string::npos) << out;
+      EXPECT_NE(out.find(p + ": 10 bytes from " + std::to_string(r) + ", tag 7: to myself"),
+                std::string::npos)
+          << out;
+      const json& unit = s.at("message_units").at(r);
+      EXPECT_EQ(unit.at("descriptor_errors"), 1) << mode;
+      EXPECT_EQ(unit.at("reserved_writes"), 1) << mode;
+    }
+    EXPECT_NE(out.find("[0] rank 0: received 20 messages in order and intact: yes, skip headers "
+                       "seen: yes"),
+              std::string::npos)
+        << out;
+    EXPECT_GT(s.at("message_units").at(0).at("fifo_full_waits").get<int>(), 0) << mode;
+    EXPECT_EQ(s.at("message_units").at(0).at("packets_received"), 21) << mode;
+  }
+}
+
 TEST(MpiGuest, AFailingNodeEndsTheJobWithItsStatusAndTheOthersSayWhy) {
   TempDir dir("hpm-mpi");
   const RunResult r =
