@@ -267,6 +267,34 @@ int Bgpm_ReadEvent(unsigned hEvtSet, unsigned evtIdx, uint64_t* pValue);
 int Bgpm_ReadEventList(unsigned hEvtSet, uint64_t* pValues, unsigned* pLen);
 int Bgpm_WriteEvent(unsigned hEvtSet, unsigned evtIdx, uint64_t value);
 int Bgpm_L2_ReadEvent(unsigned hEvtSet, unsigned slice, unsigned idx, uint64_t* pValue);
+
+/* The network unit's links (BG/Q's numbering: link 2d is dimension d's minus link, 2d + 1 its
+ * plus link, link 10 the I/O link): masks for Bgpm_Attach and Bgpm_NW_ReadLinkEvent. A network
+ * event set counts the links it is attached to (none until Bgpm_Attach). */
+#define UPC_NW_LINK_bit(b) (1 << (15 - (b)))
+typedef enum {
+  UPC_NW_ALL_LINKS = 0xFFE0,
+  UPC_NW_ALL_TORUS_LINKS = 0xFFC0,
+  UPC_NW_ALL_IO_LINK = 0x0020,
+  UPC_NW_LINK_A = 0xC000,
+  UPC_NW_LINK_A_MINUS = 0x8000,
+  UPC_NW_LINK_A_PLUS = 0x4000,
+  UPC_NW_LINK_B = 0x3000,
+  UPC_NW_LINK_B_MINUS = 0x2000,
+  UPC_NW_LINK_B_PLUS = 0x1000,
+  UPC_NW_LINK_C = 0x0C00,
+  UPC_NW_LINK_C_MINUS = 0x0800,
+  UPC_NW_LINK_C_PLUS = 0x0400,
+  UPC_NW_LINK_D = 0x0300,
+  UPC_NW_LINK_D_MINUS = 0x0200,
+  UPC_NW_LINK_D_PLUS = 0x0100,
+  UPC_NW_LINK_E = 0x00C0,
+  UPC_NW_LINK_E_MINUS = 0x0080,
+  UPC_NW_LINK_E_PLUS = 0x0040,
+} UPC_NW_LinkMasks;
+/* An event of a network set summed over the links of `linkMask` (attached or not). */
+int Bgpm_NW_ReadLinkEvent(unsigned hEvtSet, unsigned evtIdx, UPC_NW_LinkMasks linkMask,
+                          uint64_t* pValue);
 int Bgpm_CNK_SampleEvent(unsigned hEvtSet, unsigned evtIdx, uint64_t* pValue);
 
 #ifdef __cplusplus

@@ -56,6 +56,14 @@ struct Cluster::Impl {
   };
   std::vector<std::array<Stream, 2>> streams;
   std::vector<u8> wrote;  // per node: wrote to its console since the last drain
+  // Per node and link port: what its link counters count (the NWUnit's ground truth), each
+  // counted at the cycle its event is published on the node's bus.
+  struct LinkCounts {
+    u64 chunks_sent = 0;
+    u64 packets_received = 0;
+    u64 packets_to_node = 0;
+  };
+  std::vector<std::vector<LinkCounts>> link_counts;
   OwnedFd null_in;
   u64 windows = 0;
   u64 dropped = 0;  // packets for nodes that had ended
@@ -67,6 +75,12 @@ struct Cluster::Impl {
         network(m.network, Torus(parseTorusShape(m.network.shape)), m.clockHz()) {}
 
   void drain(u32 node, bool final);
+  // A crossing's events: chunks sent on the sending node's port, the packet received on the
+  // receiving node's port of the same cable (same dimension, the other direction). Ports are
+  // BG/Q's link numbers: 2 x dimension for the minus link, + 1 for the plus link.
+  void crossed(const LinkCrossing& x);
+  void publish(u32 node, u32 port, probe::Event e, u64 LinkCounts::*stat, u64 count, Cycle at);
+  std::optional<u64> linkTruth(u32 node, probe::Event e, u32 port) const;
   void endOthers(u32 failed_node);
 };
 
@@ -96,6 +110,48 @@ void Cluster::Impl::drain(u32 node, bool final) {
   }
 }
 
+void Cluster::Impl::publish(u32 node, u32 port, probe::Event e, u64 LinkCounts::*stat, u64 count,
+                            Cycle at) {
+  Kernel& kernel = sims[node]->kernel();
+  if (kernel.finished()) return;
+  kernel.at(at, [this, node, port, e, stat, count](Cycle t) {
+    link_counts[node][port].*stat += count;
+    probe::Bus* bus = sims[node]->kernel().probeBus();
+    if (bus != nullptr && bus->wants(e, port)) {
+      bus->setNow(std::max(bus->now(), t));
+      bus->pulse(e, port, count);
+    }
+  });
+}
+
+void Cluster::Impl::crossed(const LinkCrossing& x) {
+  // (The counters' link numbers are BG/Q's: 2 x dimension for minus, + 1 for plus, as
+  // UPC_NW_LINK_bit numbers them; the network's own are 2 x dimension + 0 for plus.)
+  const u32 ports = 2 * network.torus().dimensions();
+  const u32 from = x.link / ports, port = (x.link % ports) ^ 1;
+  const u32 to = network.torus().linkTarget(x.link);
+  publish(from, port, probe::Event::kNwChunksSent, &LinkCounts::chunks_sent, x.chunks, x.sent);
+  publish(to, port ^ 1, probe::Event::kNwPacketsReceived, &LinkCounts::packets_received, 1,
+          x.arrived);
+  if (x.last) {
+    publish(to, port ^ 1, probe::Event::kNwPacketsToNode, &LinkCounts::packets_to_node, 1,
+            x.arrived);
+  }
+}
+
+std::optional<u64> Cluster::Impl::linkTruth(u32 node, probe::Event e, u32 port) const {
+  const std::vector<LinkCounts>& ports = link_counts[node];
+  const auto at = [&](u64 LinkCounts::*stat) -> u64 {
+    return port < ports.size() ? ports[port].*stat : 0;  // (the I/O link carries nothing)
+  };
+  switch (e) {
+    case probe::Event::kNwChunksSent: return at(&LinkCounts::chunks_sent);
+    case probe::Event::kNwPacketsReceived: return at(&LinkCounts::packets_received);
+    case probe::Event::kNwPacketsToNode: return at(&LinkCounts::packets_to_node);
+    default: return std::nullopt;
+  }
+}
+
 void Cluster::Impl::endOthers(u32 failed_node) {
   const Termination& why = sims[failed_node]->kernel().termination();
   for (u32 n = 0; n < sims.size(); ++n) {
@@ -114,6 +170,8 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
   c.null_in = OwnedFd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   c.streams.resize(n);
   c.wrote.assign(n, 0);
+  c.link_counts.assign(n, std::vector<Impl::LinkCounts>(2 * c.network.torus().dimensions()));
+  c.network.onCrossing([&c](const LinkCrossing& x) { c.crossed(x); });
   options.timed_devices = true;
   for (u32 node = 0; node < n; ++node) {
     std::array<int, 3> stdio{node == 0 ? c.options.in_fd : c.null_in.fd, -1, -1};
@@ -142,8 +200,9 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
         [&c](Packet p) { c.network.inject(std::move(p)); },
         [&c](u64 bytes) { return c.network.linkCycles(bytes); }));
     kernel.addDeviceProvider(c.units.back().get());
-    sim->addTruthSource([unit = c.units.back().get()](probe::Event e, u32 instance) {
-      return unit->groundTruth(e, instance);
+    sim->addTruthSource([unit = c.units.back().get(), &c, node](probe::Event e, u32 instance) {
+      if (auto v = unit->groundTruth(e, instance)) return v;
+      return c.linkTruth(node, e, instance);
     });
     c.sims.push_back(std::move(sim));
   }
@@ -158,8 +217,11 @@ void Cluster::exec(const std::string& path, const std::vector<std::string>& argv
 
 void Cluster::run(const Kernel::InterruptSource& interrupted) {
   Impl& c = *impl_;
-  const Cycle lookahead = c.network.lookahead();
+  // Windows no longer than the injection latency: before a window starts, the network has
+  // moved every packet to the window's end, so each link crossing a node's counters see in the
+  // window is known (and published at its cycle) before the node runs it.
   const Cycle inject = c.machine.network.injection_cycles;
+  const Cycle lookahead = std::min(c.network.lookahead(), inject);
   for (auto& sim : c.sims) sim->kernel().setInterruptSource(interrupted);
   const auto deliver = [&c](std::vector<Delivery> ds) {
     for (Delivery& d : ds) {
@@ -279,9 +341,12 @@ void Cluster::visitStats(stats::Visitor& v) const {
   v.beginGroup("network");
   v.text("shape", c.machine.network.shape, "Torus dimensions");
   v.counter("nodes", c.sims.size(), "Nodes");
-  v.counter("windows", c.windows, "Windows the nodes advanced in (each the lookahead long)");
+  v.counter("windows", c.windows, "Windows the nodes advanced in");
   v.counter("lookahead_cycles", c.network.lookahead(),
-            "Cycles of a window: the least time from an injection to another node's memory");
+            "The least time from an injection to another node's memory");
+  v.counter("window_cycles", std::min(c.network.lookahead(), c.machine.network.injection_cycles),
+            "Cycles of a window: the lookahead, at most the injection latency (so that the "
+            "link counters' events are known before the nodes run past them)");
   v.counter("packets_delivered", c.network.packetsDelivered(),
             "Packets that crossed the network to another node");
   v.counter("packets_dropped", c.dropped, "Packets for nodes that had ended");

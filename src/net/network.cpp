@@ -53,6 +53,10 @@ std::vector<Delivery> Network::advance(Cycle horizon) {
     ls.busy_cycles += hold;
     ls.wait_cycles += start - step.when;
     const u32 next = torus_.linkTarget(link);
+    if (on_crossing_) {
+      on_crossing_(
+          LinkCrossing{link, p.chunks(), start, start + hold + params_.hop_cycles, next == p.dst});
+    }
     if (next != p.dst) {
       events_.push(Step{start + params_.hop_cycles, step.src, step.seq, next, step.slot});
       continue;

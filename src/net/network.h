@@ -11,6 +11,7 @@
 // and all user packets travel on one virtual channel: see the deviations in docs/network.md.
 #pragma once
 
+#include <functional>
 #include <queue>
 #include <vector>
 
@@ -44,9 +45,23 @@ struct LinkStats {
   u64 wait_cycles = 0;  // cycles packets waited for it (contention)
 };
 
+// A packet crossing a link (what the link counters count): it went on `link` at `sent`, and its
+// tail reached the link's far end at `arrived`; `last`: that end is its destination.
+struct LinkCrossing {
+  u32 link = 0;
+  u32 chunks = 0;
+  Cycle sent = 0;
+  Cycle arrived = 0;
+  bool last = false;
+};
+
 class Network {
  public:
   Network(const NetworkParams& params, Torus torus, u64 clock_hz);
+  // Called for every link crossing as advance() decides it (may be empty).
+  void onCrossing(std::function<void(const LinkCrossing&)> observer) {
+    on_crossing_ = std::move(observer);
+  }
 
   const Torus& torus() const { return torus_; }
   // Cycles a link holds a packet of `bytes` bytes.
@@ -94,6 +109,7 @@ class Network {
   std::vector<u32> free_slots_;
   std::priority_queue<Step, std::vector<Step>, std::greater<>> events_;
   u64 delivered_ = 0;
+  std::function<void(const LinkCrossing&)> on_crossing_;
 };
 
 }  // namespace hpm::net

@@ -13,6 +13,7 @@ std::string_view scopeName(Scope s) {
     case Scope::kController: return "memory controller";
     case Scope::kNode: return "node";
     case Scope::kKernel: return "kernel";
+    case Scope::kLink: return "torus link";
   }
   return "?";
 }
@@ -42,6 +43,7 @@ u32 Topology::instances(Scope s) const {
     case Scope::kController: return controllers;
     case Scope::kNode:
     case Scope::kKernel: return 1;
+    case Scope::kLink: return links;
   }
   return 1;
 }

@@ -33,6 +33,8 @@ enum class Scope : u8 {
   kController,  // a DDR memory controller
   kNode,        // the whole node (I/O events: one instance)
   kKernel,      // the compute-node kernel (one instance)
+  kLink,        // a torus link of the node (BG/Q's numbers: 2 x dimension, + 1 for the plus link;
+                // the I/O link last)
 };
 
 // Whether events of `s` have one instance for the whole node.
@@ -230,7 +232,15 @@ enum class Rate : u8 {
     "Message unit: packets stored for the network (all their bytes read)")                         \
   X(MuMessagesInjected, kNode, kPulse, kOne,                                                       \
     "Message unit: messages (descriptors) all of whose packets are stored for the network")        \
-  X(MuFifoPacketsReceived, kNode, kPulse, kAny, "Message unit: packets stored to a reception FIFO")
+  X(MuFifoPacketsReceived, kNode, kPulse, kAny,                                                    \
+    "Message unit: packets stored to a reception FIFO")                                            \
+  /* ---- the node's torus links (many nodes: src/net) ---- */                                     \
+  X(NwChunksSent, kLink, kPulse, kAny,                                                             \
+    "Torus link: 32-byte packet chunks sent over the link (packets passing through included)")     \
+  X(NwPacketsReceived, kLink, kPulse, kOne,                                                        \
+    "Torus link: packets received over the link (packets passing through included)")               \
+  X(NwPacketsToNode, kLink, kPulse, kOne,                                                          \
+    "Torus link: packets received over the link for this node (its reception FIFO)")
 
 enum class Event : u16 {
 #define HPM_X(name, scope, kind, rate, doc) k##name,
@@ -267,6 +277,7 @@ struct Topology {
   u32 cores = 1;
   u32 slices = 1;
   u32 controllers = 1;
+  u32 links = 0;  // the node's torus links (none: the events of links have no instance)
   u32 instances(Scope s) const;
 };
 

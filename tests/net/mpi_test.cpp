@@ -254,6 +254,64 @@ TEST(MpiGuest, TheMessageUnitsRegistersBehaveAsDocumented) {
   }
 }
 
+// A guest reads the network's counters through BGPM: on a ring each rank sends one 1000-byte
+// message (2 packets, 34 chunks) to the next over its A+ link and receives one over its A-
+// link while it counts; every rank's NWUnit and IOUnit counts are exactly those.
+TEST(MpiGuest, BgpmCountsEachRanksLinksAndMessageUnitExactly) {
+  for (int nodes : {2, 4, 6}) {
+    TempDir dir("hpm-mpi");
+    const RunResult r =
+        hpmsim({"run", "--set", "network.shape=" + std::to_string(nodes) + "x1x1x1x1", "--",
+                kGuestBin + "/mpi_nw_counters"},
+               dir.path());
+    EXPECT_EQ(r.status(), 0) << r.describe();
+    for (int k = 0; k < nodes; ++k) {
+      // (Two nodes: both links of A reach the one neighbour; the plus one carries the send, the
+      // minus one receives.)
+      const std::string line =
+          "[" + std::to_string(k) + "] rank " + std::to_string(k) +
+          ": chunks sent 34 (A+ 34, A- 0), packets received 2 (A- 2, A+ 0), for it 2, dynamic 0; "
+          "mu packets 2, messages 1, received 2; got " +
+          std::to_string((k + nodes - 1) % nodes) + "\n";
+      EXPECT_NE(r.out.find(line), std::string::npos) << nodes << " nodes:\n" << r.out;
+    }
+  }
+}
+
+// The windows do not change a node's run: a one-thread program on one node of a many-node run
+// (paused at every window's end) retires the same instructions in the same cycles, with every
+// statistic of the node the same, as a plain run (standard output to a file in both, which the
+// guest's stdio sees).
+TEST(MpiGuest, APausedOneThreadNodeRunsAsAnUnpausedOne) {
+  TempDir dir("hpm-mpi");
+  const std::string program = kGuestBin + "/node_mix";
+  RunResult r = run({"/bin/sh", "-c",
+                     "'" + kHpmsim + "' run --env-clear --stats-json plain.json -- '" + program +
+                         "' 1 > plain.out"},
+                    dir.path());
+  ASSERT_EQ(r.status(), 0) << r.describe();
+  r = hpmsim({"run", "--env-clear", "--nodes", "1", "--node-output", ".", "--stats-json",
+              "nodes.json", "--", program, "1"},
+             dir.path());
+  ASSERT_EQ(r.status(), 0) << r.describe();
+  const json plain = json::parse(std::ifstream(dir.path() / "plain.json"));
+  const json nodes = json::parse(std::ifstream(dir.path() / "nodes.json"));
+  const json& node = nodes.at("nodes").at(0);
+  EXPECT_GT(nodes.at("network").at("windows").get<unsigned long>(), 1000u);
+  EXPECT_EQ(node.at("instructions"), plain.at("instructions"));
+  EXPECT_EQ(node.at("cycles"), plain.at("cycles"));
+  EXPECT_EQ(node.at("timing"), plain.at("timing"));
+  // (The kernel's scheduler counts the slices the windows' ends cut: those differ.)
+  json kernel = node.at("kernel"), plain_kernel = plain.at("kernel");
+  for (json* k : {&kernel, &plain_kernel}) {
+    k->erase("scheduler_slices");
+    k->erase("scheduler_empty_slices");
+  }
+  EXPECT_EQ(kernel, plain_kernel);
+  EXPECT_GT(node.at("kernel").at("scheduler_slices"), plain.at("kernel").at("scheduler_slices"));
+  EXPECT_EQ(readFile(dir.path() / "node-0.stdout"), readFile(dir.path() / "plain.out"));
+}
+
 TEST(MpiGuest, AFailingNodeEndsTheJobWithItsStatusAndTheOthersSayWhy) {
   TempDir dir("hpm-mpi");
   const RunResult r =

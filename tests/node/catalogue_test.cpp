@@ -71,18 +71,13 @@ TEST(SeedCatalogues, EveryBgpmEventNameOfSeed001IsOnItsUnit) {
     // Per-thread events are named per thread (BGPM's convention): PEVT_IU_IL1_MISS@t0 ...
     const NativeEvent* e = monitor.find(name);
     if (e == nullptr) e = monitor.find(name + "@t0");
-    if (unit == "nw") {
-      // The NWUnit comes with the network (issue 23); until then no unit claims its names.
-      EXPECT_EQ(e, nullptr) << name << " is an NWUnit event";
-      continue;
-    }
     ASSERT_NE(e, nullptr) << name;
     EXPECT_EQ(e->unit->name, unit) << name;
     EXPECT_GT(e->id, 0) << name << " keeps its BGPM event number";
     EXPECT_FALSE(e->description.empty()) << name;
     ++found;
   }
-  EXPECT_EQ(found, 30u);
+  EXPECT_EQ(found, 33u);
 }
 
 TEST(SeedCatalogues, BgqUnitsOfferAtLeastTheSeedsNumbersOfEvents) {

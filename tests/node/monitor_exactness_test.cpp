@@ -51,11 +51,12 @@ using probe::Scope;
 
 const std::string kNodeMix = std::string(HPM_TEST_GUEST_BIN_DIR) + "/node_mix";
 
-// Events no statistic or identity below pins down, and why: the message unit's exist only on
-// the nodes of a many-node run, and tests/net/mu_counters_test.cpp holds their counters to the
-// unit's own counts there.
-const std::set<Event> kUncheckedEvents = {Event::kMuPacketsInjected, Event::kMuMessagesInjected,
-                                          Event::kMuFifoPacketsReceived};
+// Events no statistic or identity below pins down, and why: the message unit's and the torus
+// links' exist only on the nodes of a many-node run, and tests/net/mu_counters_test.cpp holds
+// their counters to the unit's and the network's own counts there.
+const std::set<Event> kUncheckedEvents = {Event::kMuPacketsInjected,     Event::kMuMessagesInjected,
+                                          Event::kMuFifoPacketsReceived, Event::kNwChunksSent,
+                                          Event::kNwPacketsReceived,     Event::kNwPacketsToNode};
 
 // ---- ground truth -------------------------------------------------------------------------------
 
@@ -78,6 +79,7 @@ probe::Bus busFor(const MachineConfig& m) {
   topology.cores = m.node.cores;
   topology.slices = m.timing.l2.slices;
   topology.controllers = m.timing.ddr.controllers;
+  topology.links = m.torusLinks();
   return probe::Bus(topology, static_cast<u32>(isa::kOpCount));
 }
 
@@ -158,11 +160,12 @@ const std::vector<std::string> kSmallTwoCores = {"l2.size_kib=64", "l2.ways=2",
                                                  "core.store_queue_entries=2", "node.cores=2"};
 // What node_mix need not make happen: its store-conditionals succeed, its system calls are all
 // known, its code fits the L1I, no counter takes an interrupt (the host programs none here;
-// tests/counters take them), and one node has no message unit.
-const std::set<Event> kRareEvents = {Event::kStoreCondFail,        Event::kSyscallsUnknown,
-                                     Event::kL1iEvictions,         Event::kCounterInterrupts,
-                                     Event::kMuPacketsInjected,    Event::kMuMessagesInjected,
-                                     Event::kMuFifoPacketsReceived};
+// tests/counters take them), and one node has no message unit and no traffic on its links.
+const std::set<Event> kRareEvents = {Event::kStoreCondFail,         Event::kSyscallsUnknown,
+                                     Event::kL1iEvictions,          Event::kCounterInterrupts,
+                                     Event::kMuPacketsInjected,     Event::kMuMessagesInjected,
+                                     Event::kMuFifoPacketsReceived, Event::kNwChunksSent,
+                                     Event::kNwPacketsReceived,     Event::kNwPacketsToNode};
 
 struct Exactness : ::testing::TestWithParam<Case> {
   MachineConfig machine = loadMachine(GetParam().machine, GetParam().overrides);

@@ -24,7 +24,7 @@ probe::Bus busOf(u32 cores, u32 threads_per_core, u32 slices, u32 controllers) {
 TEST(Components, UpcqAttachesAUnitPerCoreAndTheNodeUnitsOwnedThroughTheInterface) {
   const probe::Bus bus = busOf(16, 4, 16, 2);
   Attachment a = upcq::attach(upcq::Params{}, NodeShape{16, 4, &bus});
-  ASSERT_EQ(a.units.size(), 16u + 3u);
+  ASSERT_EQ(a.units.size(), 16u + 4u);
   EXPECT_EQ(a.units.front()->path(), "/dev/hpm/punit0");
   EXPECT_EQ(a.units[16]->path(), "/dev/hpm/l2");
   EXPECT_EQ(a.units[16]->kind().port_name, "slice");
@@ -42,6 +42,16 @@ TEST(Components, UpcqAttachesAUnitPerCoreAndTheNodeUnitsOwnedThroughTheInterface
   // A plan forgotten (host multiplexing tries sets of events) takes the other mode afresh.
   l2.hostClear();
   EXPECT_EQ(l2.hostAdd(0, 2, 0, "combined"), 0u);
+  // The network unit (no MODE register) keeps its 11 links apart always: counter 6 l + j.
+  CounterUnit& nw = *a.units[19];
+  EXPECT_EQ(nw.path(), "/dev/hpm/nw");
+  EXPECT_EQ(nw.kind().port_name, "link");
+  EXPECT_EQ(nw.ports(), 11u);
+  EXPECT_TRUE(nw.hostCountsPerPort(0));
+  EXPECT_EQ(nw.hostAdd(0, 0, 0, "first"), 0u);
+  EXPECT_EQ(nw.hostAdd(10, 0, 0, "first"), 60u);
+  EXPECT_EQ(nw.hostAdd(0, 9, 0, "second"), 1u);
+  EXPECT_EQ(nw.hostAdd(3, 9, 0, "second"), 19u);
   EXPECT_GT(a.events.size(), 1000u);
   a.units.clear();  // every unit deleted through CounterUnit
 }

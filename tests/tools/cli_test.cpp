@@ -779,12 +779,13 @@ TEST(Events, BgqCatalogueHasAPunitPerCoreAndTheNodeUnits) {
   const json c = json::parse(r.out);
   std::set<std::string> devices(c["devices"].begin(), c["devices"].end());
   for (int k = 0; k < 16; ++k) EXPECT_TRUE(devices.contains("/dev/hpm/punit" + std::to_string(k)));
-  for (const char* unit : {"/dev/hpm/l2", "/dev/hpm/io", "/dev/hpm/cnk", "/dev/hpm/imon"}) {
+  for (const char* unit :
+       {"/dev/hpm/l2", "/dev/hpm/io", "/dev/hpm/cnk", "/dev/hpm/nw", "/dev/hpm/imon"}) {
     EXPECT_TRUE(devices.contains(unit)) << unit;
   }
   std::set<std::string> units;
   for (const json& e : c["events"]) units.insert(e["unit"].get<std::string>());
-  EXPECT_EQ(units, (std::set<std::string>{"punit", "l2", "io", "cnk", "imon"}))
+  EXPECT_EQ(units, (std::set<std::string>{"punit", "l2", "io", "cnk", "nw", "imon"}))
       << "UPC-Q's units and, beside them, the interconnect monitor";
 }
 
@@ -797,8 +798,8 @@ TEST(Events, EveryEventNamesItsScope) {
   for (const json& e : catalogue["events"]) {
     scope[e["name"].get<std::string>()] = e["scope"].get<std::string>();
   }
-  const std::set<std::string> known = {"hardware thread",   "core", "L2 slice",
-                                       "memory controller", "node", "kernel"};
+  const std::set<std::string> known = {
+      "hardware thread", "core", "L2 slice", "memory controller", "node", "kernel", "torus link"};
   for (const auto& [name, s] : scope) EXPECT_TRUE(known.count(s)) << name << ": " << s;
   EXPECT_EQ(scope.at("PEVT_INST_ALL@t0"), "hardware thread");
   EXPECT_EQ(scope.at("PEVT_INST_ALL"), "core") << "the sum over a core's threads";
@@ -806,6 +807,7 @@ TEST(Events, EveryEventNamesItsScope) {
   EXPECT_EQ(scope.at("PEVT_DDR_READS"), "memory controller");
   EXPECT_EQ(scope.at("PEVT_IO_WRITES"), "node");
   EXPECT_EQ(scope.at("PEVT_CNKHWT_SYSCALL"), "kernel");
+  EXPECT_EQ(scope.at("PEVT_NW_USER_PP_SENT"), "torus link");
 }
 
 TEST(Events, UnitOptionKeepsOnlyThatUnitsEvents) {

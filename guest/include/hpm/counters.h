@@ -52,13 +52,14 @@ enum hpmctr_machine {
   HPMCTR_BGQ = 2,  /* UPC-Q */
 };
 
-/* Unit kinds; their device paths are /dev/hpm/upc, punit<k>, l2, io, cnk. */
+/* Unit kinds; their device paths are /dev/hpm/upc, punit<k>, l2, io, cnk, nw. */
 enum hpmctr_kind {
   HPMCTR_UPC = 0,
   HPMCTR_PUNIT = 1,
   HPMCTR_L2 = 2,
   HPMCTR_IO = 3,
   HPMCTR_CNK = 4,
+  HPMCTR_NW = 5, /* the network's link counters (a node of a many-node run): 6 per link */
 };
 
 /* Signal modes of a counter (docs/upc.md "Signal modes"). */

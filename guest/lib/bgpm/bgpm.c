@@ -144,9 +144,12 @@ static const struct bgpm_event_entry* event_by_id(unsigned id) {
   return lo < bgpm_event_count && bgpm_events[lo].id == id ? &bgpm_events[lo] : NULL;
 }
 
+/* An event counted by a counter on each port of its unit: the L2's _SLICE events, and every
+ * network event (a counter per link). */
 static int is_slice_event(const struct bgpm_event_entry* e) {
   const size_t n = strlen(e->label);
-  return e->unit == BGPMUnitType_L2 && n > 6 && strcmp(e->label + n - 6, "_SLICE") == 0;
+  return (e->unit == BGPMUnitType_L2 && n > 6 && strcmp(e->label + n - 6, "_SLICE") == 0) ||
+         e->unit == BGPMUnitType_NW;
 }
 
 const char* Bgpm_GetEventIdLabel(unsigned evtId) {
@@ -233,6 +236,7 @@ hpmctr_unit* bgpm_unit(BgpmUnitTypes type, int core, int* slot) {
     case BGPMUnitType_L2: k = 64, kind = HPMCTR_L2; break;
     case BGPMUnitType_IO: k = 65, kind = HPMCTR_IO; break;
     case BGPMUnitType_CNK: k = 66, kind = HPMCTR_CNK; break;
+    case BGPMUnitType_NW: k = 67, kind = HPMCTR_NW; break;
     default: return NULL;
   }
   if (k < 0 || k >= BGPM_UNIT_SLOTS || (type == BGPMUnitType_PUNIT && k >= 64)) return NULL;

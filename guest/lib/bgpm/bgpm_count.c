@@ -12,16 +12,22 @@
 #define SLOW_STOP_CYCLES 1600
 
 static int shared_unit(const struct bgpm_set* s) {
-  return s->unit == BGPMUnitType_L2 || s->unit == BGPMUnitType_IO;
+  return s->unit == BGPMUnitType_L2 || s->unit == BGPMUnitType_IO || s->unit == BGPMUnitType_NW;
 }
 
-/* The count of an event's counter now: an L2 sliced set's sums the slices (slice k's counter
- * is per_port x k + j). */
+/* The ports a set counts: every slice of an L2 sliced set, the attached links of a network
+ * set. */
+static int counts_port(const struct bgpm_set* s, unsigned k) {
+  return s->unit != BGPMUnitType_NW || (s->links & UPC_NW_LINK_bit(k)) != 0;
+}
+
+/* The count of an event's counter now: a sliced set's sums its ports (port k's counter is
+ * per_port x k + j). */
 static uint64_t counter_now(const struct bgpm_set* s, const struct bgpm_ev* ev) {
   if (!s->sliced) return hpmctr_read(s->hw, ev->counter);
   uint64_t sum = 0;
   for (unsigned k = 0; k < s->hw->ports; ++k) {
-    sum += hpmctr_read(s->hw, (int)(s->hw->per_port * k) + ev->counter);
+    if (counts_port(s, k)) sum += hpmctr_read(s->hw, (int)(s->hw->per_port * k) + ev->counter);
   }
   return sum;
 }
@@ -261,16 +267,42 @@ int Bgpm_Apply(unsigned hEvtSet) {
 }
 
 int Bgpm_Attach(unsigned hEvtSet, uint64_t targMask, uint64_t agentMask) {
-  (void)targMask;
   (void)agentMask;
   BGPM_LOCKED_SET(hEvtSet, 1);
-  /* Attach belongs to the hardware-thread mode and the network unit (docs/papi.md). */
-  BGPM_UNLOCK_RETURN(BGPM_ENOTIMPL);
+  /* A network set counts the links of targMask (UPC_NW_LINK_bit). Attach for the hardware-thread
+   * mode is not implemented (docs/papi.md). */
+  if (s->unit != BGPMUnitType_NW) BGPM_UNLOCK_RETURN(BGPM_ENOTIMPL);
+  if ((targMask & ~(uint64_t)UPC_NW_ALL_LINKS) != 0) BGPM_UNLOCK_RETURN(BGPM_EINV_PARM);
+  const int again = s->links != 0;
+  s->links = (unsigned)targMask;
+  BGPM_UNLOCK_RETURN(again ? BGPM_WALREADY_ATTACHED : 0);
 }
 
 int Bgpm_Detach(unsigned hEvtSet) {
   BGPM_LOCKED_SET(hEvtSet, 1);
-  BGPM_UNLOCK_RETURN(BGPM_WNOT_ATTACHED);
+  if (s->unit != BGPMUnitType_NW || s->links == 0) BGPM_UNLOCK_RETURN(BGPM_WNOT_ATTACHED);
+  s->links = 0;
+  BGPM_UNLOCK_RETURN(0);
+}
+
+int Bgpm_NW_ReadLinkEvent(unsigned hEvtSet, unsigned evtIdx, UPC_NW_LinkMasks linkMask,
+                          uint64_t* pValue) {
+  BGPM_LOCKED_SET(hEvtSet, 0);
+  if (s->unit != BGPMUnitType_NW) BGPM_UNLOCK_RETURN(BGPM_EINV_OP);
+  if (evtIdx >= s->n) BGPM_UNLOCK_RETURN(BGPM_EINV_EVT_IDX);
+  if (!s->applied) BGPM_UNLOCK_RETURN(BGPM_ENOT_APPLIED);
+  if (pValue == NULL || ((unsigned)linkMask & ~(unsigned)UPC_NW_ALL_LINKS) != 0) {
+    BGPM_UNLOCK_RETURN(BGPM_EINV_PARM);
+  }
+  /* The links' counters since apply (as Bgpm_L2_ReadEvent's slices). */
+  uint64_t sum = 0;
+  for (unsigned k = 0; k < s->hw->ports; ++k) {
+    if ((unsigned)linkMask & UPC_NW_LINK_bit(k)) {
+      sum += hpmctr_read(s->hw, (int)(s->hw->per_port * k) + s->ev[evtIdx].counter);
+    }
+  }
+  *pValue = sum;
+  BGPM_UNLOCK_RETURN(0);
 }
 
 static int start_locked(struct bgpm_set* s) {

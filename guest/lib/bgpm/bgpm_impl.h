@@ -19,7 +19,7 @@
 #define BGPM_MAX_EVENTS 256      /* per set (a multiplexed PUnit set: its groups' events) */
 #define BGPM_PUNIT_PER_SET 12    /* BGPM_MODE_SWDISTRIB: up to 12 PUnit counters for one thread */
 #define BGPM_MAX_GROUPS 64       /* multiplexing groups */
-#define BGPM_UNIT_SLOTS (64 + 3) /* PUnits by core, then the L2, I/O and CNK units */
+#define BGPM_UNIT_SLOTS (64 + 4) /* PUnits by core, then the L2, I/O, CNK and network units */
 
 struct bgpm_ev {
   const struct bgpm_event_entry* e;
@@ -42,7 +42,8 @@ struct bgpm_set {
   int applied, running;
   int free_running; /* applied on a PUnit without thresholds or multiplexing: its counters run
                        from apply, and start and stop are snapshots of them (no lock, no store) */
-  int sliced;       /* an L2 set of _SLICE events */
+  int sliced;       /* an L2 set of _SLICE events, or a network set: a counter per port */
+  unsigned links;   /* a network set: the links it is attached to (UPC_NW_LINK_bit) */
   hpmctr_unit* hw;
   int slot;         /* its unit's slot in bgpm_runners */
   int core, thread; /* PUnit: where it was applied */

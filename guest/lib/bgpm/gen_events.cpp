@@ -29,6 +29,7 @@ int unitType(const std::string& unit) {
   if (unit == "punit") return 1;
   if (unit == "l2") return 2;
   if (unit == "io") return 3;
+  if (unit == "nw") return 4;
   if (unit == "cnk") return 5;
   throw std::runtime_error("unknown unit " + unit);
 }

@@ -171,7 +171,7 @@ static int find_layout(hpmctr_unit* u) {
     }
     return -ENODEV;
   }
-  static const unsigned preset[] = {0, 24, 96, 43, 32}; /* counters of the bgq units */
+  static const unsigned preset[] = {0, 24, 96, 43, 32, 66}; /* counters of the bgq units */
   if (upcq_layout_fits(u, align_up(8UL * preset[u->kind], 0x100))) return 0;
   for (unsigned long stride = 0x100; 5 * stride + 0x48 <= u->window; stride += 0x100) {
     if (upcq_layout_fits(u, stride)) {
@@ -183,10 +183,10 @@ static int find_layout(hpmctr_unit* u) {
 }
 
 int hpmctr_open(hpmctr_unit* u, enum hpmctr_kind kind, int instance) {
-  static const char* const names[] = {"upc", "punit", "l2", "io", "cnk"};
+  static const char* const names[] = {"upc", "punit", "l2", "io", "cnk", "nw"};
   memset(u, 0, sizeof *u);
   u->fd = -1;
-  if ((unsigned)kind > HPMCTR_CNK || (kind == HPMCTR_PUNIT && instance < 0)) return -EINVAL;
+  if ((unsigned)kind > HPMCTR_NW || (kind == HPMCTR_PUNIT && instance < 0)) return -EINVAL;
   char path[64];
   if (kind == HPMCTR_PUNIT) {
     snprintf(path, sizeof path, "/dev/hpm/punit%d", instance);
@@ -474,11 +474,12 @@ static void upcp_interrupt(hpmctr_unit* u, int c, uint64_t cycle, void* context)
 
 static void upcq_interrupt(hpmctr_unit* u, int c, uint64_t cycle, void* context) {
   struct hpmctr_overflow* ov = &u->overflow[c];
-  /* A PUnit counter is frozen, an L2/IO unit holds: nothing new is counted until acknowledged. */
+  /* A PUnit counter is frozen, an L2/IO/NW unit holds: nothing new is counted until
+   * acknowledged. */
   call_periods(u, c, hpmctr_read(u, c), cycle, context);
   u->regs[u->threshold_reg + (unsigned)c] = ov->next;
   u->regs[u->status_reg + (unsigned)c / 64] = 1ULL << ((unsigned)c % 64); /* acknowledge */
-  if (u->kind != HPMCTR_L2 && u->kind != HPMCTR_IO) return;
+  if (u->kind != HPMCTR_L2 && u->kind != HPMCTR_IO && u->kind != HPMCTR_NW) return;
   /* A slow unit's COUNTER lags by up to a sweep period: the events counted before the hold reach
    * it at sweeps while the handler runs, when the counter does not watch its threshold (its
    * status bit is set), and can pass the new threshold unseen; it would then never interrupt
@@ -637,7 +638,9 @@ int hpmctr_l2_mode(hpmctr_unit* u, int sliced) {
 }
 
 int hpmctr_add_slices(hpmctr_unit* u, int input, enum hpmctr_mode mode) {
-  if (u->kind != HPMCTR_L2 || u->counters != u->ports * u->per_port) return -EINVAL;
+  if ((u->kind != HPMCTR_L2 && u->kind != HPMCTR_NW) || u->counters != u->ports * u->per_port) {
+    return -EINVAL;
+  }
   if (input < 0 || (unsigned)input >= u->events) return -EINVAL;
   for (unsigned j = 0; j < u->per_port; ++j) {
     int free_everywhere = 1;

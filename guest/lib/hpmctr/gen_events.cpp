@@ -25,6 +25,7 @@ int kindOf(const std::string& unit) {
   if (unit == "l2") return 2;
   if (unit == "io") return 3;
   if (unit == "cnk") return 4;
+  if (unit == "nw") return 5;
   throw std::runtime_error("unknown unit " + unit);
 }
 

@@ -185,7 +185,6 @@ int PAPI_library_init(int version) {
                 BGPMUnitType_CNK, 32, 0);
   set_component(4, "bgpm/NWUnit", "NWUnit", "Blue Gene/Q's network unit through BGPM, on hpmsim",
                 BGPMUnitType_NW, 66, 1);
-  disable(4, "hpmsim's node has no network unit yet (it comes with the network)");
   set_component(PAPIX_SIM, "sim", "sim",
                 "hpmsim's ground truth: the simulator's own statistics (/dev/hpm/sim)",
                 BGPMUnitType_UNDEF, PAPIX_MAX_EVENTS, 0);

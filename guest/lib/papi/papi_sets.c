@@ -113,6 +113,11 @@ static int build(struct papix_set* s) {
                            UINT64_MAX - (uint64_t)ev->threshold + 1);
     }
   }
+  /* PAPI's NWUnit component counts every link: it attaches them all (seed 001: "all network
+   * links are attached and this is hard-coded in the PAPI NWUnit component"). */
+  if (r == 0 && s->cidx == papix_cidx_of_unit(BGPMUnitType_NW)) {
+    r = Bgpm_Attach((unsigned)h, UPC_NW_ALL_LINKS, 0);
+  }
   if (r == 0) r = Bgpm_Apply((unsigned)h);
   s->fast = r == 0 && s->plain;
   return papix_from_bgpm(r);

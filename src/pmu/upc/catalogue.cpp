@@ -366,6 +366,10 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
           name = fmt::format("DDR{}_{}", s, u.substr(4));
           description = fmt::format("DDR controller {}: {}", s, info.description);
           break;
+        case Scope::kLink:
+          name = fmt::format("TORUS_LINK{}_{}", s, u.substr(3));
+          description = fmt::format("Torus link {}: {}", s, info.description);
+          break;
         default: name = "CNK_" + u; break;
       }
       place(static_cast<u32>(input), name, description, info.kind, info.scope, {bus.input(e, s)},

@@ -13,7 +13,7 @@
 
 namespace hpm::upcq {
 
-enum class BgpmUnit : u8 { kPUnit, kL2, kIO, kCNK };
+enum class BgpmUnit : u8 { kPUnit, kL2, kIO, kCNK, kNW };
 // BGPM's scope of an event: one hardware thread's, a core's (its "core" and "core-shared"
 // events), or a node-wide unit's.
 enum class BgpmScope : u8 { kThread, kCore, kNode };
@@ -29,15 +29,15 @@ struct BgpmEvent {
   std::string_view note;     // what it counts on hpmsim's node, or why it never counts
 };
 
-// Every BGPM event of the PUnit, L2, I/O and CNK units, by number (the NWUnit's come with the
-// network).
+// Every BGPM event of the PUnit, L2, I/O, network and CNK units, by number.
 std::span<const BgpmEvent> bgpmEvents();
 
 // BGPM's first event number of each unit: a unit's event input is the number minus it (the
 // L2 unit's sliced events, 294 on, count the same inputs as the combined ones in sliced mode).
 inline constexpr u16 kBgpmFirstL2 = 278, kBgpmFirstSlicedL2 = 294, kBgpmFirstIO = 310,
-                     kBgpmFirstCNK = 385;
+                     kBgpmFirstNW = 354, kBgpmFirstCNK = 385;
 // How many event inputs BGPM's events take on each node-wide unit (hpmsim's own follow).
-inline constexpr u32 kBgpmL2Inputs = 16, kBgpmIOInputs = 44, kBgpmCNKInputs = 30;
+inline constexpr u32 kBgpmL2Inputs = 16, kBgpmIOInputs = 44, kBgpmNWInputs = 31,
+                     kBgpmCNKInputs = 30;
 
 }  // namespace hpm::upcq

@@ -146,7 +146,14 @@ class Builder {
     e.generic = generic;
     e.unit_mode = unit_mode;
     e.scope = sources.empty() ? Scope::kNode : probe::info(sources.front()).scope;
-    if (&kind == &kL2UnitKind) {
+    if (&kind == &kNWUnitKind) {
+      // One instance per link port: the link's events.
+      for (u32 l = 0; l < std::min(bus_.topology().links, p_.nw.links); ++l) {
+        std::vector<u32> feeds;
+        for (Event ev : sources) feeds.push_back(bus_.input(ev, l));
+        e.instances.push_back({unit, l, feeds});
+      }
+    } else if (&kind == &kL2UnitKind) {
       // One instance per slice port: slice events of that slice; a memory controller's events
       // on the port of the slice with its number (combined mode sums them node-wide).
       for (u32 s = 0; s < std::min(bus_.topology().slices, p_.l2.slices); ++s) {
@@ -194,6 +201,9 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
   const u32 cnk_unit = static_cast<u32>(out.units.size());
   out.units.push_back(std::make_unique<Component>(kCNKUnitKind, std::make_unique<CNKUnit>(p.cnk),
                                                   p.cnk.counters, false));
+  const u32 nw_unit = static_cast<u32>(out.units.size());
+  out.units.push_back(std::make_unique<Component>(kNWUnitKind, std::make_unique<NWUnit>(p.nw),
+                                                  p.nw.counters, p.nw.exploration));
   Builder build(p, node, out);
 
   // BGPM's events. An event with one probe event as its only source is that probe event's
@@ -239,6 +249,10 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
         build.node(kCNKUnitKind, cnk_unit, b.id - kBgpmFirstCNK, p.cnk.events, name, description,
                    events, b.id, generic);
         break;
+      case BgpmUnit::kNW:
+        build.node(kNWUnitKind, nw_unit, b.id - kBgpmFirstNW, p.nw.events, name, description,
+                   events, b.id, generic);
+        break;
     }
   }
 
@@ -250,6 +264,7 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
   u32 l2_next = kBgpmL2Inputs;
   u32 io_next = kBgpmIOInputs;
   u32 cnk_next = kBgpmCNKInputs;
+  u32 nw_next = kBgpmNWInputs;
   for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
     const Event e = static_cast<Event>(ev);
     const probe::EventInfo& info = probe::kEventInfo[ev];
@@ -279,6 +294,10 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
       case Scope::kKernel:
         build.node(kCNKUnitKind, cnk_unit, cnk_next++, p.cnk.events, "PEVT_CNK_" + upper,
                    description, {e}, -1, generic);
+        break;
+      case Scope::kLink:
+        build.node(kNWUnitKind, nw_unit, nw_next++, p.nw.events, "PEVT_" + upper, description, {e},
+                   -1, generic);
         break;
     }
   }

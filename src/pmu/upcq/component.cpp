@@ -90,9 +90,9 @@ u32 Component::hostAdd(u32 port, u32 event, u32 mode, std::string_view name) {
          path(), name, mode != 0 ? "sliced" : "combined", host_mode_event_,
          *host_mode_ != 0 ? "sliced" : "combined");
   }
-  // Combined (or a unit of one port): counter j counts on every port. Sliced: counter 6 s + j
-  // on slice s, the event's j the same on every slice.
-  if (mode == 0 || !unit_->shape_.has_mode) {
+  // Combined (or a unit of one port): counter j counts on every port. Sliced (the NWUnit always):
+  // counter 6 s + j on slice (link) s, the event's j the same on every port.
+  if (!hostCountsPerPort(mode)) {
     if (next_counter_ >= limit_) {
       fail(ExitCode::kUsage,
            "{} has {} counters: too many events for it ({} cannot be counted with the events "

@@ -18,6 +18,7 @@ inline constexpr pmu::UnitKind kPUnitKind{"punit", "UPC-Q PUnit", true};
 inline constexpr pmu::UnitKind kL2UnitKind{"l2", "UPC-Q L2 unit", false, "slice"};
 inline constexpr pmu::UnitKind kIOUnitKind{"io", "UPC-Q I/O unit", false};
 inline constexpr pmu::UnitKind kCNKUnitKind{"cnk", "UPC-Q CNK unit", false};
+inline constexpr pmu::UnitKind kNWUnitKind{"nw", "UPC-Q network unit", false, "link"};
 
 class Component final : public pmu::CounterUnit {
  public:
@@ -58,8 +59,10 @@ class Component final : public pmu::CounterUnit {
   void interruptDelivered(Cycle now) override { unit_->holdAt(now); }
 
   u32 counters() const override { return limit_; }
-  // The L2 unit's sliced mode keeps each slice's counts apart.
-  bool hostCountsPerPort(u32 mode) const override { return mode != 0; }
+  // The L2 unit's sliced mode keeps each slice's counts apart; the NWUnit each link's always.
+  bool hostCountsPerPort(u32 mode) const override {
+    return unit_->shape_.has_mode ? mode != 0 : ports_ > 1;
+  }
   // The lowest free counter, level high; the L2 unit in the mode of the first event added
   // (combined: counter j counts on every slice; sliced: counter 6 s + j on slice s, the same j
   // for every slice of one event).

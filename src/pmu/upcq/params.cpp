@@ -189,6 +189,34 @@ void IOUnitParams::validate() const {
   validateWidth("IOUnit", local_bits, sweep, max_event_rate, exploration);
 }
 
+void NWUnitParams::visit(config::Visitor& v) {
+  v.param("links", links, "Links with counters (Blue Gene/Q: 10 torus links and the I/O link)",
+          config::Range{1, 64});
+  v.param("counters", counters, "Counters per link (Blue Gene/Q: 6)", config::Range{1, 64});
+  v.param("local_bits", local_bits, "Width of a link's local counter", config::Range{1, 63});
+  v.param("events", events, "Event inputs per link", config::Range{1, 65536});
+  v.section("sweep", sweep);
+  v.param("overflow_latency", overflow_latency,
+          "Slow overflow: cycles from the detecting sweep visit to the interrupt",
+          config::Range{0, 4095});
+  v.param("max_event_rate", max_event_rate,
+          "Stated maximum events per cycle of one link counter (safety rule; chunks arrive a "
+          "packet's worth at once)",
+          config::Range{1e-9, 1e9});
+  v.param("exploration", exploration,
+          "Accept a configuration whose local counters can wrap between two visits, and count "
+          "every lost wrap");
+}
+
+void NWUnitParams::validate() const {
+  validateCounts("NWUnit", counters, 64, events);
+  validateSweep("NWUnit", sweep, u64{links} * counters);
+  if (overflow_latency > 4095) {
+    fail(ExitCode::kConfig, "UPC-Q NWUnit: overflow_latency must be at most 4095");
+  }
+  validateWidth("NWUnit", local_bits, sweep, max_event_rate, exploration);
+}
+
 void CNKUnitParams::visit(config::Visitor& v) {
   v.param("counters", counters, "Software counters of the kernel unit", config::Range{1, 64});
   v.param("events", events,
@@ -212,6 +240,7 @@ void Params::visit(config::Visitor& v) {
   v.section("l2", l2);
   v.section("io", io);
   v.section("cnk", cnk);
+  v.section("nw", nw);
 }
 
 void Params::validate() const {
@@ -219,6 +248,7 @@ void Params::validate() const {
   l2.validate();
   io.validate();
   cnk.validate();
+  nw.validate();
 }
 
 u64 maxEventsPerSweep(u64 period, double rate) {

@@ -80,6 +80,25 @@ struct IOUnitParams {
   void validate() const;
 };
 
+// NWUnit: the network's UPC module (seed 001: "66 counters (each of the 11 links has 6
+// counters)"), counting the node's torus links (many nodes, docs/network.md). Counter j of link
+// l is counter l x counters + j; slow overflow as the L2 and I/O units.
+struct NWUnitParams {
+  u32 links = 11;    // 10 torus links and the I/O link
+  u32 counters = 6;  // per link
+  u32 local_bits = 14;
+  u32 events = 32;  // event inputs per link
+  Sweep sweep;      // link l's counter j is local counter l x counters + j
+  u32 overflow_latency = 0;
+  // Chunks arrive a packet's worth at once (up to 17 at BG/Q's packet size), at most one
+  // packet per link time: 2 per cycle is a generous bound.
+  double max_event_rate = 2;
+  bool exploration = false;
+
+  void visit(config::Visitor& v);
+  void validate() const;
+};
+
 // CNKUnit: software counters our kernel keeps; exact at every cycle, no sweep.
 struct CNKUnitParams {
   u32 counters = 32;
@@ -90,12 +109,13 @@ struct CNKUnitParams {
   void validate() const;
 };
 
-// The node's UPC-Q: one PUnitParams for every core's PUnit, and the three node-wide units.
+// The node's UPC-Q: one PUnitParams for every core's PUnit, and the node-wide units.
 struct Params {
   PUnitParams punit;
   L2UnitParams l2;
   IOUnitParams io;
   CNKUnitParams cnk;
+  NWUnitParams nw;
 
   void visit(config::Visitor& v);
   void validate() const;

@@ -23,6 +23,7 @@ const char* toString(UnitKind kind) {
     case UnitKind::kL2Unit: return "L2Unit";
     case UnitKind::kIOUnit: return "IOUnit";
     case UnitKind::kCNKUnit: return "CNKUnit";
+    case UnitKind::kNWUnit: return "NWUnit";
   }
   return "?";
 }

@@ -52,7 +52,7 @@
 
 namespace hpm::upcq {
 
-enum class UnitKind : u8 { kPUnit = 0, kL2Unit = 1, kIOUnit = 2, kCNKUnit = 3 };
+enum class UnitKind : u8 { kPUnit = 0, kL2Unit = 1, kIOUnit = 2, kCNKUnit = 3, kNWUnit = 4 };
 const char* toString(UnitKind kind);
 
 // An overflow interrupt: counter `counter` of unit `unit` (for a PUnit, `instance` is its core)

@@ -57,6 +57,22 @@ Unit::Shape IOUnit::shapeFor(const IOUnitParams& p) {
   return s;
 }
 
+Unit::Shape NWUnit::shapeFor(const NWUnitParams& p) {
+  p.validate();
+  Unit::Shape s;
+  s.kind = UnitKind::kNWUnit;
+  s.ports = p.links;
+  s.counters = p.counters;
+  s.events = p.events;
+  s.local_bits = p.local_bits;
+  s.sweep = p.sweep;
+  s.overflow_latency = p.overflow_latency;
+  s.fast = false;
+  s.hold = true;
+  s.global = true;
+  return s;  // (no MODE register: always one counter per link counter, as the L2's sliced mode)
+}
+
 Unit::Shape CNKUnit::shapeFor(const CNKUnitParams& p) {
   p.validate();
   Unit::Shape s;
@@ -74,5 +90,6 @@ PUnit::PUnit(const PUnitParams& params, u32 core) : Unit(shapeFor(params, core))
 L2Unit::L2Unit(const L2UnitParams& params) : Unit(shapeFor(params)), params_(params) {}
 IOUnit::IOUnit(const IOUnitParams& params) : Unit(shapeFor(params)), params_(params) {}
 CNKUnit::CNKUnit(const CNKUnitParams& params) : Unit(shapeFor(params)), params_(params) {}
+NWUnit::NWUnit(const NWUnitParams& params) : Unit(shapeFor(params)), params_(params) {}
 
 }  // namespace hpm::upcq

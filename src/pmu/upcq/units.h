@@ -75,6 +75,23 @@ class IOUnit : public Unit {
   IOUnitParams params_;
 };
 
+// The network's counters: `counters` per link, each link a port (counter l x counters + j
+// counts link l). Slow overflow as the L2Unit.
+class NWUnit : public Unit {
+ public:
+  explicit NWUnit(const NWUnitParams& params);
+
+  void pulse(u32 link, u32 event, Cycle t, u64 count = 1) { pulseAt(link, event, t, count); }
+  void setGlobalRun(bool on, Cycle now) { setGlobalRunAt(on, now); }
+  void interruptDelivered(Cycle now) { holdAt(now); }
+
+  const NWUnitParams& params() const { return params_; }
+
+ private:
+  static Shape shapeFor(const NWUnitParams& params);
+  NWUnitParams params_;
+};
+
 // Software counters our kernel keeps. Exact at every cycle (no sweep); an overflow interrupt is
 // raised `overflow_latency` cycles after the count that reaches the threshold, and counting goes
 // on. RUN = 1 after reset (the kernel counts from boot); not subject to the global run.
