@@ -200,6 +200,18 @@ static int crecv(const hpm_comm* c, MPI_Comm comm, void* buf, uint64_t bytes, in
   return hpm_wait(&r, MPI_STATUS_IGNORE);
 }
 
+/* Counts and displacements of `count` elements per rank, laid out in rank order: counts in
+ * [0, size), displacements in [size, 2 size). Malloc'ed (NULL: out of memory). */
+static int* uniform_layout(int size, int count) {
+  int* v = malloc(sizeof(int) * (size_t)size * 2);
+  if (!v) return NULL;
+  for (int i = 0; i < size; ++i) {
+    v[i] = count;
+    v[size + i] = i * count;
+  }
+  return v;
+}
+
 int MPI_Barrier(MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
@@ -359,9 +371,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
                              MPI_Op op, MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  int* counts = malloc(sizeof(int) * (size_t)c->size);
+  int* counts = uniform_layout(c->size, recvcount);
   if (!counts) return MPI_ERR_OTHER;
-  for (int i = 0; i < c->size; ++i) counts[i] = recvcount;
   const int err = MPI_Reduce_scatter(sendbuf, recvbuf, counts, type, op, comm);
   free(counts);
   return err;
@@ -392,12 +403,8 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  int* counts = malloc(sizeof(int) * (size_t)c->size * 2);
+  int* counts = uniform_layout(c->size, recvcount);
   if (!counts) return MPI_ERR_OTHER;
-  for (int i = 0; i < c->size; ++i) {
-    counts[i] = recvcount;
-    counts[c->size + i] = i * recvcount;
-  }
   if (sendbuf == MPI_IN_PLACE) {
     sendbuf = (char*)recvbuf + (size_t)root * recvcount * hpm_type_size(recvtype);
     sendcount = recvcount;
@@ -436,12 +443,8 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  int* counts = malloc(sizeof(int) * (size_t)c->size * 2);
+  int* counts = uniform_layout(c->size, sendcount);
   if (!counts) return MPI_ERR_OTHER;
-  for (int i = 0; i < c->size; ++i) {
-    counts[i] = sendcount;
-    counts[c->size + i] = i * sendcount;
-  }
   const int err = MPI_Scatterv(sendbuf, counts, counts + c->size, sendtype, recvbuf, recvcount,
                                recvtype, root, comm);
   free(counts);
@@ -475,12 +478,8 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  int* counts = malloc(sizeof(int) * (size_t)c->size * 2);
+  int* counts = uniform_layout(c->size, recvcount);
   if (!counts) return MPI_ERR_OTHER;
-  for (int i = 0; i < c->size; ++i) {
-    counts[i] = recvcount;
-    counts[c->size + i] = i * recvcount;
-  }
   const int err = MPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, counts, counts + c->size,
                                  recvtype, comm);
   free(counts);
@@ -514,16 +513,12 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  int* v = malloc(sizeof(int) * (size_t)c->size * 4);
-  if (!v) return MPI_ERR_OTHER;
-  for (int i = 0; i < c->size; ++i) {
-    v[i] = sendcount;
-    v[c->size + i] = i * sendcount;
-    v[2 * c->size + i] = recvcount;
-    v[3 * c->size + i] = i * recvcount;
-  }
-  const int err = MPI_Alltoallv(sendbuf, v, v + c->size, sendtype, recvbuf, v + 2 * c->size,
-                                v + 3 * c->size, recvtype, comm);
-  free(v);
+  int* send = uniform_layout(c->size, sendcount);
+  int* recv = uniform_layout(c->size, recvcount);
+  const int err = send && recv ? MPI_Alltoallv(sendbuf, send, send + c->size, sendtype, recvbuf,
+                                               recv, recv + c->size, recvtype, comm)
+                               : MPI_ERR_OTHER;
+  free(send);
+  free(recv);
   return err;
 }
