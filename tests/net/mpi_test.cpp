@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -311,6 +312,29 @@ TEST(MpiGuest, APausedOneThreadNodeRunsAsAnUnpausedOne) {
   EXPECT_EQ(kernel, plain_kernel);
   EXPECT_GT(node.at("kernel").at("scheduler_slices"), plain.at("kernel").at("scheduler_slices"));
   EXPECT_EQ(readFile(dir.path() / "node-0.stdout"), readFile(dir.path() / "plain.out"));
+}
+
+// Ctrl-C (SIGINT to hpmsim's process group) ends every node: the node running then is
+// interrupted (status 130) and ends the others as a failing node does; the statistics of the
+// run so far are written, and every node says why it ended.
+TEST(MpiGuest, CtrlCEndsEveryNodeAndStillWritesTheResults) {
+  TempDir dir("hpm-mpi");
+  std::vector<std::string> argv = {kHpmsim,        "run",    "--nodes", "4",
+                                   "--stats-json", "s.json", "--",      kGuestBin + "/mpi_stencil",
+                                   "256",          "1000000"};
+  const RunResult r =
+      hpm::test::runProcess(argv, {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "", dir.path(),
+                            kTimeout, 64u << 20, {std::chrono::seconds(1), SIGINT});
+  EXPECT_EQ(r.status(), 128 + SIGINT) << r.describe();
+  EXPECT_NE(r.err.find(": hpmsim: interrupted by SIGINT (interrupt) at cycle "), std::string::npos)
+      << r.err;
+  for (int n = 0; n < 4; ++n) {
+    EXPECT_NE(r.err.find("node " + std::to_string(n) + ": hpmsim: "), std::string::npos) << r.err;
+  }
+  const json j = json::parse(std::ifstream(dir.path() / "s.json"));
+  EXPECT_EQ(j.at("exit_status"), 128 + SIGINT);
+  EXPECT_GT(j.at("instructions").get<unsigned long>(), 0u);
+  EXPECT_EQ(j.at("nodes").size(), 4u);
 }
 
 TEST(MpiGuest, AFailingNodeEndsTheJobWithItsStatusAndTheOthersSayWhy) {
