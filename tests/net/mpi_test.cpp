@@ -382,6 +382,53 @@ TEST(MpiGuest, AnMpiProgramOnOneNodeWithoutTheNetworkSaysHowToRunIt) {
       << r.err;
 }
 
+// `hpmsim stat --nodes N` programs every node's units alike and reports each node's counts and
+// their sum: each node's equal that node's ground truth in a plain run of the same job (its
+// instructions, its message unit's packets), and the sum of the NWUnit's chunks equals every
+// chunk the network's links carried.
+TEST(MpiGuest, StatCountsEveryNodeAndTheirSumExactly) {
+  TempDir dir("hpm-mpi");
+  const std::string ring = kGuestBin + "/mpi_ring";
+  RunResult r =
+      hpmsim({"run", "--nodes", "4", "--stats-json", "run.json", "--", ring, "2"}, dir.path());
+  ASSERT_EQ(r.status(), 0) << r.describe();
+  const std::string run_out = r.out;
+  r = hpmsim(
+      {"stat", "--nodes", "4", "--json", "-o", "stat.json", "-e",
+       "instructions,PEVT_MU_PKT_INJ,PEVT_MU_FIFO_PKT_RCV,PEVT_NW_USER_PP_SENT", "--", ring, "2"},
+      dir.path());
+  ASSERT_EQ(r.status(), 0) << r.describe();
+  EXPECT_EQ(r.out, run_out);  // the guests ran alike
+  const json ran = json::parse(std::ifstream(dir.path() / "run.json"));
+  const json stat = json::parse(std::ifstream(dir.path() / "stat.json"));
+  ASSERT_EQ(stat.at("nodes"), 4);
+  ASSERT_EQ(stat.at("per_node").size(), 4u);
+  unsigned long instructions = 0, chunks = 0, nw = 0;
+  for (unsigned n = 0; n < 4; ++n) {
+    const json& counts = stat.at("per_node").at(n);
+    const json& unit = ran.at("message_units").at(n);
+    EXPECT_EQ(counts.at("instructions"), ran.at("nodes").at(n).at("instructions")) << n;
+    EXPECT_EQ(counts.at("PEVT_MU_PKT_INJ"), unit.at("packets_injected")) << n;
+    EXPECT_EQ(counts.at("PEVT_MU_FIFO_PKT_RCV"), unit.at("packets_received")) << n;
+    instructions += counts.at("instructions").get<unsigned long>();
+    nw += counts.at("PEVT_NW_USER_PP_SENT").get<unsigned long>();
+  }
+  for (const json& l : ran.at("network").at("links")) chunks += l.at("chunks").get<unsigned long>();
+  EXPECT_GT(chunks, 0u);
+  EXPECT_EQ(nw, chunks);
+  EXPECT_EQ(stat.at("counts").at("instructions"), instructions);
+  EXPECT_EQ(stat.at("counts").at("PEVT_NW_USER_PP_SENT"), nw);
+  EXPECT_EQ(stat.at("instructions"), ran.at("instructions"));
+  // The text report: the sum, then each node's lines.
+  r = hpmsim({"stat", "--nodes", "2", "-e", "PEVT_MU_MSG_INJ", "--", ring, "1"}, dir.path());
+  ASSERT_EQ(r.status(), 0) << r.describe();
+  EXPECT_NE(r.err.find("2 nodes (2x1x1x1x1), summed"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("N1 "), std::string::npos) << r.err;
+  r = hpmsim({"stat", "--nodes", "2", "-I", "1", "--", ring}, dir.path());
+  EXPECT_EQ(r.status(), 2) << r.describe();
+  EXPECT_NE(r.err.find("-I is not available with many nodes yet"), std::string::npos) << r.err;
+}
+
 TEST(MpiGuest, NodeOptionsThatContradictOrNameNoDirectoryAreRefused) {
   TempDir dir("hpm-mpi");
   const std::string ring = kGuestBin + "/mpi_ring";

@@ -4,13 +4,39 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 
+#include "base/error.h"
 #include "net/cluster.h"
 #include "stats/stats.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/output.h"
 
 namespace hpm::tools {
+
+u32 resolveNodes(MachineConfig& machine, u32 nodes_option, const std::string& node_output,
+                 std::string_view command) {
+  const std::vector<u32> shape = parseTorusShape(machine.network.shape);
+  u32 nodes = 1;
+  for (const u32 d : shape) nodes *= d;
+  if (nodes_option != 0 && nodes_option != nodes) {
+    if (nodes != 1) {
+      fail(ExitCode::kUsage, "{}: --nodes {} and network.shape {} ({} nodes) disagree", command,
+           nodes_option, machine.network.shape, nodes);
+    }
+    machine.network.shape = torusShapeFor(nodes_option, static_cast<u32>(shape.size()));
+    nodes = nodes_option;
+  }
+  if (!node_output.empty()) {
+    if (!manyNodes(nodes, nodes_option)) {
+      fail(ExitCode::kUsage, "{}: --node-output is for runs of many nodes (--nodes N)", command);
+    }
+    if (!std::filesystem::is_directory(node_output)) {
+      fail(ExitCode::kUsage, "{}: --node-output '{}' is not a directory", command, node_output);
+    }
+  }
+  return nodes;
+}
 
 int runNodes(const NodesRun& r) {
   net::ClusterOptions co;

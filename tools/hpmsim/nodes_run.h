@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "node/machine.h"
@@ -24,5 +25,16 @@ struct NodesRun {
 
 // Runs it; returns the first failing node's exit status (else 0).
 int runNodes(const NodesRun& run);
+
+// The nodes a command runs on: `nodes_option` (--nodes; 0 = not given) sets machine's
+// network.shape to a shape of the machine's dimension count when the shape is one node, and must
+// agree with a shape of more; `--node-output DIR` goes only with many nodes and must be a
+// directory. Returns the node count; fails (usage) naming `command` when they disagree.
+u32 resolveNodes(MachineConfig& machine, u32 nodes_option, const std::string& node_output,
+                 std::string_view command);
+// Many nodes: --nodes given (even 1: a one-node MPI job has its message unit) or a shape of more.
+inline bool manyNodes(u32 nodes, u32 nodes_option) {
+  return nodes > 1 || nodes_option != 0;
+}
 
 }  // namespace hpm::tools

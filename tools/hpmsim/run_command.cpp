@@ -193,20 +193,7 @@ int run(const RunCliOptions& opt) {
          opt.mode);
   }
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
-  const std::vector<u32> shape = parseTorusShape(machine.network.shape);
-  u32 nodes = 1;
-  for (const u32 d : shape) nodes *= d;
-  if (opt.nodes != 0 && opt.nodes != nodes) {
-    if (nodes != 1) {
-      fail(ExitCode::kUsage, "run: --nodes {} and network.shape {} ({} nodes) disagree", opt.nodes,
-           machine.network.shape, nodes);
-    }
-    machine.network.shape = torusShapeFor(opt.nodes, static_cast<u32>(shape.size()));
-    nodes = opt.nodes;
-  }
-  if (!opt.node_output.empty() && opt.nodes == 0 && nodes == 1) {
-    fail(ExitCode::kUsage, "run: --node-output is for runs of many nodes (--nodes N)");
-  }
+  const u32 nodes = resolveNodes(machine, opt.nodes, opt.node_output, "run");
   RunFiles files;
   files.input(resolveProgram(opt.command[0]), "the program");
   files.input(std::filesystem::is_regular_file(opt.machine) ? opt.machine : "", "the machine file");
@@ -230,8 +217,7 @@ int run(const RunCliOptions& opt) {
   // A guest writing to a closed pipe gets SIGPIPE from our kernel; hpmsim itself must not die.
   std::signal(SIGPIPE, SIG_IGN);
 
-  // (--nodes 1 too: a one-node MPI job has its message unit.)
-  if (nodes > 1 || opt.nodes != 0) {
+  if (manyNodes(nodes, opt.nodes)) {
     const auto refuse = [&](bool given, std::string_view option) {
       if (given) fail(ExitCode::kUsage, "run: {} is not available with many nodes yet", option);
     };
@@ -240,9 +226,6 @@ int run(const RunCliOptions& opt) {
     refuse(!opt.trace.empty(), "--trace");
     refuse(!opt.upc_config.empty(), "--upc-config");
     refuse(!opt.sram_faults.empty(), "--sram-fault");
-    if (!opt.node_output.empty() && !std::filesystem::is_directory(opt.node_output)) {
-      fail(ExitCode::kUsage, "run: --node-output '{}' is not a directory", opt.node_output);
-    }
     NodesRun r{machine,
                ro,
                opt.mode,

@@ -15,11 +15,13 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 
 #include "base/error.h"
+#include "net/cluster.h"
 #include "node/host_mux.h"
 #include "node/machine.h"
 #include "node/monitor.h"
@@ -28,6 +30,7 @@
 #include "tools/hpmsim/finite_range.h"
 #include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/nodes_run.h"
 #include "tools/hpmsim/output.h"
 #include "tools/hpmsim/program_path.h"
 #include "tools/hpmsim/progress.h"
@@ -58,8 +61,10 @@ struct StatOptions {
   double mux_interval_ms = 4;  // --mux-interval-ms: multiplexing's time slice (perf's default)
   std::string root = ".";
   std::string output;
-  std::string report;  // --report: an HTML report of the results (report.h)
-  std::string trace;   // --trace: their timelines as a Chrome trace
+  std::string report;       // --report: an HTML report of the results (report.h)
+  std::string trace;        // --trace: their timelines as a Chrome trace
+  u32 nodes = 0;            // --nodes: 0 = as network.shape says (1 unless set)
+  std::string node_output;  // --node-output DIR
   GuestEnvOptions env;
   std::vector<std::string> command;
 };
@@ -85,6 +90,7 @@ struct Measured {
   std::string unit_name, unit_title;
   std::map<std::string, u64> counts;                   // by request (not the unsupported ones)
   std::map<u32, std::map<std::string, u64>> per_core;  // by core, by request (per-core units)
+  std::vector<std::map<std::string, u64>> per_node;    // many nodes: by node, by request
   std::vector<ThreadGroup> per_thread;                 // --per-thread (stat_events.h)
   std::vector<ProgrammedCounter> counters;
   std::vector<IntervalRow> intervals;
@@ -104,11 +110,27 @@ struct Measured {
   std::map<std::string, double> pcnt_running;
 };
 
-Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode mode, u64 interval) {
+Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode mode, u64 interval,
+                 bool many_nodes) {
   RunOptions ro;
   ro.mode = mode;
   ro.root = opt.root;
-  Simulation sim(machine, ro);
+  // Many nodes: every node's units are programmed alike and read at the node's own end; the
+  // counts are each node's and their sum (the first node's monitor names the events).
+  std::unique_ptr<net::Cluster> cluster;
+  std::unique_ptr<Simulation> single;
+  if (many_nodes) {
+    net::ClusterOptions co;
+    if (!opt.node_output.empty()) {
+      co.output = net::ClusterOptions::Output::kFiles;
+      co.output_dir = opt.node_output;
+    }
+    std::fflush(stdout);
+    cluster = std::make_unique<net::Cluster>(machine, ro, co);
+  } else {
+    single = std::make_unique<Simulation>(machine, ro);
+  }
+  Simulation& sim = cluster ? cluster->node(0) : *single;
   Monitor* monitor = sim.monitor();
   if (monitor == nullptr)
     fail(ExitCode::kUsage, "stat: machine {} has no counter unit", machine.name);
@@ -197,6 +219,12 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
            "once ({})",
            sets.size(), *why);
     }
+    if (cluster) {
+      fail(ExitCode::kUsage,
+           "stat: the events need {} sets of counters, multiplexed in time slices, which many "
+           "nodes do not do yet: count fewer events at once ({})",
+           sets.size(), *why);
+    }
     const Cycle slice = static_cast<Cycle>(opt.mux_interval_ms * machine.node.clock_mhz * 1000);
     if (slice <= 2 * monitor->hostSettleCycles()) {
       fail(ExitCode::kUsage,
@@ -206,6 +234,8 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
     }
     mux.emplace(sim, std::move(sets), slice);
     m.mux_sets = mux->sets();
+  } else if (cluster) {
+    for (u32 n = 0; n < cluster->nodes(); ++n) cluster->node(n).monitor()->programHost(natives);
   } else {
     monitor->programHost(natives);
   }
@@ -266,15 +296,48 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
     });
   }
 
-  sim.kernel().setInterruptSource(pendingInterrupt);
-  sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
+  std::vector<std::string> command = opt.command;
+  command[0] = resolveProgram(opt.command[0]);
   const auto start = std::chrono::steady_clock::now();
-  {
+  if (cluster) {
+    cluster->exec(command[0], command, guestEnvironment(opt.env));
+    cluster->run(pendingInterrupt);
+  } else {
+    sim.kernel().setInterruptSource(pendingInterrupt);
+    sim.exec(command[0], opt.command, guestEnvironment(opt.env));
     ProgressLine progress(!opt.quiet);
     sim.run(progress.follow(sim));
   }
   m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  m.end = sim.elapsedCycles();
+  m.end = cluster ? cluster->elapsedCycles() : sim.elapsedCycles();
+  if (cluster) {
+    // Each node's counters at its own end, named by node; the counts are their sums.
+    for (u32 n = 0; n < cluster->nodes(); ++n) {
+      Simulation& node = cluster->node(n);
+      std::vector<ProgrammedCounter> counters = node.monitor()->readHost(node.elapsedCycles());
+      std::map<std::string, u64> counts = byRequest(counters, nullptr);
+      const u64 cpu_nanos = node.kernel().nanosAt(node.kernel().processCpuCycles());
+      for (const Request& r : requests) {
+        if (r.source == Request::Source::kSoftware) {
+          counts[r.name] = r.name.ends_with("clock") ? cpu_nanos : node.kernel().stats().migrations;
+        } else if (r.source == Request::Source::kUnsupported) {
+          counts.erase(r.name);
+        }
+        if (counts.contains(r.name)) m.counts[r.name] += counts.at(r.name);
+      }
+      m.per_node.push_back(std::move(counts));
+      for (ProgrammedCounter& c : counters) {
+        c.device = fmt::format("node {} {}", n, c.device);
+        m.counters.push_back(std::move(c));
+      }
+    }
+    m.seconds = static_cast<double>(sim.kernel().nanosAt(m.end)) / 1e9;
+    m.instructions = cluster->retiredInstructions();
+    m.status = cluster->exitStatus();
+    std::fflush(stdout);
+    fmt::print(stderr, "{}", cluster->reports());
+    return m;
+  }
   if (mux) {
     // perf's estimate: each counter's count scaled by the run's time over its set's.
     mux->finish(m.end);
@@ -408,6 +471,19 @@ int run(const StatOptions& opt) {
          "disturb the interval readings' counts); use one per run");
   }
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
+  const u32 nodes = resolveNodes(machine, opt.nodes, opt.node_output, "stat");
+  const bool many_nodes = manyNodes(nodes, opt.nodes);
+  if (many_nodes) {
+    const auto refuse = [&](bool given, std::string_view option) {
+      if (given) fail(ExitCode::kUsage, "stat: {} is not available with many nodes yet", option);
+    };
+    refuse(opt.interval != 0 || opt.interval_ms != 0, "-I");
+    refuse(opt.per_region, "--per-region");
+    refuse(opt.per_thread, "--per-thread");
+    refuse(opt.per_core, "--per-core");
+    refuse(!opt.report.empty(), "--report");
+    refuse(!opt.trace.empty(), "--trace");
+  }
   RunFiles files;
   files.input(resolveProgram(opt.command[0]), "the program");
   files.input(std::filesystem::is_regular_file(opt.machine) ? opt.machine : "", "the machine file");
@@ -430,7 +506,7 @@ int run(const StatOptions& opt) {
   // varies (its inputs, its environment, its clock readings), so the column is usually 0.
   std::vector<Measured> runs;
   for (u32 r = 0; r < opt.repeat; ++r) {
-    runs.push_back(measure(opt, machine, *mode, interval));
+    runs.push_back(measure(opt, machine, *mode, interval, many_nodes));
     if (pendingInterrupt() != 0) break;  // Ctrl-C: report the runs so far
   }
   const Measured& m = runs.back();
@@ -485,6 +561,13 @@ int run(const StatOptions& opt) {
     out["clock_mhz"] = machine.node.clock_mhz;
     out["machine"] = machine.name;
     out["mode"] = opt.mode;
+    if (!m.per_node.empty()) {
+      out["nodes"] = m.per_node.size();
+      out["network_shape"] = machine.network.shape;
+      nlohmann::json pn = nlohmann::json::array();
+      for (const auto& counts : m.per_node) pn.push_back(counts);
+      out["per_node"] = pn;
+    }
     out["unit"] = m.unit_name;
     nlohmann::json counts = nlohmann::json::object();
     for (const Request& r : m.requests) {
@@ -645,6 +728,16 @@ int run(const StatOptions& opt) {
         if (isClock(r)) l.insert(value.size() + sep.size(), "msec");  // the unit field
         text += l;
       }
+      // As perf stat --per-node -x: "N<k>" first on each node's lines.
+      for (std::size_t n = 0; n < m.per_node.size(); ++n) {
+        for (const Request& r : m.requests) {
+          if (!m.per_node[n].contains(r.name)) continue;
+          const u64 v = m.per_node[n].at(r.name);
+          const std::string value =
+              isClock(r) ? fmt::format("{:.2f}", static_cast<double>(v) / 1e6) : std::to_string(v);
+          text += line(fmt::format("N{}", n) + sep, value, r.name, std::nullopt, std::nullopt);
+        }
+      }
     }
   } else {
     std::string cmdline;
@@ -665,9 +758,14 @@ int run(const StatOptions& opt) {
     }
     const std::string on_cores =
         m.cores.empty() ? "" : fmt::format(", cores {}", fmt::join(m.cores, ","));
-    text += fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode{}{}):\n\n",
-                        cmdline, machine.name, m.unit_title, opt.mode, on_cores,
-                        repeated ? fmt::format(", {} runs", runs.size()) : "");
+    const std::string on_nodes =
+        m.per_node.empty()
+            ? ""
+            : fmt::format(", {} nodes ({}), summed", m.per_node.size(), machine.network.shape);
+    text +=
+        fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode{}{}{}):\n\n",
+                    cmdline, machine.name, m.unit_title, opt.mode, on_cores, on_nodes,
+                    repeated ? fmt::format(", {} runs", runs.size()) : "");
     for (const Request& r : m.requests) {
       if (r.source == Request::Source::kUnsupported) {
         text += fmt::format("{:>20}      {}\n", "<not supported>", r.name);
@@ -702,6 +800,18 @@ int run(const StatOptions& opt) {
           "\n (multiplexed: {} sets of events took turns on the counters in {:g} ms slices, {} "
           "switches; counts are scaled by the run's time over their set's)\n",
           m.mux_sets, opt.mux_interval_ms, m.mux_switches);
+    }
+    // Many nodes: each node's counts, as perf stat --per-node prints its nodes ("N0 ...").
+    if (!m.per_node.empty()) text += "\n";
+    for (std::size_t n = 0; n < m.per_node.size(); ++n) {
+      for (const Request& r : m.requests) {
+        if (!m.per_node[n].contains(r.name)) continue;
+        const double v = static_cast<double>(m.per_node[n].at(r.name));
+        text += isClock(r) ? fmt::format("{:<8} {:>20} msec {}\n", fmt::format("N{}", n),
+                                         fmt::format("{:.2f}", v / 1e6), r.name)
+                           : fmt::format("{:<8} {:>20}      {}\n", fmt::format("N{}", n), number(v),
+                                         r.name);
+      }
     }
     // As perf stat --per-core: each core's counts (per-core units, or a node-wide unit's
     // per-core inputs).
@@ -834,6 +944,13 @@ void addStatCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--trace", opt->trace,
                   "Also write the interval counts and regions as a Chrome trace (Perfetto)");
   cmd->add_option("--root", opt->root, "Directory the guest sees as /");
+  cmd->add_option("--nodes", opt->nodes,
+                  "Run the program on N nodes of the machine's torus (as run --nodes) and count "
+                  "on every node: the counts summed, then each node's (N0, N1, ...)")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--node-output", opt->node_output,
+                  "Many nodes: write node K's output to DIR/node-K.stdout and .stderr (default: "
+                  "each line on ours, prefixed \"[K] \")");
   addGuestEnvOptions(*cmd, opt->env);
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();
