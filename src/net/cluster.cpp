@@ -15,6 +15,15 @@
 namespace hpm::net {
 namespace {
 
+// The link counters' events: chunks sent, packets received, packets for the node (by 0, 1, 2),
+// each on the dynamic, escape and priority channel (kChannels apart).
+constexpr std::array<probe::Event, 3 * kChannels> kLinkEvents = {
+    probe::Event::kNwDynamicChunksSent,     probe::Event::kNwEscapeChunksSent,
+    probe::Event::kNwPriorityChunksSent,    probe::Event::kNwDynamicPacketsReceived,
+    probe::Event::kNwEscapePacketsReceived, probe::Event::kNwPriorityPacketsReceived,
+    probe::Event::kNwDynamicPacketsToNode,  probe::Event::kNwEscapePacketsToNode,
+    probe::Event::kNwPriorityPacketsToNode};
+
 // A host descriptor closed when it goes.
 struct OwnedFd {
   int fd = -1;
@@ -58,11 +67,8 @@ struct Cluster::Impl {
   std::vector<u8> wrote;  // per node: wrote to its console since the last drain
   // Per node and link port: what its link counters count (the NWUnit's ground truth), each
   // counted at the cycle its event is published on the node's bus.
-  struct LinkCounts {
-    u64 chunks_sent = 0;
-    u64 packets_received = 0;
-    u64 packets_to_node = 0;
-  };
+  // By kLinkEvents' index.
+  using LinkCounts = std::array<u64, 3 * kChannels>;
   std::vector<std::vector<LinkCounts>> link_counts;
   OwnedFd null_in;
   u64 windows = 0;
@@ -79,7 +85,8 @@ struct Cluster::Impl {
   // receiving node's port of the same cable (same dimension, the other direction). Ports are
   // BG/Q's link numbers: 2 x dimension for the minus link, + 1 for the plus link.
   void crossed(const LinkCrossing& x);
-  void publish(u32 node, u32 port, probe::Event e, u64 LinkCounts::*stat, u64 count, Cycle at);
+  // Counts kLinkEvents[what][channel] on the node's port at `at`.
+  void publish(u32 node, u32 port, u32 what, Channel channel, u64 count, Cycle at);
   std::optional<u64> linkTruth(u32 node, probe::Event e, u32 port) const;
   void endOthers(u32 failed_node);
 };
@@ -110,12 +117,13 @@ void Cluster::Impl::drain(u32 node, bool final) {
   }
 }
 
-void Cluster::Impl::publish(u32 node, u32 port, probe::Event e, u64 LinkCounts::*stat, u64 count,
-                            Cycle at) {
+void Cluster::Impl::publish(u32 node, u32 port, u32 what, Channel channel, u64 count, Cycle at) {
   Kernel& kernel = sims[node]->kernel();
   if (kernel.finished()) return;
-  kernel.at(at, [this, node, port, e, stat, count](Cycle t) {
-    link_counts[node][port].*stat += count;
+  const u32 index = what * kChannels + static_cast<u32>(channel);
+  const probe::Event e = kLinkEvents[index];
+  kernel.at(at, [this, node, port, e, index, count](Cycle t) {
+    link_counts[node][port][index] += count;
     probe::Bus* bus = sims[node]->kernel().probeBus();
     if (bus != nullptr && bus->wants(e, port)) {
       bus->setNow(std::max(bus->now(), t));
@@ -130,26 +138,17 @@ void Cluster::Impl::crossed(const LinkCrossing& x) {
   const u32 ports = 2 * network.torus().dimensions();
   const u32 from = x.link / ports, port = (x.link % ports) ^ 1;
   const u32 to = network.torus().linkTarget(x.link);
-  publish(from, port, probe::Event::kNwChunksSent, &LinkCounts::chunks_sent, x.chunks, x.sent);
-  publish(to, port ^ 1, probe::Event::kNwPacketsReceived, &LinkCounts::packets_received, 1,
-          x.arrived);
-  if (x.last) {
-    publish(to, port ^ 1, probe::Event::kNwPacketsToNode, &LinkCounts::packets_to_node, 1,
-            x.arrived);
-  }
+  publish(from, port, 0, x.channel, x.chunks, x.sent);
+  publish(to, port ^ 1, 1, x.channel, 1, x.arrived);
+  if (x.last) publish(to, port ^ 1, 2, x.channel, 1, x.arrived);
 }
 
 std::optional<u64> Cluster::Impl::linkTruth(u32 node, probe::Event e, u32 port) const {
   const std::vector<LinkCounts>& ports = link_counts[node];
-  const auto at = [&](u64 LinkCounts::*stat) -> u64 {
-    return port < ports.size() ? ports[port].*stat : 0;  // (the I/O link carries nothing)
-  };
-  switch (e) {
-    case probe::Event::kNwChunksSent: return at(&LinkCounts::chunks_sent);
-    case probe::Event::kNwPacketsReceived: return at(&LinkCounts::packets_received);
-    case probe::Event::kNwPacketsToNode: return at(&LinkCounts::packets_to_node);
-    default: return std::nullopt;
-  }
+  const auto* it = std::find(kLinkEvents.begin(), kLinkEvents.end(), e);
+  if (it == kLinkEvents.end()) return std::nullopt;
+  // (The I/O link carries nothing.)
+  return port < ports.size() ? ports[port][static_cast<std::size_t>(it - kLinkEvents.begin())] : 0;
 }
 
 void Cluster::Impl::endOthers(u32 failed_node) {
@@ -170,7 +169,8 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
   c.null_in = OwnedFd(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   c.streams.resize(n);
   c.wrote.assign(n, 0);
-  c.link_counts.assign(n, std::vector<Impl::LinkCounts>(2 * c.network.torus().dimensions()));
+  c.link_counts.assign(
+      n, std::vector<Impl::LinkCounts>(2 * c.network.torus().dimensions(), Impl::LinkCounts{}));
   c.network.onCrossing([&c](const LinkCrossing& x) { c.crossed(x); });
   options.timed_devices = true;
   for (u32 node = 0; node < n; ++node) {
@@ -350,6 +350,9 @@ void Cluster::visitStats(stats::Visitor& v) const {
   v.counter("packets_delivered", c.network.packetsDelivered(),
             "Packets that crossed the network to another node");
   v.counter("packets_dropped", c.dropped, "Packets for nodes that had ended");
+  v.counter("buffer_waits", c.network.bufferWaits(),
+            "Hops at which a packet found its link free but no room in the next router's buffer "
+            "(back-pressure)");
   v.beginList("links");
   const Torus& torus = c.network.torus();
   for (u32 l = 0; l < c.network.links().size(); ++l) {
@@ -364,6 +367,10 @@ void Cluster::visitStats(stats::Visitor& v) const {
     v.counter("chunks", s.chunks, "32-byte chunks sent over it");
     v.counter("busy_cycles", s.busy_cycles, "Cycles it was sending");
     v.counter("wait_cycles", s.wait_cycles, "Cycles packets waited for it");
+    v.counter("dynamic_packets", s.channel_packets[0], "Packets it carried on the dynamic channel");
+    v.counter("escape_packets", s.channel_packets[1], "Packets it carried on the escape channel");
+    v.counter("priority_packets", s.channel_packets[2],
+              "Packets it carried on the priority channel");
     v.endGroup();
   }
   v.endList();
@@ -381,6 +388,12 @@ void Cluster::visitStats(stats::Visitor& v) const {
     v.counter("descriptor_errors", s.descriptor_errors, "Descriptors refused");
     v.counter("fifo_full_waits", s.fifo_full_waits,
               "Packets that waited for room in the reception FIFO");
+    v.counter("put_packets", s.put_packets,
+              "Direct-put packets written to memory (PEVT_MU_PUT_PKT_RCV)");
+    v.counter("put_bytes", s.put_bytes, "Their payload bytes");
+    v.counter("put_errors", s.put_errors, "Direct-put packets whose target was not writable");
+    v.counter("remote_gets", s.remote_gets,
+              "Remote-get packets whose descriptors it injected (PEVT_MU_RGET_PKT_RCV)");
     v.counter("reserved_writes", s.reserved_writes, "Writes to offsets with no register");
     v.beginList("sent_to");
     for (u32 d = 0; d < s.packets_to.size(); ++d) {

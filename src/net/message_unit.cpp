@@ -30,6 +30,8 @@ enum Register : u64 {
 };
 
 constexpr u64 kChunk = 32;
+constexpr u32 kFlagDynamic = 1, kFlagPriority = 2;
+constexpr u8 kDirectPut = 1, kRemoteGet = 2;
 
 u64 roundUp(u64 n, u64 to) {
   return (n + to - 1) / to * to;
@@ -54,6 +56,16 @@ std::span<const probe::TruthRow<MessageUnit>> MessageUnit::truthTable() {
       {probe::Event::kMuFifoPacketsReceived,
        [](const MessageUnit& u, u32, probe::TruthTerms& t) {
          t.push_back({&u.stats_.packets_received});
+       },
+       probe::Changes::kAnytime, probe::Tally::kNone},
+      {probe::Event::kMuPutPacketsReceived,
+       [](const MessageUnit& u, u32, probe::TruthTerms& t) {
+         t.push_back({&u.stats_.put_packets});
+       },
+       probe::Changes::kAnytime, probe::Tally::kNone},
+      {probe::Event::kMuRemoteGetPacketsReceived,
+       [](const MessageUnit& u, u32, probe::TruthTerms& t) {
+         t.push_back({&u.stats_.remote_gets});
        },
        probe::Changes::kAnytime, probe::Tally::kNone},
   };
@@ -130,67 +142,89 @@ u64 MessageUnit::doneBy(Cycle now) const {
 void MessageUnit::inject(u64 upto, Cycle now) {
   GuestMemory& memory = kernel_.memory();
   for (; inj_tail_ < upto; ++inj_tail_) {
-    // A refused descriptor is done at once and sends nothing.
-    const auto refuse = [&] {
-      ++stats_.descriptor_errors;
-      done_at_.push_back(std::max(now, done_at_.empty() ? 0 : done_at_.back()));
-    };
     std::array<u8, kDescriptorBytes> d{};
-    if (inj_entries_ == 0 ||
-        !memory.read(inj_base_ + inj_tail_ % inj_entries_ * kDescriptorBytes, d.data(), d.size())) {
-      refuse();
-      continue;
+    std::optional<Cycle> done;
+    if (inj_entries_ != 0 &&
+        memory.read(inj_base_ + inj_tail_ % inj_entries_ * kDescriptorBytes, d.data(), d.size())) {
+      done = injectOne(d, now);
+    } else {
+      ++stats_.descriptor_errors;
     }
-    u32 dest = 0;
-    u64 payload_addr = 0, payload_bytes = 0;
-    std::memcpy(&dest, d.data(), 4);
-    std::memcpy(&payload_addr, d.data() + 8, 8);
-    std::memcpy(&payload_bytes, d.data() + 16, 8);
-    // (At most 4 GiB per descriptor: the length is checked before the copy is made.)
-    if (dest >= torus_.nodes() || payload_bytes > (u64{1} << 32)) {
-      refuse();
-      continue;
-    }
-    std::vector<u8> payload(payload_bytes);
-    if (!memory.read(payload_addr, payload.data(), payload.size())) {
-      refuse();
-      continue;
-    }
-    Cycle at = std::max(now + params_.injection_cycles, inject_free_);
-    u64 offset = 0;
-    do {
-      const u64 n = std::min(params_.max_payload_bytes, payload_bytes - offset);
-      Packet p;
-      p.src = node_;
-      p.dst = dest;
-      p.seq = packet_seq_++;
-      p.entered = at;
-      p.bytes.assign(params_.header_bytes + roundUp(n, kChunk), 0);
-      const u32 src32 = node_, n32 = static_cast<u32>(n);
-      std::memcpy(p.bytes.data(), &src32, 4);
-      std::memcpy(p.bytes.data() + 4, &n32, 4);
-      std::memcpy(p.bytes.data() + 8, &offset, 8);
-      std::memcpy(p.bytes.data() + 16, d.data() + 24, kHeaderSoftwareBytes);
-      if (n != 0) std::memcpy(p.bytes.data() + params_.header_bytes, payload.data() + offset, n);
-      // The unit stores one packet after another for the network at the link's rate; a packet
-      // is stored (counted) when its last byte is.
-      const u64 hold = link_cycles_(p.bytes.size());
-      at += hold;
-      const bool last = offset + n == payload_bytes;
-      kernel_.at(at, [this, last, payload_bytes](Cycle t) { stored(t, last, payload_bytes); });
-      ++stats_.packets_to[dest];
-      stats_.chunks_to[dest] += p.chunks();
-      if (dest == node_) {
-        // Through the unit alone, as if over a link of the network's rate.
-        receive(at + params_.reception_cycles, std::move(p));
-      } else {
-        send_(std::move(p));
-      }
-      offset += n;
-    } while (offset < payload_bytes);
-    inject_free_ = at;
-    done_at_.push_back(at);
+    // (A refused descriptor is done at once and sends nothing.)
+    done_at_.push_back(done ? *done : std::max(now, done_at_.empty() ? 0 : done_at_.back()));
   }
+}
+
+std::optional<Cycle> MessageUnit::injectOne(std::span<const u8, kDescriptorBytes> d, Cycle now) {
+  u32 dest = 0, flags = 0;
+  u64 payload_addr = 0, payload_bytes = 0, put_addr = 0, counter_addr = 0;
+  std::memcpy(&dest, d.data(), 4);
+  std::memcpy(&flags, d.data() + 4, 4);
+  std::memcpy(&payload_addr, d.data() + 8, 8);
+  std::memcpy(&payload_bytes, d.data() + 16, 8);
+  std::memcpy(&put_addr, d.data() + 40, 8);
+  std::memcpy(&counter_addr, d.data() + 48, 8);
+  const bool dynamic = (flags & kFlagDynamic) != 0, priority = (flags & kFlagPriority) != 0;
+  const u8 type = static_cast<u8>(flags >> 2 & 3);
+  // (At most 4 GiB per descriptor: the length is checked before the copy is made.)
+  if (dest >= torus_.nodes() || payload_bytes > (u64{1} << 32) || (flags & ~u32{0xf}) != 0 ||
+      (dynamic && priority) || type > kRemoteGet ||
+      (type == kRemoteGet && (payload_bytes == 0 || payload_bytes % kDescriptorBytes != 0))) {
+    ++stats_.descriptor_errors;
+    return std::nullopt;
+  }
+  std::vector<u8> payload(payload_bytes);
+  if (!kernel_.memory().read(payload_addr, payload.data(), payload.size())) {
+    ++stats_.descriptor_errors;
+    return std::nullopt;
+  }
+  Cycle at = std::max(now + params_.injection_cycles, inject_free_);
+  // A remote get's descriptors travel whole: packets of whole descriptors.
+  const u64 most = type == kRemoteGet
+                       ? std::max(kDescriptorBytes,
+                                  params_.max_payload_bytes / kDescriptorBytes * kDescriptorBytes)
+                       : params_.max_payload_bytes;
+  u64 offset = 0;
+  do {
+    const u64 n = std::min(most, payload_bytes - offset);
+    Packet p;
+    p.src = node_;
+    p.dst = dest;
+    p.seq = packet_seq_++;
+    p.entered = at;
+    p.dynamic = dynamic;
+    p.priority = priority;
+    p.type = type;
+    p.bytes.assign(params_.header_bytes + roundUp(n, kChunk), 0);
+    const u32 src32 = node_, n32 = static_cast<u32>(n);
+    std::memcpy(p.bytes.data(), &src32, 4);
+    std::memcpy(p.bytes.data() + 4, &n32, 4);
+    std::memcpy(p.bytes.data() + 8, &offset, 8);
+    if (type == kDirectPut) {
+      std::memcpy(p.bytes.data() + 16, &put_addr, 8);
+      std::memcpy(p.bytes.data() + 24, &counter_addr, 8);
+    } else {
+      std::memcpy(p.bytes.data() + 16, d.data() + 24, kHeaderSoftwareBytes);
+    }
+    if (n != 0) std::memcpy(p.bytes.data() + params_.header_bytes, payload.data() + offset, n);
+    // The unit stores one packet after another for the network at the link's rate; a packet
+    // is stored (counted) when its last byte is.
+    const u64 hold = link_cycles_(p.bytes.size());
+    at += hold;
+    const bool last = offset + n == payload_bytes;
+    kernel_.at(at, [this, last, payload_bytes](Cycle t) { stored(t, last, payload_bytes); });
+    ++stats_.packets_to[dest];
+    stats_.chunks_to[dest] += p.chunks();
+    if (dest == node_) {
+      // Through the unit alone, as if over a link of the network's rate.
+      receive(at + params_.reception_cycles, std::move(p));
+    } else {
+      send_(std::move(p));
+    }
+    offset += n;
+  } while (offset < payload_bytes);
+  inject_free_ = at;
+  return at;
 }
 
 void MessageUnit::stored(Cycle when, bool last, u64 message_bytes) {
@@ -205,11 +239,53 @@ void MessageUnit::stored(Cycle when, bool last, u64 message_bytes) {
 }
 
 void MessageUnit::receive(Cycle when, Packet packet) {
-  kernel_.at(when, [this, p = std::move(packet)](Cycle t) mutable {
-    waiting_.push_back(std::move(p));
-    store(t);
-    if (!waiting_.empty()) ++stats_.fifo_full_waits;  // this packet found no room
-  });
+  kernel_.at(when, [this, p = std::move(packet)](Cycle t) mutable { land(t, std::move(p)); });
+}
+
+void MessageUnit::land(Cycle when, Packet p) {
+  probe::Bus* bus = kernel_.probeBus();
+  if (bus != nullptr) bus->setNow(std::max(bus->now(), when));
+  u32 n = 0;
+  u64 offset = 0;
+  std::memcpy(&n, p.bytes.data() + 4, 4);
+  std::memcpy(&offset, p.bytes.data() + 8, 8);
+  const u8* payload = p.bytes.data() + params_.header_bytes;
+  switch (p.type) {
+    case kDirectPut: {
+      u64 put_addr = 0, counter_addr = 0;
+      std::memcpy(&put_addr, p.bytes.data() + 16, 8);
+      std::memcpy(&counter_addr, p.bytes.data() + 24, 8);
+      GuestMemory& memory = kernel_.memory();
+      if (n != 0 && !memory.write(put_addr + offset, payload, n)) {
+        ++stats_.put_errors;  // (BG/Q raises an interrupt; the model drops the packet)
+        return;
+      }
+      ++stats_.put_packets;
+      stats_.put_bytes += n;
+      if (counter_addr != 0) {
+        u64 counter = 0;
+        if (memory.read(counter_addr & ~u64{7}, &counter, 8)) {
+          counter -= n;
+          memory.write(counter_addr & ~u64{7}, &counter, 8);
+          kernel_.wakeFutexWaiters(counter_addr & ~u64{7}, when);
+        }
+      }
+      HPM_PROBE(bus, kMuPutPacketsReceived, 0, 1);
+      return;
+    }
+    case kRemoteGet:
+      ++stats_.remote_gets;
+      HPM_PROBE(bus, kMuRemoteGetPacketsReceived, 0, 1);
+      for (u32 at = 0; at + kDescriptorBytes <= n; at += kDescriptorBytes) {
+        injectOne(std::span<const u8, kDescriptorBytes>(payload + at, kDescriptorBytes), when);
+      }
+      return;
+    default:
+      waiting_.push_back(std::move(p));
+      store(when);
+      if (!waiting_.empty()) ++stats_.fifo_full_waits;  // this packet found no room
+      return;
+  }
 }
 
 void MessageUnit::store(Cycle when) {

@@ -20,16 +20,26 @@
 //   0x220 REC_TAIL    r   bytes the unit has written so far (a count)
 // Other offsets read 0 and ignore writes (counted: reservedWrites).
 //
-// A descriptor (64 bytes): u32 destination node, u32 zero, u64 payload address, u64 payload
-// bytes, 16 bytes the unit copies into every packet's header, 24 bytes zero. The unit cuts the
-// payload into packets of at most MAX_PAYLOAD bytes (one packet when it is empty). A packet in
-// the reception FIFO is a header of HEADER_BYTES (u32 source node, u32 payload bytes, u64 offset
-// of the payload in its message, the descriptor's 16 bytes, zeros) and the payload, padded to
-// 32 bytes. A
-// packet that would cross the FIFO's end is preceded by a skip header (payload bytes
-// 0xffffffff) filling the rest, and starts at the beginning. Packets that find the FIFO full
-// wait in the unit, in arrival order, until REC_HEAD frees room (the reception FIFO's
-// back-pressure). Sending to oneself goes through the unit without the network.
+// A descriptor (64 bytes): u32 destination node, u32 flags, u64 payload address, u64 payload
+// bytes, 16 bytes the unit copies into every memory-FIFO packet's header, u64 put address, u64
+// put counter address, 8 bytes zero. Flags: bit 0 dynamic routing, bit 1 the priority channel
+// (deterministic routing; not with bit 0), bits 2-3 the packet type: 0 memory FIFO, 1 direct put,
+// 2 remote get; other bits zero. A descriptor breaking these rules is refused (INJ_ERRORS).
+// The unit cuts the payload into packets of at most MAX_PAYLOAD bytes (one packet when it is
+// empty).
+// - Memory FIFO: the packet lands in the destination's reception FIFO as a header of
+//   HEADER_BYTES (u32 source node, u32 payload bytes, u64 offset of the payload in its message,
+//   the descriptor's 16 bytes, zeros) and the payload, padded to 32 bytes. A packet that would
+//   cross the FIFO's end is preceded by a skip header (payload bytes 0xffffffff) filling the
+//   rest, and starts at the beginning. Packets that find the FIFO full wait in the unit, in
+//   arrival order, until REC_HEAD frees room (the reception FIFO's back-pressure).
+// - Direct put: the destination's unit writes the payload at put address + its offset in the
+//   message and subtracts its bytes from the 64-bit counter at the put counter address (0: none),
+//   waking futex waiters on it (BG/Q's reception counters count down to zero).
+// - Remote get: the payload is one or more descriptors (a multiple of 64 bytes); the
+//   destination's unit injects them as its own (typically a direct put back to the asker), at
+//   the packet's arrival; they do not move INJ_TAIL or INJ_DONE.
+// Sending to oneself goes through the unit without the network.
 #pragma once
 
 #include <deque>
@@ -61,6 +71,10 @@ struct MessageUnitStats {
   u64 bytes_received = 0;     // payload bytes
   u64 descriptor_errors = 0;  // refused descriptors
   u64 fifo_full_waits = 0;    // packets that waited for room in the reception FIFO
+  u64 put_packets = 0;        // direct-put packets written to memory (PEVT_MU_PUT_PKT_RCV)
+  u64 put_bytes = 0;          // their payload bytes
+  u64 put_errors = 0;         // direct-put packets whose target was not writable (dropped)
+  u64 remote_gets = 0;        // remote-get packets received (PEVT_MU_RGET_PKT_RCV)
   u64 reserved_writes = 0;    // writes to offsets with no register
   // By destination node: packets and 32-byte chunks (header included) sent there.
   std::vector<u64> packets_to;
@@ -100,6 +114,10 @@ class MessageUnit final : public DeviceProvider {
 
  private:
   void inject(u64 upto, Cycle now);
+  // Injects one descriptor at `now`: returns the cycle its last packet is stored, or nothing
+  // when it is refused (counted).
+  std::optional<Cycle> injectOne(std::span<const u8, kDescriptorBytes> d, Cycle now);
+  void land(Cycle when, Packet packet);  // a packet arrived, by its type
   // A packet's last byte stored for the network at `when` (`last`: its message's last packet).
   void stored(Cycle when, bool last, u64 message_bytes);
   void store(Cycle when);  // writes waiting packets that fit

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace hpm::net {
 
@@ -9,8 +10,11 @@ Network::Network(const NetworkParams& params, Torus torus, u64 clock_hz)
     : params_(params),
       torus_(std::move(torus)),
       cycles_per_byte_(static_cast<double>(clock_hz) / (params.link_gbytes_per_s * 1e9)),
+      largest_packet_(params.max_payload_bytes + params.header_bytes),
       link_free_(torus_.links(), 0),
-      links_(torus_.links()) {}
+      links_(torus_.links()),
+      buffer_used_(torus_.links()),
+      waiting_(torus_.links()) {}
 
 u64 Network::linkCycles(u64 bytes) const {
   // (Rounded up per packet, not per chunk: a 544-byte packet at 1.25 bytes per cycle holds its
@@ -24,6 +28,10 @@ Cycle Network::lookahead() const {
          params_.reception_cycles;
 }
 
+void Network::push(Cycle when, Kind kind, u32 a, u32 src, u64 seq) {
+  events_.push(Event{when, kind, a, src, seq, order_++});
+}
+
 void Network::inject(Packet p) {
   u32 slot;
   if (free_slots_.empty()) {
@@ -33,45 +41,178 @@ void Network::inject(Packet p) {
     slot = free_slots_.back();
     free_slots_.pop_back();
   }
-  events_.push(Step{p.entered, p.src, p.seq, p.src, slot});
-  packets_[slot] = std::move(p);
+  InFlight& f = packets_[slot];
+  push(p.entered, Kind::kArrive, slot, p.src, p.seq);
+  f.at = p.src;
+  f.from = kNone;
+  f.blocked = false;
+  ++f.generation;  // (never reset: entries of the slot's earlier packets stay stale)
+  f.packet = std::move(p);
+  ++in_flight_;
 }
 
 std::vector<Delivery> Network::advance(Cycle horizon) {
-  std::vector<Delivery> out;
   while (!events_.empty() && events_.top().when < horizon) {
-    const Step step = events_.top();
+    const Event e = events_.top();
     events_.pop();
-    Packet& p = packets_[step.slot];
-    const u32 link = torus_.nextLink(step.at, p.dst);
-    const Cycle start = std::max(step.when, link_free_[link]);
-    const u64 hold = linkCycles(p.bytes.size());
-    link_free_[link] = start + hold;
-    LinkStats& ls = links_[link];
-    ++ls.packets;
-    ls.chunks += p.chunks();
-    ls.busy_cycles += hold;
-    ls.wait_cycles += start - step.when;
-    const u32 next = torus_.linkTarget(link);
-    if (on_crossing_) {
-      on_crossing_(
-          LinkCrossing{link, p.chunks(), start, start + hold + params_.hop_cycles, next == p.dst});
+    switch (e.kind) {
+      case Kind::kFree:
+        buffer_used_[e.a][e.src] -= e.seq;
+        arbitrate(e.a, e.when);
+        break;
+      case Kind::kLinkFree: arbitrate(e.a, e.when); break;
+      case Kind::kArrive: arrive(e.a, e.when); break;
     }
-    if (next != p.dst) {
-      events_.push(Step{start + params_.hop_cycles, step.src, step.seq, next, step.slot});
-      continue;
-    }
-    out.push_back(
-        Delivery{start + hold + params_.hop_cycles + params_.reception_cycles, std::move(p)});
-    free_slots_.push_back(step.slot);
-    ++delivered_;
   }
+  std::vector<Delivery> out;
+  out.swap(out_);
   std::stable_sort(out.begin(), out.end(), [](const Delivery& a, const Delivery& b) {
-    if (a.when != b.when) return a.when < b.when;
-    if (a.packet.src != b.packet.src) return a.packet.src < b.packet.src;
-    return a.packet.seq < b.packet.seq;
+    return std::tie(a.when, a.packet.src, a.packet.seq) <
+           std::tie(b.when, b.packet.src, b.packet.seq);
   });
   return out;
+}
+
+void Network::arrive(u32 slot, Cycle now) {
+  InFlight& f = packets_[slot];
+  f.head_at = now;
+  const Packet& p = f.packet;
+  const u32 first = torus_.nextLink(f.at, p.dst);
+  // Entering a bubble-ruled channel: from the unit, from another channel or another dimension.
+  const auto entering = [&](Channel c) {
+    return f.from == kNone || f.from_channel != c ||
+           torus_.linkDimension(f.from) != torus_.linkDimension(first);
+  };
+  std::vector<u32> links;
+  if (p.priority) {
+    waiting_[first].push_back(
+        {slot, f.generation, Channel::kPriority, entering(Channel::kPriority)});
+    links.push_back(first);
+  } else {
+    if (p.dynamic) {
+      links = torus_.minimalLinks(f.at, p.dst);
+      for (const u32 l : links)
+        waiting_[l].push_back({slot, f.generation, Channel::kDynamic, false});
+    } else {
+      links.push_back(first);
+    }
+    waiting_[first].push_back({slot, f.generation, Channel::kEscape, entering(Channel::kEscape)});
+  }
+  const u32 generation = f.generation;
+  // A dynamic packet takes a free link with room on the dynamic channel first, in dimension
+  // order; then whatever can take it now (the escape channel included).
+  if (p.dynamic) {
+    for (const u32 l : links) {
+      if (link_free_[l] <= now && fits(l, {slot, generation, Channel::kDynamic, false})) {
+        arbitrate(l, now);
+        if (packets_[slot].generation != generation) return;
+      }
+    }
+  }
+  for (const u32 l : links) {
+    arbitrate(l, now);
+    if (packets_[slot].generation != generation) return;
+  }
+}
+
+bool Network::fits(u32 link, const Waiter& w) const {
+  const u64 size = packets_[w.slot].packet.bytes.size();
+  const u64 used = buffer_used_[link][static_cast<u32>(w.channel)];
+  const u64 need = size + (w.entering ? largest_packet_ : 0);
+  return used + need <= params_.vc_buffer_bytes;
+}
+
+bool Network::arbitrate(u32 link, Cycle now) {
+  if (link_free_[link] > now) return false;  // its kLinkFree event comes
+  std::vector<Waiter>& list = waiting_[link];
+  std::erase_if(list, [&](const Waiter& w) { return packets_[w.slot].generation != w.generation; });
+  if (list.empty()) return false;
+  const auto age = [&](const Waiter& w) {
+    const InFlight& f = packets_[w.slot];
+    return std::make_tuple(f.head_at, f.packet.src, f.packet.seq);
+  };
+  // The escape and priority channels are FIFOs per input: of the waiters that came from one
+  // buffer (or one unit) for one channel, only the oldest may go.
+  const auto headOfInput = [&](const Waiter& w) {
+    if (w.channel == Channel::kDynamic) return true;
+    const InFlight& f = packets_[w.slot];
+    for (const Waiter& o : list) {
+      const InFlight& g = packets_[o.slot];
+      if (o.channel == w.channel && g.from == f.from && g.from_channel == f.from_channel &&
+          (g.from != kNone || g.packet.src == f.packet.src) && age(o) < age(w)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  const Waiter* best = nullptr;
+  for (const Waiter& w : list) {
+    if (!fits(link, w)) {
+      packets_[w.slot].blocked = true;  // the link is free: the buffer holds it back
+      continue;
+    }
+    if (!headOfInput(w)) continue;
+    if (best == nullptr) {
+      best = &w;
+      continue;
+    }
+    const bool w_pri = w.channel == Channel::kPriority, b_pri = best->channel == Channel::kPriority;
+    if (w_pri != b_pri) {
+      if (w_pri) best = &w;
+      continue;
+    }
+    if (age(w) < age(*best) || (w.slot == best->slot && w.channel == Channel::kDynamic)) {
+      best = &w;
+    }
+  }
+  if (best == nullptr) return false;
+  send(link, *best, now);
+  return true;
+}
+
+void Network::send(u32 link, const Waiter& w, Cycle now) {
+  const u32 slot = w.slot;
+  const Channel channel = w.channel;
+  InFlight& f = packets_[slot];
+  if (f.blocked) ++buffer_waits_;
+  const u64 size = f.packet.bytes.size();
+  const u64 hold = linkCycles(size);
+  link_free_[link] = now + hold;
+  push(now + hold, Kind::kLinkFree, link, 0, 0);
+  LinkStats& ls = links_[link];
+  ++ls.packets;
+  ls.chunks += f.packet.chunks();
+  ls.busy_cycles += hold;
+  ls.wait_cycles += now - f.head_at;
+  ++ls.channel_packets[static_cast<u32>(channel)];
+  ls.channel_chunks[static_cast<u32>(channel)] += f.packet.chunks();
+  buffer_used_[link][static_cast<u32>(channel)] += size;
+  // Its tail leaves the buffer it was in as it finishes crossing.
+  if (f.from != kNone) {
+    push(now + hold, Kind::kFree, f.from, static_cast<u32>(f.from_channel), size);
+  }
+  ++f.generation;  // its other waiting entries are stale now
+  const u32 next = torus_.linkTarget(link);
+  const bool last = next == f.packet.dst;
+  if (on_crossing_) {
+    on_crossing_(
+        LinkCrossing{link, f.packet.chunks(), now, now + hold + params_.hop_cycles, last, channel});
+  }
+  if (!last) {
+    f.at = next;
+    f.from = link;
+    f.from_channel = channel;
+    f.blocked = false;
+    push(now + params_.hop_cycles, Kind::kArrive, slot, f.packet.src, f.packet.seq);
+    return;
+  }
+  // The destination's router empties into its message unit as the tail arrives.
+  push(now + hold + params_.hop_cycles, Kind::kFree, link, static_cast<u32>(channel), size);
+  out_.push_back(
+      Delivery{now + hold + params_.hop_cycles + params_.reception_cycles, std::move(f.packet)});
+  free_slots_.push_back(slot);
+  --in_flight_;
+  ++delivered_;
 }
 
 }  // namespace hpm::net

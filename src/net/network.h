@@ -1,16 +1,32 @@
 // The torus network's timing: packets move router to router over links with a bandwidth and a
-// hop latency, in exact time order, with contention for each link.
+// hop latency, in exact time order, with contention for each link and back-pressure from each
+// router's buffers.
 //
-// The model (docs/network.md): virtual cut-through. A packet of B bytes (header included,
-// whole 32-byte chunks) whose head reaches a router at t goes on the route's next link at
-// s = max(t, the link free), holds the link ceil(B / bytes per cycle) cycles, and its head
-// reaches the next router at s + hop_cycles; at its destination its tail arrives at
-// s + the link's cycles + hop_cycles, and its bytes are in the reception FIFO reception_cycles
-// later. Routing is deterministic dimension order (net/torus.h), so the packets between two
-// nodes arrive in the order they left. Buffers are unbounded (no back-pressure between routers)
-// and all user packets travel on one virtual channel: see the deviations in docs/network.md.
+// The model (docs/network.md, "The network model"): virtual cut-through over virtual channels.
+// A packet of B bytes (header included, whole 32-byte chunks) whose head is at a router at t
+// goes on a link at the first s >= t when the link is free and the buffer of its channel at the
+// link's far end has room for it; it holds the link ceil(B / bytes per cycle) cycles, its head
+// reaches the next router at s + hop_cycles, and its bytes leave the buffer it was in when its
+// tail has left (s + the link's cycles). At its destination the router's buffer empties into
+// the message unit as the tail arrives (s + link cycles + hop_cycles), and the bytes are in the
+// reception FIFO reception_cycles later.
+//
+// Channels (as BG/Q's user point-to-point classes): a deterministic packet travels on the
+// escape channel by dimension order (net/torus.h); a dynamic one on the dynamic channel over any
+// link that brings it nearer (the first, in dimension order, that can take it when it arrives,
+// else the first to free), or on the escape channel's dimension-order link when that can take it
+// first; a priority packet on the priority channel by dimension order, ahead of the others when
+// several wait for one link. The escape and priority channels keep the bubble rule: a packet
+// entering one (injected, turning to another dimension, or coming from another channel) needs
+// room for itself and a largest packet more, so that rings of buffers never fill and the network
+// never deadlocks; the dynamic channel needs room for the packet. Packets waiting for a link on
+// the escape or priority channel leave in arrival order, so that deterministic packets between
+// two nodes arrive in the order they left (dynamic ones may overtake each other).
+// The destination drains without bound (the message unit holds what its reception FIFO cannot:
+// message_unit.h).
 #pragma once
 
+#include <array>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -21,13 +37,20 @@
 
 namespace hpm::net {
 
-// A packet as it travels: where it goes, when its head reached the network, and its bytes as
-// they will land in the destination's reception FIFO (header first).
+// The virtual channels of user point-to-point packets.
+enum class Channel : u8 { kDynamic = 0, kEscape = 1, kPriority = 2 };
+inline constexpr u32 kChannels = 3;
+
+// A packet as it travels: where it goes, how, when its head reached the network, and its bytes
+// as they will land in the destination's reception FIFO (header first).
 struct Packet {
   u32 src = 0;
   u32 dst = 0;
   u64 seq = 0;            // the source's packet number (ties at equal times: source, then seq)
   Cycle entered = 0;      // its head at the source's router
+  bool dynamic = false;   // dynamic routing (else deterministic)
+  bool priority = false;  // the priority channel (deterministic routing)
+  u8 type = 0;            // the message unit's packet type (message_unit.h); the network's none
   std::vector<u8> bytes;  // header + payload, a whole number of 32-byte chunks
   u32 chunks() const { return static_cast<u32>(bytes.size() / 32); }
 };
@@ -42,17 +65,21 @@ struct LinkStats {
   u64 packets = 0;
   u64 chunks = 0;
   u64 busy_cycles = 0;  // cycles the link was sending
-  u64 wait_cycles = 0;  // cycles packets waited for it (contention)
+  u64 wait_cycles = 0;  // cycles packets waited for it (contention and back-pressure)
+  std::array<u64, kChannels> channel_packets{};  // packets by channel
+  std::array<u64, kChannels> channel_chunks{};   // chunks by channel
 };
 
-// A packet crossing a link (what the link counters count): it went on `link` at `sent`, and its
-// tail reached the link's far end at `arrived`; `last`: that end is its destination.
+// A packet crossing a link (what the link counters count): it went on `link` at `sent` on
+// `channel`, and its tail reached the link's far end at `arrived`; `last`: that end is its
+// destination.
 struct LinkCrossing {
   u32 link = 0;
   u32 chunks = 0;
   Cycle sent = 0;
   Cycle arrived = 0;
   bool last = false;
+  Channel channel = Channel::kEscape;
 };
 
 class Network {
@@ -79,36 +106,77 @@ class Network {
   // delivery (time, source, seq).
   std::vector<Delivery> advance(Cycle horizon);
   // No packet in flight.
-  bool idle() const { return events_.empty(); }
-  // The time of the next packet's next step (idle: ~0).
+  bool idle() const { return in_flight_ == 0; }
+  // The time of the network's next event (idle: ~0).
   Cycle nextStep() const { return events_.empty() ? ~Cycle{0} : events_.top().when; }
 
   const std::vector<LinkStats>& links() const { return links_; }
   u64 packetsDelivered() const { return delivered_; }
+  // Packets that waited at some router for room in the next buffer (back-pressure), summed over
+  // their hops.
+  u64 bufferWaits() const { return buffer_waits_; }
 
  private:
-  struct Step {
-    Cycle when;  // the packet's head at router `at`
-    u32 src;
-    u64 seq;
-    u32 at;
-    u32 slot;  // in packets_
-    bool operator>(const Step& o) const {
+  static constexpr u32 kNone = ~u32{0};
+  enum class Kind : u8 { kFree = 0, kLinkFree = 1, kArrive = 2 };
+  struct Event {
+    Cycle when;
+    Kind kind;
+    u32 a;      // kFree, kLinkFree: the link; kArrive: the packet's slot
+    u32 src;    // kArrive: tie order (source, seq); kFree: the channel
+    u64 seq;    // kArrive: the packet's seq; kFree: the bytes freed
+    u64 order;  // insertion order, the last tie-break
+    bool operator>(const Event& o) const {
       if (when != o.when) return when > o.when;
-      if (src != o.src) return src > o.src;
-      return seq > o.seq;
+      if (kind != o.kind) return kind > o.kind;
+      if (kind == Kind::kArrive && src != o.src) return src > o.src;
+      if (kind == Kind::kArrive && seq != o.seq) return seq > o.seq;
+      return order > o.order;
     }
   };
+  // A packet in the network: its head at router `at` since `head_at`, in the buffer of link
+  // `from` (kNone: still in its source's message unit) on `from_channel`.
+  struct InFlight {
+    Packet packet;
+    u32 at = 0;
+    Cycle head_at = 0;
+    u32 from = kNone;
+    Channel from_channel = Channel::kEscape;
+    u32 generation = 0;    // bumped when it moves: older waiting entries are stale
+    bool blocked = false;  // counted once per hop in buffer_waits_
+  };
+  // A packet waiting for a link on a channel (`entering`: the bubble rule applies).
+  struct Waiter {
+    u32 slot;
+    u32 generation;
+    Channel channel;
+    bool entering;
+  };
+
+  void push(Cycle when, Kind kind, u32 a, u32 src, u64 seq);
+  void arrive(u32 slot, Cycle now);
+  // Sends the best waiter that can go on `link` at `now`, if the link is free; returns whether
+  // one went.
+  bool arbitrate(u32 link, Cycle now);
+  void send(u32 link, const Waiter& w, Cycle now);
+  bool fits(u32 link, const Waiter& w) const;
 
   NetworkParams params_;
   Torus torus_;
   double cycles_per_byte_;
+  u64 largest_packet_;
   std::vector<Cycle> link_free_;
   std::vector<LinkStats> links_;
-  std::vector<Packet> packets_;  // in flight, by slot
+  std::vector<std::array<u64, kChannels>> buffer_used_;  // bytes in the far end's buffers
+  std::vector<std::vector<Waiter>> waiting_;             // per link
+  std::vector<InFlight> packets_;                        // by slot
   std::vector<u32> free_slots_;
-  std::priority_queue<Step, std::vector<Step>, std::greater<>> events_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
+  std::vector<Delivery> out_;
+  u64 order_ = 0;
+  u64 in_flight_ = 0;
   u64 delivered_ = 0;
+  u64 buffer_waits_ = 0;
   std::function<void(const LinkCrossing&)> on_crossing_;
 };
 

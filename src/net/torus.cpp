@@ -22,6 +22,20 @@ u32 Torus::nextLink(u32 at, u32 dst) const {
   return ~u32{0};  // at == dst: no link
 }
 
+std::vector<u32> Torus::minimalLinks(u32 at, u32 dst) const {
+  std::vector<u32> out;
+  const u32 dimensions = this->dimensions();
+  for (u32 d = 0; d < dimensions; ++d) {
+    const u32 size = dims_[d];
+    const u32 from = coordinate(at, d);
+    const u32 to = coordinate(dst, d);
+    if (from == to) continue;
+    const u32 plus = (to + size - from) % size;
+    out.push_back(linkOf(at, d, plus <= size - plus ? 0 : 1, dimensions));
+  }
+  return out;
+}
+
 u32 Torus::linkTarget(u32 link) const {
   const u32 dimensions = this->dimensions();
   const u32 node = link / (2 * dimensions);

@@ -27,6 +27,12 @@ class Torus {
   // The first link on the route from `at` to `dst` (at != dst): dimension order, first dimension
   // first; in each dimension the shorter way round, plus on a tie.
   u32 nextLink(u32 at, u32 dst) const;
+  // The links that bring a packet at `at` one hop nearer `dst` (at != dst), in dimension order:
+  // one per dimension still to travel, the shorter way round (plus on a tie). The first is
+  // nextLink's. Dynamic routing chooses among them.
+  std::vector<u32> minimalLinks(u32 at, u32 dst) const;
+  // The dimension a link is in.
+  u32 linkDimension(u32 link) const { return link % (2 * dimensions()) / 2; }
   // The node a link leads to.
   u32 linkTarget(u32 link) const;
   // Links on the route (its hop count).

@@ -88,6 +88,14 @@ MachineConfig loadMachine(const std::string& spec, const std::vector<std::string
          "32-byte chunk",
          net.max_payload_bytes, net.header_bytes);
   }
+  // (The escape channel's bubble rule lets a packet enter only with room for it and a largest
+  // packet more: smaller buffers would never take one.)
+  if (net.vc_buffer_bytes < 2 * (net.max_payload_bytes + net.header_bytes)) {
+    fail(ExitCode::kConfig,
+         "network.vc_buffer_bytes ({}) must hold two of the largest packets ({} bytes each: "
+         "max_payload_bytes + header_bytes)",
+         net.vc_buffer_bytes, net.max_payload_bytes + net.header_bytes);
+  }
   const auto timing = timingParamsFor(config);
   timing.validate();  // constraints between timing parameters
   // The caches are lazily backed, but a run that used every line of them must not exhaust the

@@ -30,6 +30,12 @@ struct NetworkParams {
   // the 32-byte chunk that the links and the NWUnit count.
   u64 max_payload_bytes = 512;
   u64 header_bytes = 32;
+  // Bytes of each virtual channel's buffer at a router's input from a link (assumed, not
+  // documented: four of the largest packets, so that one stream of packets keeps a link busy
+  // under the escape channel's bubble rule; two are the least that rule works with). A packet
+  // goes on a link only when the buffer at its far end has room for it (virtual cut-through with
+  // back-pressure).
+  u64 vc_buffer_bytes = 2176;
 
   void visit(config::Visitor& v) {
     v.param("shape", shape,
@@ -53,6 +59,10 @@ struct NetworkParams {
             config::Range{32, 4096});
     v.param("header_bytes", header_bytes, "Bytes of a packet's header, a multiple of 32 (BG/Q: 32)",
             config::Range{32, 256});
+    v.param("vc_buffer_bytes", vc_buffer_bytes,
+            "Bytes of each virtual channel's input buffer at a router, at least two of the "
+            "largest packets (assumed: four, 2176)",
+            config::Range{64, 1 << 20});
   }
 };
 

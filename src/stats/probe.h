@@ -234,13 +234,31 @@ enum class Rate : u8 {
     "Message unit: messages (descriptors) all of whose packets are stored for the network")        \
   X(MuFifoPacketsReceived, kNode, kPulse, kAny,                                                    \
     "Message unit: packets stored to a reception FIFO")                                            \
+  X(MuPutPacketsReceived, kNode, kPulse, kAny,                                                     \
+    "Message unit: direct-put packets whose payload it wrote to memory")                           \
+  X(MuRemoteGetPacketsReceived, kNode, kPulse, kAny,                                               \
+    "Message unit: remote-get packets whose descriptors it injected")                              \
   /* ---- the node's torus links (many nodes: src/net) ---- */                                     \
-  X(NwChunksSent, kLink, kPulse, kAny,                                                             \
-    "Torus link: 32-byte packet chunks sent over the link (packets passing through included)")     \
-  X(NwPacketsReceived, kLink, kPulse, kOne,                                                        \
-    "Torus link: packets received over the link (packets passing through included)")               \
-  X(NwPacketsToNode, kLink, kPulse, kOne,                                                          \
-    "Torus link: packets received over the link for this node (its reception FIFO)")
+  X(NwDynamicChunksSent, kLink, kPulse, kAny,                                                      \
+    "Torus link: 32-byte chunks sent over the link on the dynamic channel (passing through "       \
+    "included)")                                                                                   \
+  X(NwEscapeChunksSent, kLink, kPulse, kAny,                                                       \
+    "Torus link: 32-byte chunks sent over the link on the escape (deterministic) channel")         \
+  X(NwPriorityChunksSent, kLink, kPulse, kAny,                                                     \
+    "Torus link: 32-byte chunks sent over the link on the priority channel")                       \
+  X(NwDynamicPacketsReceived, kLink, kPulse, kOne,                                                 \
+    "Torus link: packets received over the link on the dynamic channel (passing through "          \
+    "included)")                                                                                   \
+  X(NwEscapePacketsReceived, kLink, kPulse, kOne,                                                  \
+    "Torus link: packets received over the link on the escape (deterministic) channel")            \
+  X(NwPriorityPacketsReceived, kLink, kPulse, kOne,                                                \
+    "Torus link: packets received over the link on the priority channel")                          \
+  X(NwDynamicPacketsToNode, kLink, kPulse, kOne,                                                   \
+    "Torus link: packets for this node received over the link on the dynamic channel")             \
+  X(NwEscapePacketsToNode, kLink, kPulse, kOne,                                                    \
+    "Torus link: packets for this node received over the link on the escape channel")              \
+  X(NwPriorityPacketsToNode, kLink, kPulse, kOne,                                                  \
+    "Torus link: packets for this node received over the link on the priority channel")
 
 enum class Event : u16 {
 #define HPM_X(name, scope, kind, rate, doc) k##name,

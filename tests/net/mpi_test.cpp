@@ -429,6 +429,67 @@ TEST(MpiGuest, StatCountsEveryNodeAndTheirSumExactly) {
   EXPECT_NE(r.err.find("-I is not available with many nodes yet"), std::string::npos) << r.err;
 }
 
+// Direct puts, remote gets and the routing flags (guest/mpi/mu_put.c): every node's puts from
+// every other node land intact and count its reception counter down to zero, a remote get
+// brings the next node's table, three bad descriptors are refused; the network carries the puts
+// on the dynamic channel and the gets on the priority channel; runs repeat bit for bit. The
+// IOUnit's PEVT_MU_PUT_PKT_RCV and PEVT_MU_RGET_PKT_RCV count what each unit took in.
+TEST(MpiGuest, DirectPutsAndRemoteGetsLandIntactOnEveryNodeCount) {
+  const std::string program = kGuestBin + "/mu_put";
+  for (const int nodes : {2, 4, 8}) {
+    for (const char* mode : {"timing", "functional"}) {
+      const std::vector<std::string> args = {"--mode", mode,    "--nodes", std::to_string(nodes),
+                                             "--",     program, "4096"};
+      const json s = statsOf(args);
+      const std::string out = s.at("stdout");
+      for (int r = 0; r < nodes; ++r) {
+        const std::string p = "[" + std::to_string(r) + "] rank " + std::to_string(r) + ": ";
+        EXPECT_NE(out.find(p + std::to_string(nodes - 1) +
+                           " direct puts of 4096 bytes landed intact, counter 0: yes"),
+                  std::string::npos)
+            << out;
+        EXPECT_NE(out.find(p + "remote get of node " + std::to_string((r + 1) % nodes) +
+                           "'s table: intact"),
+                  std::string::npos)
+            << out;
+        EXPECT_NE(out.find(p + "refused 3 bad descriptors"), std::string::npos) << out;
+        const json& unit = s.at("message_units").at(r);
+        // 4096 bytes in 8 packets from each other node, and the table's 3000 in 6.
+        EXPECT_EQ(unit.at("put_packets"), (nodes - 1) * 8 + 6) << r;
+        EXPECT_EQ(unit.at("put_bytes"), (nodes - 1) * 4096 + 3000) << r;
+        EXPECT_EQ(unit.at("remote_gets"), 1) << r;
+        EXPECT_EQ(unit.at("descriptor_errors"), 3) << r;
+      }
+      unsigned long dynamic = 0, priority = 0;
+      for (const json& l : s.at("network").at("links")) {
+        dynamic += l.at("dynamic_packets").get<unsigned long>();
+        priority += l.at("priority_packets").get<unsigned long>();
+      }
+      EXPECT_GT(dynamic, 0u) << nodes << " " << mode;
+      EXPECT_GE(priority, static_cast<unsigned long>(nodes)) << nodes << " " << mode;
+      if (nodes == 8) {
+        EXPECT_EQ(statsOf(args), s) << mode;
+      }
+    }
+  }
+  TempDir dir("hpm-mpi");
+  RunResult r = hpmsim({"run", "--nodes", "4", "--stats-json", "run.json", "--", program, "2048"},
+                       dir.path());
+  ASSERT_EQ(r.status(), 0) << r.describe();
+  r = hpmsim({"stat", "--nodes", "4", "--json", "-o", "stat.json", "-e",
+              "PEVT_MU_PUT_PKT_RCV,PEVT_MU_RGET_PKT_RCV", "--", program, "2048"},
+             dir.path());
+  ASSERT_EQ(r.status(), 0) << r.describe();
+  const json ran = json::parse(std::ifstream(dir.path() / "run.json"));
+  const json stat = json::parse(std::ifstream(dir.path() / "stat.json"));
+  for (unsigned n = 0; n < 4; ++n) {
+    EXPECT_EQ(stat.at("per_node").at(n).at("PEVT_MU_PUT_PKT_RCV"),
+              ran.at("message_units").at(n).at("put_packets"))
+        << n;
+    EXPECT_EQ(stat.at("per_node").at(n).at("PEVT_MU_RGET_PKT_RCV"), 1) << n;
+  }
+}
+
 TEST(MpiGuest, NodeOptionsThatContradictOrNameNoDirectoryAreRefused) {
   TempDir dir("hpm-mpi");
   const std::string ring = kGuestBin + "/mpi_ring";

@@ -72,79 +72,141 @@ TEST(MessageUnitCounters, EveryNodesIoUnitCountsWhatItsMessageUnitDid) {
 // received for the node are the ones the other nodes' message units sent it. The I/O link
 // (the last port) carries nothing. On a 3x2 torus (a dimension of 3: distinct neighbours each
 // way) in the timing and warm-up modes.
+// Runs `argv` on `shape` with every node's NWUnit counting `names` on every link, and checks
+// each counter against its ground truth and the network's account of the cable; returns the
+// counts summed over all nodes by event.
+std::map<std::string, u64> checkLinkCounters(const char* mode, const std::string& shape,
+                                             const std::vector<std::string>& argv,
+                                             const std::map<std::string, probe::Event>& names,
+                                             Channel channel, bool only_channel) {
+  MachineConfig machine = loadMachine("bgq", {"network.shape=" + shape});
+  RunOptions options;
+  options.mode = *parseRunMode(mode);
+  options.root = std::filesystem::temp_directory_path().string();
+  ClusterOptions co;
+  co.out_fd = co.err_fd = -1;
+  Cluster cluster(machine, options, co);
+  for (u32 n = 0; n < cluster.nodes(); ++n) {
+    Monitor* m = cluster.node(n).monitor();
+    EXPECT_NE(m, nullptr);
+    std::vector<const NativeEvent*> events;
+    for (const auto& [name, e] : names) {
+      events.push_back(m->find(name));
+      EXPECT_NE(events.back(), nullptr) << name;
+    }
+    m->programHost(events);
+  }
+  cluster.exec(argv[0], argv, {});
+  cluster.run();
+  EXPECT_EQ(cluster.exitStatus(), 0) << cluster.reports();
+  const Torus& torus = cluster.network().torus();
+  const u32 ports = 2 * torus.dimensions();
+  const auto& links = cluster.network().links();
+  // The channel of each probe event (its name says it: Dynamic, Escape, Priority).
+  const auto channelOf = [](probe::Event e) {
+    const std::string_view name = probe::info(e).name;
+    return name.find("Dynamic") != std::string_view::npos    ? Channel::kDynamic
+           : name.find("Priority") != std::string_view::npos ? Channel::kPriority
+                                                             : Channel::kEscape;
+  };
+  std::map<std::string, u64> total;
+  for (u32 n = 0; n < cluster.nodes(); ++n) {
+    Simulation& sim = cluster.node(n);
+    std::map<std::string, u64> summed;
+    std::map<std::pair<std::string, u32>, u64> per_port;
+    u32 read = 0;
+    for (const ProgrammedCounter& c : sim.monitor()->readHost(sim.elapsedCycles())) {
+      EXPECT_GE(c.port, 0) << c.event;
+      const u32 port = static_cast<u32>(c.port);
+      const probe::Event e = names.at(c.event);
+      const u32 ch = static_cast<u32>(channelOf(e));
+      EXPECT_EQ(sim.groundTruth(e, port), c.value) << mode << " node " << n << " " << c.event;
+      // (Counter port p is BG/Q's link p: 2 x dimension for minus, + 1 for plus; the
+      // network's link 2 x dimension + 0 is the plus one, so the node's cable of port p is
+      // its network link p ^ 1, and the neighbour's end of it is the neighbour's link p.)
+      const bool sent = c.event.find("_SENT") != std::string::npos;
+      const bool fifo = c.event.find("_FIFO") != std::string::npos;
+      if (port >= ports) {
+        EXPECT_EQ(c.value, 0u) << "the I/O link carries nothing";
+      } else if (sent) {
+        EXPECT_EQ(c.value, links[n * ports + (port ^ 1)].channel_chunks[ch])
+            << mode << " node " << n << " port " << port << " " << c.event;
+      } else if (!fifo) {
+        const u32 neighbour = torus.linkTarget(n * ports + (port ^ 1));
+        EXPECT_EQ(c.value, links[neighbour * ports + port].channel_packets[ch])
+            << mode << " node " << n << " port " << port << " " << c.event;
+      }
+      per_port[{c.event, port}] = c.value;
+      summed[c.event] += c.value;
+      ++read;
+    }
+    EXPECT_EQ(read, names.size() * (ports + 1)) << "every link's counters, the I/O link's included";
+    // (Per port, the packets for the node are some of those received there.)
+    for (const auto& [key, count] : per_port) {
+      if (key.first.find("_RECV_FIFO") == std::string::npos) continue;
+      const std::string received = key.first.substr(0, key.first.size() - 5);
+      if (per_port.contains({received, key.second})) {
+        EXPECT_LE(count, per_port.at({received, key.second})) << n << " " << key.second;
+      }
+    }
+    // With all traffic on the channel, the packets for the node over all its links are those
+    // the other nodes' message units sent it.
+    u64 sent_here = 0;
+    for (u32 m = 0; m < cluster.nodes(); ++m) {
+      if (m != n) sent_here += cluster.messageUnit(m).stats().packets_to[n];
+    }
+    for (const auto& [event, count] : summed) {
+      if (only_channel && channelOf(names.at(event)) == channel &&
+          event.find("_RECV_FIFO") != std::string::npos) {
+        EXPECT_EQ(count, sent_here) << mode << " node " << n << " " << event;
+      }
+    }
+    for (const auto& [event, count] : summed) total[event] += count;
+  }
+  return total;
+}
+
+// The NWUnit on every node (seed 001: 6 counters on each of 11 links): each link counter of
+// PEVT_NW_USER_PP_SENT, _RECV and _RECV_FIFO equals the link's ground truth, and the truth
+// equals the network's own account of the cable: chunks a node sent on its port k crossed link
+// (node, k); packets it received on port k crossed the neighbour's link the other way; packets
+// received for the node are the ones the other nodes' message units sent it. The I/O link
+// (the last port) carries nothing. On a 3x2 torus (a dimension of 3: distinct neighbours each
+// way) in the timing and warm-up modes; MPI's packets all travel on the escape channel.
 TEST(NetworkUnitCounters, EveryLinkCounterCountsWhatCrossedItsCable) {
   for (const char* mode : {"timing", "warmup"}) {
-    MachineConfig machine = loadMachine("bgq", {"network.shape=3x2x1x1x1"});
-    RunOptions options;
-    options.mode = *parseRunMode(mode);
-    options.root = std::filesystem::temp_directory_path().string();
-    ClusterOptions co;
-    co.out_fd = co.err_fd = -1;
-    Cluster cluster(machine, options, co);
     const std::map<std::string, probe::Event> names = {
-        {"PEVT_NW_USER_PP_SENT", probe::Event::kNwChunksSent},
-        {"PEVT_NW_USER_PP_RECV", probe::Event::kNwPacketsReceived},
-        {"PEVT_NW_USER_PP_RECV_FIFO", probe::Event::kNwPacketsToNode}};
-    for (u32 n = 0; n < cluster.nodes(); ++n) {
-      Monitor* m = cluster.node(n).monitor();
-      ASSERT_NE(m, nullptr);
-      std::vector<const NativeEvent*> events;
-      for (const auto& [name, e] : names) {
-        events.push_back(m->find(name));
-        ASSERT_NE(events.back(), nullptr) << name;
-      }
-      m->programHost(events);
-    }
-    cluster.exec(kCollectives, {kCollectives, "60"}, {});
-    cluster.run();
-    ASSERT_EQ(cluster.exitStatus(), 0) << cluster.reports();
-    const Torus& torus = cluster.network().torus();
-    const u32 ports = 2 * torus.dimensions();
-    const auto& links = cluster.network().links();
-    for (u32 n = 0; n < cluster.nodes(); ++n) {
-      Simulation& sim = cluster.node(n);
-      std::map<std::string, u64> summed;
-      std::map<std::pair<std::string, u32>, u64> per_port;
-      u32 read = 0;
-      for (const ProgrammedCounter& c : sim.monitor()->readHost(sim.elapsedCycles())) {
-        ASSERT_GE(c.port, 0) << c.event;
-        const u32 port = static_cast<u32>(c.port);
-        const probe::Event e = names.at(c.event);
-        EXPECT_EQ(sim.groundTruth(e, port), c.value) << mode << " node " << n << " " << c.event;
-        u64 expected = 0;
-        // (Counter port p is BG/Q's link p: 2 x dimension for minus, + 1 for plus; the
-        // network's link 2 x dimension + 0 is the plus one, so the node's cable of port p is
-        // its network link p ^ 1, and the neighbour's end of it is the neighbour's link p.)
-        if (port < ports && e == probe::Event::kNwChunksSent) {
-          expected = links[n * ports + (port ^ 1)].chunks;
-        } else if (port < ports && e == probe::Event::kNwPacketsReceived) {
-          const u32 neighbour = torus.linkTarget(n * ports + (port ^ 1));
-          expected = links[neighbour * ports + port].packets;
-        }
-        if (e != probe::Event::kNwPacketsToNode || port >= ports) {
-          EXPECT_EQ(c.value, expected)
-              << mode << " node " << n << " port " << port << " " << c.event;
-        }
-        per_port[{c.event, port}] = c.value;
-        summed[c.event] += c.value;
-        ++read;
-      }
-      EXPECT_EQ(read, 3 * (ports + 1)) << "every link's counters, the I/O link's included";
-      // (Per port, the packets for the node are some of those received there; their sum over
-      // the ports is checked against the message units below.)
-      for (u32 port = 0; port < ports; ++port) {
-        const u64 for_node = per_port[std::make_pair("PEVT_NW_USER_PP_RECV_FIFO", port)];
-        const u64 received = per_port[std::make_pair("PEVT_NW_USER_PP_RECV", port)];
-        EXPECT_LE(for_node, received) << mode << " node " << n << " port " << port;
-      }
-      u64 sent_here = 0;
-      for (u32 m = 0; m < cluster.nodes(); ++m) {
-        if (m != n) sent_here += cluster.messageUnit(m).stats().packets_to[n];
-      }
-      EXPECT_EQ(summed["PEVT_NW_USER_PP_RECV_FIFO"], sent_here) << mode << " node " << n;
-      EXPECT_GT(summed["PEVT_NW_USER_PP_SENT"], 0u) << mode << " node " << n;
-    }
+        {"PEVT_NW_USER_PP_SENT", probe::Event::kNwEscapeChunksSent},
+        {"PEVT_NW_USER_ESC_PP_RECV", probe::Event::kNwEscapePacketsReceived},
+        {"PEVT_NW_USER_ESC_PP_RECV_FIFO", probe::Event::kNwEscapePacketsToNode},
+        {"PEVT_NW_USER_DYN_PP_SENT", probe::Event::kNwDynamicChunksSent}};
+    const auto total =
+        checkLinkCounters(mode, "3x2x1x1x1", {kCollectives, "60"}, names, Channel::kEscape, true);
+    EXPECT_GT(total.at("PEVT_NW_USER_PP_SENT"), 0u);
+    EXPECT_GT(total.at("PEVT_NW_USER_ESC_PP_RECV_FIFO"), 0u);
+    EXPECT_EQ(total.at("PEVT_NW_USER_DYN_PP_SENT"), 0u);  // MPI routes deterministically
   }
+}
+
+// Dynamic and priority packets (guest/mpi/mu_put: direct puts routed dynamically, remote gets
+// on the priority channel) are counted on their own channels, link by link, on a 4x2 torus.
+TEST(NetworkUnitCounters, DynamicAndPriorityChannelsAreCountedApart) {
+  const std::string program = std::string(HPM_TEST_GUEST_BIN_DIR) + "/mu_put";
+  const auto dyn =
+      checkLinkCounters("timing", "4x2x1x1x1", {program, "4096"},
+                        {{"PEVT_NW_USER_DYN_PP_RECV", probe::Event::kNwDynamicPacketsReceived},
+                         {"PEVT_NW_USER_DYN_PP_RECV_FIFO", probe::Event::kNwDynamicPacketsToNode}},
+                        Channel::kDynamic, false);
+  EXPECT_GT(dyn.at("PEVT_NW_USER_DYN_PP_RECV"), 0u);
+  EXPECT_GT(dyn.at("PEVT_NW_USER_DYN_PP_RECV_FIFO"), 0u);
+  const auto pri =
+      checkLinkCounters("timing", "4x2x1x1x1", {program, "4096"},
+                        {{"PEVT_NW_USER_PRI_PP_RECV", probe::Event::kNwPriorityPacketsReceived},
+                         {"PEVT_NW_USER_PRI_PP_SENT", probe::Event::kNwPriorityChunksSent}},
+                        Channel::kPriority, false);
+  // Each node's remote get is one 64-byte descriptor: a 3-chunk packet, to the next node.
+  EXPECT_GT(pri.at("PEVT_NW_USER_PRI_PP_RECV"), 0u);
+  EXPECT_EQ(pri.at("PEVT_NW_USER_PRI_PP_SENT"), 3 * pri.at("PEVT_NW_USER_PRI_PP_RECV"));
 }
 
 }  // namespace

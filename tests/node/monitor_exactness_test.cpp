@@ -54,9 +54,14 @@ const std::string kNodeMix = std::string(HPM_TEST_GUEST_BIN_DIR) + "/node_mix";
 // Events no statistic or identity below pins down, and why: the message unit's and the torus
 // links' exist only on the nodes of a many-node run, and tests/net/mu_counters_test.cpp holds
 // their counters to the unit's and the network's own counts there.
-const std::set<Event> kUncheckedEvents = {Event::kMuPacketsInjected,     Event::kMuMessagesInjected,
-                                          Event::kMuFifoPacketsReceived, Event::kNwChunksSent,
-                                          Event::kNwPacketsReceived,     Event::kNwPacketsToNode};
+const std::set<Event> kUncheckedEvents = {
+    Event::kMuPacketsInjected,          Event::kMuMessagesInjected,
+    Event::kMuFifoPacketsReceived,      Event::kMuPutPacketsReceived,
+    Event::kMuRemoteGetPacketsReceived, Event::kNwDynamicChunksSent,
+    Event::kNwEscapeChunksSent,         Event::kNwPriorityChunksSent,
+    Event::kNwDynamicPacketsReceived,   Event::kNwEscapePacketsReceived,
+    Event::kNwPriorityPacketsReceived,  Event::kNwDynamicPacketsToNode,
+    Event::kNwEscapePacketsToNode,      Event::kNwPriorityPacketsToNode};
 
 // ---- ground truth -------------------------------------------------------------------------------
 
@@ -161,11 +166,24 @@ const std::vector<std::string> kSmallTwoCores = {"l2.size_kib=64", "l2.ways=2",
 // What node_mix need not make happen: its store-conditionals succeed, its system calls are all
 // known, its code fits the L1I, no counter takes an interrupt (the host programs none here;
 // tests/counters take them), and one node has no message unit and no traffic on its links.
-const std::set<Event> kRareEvents = {Event::kStoreCondFail,         Event::kSyscallsUnknown,
-                                     Event::kL1iEvictions,          Event::kCounterInterrupts,
-                                     Event::kMuPacketsInjected,     Event::kMuMessagesInjected,
-                                     Event::kMuFifoPacketsReceived, Event::kNwChunksSent,
-                                     Event::kNwPacketsReceived,     Event::kNwPacketsToNode};
+const std::set<Event> kRareEvents = {Event::kStoreCondFail,
+                                     Event::kSyscallsUnknown,
+                                     Event::kL1iEvictions,
+                                     Event::kCounterInterrupts,
+                                     Event::kMuPacketsInjected,
+                                     Event::kMuMessagesInjected,
+                                     Event::kMuFifoPacketsReceived,
+                                     Event::kMuPutPacketsReceived,
+                                     Event::kMuRemoteGetPacketsReceived,
+                                     Event::kNwDynamicChunksSent,
+                                     Event::kNwEscapeChunksSent,
+                                     Event::kNwPriorityChunksSent,
+                                     Event::kNwDynamicPacketsReceived,
+                                     Event::kNwEscapePacketsReceived,
+                                     Event::kNwPriorityPacketsReceived,
+                                     Event::kNwDynamicPacketsToNode,
+                                     Event::kNwEscapePacketsToNode,
+                                     Event::kNwPriorityPacketsToNode};
 
 struct Exactness : ::testing::TestWithParam<Case> {
   MachineConfig machine = loadMachine(GetParam().machine, GetParam().overrides);
