@@ -431,7 +431,11 @@ TEST_P(Exactness, EveryCounterEqualsWhatTheBusDeliveredAndTheModelsStatistics) {
           << probe::info(e).name << " never happened: the check of it proves nothing";
     }
   } else {
-    EXPECT_GE(happened.size() * 4, countable.size() * 3);
+    // (Of the events one node can make happen: the many-node ones, kUncheckedEvents, are held
+    // to their truth by tests/net.)
+    std::size_t one_node = 0;
+    for (Event e : countable) one_node += kUncheckedEvents.contains(e) ? 0 : 1;
+    EXPECT_GE(happened.size() * 4, one_node * 3);
   }
 }
 
