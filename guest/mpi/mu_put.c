@@ -20,29 +20,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-enum {
-  RANK = 0x000,
-  NODES = 0x008,
-  HEADER_BYTES = 0x030,
-  INJ_BASE = 0x100,
-  INJ_ENTRIES = 0x108,
-  INJ_TAIL = 0x110,
-  INJ_DONE = 0x118,
-  INJ_ERRORS = 0x120,
-  REC_BASE = 0x200,
-  REC_BYTES = 0x208,
-  REC_TAIL_ADDR = 0x210,
-  REC_HEAD = 0x218
-};
-enum { DYNAMIC = 1, PRIORITY = 2, PUT = 1 << 2, GET = 2 << 2 };
-enum { MAX_NODES = 16, MAX_BYTES = 16384, TABLE_BYTES = 3000 };
+#include "hpm/mu.h"
 
-typedef struct {
-  uint32_t dest, flags;
-  uint64_t payload, bytes;
-  uint8_t sw[16];
-  uint64_t put, counter, zero;
-} descriptor;
+enum { MAX_NODES = 16, MAX_BYTES = 16384, TABLE_BYTES = 3000 };
+typedef hpm_mu_descriptor descriptor;
 
 static volatile uint64_t* mu;
 static descriptor inj[16] __attribute__((aligned(64)));
@@ -63,10 +44,10 @@ static void set(unsigned o, uint64_t v) {
 }
 
 static void post(const descriptor* d) {
-  while (posted - reg(INJ_DONE) >= 16) {
+  while (posted - reg(HPM_MU_INJ_DONE) >= 16) {
   }
   inj[posted % 16] = *d;
-  set(INJ_TAIL, ++posted);
+  set(HPM_MU_INJ_TAIL, ++posted);
 }
 
 static void message(uint32_t dest, uint32_t tag) {
@@ -83,14 +64,14 @@ static uint32_t next_tag(void) {
     const uint64_t pos = head % sizeof rec;
     uint32_t h[2], tag;
     memcpy(h, rec + pos, sizeof h);
-    if (h[1] == 0xffffffffu) {
+    if (h[1] == HPM_MU_SKIP) {
       head += sizeof rec - pos;
-      set(REC_HEAD, head);
+      set(HPM_MU_REC_HEAD, head);
       continue;
     }
     memcpy(&tag, rec + pos + 16, 4);
-    head += reg(HEADER_BYTES) + ((h[1] + 31) & ~31u);
-    set(REC_HEAD, head);
+    head += reg(HPM_MU_HEADER_BYTES) + ((h[1] + 31) & ~31u);
+    set(HPM_MU_REC_HEAD, head);
     return tag;
   }
 }
@@ -120,13 +101,13 @@ int main(int argc, char** argv) {
   const int fd = open("/dev/hpm/mu", O_RDWR);
   if (fd < 0 || bytes <= 0 || bytes > MAX_BYTES) return 2;
   mu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  const int rank = (int)reg(RANK), nodes = (int)reg(NODES);
+  const int rank = (int)reg(HPM_MU_RANK), nodes = (int)reg(HPM_MU_NODES);
   if (nodes > MAX_NODES) return 2;
-  set(INJ_BASE, (uint64_t)(uintptr_t)inj);
-  set(INJ_ENTRIES, 16);
-  set(REC_BASE, (uint64_t)(uintptr_t)rec);
-  set(REC_BYTES, sizeof rec);
-  set(REC_TAIL_ADDR, (uint64_t)(uintptr_t)&tail_word);
+  set(HPM_MU_INJ_BASE, (uint64_t)(uintptr_t)inj);
+  set(HPM_MU_INJ_ENTRIES, 16);
+  set(HPM_MU_REC_BASE, (uint64_t)(uintptr_t)rec);
+  set(HPM_MU_REC_BYTES, sizeof rec);
+  set(HPM_MU_REC_TAIL_ADDR, (uint64_t)(uintptr_t)&tail_word);
 
   for (int i = 0; i < TABLE_BYTES; ++i) table[i] = pattern(rank, 99, i);
   put_counter = (uint64_t)(nodes - 1) * (uint64_t)bytes;
@@ -138,12 +119,12 @@ int main(int argc, char** argv) {
   /* Direct puts to every other node, dynamically routed, from one block each. */
   for (int k = 1; k < nodes; ++k) {
     const int to = (rank + k) % nodes;
-    while (posted != reg(INJ_DONE)) {
+    while (posted != reg(HPM_MU_INJ_DONE)) {
     } /* (the block is reused) */
     for (int i = 0; i < bytes; ++i) block[i] = pattern(rank, to, i);
     descriptor d = {0};
     d.dest = (uint32_t)to;
-    d.flags = PUT | DYNAMIC;
+    d.flags = HPM_MU_DIRECT_PUT | HPM_MU_DYNAMIC;
     d.payload = (uint64_t)(uintptr_t)block;
     d.bytes = (uint64_t)bytes;
     d.put = (uint64_t)(uintptr_t)inbox[rank];
@@ -164,14 +145,14 @@ int main(int argc, char** argv) {
   get_counter = TABLE_BYTES;
   memset(&get_request, 0, sizeof get_request);
   get_request.dest = (uint32_t)rank;
-  get_request.flags = PUT;
+  get_request.flags = HPM_MU_DIRECT_PUT;
   get_request.payload = (uint64_t)(uintptr_t)table; /* (the same address on every node) */
   get_request.bytes = TABLE_BYTES;
   get_request.put = (uint64_t)(uintptr_t)got;
   get_request.counter = (uint64_t)(uintptr_t)&get_counter;
   descriptor g = {0};
   g.dest = (uint32_t)server;
-  g.flags = GET | PRIORITY;
+  g.flags = HPM_MU_REMOTE_GET | HPM_MU_PRIORITY;
   g.payload = (uint64_t)(uintptr_t)&get_request;
   g.bytes = sizeof get_request;
   post(&g);
@@ -180,21 +161,21 @@ int main(int argc, char** argv) {
   for (int i = 0; i < TABLE_BYTES; ++i) ok &= got[i] == pattern(server, 99, i);
   printf("rank %d: remote get of node %d's table: %s\n", rank, server, ok ? "intact" : "WRONG");
 
-  const uint64_t errors = reg(INJ_ERRORS);
+  const uint64_t errors = reg(HPM_MU_INJ_ERRORS);
   descriptor bad = {0};
   bad.dest = (uint32_t)server;
   bad.flags = 1u << 4;
   post(&bad);
-  bad.flags = DYNAMIC | PRIORITY;
+  bad.flags = HPM_MU_DYNAMIC | HPM_MU_PRIORITY;
   post(&bad);
-  bad.flags = GET;
+  bad.flags = HPM_MU_REMOTE_GET;
   bad.payload = (uint64_t)(uintptr_t)table;
   bad.bytes = 10;
   post(&bad);
-  while (posted != reg(INJ_DONE)) {
+  while (posted != reg(HPM_MU_INJ_DONE)) {
   }
   printf("rank %d: refused %llu bad descriptors\n", rank,
-         (unsigned long long)(reg(INJ_ERRORS) - errors));
+         (unsigned long long)(reg(HPM_MU_INJ_ERRORS) - errors));
 
   for (int n = 0; n < nodes; ++n) {
     if (n != rank) message((uint32_t)n, 2);

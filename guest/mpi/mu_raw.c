@@ -19,25 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-enum {
-  RANK = 0x000,
-  NODES = 0x008,
-  DIMENSIONS = 0x010,
-  SHAPE = 0x018,
-  COORDS = 0x020,
-  MAX_PAYLOAD = 0x028,
-  HEADER_BYTES = 0x030,
-  INJ_BASE = 0x100,
-  INJ_ENTRIES = 0x108,
-  INJ_TAIL = 0x110,
-  INJ_DONE = 0x118,
-  INJ_ERRORS = 0x120,
-  REC_BASE = 0x200,
-  REC_BYTES = 0x208,
-  REC_TAIL_ADDR = 0x210,
-  REC_HEAD = 0x218,
-  REC_TAIL = 0x220
-};
+#include "hpm/mu.h"
 
 static volatile uint64_t* mu;
 static uint64_t reg(unsigned o) {
@@ -47,12 +29,7 @@ static void set(unsigned o, uint64_t v) {
   mu[o / 8] = v;
 }
 
-typedef struct {
-  uint32_t dest, zero;
-  uint64_t payload, bytes;
-  uint8_t sw[16];
-  uint8_t pad[24];
-} descriptor;
+typedef hpm_mu_descriptor descriptor;
 
 static descriptor inj[8] __attribute__((aligned(64)));
 static uint8_t rec[1024] __attribute__((aligned(64)));
@@ -60,7 +37,7 @@ static volatile uint64_t tail_word;
 static uint64_t head, posted;
 
 static void send(uint32_t dest, const void* data, uint64_t bytes, uint32_t tag) {
-  while (posted - reg(INJ_DONE) >= 8) {
+  while (posted - reg(HPM_MU_INJ_DONE) >= 8) {
   }
   descriptor* d = &inj[posted % 8];
   memset(d, 0, sizeof *d);
@@ -68,7 +45,7 @@ static void send(uint32_t dest, const void* data, uint64_t bytes, uint32_t tag) 
   d->payload = (uint64_t)(uintptr_t)data;
   d->bytes = bytes;
   memcpy(d->sw, &tag, 4);
-  set(INJ_TAIL, ++posted);
+  set(HPM_MU_INJ_TAIL, ++posted);
 }
 
 /* The next packet's payload into `out` (returns its bytes; *tag its tag, *src its source),
@@ -79,17 +56,17 @@ static uint32_t receive(uint8_t* out, uint32_t* tag, uint32_t* src, int* skips) 
     const uint64_t pos = head % sizeof rec;
     uint32_t h[4];
     memcpy(h, rec + pos, sizeof h);
-    if (h[1] == 0xffffffffu) {
+    if (h[1] == HPM_MU_SKIP) {
       ++*skips;
       head += sizeof rec - pos;
-      set(REC_HEAD, head);
+      set(HPM_MU_REC_HEAD, head);
       continue;
     }
     *src = h[0];
     memcpy(tag, rec + pos + 16, 4);
-    memcpy(out, rec + pos + reg(HEADER_BYTES), h[1]);
-    head += reg(HEADER_BYTES) + ((h[1] + 31) & ~31u);
-    set(REC_HEAD, head);
+    memcpy(out, rec + pos + reg(HPM_MU_HEADER_BYTES), h[1]);
+    head += reg(HPM_MU_HEADER_BYTES) + ((h[1] + 31) & ~31u);
+    set(HPM_MU_REC_HEAD, head);
     return h[1];
   }
 }
@@ -99,23 +76,24 @@ int main(int argc, char** argv) {
   const int fd = open("/dev/hpm/mu", O_RDWR);
   if (fd < 0) return 2;
   mu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  const int rank = (int)reg(RANK);
+  const int rank = (int)reg(HPM_MU_RANK);
   printf("rank %d of %d, %d dimensions, shape %#llx, coords %#llx, max payload %d, header %d\n",
-         rank, (int)reg(NODES), (int)reg(DIMENSIONS), (unsigned long long)reg(SHAPE),
-         (unsigned long long)reg(COORDS), (int)reg(MAX_PAYLOAD), (int)reg(HEADER_BYTES));
-  set(INJ_BASE, (uint64_t)(uintptr_t)inj);
-  set(INJ_ENTRIES, 8);
-  set(REC_BASE, (uint64_t)(uintptr_t)rec);
-  set(REC_BYTES, sizeof rec);
-  set(REC_TAIL_ADDR, (uint64_t)(uintptr_t)&tail_word);
+         rank, (int)reg(HPM_MU_NODES), (int)reg(HPM_MU_DIMENSIONS),
+         (unsigned long long)reg(HPM_MU_SHAPE), (unsigned long long)reg(HPM_MU_COORDS),
+         (int)reg(HPM_MU_MAX_PAYLOAD), (int)reg(HPM_MU_HEADER_BYTES));
+  set(HPM_MU_INJ_BASE, (uint64_t)(uintptr_t)inj);
+  set(HPM_MU_INJ_ENTRIES, 8);
+  set(HPM_MU_REC_BASE, (uint64_t)(uintptr_t)rec);
+  set(HPM_MU_REC_BYTES, sizeof rec);
+  set(HPM_MU_REC_TAIL_ADDR, (uint64_t)(uintptr_t)&tail_word);
 
   set(0x7f8, 12345); /* no register there */
   static const char nothing[8];
   send(99, nothing, 8, 0); /* no such node */
-  while (reg(INJ_DONE) != posted) {
+  while (reg(HPM_MU_INJ_DONE) != posted) {
   }
-  printf("rank %d: refused %d, done %d, reserved reads %d\n", rank, (int)reg(INJ_ERRORS),
-         (int)reg(INJ_DONE), (int)reg(0x7f8));
+  printf("rank %d: refused %d, done %d, reserved reads %d\n", rank, (int)reg(HPM_MU_INJ_ERRORS),
+         (int)reg(HPM_MU_INJ_DONE), (int)reg(0x7f8));
 
   static uint8_t buf[4096], got[4096];
   uint32_t tag = 0, src = 0;
@@ -129,7 +107,7 @@ int main(int argc, char** argv) {
     for (int m = 0; m < count; ++m) {
       for (int i = 0; i < 100 + m; ++i) buf[i] = (uint8_t)(m * 7 + i);
       send(0, buf, (uint64_t)(100 + m), (uint32_t)m);
-      while (reg(INJ_DONE) != posted) {
+      while (reg(HPM_MU_INJ_DONE) != posted) {
       }
     }
     printf("rank 1: sent %d messages\n", count);

@@ -9,29 +9,26 @@ Torus::Torus(std::vector<u32> dims) : dims_(std::move(dims)), stride_(dims_.size
   }
 }
 
+u32 Torus::stepIn(u32 at, u32 dst, u32 d) const {
+  const u32 size = dims_[d];
+  const u32 from = coordinate(at, d);
+  const u32 to = coordinate(dst, d);
+  if (from == to) return ~u32{0};
+  const u32 plus = (to + size - from) % size;  // steps the plus way
+  return linkOf(at, d, plus <= size - plus ? 0 : 1, dimensions());
+}
+
 u32 Torus::nextLink(u32 at, u32 dst) const {
-  const u32 dimensions = this->dimensions();
-  for (u32 d = 0; d < dimensions; ++d) {
-    const u32 size = dims_[d];
-    const u32 from = coordinate(at, d);
-    const u32 to = coordinate(dst, d);
-    if (from == to) continue;
-    const u32 plus = (to + size - from) % size;  // steps the plus way
-    return linkOf(at, d, plus <= size - plus ? 0 : 1, dimensions);
+  for (u32 d = 0; d < dimensions(); ++d) {
+    if (const u32 link = stepIn(at, dst, d); link != ~u32{0}) return link;
   }
   return ~u32{0};  // at == dst: no link
 }
 
 std::vector<u32> Torus::minimalLinks(u32 at, u32 dst) const {
   std::vector<u32> out;
-  const u32 dimensions = this->dimensions();
-  for (u32 d = 0; d < dimensions; ++d) {
-    const u32 size = dims_[d];
-    const u32 from = coordinate(at, d);
-    const u32 to = coordinate(dst, d);
-    if (from == to) continue;
-    const u32 plus = (to + size - from) % size;
-    out.push_back(linkOf(at, d, plus <= size - plus ? 0 : 1, dimensions));
+  for (u32 d = 0; d < dimensions(); ++d) {
+    if (const u32 link = stepIn(at, dst, d); link != ~u32{0}) out.push_back(link);
   }
   return out;
 }

@@ -43,6 +43,10 @@ class Torus {
   }
 
  private:
+  // The link from `at` one step nearer `dst` in dimension d (the shorter way, plus on a tie),
+  // or ~0 when they agree in it.
+  u32 stepIn(u32 at, u32 dst, u32 d) const;
+
   std::vector<u32> dims_;
   std::vector<u32> stride_;  // nodes per step of each dimension
   u32 nodes_ = 1;

@@ -17,24 +17,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hpm/mu.h"
 #include "mpi_impl.h"
 
-/* Register offsets of the message unit (src/net/message_unit.h). */
-enum {
-  MU_RANK = 0x000,
-  MU_NODES = 0x008,
-  MU_MAX_PAYLOAD = 0x028,
-  MU_HEADER_BYTES = 0x030,
-  MU_INJ_BASE = 0x100,
-  MU_INJ_ENTRIES = 0x108,
-  MU_INJ_TAIL = 0x110,
-  MU_INJ_DONE = 0x118,
-  MU_REC_BASE = 0x200,
-  MU_REC_BYTES = 0x208,
-  MU_REC_TAIL_ADDR = 0x210,
-  MU_REC_HEAD = 0x218,
-};
-#define SKIP 0xffffffffu
+#define SKIP HPM_MU_SKIP
 #define INJ_ENTRIES 256
 #define REC_BYTES (1u << 20)
 #define MAX_REQUESTS 4096
@@ -102,19 +88,19 @@ int MPI_Init(int* argc, char*** argv) {
   mu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   close(fd);
   if (mu == MAP_FAILED) fatal("cannot map the message unit");
-  hpm_world_rank = (int)reg(MU_RANK);
-  hpm_world_size = (int)reg(MU_NODES);
-  header_bytes = reg(MU_HEADER_BYTES);
+  hpm_world_rank = (int)reg(HPM_MU_RANK);
+  hpm_world_size = (int)reg(HPM_MU_NODES);
+  header_bytes = reg(HPM_MU_HEADER_BYTES);
   inj = aligned_alloc(64, INJ_ENTRIES * sizeof(descriptor));
   rec = aligned_alloc(64, REC_BYTES);
   arriving_req = calloc((size_t)hpm_world_size, sizeof *arriving_req);
   arriving_msg = calloc((size_t)hpm_world_size, sizeof *arriving_msg);
   if (!inj || !rec || !arriving_req || !arriving_msg) fatal("out of memory");
-  set_reg(MU_INJ_BASE, (uint64_t)(uintptr_t)inj);
-  set_reg(MU_INJ_ENTRIES, INJ_ENTRIES);
-  set_reg(MU_REC_BASE, (uint64_t)(uintptr_t)rec);
-  set_reg(MU_REC_BYTES, REC_BYTES);
-  set_reg(MU_REC_TAIL_ADDR, (uint64_t)(uintptr_t)&rec_tail_word);
+  set_reg(HPM_MU_INJ_BASE, (uint64_t)(uintptr_t)inj);
+  set_reg(HPM_MU_INJ_ENTRIES, INJ_ENTRIES);
+  set_reg(HPM_MU_REC_BASE, (uint64_t)(uintptr_t)rec);
+  set_reg(HPM_MU_REC_BYTES, REC_BYTES);
+  set_reg(HPM_MU_REC_TAIL_ADDR, (uint64_t)(uintptr_t)&rec_tail_word);
   inj_tail = 0;
   rec_head = 0;
   static int world_members[1];
@@ -262,7 +248,7 @@ int hpm_progress(void) {
     packet(h, rec + pos + header_bytes);
     rec_head += header_bytes + ((h->bytes + 31) & ~31ull);
   }
-  set_reg(MU_REC_HEAD, rec_head);
+  set_reg(HPM_MU_REC_HEAD, rec_head);
   return 1;
 }
 
@@ -274,7 +260,7 @@ static void wait_for(int (*done)(void*), void* arg) {
   for (;;) {
     /* (Read before done(): an injection completing between the two would otherwise leave a
      * wait for it asleep with nothing to wake it.) */
-    const int injecting = reg(MU_INJ_DONE) != inj_tail;
+    const int injecting = reg(HPM_MU_INJ_DONE) != inj_tail;
     if (done(arg)) return;
     if (hpm_progress()) {
       idle = 0;
@@ -295,7 +281,7 @@ int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag,
     r->done = 1;
     return MPI_SUCCESS;
   }
-  while (inj_tail - reg(MU_INJ_DONE) >= INJ_ENTRIES) hpm_progress();
+  while (inj_tail - reg(HPM_MU_INJ_DONE) >= INJ_ENTRIES) hpm_progress();
   descriptor* d = &inj[inj_tail % INJ_ENTRIES];
   memset(d, 0, sizeof *d);
   d->dest = (uint32_t)dest_world;
@@ -305,7 +291,7 @@ int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag,
   d->tag = tag;
   d->length = bytes;
   r->descriptor = ++inj_tail;
-  set_reg(MU_INJ_TAIL, inj_tail);
+  set_reg(HPM_MU_INJ_TAIL, inj_tail);
   return MPI_SUCCESS;
 }
 
@@ -350,7 +336,7 @@ int hpm_irecv(void* buf, uint64_t capacity, int comm, int src_world, int ctx, in
 static int complete(hpm_req* r) {
   if (r->done) return 1;
   if (r->kind == HPM_REQ_SEND) {
-    if (reg(MU_INJ_DONE) >= r->descriptor) r->done = 1;
+    if (reg(HPM_MU_INJ_DONE) >= r->descriptor) r->done = 1;
     return r->done;
   }
   hpm_msg* m = r->msg;

@@ -1,0 +1,51 @@
+/* hpm/mu.h: the message unit of an hpmsim node (/dev/hpm/mu), from guest code: its register
+ * offsets, descriptor flags and layouts. The unit's contract is src/net/message_unit.h (and
+ * docs/network.md); these are the same facts for C. */
+#ifndef HPM_MU_H
+#define HPM_MU_H
+
+#include <stdint.h>
+
+/* Register offsets in the 4 KiB window (64-bit registers). */
+enum {
+  HPM_MU_RANK = 0x000,
+  HPM_MU_NODES = 0x008,
+  HPM_MU_DIMENSIONS = 0x010,
+  HPM_MU_SHAPE = 0x018,
+  HPM_MU_COORDS = 0x020,
+  HPM_MU_MAX_PAYLOAD = 0x028,
+  HPM_MU_HEADER_BYTES = 0x030,
+  HPM_MU_INJ_BASE = 0x100,
+  HPM_MU_INJ_ENTRIES = 0x108,
+  HPM_MU_INJ_TAIL = 0x110,
+  HPM_MU_INJ_DONE = 0x118,
+  HPM_MU_INJ_ERRORS = 0x120,
+  HPM_MU_REC_BASE = 0x200,
+  HPM_MU_REC_BYTES = 0x208,
+  HPM_MU_REC_TAIL_ADDR = 0x210,
+  HPM_MU_REC_HEAD = 0x218,
+  HPM_MU_REC_TAIL = 0x220
+};
+
+/* A descriptor's flags: routing (dynamic, or the priority channel) and the packet type. */
+enum {
+  HPM_MU_DYNAMIC = 1,
+  HPM_MU_PRIORITY = 2,
+  HPM_MU_MEMORY_FIFO = 0 << 2,
+  HPM_MU_DIRECT_PUT = 1 << 2,
+  HPM_MU_REMOTE_GET = 2 << 2
+};
+
+/* A memory-FIFO packet header whose payload bytes are this is a skip header. */
+#define HPM_MU_SKIP 0xffffffffu
+
+/* A descriptor (64 bytes). `sw`: copied into every memory-FIFO packet's header; `put` and
+ * `counter`: a direct put's target and reception counter in the destination's memory. */
+typedef struct {
+  uint32_t dest, flags;
+  uint64_t payload, bytes;
+  uint8_t sw[16];
+  uint64_t put, counter, zero;
+} hpm_mu_descriptor;
+
+#endif
