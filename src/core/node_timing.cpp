@@ -1130,6 +1130,10 @@ std::optional<u64> NodeTiming::groundTruth(probe::Event e, u32 instance) const {
   return impl_->mem.groundTruth(e, instance);
 }
 
+void NodeTiming::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) {
+  impl_->mem.deviceLines(addr, bytes, at, write, timed);
+}
+
 const probe::TransactionCounts& NodeTiming::transactionCounts() const {
   return impl_->mem.transactionCounts();
 }

@@ -141,6 +141,8 @@ class NodeTiming final : public probe::LevelSource {
   std::optional<u64> groundTruth(probe::Event e, u32 instance) const;
   // The memory system's interconnect transactions (mem::MemorySystem::transactionCounts).
   const probe::TransactionCounts& transactionCounts() const;
+  // A device's memory accesses (mem::MemorySystem::deviceLines).
+  void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed);
   // mem::MemorySystem::l2Block.
   u32 l2Block(u64 addr) const;
   // The memory system's physical frames (mem::MemorySystem::frames): null when memory is mapped

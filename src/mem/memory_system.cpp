@@ -445,6 +445,61 @@ void MemorySystem::deviceAccess(u64 addr, bool write) {
   transaction(type, addr, thread_, probe::Snoop::kNone);
 }
 
+void MemorySystem::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) {
+  if (bytes == 0 || snoop_) return;
+  const u64 line_bytes = u64{1} << l2_shift_;
+  for (u64 line = addr >> l2_shift_; line <= (addr + bytes - 1) >> l2_shift_; ++line) {
+    const u64 begin = std::max(addr, line << l2_shift_);
+    const u64 end = std::min(addr + bytes, (line + 1) << l2_shift_);
+    const u32 n = write ? static_cast<u32>(end - begin) : static_cast<u32>(line_bytes);
+    const u32 sid = sliceOfLine(line);
+    Slice& s = slices_[sid];
+    ++slice_versions_[sid];
+    Cycle start = at;
+    if (timed) {
+      const Cycle busy = write ? p_.l2.slice_busy_cycles : slice_read_cycles_;
+      start = std::max(at, s.free);
+      s.free = start + busy;
+      s.stats.busy_cycles += busy;
+      HPM_PROBE(bus_, kL2BusyCycles, sid, busy);
+    }
+    ++s.stats.requests;
+    s.stats.bytes += n;
+    HPM_PROBE(bus_, kL2Requests, sid, 1);
+    HPM_PROBE(bus_, kL2Bytes, sid, n);
+    if (write) {
+      ++s.stats.writes;
+      HPM_PROBE(bus_, kL2Writes, sid, 1);
+    } else {
+      ++s.stats.reads;
+      HPM_PROBE(bus_, kL2Reads, sid, 1);
+    }
+    u32 slot = s.cache.find(line);
+    if (slot != Cache::kNone) {
+      ++s.stats.hits;
+      HPM_PROBE(bus_, kL2Hits, sid, 1);
+      s.cache.touch(slot);
+    } else {
+      ++s.stats.misses;
+      HPM_PROBE(bus_, kL2Misses, sid, 1);
+      Cycle ready = start;
+      if (!(write && n == line_bytes)) {  // (a whole line written needs nothing from DDR)
+        const Cycle dstart = ddrTransfer(line, start, false, timed);
+        if (timed) ready = dstart + p_.ddr.latency;
+      }
+      slot = l2Victim(s, line, start, timed);
+      s.cache.install(slot, line, ready);
+    }
+    if (write) {
+      if (const u64 sharers = s.cache.meta(slot)) {
+        invalidateSharers(line, sharers, kNoCore);
+        s.cache.setMeta(slot, 0);
+      }
+      s.cache.setFlags(slot, s.cache.flags(slot) | Cache::kDirty);
+    }
+  }
+}
+
 // ---- L1P prefetcher ----
 
 void MemorySystem::prefetchLine(u32 core, u64 l2line, Cycle at, bool timed) {

@@ -172,6 +172,13 @@ class MemorySystem {
   // An uncached access of the requester thread to a device register at `addr`: an I/O
   // transaction on the interconnect (it touches no cache; docs/timing.md "Device registers").
   void deviceAccess(u64 addr, bool write);
+  // A device's reads or writes of `bytes` bytes of memory at `addr`, at cycle `at` (the message
+  // unit's descriptors, payloads and reception FIFOs: docs/network.md): each L2 line they touch
+  // is one request to its slice, a hit or a miss (a miss reads the line from DDR unless a write
+  // covers it whole), and a write leaves the line dirty and takes the cores' L1 copies away, as
+  // another core's store would. No core is charged; `timed` false (warm-up) leaves the slices'
+  // and DDR's clocks alone. The snooping bus has no such device (does nothing).
+  void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed);
   // Every transaction so far, by type and snoop result (the ground truth of a filtering counter).
   const probe::TransactionCounts& transactionCounts() const { return transactions_; }
   // The physical frames of guest pages (Fireplane), or null (the crossbar maps memory 1:1).

@@ -16,13 +16,15 @@ namespace hpm::net {
 namespace {
 
 // The link counters' events: chunks sent, packets received, packets for the node (by 0, 1, 2),
-// each on the dynamic, escape and priority channel (kChannels apart).
-constexpr std::array<probe::Event, 3 * kChannels> kLinkEvents = {
+// each on the dynamic, escape and priority channel (kChannels apart), then packets sent on any
+// channel (kPacketsSentIndex).
+constexpr u32 kPacketsSentIndex = 3 * kChannels;
+constexpr std::array<probe::Event, 3 * kChannels + 1> kLinkEvents = {
     probe::Event::kNwDynamicChunksSent,     probe::Event::kNwEscapeChunksSent,
     probe::Event::kNwPriorityChunksSent,    probe::Event::kNwDynamicPacketsReceived,
     probe::Event::kNwEscapePacketsReceived, probe::Event::kNwPriorityPacketsReceived,
     probe::Event::kNwDynamicPacketsToNode,  probe::Event::kNwEscapePacketsToNode,
-    probe::Event::kNwPriorityPacketsToNode};
+    probe::Event::kNwPriorityPacketsToNode, probe::Event::kNwPacketsSent};
 
 // A host descriptor closed when it goes.
 struct OwnedFd {
@@ -68,7 +70,7 @@ struct Cluster::Impl {
   // Per node and link port: what its link counters count (the NWUnit's ground truth), each
   // counted at the cycle its event is published on the node's bus.
   // By kLinkEvents' index.
-  using LinkCounts = std::array<u64, 3 * kChannels>;
+  using LinkCounts = std::array<u64, 3 * kChannels + 1>;
   std::vector<std::vector<LinkCounts>> link_counts;
   OwnedFd null_in;
   u64 windows = 0;
@@ -85,8 +87,8 @@ struct Cluster::Impl {
   // receiving node's port of the same cable (same dimension, the other direction). Ports are
   // BG/Q's link numbers: 2 x dimension for the minus link, + 1 for the plus link.
   void crossed(const LinkCrossing& x);
-  // Counts kLinkEvents[what][channel] on the node's port at `at`.
-  void publish(u32 node, u32 port, u32 what, Channel channel, u64 count, Cycle at);
+  // Counts kLinkEvents[index] on the node's port at `at`.
+  void publish(u32 node, u32 port, u32 index, u64 count, Cycle at);
   std::optional<u64> linkTruth(u32 node, probe::Event e, u32 port) const;
   void endOthers(u32 failed_node);
 };
@@ -117,10 +119,9 @@ void Cluster::Impl::drain(u32 node, bool final) {
   }
 }
 
-void Cluster::Impl::publish(u32 node, u32 port, u32 what, Channel channel, u64 count, Cycle at) {
+void Cluster::Impl::publish(u32 node, u32 port, u32 index, u64 count, Cycle at) {
   Kernel& kernel = sims[node]->kernel();
   if (kernel.finished()) return;
-  const u32 index = what * kChannels + static_cast<u32>(channel);
   const probe::Event e = kLinkEvents[index];
   kernel.at(at, [this, node, port, e, index, count](Cycle t) {
     link_counts[node][port][index] += count;
@@ -138,9 +139,11 @@ void Cluster::Impl::crossed(const LinkCrossing& x) {
   const u32 ports = 2 * network.torus().dimensions();
   const u32 from = x.link / ports, port = (x.link % ports) ^ 1;
   const u32 to = network.torus().linkTarget(x.link);
-  publish(from, port, 0, x.channel, x.chunks, x.sent);
-  publish(to, port ^ 1, 1, x.channel, 1, x.arrived);
-  if (x.last) publish(to, port ^ 1, 2, x.channel, 1, x.arrived);
+  const u32 channel = static_cast<u32>(x.channel);
+  publish(from, port, kPacketsSentIndex, 1, x.sent);
+  publish(from, port, channel, x.chunks, x.sent);
+  publish(to, port ^ 1, kChannels + channel, 1, x.arrived);
+  if (x.last) publish(to, port ^ 1, 2 * kChannels + channel, 1, x.arrived);
 }
 
 std::optional<u64> Cluster::Impl::linkTruth(u32 node, probe::Event e, u32 port) const {
@@ -199,6 +202,9 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
         node, c.network.torus(), machine.network, kernel, [raw] { return raw->accessCycle(); },
         [&c](Packet p) { c.network.inject(std::move(p)); },
         [&c](u64 bytes) { return c.network.linkCycles(bytes); }));
+    c.units.back()->onMemory([raw](u64 addr, u64 bytes, Cycle at, bool write) {
+      raw->deviceMemory(addr, bytes, at, write);
+    });
     kernel.addDeviceProvider(c.units.back().get());
     sim->addTruthSource([unit = c.units.back().get(), &c, node](probe::Event e, u32 instance) {
       if (auto v = unit->groundTruth(e, instance)) return v;

@@ -144,8 +144,9 @@ void MessageUnit::inject(u64 upto, Cycle now) {
   for (; inj_tail_ < upto; ++inj_tail_) {
     std::array<u8, kDescriptorBytes> d{};
     std::optional<Cycle> done;
-    if (inj_entries_ != 0 &&
-        memory.read(inj_base_ + inj_tail_ % inj_entries_ * kDescriptorBytes, d.data(), d.size())) {
+    const u64 at = inj_entries_ == 0 ? 0 : inj_base_ + inj_tail_ % inj_entries_ * kDescriptorBytes;
+    if (inj_entries_ != 0 && memory.read(at, d.data(), d.size())) {
+      touched(at, kDescriptorBytes, now, false);
       done = injectOne(d, now);
     } else {
       ++stats_.descriptor_errors;
@@ -212,7 +213,11 @@ std::optional<Cycle> MessageUnit::injectOne(std::span<const u8, kDescriptorBytes
     const u64 hold = link_cycles_(p.bytes.size());
     at += hold;
     const bool last = offset + n == payload_bytes;
-    kernel_.at(at, [this, last, payload_bytes](Cycle t) { stored(t, last, payload_bytes); });
+    // (Its payload is read from memory as it is stored: the caches see the read then.)
+    kernel_.at(at, [this, last, payload_bytes, from = payload_addr + offset, n](Cycle t) {
+      touched(from, n, t, false);
+      stored(t, last, payload_bytes);
+    });
     ++stats_.packets_to[dest];
     stats_.chunks_to[dest] += p.chunks();
     if (dest == node_) {
@@ -260,6 +265,7 @@ void MessageUnit::land(Cycle when, Packet p) {
         ++stats_.put_errors;  // (BG/Q raises an interrupt; the model drops the packet)
         return;
       }
+      touched(put_addr + offset, n, when, true);
       ++stats_.put_packets;
       stats_.put_bytes += n;
       if (counter_addr != 0) {
@@ -267,6 +273,7 @@ void MessageUnit::land(Cycle when, Packet p) {
         if (memory.read(counter_addr & ~u64{7}, &counter, 8)) {
           counter -= n;
           memory.write(counter_addr & ~u64{7}, &counter, 8);
+          touched(counter_addr & ~u64{7}, 8, when, true);
           kernel_.wakeFutexWaiters(counter_addr & ~u64{7}, when);
         }
       }
@@ -300,8 +307,10 @@ void MessageUnit::store(Cycle when) {
     if (skip != 0) {
       const std::array<u32, 2> header{node_, kSkip};
       memory.write(rec_base_ + pos, header.data(), sizeof header);
+      touched(rec_base_ + pos, sizeof header, when, true);
     }
     memory.write(rec_base_ + (rec_tail_ + skip) % rec_bytes_, p.bytes.data(), size);
+    touched(rec_base_ + (rec_tail_ + skip) % rec_bytes_, size, when, true);
     rec_tail_ += skip + size;
     ++stats_.packets_received;
     if (probe::Bus* bus = kernel_.probeBus()) {
@@ -316,6 +325,7 @@ void MessageUnit::store(Cycle when) {
   }
   if (stored && rec_tail_addr_ != 0) {
     memory.write(rec_tail_addr_, &rec_tail_, sizeof rec_tail_);
+    touched(rec_tail_addr_, sizeof rec_tail_, when, true);
     kernel_.wakeFutexWaiters(rec_tail_addr_, when);
   }
 }

@@ -98,6 +98,13 @@ class MessageUnit final : public DeviceProvider {
   // node's next slice: the caller's windows guarantee it).
   void receive(Cycle when, Packet packet);
 
+  // Called for each of the unit's own memory accesses (address, bytes, cycle, write): its reads
+  // of descriptors and payloads, its writes to reception FIFOs, tail words, put targets and
+  // counters; the node's caches see them there (Simulation::deviceMemory). May be empty.
+  void onMemory(std::function<void(u64, u64, Cycle, bool)> observer) {
+    memory_observer_ = std::move(observer);
+  }
+
   const MessageUnitStats& stats() const { return stats_; }
   // The IOUnit's message events and the statistics that are their ground truth.
   static std::span<const probe::TruthRow<MessageUnit>> truthTable();
@@ -130,6 +137,10 @@ class MessageUnit final : public DeviceProvider {
   std::function<Cycle()> now_;
   std::function<void(Packet)> send_;
   std::function<u64(u64)> link_cycles_;
+  std::function<void(u64, u64, Cycle, bool)> memory_observer_;
+  void touched(u64 addr, u64 bytes, Cycle at, bool write) {
+    if (memory_observer_ && bytes != 0) memory_observer_(addr, bytes, at, write);
+  }
   MessageUnitStats stats_;
   u64 packet_seq_ = 0;
   Cycle inject_free_ = 0;  // when the unit's injection port takes its next packet

@@ -794,6 +794,12 @@ Cycle Simulation::accessCycle() const {
   return impl_->bus ? impl_->bus->now() : impl_->kernel->elapsedCycles();
 }
 
+void Simulation::deviceMemory(u64 addr, u64 bytes, Cycle at, bool write) {
+  if (impl_->model) {
+    impl_->model->deviceLines(addr, bytes, at, write, impl_->options.mode != RunMode::kWarmup);
+  }
+}
+
 void Simulation::setIntervalHook(u64 cycles, std::function<void(Cycle)> hook) {
   if (cycles == 0 || !hook) return setTimedHook(~Cycle{0}, {});
   // (The first call at the first multiple after the time the run starts from: cycle 0.)

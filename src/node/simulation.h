@@ -122,6 +122,10 @@ class Simulation {
   // its issue cycle in the timing modes; in the functional mode, where slices have no time
   // inside, the node's latest clock.
   Cycle accessCycle() const;
+  // A device of the node (the message unit) reads or writes `bytes` bytes of guest memory at
+  // `addr` at cycle `at`: in the timing and warm-up modes the caches see it
+  // (mem::MemorySystem::deviceLines); in the functional mode nothing does.
+  void deviceMemory(u64 addr, u64 bytes, Cycle at, bool write);
 
   const Kernel& kernel() const;
   Kernel& kernel();

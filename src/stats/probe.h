@@ -239,6 +239,8 @@ enum class Rate : u8 {
   X(MuRemoteGetPacketsReceived, kNode, kPulse, kAny,                                               \
     "Message unit: remote-get packets whose descriptors it injected")                              \
   /* ---- the node's torus links (many nodes: src/net) ---- */                                     \
+  X(NwPacketsSent, kLink, kPulse, kOne,                                                            \
+    "Torus link: packets sent over the link, on every channel (passing through included)")         \
   X(NwDynamicChunksSent, kLink, kPulse, kAny,                                                      \
     "Torus link: 32-byte chunks sent over the link on the dynamic channel (passing through "       \
     "included)")                                                                                   \

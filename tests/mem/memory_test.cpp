@@ -180,6 +180,52 @@ TEST(MemorySystem, AtomicGoesToTheL2AndInvalidatesEveryCopy) {
   EXPECT_FALSE(m.l1dPresent(1, a));
 }
 
+// A device (the message unit) writing memory goes through the L2 and takes the cores' copies
+// away; its reads are L2 requests too; no core is charged.
+TEST(MemorySystem, ADeviceWriteGoesToTheL2AndRemovesEveryCoresCopy) {
+  MemParams p = small();
+  p.l1p.prefetch = false;
+  MemorySystem m(p);
+  const u64 a = 0x600000;
+  m.load(0, a, 10, 0);
+  m.load(1, a, 20, 0);
+  const u32 sid = m.sliceOf(a);
+  const SliceStats before = m.sliceStats(sid);
+  m.deviceLines(a + 8, 16, 1000, true, true);
+  EXPECT_FALSE(m.l1dPresent(0, a));
+  EXPECT_FALSE(m.l1dPresent(1, a));
+  EXPECT_EQ(m.sliceStats(sid).requests, before.requests + 1);
+  EXPECT_EQ(m.sliceStats(sid).writes, before.writes + 1);
+  EXPECT_EQ(m.sliceStats(sid).bytes, before.bytes + 16);
+  EXPECT_EQ(m.sliceStats(sid).hits, before.hits + 1);
+  EXPECT_EQ(m.trafficStats(0).l2_writes, 0u);  // no core's request
+  // The receiving core reads the written line from the L2.
+  EXPECT_EQ(m.load(0, a, 5000, 0).level, Level::kL2);
+}
+
+TEST(MemorySystem, ADeviceAccessMissReadsDdrUnlessAWriteCoversTheWholeLine) {
+  MemParams p = small();
+  MemorySystem m(p);
+  const u64 line = p.l2.line_bytes;
+  const u64 a = 0x700000;
+  u64 ddr_reads = 0;
+  const auto reads = [&] {
+    u64 n = 0;
+    for (u32 c = 0; c < p.ddr.controllers; ++c) n += m.ddrStats(c).reads;
+    return n;
+  };
+  m.deviceLines(a, line, 100, true, true);  // whole line: nothing to read
+  EXPECT_EQ(reads(), ddr_reads);
+  m.deviceLines(a + 4 * line, 8, 200, true, true);  // part of a line: the rest from DDR
+  EXPECT_EQ(reads(), ++ddr_reads);
+  m.deviceLines(a + 8 * line, 2 * line, 300, false, true);  // two lines read: two misses
+  EXPECT_EQ(reads(), ddr_reads += 2);
+  m.deviceLines(a + 8 * line, 2 * line, 400, false, true);  // now both in the L2
+  EXPECT_EQ(reads(), ddr_reads);
+  // A core's load of a line the device wrote whole hits the L2.
+  EXPECT_EQ(m.load(0, a, 5000, 0).level, Level::kL2);
+}
+
 TEST(MemorySystem, QueuedStoresDelayALoadsL2Request) {
   MemParams p = small();
   MemorySystem m(p);

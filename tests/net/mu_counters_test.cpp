@@ -209,5 +209,56 @@ TEST(NetworkUnitCounters, DynamicAndPriorityChannelsAreCountedApart) {
   EXPECT_EQ(pri.at("PEVT_NW_USER_PRI_PP_SENT"), 3 * pri.at("PEVT_NW_USER_PRI_PP_RECV"));
 }
 
+// Blue Gene/P's UPC-P (one 256-counter unit per node): TORUS_<dim><dir>_PACKETS counts the
+// packets the node sent on that link, DMA_PACKETS_INJECTED the packets its message unit stored
+// for the network, each equal to the network's and the unit's own counts, on a 3x2x1 torus.
+TEST(NetworkUnitCounters, BlueGenePsTorusEventsCountEachLinksPacketsSent) {
+  MachineConfig machine = loadMachine("bgp", {"network.shape=3x2x1"});
+  RunOptions options;
+  options.mode = RunMode::kTiming;
+  options.root = std::filesystem::temp_directory_path().string();
+  ClusterOptions co;
+  co.out_fd = co.err_fd = -1;
+  Cluster cluster(machine, options, co);
+  // (hpmsim's ports: 2 x dimension for the minus link, + 1 for the plus link.)
+  const std::map<std::string, u32> ports = {{"TORUS_XM_PACKETS", 0}, {"TORUS_XP_PACKETS", 1},
+                                            {"TORUS_YM_PACKETS", 2}, {"TORUS_YP_PACKETS", 3},
+                                            {"TORUS_ZM_PACKETS", 4}, {"TORUS_ZP_PACKETS", 5}};
+  for (u32 n = 0; n < cluster.nodes(); ++n) {
+    Monitor* m = cluster.node(n).monitor();
+    ASSERT_NE(m, nullptr);
+    std::vector<const NativeEvent*> events = {m->find("DMA_PACKETS_INJECTED")};
+    for (const auto& [name, port] : ports) events.push_back(m->find(name));
+    for (const NativeEvent* e : events) ASSERT_NE(e, nullptr);
+    m->programHost(events);
+  }
+  cluster.exec(kCollectives, {kCollectives, "40"}, {});
+  cluster.run();
+  ASSERT_EQ(cluster.exitStatus(), 0) << cluster.reports();
+  const auto& links = cluster.network().links();
+  u64 sent = 0;
+  for (u32 n = 0; n < cluster.nodes(); ++n) {
+    Simulation& sim = cluster.node(n);
+    u32 read = 0;
+    for (const ProgrammedCounter& c : sim.monitor()->readHost(sim.elapsedCycles())) {
+      ++read;
+      if (c.event == "DMA_PACKETS_INJECTED") {
+        EXPECT_EQ(c.value, cluster.messageUnit(n).stats().packets_injected) << n;
+        EXPECT_GT(c.value, 0u) << n;
+        continue;
+      }
+      const u32 port = ports.at(c.event);
+      EXPECT_EQ(c.value, links[n * 6 + (port ^ 1)].packets) << n << " " << c.event;
+      EXPECT_EQ(sim.groundTruth(probe::Event::kNwPacketsSent, port), c.value) << c.event;
+      sent += c.value;
+    }
+    EXPECT_EQ(read, 7u) << n;
+  }
+  u64 crossed = 0;
+  for (const LinkStats& l : links) crossed += l.packets;
+  EXPECT_EQ(sent, crossed);
+  EXPECT_GT(sent, 0u);
+}
+
 }  // namespace
 }  // namespace hpm::net

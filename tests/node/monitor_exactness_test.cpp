@@ -57,11 +57,12 @@ const std::string kNodeMix = std::string(HPM_TEST_GUEST_BIN_DIR) + "/node_mix";
 const std::set<Event> kUncheckedEvents = {
     Event::kMuPacketsInjected,          Event::kMuMessagesInjected,
     Event::kMuFifoPacketsReceived,      Event::kMuPutPacketsReceived,
-    Event::kMuRemoteGetPacketsReceived, Event::kNwDynamicChunksSent,
-    Event::kNwEscapeChunksSent,         Event::kNwPriorityChunksSent,
-    Event::kNwDynamicPacketsReceived,   Event::kNwEscapePacketsReceived,
-    Event::kNwPriorityPacketsReceived,  Event::kNwDynamicPacketsToNode,
-    Event::kNwEscapePacketsToNode,      Event::kNwPriorityPacketsToNode};
+    Event::kMuRemoteGetPacketsReceived, Event::kNwPacketsSent,
+    Event::kNwDynamicChunksSent,        Event::kNwEscapeChunksSent,
+    Event::kNwPriorityChunksSent,       Event::kNwDynamicPacketsReceived,
+    Event::kNwEscapePacketsReceived,    Event::kNwPriorityPacketsReceived,
+    Event::kNwDynamicPacketsToNode,     Event::kNwEscapePacketsToNode,
+    Event::kNwPriorityPacketsToNode};
 
 // ---- ground truth -------------------------------------------------------------------------------
 
@@ -175,6 +176,7 @@ const std::set<Event> kRareEvents = {Event::kStoreCondFail,
                                      Event::kMuFifoPacketsReceived,
                                      Event::kMuPutPacketsReceived,
                                      Event::kMuRemoteGetPacketsReceived,
+                                     Event::kNwPacketsSent,
                                      Event::kNwDynamicChunksSent,
                                      Event::kNwEscapeChunksSent,
                                      Event::kNwPriorityChunksSent,

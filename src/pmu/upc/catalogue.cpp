@@ -34,7 +34,7 @@ constexpr std::string_view kOnePipe =
 constexpr std::string_view kNoPairedFpu =
     "RV64GC has no paired (SIMD) floating point: the model's FPU is one pipe of one width";
 constexpr std::string_view kNoNetwork =
-    "the torus, collective network and DMA come with many nodes (the network)";
+    "the model has no collective network (MPI's collectives are torus packets)";
 
 // A Blue Gene/P event of a core ("PU<k>_" + suffix) and what it counts here.
 struct CoreEvent {
@@ -160,14 +160,51 @@ constexpr BankEvent kBankEvents[] = {
     {"W0_DEPOSIT_REQUESTS", Event::kL2Writes, "write requests"},
 };
 
+// A Blue Gene/P torus link's event ("TORUS_<X|Y|Z><P|M>_" + suffix) and the node's DMA events
+// that count here.
+struct NetworkEvent {
+  std::string_view name;  // the suffix after the link ("PACKETS"), or the whole DMA name
+  Event source;
+  std::string_view note;
+};
+constexpr NetworkEvent kTorusEvents[] = {
+    {"PACKETS", Event::kNwPacketsSent,
+     "packets sent over the link on every channel (passing through included)"},
+};
+constexpr NetworkEvent kDmaEvents[] = {
+    {"DMA_PACKETS_INJECTED", Event::kMuPacketsInjected,
+     "packets the message unit (BG/P's DMA) stored for the network"},
+};
+
+// "TORUS_<X|Y|Z><P|M>_<suffix>": the link's port in hpmsim's numbering (2 x dimension for the
+// minus link, + 1 for the plus link), or -1.
+int torusPort(std::string_view name, std::string_view& suffix) {
+  if (name.size() < 10 || !name.starts_with("TORUS_") || name[8] != '_') return -1;
+  const std::string_view dims = "XYZ";
+  const std::size_t d = dims.find(name[6]);
+  if (d == std::string_view::npos || (name[7] != 'P' && name[7] != 'M')) return -1;
+  suffix = name.substr(9);
+  return static_cast<int>(2 * d + (name[7] == 'P' ? 1 : 0));
+}
+
 // Why a Blue Gene/P input without a counterpart never counts, from its name.
 std::string_view whyNot(std::string_view name) {
   if (name.starts_with("L3_")) return "the model's L2 slice has one port and one directory";
   if (name.find("SNOOP") != std::string_view::npos) {
     return "the model keeps coherence by invalidation, without snoop filters";
   }
-  if (name.starts_with("TORUS_") || name.starts_with("DMA_") || name.starts_with("COL_")) {
-    return kNoNetwork;
+  if (name.starts_with("COL_")) return kNoNetwork;
+  if (name.starts_with("TORUS_") && name.find("CHUNKS") != std::string_view::npos) {
+    return "a packet's chunks reach the model's links as one count per packet, and a UPC-P input "
+           "is one bit per cycle (bgq's NWUnit counts chunks)";
+  }
+  if (name.starts_with("TORUS_")) {
+    return "the links' token and acknowledgement protocol is not modelled (their buffers' "
+           "back-pressure is: docs/network.md)";
+  }
+  if (name.starts_with("DMA_")) {
+    return "the DMA's ports to the L3 are not modelled, and its reception events can come "
+           "several in a cycle where a UPC-P input is one bit per cycle";
   }
   if (name.find("DEVBUS") != std::string_view::npos ||
       name.find("NETBUS") != std::string_view::npos ||
@@ -237,7 +274,9 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
 
   // Blue Gene/P's own events. Modes 2 and 3 repeat the cores' events at counters 0-71: those
   // inputs hold hpmsim's own events below.
-  std::set<std::pair<i32, Event>> represented;  // (core, event) as a BG/P event's only source
+  // (core, event) as a BG/P event's only source; L3 bank b as core -1 - b, torus link port p as
+  // -100 - p, the node (DMA) as -200.
+  std::set<std::pair<i32, Event>> represented;
   for (u32 input = 0; input < names.size(); ++input) {
     const std::string_view name = names[input];
     const u32 mode = input / p.counters, counter = input % p.counters;
@@ -279,6 +318,22 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
         if (represented.insert({-1 - static_cast<i32>(bank), b.source}).second) {
           generic = std::string(probe::info(b.source).name);
         }
+      }
+    } else if (std::string_view link_suffix; torusPort(name, link_suffix) >= 0) {
+      const u32 port = static_cast<u32>(torusPort(name, link_suffix));
+      scope = Scope::kLink;
+      for (const NetworkEvent& t : kTorusEvents) {
+        if (t.name != link_suffix || port >= bus.topology().links) continue;
+        feeds = {bus.input(t.source, port)};
+        note = t.note;
+        represented.insert({-100 - static_cast<i32>(port), t.source});
+      }
+    } else if (name.starts_with("DMA_")) {
+      for (const NetworkEvent& t : kDmaEvents) {
+        if (t.name != name) continue;
+        feeds = {bus.input(t.source, 0)};
+        note = t.note;
+        represented.insert({-200, t.source});
       }
     } else if (name.starts_with("MISC_ELAPSED_TIME")) {
       feeds = {bus.input(Event::kCycles, 0)};
@@ -351,6 +406,10 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
     }
     for (u32 s = 0; s < bus.topology().instances(info.scope); ++s) {
       if (info.scope == Scope::kL2Slice && represented.contains({-1 - static_cast<i32>(s), e})) {
+        continue;
+      }
+      if ((info.scope == Scope::kLink && represented.contains({-100 - static_cast<i32>(s), e})) ||
+          (info.scope == Scope::kNode && represented.contains({-200, e}))) {
         continue;
       }
       const i64 input = freeInput({2, 3, 0, 1});
