@@ -65,9 +65,10 @@ static void check_library(void) {
              cpu != NULL && strcmp(cpu->name, "bgpm/PUnit") == 0 && cpu->num_cntrs == 24 &&
                  !cpu->disabled);
   const PAPI_component_info_t* nw = PAPI_get_component_info(PAPI_get_component_index("NWUnit"));
-  check_true("bgpm/NWUnit is enabled with 66 counters, BGPM's 31 network events and hpmsim's "
-             "PEVT_NW_PACKETS_SENT",
-             nw != NULL && !nw->disabled && nw->num_cntrs == 66 && nw->num_native_events == 32);
+  check_true(
+      "bgpm/NWUnit is enabled with 66 counters, BGPM's 31 network events and hpmsim's "
+      "PEVT_NW_PACKETS_SENT",
+      nw != NULL && !nw->disabled && nw->num_cntrs == 66 && nw->num_native_events == 32);
   check_code("PAPI_disable_component after init: PAPI_ENOINIT", PAPI_disable_component(1),
              PAPI_ENOINIT);
   const PAPI_hw_info_t* hw = PAPI_get_hardware_info();
