@@ -8,7 +8,9 @@
  *     node's `got`, and checks it when that counter reaches zero;
  *   - sends three descriptors the unit must refuse (an unknown flag, dynamic and priority
  *     together, a remote get that is not whole descriptors);
- *   - tells every node it is done and waits for all of them (so no get finds its server gone). */
+ *   - tells every node it is done, on the system channel, and waits for all of them (so no get
+ *     finds its server gone); then once more on the escape channel (so no system message is
+ *     still on its way through a node that has ended). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -53,6 +55,7 @@ static void post(const descriptor* d) {
 static void message(uint32_t dest, uint32_t tag) {
   descriptor d = {0};
   d.dest = dest;
+  d.flags = tag == 2 ? HPM_MU_SYSTEM : 0; /* (the last messages on the system channel) */
   memcpy(d.sw, &tag, 4);
   post(&d);
 }
@@ -78,11 +81,11 @@ static uint32_t next_tag(void) {
 
 /* Reads messages until `count` of tag `tag` have come (messages of a later phase may come
  * first from a faster node: they are counted too). */
-static int seen[3];
+static int seen[4];
 static void wait_for(uint32_t tag, int count) {
   while (seen[tag] < count) {
     const uint32_t t = next_tag();
-    if (t < 3) ++seen[t];
+    if (t < 4) ++seen[t];
   }
 }
 
@@ -164,7 +167,7 @@ int main(int argc, char** argv) {
   const uint64_t errors = reg(HPM_MU_INJ_ERRORS);
   descriptor bad = {0};
   bad.dest = (uint32_t)server;
-  bad.flags = 1u << 4;
+  bad.flags = 1u << 5;
   post(&bad);
   bad.flags = HPM_MU_DYNAMIC | HPM_MU_PRIORITY;
   post(&bad);
@@ -181,5 +184,11 @@ int main(int argc, char** argv) {
     if (n != rank) message((uint32_t)n, 2);
   }
   wait_for(2, nodes - 1);
+  /* A last round on the escape channel: every system message has landed everywhere (and passed
+   * every node on its way) before any node ends, so every link counter saw it. */
+  for (int n = 0; n < nodes; ++n) {
+    if (n != rank) message((uint32_t)n, 3);
+  }
+  wait_for(3, nodes - 1);
   return 0;
 }

@@ -16,15 +16,23 @@ namespace hpm::net {
 namespace {
 
 // The link counters' events: chunks sent, packets received, packets for the node (by 0, 1, 2),
-// each on the dynamic, escape and priority channel (kChannels apart), then packets sent on any
-// channel (kPacketsSentIndex).
+// each on the dynamic, escape, priority and system channel (kChannels apart), then packets sent
+// on any channel (kPacketsSentIndex).
 constexpr u32 kPacketsSentIndex = 3 * kChannels;
 constexpr std::array<probe::Event, 3 * kChannels + 1> kLinkEvents = {
-    probe::Event::kNwDynamicChunksSent,     probe::Event::kNwEscapeChunksSent,
-    probe::Event::kNwPriorityChunksSent,    probe::Event::kNwDynamicPacketsReceived,
-    probe::Event::kNwEscapePacketsReceived, probe::Event::kNwPriorityPacketsReceived,
-    probe::Event::kNwDynamicPacketsToNode,  probe::Event::kNwEscapePacketsToNode,
-    probe::Event::kNwPriorityPacketsToNode, probe::Event::kNwPacketsSent};
+    probe::Event::kNwDynamicChunksSent,
+    probe::Event::kNwEscapeChunksSent,
+    probe::Event::kNwPriorityChunksSent,
+    probe::Event::kNwSystemChunksSent,
+    probe::Event::kNwDynamicPacketsReceived,
+    probe::Event::kNwEscapePacketsReceived,
+    probe::Event::kNwPriorityPacketsReceived,
+    probe::Event::kNwSystemPacketsReceived,
+    probe::Event::kNwDynamicPacketsToNode,
+    probe::Event::kNwEscapePacketsToNode,
+    probe::Event::kNwPriorityPacketsToNode,
+    probe::Event::kNwSystemPacketsToNode,
+    probe::Event::kNwPacketsSent};
 
 // A host descriptor closed when it goes.
 struct OwnedFd {
@@ -377,6 +385,7 @@ void Cluster::visitStats(stats::Visitor& v) const {
     v.counter("escape_packets", s.channel_packets[1], "Packets it carried on the escape channel");
     v.counter("priority_packets", s.channel_packets[2],
               "Packets it carried on the priority channel");
+    v.counter("system_packets", s.channel_packets[3], "Packets it carried on the system channel");
     v.endGroup();
   }
   v.endList();

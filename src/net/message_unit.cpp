@@ -30,7 +30,7 @@ enum Register : u64 {
 };
 
 constexpr u64 kChunk = 32;
-constexpr u32 kFlagDynamic = 1, kFlagPriority = 2;
+constexpr u32 kFlagDynamic = 1, kFlagPriority = 2, kFlagSystem = 16;
 constexpr u8 kDirectPut = 1, kRemoteGet = 2;
 
 u64 roundUp(u64 n, u64 to) {
@@ -166,10 +166,11 @@ std::optional<Cycle> MessageUnit::injectOne(std::span<const u8, kDescriptorBytes
   std::memcpy(&put_addr, d.data() + 40, 8);
   std::memcpy(&counter_addr, d.data() + 48, 8);
   const bool dynamic = (flags & kFlagDynamic) != 0, priority = (flags & kFlagPriority) != 0;
+  const bool system = (flags & kFlagSystem) != 0;
   const u8 type = static_cast<u8>(flags >> 2 & 3);
   // (At most 4 GiB per descriptor: the length is checked before the copy is made.)
-  if (dest >= torus_.nodes() || payload_bytes > (u64{1} << 32) || (flags & ~u32{0xf}) != 0 ||
-      (dynamic && priority) || type > kRemoteGet ||
+  if (dest >= torus_.nodes() || payload_bytes > (u64{1} << 32) || (flags & ~u32{0x1f}) != 0 ||
+      int{dynamic} + int{priority} + int{system} > 1 || type > kRemoteGet ||
       (type == kRemoteGet && (payload_bytes == 0 || payload_bytes % kDescriptorBytes != 0))) {
     ++stats_.descriptor_errors;
     return std::nullopt;
@@ -195,6 +196,7 @@ std::optional<Cycle> MessageUnit::injectOne(std::span<const u8, kDescriptorBytes
     p.entered = at;
     p.dynamic = dynamic;
     p.priority = priority;
+    p.system = system;
     p.type = type;
     p.bytes.assign(params_.header_bytes + roundUp(n, kChunk), 0);
     const u32 src32 = node_, n32 = static_cast<u32>(n);

@@ -22,11 +22,11 @@
 //
 // A descriptor (64 bytes): u32 destination node, u32 flags, u64 payload address, u64 payload
 // bytes, 16 bytes the unit copies into every memory-FIFO packet's header, u64 put address, u64
-// put counter address, 8 bytes zero. Flags: bit 0 dynamic routing, bit 1 the priority channel
-// (deterministic routing; not with bit 0), bits 2-3 the packet type: 0 memory FIFO, 1 direct put,
-// 2 remote get; other bits zero. A descriptor breaking these rules is refused (INJ_ERRORS).
-// The unit cuts the payload into packets of at most MAX_PAYLOAD bytes (one packet when it is
-// empty).
+// put counter address, 8 bytes zero. Flags: bit 0 dynamic routing, bit 1 the priority channel,
+// bit 4 the system channel (both deterministic routing; at most one of bits 0, 1 and 4), bits
+// 2-3 the packet type: 0 memory FIFO, 1 direct put, 2 remote get; other bits zero. A descriptor
+// breaking these rules is refused (INJ_ERRORS). The unit cuts the payload into packets of at most
+// MAX_PAYLOAD bytes (one packet when it is empty).
 // - Memory FIFO: the packet lands in the destination's reception FIFO as a header of
 //   HEADER_BYTES (u32 source node, u32 payload bytes, u64 offset of the payload in its message,
 //   the descriptor's 16 bytes, zeros) and the payload, padded to 32 bytes. A packet that would

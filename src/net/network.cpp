@@ -84,9 +84,9 @@ void Network::arrive(u32 slot, Cycle now) {
            torus_.linkDimension(f.from) != torus_.linkDimension(first);
   };
   std::vector<u32> links;
-  if (p.priority) {
-    waiting_[first].push_back(
-        {slot, f.generation, Channel::kPriority, entering(Channel::kPriority)});
+  if (p.priority || p.system) {
+    const Channel c = p.priority ? Channel::kPriority : Channel::kSystem;
+    waiting_[first].push_back({slot, f.generation, c, entering(c)});
     links.push_back(first);
   } else {
     if (p.dynamic) {
@@ -131,8 +131,8 @@ bool Network::arbitrate(u32 link, Cycle now) {
     const InFlight& f = packets_[w.slot];
     return std::make_tuple(f.head_at, f.packet.src, f.packet.seq);
   };
-  // The escape and priority channels are FIFOs per input: of the waiters that came from one
-  // buffer (or one unit) for one channel, only the oldest may go.
+  // The deterministic channels are FIFOs per input: of the waiters that came from one buffer
+  // (or one unit) for one channel, only the oldest may go.
   const auto headOfInput = [&](const Waiter& w) {
     if (w.channel == Channel::kDynamic) return true;
     const InFlight& f = packets_[w.slot];

@@ -16,11 +16,12 @@
 // link that brings it nearer (the first, in dimension order, that can take it when it arrives,
 // else the first to free), or on the escape channel's dimension-order link when that can take it
 // first; a priority packet on the priority channel by dimension order, ahead of the others when
-// several wait for one link. The escape and priority channels keep the bubble rule: a packet
+// several wait for one link; a system packet (system software's) on the system channel by
+// dimension order. The escape, priority and system channels keep the bubble rule: a packet
 // entering one (injected, turning to another dimension, or coming from another channel) needs
 // room for itself and a largest packet more, so that rings of buffers never fill and the network
 // never deadlocks; the dynamic channel needs room for the packet. Packets waiting for a link on
-// the escape or priority channel leave in arrival order, so that deterministic packets between
+// a deterministic channel leave in arrival order per input, so that deterministic packets between
 // two nodes arrive in the order they left (dynamic ones may overtake each other).
 // The destination drains without bound (the message unit holds what its reception FIFO cannot:
 // message_unit.h).
@@ -38,8 +39,8 @@
 namespace hpm::net {
 
 // The virtual channels of user point-to-point packets.
-enum class Channel : u8 { kDynamic = 0, kEscape = 1, kPriority = 2 };
-inline constexpr u32 kChannels = 3;
+enum class Channel : u8 { kDynamic = 0, kEscape = 1, kPriority = 2, kSystem = 3 };
+inline constexpr u32 kChannels = 4;
 
 // A packet as it travels: where it goes, how, when its head reached the network, and its bytes
 // as they will land in the destination's reception FIFO (header first).
@@ -50,6 +51,7 @@ struct Packet {
   Cycle entered = 0;      // its head at the source's router
   bool dynamic = false;   // dynamic routing (else deterministic)
   bool priority = false;  // the priority channel (deterministic routing)
+  bool system = false;    // the system channel (deterministic routing)
   u8 type = 0;            // the message unit's packet type (message_unit.h); the network's none
   std::vector<u8> bytes;  // header + payload, a whole number of 32-byte chunks
   u32 chunks() const { return static_cast<u32>(bytes.size() / 32); }

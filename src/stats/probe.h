@@ -248,6 +248,8 @@ enum class Rate : u8 {
     "Torus link: 32-byte chunks sent over the link on the escape (deterministic) channel")         \
   X(NwPriorityChunksSent, kLink, kPulse, kAny,                                                     \
     "Torus link: 32-byte chunks sent over the link on the priority channel")                       \
+  X(NwSystemChunksSent, kLink, kPulse, kAny,                                                       \
+    "Torus link: 32-byte chunks sent over the link on the system channel")                         \
   X(NwDynamicPacketsReceived, kLink, kPulse, kOne,                                                 \
     "Torus link: packets received over the link on the dynamic channel (passing through "          \
     "included)")                                                                                   \
@@ -255,12 +257,16 @@ enum class Rate : u8 {
     "Torus link: packets received over the link on the escape (deterministic) channel")            \
   X(NwPriorityPacketsReceived, kLink, kPulse, kOne,                                                \
     "Torus link: packets received over the link on the priority channel")                          \
+  X(NwSystemPacketsReceived, kLink, kPulse, kOne,                                                  \
+    "Torus link: packets received over the link on the system channel")                            \
   X(NwDynamicPacketsToNode, kLink, kPulse, kOne,                                                   \
     "Torus link: packets for this node received over the link on the dynamic channel")             \
   X(NwEscapePacketsToNode, kLink, kPulse, kOne,                                                    \
     "Torus link: packets for this node received over the link on the escape channel")              \
   X(NwPriorityPacketsToNode, kLink, kPulse, kOne,                                                  \
-    "Torus link: packets for this node received over the link on the priority channel")
+    "Torus link: packets for this node received over the link on the priority channel")            \
+  X(NwSystemPacketsToNode, kLink, kPulse, kOne,                                                    \
+    "Torus link: packets for this node received over the link on the system channel")
 
 enum class Event : u16 {
 #define HPM_X(name, scope, kind, rate, doc) k##name,

@@ -460,13 +460,16 @@ TEST(MpiGuest, DirectPutsAndRemoteGetsLandIntactOnEveryNodeCount) {
         EXPECT_EQ(unit.at("remote_gets"), 1) << r;
         EXPECT_EQ(unit.at("descriptor_errors"), 3) << r;
       }
-      unsigned long dynamic = 0, priority = 0;
+      unsigned long dynamic = 0, priority = 0, system = 0;
       for (const json& l : s.at("network").at("links")) {
         dynamic += l.at("dynamic_packets").get<unsigned long>();
         priority += l.at("priority_packets").get<unsigned long>();
+        system += l.at("system_packets").get<unsigned long>();
       }
       EXPECT_GT(dynamic, 0u) << nodes << " " << mode;
       EXPECT_GE(priority, static_cast<unsigned long>(nodes)) << nodes << " " << mode;
+      // (The last messages, every node to every other, on the system channel: a hop at least.)
+      EXPECT_GE(system, static_cast<unsigned long>(nodes * (nodes - 1))) << nodes << " " << mode;
       if (nodes == 8) {
         EXPECT_EQ(statsOf(args), s) << mode;
       }

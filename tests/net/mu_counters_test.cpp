@@ -102,11 +102,12 @@ std::map<std::string, u64> checkLinkCounters(const char* mode, const std::string
   const Torus& torus = cluster.network().torus();
   const u32 ports = 2 * torus.dimensions();
   const auto& links = cluster.network().links();
-  // The channel of each probe event (its name says it: Dynamic, Escape, Priority).
+  // The channel of each probe event (its name says it: Dynamic, Escape, Priority, System).
   const auto channelOf = [](probe::Event e) {
     const std::string_view name = probe::info(e).name;
     return name.find("Dynamic") != std::string_view::npos    ? Channel::kDynamic
            : name.find("Priority") != std::string_view::npos ? Channel::kPriority
+           : name.find("System") != std::string_view::npos   ? Channel::kSystem
                                                              : Channel::kEscape;
   };
   std::map<std::string, u64> total;
@@ -188,9 +189,10 @@ TEST(NetworkUnitCounters, EveryLinkCounterCountsWhatCrossedItsCable) {
   }
 }
 
-// Dynamic and priority packets (guest/mpi/mu_put: direct puts routed dynamically, remote gets
-// on the priority channel) are counted on their own channels, link by link, on a 4x2 torus.
-TEST(NetworkUnitCounters, DynamicAndPriorityChannelsAreCountedApart) {
+// Dynamic, priority and system packets (guest/mpi/mu_put: direct puts routed dynamically,
+// remote gets on the priority channel, the last messages on the system channel) are counted on
+// their own channels, link by link, on a 4x2 torus.
+TEST(NetworkUnitCounters, DynamicPriorityAndSystemChannelsAreCountedApart) {
   const std::string program = std::string(HPM_TEST_GUEST_BIN_DIR) + "/mu_put";
   const auto dyn =
       checkLinkCounters("timing", "4x2x1x1x1", {program, "4096"},
@@ -207,6 +209,15 @@ TEST(NetworkUnitCounters, DynamicAndPriorityChannelsAreCountedApart) {
   // Each node's remote get is one 64-byte descriptor: a 3-chunk packet, to the next node.
   EXPECT_GT(pri.at("PEVT_NW_USER_PRI_PP_RECV"), 0u);
   EXPECT_EQ(pri.at("PEVT_NW_USER_PRI_PP_SENT"), 3 * pri.at("PEVT_NW_USER_PRI_PP_RECV"));
+  // Each node's last messages (header only: one chunk) go on the system channel.
+  const auto sys =
+      checkLinkCounters("timing", "4x2x1x1x1", {program, "4096"},
+                        {{"PEVT_NW_SYS_PP_SENT", probe::Event::kNwSystemChunksSent},
+                         {"PEVT_NW_SYS_PP_RECV", probe::Event::kNwSystemPacketsReceived},
+                         {"PEVT_NW_SYS_PP_RECV_FIFO", probe::Event::kNwSystemPacketsToNode}},
+                        Channel::kSystem, false);
+  EXPECT_EQ(sys.at("PEVT_NW_SYS_PP_RECV_FIFO"), 8u * 7);  // every node to every other
+  EXPECT_EQ(sys.at("PEVT_NW_SYS_PP_SENT"), sys.at("PEVT_NW_SYS_PP_RECV"));
 }
 
 // Blue Gene/P's UPC-P (one 256-counter unit per node): TORUS_<dim><dir>_PACKETS counts the

@@ -58,11 +58,12 @@ const std::set<Event> kUncheckedEvents = {
     Event::kMuPacketsInjected,          Event::kMuMessagesInjected,
     Event::kMuFifoPacketsReceived,      Event::kMuPutPacketsReceived,
     Event::kMuRemoteGetPacketsReceived, Event::kNwPacketsSent,
-    Event::kNwDynamicChunksSent,        Event::kNwEscapeChunksSent,
-    Event::kNwPriorityChunksSent,       Event::kNwDynamicPacketsReceived,
-    Event::kNwEscapePacketsReceived,    Event::kNwPriorityPacketsReceived,
-    Event::kNwDynamicPacketsToNode,     Event::kNwEscapePacketsToNode,
-    Event::kNwPriorityPacketsToNode};
+    Event::kNwSystemChunksSent,         Event::kNwSystemPacketsReceived,
+    Event::kNwSystemPacketsToNode,      Event::kNwDynamicChunksSent,
+    Event::kNwEscapeChunksSent,         Event::kNwPriorityChunksSent,
+    Event::kNwDynamicPacketsReceived,   Event::kNwEscapePacketsReceived,
+    Event::kNwPriorityPacketsReceived,  Event::kNwDynamicPacketsToNode,
+    Event::kNwEscapePacketsToNode,      Event::kNwPriorityPacketsToNode};
 
 // ---- ground truth -------------------------------------------------------------------------------
 
@@ -177,6 +178,9 @@ const std::set<Event> kRareEvents = {Event::kStoreCondFail,
                                      Event::kMuPutPacketsReceived,
                                      Event::kMuRemoteGetPacketsReceived,
                                      Event::kNwPacketsSent,
+                                     Event::kNwSystemChunksSent,
+                                     Event::kNwSystemPacketsReceived,
+                                     Event::kNwSystemPacketsToNode,
                                      Event::kNwDynamicChunksSent,
                                      Event::kNwEscapeChunksSent,
                                      Event::kNwPriorityChunksSent,

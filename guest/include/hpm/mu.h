@@ -27,13 +27,15 @@ enum {
   HPM_MU_REC_TAIL = 0x220
 };
 
-/* A descriptor's flags: routing (dynamic, or the priority channel) and the packet type. */
+/* A descriptor's flags: routing (dynamic, the priority channel or the system channel: at most
+ * one) and the packet type. */
 enum {
   HPM_MU_DYNAMIC = 1,
   HPM_MU_PRIORITY = 2,
   HPM_MU_MEMORY_FIFO = 0 << 2,
   HPM_MU_DIRECT_PUT = 1 << 2,
-  HPM_MU_REMOTE_GET = 2 << 2
+  HPM_MU_REMOTE_GET = 2 << 2,
+  HPM_MU_SYSTEM = 1 << 4
 };
 
 /* A memory-FIFO packet header whose payload bytes are this is a skip header. */
