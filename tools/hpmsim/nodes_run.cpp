@@ -14,6 +14,17 @@
 
 namespace hpm::tools {
 
+void addNodeOptions(CLI::App& cmd, u32& nodes, std::string& node_output, std::string_view what) {
+  cmd.add_option("--nodes", nodes,
+                 fmt::format("Run the program on N nodes of the machine's torus (SPMD, rank = node "
+                             "id; the shape: network.shape, or one hpmsim picks){}",
+                             what))
+      ->check(CLI::Range(1, 4096));
+  cmd.add_option("--node-output", node_output,
+                 "Many nodes: write node K's output to DIR/node-K.stdout and .stderr (default: "
+                 "each line on ours, prefixed \"[K] \")");
+}
+
 u32 resolveNodes(MachineConfig& machine, u32 nodes_option, const std::string& node_output,
                  std::string_view command) {
   const std::vector<u32> shape = parseTorusShape(machine.network.shape);

@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "node/machine.h"
 #include "node/simulation.h"
 
@@ -32,6 +34,8 @@ int runNodes(const NodesRun& run);
 // directory. Returns the node count; fails (usage) naming `command` when they disagree.
 u32 resolveNodes(MachineConfig& machine, u32 nodes_option, const std::string& node_output,
                  std::string_view command);
+// The options --nodes N and --node-output DIR of a command (`what`: what it does on each node).
+void addNodeOptions(CLI::App& cmd, u32& nodes, std::string& node_output, std::string_view what);
 // Many nodes: --nodes given (even 1: a one-node MPI job has its message unit) or a shape of more.
 inline bool manyNodes(u32 nodes, u32 nodes_option) {
   return nodes > 1 || nodes_option != 0;

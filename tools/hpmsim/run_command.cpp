@@ -407,13 +407,7 @@ void addRunCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--sram-fault", opt->sram_faults,
                   "Flip a bit of a counter's SRAM entry (UPC-P) at a cycle: "
                   "counter=C,cycle=T[,bit=B][,unit=PATH]; repeatable; reported at the end");
-  cmd->add_option("--nodes", opt->nodes,
-                  "Run the program on N nodes of the machine's torus (SPMD, rank = node id; the "
-                  "shape: network.shape, or one hpmsim picks)")
-      ->check(CLI::Range(1, 4096));
-  cmd->add_option("--node-output", opt->node_output,
-                  "Many nodes: write node K's output to DIR/node-K.stdout and .stderr (default: "
-                  "each line on ours, prefixed \"[K] \")");
+  addNodeOptions(*cmd, opt->nodes, opt->node_output, "");
   addGuestEnvOptions(*cmd, opt->env);
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();

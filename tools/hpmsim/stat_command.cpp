@@ -944,13 +944,8 @@ void addStatCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--trace", opt->trace,
                   "Also write the interval counts and regions as a Chrome trace (Perfetto)");
   cmd->add_option("--root", opt->root, "Directory the guest sees as /");
-  cmd->add_option("--nodes", opt->nodes,
-                  "Run the program on N nodes of the machine's torus (as run --nodes) and count "
-                  "on every node: the counts summed, then each node's (N0, N1, ...)")
-      ->check(CLI::Range(1, 4096));
-  cmd->add_option("--node-output", opt->node_output,
-                  "Many nodes: write node K's output to DIR/node-K.stdout and .stderr (default: "
-                  "each line on ours, prefixed \"[K] \")");
+  addNodeOptions(*cmd, opt->nodes, opt->node_output,
+                 " and count on every node: the counts summed, then each node's (N0, N1, ...)");
   addGuestEnvOptions(*cmd, opt->env);
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();
