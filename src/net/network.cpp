@@ -14,7 +14,8 @@ Network::Network(const NetworkParams& params, Torus torus, u64 clock_hz)
       link_free_(torus_.links(), 0),
       links_(torus_.links()),
       buffer_used_(torus_.links()),
-      waiting_(torus_.links()) {}
+      waiting_(torus_.links()),
+      wake_pending_(torus_.links(), 0) {}
 
 u64 Network::linkCycles(u64 bytes) const {
   // (Rounded up per packet, not per chunk: a 544-byte packet at 1.25 bytes per cycle holds its
@@ -30,6 +31,12 @@ Cycle Network::lookahead() const {
 
 void Network::push(Cycle when, Kind kind, u32 a, u32 src, u64 seq) {
   events_.push(Event{when, kind, a, src, seq, order_++});
+}
+
+void Network::wakeWhenFree(u32 link) {
+  if (wake_pending_[link] != 0) return;
+  wake_pending_[link] = 1;
+  push(link_free_[link], Kind::kLinkFree, link, 0, 0);
 }
 
 void Network::inject(Packet p) {
@@ -60,7 +67,10 @@ std::vector<Delivery> Network::advance(Cycle horizon) {
         buffer_used_[e.a][e.src] -= e.seq;
         arbitrate(e.a, e.when);
         break;
-      case Kind::kLinkFree: arbitrate(e.a, e.when); break;
+      case Kind::kLinkFree:
+        wake_pending_[e.a] = 0;
+        arbitrate(e.a, e.when);
+        break;
       case Kind::kArrive: arrive(e.a, e.when); break;
     }
   }
@@ -83,14 +93,15 @@ void Network::arrive(u32 slot, Cycle now) {
     return f.from == kNone || f.from_channel != c ||
            torus_.linkDimension(f.from) != torus_.linkDimension(first);
   };
-  std::vector<u32> links;
+  std::vector<u32>& links = scratch_;
+  links.clear();
   if (p.priority || p.system) {
     const Channel c = p.priority ? Channel::kPriority : Channel::kSystem;
     waiting_[first].push_back({slot, f.generation, c, entering(c)});
     links.push_back(first);
   } else {
     if (p.dynamic) {
-      links = torus_.minimalLinks(f.at, p.dst);
+      torus_.minimalLinks(f.at, p.dst, links);
       for (const u32 l : links)
         waiting_[l].push_back({slot, f.generation, Channel::kDynamic, false});
     } else {
@@ -113,6 +124,11 @@ void Network::arrive(u32 slot, Cycle now) {
     arbitrate(l, now);
     if (packets_[slot].generation != generation) return;
   }
+  // It waits: each busy link it waits for wakes when it frees (a full buffer wakes its link
+  // when it drains: the kFree event).
+  for (const u32 l : links) {
+    if (link_free_[l] > now) wakeWhenFree(l);
+  }
 }
 
 bool Network::fits(u32 link, const Waiter& w) const {
@@ -123,7 +139,7 @@ bool Network::fits(u32 link, const Waiter& w) const {
 }
 
 bool Network::arbitrate(u32 link, Cycle now) {
-  if (link_free_[link] > now) return false;  // its kLinkFree event comes
+  if (link_free_[link] > now) return false;  // (packets wait: its wake is queued)
   std::vector<Waiter>& list = waiting_[link];
   std::erase_if(list, [&](const Waiter& w) { return packets_[w.slot].generation != w.generation; });
   if (list.empty()) return false;
@@ -178,7 +194,7 @@ void Network::send(u32 link, const Waiter& w, Cycle now) {
   const u64 size = f.packet.bytes.size();
   const u64 hold = linkCycles(size);
   link_free_[link] = now + hold;
-  push(now + hold, Kind::kLinkFree, link, 0, 0);
+  if (waiting_[link].size() > 1) wakeWhenFree(link);  // (others wait for it: maybe stale ones)
   LinkStats& ls = links_[link];
   ++ls.packets;
   ls.chunks += f.packet.chunks();

@@ -128,11 +128,18 @@ class Network {
     u32 src;    // kArrive: tie order (source, seq); kFree: the channel
     u64 seq;    // kArrive: the packet's seq; kFree: the bytes freed
     u64 order;  // insertion order, the last tie-break
+    // Ties: frees before link wakes before arrivals; frees and wakes by link (then channel),
+    // arrivals by (source, seq): never by insertion order, which lazy wakes would change.
     bool operator>(const Event& o) const {
       if (when != o.when) return when > o.when;
       if (kind != o.kind) return kind > o.kind;
-      if (kind == Kind::kArrive && src != o.src) return src > o.src;
-      if (kind == Kind::kArrive && seq != o.seq) return seq > o.seq;
+      if (kind == Kind::kArrive) {
+        if (src != o.src) return src > o.src;
+        if (seq != o.seq) return seq > o.seq;
+      } else {
+        if (a != o.a) return a > o.a;
+        if (src != o.src) return src > o.src;
+      }
       return order > o.order;
     }
   };
@@ -156,6 +163,8 @@ class Network {
   };
 
   void push(Cycle when, Kind kind, u32 a, u32 src, u64 seq);
+  // A busy link with packets waiting for it gets one wake (kLinkFree) at its free time.
+  void wakeWhenFree(u32 link);
   void arrive(u32 slot, Cycle now);
   // Sends the best waiter that can go on `link` at `now`, if the link is free; returns whether
   // one went.
@@ -171,6 +180,8 @@ class Network {
   std::vector<LinkStats> links_;
   std::vector<std::array<u64, kChannels>> buffer_used_;  // bytes in the far end's buffers
   std::vector<std::vector<Waiter>> waiting_;             // per link
+  std::vector<u8> wake_pending_;                         // per link: its kLinkFree is queued
+  std::vector<u32> scratch_;                             // arrive's candidate links
   std::vector<InFlight> packets_;                        // by slot
   std::vector<u32> free_slots_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;

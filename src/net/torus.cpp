@@ -25,12 +25,11 @@ u32 Torus::nextLink(u32 at, u32 dst) const {
   return ~u32{0};  // at == dst: no link
 }
 
-std::vector<u32> Torus::minimalLinks(u32 at, u32 dst) const {
-  std::vector<u32> out;
+void Torus::minimalLinks(u32 at, u32 dst, std::vector<u32>& out) const {
+  out.clear();
   for (u32 d = 0; d < dimensions(); ++d) {
     if (const u32 link = stepIn(at, dst, d); link != ~u32{0}) out.push_back(link);
   }
-  return out;
 }
 
 u32 Torus::linkTarget(u32 link) const {

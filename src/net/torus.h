@@ -30,7 +30,8 @@ class Torus {
   // The links that bring a packet at `at` one hop nearer `dst` (at != dst), in dimension order:
   // one per dimension still to travel, the shorter way round (plus on a tie). The first is
   // nextLink's. Dynamic routing chooses among them.
-  std::vector<u32> minimalLinks(u32 at, u32 dst) const;
+  // (`out` is cleared first: a caller's buffer, reused.)
+  void minimalLinks(u32 at, u32 dst, std::vector<u32>& out) const;
   // The dimension a link is in.
   u32 linkDimension(u32 link) const { return link % (2 * dimensions()) / 2; }
   // The node a link leads to.
