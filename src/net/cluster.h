@@ -8,6 +8,14 @@
 // After the window the network advances to W + L + injection_cycles (no later injection can
 // enter before that) and hands each node the packets due in its memory, all at or after W + L.
 // The result does not depend on the order the nodes run in a window.
+//
+// Over several host processes (ClusterOptions::hosts, issue 24) each host runs a block of the
+// nodes (net/host_link.h) and keeps a whole copy of the network model: at each window's end the
+// hosts exchange what their nodes injected (the destination's host gets the bytes, the others
+// the packet's size and route), their output and whether their nodes are done, waiting or
+// failed; each copy then advances exactly as the one network of a single process does, and each
+// host hands its own nodes their packets and link counts. Results are the same for every number
+// of hosts; statistics, reports and output are written by host 0.
 #pragma once
 
 #include <array>
@@ -17,6 +25,7 @@
 
 #include "base/types.h"
 #include "kernel/kernel.h"
+#include "net/host_link.h"
 #include "net/message_unit.h"
 #include "net/network.h"
 #include "node/machine.h"
@@ -34,6 +43,9 @@ struct ClusterOptions {
   int in_fd = 0;  // node 0's standard input (the others read /dev/null), as mpirun does
   int out_fd = 1;
   int err_fd = 2;
+  // The host processes the nodes are spread over (null: this process runs them all). Must
+  // outlive the cluster.
+  HostLink* hosts = nullptr;
 };
 
 class Cluster {
@@ -53,18 +65,26 @@ class Cluster {
   void run(const Kernel::InterruptSource& interrupted = {});
 
   u32 nodes() const;
+  // The nodes this host process runs (all of them without ClusterOptions::hosts).
+  NodeBlock localNodes() const;
+  // Whether this process writes the run's results (host 0).
+  bool writesResults() const;
+  // A node of this host (localNodes()).
   Simulation& node(u32 i);
   const Simulation& node(u32 i) const;
   const Network& network() const;
   const MessageUnit& messageUnit(u32 i) const;
-  // The first failing node's status (earliest end, then lowest node), else 0.
+  // The first failing node's status (earliest end, then lowest node), else 0: on every host.
   int exitStatus() const;
-  // Every node's termination report, each line prefixed "node K: ".
+  // After run(), on host 0 for every node (elsewhere its own): each node's termination report,
+  // each line prefixed "node K: "; the latest node's time; the instructions of all.
   std::string reports() const;
-  Cycle elapsedCycles() const;  // the latest node's
+  Cycle elapsedCycles() const;
   u64 retiredInstructions() const;
   u64 windows() const;
-  // The network's and the message units' statistics.
+  // After run(), on host 0: the network's and the message units' statistics, and each node's
+  // ("nodes": id, instructions, cycles, exit status and the node's own statistics); with several
+  // hosts also "host_processes" (what the exchange cost: not the same for every host count).
   void visitStats(stats::Visitor& v) const;
 
   struct Impl;

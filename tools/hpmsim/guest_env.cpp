@@ -18,7 +18,16 @@ void addGuestEnvOptions(CLI::App& cmd, GuestEnvOptions& options) {
 std::vector<std::string> guestEnvironment(const GuestEnvOptions& options) {
   std::vector<std::string> env;
   if (!options.clear) {
-    for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+    for (char** e = environ; *e != nullptr; ++e) {
+      // (Open MPI's launcher variables describe hpmsim's host processes, not the simulated
+      // nodes: a guest seeing them would run differently by how hpmsim was started, issue 24.)
+      const std::string_view v = *e;
+      if (v.starts_with("OMPI_") || v.starts_with("PMIX_") || v.starts_with("HFI_NO_BACKTRACE=") ||
+          v.starts_with("IPATH_NO_BACKTRACE=")) {
+        continue;
+      }
+      env.emplace_back(v);
+    }
   }
   for (const std::string& s : options.settings) {
     const std::size_t eq = s.find('=');

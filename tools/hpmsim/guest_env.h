@@ -1,7 +1,8 @@
 // The guest program's environment, for the commands that run one (run, stat): the host's, or
 // an empty one (--env-clear, as `env -i`), with --env KEY=VALUE settings on top. A fixed
 // environment makes a run reproducible anywhere: the guest's stack, and so its run, depends on
-// the size of its environment.
+// the size of its environment. Open MPI's launcher variables (OMPI_*, PMIX_*) are never passed
+// on: under `mpirun` they describe hpmsim's host processes, not the simulated nodes.
 #pragma once
 
 #include <CLI/CLI.hpp>

@@ -7,9 +7,11 @@
 #include <filesystem>
 
 #include "base/error.h"
+#include "base/wire.h"
 #include "net/cluster.h"
 #include "stats/stats.h"
 #include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/mpi_hosts.h"
 #include "tools/hpmsim/output.h"
 
 namespace hpm::tools {
@@ -49,6 +51,28 @@ u32 resolveNodes(MachineConfig& machine, u32 nodes_option, const std::string& no
   return nodes;
 }
 
+namespace {
+
+std::vector<std::string> hostZeroEnvironment(net::HostLink& hosts,
+                                             const std::vector<std::string>& envp) {
+  std::vector<std::string> to(hosts.hosts());
+  if (hosts.host() == 0) {
+    wire::Writer w;
+    w.put(u64{envp.size()});
+    for (const std::string& e : envp) w.bytes(e);
+    const std::string bytes = w.take();
+    for (u32 h = 1; h < hosts.hosts(); ++h) to[h] = bytes;
+  }
+  const std::vector<std::string> from = hosts.exchange(std::move(to));
+  if (hosts.host() == 0) return envp;
+  wire::Reader r(from[0]);
+  std::vector<std::string> env(r.get<u64>());
+  for (std::string& e : env) e = r.bytes();
+  return env;
+}
+
+}  // namespace
+
 int runNodes(const NodesRun& r) {
   net::ClusterOptions co;
   if (!r.output_dir.empty()) {
@@ -56,13 +80,21 @@ int runNodes(const NodesRun& r) {
     co.output_dir = r.output_dir;
   }
   std::fflush(stdout);
+  // (Declared before the cluster, which uses it to its end.)
+  u32 nodes = 1;
+  for (const u32 d : parseTorusShape(r.machine.network.shape)) nodes *= d;
+  const std::unique_ptr<net::HostLink> hosts = joinHosts(nodes, pendingInterrupt);
+  co.hosts = hosts.get();
   net::Cluster cluster(r.machine, r.options, co);
-  cluster.exec(r.command[0], r.command, r.envp);
+  // Every node gets host 0's environment, as in one process (hosts on several machines may
+  // have different ones).
+  cluster.exec(r.command[0], r.command, hosts ? hostZeroEnvironment(*hosts, r.envp) : r.envp);
   const auto start = std::chrono::steady_clock::now();
   cluster.run(pendingInterrupt);
   const double host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
+  if (!cluster.writesResults()) return cluster.exitStatus();  // (host 0 writes them)
   const u64 instructions = cluster.retiredInstructions();
   const u64 cycles = cluster.elapsedCycles();
   const double mips = host_seconds > 0 ? instructions / host_seconds / 1e6 : 0.0;
@@ -75,19 +107,6 @@ int runNodes(const NodesRun& r) {
     v.counter("exit_status", static_cast<u64>(cluster.exitStatus()),
               "The first failing node's exit status (0: none failed)");
     cluster.visitStats(v);
-    v.beginList("nodes");
-    for (u32 n = 0; n < cluster.nodes(); ++n) {
-      const Simulation& sim = cluster.node(n);
-      v.beginGroup("");
-      v.counter("node", n, "Node id (MPI rank)");
-      v.counter("instructions", sim.retiredInstructions(), "Instructions it retired");
-      v.counter("cycles", sim.elapsedCycles(), "Its simulated time");
-      v.counter("exit_status", static_cast<u64>(sim.kernel().termination().status),
-                "Its exit status");
-      sim.visitStats(v);
-      v.endGroup();
-    }
-    v.endList();
   };
   if (!r.stats_json.empty()) {
     stats::JsonWriter json;

@@ -22,6 +22,7 @@
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/mpi_hosts.h"
 #include "tools/hpmsim/nodes_run.h"
 #include "tools/hpmsim/output.h"
 #include "tools/hpmsim/program_path.h"
@@ -217,6 +218,12 @@ int run(const RunCliOptions& opt) {
   // A guest writing to a closed pipe gets SIGPIPE from our kernel; hpmsim itself must not die.
   std::signal(SIGPIPE, SIG_IGN);
 
+  if (hostProcesses() > 1 && !manyNodes(nodes, opt.nodes)) {
+    fail(ExitCode::kUsage,
+         "run: started by mpirun with {} processes, which spread the nodes of a many-node run "
+         "(--nodes N) over them: give --nodes N",
+         hostProcesses());
+  }
   if (manyNodes(nodes, opt.nodes)) {
     const auto refuse = [&](bool given, std::string_view option) {
       if (given) fail(ExitCode::kUsage, "run: {} is not available with many nodes yet", option);

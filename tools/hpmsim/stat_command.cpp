@@ -30,6 +30,7 @@
 #include "tools/hpmsim/finite_range.h"
 #include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/mpi_hosts.h"
 #include "tools/hpmsim/nodes_run.h"
 #include "tools/hpmsim/output.h"
 #include "tools/hpmsim/program_path.h"
@@ -472,6 +473,13 @@ int run(const StatOptions& opt) {
   }
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
   const u32 nodes = resolveNodes(machine, opt.nodes, opt.node_output, "stat");
+  if (hostProcesses() > 1) {
+    fail(ExitCode::kUsage,
+         "stat: started by mpirun with {} processes: stat counts in one host process (run "
+         "spreads nodes over host processes: hpmsim run --nodes N, with --stats-json for the "
+         "counters)",
+         hostProcesses());
+  }
   const bool many_nodes = manyNodes(nodes, opt.nodes);
   if (many_nodes) {
     const auto refuse = [&](bool given, std::string_view option) {

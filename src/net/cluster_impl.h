@@ -1,0 +1,127 @@
+// The cluster's state (net/cluster.h), shared by cluster.cpp (nodes and windows) and
+// cluster_results.cpp (what the hosts exchange, results and statistics).
+#pragma once
+
+#include <unistd.h>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "net/cluster.h"
+
+namespace hpm::net {
+
+// A host descriptor closed when it goes.
+struct OwnedFd {
+  int fd = -1;
+  OwnedFd() = default;
+  explicit OwnedFd(int f) : fd(f) {}
+  OwnedFd(OwnedFd&& o) noexcept : fd(std::exchange(o.fd, -1)) {}
+  OwnedFd& operator=(OwnedFd&& o) noexcept {
+    std::swap(fd, o.fd);
+    return *this;
+  }
+  ~OwnedFd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// Writes all of `text` (a reader that went away loses the guest's output, as a pipe's).
+void writeAll(int fd, std::string_view text);
+
+// The link counters' events: chunks sent, packets received, packets for the node (by 0, 1, 2),
+// each on the dynamic, escape, priority and system channel (kChannels apart), then packets sent
+// on any channel (kPacketsSentIndex).
+constexpr u32 kPacketsSentIndex = 3 * kChannels;
+using LinkCounts = std::array<u64, 3 * kChannels + 1>;
+
+// What a host says at a window's end.
+struct WindowNews {
+  bool all_done = true;     // its nodes have all ended
+  bool all_waiting = true;  // its live nodes all wait for a packet
+  // Its first failing node in the window (earliest end, then lowest node) and its status.
+  struct Failure {
+    u32 node;
+    Cycle cycles;
+    int status;
+  };
+  std::optional<Failure> failure;
+  std::string out, err;         // its nodes' output lines (for host 0)
+  std::vector<Packet> packets;  // what its nodes injected, in node and injection order
+};
+
+// A node's results after the run, recorded where it ran.
+struct NodeSummary {
+  u64 instructions = 0;
+  Cycle cycles = 0;
+  int status = 0;
+  std::string report;      // its termination report
+  std::string unit_stats;  // its message unit's statistics (stats/record.h)
+  std::string node_stats;  // Simulation::visitStats
+};
+
+// A host's part of the run's results.
+struct HostSummary {
+  u64 dropped = 0;
+  u64 cross_host_packets = 0;
+  u64 bytes_sent = 0;
+  double wait_seconds = 0;
+};
+
+struct Cluster::Impl {
+  MachineConfig machine;
+  ClusterOptions options;
+  Network network;
+  std::vector<std::unique_ptr<Simulation>> sims;
+  std::vector<std::unique_ptr<MessageUnit>> units;
+  // Prefixed output: per node, its stdout and stderr captured in memory files, the bytes read so
+  // far and the part of a line not yet written.
+  struct Stream {
+    OwnedFd fd;
+    u64 read = 0;
+    std::string partial;
+  };
+  std::vector<std::array<Stream, 2>> streams;
+  std::vector<u8> wrote;  // per node: wrote to its console since the last drain
+  // Per node and link port: what its link counters count (the NWUnit's ground truth), each
+  // counted at the cycle its event is published on the node's bus.
+  // By kLinkEvents' index.
+  std::vector<std::vector<LinkCounts>> link_counts;
+  OwnedFd null_in;
+  u64 windows = 0;
+  u64 dropped = 0;  // packets for this host's nodes that had ended
+  std::optional<u32> failed;
+  int failed_status = 0;
+  NodeBlock local;                 // this host's nodes (sims and units are null for the others)
+  std::vector<Packet> outbox;      // what its nodes injected in this window, in order
+  std::string out_text, err_text;  // its nodes' prefixed output of this window
+  u64 cross_host_packets = 0;      // injected packets whose destination another host holds
+  // After run(): every node's results on host 0, this host's own elsewhere (by node id).
+  std::vector<NodeSummary> summaries;
+  std::vector<HostSummary> host_summaries;  // host 0: every host's
+
+  Impl(const MachineConfig& m, ClusterOptions o)
+      : machine(m),
+        options(std::move(o)),
+        network(m.network, Torus(parseTorusShape(m.network.shape)), m.clockHz()) {}
+
+  bool isLocal(u32 node) const { return local.contains(node); }
+
+  void drain(u32 node, bool final);
+  // A crossing's events: chunks sent on the sending node's port, the packet received on the
+  // receiving node's port of the same cable (same dimension, the other direction). Ports are
+  // BG/Q's link numbers: 2 x dimension for the minus link, + 1 for the plus link.
+  void crossed(const LinkCrossing& x);
+  // Counts kLinkEvents[index] on the node's port at `at`.
+  void publish(u32 node, u32 port, u32 index, u64 count, Cycle at);
+  std::optional<u64> linkTruth(u32 node, probe::Event e, u32 port) const;
+  void endOthers(u32 failed_node, int status);
+  // The window's end: every host's news (this host's own when alone), combined in host order.
+  WindowNews exchange(WindowNews mine);
+  // The run's end: each node's results and the remaining output to host 0.
+  void gatherResults();
+  void visitUnit(stats::Visitor& v, const MessageUnit& unit) const;
+};
+
+}  // namespace hpm::net

@@ -1,0 +1,360 @@
+// What the hosts of a many-node run tell each other (each window's news, the run's results) and
+// the results a cluster gives: reports, totals and statistics (net/cluster.h).
+#include <fmt/core.h>
+
+#include <algorithm>
+
+#include "base/wire.h"
+#include "net/cluster.h"
+#include "net/cluster_impl.h"
+#include "stats/record.h"
+
+namespace hpm::net {
+namespace {
+
+// A packet for a host: the destination's host gets its bytes, the others its size (all their
+// copy of the network needs).
+void putPacket(wire::Writer& w, const Packet& p, bool with_bytes) {
+  w.put(p.src);
+  w.put(p.dst);
+  w.put(p.seq);
+  w.put(p.entered);
+  w.put(static_cast<u8>(u8{p.dynamic} | u8{p.priority} << 1 | u8{p.system} << 2));
+  w.put(p.type);
+  w.put(u64{p.bytes.size()});
+  w.put(static_cast<u8>(with_bytes));
+  if (with_bytes) w.str().append(reinterpret_cast<const char*>(p.bytes.data()), p.bytes.size());
+}
+
+Packet getPacket(wire::Reader& r) {
+  Packet p;
+  p.src = r.get<u32>();
+  p.dst = r.get<u32>();
+  p.seq = r.get<u64>();
+  p.entered = r.get<Cycle>();
+  const u8 flags = r.get<u8>();
+  p.dynamic = (flags & 1) != 0;
+  p.priority = (flags & 2) != 0;
+  p.system = (flags & 4) != 0;
+  p.type = r.get<u8>();
+  const u64 size = r.get<u64>();
+  if (r.get<u8>() != 0) {
+    p.bytes.resize(size);
+    for (u8& b : p.bytes) b = r.get<u8>();
+  } else {
+    p.bytes.assign(size, 0);
+  }
+  return p;
+}
+
+}  // namespace
+
+WindowNews Cluster::Impl::exchange(WindowNews mine) {
+  HostLink* link = options.hosts;
+  const Torus& torus = network.torus();
+  mine.packets = std::move(outbox);
+  mine.out = std::move(out_text);
+  mine.err = std::move(err_text);
+  std::vector<WindowNews> news;
+  if (link == nullptr) {
+    news.push_back(std::move(mine));
+  } else {
+    const u32 hosts = link->hosts(), me = link->host();
+    for (const Packet& p : mine.packets) {
+      if (!isLocal(p.dst)) ++cross_host_packets;
+    }
+    std::vector<std::string> to(hosts);
+    for (u32 h = 0; h < hosts; ++h) {
+      if (h == me) continue;
+      const NodeBlock block = nodeBlock(torus.nodes(), hosts, h);
+      wire::Writer w;
+      w.put(static_cast<u8>(u8{mine.all_done} | u8{mine.all_waiting} << 1 |
+                            u8{mine.failure.has_value()} << 2));
+      if (mine.failure) w.put(*mine.failure);
+      w.bytes(h == 0 ? mine.out : "");
+      w.bytes(h == 0 ? mine.err : "");
+      w.put(u64{mine.packets.size()});
+      for (const Packet& p : mine.packets) putPacket(w, p, block.contains(p.dst));
+      to[h] = w.take();
+    }
+    std::vector<std::string> from = link->exchange(std::move(to));
+    for (u32 h = 0; h < hosts; ++h) {
+      if (h == me) {
+        news.push_back(std::move(mine));
+        continue;
+      }
+      wire::Reader r(from[h]);
+      WindowNews n;
+      const u8 flags = r.get<u8>();
+      n.all_done = (flags & 1) != 0;
+      n.all_waiting = (flags & 2) != 0;
+      if ((flags & 4) != 0) n.failure = r.get<WindowNews::Failure>();
+      n.out = r.bytes();
+      n.err = r.bytes();
+      n.packets.resize(r.get<u64>());
+      for (Packet& p : n.packets) p = getPacket(r);
+      news.push_back(std::move(n));
+    }
+  }
+  // Combined in host order, which is node order: as one process's nodes run.
+  WindowNews all;
+  std::string out, err;
+  for (WindowNews& n : news) {
+    all.all_done = all.all_done && n.all_done;
+    all.all_waiting = all.all_waiting && n.all_waiting;
+    if (n.failure && (!all.failure || n.failure->cycles < all.failure->cycles)) {
+      all.failure = n.failure;
+    }
+    out += n.out;
+    err += n.err;
+    for (Packet& p : n.packets) network.inject(std::move(p));
+  }
+  if (link == nullptr || link->host() == 0) {
+    writeAll(options.out_fd, out);
+    writeAll(options.err_fd, err);
+  }
+  outbox.clear();
+  out_text.clear();
+  err_text.clear();
+  return all;
+}
+
+void Cluster::Impl::gatherResults() {
+  const u32 nodes = network.torus().nodes();
+  summaries.assign(nodes, NodeSummary{});
+  for (u32 n = local.first; n < local.last; ++n) {
+    NodeSummary& s = summaries[n];
+    const Simulation& sim = *sims[n];
+    s.instructions = sim.retiredInstructions();
+    s.cycles = sim.elapsedCycles();
+    const Kernel& k = sim.kernel();
+    s.status = k.finished() ? k.termination().status : 0;
+    s.report = k.finished() ? k.termination().report : "";
+    stats::Recorder unit, node;
+    visitUnit(unit, *units[n]);
+    s.unit_stats = unit.take();
+    sim.visitStats(node);
+    s.node_stats = node.take();
+  }
+  HostSummary mine{dropped, cross_host_packets, 0, 0};
+  HostLink* link = options.hosts;
+  if (link != nullptr) {
+    mine.bytes_sent = link->bytesSent();
+    mine.wait_seconds = link->waitSeconds();
+  }
+  if (link == nullptr) {
+    writeAll(options.out_fd, out_text);
+    writeAll(options.err_fd, err_text);
+    host_summaries = {mine};
+    return;
+  }
+  // Everything to host 0, which writes the output left and holds every node's results.
+  std::vector<std::string> to(link->hosts());
+  if (link->host() != 0) {
+    wire::Writer w;
+    w.put(mine);
+    w.bytes(out_text);
+    w.bytes(err_text);
+    for (u32 n = local.first; n < local.last; ++n) {
+      const NodeSummary& s = summaries[n];
+      w.put(s.instructions);
+      w.put(s.cycles);
+      w.put(s.status);
+      w.bytes(s.report);
+      w.bytes(s.unit_stats);
+      w.bytes(s.node_stats);
+    }
+    to[0] = w.take();
+  }
+  std::vector<std::string> from = link->exchange(std::move(to));
+  if (link->host() != 0) return;
+  std::string out = out_text, err = err_text;
+  host_summaries = {mine};
+  for (u32 h = 1; h < link->hosts(); ++h) {
+    wire::Reader r(from[h]);
+    host_summaries.push_back(r.get<HostSummary>());
+    out += r.bytes();
+    err += r.bytes();
+    const NodeBlock block = nodeBlock(nodes, link->hosts(), h);
+    for (u32 n = block.first; n < block.last; ++n) {
+      NodeSummary& s = summaries[n];
+      s.instructions = r.get<u64>();
+      s.cycles = r.get<Cycle>();
+      s.status = r.get<int>();
+      s.report = r.bytes();
+      s.unit_stats = r.bytes();
+      s.node_stats = r.bytes();
+    }
+  }
+  writeAll(options.out_fd, out);
+  writeAll(options.err_fd, err);
+}
+
+void Cluster::Impl::visitUnit(stats::Visitor& v, const MessageUnit& unit) const {
+  const MessageUnitStats& s = unit.stats();
+  v.counter("descriptors", s.descriptors, "Messages injected (PEVT_MU_MSG_INJ)");
+  v.counter("packets_injected", s.packets_injected, "Packets injected (PEVT_MU_PKT_INJ)");
+  v.counter("packets_received", s.packets_received,
+            "Packets stored to the reception FIFO (PEVT_MU_FIFO_PKT_RCV)");
+  v.counter("bytes_injected", s.bytes_injected, "Payload bytes injected");
+  v.counter("bytes_received", s.bytes_received, "Payload bytes received");
+  v.counter("descriptor_errors", s.descriptor_errors, "Descriptors refused");
+  v.counter("fifo_full_waits", s.fifo_full_waits,
+            "Packets that waited for room in the reception FIFO");
+  v.counter("put_packets", s.put_packets,
+            "Direct-put packets written to memory (PEVT_MU_PUT_PKT_RCV)");
+  v.counter("put_bytes", s.put_bytes, "Their payload bytes");
+  v.counter("put_errors", s.put_errors, "Direct-put packets whose target was not writable");
+  v.counter("remote_gets", s.remote_gets,
+            "Remote-get packets whose descriptors it injected (PEVT_MU_RGET_PKT_RCV)");
+  v.counter("reserved_writes", s.reserved_writes, "Writes to offsets with no register");
+  v.beginList("sent_to");
+  for (u32 d = 0; d < s.packets_to.size(); ++d) {
+    if (s.packets_to[d] == 0) continue;
+    v.beginGroup("");
+    v.counter("node", d, "Destination node");
+    v.counter("packets", s.packets_to[d], "Packets sent there");
+    v.counter("chunks", s.chunks_to[d], "32-byte chunks sent there (headers included)");
+    v.endGroup();
+  }
+  v.endList();
+}
+
+u32 Cluster::nodes() const {
+  return impl_->network.torus().nodes();
+}
+NodeBlock Cluster::localNodes() const {
+  return impl_->local;
+}
+bool Cluster::writesResults() const {
+  return impl_->options.hosts == nullptr || impl_->options.hosts->host() == 0;
+}
+Simulation& Cluster::node(u32 i) {
+  if (!impl_->isLocal(i)) fail(ExitCode::kInternal, "cluster: node {} runs on another host", i);
+  return *impl_->sims[i];
+}
+const Simulation& Cluster::node(u32 i) const {
+  if (!impl_->isLocal(i)) fail(ExitCode::kInternal, "cluster: node {} runs on another host", i);
+  return *impl_->sims[i];
+}
+const Network& Cluster::network() const {
+  return impl_->network;
+}
+const MessageUnit& Cluster::messageUnit(u32 i) const {
+  if (!impl_->isLocal(i)) fail(ExitCode::kInternal, "cluster: node {} runs on another host", i);
+  return *impl_->units[i];
+}
+u64 Cluster::windows() const {
+  return impl_->windows;
+}
+
+int Cluster::exitStatus() const {
+  return impl_->failed ? impl_->failed_status : 0;
+}
+
+std::string Cluster::reports() const {
+  std::string out;
+  for (u32 n = 0; n < impl_->summaries.size(); ++n) {
+    const std::string& report = impl_->summaries[n].report;
+    std::size_t begin = 0;
+    for (std::size_t nl; (nl = report.find('\n', begin)) != std::string::npos; begin = nl + 1) {
+      out += fmt::format("node {}: {}", n, report.substr(begin, nl + 1 - begin));
+    }
+    if (begin < report.size()) out += fmt::format("node {}: {}\n", n, report.substr(begin));
+  }
+  return out;
+}
+
+Cycle Cluster::elapsedCycles() const {
+  Cycle latest = 0;
+  for (const NodeSummary& s : impl_->summaries) latest = std::max(latest, s.cycles);
+  return latest;
+}
+
+u64 Cluster::retiredInstructions() const {
+  u64 total = 0;
+  for (const NodeSummary& s : impl_->summaries) total += s.instructions;
+  return total;
+}
+
+void Cluster::visitStats(stats::Visitor& v) const {
+  const Impl& c = *impl_;
+  u64 dropped = 0;
+  for (const HostSummary& h : c.host_summaries) dropped += h.dropped;
+  v.beginGroup("network");
+  v.text("shape", c.machine.network.shape, "Torus dimensions");
+  v.counter("nodes", nodes(), "Nodes");
+  v.counter("windows", c.windows, "Windows the nodes advanced in");
+  v.counter("lookahead_cycles", c.network.lookahead(),
+            "The least time from an injection to another node's memory");
+  v.counter("window_cycles", std::min(c.network.lookahead(), c.machine.network.injection_cycles),
+            "Cycles of a window: the lookahead, at most the injection latency (so that the "
+            "link counters' events are known before the nodes run past them)");
+  v.counter("packets_delivered", c.network.packetsDelivered(),
+            "Packets that crossed the network to another node");
+  v.counter("packets_dropped", dropped, "Packets for nodes that had ended");
+  v.counter("buffer_waits", c.network.bufferWaits(),
+            "Hops at which a packet found its link free but no room in the next router's buffer "
+            "(back-pressure)");
+  v.beginList("links");
+  const Torus& torus = c.network.torus();
+  for (u32 l = 0; l < c.network.links().size(); ++l) {
+    const LinkStats& s = c.network.links()[l];
+    if (s.packets == 0) continue;  // (unused links: most of a large torus in a small program)
+    const u32 dims = torus.dimensions();
+    v.beginGroup("");
+    v.counter("node", l / (2 * dims), "The node the link leaves");
+    v.counter("dimension", l % (2 * dims) / 2, "Its dimension (0 = A)");
+    v.text("direction", (l & 1) == 0 ? "+" : "-", "Its direction");
+    v.counter("packets", s.packets, "Packets sent over it");
+    v.counter("chunks", s.chunks, "32-byte chunks sent over it");
+    v.counter("busy_cycles", s.busy_cycles, "Cycles it was sending");
+    v.counter("wait_cycles", s.wait_cycles, "Cycles packets waited for it");
+    v.counter("dynamic_packets", s.channel_packets[0], "Packets it carried on the dynamic channel");
+    v.counter("escape_packets", s.channel_packets[1], "Packets it carried on the escape channel");
+    v.counter("priority_packets", s.channel_packets[2],
+              "Packets it carried on the priority channel");
+    v.counter("system_packets", s.channel_packets[3], "Packets it carried on the system channel");
+    v.endGroup();
+  }
+  v.endList();
+  v.endGroup();
+  v.beginList("message_units");
+  for (const NodeSummary& s : c.summaries) {
+    v.beginGroup("");
+    stats::replay(s.unit_stats, v);
+    v.endGroup();
+  }
+  v.endList();
+  if (c.options.hosts != nullptr) {
+    v.beginList("host_processes");
+    for (u32 h = 0; h < c.host_summaries.size(); ++h) {
+      const HostSummary& s = c.host_summaries[h];
+      const NodeBlock block = nodeBlock(nodes(), c.options.hosts->hosts(), h);
+      v.beginGroup("");
+      v.counter("host", h, "Host process (MPI rank of the host run)");
+      v.counter("first_node", block.first, "The first simulated node it ran");
+      v.counter("nodes", block.last - block.first, "The simulated nodes it ran");
+      v.counter("cross_host_packets", s.cross_host_packets,
+                "Packets its nodes injected for nodes of another host");
+      v.counter("bytes_sent", s.bytes_sent, "Bytes it sent to the other hosts");
+      v.real("wait_seconds", s.wait_seconds, "Host seconds it waited for the other hosts");
+      v.endGroup();
+    }
+    v.endList();
+  }
+  v.beginList("nodes");
+  for (u32 n = 0; n < c.summaries.size(); ++n) {
+    const NodeSummary& s = c.summaries[n];
+    v.beginGroup("");
+    v.counter("node", n, "Node id (MPI rank)");
+    v.counter("instructions", s.instructions, "Instructions it retired");
+    v.counter("cycles", s.cycles, "Its simulated time");
+    v.counter("exit_status", static_cast<u64>(s.status), "Its exit status");
+    stats::replay(s.node_stats, v);
+    v.endGroup();
+  }
+  v.endList();
+}
+
+}  // namespace hpm::net

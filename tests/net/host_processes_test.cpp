@@ -1,0 +1,271 @@
+// Many simulated nodes over several host processes (issue 24): `mpirun -np P hpmsim run --nodes
+// N` gives every P the results of one process, byte for byte; Ctrl-C still writes them; a host
+// process that dies ends the run with a message naming it; what cannot be spread is refused.
+#include <gtest/gtest.h>
+
+#include <dirent.h>
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using hpm::test::RunResult;
+using hpm::test::TempDir;
+using nlohmann::json;
+
+const std::string kHpmsim = HPM_TEST_HPMSIM;
+const std::string kGuestBin = HPM_TEST_GUEST_BIN_DIR;
+const std::string kMpirun = HPM_TEST_MPIRUN;
+constexpr std::chrono::seconds kTimeout{300};
+
+// The environment of every run: fixed, with PWD as a shell sets it (mpirun sets it so for its
+// processes), and what Open MPI needs to run as root (the CI machine's user) without a remote
+// shell.
+std::vector<std::string> environment(const fs::path& dir) {
+  return {"PWD=" + dir.string(),
+          "PATH=/usr/bin:/bin",
+          "HOME=/",
+          "LANG=C",
+          "OMPI_ALLOW_RUN_AS_ROOT=1",
+          "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+          "OMPI_MCA_plm_rsh_agent=",
+          "TMPDIR=" + dir.string()};
+}
+
+// hpmsim with `args`, alone (hosts 0) or under mpirun with `hosts` processes.
+RunResult hpmsim(int hosts, const std::vector<std::string>& args, const fs::path& dir,
+                 hpm::test::Interrupt interrupt = {}) {
+  std::vector<std::string> argv;
+  // (--noprefix: mpirun started by its full path would otherwise add its directory to PATH
+  // and LD_LIBRARY_PATH, which the guest would see.)
+  if (hosts > 0) {
+    argv = {kMpirun, "--noprefix", "--oversubscribe", "-np", std::to_string(hosts)};
+  }
+  argv.push_back(kHpmsim);
+  argv.insert(argv.end(), args.begin(), args.end());
+  return hpm::test::runProcess(argv, environment(dir), "", dir, kTimeout, 64u << 20, interrupt);
+}
+
+std::string readFile(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A run's statistics without what depends on the host: its time and speed, and what the
+// exchange between host processes cost.
+json deterministicStats(const fs::path& path) {
+  json j = json::parse(readFile(path));
+  for (const char* key : {"host_seconds", "mips", "host_processes"}) j.erase(key);
+  return j;
+}
+
+struct Outcome {
+  RunResult result;
+  json stats;
+};
+
+// (In `dir`: its name is in the guest's environment, PWD and TMPDIR, whose size moves the
+// guest's stack.)
+Outcome runOn(int hosts, int nodes, const std::vector<std::string>& program, const fs::path& dir) {
+  std::vector<std::string> args = {
+      "run", "--nodes", std::to_string(nodes), "--stats-json", (dir / "stats.json").string(), "--"};
+  args.insert(args.end(), program.begin(), program.end());
+  args[args.size() - program.size()] = kGuestBin + "/" + program[0];
+  Outcome o{hpmsim(hosts, args, dir), {}};
+  o.stats = deterministicStats(dir / "stats.json");
+  fs::remove(dir / "stats.json");
+  return o;
+}
+
+// The same run alone and under mpirun with 1, 2 and 4 host processes (4 on this 2-core
+// machine is fine: only the results are compared).
+void expectTheSameForEveryHostCount(int nodes, const std::vector<std::string>& program) {
+  TempDir dir("hpm-hosts");
+  const Outcome alone = runOn(0, nodes, program, dir.path());
+  ASSERT_EQ(alone.result.status(), 0) << alone.result.describe();
+  ASSERT_FALSE(alone.result.out.empty());
+  for (const int hosts : {1, 2, 4}) {
+    const Outcome o = runOn(hosts, nodes, program, dir.path());
+    EXPECT_EQ(o.result.status(), 0) << o.result.describe();
+    EXPECT_EQ(o.result.out, alone.result.out) << hosts << " host processes";
+    EXPECT_TRUE(o.stats == alone.stats)
+        << hosts << " host processes, differences: " << json::diff(alone.stats, o.stats).dump();
+  }
+}
+
+TEST(HostProcesses, TheStencilGivesTheSameOutputAndStatisticsForOneTwoAndFourHosts) {
+  expectTheSameForEveryHostCount(8, {"mpi_stencil", "64", "5"});
+}
+
+TEST(HostProcesses, CollectivesOnUnevenBlocksGiveTheSameOutputAndStatisticsForEveryHostCount) {
+  // (5 nodes over 4 hosts: blocks of 1, 1, 1 and 2 nodes.)
+  expectTheSameForEveryHostCount(5, {"mpi_collectives"});
+}
+
+TEST(HostProcesses, EachHostWritesItsOwnNodesFilesAndTheyEqualOneProcesssFiles) {
+  TempDir dir("hpm-hosts");
+  const fs::path alone = dir.path() / "alone", spread = dir.path() / "spread";
+  for (const fs::path& d : {alone, spread}) {
+    fs::create_directory(d);
+    const std::vector<std::string> args = {
+        "run", "--nodes", "4", "--node-output", d.string(), "--", kGuestBin + "/mpi_ring", "2"};
+    const RunResult r = hpmsim(d == alone ? 0 : 2, args, dir.path());
+    ASSERT_EQ(r.status(), 0) << r.describe();
+  }
+  for (int n = 0; n < 4; ++n) {
+    for (const char* stream : {"stdout", "stderr"}) {
+      const std::string name = "node-" + std::to_string(n) + "." + stream;
+      EXPECT_EQ(readFile(spread / name), readFile(alone / name)) << name;
+    }
+  }
+  EXPECT_NE(readFile(spread / "node-3.stdout").find("rank 3 got 2"), std::string::npos);
+}
+
+TEST(HostProcesses, TheStatisticsSayWhatEachHostRanAndSentAcrossHosts) {
+  TempDir dir("hpm-hosts");
+  const std::vector<std::string> args = {"run",
+                                         "--nodes",
+                                         "8",
+                                         "--stats-json",
+                                         (dir.path() / "stats.json").string(),
+                                         "--",
+                                         kGuestBin + "/mpi_ring",
+                                         "2"};
+  const RunResult r = hpmsim(2, args, dir.path());
+  ASSERT_EQ(r.status(), 0) << r.describe();
+  const json j = json::parse(readFile(dir.path() / "stats.json"));
+  const json& hosts = j.at("host_processes");
+  ASSERT_EQ(hosts.size(), 2u);
+  // Each host's cross-host packets are the packets its nodes' message units sent to nodes of
+  // the other host (their sent_to lists: the units' own counts).
+  const json& units = j.at("message_units");
+  ASSERT_EQ(units.size(), 8u);
+  for (int h = 0; h < 2; ++h) {
+    EXPECT_EQ(hosts[h].at("first_node"), 4 * h);
+    EXPECT_EQ(hosts[h].at("nodes"), 4);
+    EXPECT_GT(hosts[h].at("bytes_sent").get<std::uint64_t>(), 0u);
+    std::uint64_t cross = 0;
+    for (int n = 4 * h; n < 4 * h + 4; ++n) {
+      for (const json& to : units[n].at("sent_to")) {
+        if (to.at("node").get<int>() / 4 != h) cross += to.at("packets").get<std::uint64_t>();
+      }
+    }
+    EXPECT_GT(cross, 0u);
+    EXPECT_EQ(hosts[h].at("cross_host_packets").get<std::uint64_t>(), cross) << "host " << h;
+  }
+}
+
+TEST(HostProcesses, CtrlCStopsEveryHostAndStillWritesTheStatisticsOfEveryNode) {
+  TempDir dir("hpm-hosts");
+  // (Ctrl-C reaches mpirun, which sends each host process SIGTERM.)
+  const std::vector<std::string> args = {"run",
+                                         "--nodes",
+                                         "4",
+                                         "--stats-json",
+                                         (dir.path() / "stats.json").string(),
+                                         "--",
+                                         kGuestBin + "/mpi_stencil",
+                                         "256",
+                                         "2000"};
+  const RunResult r = hpmsim(2, args, dir.path(), {std::chrono::milliseconds(2500), SIGINT});
+  EXPECT_NE(r.status(), 0) << r.describe();
+  ASSERT_TRUE(fs::exists(dir.path() / "stats.json")) << r.describe();
+  const json j = json::parse(readFile(dir.path() / "stats.json"));
+  EXPECT_EQ(j.at("exit_status"), 128 + SIGTERM);
+  ASSERT_EQ(j.at("nodes").size(), 4u);
+  for (const json& node : j.at("nodes")) {
+    EXPECT_EQ(node.at("exit_status"), 128 + SIGTERM) << node.at("node");
+    EXPECT_GT(node.at("instructions").get<std::uint64_t>(), 0u) << node.at("node");
+  }
+  EXPECT_EQ(j.at("host_processes").size(), 2u);
+}
+
+// The pid of the host process of rank `rank` whose command line names `marker`, or 0.
+pid_t hostProcess(int rank, const std::string& marker) {
+  const std::string want = "OMPI_COMM_WORLD_RANK=" + std::to_string(rank);
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string name = entry.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::string cmdline = readFile(entry.path() / "cmdline");
+    if (cmdline.find(marker) == std::string::npos || cmdline.find(kHpmsim) != 0) continue;
+    std::string env = readFile(entry.path() / "environ");
+    for (std::size_t at = 0; at < env.size(); at = env.find('\0', at) + 1) {
+      if (env.compare(at, want.size() + 1, want + '\0') == 0) return std::stoi(name);
+      if (env.find('\0', at) == std::string::npos) break;
+    }
+  }
+  return 0;
+}
+
+TEST(HostProcesses, AHostProcessThatDiesEndsTheRunWithAMessageNamingItsRankAndNodes) {
+  TempDir dir("hpm-hosts");
+  const std::string stats = (dir.path() / "stats.json").string();
+  const std::vector<std::string> args = {
+      "run", "--nodes", "4", "--stats-json", stats, "--", kGuestBin + "/mpi_stencil",
+      "256", "2000"};
+  std::atomic<pid_t> killed{0};
+  std::thread killer([&] {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < give_up) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      if (const pid_t pid = hostProcess(1, stats)) {
+        std::this_thread::sleep_for(std::chrono::seconds(1));  // (well into the run)
+        ::kill(pid, SIGKILL);
+        killed = pid;
+        return;
+      }
+    }
+  });
+  const RunResult r = hpmsim(2, args, dir.path());
+  killer.join();
+  ASSERT_NE(killed.load(), 0) << "host rank 1 was not found: " << r.describe();
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_NE(r.status(), 0) << r.describe();
+  EXPECT_NE(r.err.find("host rank 1 (pid " + std::to_string(killed.load())), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("which simulated nodes 2 to 3, stopped before the run ended"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(HostProcesses, AOneNodeRunUnderMpirunIsRefusedNamingTheOption) {
+  TempDir dir("hpm-hosts");
+  const RunResult r = hpmsim(2, {"run", "--", kGuestBin + "/mpi_ring"}, dir.path());
+  EXPECT_NE(r.status(), 0);
+  EXPECT_NE(r.err.find("started by mpirun with 2 processes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("give --nodes N"), std::string::npos) << r.err;
+}
+
+TEST(HostProcesses, MoreHostProcessesThanNodesAreRefused) {
+  TempDir dir("hpm-hosts");
+  const RunResult r = hpmsim(4, {"run", "--nodes", "2", "--", kGuestBin + "/mpi_ring"}, dir.path());
+  EXPECT_NE(r.status(), 0);
+  EXPECT_NE(r.err.find("2 simulated nodes cannot be spread over 4 host processes"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(HostProcesses, StatUnderMpirunIsRefusedPointingToRun) {
+  TempDir dir("hpm-hosts");
+  const RunResult r =
+      hpmsim(2, {"stat", "--nodes", "2", "--", kGuestBin + "/mpi_ring"}, dir.path());
+  EXPECT_NE(r.status(), 0);
+  EXPECT_NE(r.err.find("stat: started by mpirun with 2 processes"), std::string::npos) << r.err;
+}
+
+}  // namespace

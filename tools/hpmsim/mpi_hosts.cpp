@@ -1,0 +1,181 @@
+#include "tools/hpmsim/mpi_hosts.h"
+
+#include <cstdlib>
+#include <string>
+
+#include "base/error.h"
+
+#ifdef HPMSIM_MPI
+#define OMPI_SKIP_MPICXX 1  // (the C interface only)
+#include <mpi.h>
+#include <sched.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <exception>
+#include <optional>
+#include <vector>
+#endif
+
+namespace hpm::tools {
+
+u32 hostProcesses() {
+  const char* size = std::getenv("OMPI_COMM_WORLD_SIZE");
+  if (size == nullptr) return 1;
+  const unsigned long n = std::strtoul(size, nullptr, 10);
+  return n == 0 ? 1 : static_cast<u32>(n);
+}
+
+#ifdef HPMSIM_MPI
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Each exchange is one message from every host to every other (tag kTag): a host's messages to
+// another arrive in the order it sent them (MPI's non-overtaking rule), so a host that is one
+// exchange ahead cannot be mistaken for this one's.
+class MpiHosts final : public net::HostLink {
+ public:
+  MpiHosts(u32 nodes, int (*interrupted)()) : nodes_(nodes), interrupted_(interrupted) {
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided);
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    host_ = static_cast<u32>(rank);
+    hosts_ = static_cast<u32>(size);
+    // Who is where: a host on this machine that has ended is seen at once (its process is gone).
+    Identity me{static_cast<i64>(::getpid()), {}};
+    ::gethostname(me.name, sizeof me.name - 1);
+    peers_.resize(hosts_);
+    MPI_Allgather(&me, sizeof me, MPI_BYTE, peers_.data(), sizeof me, MPI_BYTE, MPI_COMM_WORLD);
+    for (Identity& p : peers_) p.name[sizeof p.name - 1] = 0;
+  }
+
+  ~MpiHosts() override {
+    // (After a failure the others may never reach MPI_Finalize's synchronisation: leave without
+    // it, and mpirun ends the job.)
+    if (!failed_ && std::uncaught_exceptions() == 0) MPI_Finalize();
+  }
+
+  u32 hosts() const override { return hosts_; }
+  u32 host() const override { return host_; }
+  u64 bytesSent() const override { return bytes_sent_; }
+  double waitSeconds() const override { return wait_seconds_; }
+
+  std::vector<std::string> exchange(std::vector<std::string> to) override {
+    const Clock::time_point start = Clock::now();
+    std::vector<MPI_Request> sends;
+    for (u32 h = 0; h < hosts_; ++h) {
+      if (h == host_) continue;
+      sends.emplace_back();
+      MPI_Isend(to[h].data(), static_cast<int>(to[h].size()), MPI_BYTE, static_cast<int>(h), kTag,
+                MPI_COMM_WORLD, &sends.back());
+      bytes_sent_ += to[h].size();
+    }
+    std::vector<std::string> from(hosts_);
+    std::vector<u8> pending(hosts_, 1);
+    pending[host_] = 0;
+    u32 left = hosts_ - 1;
+    int sent = 0;
+    Clock::time_point checked = start;
+    while (left > 0 || sent == 0) {
+      bool progress = false;
+      for (u32 h = 0; h < hosts_; ++h) {
+        if (pending[h] == 0) continue;
+        int flag = 0;
+        MPI_Status status;
+        MPI_Iprobe(static_cast<int>(h), kTag, MPI_COMM_WORLD, &flag, &status);
+        if (flag == 0) continue;
+        int count = 0;
+        MPI_Get_count(&status, MPI_BYTE, &count);
+        from[h].resize(static_cast<std::size_t>(count));
+        MPI_Recv(from[h].data(), count, MPI_BYTE, static_cast<int>(h), kTag, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        pending[h] = 0;
+        --left;
+        progress = true;
+      }
+      if (sent == 0) {
+        MPI_Testall(static_cast<int>(sends.size()), sends.data(), &sent, MPI_STATUSES_IGNORE);
+      }
+      if (progress) continue;
+      ::sched_yield();  // (more host processes than cores: let the others run)
+      const Clock::time_point now = Clock::now();
+      if (now - checked > std::chrono::milliseconds(10)) {
+        checked = now;
+        checkPeers(pending, now);
+      }
+    }
+    wait_seconds_ += std::chrono::duration<double>(Clock::now() - start).count();
+    return from;
+  }
+
+ private:
+  static constexpr int kTag = 24;
+  struct Identity {
+    i64 pid;
+    char name[256];
+  };
+
+  // A host still silent: gone if it was on this machine and its process has ended, or if it
+  // has not answered half a second after Ctrl-C reached this process (mpirun sends every process
+  // SIGTERM when one ends, and SIGKILL a second later).
+  void checkPeers(const std::vector<u8>& pending, Clock::time_point now) {
+    if (interrupted_ != nullptr && interrupted_() != 0 && !interrupted_at_) {
+      interrupted_at_ = now;
+    }
+    for (u32 h = 0; h < hosts_; ++h) {
+      if (pending[h] == 0) continue;
+      const bool here = std::string(peers_[h].name) == peers_[host_].name;
+      if (here && ::kill(static_cast<pid_t>(peers_[h].pid), 0) != 0 && errno == ESRCH) {
+        gone(h, "its process ended");
+      }
+      if (interrupted_at_ && now - *interrupted_at_ > std::chrono::milliseconds(500)) {
+        gone(h, "it did not answer within 0.5 s of the interrupt");
+      }
+    }
+  }
+
+  [[noreturn]] void gone(u32 h, const char* why) {
+    failed_ = true;
+    const net::NodeBlock b = net::nodeBlock(nodes_, hosts_, h);
+    fail(ExitCode::kHost,
+         "host rank {} (pid {} on {}), which simulated nodes {} to {}, stopped before the run "
+         "ended ({}); the run stops without results",
+         h, peers_[h].pid, peers_[h].name, b.first, b.last - 1, why);
+  }
+
+  u32 nodes_;
+  int (*interrupted_)();
+  u32 host_ = 0;
+  u32 hosts_ = 1;
+  std::vector<Identity> peers_;
+  u64 bytes_sent_ = 0;
+  double wait_seconds_ = 0;
+  bool failed_ = false;
+  std::optional<Clock::time_point> interrupted_at_;
+};
+
+}  // namespace
+
+std::unique_ptr<net::HostLink> joinHosts(u32 nodes, int (*interrupted)()) {
+  if (hostProcesses() <= 1) return nullptr;
+  return std::make_unique<MpiHosts>(nodes, interrupted);
+}
+
+#else
+
+std::unique_ptr<net::HostLink> joinHosts(u32, int (*)()) {
+  if (hostProcesses() <= 1) return nullptr;
+  fail(ExitCode::kUsage,
+       "started by mpirun with {} processes, but this hpmsim was built without Open MPI "
+       "(install libopenmpi-dev and build again: scripts/deps.sh test)",
+       hostProcesses());
+}
+
+#endif
+
+}  // namespace hpm::tools
