@@ -184,7 +184,7 @@ void Cluster::exec(const std::string& path, const std::vector<std::string>& argv
   for (u32 n = c.local.first; n < c.local.last; ++n) c.sims[n]->exec(path, argv, envp);
 }
 
-void Cluster::run(const Kernel::InterruptSource& interrupted) {
+void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& node_result) {
   Impl& c = *impl_;
   // Windows no longer than the injection latency: before a window starts, the network has
   // moved every packet to the window's end, so each link crossing a node's counters see in the
@@ -263,7 +263,7 @@ void Cluster::run(const Kernel::InterruptSource& interrupted) {
     deliver(c.network.advance(window + inject));
   }
   for (u32 n = c.local.first; n < c.local.last; ++n) c.drain(n, true);
-  c.gatherResults();
+  c.gatherResults(node_result);
 }
 
 }  // namespace hpm::net

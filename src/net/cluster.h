@@ -19,6 +19,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,7 +63,10 @@ class Cluster {
   // Runs every node to its end. A node that fails (non-zero status) ends the others at the end
   // of that window, as an MPI job ends; when every live node waits for a packet and none is in
   // flight the run is deadlocked and every node ends with a report saying so.
-  void run(const Kernel::InterruptSource& interrupted = {});
+  // `node_result`, if given, is called on each node's host at the end with the node's id: what
+  // it returns reaches host 0 (nodeResult) with the node's other results.
+  using NodeResult = std::function<std::string(u32 node)>;
+  void run(const Kernel::InterruptSource& interrupted = {}, const NodeResult& node_result = {});
 
   u32 nodes() const;
   // The nodes this host process runs (all of them without ClusterOptions::hosts).
@@ -79,6 +83,8 @@ class Cluster {
   // After run(), on host 0 for every node (elsewhere its own): each node's termination report,
   // each line prefixed "node K: "; the latest node's time; the instructions of all.
   std::string reports() const;
+  // After run(), on host 0 for every node (elsewhere its own): what run's `node_result` gave.
+  const std::string& nodeResult(u32 node) const;
   Cycle elapsedCycles() const;
   u64 retiredInstructions() const;
   u64 windows() const;

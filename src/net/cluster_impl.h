@@ -59,6 +59,7 @@ struct NodeSummary {
   std::string report;      // its termination report
   std::string unit_stats;  // its message unit's statistics (stats/record.h)
   std::string node_stats;  // Simulation::visitStats
+  std::string result;      // Cluster::run's node_result
 };
 
 // A host's part of the run's results.
@@ -120,7 +121,7 @@ struct Cluster::Impl {
   // The window's end: every host's news (this host's own when alone), combined in host order.
   WindowNews exchange(WindowNews mine);
   // The run's end: each node's results and the remaining output to host 0.
-  void gatherResults();
+  void gatherResults(const NodeResult& node_result);
   void visitUnit(stats::Visitor& v, const MessageUnit& unit) const;
 };
 

@@ -119,7 +119,7 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
   return all;
 }
 
-void Cluster::Impl::gatherResults() {
+void Cluster::Impl::gatherResults(const NodeResult& node_result) {
   const u32 nodes = network.torus().nodes();
   summaries.assign(nodes, NodeSummary{});
   for (u32 n = local.first; n < local.last; ++n) {
@@ -135,6 +135,7 @@ void Cluster::Impl::gatherResults() {
     s.unit_stats = unit.take();
     sim.visitStats(node);
     s.node_stats = node.take();
+    if (node_result) s.result = node_result(n);
   }
   HostSummary mine{dropped, cross_host_packets, 0, 0};
   HostLink* link = options.hosts;
@@ -163,6 +164,7 @@ void Cluster::Impl::gatherResults() {
       w.bytes(s.report);
       w.bytes(s.unit_stats);
       w.bytes(s.node_stats);
+      w.bytes(s.result);
     }
     to[0] = w.take();
   }
@@ -184,6 +186,7 @@ void Cluster::Impl::gatherResults() {
       s.report = r.bytes();
       s.unit_stats = r.bytes();
       s.node_stats = r.bytes();
+      s.result = r.bytes();
     }
   }
   writeAll(options.out_fd, out);
@@ -263,6 +266,10 @@ std::string Cluster::reports() const {
     if (begin < report.size()) out += fmt::format("node {}: {}\n", n, report.substr(begin));
   }
   return out;
+}
+
+const std::string& Cluster::nodeResult(u32 node) const {
+  return impl_->summaries.at(node).result;
 }
 
 Cycle Cluster::elapsedCycles() const {

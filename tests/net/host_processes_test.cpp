@@ -1,6 +1,7 @@
 // Many simulated nodes over several host processes (issue 24): `mpirun -np P hpmsim run --nodes
-// N` gives every P the results of one process, byte for byte; Ctrl-C still writes them; a host
-// process that dies ends the run with a message naming it; what cannot be spread is refused.
+// N` (and `stat --nodes N`) gives every P the results of one process, byte for byte; Ctrl-C
+// still writes them; a host process that dies ends the run with a message naming it; what
+// cannot be spread is refused.
 #include <gtest/gtest.h>
 
 #include <dirent.h>
@@ -260,12 +261,40 @@ TEST(HostProcesses, MoreHostProcessesThanNodesAreRefused) {
       << r.err;
 }
 
-TEST(HostProcesses, StatUnderMpirunIsRefusedPointingToRun) {
+TEST(HostProcesses, StatCountsEveryNodeOverTwoHostsAsInOneProcess) {
+  // Every counter of every node (-A), the sums and the per-node counts, from host 0's JSON.
   TempDir dir("hpm-hosts");
-  const RunResult r =
-      hpmsim(2, {"stat", "--nodes", "2", "--", kGuestBin + "/mpi_ring"}, dir.path());
+  json results[2];
+  for (const int hosts : {0, 2}) {
+    const std::vector<std::string> args = {"stat",
+                                           "--nodes",
+                                           "4",
+                                           "-A",
+                                           "-e",
+                                           "instructions,PEVT_NW_USER_ESC_PP_SENT,PEVT_MU_PKT_INJ",
+                                           "--json",
+                                           "-o",
+                                           (dir.path() / "stat.json").string(),
+                                           "--",
+                                           kGuestBin + "/mpi_ring",
+                                           "2"};
+    const RunResult r = hpmsim(hosts, args, dir.path());
+    ASSERT_EQ(r.status(), 0) << r.describe();
+    json& j = results[hosts / 2];
+    j = json::parse(readFile(dir.path() / "stat.json"));
+    j.erase("host_seconds");
+  }
+  EXPECT_TRUE(results[0] == results[1]) << json::diff(results[0], results[1]).dump();
+  EXPECT_EQ(results[1].at("per_node").size(), 4u);
+  EXPECT_GT(results[1].at("counts").at("PEVT_MU_PKT_INJ").get<std::uint64_t>(), 0u);
+}
+
+TEST(HostProcesses, StatWithoutNodesUnderMpirunIsRefusedNamingTheOption) {
+  TempDir dir("hpm-hosts");
+  const RunResult r = hpmsim(2, {"stat", "--", kGuestBin + "/mpi_ring"}, dir.path());
   EXPECT_NE(r.status(), 0);
   EXPECT_NE(r.err.find("stat: started by mpirun with 2 processes"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("give --nodes N"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -258,6 +258,22 @@ TEST(Run, EnvClearGivesTheProgramOnlyTheEnvSettings) {
   }
 }
 
+TEST(Run, OpenMpisLauncherVariablesNeverReachTheGuest) {
+  // (They describe hpmsim's host processes under mpirun, not the simulated nodes.)
+  const RunResult r = hpm::test::runProcess(
+      {kHpmsim, "run", "--env", "OMPI_SET_BY_ENV=kept", "--", guest("args_env")},
+      {"PATH=/usr/bin:/bin", "OMPI_COMM_WORLD_RANK=0", "PMIX_RANK=0", "HFI_NO_BACKTRACE=1",
+       "IPATH_NO_BACKTRACE=1", "OMPIX=1"},
+      "", fs::current_path(), kTimeout);
+  ASSERT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_NE(
+      r.out.find("env[0]=[PATH=/usr/bin:/bin]\nenv[1]=[OMPIX=1]\nenv[2]=[OMPI_SET_BY_ENV=kept]\n"),
+      std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("RANK"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("BACKTRACE"), std::string::npos) << r.out;
+}
+
 TEST(Stat, SlicedL2EventsCountEachSliceAsItsStatisticAndAddUpToTheCombinedOnes) {
   // The same deterministic run three times: counted sliced, counted combined, and with its
   // statistics (counting does not change the run).

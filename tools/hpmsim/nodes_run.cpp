@@ -51,10 +51,10 @@ u32 resolveNodes(MachineConfig& machine, u32 nodes_option, const std::string& no
   return nodes;
 }
 
-namespace {
-
-std::vector<std::string> hostZeroEnvironment(net::HostLink& hosts,
+std::vector<std::string> hostZeroEnvironment(net::HostLink* link,
                                              const std::vector<std::string>& envp) {
+  if (link == nullptr) return envp;
+  net::HostLink& hosts = *link;
   std::vector<std::string> to(hosts.hosts());
   if (hosts.host() == 0) {
     wire::Writer w;
@@ -71,8 +71,6 @@ std::vector<std::string> hostZeroEnvironment(net::HostLink& hosts,
   return env;
 }
 
-}  // namespace
-
 int runNodes(const NodesRun& r) {
   net::ClusterOptions co;
   if (!r.output_dir.empty()) {
@@ -88,7 +86,7 @@ int runNodes(const NodesRun& r) {
   net::Cluster cluster(r.machine, r.options, co);
   // Every node gets host 0's environment, as in one process (hosts on several machines may
   // have different ones).
-  cluster.exec(r.command[0], r.command, hosts ? hostZeroEnvironment(*hosts, r.envp) : r.envp);
+  cluster.exec(r.command[0], r.command, hostZeroEnvironment(hosts.get(), r.envp));
   const auto start = std::chrono::steady_clock::now();
   cluster.run(pendingInterrupt);
   const double host_seconds =

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "net/host_link.h"
 #include "node/machine.h"
 #include "node/simulation.h"
 
@@ -27,6 +28,11 @@ struct NodesRun {
 
 // Runs it; returns the first failing node's exit status (else 0).
 int runNodes(const NodesRun& run);
+
+// The guest environment every node gets: `envp` as host 0 made it, before Open MPI's start
+// added its own variables to the processes' (PSM2_DEVICES, ...); `envp` itself without hosts.
+std::vector<std::string> hostZeroEnvironment(net::HostLink* hosts,
+                                             const std::vector<std::string>& envp);
 
 // The nodes a command runs on: `nodes_option` (--nodes; 0 = not given) sets machine's
 // network.shape to a shape of the machine's dimension count when the shape is one node, and must

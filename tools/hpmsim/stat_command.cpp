@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "base/wire.h"
 #include "net/cluster.h"
 #include "node/host_mux.h"
 #include "node/machine.h"
@@ -111,8 +112,54 @@ struct Measured {
   std::map<std::string, double> pcnt_running;
 };
 
+// A node's counts and counters, carried to host 0 when the nodes are spread over host
+// processes (net/cluster.h's node results).
+std::string nodeCounts(const std::map<std::string, u64>& counts,
+                       const std::vector<ProgrammedCounter>& counters) {
+  wire::Writer w;
+  w.put(u64{counts.size()});
+  for (const auto& [name, value] : counts) {
+    w.bytes(name);
+    w.put(value);
+  }
+  w.put(u64{counters.size()});
+  for (const ProgrammedCounter& c : counters) {
+    w.bytes(c.event);
+    w.bytes(c.device);
+    w.put(c.core);
+    w.put(c.port);
+    w.bytes(c.port_name);
+    w.put(c.counter);
+    w.put(c.value);
+  }
+  return w.take();
+}
+
+// Reads nodeCounts' bytes; a counter's port name is taken from `names` (the unit families'
+// own strings, which every node's counters point to).
+void readNodeCounts(std::string_view bytes, const std::vector<std::string_view>& names,
+                    std::map<std::string, u64>& counts, std::vector<ProgrammedCounter>& counters) {
+  wire::Reader r(bytes);
+  for (u64 n = r.get<u64>(); n > 0; --n) {
+    const std::string name(r.bytes());
+    counts[name] = r.get<u64>();
+  }
+  counters.resize(r.get<u64>());
+  for (ProgrammedCounter& c : counters) {
+    c.event = r.bytes();
+    c.device = r.bytes();
+    c.core = r.get<i32>();
+    c.port = r.get<i32>();
+    const std::string_view port_name = r.bytes();
+    const auto it = std::find(names.begin(), names.end(), port_name);
+    c.port_name = it != names.end() ? *it : std::string_view{};
+    c.counter = r.get<u32>();
+    c.value = r.get<u64>();
+  }
+}
+
 Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode mode, u64 interval,
-                 bool many_nodes) {
+                 bool many_nodes, net::HostLink* hosts, const std::vector<std::string>& envp) {
   RunOptions ro;
   ro.mode = mode;
   ro.root = opt.root;
@@ -126,12 +173,14 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
       co.output = net::ClusterOptions::Output::kFiles;
       co.output_dir = opt.node_output;
     }
+    co.hosts = hosts;
     std::fflush(stdout);
     cluster = std::make_unique<net::Cluster>(machine, ro, co);
   } else {
     single = std::make_unique<Simulation>(machine, ro);
   }
-  Simulation& sim = cluster ? cluster->node(0) : *single;
+  // (Many nodes: a node of this host's, programmed as every node is.)
+  Simulation& sim = cluster ? cluster->node(cluster->localNodes().first) : *single;
   Monitor* monitor = sim.monitor();
   if (monitor == nullptr)
     fail(ExitCode::kUsage, "stat: machine {} has no counter unit", machine.name);
@@ -236,7 +285,9 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
     mux.emplace(sim, std::move(sets), slice);
     m.mux_sets = mux->sets();
   } else if (cluster) {
-    for (u32 n = 0; n < cluster->nodes(); ++n) cluster->node(n).monitor()->programHost(natives);
+    for (u32 n = cluster->localNodes().first; n < cluster->localNodes().last; ++n) {
+      cluster->node(n).monitor()->programHost(natives);
+    }
   } else {
     monitor->programHost(natives);
   }
@@ -300,30 +351,43 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
   std::vector<std::string> command = opt.command;
   command[0] = resolveProgram(opt.command[0]);
   const auto start = std::chrono::steady_clock::now();
+  // Many nodes: each node's counters read at its own end, named by node, on its host; the
+  // counts are their sums (on host 0).
+  std::vector<std::string_view> port_names;  // (the unit families' strings: see readNodeCounts)
+  const auto readNode = [&](u32 n) {
+    Simulation& node = cluster->node(n);
+    std::vector<ProgrammedCounter> counters = node.monitor()->readHost(node.elapsedCycles());
+    for (const ProgrammedCounter& c : counters) port_names.push_back(c.port_name);
+    std::map<std::string, u64> counts = byRequest(counters, nullptr);
+    const u64 cpu_nanos = node.kernel().nanosAt(node.kernel().processCpuCycles());
+    for (const Request& r : requests) {
+      if (r.source == Request::Source::kSoftware) {
+        counts[r.name] = r.name.ends_with("clock") ? cpu_nanos : node.kernel().stats().migrations;
+      } else if (r.source == Request::Source::kUnsupported) {
+        counts.erase(r.name);
+      }
+    }
+    return nodeCounts(counts, counters);
+  };
   if (cluster) {
-    cluster->exec(command[0], command, guestEnvironment(opt.env));
-    cluster->run(pendingInterrupt);
+    cluster->exec(command[0], command, envp);
+    cluster->run(pendingInterrupt, readNode);
   } else {
     sim.kernel().setInterruptSource(pendingInterrupt);
-    sim.exec(command[0], opt.command, guestEnvironment(opt.env));
+    sim.exec(command[0], opt.command, envp);
     ProgressLine progress(!opt.quiet);
     sim.run(progress.follow(sim));
   }
   m.host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.status = cluster ? cluster->exitStatus() : 0;
+  if (cluster && !cluster->writesResults()) return m;  // (host 0 has every node's counts)
   m.end = cluster ? cluster->elapsedCycles() : sim.elapsedCycles();
   if (cluster) {
-    // Each node's counters at its own end, named by node; the counts are their sums.
     for (u32 n = 0; n < cluster->nodes(); ++n) {
-      Simulation& node = cluster->node(n);
-      std::vector<ProgrammedCounter> counters = node.monitor()->readHost(node.elapsedCycles());
-      std::map<std::string, u64> counts = byRequest(counters, nullptr);
-      const u64 cpu_nanos = node.kernel().nanosAt(node.kernel().processCpuCycles());
+      std::map<std::string, u64> counts;
+      std::vector<ProgrammedCounter> counters;
+      readNodeCounts(cluster->nodeResult(n), port_names, counts, counters);
       for (const Request& r : requests) {
-        if (r.source == Request::Source::kSoftware) {
-          counts[r.name] = r.name.ends_with("clock") ? cpu_nanos : node.kernel().stats().migrations;
-        } else if (r.source == Request::Source::kUnsupported) {
-          counts.erase(r.name);
-        }
         if (counts.contains(r.name)) m.counts[r.name] += counts.at(r.name);
       }
       m.per_node.push_back(std::move(counts));
@@ -473,14 +537,13 @@ int run(const StatOptions& opt) {
   }
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
   const u32 nodes = resolveNodes(machine, opt.nodes, opt.node_output, "stat");
-  if (hostProcesses() > 1) {
+  const bool many_nodes = manyNodes(nodes, opt.nodes);
+  if (hostProcesses() > 1 && !many_nodes) {
     fail(ExitCode::kUsage,
-         "stat: started by mpirun with {} processes: stat counts in one host process (run "
-         "spreads nodes over host processes: hpmsim run --nodes N, with --stats-json for the "
-         "counters)",
+         "stat: started by mpirun with {} processes, which spread the nodes of a many-node run "
+         "(--nodes N) over them: give --nodes N",
          hostProcesses());
   }
-  const bool many_nodes = manyNodes(nodes, opt.nodes);
   if (many_nodes) {
     const auto refuse = [&](bool given, std::string_view option) {
       if (given) fail(ExitCode::kUsage, "stat: {} is not available with many nodes yet", option);
@@ -512,11 +575,21 @@ int run(const StatOptions& opt) {
   // -r N: N runs; the report gives each request's mean and the relative standard deviation of
   // the mean. Simulated runs are deterministic: they differ only where the program itself
   // varies (its inputs, its environment, its clock readings), so the column is usually 0.
+  // Many nodes over host processes (mpirun): joined once for every run; host 0 reports. (The
+  // guest's environment is taken before: Open MPI's start adds to the process's.)
+  std::vector<std::string> envp = guestEnvironment(opt.env);
+  const std::unique_ptr<net::HostLink> hosts =
+      many_nodes ? joinHosts(nodes, pendingInterrupt) : nullptr;
+  envp = hostZeroEnvironment(hosts.get(), envp);
   std::vector<Measured> runs;
   for (u32 r = 0; r < opt.repeat; ++r) {
-    runs.push_back(measure(opt, machine, *mode, interval, many_nodes));
-    if (pendingInterrupt() != 0) break;  // Ctrl-C: report the runs so far
+    runs.push_back(measure(opt, machine, *mode, interval, many_nodes, hosts.get(), envp));
+    // Ctrl-C: report the runs so far. (Over host processes every host stops after the same
+    // run: the one that ended interrupted, a status every host knows.)
+    const int status = runs.back().status;
+    if (hosts ? status == 128 + SIGINT || status == 128 + SIGTERM : pendingInterrupt() != 0) break;
   }
+  if (hosts && hosts->host() != 0) return runs.back().status;
   const Measured& m = runs.back();
   std::map<std::string, double> mean;
   std::map<std::string, double> spread;  // stddev of the mean, percent of the mean
