@@ -52,8 +52,12 @@ RunResult hpmsim(int hosts, const std::vector<std::string>& args, const fs::path
   std::vector<std::string> argv;
   // (--noprefix: mpirun started by its full path would otherwise add its directory to PATH
   // and LD_LIBRARY_PATH, which the guest would see.)
-  if (hosts > 0) {
-    argv = {kMpirun, "--noprefix", "--oversubscribe", "-np", std::to_string(hosts)};
+  if (hosts > 0) argv = {kMpirun, "--noprefix", "--oversubscribe", "-np", std::to_string(hosts)};
+  // (After Ctrl-C mpirun kills the processes odls_base_sigkill_timeout seconds after SIGTERM,
+  // 1 by default, and waits that long in any case: 3 s lets hpmsim write its results on a
+  // loaded machine too.)
+  if (hosts > 0 && interrupt.signo != 0) {
+    argv.insert(argv.begin() + 1, {"--mca", "odls_base_sigkill_timeout", "3"});
   }
   argv.push_back(kHpmsim);
   argv.insert(argv.end(), args.begin(), args.end());
