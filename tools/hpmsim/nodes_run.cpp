@@ -19,7 +19,8 @@ namespace hpm::tools {
 void addNodeOptions(CLI::App& cmd, u32& nodes, std::string& node_output, std::string_view what) {
   cmd.add_option("--nodes", nodes,
                  fmt::format("Run the program on N nodes of the machine's torus (SPMD, rank = node "
-                             "id; the shape: network.shape, or one hpmsim picks){}",
+                             "id; the shape: network.shape, or one hpmsim picks){}; under `mpirun "
+                             "-np P` the nodes are spread over its P processes",
                              what))
       ->check(CLI::Range(1, 4096));
   cmd.add_option("--node-output", node_output,
