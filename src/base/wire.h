@@ -25,8 +25,9 @@ class Writer {
     put(u64{s.size()});
     out_.append(s);
   }
+  // Bytes without a length: the reader must know how many (Reader::raw).
+  void raw(std::string_view s) { out_.append(s); }
   std::string take() { return std::move(out_); }
-  std::string& str() { return out_; }
 
  private:
   std::string out_;
@@ -43,8 +44,8 @@ class Reader {
     in_.remove_prefix(sizeof(T));
     return v;
   }
-  std::string_view bytes() {
-    const u64 n = get<u64>();
+  std::string_view bytes() { return raw(get<u64>()); }
+  std::string_view raw(u64 n) {
     need(n);
     const std::string_view s = in_.substr(0, n);
     in_.remove_prefix(n);

@@ -232,11 +232,10 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
     const WindowNews all = c.exchange(std::move(mine));
     ++c.windows;
     if (all.failure) {
-      c.failed = all.failure->node;
-      c.failed_status = all.failure->status;
-      c.endOthers(*c.failed, c.failed_status);
+      c.exit_status = all.failure->status;
+      c.endOthers(all.failure->node, all.failure->status);
     }
-    if (all.all_done || c.failed) break;
+    if (all.all_done || all.failure) break;
     const bool delivered = deliver(c.network.advance(end + inject));
     window = end;
     if (!all.all_waiting || delivered) continue;
@@ -254,8 +253,7 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
                         "in flight (node {} at cycle {})\n",
                         n, c.sims[n]->elapsedCycles()));
       }
-      c.failed = 0;
-      c.failed_status = static_cast<int>(ExitCode::kGuestFault);
+      c.exit_status = static_cast<int>(ExitCode::kGuestFault);
       break;
     }
     window = std::max(window, first.front().when);

@@ -91,9 +91,8 @@ struct Cluster::Impl {
   std::vector<std::vector<LinkCounts>> link_counts;
   OwnedFd null_in;
   u64 windows = 0;
-  u64 dropped = 0;  // packets for this host's nodes that had ended
-  std::optional<u32> failed;
-  int failed_status = 0;
+  u64 dropped = 0;                 // packets for this host's nodes that had ended
+  int exit_status = 0;             // the first failing node's (0: none failed)
   NodeBlock local;                 // this host's nodes (sims and units are null for the others)
   std::vector<Packet> outbox;      // what its nodes injected in this window, in order
   std::string out_text, err_text;  // its nodes' prefixed output of this window

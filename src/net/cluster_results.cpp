@@ -23,7 +23,7 @@ void putPacket(wire::Writer& w, const Packet& p, bool with_bytes) {
   w.put(p.type);
   w.put(u64{p.bytes.size()});
   w.put(static_cast<u8>(with_bytes));
-  if (with_bytes) w.str().append(reinterpret_cast<const char*>(p.bytes.data()), p.bytes.size());
+  if (with_bytes) w.raw({reinterpret_cast<const char*>(p.bytes.data()), p.bytes.size()});
 }
 
 Packet getPacket(wire::Reader& r) {
@@ -39,8 +39,8 @@ Packet getPacket(wire::Reader& r) {
   p.type = r.get<u8>();
   const u64 size = r.get<u64>();
   if (r.get<u8>() != 0) {
-    p.bytes.resize(size);
-    for (u8& b : p.bytes) b = r.get<u8>();
+    const std::string_view bytes = r.raw(size);
+    p.bytes.assign(bytes.begin(), bytes.end());
   } else {
     p.bytes.assign(size, 0);
   }
@@ -55,9 +55,21 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
   mine.packets = std::move(outbox);
   mine.out = std::move(out_text);
   mine.err = std::move(err_text);
-  std::vector<WindowNews> news;
+  // Combined in host order, which is node order: as one process's nodes run.
+  WindowNews all;
+  std::string out, err;
+  const auto absorb = [&](WindowNews& n) {
+    all.all_done = all.all_done && n.all_done;
+    all.all_waiting = all.all_waiting && n.all_waiting;
+    if (n.failure && (!all.failure || n.failure->cycles < all.failure->cycles)) {
+      all.failure = n.failure;
+    }
+    out += n.out;
+    err += n.err;
+    for (Packet& p : n.packets) network.inject(std::move(p));
+  };
   if (link == nullptr) {
-    news.push_back(std::move(mine));
+    absorb(mine);
   } else {
     const u32 hosts = link->hosts(), me = link->host();
     for (const Packet& p : mine.packets) {
@@ -80,7 +92,7 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
     std::vector<std::string> from = link->exchange(std::move(to));
     for (u32 h = 0; h < hosts; ++h) {
       if (h == me) {
-        news.push_back(std::move(mine));
+        absorb(mine);
         continue;
       }
       wire::Reader r(from[h]);
@@ -93,21 +105,8 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
       n.err = r.bytes();
       n.packets.resize(r.get<u64>());
       for (Packet& p : n.packets) p = getPacket(r);
-      news.push_back(std::move(n));
+      absorb(n);
     }
-  }
-  // Combined in host order, which is node order: as one process's nodes run.
-  WindowNews all;
-  std::string out, err;
-  for (WindowNews& n : news) {
-    all.all_done = all.all_done && n.all_done;
-    all.all_waiting = all.all_waiting && n.all_waiting;
-    if (n.failure && (!all.failure || n.failure->cycles < all.failure->cycles)) {
-      all.failure = n.failure;
-    }
-    out += n.out;
-    err += n.err;
-    for (Packet& p : n.packets) network.inject(std::move(p));
   }
   if (link == nullptr || link->host() == 0) {
     writeAll(options.out_fd, out);
@@ -252,7 +251,7 @@ u64 Cluster::windows() const {
 }
 
 int Cluster::exitStatus() const {
-  return impl_->failed ? impl_->failed_status : 0;
+  return impl_->exit_status;
 }
 
 std::string Cluster::reports() const {

@@ -19,6 +19,12 @@ std::vector<u32> parseTorusShape(const std::string& shape) {
   return dims;
 }
 
+u32 torusNodes(const std::string& shape) {
+  u32 nodes = 1;
+  for (const u32 d : parseTorusShape(shape)) nodes *= d;
+  return nodes;
+}
+
 std::string torusShapeFor(u32 nodes, u32 dimensions) {
   std::vector<u32> dims(std::max<u32>(dimensions, 1), 1);
   // Each prime factor, largest first, goes to the smallest dimension so far (the first of

@@ -68,6 +68,8 @@ struct NetworkParams {
 
 // The torus dimensions of `shape` ("2x2x1"), or an empty vector when it is malformed.
 std::vector<u32> parseTorusShape(const std::string& shape);
+// The nodes of `shape`: the product of its dimensions (1 for a malformed one).
+u32 torusNodes(const std::string& shape);
 // A shape of `dimensions` dimensions holding `nodes` nodes, as balanced as the factors allow
 // (the larger factors first): 8 nodes in 5 dimensions is 2x2x2x1x1.
 std::string torusShapeFor(u32 nodes, u32 dimensions);

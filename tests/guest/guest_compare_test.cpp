@@ -324,12 +324,7 @@ std::vector<std::string> caseEnv(const GuestCase& gc) {
   return env;
 }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using hpm::test::readFile;
 
 // The plugin's file: text at a normal exit ("instructions N" first), or its raw counters
 // (little-endian, "HPMICNT1", then the layout described in insn_count.c) if qemu died of a

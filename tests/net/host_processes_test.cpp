@@ -64,12 +64,7 @@ RunResult hpmsim(int hosts, const std::vector<std::string>& args, const fs::path
   return hpm::test::runProcess(argv, environment(dir), "", dir, kTimeout, 64u << 20, interrupt);
 }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using hpm::test::readFile;
 
 // A run's statistics without what depends on the host: its time and speed, and what the
 // exchange between host processes cost.

@@ -41,12 +41,7 @@ RunResult hpmsim(const std::vector<std::string>& args, const fs::path& cwd) {
   return run(argv, cwd);
 }
 
-std::string readFile(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using hpm::test::readFile;
 
 // Each node's standard output of a run of `program` on `nodes` simulated nodes.
 std::vector<std::string> simulatedOutputs(const std::string& program,

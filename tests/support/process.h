@@ -54,6 +54,9 @@ RunResult runProcess(const std::vector<std::string>& argv, const std::vector<std
 RunResult runOnTerminal(const std::vector<std::string>& argv, const std::vector<std::string>& env,
                         const std::filesystem::path& cwd, std::chrono::milliseconds timeout);
 
+// The whole content of the file at `path` (empty when it cannot be read).
+std::string readFile(const std::filesystem::path& path);
+
 // A fresh directory under the system's temporary directory, removed with its contents when the
 // object goes away.
 class TempDir {

@@ -39,10 +39,7 @@ RunResult hpmsim(std::vector<std::string> args, const fs::path& cwd) {
   return run(args, cwd);
 }
 
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using hpm::test::readFile;
 
 // The text of the element with id `id` in `html` (the page's JSON data, or its status).
 std::string elementText(const std::string& html, const std::string& id) {

@@ -14,8 +14,10 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <exception>
 #include <optional>
+#include <string_view>
 #include <vector>
 #endif
 
@@ -51,7 +53,10 @@ class MpiHosts final : public net::HostLink {
     ::gethostname(me.name, sizeof me.name - 1);
     peers_.resize(hosts_);
     MPI_Allgather(&me, sizeof me, MPI_BYTE, peers_.data(), sizeof me, MPI_BYTE, MPI_COMM_WORLD);
-    for (Identity& p : peers_) p.name[sizeof p.name - 1] = 0;
+    for (const Identity& p : peers_) {
+      here_.push_back(std::string_view(p.name, ::strnlen(p.name, sizeof p.name)) ==
+                      std::string_view(me.name));
+    }
   }
 
   ~MpiHosts() override {
@@ -129,8 +134,7 @@ class MpiHosts final : public net::HostLink {
     }
     for (u32 h = 0; h < hosts_; ++h) {
       if (pending[h] == 0) continue;
-      const bool here = std::string(peers_[h].name) == peers_[host_].name;
-      if (here && ::kill(static_cast<pid_t>(peers_[h].pid), 0) != 0 && errno == ESRCH) {
+      if (here_[h] && ::kill(static_cast<pid_t>(peers_[h].pid), 0) != 0 && errno == ESRCH) {
         gone(h, "its process ended");
       }
       if (interrupted_at_ && now - *interrupted_at_ > std::chrono::milliseconds(500)) {
@@ -145,7 +149,9 @@ class MpiHosts final : public net::HostLink {
     fail(ExitCode::kHost,
          "host rank {} (pid {} on {}), which simulated nodes {} to {}, stopped before the run "
          "ended ({}); the run stops without results",
-         h, peers_[h].pid, peers_[h].name, b.first, b.last - 1, why);
+         h, peers_[h].pid,
+         std::string_view(peers_[h].name, ::strnlen(peers_[h].name, sizeof peers_[h].name)),
+         b.first, b.last - 1, why);
   }
 
   u32 nodes_;
@@ -153,6 +159,7 @@ class MpiHosts final : public net::HostLink {
   u32 host_ = 0;
   u32 hosts_ = 1;
   std::vector<Identity> peers_;
+  std::vector<bool> here_;  // by host: on this machine (its pid can be checked)
   u64 bytes_sent_ = 0;
   double wait_seconds_ = 0;
   bool failed_ = false;

@@ -30,15 +30,14 @@ void addNodeOptions(CLI::App& cmd, u32& nodes, std::string& node_output, std::st
 
 u32 resolveNodes(MachineConfig& machine, u32 nodes_option, const std::string& node_output,
                  std::string_view command) {
-  const std::vector<u32> shape = parseTorusShape(machine.network.shape);
-  u32 nodes = 1;
-  for (const u32 d : shape) nodes *= d;
+  u32 nodes = torusNodes(machine.network.shape);
   if (nodes_option != 0 && nodes_option != nodes) {
     if (nodes != 1) {
       fail(ExitCode::kUsage, "{}: --nodes {} and network.shape {} ({} nodes) disagree", command,
            nodes_option, machine.network.shape, nodes);
     }
-    machine.network.shape = torusShapeFor(nodes_option, static_cast<u32>(shape.size()));
+    const auto dimensions = static_cast<u32>(parseTorusShape(machine.network.shape).size());
+    machine.network.shape = torusShapeFor(nodes_option, dimensions);
     nodes = nodes_option;
   }
   if (!node_output.empty()) {
@@ -80,9 +79,8 @@ int runNodes(const NodesRun& r) {
   }
   std::fflush(stdout);
   // (Declared before the cluster, which uses it to its end.)
-  u32 nodes = 1;
-  for (const u32 d : parseTorusShape(r.machine.network.shape)) nodes *= d;
-  const std::unique_ptr<net::HostLink> hosts = joinHosts(nodes, pendingInterrupt);
+  const std::unique_ptr<net::HostLink> hosts =
+      joinHosts(torusNodes(r.machine.network.shape), pendingInterrupt);
   co.hosts = hosts.get();
   net::Cluster cluster(r.machine, r.options, co);
   // Every node gets host 0's environment, as in one process (hosts on several machines may

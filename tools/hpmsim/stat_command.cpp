@@ -357,7 +357,9 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
   const auto readNode = [&](u32 n) {
     Simulation& node = cluster->node(n);
     std::vector<ProgrammedCounter> counters = node.monitor()->readHost(node.elapsedCycles());
-    for (const ProgrammedCounter& c : counters) port_names.push_back(c.port_name);
+    if (port_names.empty()) {
+      for (const ProgrammedCounter& c : counters) port_names.push_back(c.port_name);
+    }
     std::map<std::string, u64> counts = byRequest(counters, nullptr);
     const u64 cpu_nanos = node.kernel().nanosAt(node.kernel().processCpuCycles());
     for (const Request& r : requests) {
