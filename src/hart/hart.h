@@ -8,6 +8,7 @@
 #pragma once
 
 #include <array>
+#include <span>
 
 #include "base/types.h"
 #include "hart/code_cache.h"
@@ -93,6 +94,19 @@ class Hart {
     u64 fault_addr = 0;
     const Block* block = code_.lookup(state_.pc, fault_addr);
     return block != nullptr ? block->insts : nullptr;
+  }
+  // The instructions run() would execute next, to the end of their block (built if need be): a
+  // straight line, which runs whole unless one of them stops the run. Empty when the pc cannot
+  // be fetched.
+  std::span<const isa::DecodedInst> nextInstructions() {
+    if (resumable()) {
+      return {resume_in_,
+              static_cast<std::size_t>(resume_block_->insts + resume_block_->count - resume_in_)};
+    }
+    u64 fault_addr = 0;
+    const Block* block = code_.lookup(state_.pc, fault_addr);
+    if (block == nullptr) return {};
+    return {block->insts, block->count};
   }
 
  private:

@@ -69,6 +69,15 @@ void KernelStats::visit(stats::Visitor& v) const {
   v.counter("scheduler_slices", slices, "Scheduler picks that ran a thread");
   v.counter("scheduler_empty_slices", empty_slices,
             "Picks that retired no instruction (the thread's next instruction issues later)");
+  v.counter("poll_parks", poll_parks,
+            "Functional mode: threads parked while they spun on memory (kernel.park_polls)");
+  v.counter("poll_wakes_changed", poll_wakes_changed, "... woken because a polled word changed");
+  v.counter("poll_wakes_timeout", poll_wakes_timeout,
+            "... woken after kernel.poll_park_cycles without a change");
+  v.counter("poll_wakes_idle", poll_wakes_idle,
+            "... woken because no other thread could run, or one called sched_yield");
+  v.counter("poll_wakes_signal", poll_wakes_signal, "... woken by a signal");
+  v.counter("poll_parked_cycles", poll_parked_cycles, "Cycles threads spent parked");
   v.beginGroup("unknown_syscalls_by_number");
   for (const auto& [number, count] : unknown_by_number) {
     v.counter(std::to_string(number), count, "");
@@ -605,6 +614,10 @@ void Kernel::wake(Thread& t, i64 result, u64 when) {
   if (t.wait == WaitKind::kFdReadable || t.wait == WaitKind::kFdWritable) {
     fd_waiters_.erase(std::remove(fd_waiters_.begin(), fd_waiters_.end(), &t), fd_waiters_.end());
   }
+  if (t.wait == WaitKind::kPoll) {
+    parked_.erase(std::remove(parked_.begin(), parked_.end(), &t), parked_.end());
+    stats_.poll_parked_cycles += when > t.parked_at ? when - t.parked_at : 0;
+  }
   t.wait = WaitKind::kNone;
   ++t.wait_generation;  // a pending timeout event of this wait is now stale
   HartState& s = t.hart().state();
@@ -629,7 +642,12 @@ void Kernel::fireEvent(const Event& e) {
         case WaitKind::kSigwait: wake(t, -abi::kEAGAIN, e.when); break;
         case WaitKind::kFdReadable:
         case WaitKind::kFdWritable: wake(t, 0, e.when); break;  // ppoll timeout: nothing ready
-        default: wake(t, 0, e.when); break;                     // a sleep that ran its course
+        case WaitKind::kPoll:
+          ++stats_.poll_wakes_timeout;
+          t.park_cycles = std::min(t.park_cycles * 2, config_.params.poll_park_cycles * 64);
+          wake(t, kBlocked, e.when);
+          break;
+        default: wake(t, 0, e.when); break;  // a sleep that ran its course
       }
       return;
     }
@@ -677,6 +695,7 @@ void Kernel::fireEvent(const Event& e) {
 void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressFn& progress) {
   const u64 quantum = config_.params.quantum;
   const u64 lookahead = config_.params.lookahead;
+  const bool polls = interleaving == Interleaving::kQuantum && config_.params.park_polls;
   u64 rounds = 0;
   pollInterrupt();  // once before the first round: a short run might never reach a poll
   waiting_outside_ = false;
@@ -693,6 +712,11 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       const u64 now =
           best_index != MinTree::kNone ? best_start : std::min(next_event, elapsedCycles());
       if (pollFileWaits(now)) continue;
+    }
+    if (best_index == MinTree::kNone && !parked_.empty()) {
+      // Polling threads wait for a write that no running thread can make now: they run on.
+      wakeParkedPolls();
+      continue;
     }
     if (best_index == MinTree::kNone && next_event == ~u64{0} && outside_wakes_) {
       // Only another node can wake it: the timed hook's calls before the pause point come first
@@ -722,6 +746,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       const Event e = events_.back();
       events_.pop_back();
       fireEvent(e);
+      if (!parked_.empty()) wakeChangedPolls(e.when);
       continue;
     }
     HardwareThread& slot = slots_[best_index];
@@ -776,7 +801,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
     }
     const u64 before = s.cycle;
     const u64 instret_before = s.instret;
-    const Stop stop = runner.runSlice(t, limit);
+    const Stop stop = polls ? runPolling(runner, t, limit) : runner.runSlice(t, limit);
     ++stats_.slices;
     if (s.instret == instret_before) ++stats_.empty_slices;
     t.busy_cycles += s.cycle - before;
@@ -786,6 +811,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       handleStop(t, stop);
     }
     if (cpu_timers_armed_) checkCpuTimers(s.cycle);
+    if (!parked_.empty()) wakeChangedPolls(s.cycle);
     auto& queue = slot.queue;
     if (queue.size() == 1 && slot.front == &t) {
       // (refreshSlot without reading the queue, whose front is the same: the common case.)

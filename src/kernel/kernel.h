@@ -26,6 +26,7 @@
 #include "kernel/device.h"
 #include "kernel/elf.h"
 #include "kernel/files.h"
+#include "kernel/poll_probe.h"
 #include "kernel/vma.h"
 #include "stats/probe.h"
 #include "stats/stats.h"
@@ -54,6 +55,17 @@ struct KernelParams {
   // Decoded guest code kept at most, in MiB: past it the code cache starts again empty (a
   // host-side cost only; simulated results do not depend on it).
   u64 code_cache_mib = 64;
+  // Functional mode: a thread whose slice ends in a loop that only loads a few words (a spin
+  // wait) is parked until one of them changes, instead of spinning through its quanta
+  // (kernel/polling.cpp). Its results are those of a run in which the thread was descheduled
+  // while it waited; only the instructions it would have spun are not run.
+  bool park_polls = true;
+  // ... and a parked thread whose words did not change runs again after this many cycles
+  // (twice as many after each such park in a row, up to 64 times as many), so that a loop
+  // that polls for long (or was not a wait) still goes on.
+  u64 poll_park_cycles = 65536;
+  // ... and a running thread is probed for a poll every this many instructions.
+  u64 poll_probe_interval = 1000;
 
   void visit(config::Visitor& v) {
     v.param("platform", platform, "AT_PLATFORM string given to the guest; empty for none");
@@ -74,6 +86,16 @@ struct KernelParams {
             "Decoded guest code kept at most, in MiB, before the code cache starts again empty "
             "(host memory only; results do not depend on it)",
             config::Range{1, 65536});
+    v.param("park_polls", park_polls,
+            "Functional mode: park a thread that spins on a few words of memory until another "
+            "thread changes one (false: it spins through its quanta)");
+    v.param("poll_park_cycles", poll_park_cycles,
+            "Functional mode: cycles after which a parked polling thread runs again though its "
+            "words did not change (doubling for each such park in a row, up to 64 times)",
+            config::Range{1, 1e12});
+    v.param("poll_probe_interval", poll_probe_interval,
+            "Functional mode: instructions between two looks at whether a thread polls",
+            config::Range{1, 1e12});
   }
 };
 
@@ -131,6 +153,13 @@ struct KernelStats {
   u64 memory_refusals = 0;  // brk, mmap, mremap, mprotect refused: node memory exhausted
   u64 slices = 0;           // scheduler picks that ran a thread
   u64 empty_slices = 0;     // ... of which retired no instruction (a timed wait to issue)
+  // Functional mode's polling threads (KernelParams::park_polls): parks, and how they ended.
+  u64 poll_parks = 0;
+  u64 poll_wakes_changed = 0;  // a polled word changed
+  u64 poll_wakes_timeout = 0;  // poll_park_cycles passed
+  u64 poll_wakes_idle = 0;     // no other thread could run, or one yielded
+  u64 poll_wakes_signal = 0;   // a signal came
+  u64 poll_parked_cycles = 0;  // cycles threads spent parked
 
   void visit(stats::Visitor& v) const;
 };
@@ -174,6 +203,7 @@ enum class WaitKind : u8 {
   kSigwait,     // a pending signal in sigwait_set
   kFdReadable,  // host descriptor wait_fd has data (or EOF)
   kFdWritable,
+  kPoll,  // functional mode: a spin loop on `polled` words (not a system call; kernel/polling.cpp)
 };
 
 // (Aligned, and its most used fields first: in the timing modes the scheduler picks a thread
@@ -224,6 +254,12 @@ class alignas(64) Thread {
   int wait_fd = -1;
   u64 sleep_remaining_addr = 0;  // nanosleep's rem argument
   u64 sleep_start = 0;
+  // kPoll: the words its loop loads, their values then, and how long it stays parked.
+  std::array<PolledWord, PollProbe::kMaxWords> polled{};
+  u8 polled_count = 0;
+  bool probe_first = false;  // its next slice starts with a probe (woken by a change)
+  u64 park_cycles = 0;       // its current park's length (0: poll_park_cycles)
+  u64 parked_at = 0;
   u64 syscall_number = 0;             // of the blocked call
   std::array<u64, 6> syscall_args{};  // its arguments (a0 is restored when the call restarts)
 
@@ -442,6 +478,17 @@ class Kernel : public MemoryDevice, public TouchListener {
   // Completes the calls of threads waiting on a guest pipe that is now ready, at time `now`.
   // Returns whether any thread was woken.
   bool pollFileWaits(u64 now);
+  // ---- the functional mode's polling threads (polling.cpp) ----
+  // Runs a functional slice of `t` up to `limit`, its end under a PollProbe, and parks `t` when
+  // the probe saw a poll.
+  Stop runPolling(SliceRunner& runner, Thread& t, u64 limit);
+  Stop probe(Thread& t, u64 limit);
+  // Wakes, at `when`, every parked thread one of whose words no longer holds its value.
+  void wakeChangedPolls(u64 when);
+  // Wakes every parked thread at its own clock (no other thread can run).
+  void wakeParkedPolls();
+  // Whether a probe can tell anything: another thread lives that could write.
+  bool othersLive() const { return stats_.threads_created > stats_.thread_exits; }
   void threadExit(Thread& t, int code);
   // The hardware thread for a new or moved guest thread, among those `affinity` allows.
   u32 pickHardwareThread(const std::vector<u8>& affinity = {}) const;
@@ -616,6 +663,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   u64 event_seq_ = 0;
   std::map<u64, std::vector<Thread*>> futex_waiters_;  // by address, in arrival order
   std::vector<Thread*> fd_waiters_;
+  std::vector<Thread*> parked_;             // WaitKind::kPoll, in the order they parked
   std::array<SignalAction, 65> actions_{};  // by signal number
   std::vector<SigInfo> process_pending_;
   std::array<IntervalTimer, 3> itimers_{};  // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF

@@ -166,6 +166,11 @@ void Kernel::sendToProcess(const SigInfo& info, u64 when) {
 }
 
 void Kernel::interruptWait(Thread& t, u64 when) {
+  // A parked polling thread is in no system call: it just runs again (to its handler).
+  if (t.wait == WaitKind::kPoll) {
+    ++stats_.poll_wakes_signal;
+    return wake(t, kBlocked, when);
+  }
   // The interrupted call returns EINTR, or restarts when the handler asked for SA_RESTART and
   // the call is one Linux restarts (-ERESTARTSYS): reads and writes on pipes and terminals, and
   // futex waits without a timeout (with one, Linux returns EINTR). ppoll, sleeps, sigsuspend

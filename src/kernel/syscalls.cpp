@@ -304,7 +304,11 @@ i64 Kernel::dispatch(Thread& t, u64 number, const std::array<u64, 6>& a) {
     }
     case abi::kPrctl: return -abi::kEINVAL;
     case abi::kSchedYield:
-      return 0;  // every system call ends the thread's slice anyway
+      // Every system call ends the thread's slice anyway. A thread parked while it polled
+      // (functional mode) is given the processor as Linux would give it a waiting thread: the
+      // yielding thread may be waiting for it.
+      if (!parked_.empty()) wakeParkedPolls();
+      return 0;
 
     // ---- memory ----
     case abi::kBrk: return sysBrk(a[0]);

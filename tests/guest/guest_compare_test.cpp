@@ -166,6 +166,10 @@ void addKernelCases(std::vector<GuestCase>& c) {
   threaded("many_threads_64", "many_threads", {"64"});
   threaded("atomics_threads_8", "atomics_threads", {"8"});
   threaded("atomics_threads_64", "atomics_threads", {"64"});
+  // Threads that wait by spinning (the functional mode parks them: kernel/polling.cpp).
+  for (const char* mode : {"flags", "countdown", "yield", "signal"}) {
+    threaded(std::string("spin_wait_") + mode, "spin_wait", {mode});
+  }
   for (const char* n : {"1", "2", "4", "16", "64"}) {
     for (const char* p : {"omp_loops", "omp_tasks"}) {
       threaded(std::string(p) + "_threads" + n, p, {}, {std::string("OMP_NUM_THREADS=") + n});
