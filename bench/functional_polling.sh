@@ -36,20 +36,23 @@ d = json.load(open(sys.argv[1]))
 print(d["instructions"], d["host_seconds"])' "$tmp/s.json"
 }
 
-echo "1. Functional-mode instructions (ratio to the passive run's)"
-printf '%-12s %7s %12s %16s %16s %16s\n' program threads passive default active \
-  'default, spinning'
+echo "1. Functional-mode instructions (ratio to the passive run's), and the host seconds of the"
+echo "   default runs parked and spinning (one run each)"
+printf '%-12s %7s %10s %16s %16s %16s %8s %8s\n' program threads passive default active \
+  'default,spinning' parked_s spin_s
 for program in "bench_omp 10" "bt" "amg 30 1"; do
   read -r -a argv <<<"$program"
   for threads in 1 4 16 64; do
     read -r passive _ < <(run "$threads" passive true "${argv[@]}")
-    line=$(printf '%-12s %7s %12s' "$program" "$threads" "$passive")
+    line=$(printf '%-12s %7s %10s' "$program" "$threads" "$passive")
+    seconds=""
     for variant in "default true" "active true" "default false"; do
       read -r policy park <<<"$variant"
-      read -r n _ < <(run "$threads" "$policy" "$park" "${argv[@]}")
+      read -r n s < <(run "$threads" "$policy" "$park" "${argv[@]}")
       line+=$(awk -v n="$n" -v p="$passive" 'BEGIN { printf " %10d %5.2f", n, n / p }')
+      [ "$policy" = default ] && seconds+=$(printf ' %8.3f' "$s")
     done
-    echo "$line"
+    echo "$line$seconds"
   done
 done
 

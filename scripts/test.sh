@@ -10,26 +10,32 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
 jobs=$(nproc)
+# Each phase's wall time, so that the suite's cost (CI allows 45 minutes) can be seen by part.
+start=$SECONDS
+phase() { echo "== [$((SECONDS - start)) s] $*"; }
 
-echo "== format check"
+phase "format check"
 scripts/check-format.sh
 
+phase "the demo with the build packages alone"
 scripts/check-demo-deps.sh
 
-echo "== Release build and tests"
+phase "Release build and tests"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DHPMSIM_TESTS=ON -DHPMSIM_BENCH=ON \
   >/dev/null
 cmake --build build
+phase "Release tests"
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 900
 
-echo "== unit tests under ASan + UBSan"
+phase "unit tests under ASan + UBSan: build"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPMSIM_SANITIZE=ON \
   -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF >/dev/null
 cmake --build build-asan
+phase "unit tests under ASan + UBSan: tests"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan -L unit --output-on-failure -j"$jobs" --timeout 900
 
-echo "== fuzzers"
+phase "fuzzers: build"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DHPMSIM_FUZZ=ON -DHPMSIM_TESTS=OFF -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF >/dev/null
 cmake --build build-fuzz --target fuzz_elf fuzz_decode elf_seeds
@@ -37,6 +43,7 @@ cmake --build build-fuzz --target fuzz_elf fuzz_decode elf_seeds
 rm -rf build-fuzz/seeds-elf
 build-fuzz/tests/fuzz/elf_seeds tests/fuzz/corpus/elf/tiny_static build-fuzz/seeds-elf
 seconds=${HPMSIM_FUZZ_SECONDS:-60}
+phase "fuzzers: ${seconds} s each"
 for target in elf decode; do
   corpus=build-fuzz/corpus-$target
   mkdir -p "$corpus"
@@ -46,4 +53,4 @@ for target in elf decode; do
   build-fuzz/tests/fuzz/fuzz_$target -max_total_time="$seconds" -timeout=1 -print_final_stats=1 \
     -artifact_prefix=build-fuzz/ "$corpus" "${seeds[@]}"
 done
-echo "== all tests passed"
+phase "all tests passed"
