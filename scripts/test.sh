@@ -30,7 +30,7 @@ ctest --test-dir build --output-on-failure -j"$jobs" --timeout 900
 phase "unit tests under ASan + UBSan: build"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPMSIM_SANITIZE=ON \
   -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF >/dev/null
-cmake --build build-asan
+cmake --build build-asan --target unit_tests
 phase "unit tests under ASan + UBSan: tests"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan -L unit --output-on-failure -j"$jobs" --timeout 900
