@@ -9,7 +9,9 @@
 # in the kernel, so every thread count simulates the same computation), under
 # `perf record -e cpu-clock`; REPEAT (default 3) rounds, the thread counts alternated within
 # each round so that the machine's drifting speed spreads over all of them. For each thread
-# count: the scheduler's picks per instruction (kernel statistics), and the pooled samples per
+# count: the scheduler's picks per instruction (kernel statistics), how many of them go to
+# another core than the pick before (what a core stepping its own threads would still pay), and
+# the pooled samples per
 # million simulated instructions, in all and by part of the simulator:
 #   switching    the scheduler and the slice runner (Kernel::run, refreshSlot, TimedRunner,
 #                the model's hartTime and prefetch): paid per pick, not per instruction
@@ -71,7 +73,7 @@ def part_of(function):
 rows = {}
 for t in counts:
     samples = dict.fromkeys(names, 0)
-    instructions = picks = empty = 0
+    instructions = picks = empty = cross = 0
     for r in range(1, repeat + 1):
         with open(f"{tmp}/{t}.{r}.txt") as f:
             for line in f:
@@ -81,27 +83,30 @@ for t in counts:
         instructions += stats["instructions"]
         picks += stats["kernel"]["scheduler_slices"]
         empty += stats["kernel"]["scheduler_empty_slices"]
+        cross += stats["kernel"]["scheduler_core_switches"]
     per_m = {k: v * 1e6 / instructions for k, v in samples.items()}
     per_m["total"] = sum(samples.values()) * 1e6 / instructions
-    rows[t] = (instructions // repeat, picks / instructions, empty / instructions, per_m)
+    rows[t] = (instructions // repeat, picks / instructions, empty / instructions,
+               cross / instructions, per_m)
 
-print(f"{'threads':>8} {'instructions':>13} {'picks/instr':>12} {'empty/instr':>12}")
+print(f"{'threads':>8} {'instructions':>13} {'picks/instr':>12} {'empty/instr':>12}"
+      f" {'other core/instr':>17}")
 for t in counts:
-    n, p, e, _ = rows[t]
-    print(f"{t:>8} {n:>13,} {p:>12.3f} {e:>12.3f}")
+    n, p, e, c, _ = rows[t]
+    print(f"{t:>8} {n:>13,} {p:>12.3f} {e:>12.3f} {c:>17.3f}")
 print()
 print("samples per million instructions (x 0.5 ms: host time per instruction), and against"
       f" {counts[0]} thread(s):")
 print(f"{'part':>12} " + " ".join(f"{t + ' thr':>16}" for t in counts))
-base = rows[counts[0]][3]
+base = rows[counts[0]][4]
 for name in names + ["total"]:
     cells = []
     for t in counts:
-        v = rows[t][3][name]
+        v = rows[t][4][name]
         ratio = f"{v / base[name]:.2f}x" if base[name] > 0 else "-"
         cells.append(f"{v:>9.1f} {ratio:>6}")
     print(f"{name:>12} " + " ".join(cells))
-free = [rows[t][3]["total"] - rows[t][3]["switching"] for t in counts]
+free = [rows[t][4]["total"] - rows[t][4]["switching"] for t in counts]
 print(f"{'no switching':>12} " +
       " ".join(f"{v:>9.1f} {v / free[0]:>5.2f}x" for v in free))
 EOF

@@ -69,6 +69,8 @@ void KernelStats::visit(stats::Visitor& v) const {
   v.counter("scheduler_slices", slices, "Scheduler picks that ran a thread");
   v.counter("scheduler_empty_slices", empty_slices,
             "Picks that retired no instruction (the thread's next instruction issues later)");
+  v.counter("scheduler_core_switches", core_switches,
+            "Picks of a thread on another core than the pick before's");
   v.counter("poll_parks", poll_parks,
             "Functional mode: threads parked while they spun on memory (kernel.park_polls)");
   v.counter("poll_wakes_changed", poll_wakes_changed, "... woken because a polled word changed");
@@ -759,6 +761,9 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
     }
     slot.clock = s.cycle;
     slot.last_run = ++run_seq_;
+    const u32 core = best_index / config_.threads_per_core;
+    stats_.core_switches += core != last_core_;
+    last_core_ = core;
     if (!t.pending.empty() || !process_pending_.empty()) {
       deliverSignals(t);
       if (finished()) break;

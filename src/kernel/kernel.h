@@ -153,6 +153,7 @@ struct KernelStats {
   u64 memory_refusals = 0;  // brk, mmap, mremap, mprotect refused: node memory exhausted
   u64 slices = 0;           // scheduler picks that ran a thread
   u64 empty_slices = 0;     // ... of which retired no instruction (a timed wait to issue)
+  u64 core_switches = 0;    // ... of which ran a thread of another core than the pick before
   // Functional mode's polling threads (KernelParams::park_polls): parks, and how they ended.
   u64 poll_parks = 0;
   u64 poll_wakes_changed = 0;  // a polled word changed
@@ -658,6 +659,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   MinTree ready_;                   // runnable hardware threads by (start time, last_run)
   u32 next_hint_ = MinTree::kNone;  // see nextHint
   u64 run_seq_ = 0;
+  u32 last_core_ = 0;            // the core of the latest pick (KernelStats::core_switches)
   u64 process_busy_cycles_ = 0;  // sum of every thread's busy_cycles
   std::vector<Event> events_;    // a min-heap on (when, seq)
   u64 event_seq_ = 0;
