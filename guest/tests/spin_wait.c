@@ -1,8 +1,8 @@
 // spin_wait MODE: threads that wait by spinning on memory (the functional mode parks them,
 // kernel/polling.cpp; under qemu and in the timing mode they spin). The output is the same
 // whatever the schedule.
-//   flags      THREADS workers wait, ROUNDS times, on a generation word the main thread bumps
-//              after some work of its own (a barrier with active waiting), and add to a sum
+//   flags      eight workers wait, 20 times, on a generation word the main thread bumps after
+//              some work of its own (a barrier with active waiting), and add to a sum
 //   countdown  a worker spins a fixed number of times on a word nobody writes while the main
 //              thread waits for it in pthread_join: every iteration must run
 //   yield      a worker spins a fixed number of times on a word nobody writes while the main

@@ -90,10 +90,8 @@ class Hart {
   // driver may look at it, for instance to decide that the hart cannot go on yet, without the
   // cost of entering and leaving the run loop.
   const isa::DecodedInst* nextInstruction() {
-    if (resumable()) return resume_in_;
-    u64 fault_addr = 0;
-    const Block* block = code_.lookup(state_.pc, fault_addr);
-    return block != nullptr ? block->insts : nullptr;
+    const std::span<const isa::DecodedInst> next = nextInstructions();
+    return next.empty() ? nullptr : next.data();
   }
   // The instructions run() would execute next, to the end of their block (built if need be): a
   // straight line, which runs whole unless one of them stops the run. Empty when the pc cannot

@@ -232,6 +232,7 @@ Kernel::Kernel(KernelConfig config)
     if (host >= 0) fds_.installAt(fd, FdEntry{FdKind::kHost, host, false, ""});
   }
   slots_.resize(config_.hardwareThreads());
+  for (u32 i = 0; i < slots_.size(); ++i) slots_[i].core = i / config_.threads_per_core;
   ready_.reset(config_.hardwareThreads());
 }
 
@@ -761,9 +762,8 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
     }
     slot.clock = s.cycle;
     slot.last_run = ++run_seq_;
-    const u32 core = best_index / config_.threads_per_core;
-    stats_.core_switches += core != last_core_;
-    last_core_ = core;
+    stats_.core_switches += slot.core != last_core_;
+    last_core_ = slot.core;
     if (!t.pending.empty() || !process_pending_.empty()) {
       deliverSignals(t);
       if (finished()) break;
@@ -816,7 +816,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       handleStop(t, stop);
     }
     if (cpu_timers_armed_) checkCpuTimers(s.cycle);
-    if (!parked_.empty()) wakeChangedPolls(s.cycle);
+    if (polls && !parked_.empty()) wakeChangedPolls(s.cycle);
     auto& queue = slot.queue;
     if (queue.size() == 1 && slot.front == &t) {
       // (refreshSlot without reading the queue, whose front is the same: the common case.)

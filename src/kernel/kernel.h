@@ -55,8 +55,8 @@ struct KernelParams {
   // Decoded guest code kept at most, in MiB: past it the code cache starts again empty (a
   // host-side cost only; simulated results do not depend on it).
   u64 code_cache_mib = 64;
-  // Functional mode: a thread whose slice ends in a loop that only loads a few words (a spin
-  // wait) is parked until one of them changes, instead of spinning through its quanta
+  // Functional mode: a thread found in a loop that only loads a few words (a spin wait) is
+  // parked until one of them changes, instead of spinning through its quanta
   // (kernel/polling.cpp). Its results are those of a run in which the thread was descheduled
   // while it waited; only the instructions it would have spun are not run.
   bool park_polls = true;
@@ -280,6 +280,7 @@ struct alignas(64) HardwareThread {
   u64 last_run = 0;            // scheduling sequence number of its latest slice (for ties)
   std::vector<Thread*> queue;  // runnable threads, the next to run first
   Thread* front = nullptr;     // queue.front(), null when it is empty (one load less per pick)
+  u32 core = 0;                // the core it belongs to
 };
 
 // How the scheduler interleaves hardware threads.
@@ -480,9 +481,11 @@ class Kernel : public MemoryDevice, public TouchListener {
   // Returns whether any thread was woken.
   bool pollFileWaits(u64 now);
   // ---- the functional mode's polling threads (polling.cpp) ----
-  // Runs a functional slice of `t` up to `limit`, its end under a PollProbe, and parks `t` when
-  // the probe saw a poll.
+  // Runs a functional slice of `t` up to `limit`, with a probe every poll_probe_interval
+  // instructions, and parks `t` when a probe sees a poll.
   Stop runPolling(SliceRunner& runner, Thread& t, u64 limit);
+  // Runs at most PollProbe::kMaxRun instructions of `t` under a PollProbe (none when its next
+  // block has an effect) and parks `t` when they are a poll.
   Stop probe(Thread& t, u64 limit);
   // Wakes, at `when`, every parked thread one of whose words no longer holds its value.
   void wakeChangedPolls(u64 when);

@@ -2,11 +2,12 @@
 //
 // A thread that spins until another thread writes a word (libgomp's barriers and locks, a
 // flag loop) runs, in the functional mode, for its whole quantum and retires as many
-// instructions as the threads doing the work. The kernel watches the last instructions of a
-// slice through this observer: a short run that loops back to where it started, loads only a
-// few words and has no other effect (no store, atomic, system call or counter read) can only
-// go on differently once one of those words changes. The kernel then parks the thread until a
-// word changes (kernel/polling.cpp); its instructions in between would all have been the same.
+// instructions as the threads doing the work. Every kernel.poll_probe_interval instructions the
+// kernel watches a few through this observer: a short run that loops back to where it started,
+// loads only a few words and has no other effect (no store, atomic, system call or counter read)
+// can only go on differently once one of those words changes. The kernel then parks the thread
+// until a word changes (kernel/polling.cpp); its instructions in between would all have been the
+// same.
 #pragma once
 
 #include <array>

@@ -47,8 +47,8 @@ Stop Kernel::runPolling(SliceRunner& runner, Thread& t, u64 limit) {
   // Every poll_probe_interval instructions, a probe.
   const u64 interval = config_.params.poll_probe_interval;
   for (;;) {
-    Stop stop = runner.runSlice(
-        t, s.cycle < limit - std::min(limit, interval) ? s.cycle + interval : limit);
+    const bool whole = limit > s.cycle && limit - s.cycle > interval;
+    Stop stop = runner.runSlice(t, whole ? s.cycle + interval : limit);
     if (stop.reason != StopReason::kBudget || s.cycle >= limit) return stop;
     stop = probe(t, limit);
     const bool ran_on = stop.reason == StopReason::kObserver || stop.reason == StopReason::kBudget;
@@ -98,29 +98,37 @@ Stop Kernel::probe(Thread& t, u64 limit) {
   return stop;
 }
 
+// Whether a word of a parked thread no longer holds its value (or can no longer be read).
+static bool pollChanged(const Thread& t, const GuestMemory& memory) {
+  for (std::size_t i = 0; i < t.polled_count; ++i) {
+    const PolledWord& w = t.polled[i];
+    u64 value = 0;
+    if (!memory.read(w.addr, &value, w.size) || value != w.value) return true;
+  }
+  return false;
+}
+
 void Kernel::wakeChangedPolls(u64 when) {
-  // (Copied: waking removes the thread from parked_.)
-  const std::vector<Thread*> parked = parked_;
-  for (Thread* t : parked) {
-    for (std::size_t i = 0; i < t->polled_count; ++i) {
-      const PolledWord& w = t->polled[i];
-      u64 value = 0;
-      if (memory_.read(w.addr, &value, w.size) && value == w.value) continue;
-      ++stats_.poll_wakes_changed;
-      t->probe_first = true;
-      t->park_cycles = 0;
-      wake(*t, kBlocked, when);
-      break;
+  // (wake() takes the thread out of parked_, keeping the others' order.)
+  for (std::size_t i = 0; i < parked_.size();) {
+    Thread& t = *parked_[i];
+    if (!pollChanged(t, memory_)) {
+      ++i;
+      continue;
     }
+    ++stats_.poll_wakes_changed;
+    t.probe_first = true;
+    t.park_cycles = 0;
+    wake(t, kBlocked, when);
   }
 }
 
 void Kernel::wakeParkedPolls() {
-  const std::vector<Thread*> parked = parked_;
-  for (Thread* t : parked) {
+  while (!parked_.empty()) {
+    Thread& t = *parked_.front();
     ++stats_.poll_wakes_idle;
-    t->park_cycles = 0;
-    wake(*t, kBlocked, t->clock());
+    t.park_cycles = 0;
+    wake(t, kBlocked, t.clock());
   }
 }
 
