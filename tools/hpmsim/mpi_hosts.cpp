@@ -70,48 +70,61 @@ class MpiHosts final : public net::HostLink {
   u64 bytesSent() const override { return bytes_sent_; }
   double waitSeconds() const override { return wait_seconds_; }
 
+  // Every message is received with MPI_Improbe and MPI_Imrecv and every request completed with
+  // MPI_Test, never a blocking call: a host that dies in the middle of an exchange (after
+  // sending its message but before receiving this one's, or halfway through a large message)
+  // leaves a request that never completes, and the loop must keep checking on it.
   std::vector<std::string> exchange(std::vector<std::string> to) override {
     const Clock::time_point start = Clock::now();
-    std::vector<MPI_Request> sends;
+    std::vector<std::string> from(hosts_);
+    // By host: its send, its receive (both MPI_REQUEST_NULL once done), whether its message
+    // has been matched.
+    std::vector<MPI_Request> sends(hosts_, MPI_REQUEST_NULL), receives(hosts_, MPI_REQUEST_NULL);
+    std::vector<u8> matched(hosts_, 0);
     for (u32 h = 0; h < hosts_; ++h) {
       if (h == host_) continue;
-      sends.emplace_back();
       MPI_Isend(to[h].data(), static_cast<int>(to[h].size()), MPI_BYTE, static_cast<int>(h), kTag,
-                MPI_COMM_WORLD, &sends.back());
+                MPI_COMM_WORLD, &sends[h]);
       bytes_sent_ += to[h].size();
     }
-    std::vector<std::string> from(hosts_);
-    std::vector<u8> pending(hosts_, 1);
-    pending[host_] = 0;
-    u32 left = hosts_ - 1;
-    int sent = 0;
+    matched[host_] = 1;
+    // By host: whether this exchange still waits on it (its message, or ours to it).
+    std::vector<u8> owed(hosts_, 0);
     Clock::time_point checked = start;
-    while (left > 0 || sent == 0) {
-      bool progress = false;
+    for (;;) {
+      bool progress = false, done = true;
       for (u32 h = 0; h < hosts_; ++h) {
-        if (pending[h] == 0) continue;
-        int flag = 0;
-        MPI_Status status;
-        MPI_Iprobe(static_cast<int>(h), kTag, MPI_COMM_WORLD, &flag, &status);
-        if (flag == 0) continue;
-        int count = 0;
-        MPI_Get_count(&status, MPI_BYTE, &count);
-        from[h].resize(static_cast<std::size_t>(count));
-        MPI_Recv(from[h].data(), count, MPI_BYTE, static_cast<int>(h), kTag, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
-        pending[h] = 0;
-        --left;
-        progress = true;
+        if (matched[h] == 0) {
+          int flag = 0;
+          MPI_Message message;
+          MPI_Status status;
+          MPI_Improbe(static_cast<int>(h), kTag, MPI_COMM_WORLD, &flag, &message, &status);
+          if (flag != 0) {
+            int count = 0;
+            MPI_Get_count(&status, MPI_BYTE, &count);
+            from[h].resize(static_cast<std::size_t>(count));
+            MPI_Imrecv(from[h].data(), count, MPI_BYTE, &message, &receives[h]);
+            matched[h] = 1;
+            progress = true;
+          }
+        }
+        for (MPI_Request* r : {&sends[h], &receives[h]}) {
+          if (*r == MPI_REQUEST_NULL) continue;
+          int flag = 0;
+          MPI_Test(r, &flag, MPI_STATUS_IGNORE);  // (sets *r to MPI_REQUEST_NULL when done)
+          progress = progress || flag != 0;
+        }
+        owed[h] =
+            matched[h] == 0 || sends[h] != MPI_REQUEST_NULL || receives[h] != MPI_REQUEST_NULL;
+        done = done && owed[h] == 0;
       }
-      if (sent == 0) {
-        MPI_Testall(static_cast<int>(sends.size()), sends.data(), &sent, MPI_STATUSES_IGNORE);
-      }
+      if (done) break;
       if (progress) continue;
       ::sched_yield();  // (more host processes than cores: let the others run)
       const Clock::time_point now = Clock::now();
       if (now - checked > std::chrono::milliseconds(10)) {
         checked = now;
-        checkPeers(pending, now);
+        checkPeers(owed, now);
       }
     }
     wait_seconds_ += std::chrono::duration<double>(Clock::now() - start).count();
@@ -125,15 +138,15 @@ class MpiHosts final : public net::HostLink {
     char name[256];
   };
 
-  // A host still silent: gone if it was on this machine and its process has ended, or if it
-  // has not answered half a second after Ctrl-C reached this process (mpirun sends every process
-  // SIGTERM when one ends, and SIGKILL a second later).
-  void checkPeers(const std::vector<u8>& pending, Clock::time_point now) {
+  // A host the exchange still waits on (`owed`): gone if it was on this machine and its process
+  // has ended, or if it has not answered half a second after Ctrl-C reached this process (mpirun
+  // sends every process SIGTERM when one ends, and SIGKILL a second later).
+  void checkPeers(const std::vector<u8>& owed, Clock::time_point now) {
     if (interrupted_ != nullptr && interrupted_() != 0 && !interrupted_at_) {
       interrupted_at_ = now;
     }
     for (u32 h = 0; h < hosts_; ++h) {
-      if (pending[h] == 0) continue;
+      if (owed[h] == 0) continue;
       if (here_[h] && ::kill(static_cast<pid_t>(peers_[h].pid), 0) != 0 && errno == ESRCH) {
         gone(h, "its process ended");
       }
