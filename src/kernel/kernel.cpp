@@ -710,7 +710,33 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
     const u32 best_index = ready_.min();
     const u64 best_start = best_index == MinTree::kNone ? ~u64{0} : ready_.key(best_index).time;
     const u64 next_event = nextEventTime();
-    if (!fd_waiters_.empty()) {
+    // (Every thread is at B or later and has done nothing at B: slices end before it.)
+    const bool hook_due = next_hook_ <= best_start && next_hook_ <= next_event;
+    const bool pause_due = pause_at_ <= best_start && pause_at_ <= next_event;
+    if (cut_ && !hook_due && !pause_due) {
+      // The cut slice goes on (see CutSlice), unless its thread must now take a signal (a
+      // counter interrupt raised at the cut: as a slice that stopped for it, it is picked).
+      const CutSlice cut = *cut_;
+      cut_.reset();
+      Thread& t = *cut.thread;
+      if (!t.exited && t.wait == WaitKind::kNone && t.pending.empty() && process_pending_.empty() &&
+          slots_[cut.index].front == &t) {
+        // (Bounded by what may have come since: an event, such as another node's packet
+        // arriving during a pause.)
+        const u64 own = std::min(cut.limit, next_event);
+        const u64 limit = std::min({own, next_hook_ - 1, pause_at_ - 1});
+        const Stop stop = runSlice(runner, cut.index, t, limit, false);
+        const bool cut_again = isCut(stop, t, limit, own);
+        if (cut_again) {
+          cut_ = cut;
+        } else {
+          endSlice(t, cut.instret_start);
+        }
+        placeSlot(cut.index, t, !cut_again);
+        continue;
+      }
+    }
+    if (!fd_waiters_.empty() && !cut_) {
       // Threads waiting on a guest pipe that another thread has since written (or read).
       const u64 now =
           best_index != MinTree::kNone ? best_start : std::min(next_event, elapsedCycles());
@@ -736,14 +762,13 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       terminate(std::move(term));
       break;
     }
-    if (next_hook_ <= best_start && next_hook_ <= next_event) {
-      // Every thread is at B or later and has done nothing at B (slices end before it).
+    if (hook_due) {
       const u64 at = next_hook_;
       const u64 next = timed_hook_(at);
       next_hook_ = next == ~u64{0} ? next : std::max(next, at + 1);
       continue;
     }
-    if (pause_at_ <= best_start && pause_at_ <= next_event) break;
+    if (pause_due) break;
     if (best_index == MinTree::kNone || next_event <= best_start) {
       std::pop_heap(events_.begin(), events_.end(), std::greater<>());
       const Event e = events_.back();
@@ -769,7 +794,9 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       if (finished()) break;
     }
     if (t.exited || t.wait != WaitKind::kNone) continue;
-    u64 limit = std::min({next_event, next_hook_ - 1, pause_at_ - 1});
+    // The slice's limit: `own` without the timed hook and the pause point.
+    u64 own = next_event;
+    u64 others = ~u64{0};  // the earliest clock of another ready hardware thread
     if (interleaving == Interleaving::kEarliestFirst) {
       // Hardware threads of the same core share its pipes cycle by cycle: strict order among
       // them. Other cores interact through the memory system, where the lookahead applies.
@@ -797,38 +824,73 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
         other_cores = ready_.minExcept(best_index).time;
       }
       const u64 relaxed = other_cores > ~u64{0} - lookahead ? other_cores : other_cores + lookahead;
-      limit = std::min({limit, siblings, relaxed});
+      own = std::min({own, siblings, relaxed});
+      others = std::min(siblings, other_cores);
     }
-    limit = std::min(limit, s.cycle + quantum);
+    own = std::min(own, s.cycle + quantum);
     if (cpu_timers_armed_) {
       const u64 cpu_budget = cpuTimerBudget();
-      if (cpu_budget != ~u64{0}) limit = std::min(limit, s.cycle + std::max<u64>(cpu_budget, 1));
+      if (cpu_budget != ~u64{0}) own = std::min(own, s.cycle + std::max<u64>(cpu_budget, 1));
     }
-    const u64 before = s.cycle;
-    const u64 instret_before = s.instret;
-    const Stop stop = polls ? runPolling(runner, t, limit) : runner.runSlice(t, limit);
-    ++stats_.slices;
-    if (s.instret == instret_before) ++stats_.empty_slices;
-    t.busy_cycles += s.cycle - before;
-    process_busy_cycles_ += s.cycle - before;
-    slot.clock = s.cycle;
-    if (stop.reason != StopReason::kBudget && stop.reason != StopReason::kObserver) {
-      handleStop(t, stop);
-    }
-    if (cpu_timers_armed_) checkCpuTimers(s.cycle);
-    if (polls && !parked_.empty()) wakeChangedPolls(s.cycle);
-    auto& queue = slot.queue;
-    if (queue.size() == 1 && slot.front == &t) {
-      // (refreshSlot without reading the queue, whose front is the same: the common case.)
-      ready_.set(best_index, SlotKey{std::max(slot.clock, t.clock()), slot.last_run});
+    const u64 limit = std::min({own, next_hook_ - 1, pause_at_ - 1});
+    const u64 instret_start = s.instret;
+    const Stop stop = runSlice(runner, best_index, t, limit, polls);
+    // A cut whose hook or pause can come next (every other thread is past the limit): the
+    // slice goes on after it (CutSlice). (Otherwise, as with a lookahead or in the quantum
+    // order, other threads run before the hook: the slice ends here.)
+    const bool cut = interleaving == Interleaving::kEarliestFirst && others > limit &&
+                     isCut(stop, t, limit, own);
+    if (cut) {
+      cut_ = CutSlice{best_index, &t, own, instret_start};
     } else {
-      // Guest threads sharing a hardware thread take turns.
-      if (queue.size() > 1 && queue.front() == &t) {
-        queue.erase(queue.begin());
-        queue.push_back(&t);
-      }
-      refreshSlot(best_index);
+      endSlice(t, instret_start);
     }
+    placeSlot(best_index, t, !cut);
+  }
+}
+
+bool Kernel::isCut(const Stop& stop, const Thread& t, u64 limit, u64 own) const {
+  // (A slice that reached its limit stops before an instruction that issues after it, at
+  // whose cycle the thread's clock then stands.)
+  return limit < own && !finished() && !t.exited && t.wait == WaitKind::kNone &&
+         (stop.reason == StopReason::kBudget || stop.reason == StopReason::kObserver) &&
+         t.hart().state().cycle > limit;
+}
+
+void Kernel::endSlice(const Thread& t, u64 instret_start) {
+  ++stats_.slices;
+  if (t.hart().state().instret == instret_start) ++stats_.empty_slices;
+}
+
+Stop Kernel::runSlice(SliceRunner& runner, u32 index, Thread& t, u64 limit, bool polls) {
+  HardwareThread& slot = slots_[index];
+  HartState& s = t.hart().state();
+  const u64 before = s.cycle;
+  const Stop stop = polls ? runPolling(runner, t, limit) : runner.runSlice(t, limit);
+  t.busy_cycles += s.cycle - before;
+  process_busy_cycles_ += s.cycle - before;
+  slot.clock = s.cycle;
+  if (stop.reason != StopReason::kBudget && stop.reason != StopReason::kObserver) {
+    handleStop(t, stop);
+  }
+  if (cpu_timers_armed_) checkCpuTimers(s.cycle);
+  if (polls && !parked_.empty()) wakeChangedPolls(s.cycle);
+  return stop;
+}
+
+void Kernel::placeSlot(u32 index, Thread& t, bool turn_ends) {
+  HardwareThread& slot = slots_[index];
+  auto& queue = slot.queue;
+  if (queue.size() == 1 && slot.front == &t) {
+    // (refreshSlot without reading the queue, whose front is the same: the common case.)
+    ready_.set(index, SlotKey{std::max(slot.clock, t.clock()), slot.last_run});
+  } else {
+    // Guest threads sharing a hardware thread take turns.
+    if (turn_ends && queue.size() > 1 && queue.front() == &t) {
+      queue.erase(queue.begin());
+      queue.push_back(&t);
+    }
+    refreshSlot(index);
   }
 }
 

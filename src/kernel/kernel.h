@@ -325,8 +325,9 @@ class Kernel : public MemoryDevice, public TouchListener {
   // a cycle not after the call's is taken as the next one), once every hardware thread has done
   // all it does before B and nothing at or after B: slices end before B (in the timing modes,
   // where a slice stops before an instruction that would issue past its limit; the functional
-  // mode overshoots by up to a block). The call comes before timers expiring at B. An empty
-  // hook removes it.
+  // mode overshoots by up to a block). The call comes before timers expiring at B. In the
+  // timing modes the hook changes nothing in the run: a slice that B alone cut goes on after
+  // it as if uncut (CutSlice). An empty hook removes it.
   void setTimedHook(u64 first, std::function<u64(u64 when)> hook);
   // The physical address of a virtual one, or nullopt while its page has no frame: set when the
   // node's memory is not mapped 1:1 (sunfire's boards; mem/frames.h). /proc/self/pagemap shows
@@ -372,7 +373,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   // ---- many nodes (net/): each node's kernel is driven window by window ----
   // Where run() stops: once every hardware thread has done all it does before `cycle` (as a
   // timed hook at `cycle` sees it; the hook at the same cycle comes first), run() returns, and a
-  // later call goes on from there. ~0 (the default): run to the end.
+  // later call goes on from there, in the timing modes exactly as an unpaused run would
+  // (CutSlice). ~0 (the default): run to the end.
   void setPausePoint(u64 cycle) { pause_at_ = cycle; }
   // With outside wakes, a process whose every thread is blocked with nothing due is not
   // deadlocked: a packet from another node may wake it. run() then returns with
@@ -500,6 +502,17 @@ class Kernel : public MemoryDevice, public TouchListener {
 
   // Recomputes hardware thread i's place in the scheduler's order.
   void refreshSlot(u32 i);
+  // Runs `t`, the front of hardware thread `index`, up to `limit`, and handles how it stopped.
+  // `polls`: the functional mode's polling probes (runPolling).
+  Stop runSlice(SliceRunner& runner, u32 index, Thread& t, u64 limit, bool polls);
+  // Whether a slice that stopped with `stop` was cut by `limit` where its own limit was `own`
+  // (`own` without the timed hook and the pause point): see CutSlice.
+  bool isCut(const Stop& stop, const Thread& t, u64 limit, u64 own) const;
+  // Counts a slice that ended (KernelStats::slices, empty_slices).
+  void endSlice(const Thread& t, u64 instret_start);
+  // Hardware thread `index`'s place in the order after `t` ran on it; `turn_ends`: a thread
+  // sharing it with others goes to the back of its queue.
+  void placeSlot(u32 index, Thread& t, bool turn_ends);
 
   // ---- system calls ----
   i64 dispatch(Thread& t, u64 number, const std::array<u64, 6>& a);
@@ -651,6 +664,18 @@ class Kernel : public MemoryDevice, public TouchListener {
   u64 next_hook_ = ~u64{0};                     // the timed hook's next call (setTimedHook)
   std::function<u64(u64)> timed_hook_;
   u64 pause_at_ = ~u64{0};  // see setPausePoint
+  // A slice that the timed hook or the pause point alone cut short (run(), earliest-first
+  // order). At a tie a running thread goes on (it issues up to its limit, the others' clock),
+  // while a picked one waits for those that ran less recently: so its thread goes on, after the
+  // hook or the pause, with the limit it would have had, before anything else, and sampling a
+  // run or pausing it between windows changes nothing in it.
+  struct CutSlice {
+    u32 index = 0;  // its hardware thread
+    Thread* thread = nullptr;
+    u64 limit = 0;          // the slice's limit without the hook and the pause point
+    u64 instret_start = 0;  // (for the empty-slice statistic: one slice, counted at its end)
+  };
+  std::optional<CutSlice> cut_;
   bool outside_wakes_ = false;
   bool waiting_outside_ = false;
   std::map<u64, std::function<void(u64)>> outside_actions_;  // at(), by key
