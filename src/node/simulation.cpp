@@ -230,7 +230,11 @@ struct Simulation::Impl {
   std::vector<FunctionProfile> functions;  // index = symbol index, plus one "[unknown]" at the end
 
   void readRegionNames();
-  void regionMarker(Thread& t, const isa::DecodedInst& d, Cycle now);
+  // A region marker of `t` that issued at `issued` and completed at `now` (its clock after
+  // it): the region's span runs between the markers' `now`, and the region hook reads the
+  // counters at `issued`, as the marker's thread would read them there (every other hardware
+  // thread has done all it does before that cycle, and only then).
+  void regionMarker(Thread& t, const isa::DecodedInst& d, Cycle issued, Cycle now);
   void sampleCore(u32 core, Cycle now);
   std::size_t functionIndex(u32 hw, u64 pc);
 };
@@ -350,6 +354,7 @@ struct TimingObserver {
         sim.publishDataEvents(hw, d, addr, state);
       }
     }
+    if constexpr (kMode == RunMode::kWarmup) at = state.cycle;  // (it issues at its clock)
     const timing::IssueCost& cost = kMode == RunMode::kWarmup
                                         ? model.warmup(hw, d, pc, addr)
                                         : model.issue(hw, d, pc, next_pc, addr, at);
@@ -364,7 +369,7 @@ struct TimingObserver {
       for (std::size_t i = 0; i < timing::kStallCount; ++i) regions.stalls[i] += cost.stalls[i];
     }
     if (isRegionBegin(d) || isRegionEnd(d)) [[unlikely]] {
-      sim.regionMarker(thread, d, state.cycle);
+      sim.regionMarker(thread, d, at, state.cycle);
       in_region = sim.in_region[thread.tid()] != 0;
     }
     if constexpr (kMode == RunMode::kProfile) {
@@ -530,9 +535,9 @@ void Simulation::Impl::readRegionNames() {
   }
 }
 
-void Simulation::Impl::regionMarker(Thread& t, const isa::DecodedInst& d, Cycle now) {
+void Simulation::Impl::regionMarker(Thread& t, const isa::DecodedInst& d, Cycle issued, Cycle now) {
   const u32 id = static_cast<u32>(d.imm) & 0xfff;
-  if (region_hook) region_hook(id, isRegionBegin(d), now);
+  if (region_hook) region_hook(id, isRegionBegin(d), issued);
   ThreadRegions& tr = regionsOf(t.tid());
   if (isRegionBegin(d)) {
     tr.open.push_back(OpenRegion{id, now, tr.instructions, tr.stalls});
