@@ -695,6 +695,83 @@ void Kernel::fireEvent(const Event& e) {
   }
 }
 
+// (The scheduler loop's steps, inlined into it: it runs them about once per instruction with
+// many threads.)
+[[gnu::always_inline]] inline bool Kernel::isCut(const Stop& stop, const Thread& t, u64 limit,
+                                                 u64 own) const {
+  // (A slice that reached its limit stops before an instruction that issues after it, at
+  // whose cycle the thread's clock then stands.)
+  return limit < own && !finished() && !t.exited && t.wait == WaitKind::kNone &&
+         (stop.reason == StopReason::kBudget || stop.reason == StopReason::kObserver) &&
+         t.hart().state().cycle > limit;
+}
+
+[[gnu::always_inline]] inline void Kernel::endSlice(const Thread& t, u64 instret_start) {
+  ++stats_.slices;
+  if (t.hart().state().instret == instret_start) ++stats_.empty_slices;
+}
+
+[[gnu::always_inline]] inline Stop Kernel::runSlice(SliceRunner& runner, u32 index, Thread& t,
+                                                    u64 limit, bool polls) {
+  HardwareThread& slot = slots_[index];
+  HartState& s = t.hart().state();
+  const u64 before = s.cycle;
+  const Stop stop = polls ? runPolling(runner, t, limit) : runner.runSlice(t, limit);
+  t.busy_cycles += s.cycle - before;
+  process_busy_cycles_ += s.cycle - before;
+  slot.clock = s.cycle;
+  if (stop.reason != StopReason::kBudget && stop.reason != StopReason::kObserver) {
+    handleStop(t, stop);
+  }
+  if (cpu_timers_armed_) checkCpuTimers(s.cycle);
+  if (polls && !parked_.empty()) wakeChangedPolls(s.cycle);
+  return stop;
+}
+
+[[gnu::always_inline]] inline void Kernel::placeSlot(u32 index, Thread& t, bool turn_ends) {
+  HardwareThread& slot = slots_[index];
+  auto& queue = slot.queue;
+  if (queue.size() == 1 && slot.front == &t) {
+    // (refreshSlot without reading the queue, whose front is the same: the common case.)
+    ready_.set(index, SlotKey{std::max(slot.clock, t.clock()), slot.last_run});
+  } else {
+    // Guest threads sharing a hardware thread take turns.
+    if (turn_ends && queue.size() > 1 && queue.front() == &t) {
+      queue.erase(queue.begin());
+      queue.push_back(&t);
+    }
+    refreshSlot(index);
+  }
+}
+
+bool Kernel::resumeCut(SliceRunner& runner, u64 best_start, u64 next_event) {
+  // The hook or the pause comes first (every thread is at its cycle or later).
+  if (next_hook_ <= best_start && next_hook_ <= next_event) return false;
+  if (pause_at_ <= best_start && pause_at_ <= next_event) return false;
+  const CutSlice cut = *cut_;
+  cut_.reset();
+  Thread& t = *cut.thread;
+  // Unless its thread must now take a signal (a counter interrupt raised at the cut: as after
+  // a slice that stopped for it, it is picked).
+  if (t.exited || t.wait != WaitKind::kNone || !t.pending.empty() || !process_pending_.empty() ||
+      slots_[cut.index].front != &t) {
+    return false;
+  }
+  // (Bounded by what may have come since: an event, such as another node's packet arriving
+  // during a pause.)
+  const u64 own = std::min(cut.limit, next_event);
+  const u64 limit = std::min({own, next_hook_ - 1, pause_at_ - 1});
+  const Stop stop = runSlice(runner, cut.index, t, limit, false);
+  const bool cut_again = isCut(stop, t, limit, own);
+  if (cut_again) {
+    cut_ = cut;
+  } else {
+    endSlice(t, cut.instret_start);
+  }
+  placeSlot(cut.index, t, !cut_again);
+  return true;
+}
+
 void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressFn& progress) {
   const u64 quantum = config_.params.quantum;
   const u64 lookahead = config_.params.lookahead;
@@ -710,31 +787,8 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
     const u32 best_index = ready_.min();
     const u64 best_start = best_index == MinTree::kNone ? ~u64{0} : ready_.key(best_index).time;
     const u64 next_event = nextEventTime();
-    // (Every thread is at B or later and has done nothing at B: slices end before it.)
-    const bool hook_due = next_hook_ <= best_start && next_hook_ <= next_event;
-    const bool pause_due = pause_at_ <= best_start && pause_at_ <= next_event;
-    if (cut_ && !hook_due && !pause_due) {
-      // The cut slice goes on (see CutSlice), unless its thread must now take a signal (a
-      // counter interrupt raised at the cut: as a slice that stopped for it, it is picked).
-      const CutSlice cut = *cut_;
-      cut_.reset();
-      Thread& t = *cut.thread;
-      if (!t.exited && t.wait == WaitKind::kNone && t.pending.empty() && process_pending_.empty() &&
-          slots_[cut.index].front == &t) {
-        // (Bounded by what may have come since: an event, such as another node's packet
-        // arriving during a pause.)
-        const u64 own = std::min(cut.limit, next_event);
-        const u64 limit = std::min({own, next_hook_ - 1, pause_at_ - 1});
-        const Stop stop = runSlice(runner, cut.index, t, limit, false);
-        const bool cut_again = isCut(stop, t, limit, own);
-        if (cut_again) {
-          cut_ = cut;
-        } else {
-          endSlice(t, cut.instret_start);
-        }
-        placeSlot(cut.index, t, !cut_again);
-        continue;
-      }
+    if (cut_) [[unlikely]] {
+      if (resumeCut(runner, best_start, next_event)) continue;
     }
     if (!fd_waiters_.empty() && !cut_) {
       // Threads waiting on a guest pipe that another thread has since written (or read).
@@ -762,13 +816,14 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       terminate(std::move(term));
       break;
     }
-    if (hook_due) {
+    if (next_hook_ <= best_start && next_hook_ <= next_event) {
+      // Every thread is at B or later and has done nothing at B (slices end before it).
       const u64 at = next_hook_;
       const u64 next = timed_hook_(at);
       next_hook_ = next == ~u64{0} ? next : std::max(next, at + 1);
       continue;
     }
-    if (pause_due) break;
+    if (pause_at_ <= best_start && pause_at_ <= next_event) break;
     if (best_index == MinTree::kNone || next_event <= best_start) {
       std::pop_heap(events_.begin(), events_.end(), std::greater<>());
       const Event e = events_.back();
@@ -834,63 +889,22 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
     }
     const u64 limit = std::min({own, next_hook_ - 1, pause_at_ - 1});
     const u64 instret_start = s.instret;
-    const Stop stop = runSlice(runner, best_index, t, limit, polls);
-    // A cut whose hook or pause can come next (every other thread is past the limit): the
-    // slice goes on after it (CutSlice). (Otherwise, as with a lookahead or in the quantum
-    // order, other threads run before the hook: the slice ends here.)
-    const bool cut = interleaving == Interleaving::kEarliestFirst && others > limit &&
-                     isCut(stop, t, limit, own);
-    if (cut) {
-      cut_ = CutSlice{best_index, &t, own, instret_start};
+    // A slice the hook or the pause cuts, when it can come next (every other thread is past the
+    // limit), goes on after it (CutSlice). (Otherwise, as with a lookahead or in the quantum
+    // order, other threads run before the hook: the slice ends there.)
+    if (limit < own && interleaving == Interleaving::kEarliestFirst && others > limit)
+        [[unlikely]] {
+      const Stop stop = runSlice(runner, best_index, t, limit, polls);
+      if (isCut(stop, t, limit, own)) {
+        cut_ = CutSlice{best_index, &t, own, instret_start};
+        placeSlot(best_index, t, false);
+        continue;
+      }
     } else {
-      endSlice(t, instret_start);
+      runSlice(runner, best_index, t, limit, polls);
     }
-    placeSlot(best_index, t, !cut);
-  }
-}
-
-bool Kernel::isCut(const Stop& stop, const Thread& t, u64 limit, u64 own) const {
-  // (A slice that reached its limit stops before an instruction that issues after it, at
-  // whose cycle the thread's clock then stands.)
-  return limit < own && !finished() && !t.exited && t.wait == WaitKind::kNone &&
-         (stop.reason == StopReason::kBudget || stop.reason == StopReason::kObserver) &&
-         t.hart().state().cycle > limit;
-}
-
-void Kernel::endSlice(const Thread& t, u64 instret_start) {
-  ++stats_.slices;
-  if (t.hart().state().instret == instret_start) ++stats_.empty_slices;
-}
-
-Stop Kernel::runSlice(SliceRunner& runner, u32 index, Thread& t, u64 limit, bool polls) {
-  HardwareThread& slot = slots_[index];
-  HartState& s = t.hart().state();
-  const u64 before = s.cycle;
-  const Stop stop = polls ? runPolling(runner, t, limit) : runner.runSlice(t, limit);
-  t.busy_cycles += s.cycle - before;
-  process_busy_cycles_ += s.cycle - before;
-  slot.clock = s.cycle;
-  if (stop.reason != StopReason::kBudget && stop.reason != StopReason::kObserver) {
-    handleStop(t, stop);
-  }
-  if (cpu_timers_armed_) checkCpuTimers(s.cycle);
-  if (polls && !parked_.empty()) wakeChangedPolls(s.cycle);
-  return stop;
-}
-
-void Kernel::placeSlot(u32 index, Thread& t, bool turn_ends) {
-  HardwareThread& slot = slots_[index];
-  auto& queue = slot.queue;
-  if (queue.size() == 1 && slot.front == &t) {
-    // (refreshSlot without reading the queue, whose front is the same: the common case.)
-    ready_.set(index, SlotKey{std::max(slot.clock, t.clock()), slot.last_run});
-  } else {
-    // Guest threads sharing a hardware thread take turns.
-    if (turn_ends && queue.size() > 1 && queue.front() == &t) {
-      queue.erase(queue.begin());
-      queue.push_back(&t);
-    }
-    refreshSlot(index);
+    endSlice(t, instret_start);
+    placeSlot(best_index, t, true);
   }
 }
 

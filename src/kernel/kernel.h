@@ -508,6 +508,9 @@ class Kernel : public MemoryDevice, public TouchListener {
   // Whether a slice that stopped with `stop` was cut by `limit` where its own limit was `own`
   // (`own` without the timed hook and the pause point): see CutSlice.
   bool isCut(const Stop& stop, const Thread& t, u64 limit, u64 own) const;
+  // run()'s step while a cut slice waits (CutSlice): runs it on, unless the hook or the pause
+  // comes first or the slice cannot go on (then the cut is dropped). Returns whether it ran.
+  bool resumeCut(SliceRunner& runner, u64 best_start, u64 next_event);
   // Counts a slice that ended (KernelStats::slices, empty_slices).
   void endSlice(const Thread& t, u64 instret_start);
   // Hardware thread `index`'s place in the order after `t` ran on it; `turn_ends`: a thread
@@ -664,18 +667,6 @@ class Kernel : public MemoryDevice, public TouchListener {
   u64 next_hook_ = ~u64{0};                     // the timed hook's next call (setTimedHook)
   std::function<u64(u64)> timed_hook_;
   u64 pause_at_ = ~u64{0};  // see setPausePoint
-  // A slice that the timed hook or the pause point alone cut short (run(), earliest-first
-  // order). At a tie a running thread goes on (it issues up to its limit, the others' clock),
-  // while a picked one waits for those that ran less recently: so its thread goes on, after the
-  // hook or the pause, with the limit it would have had, before anything else, and sampling a
-  // run or pausing it between windows changes nothing in it.
-  struct CutSlice {
-    u32 index = 0;  // its hardware thread
-    Thread* thread = nullptr;
-    u64 limit = 0;          // the slice's limit without the hook and the pause point
-    u64 instret_start = 0;  // (for the empty-slice statistic: one slice, counted at its end)
-  };
-  std::optional<CutSlice> cut_;
   bool outside_wakes_ = false;
   bool waiting_outside_ = false;
   std::map<u64, std::function<void(u64)>> outside_actions_;  // at(), by key
@@ -698,8 +689,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   std::vector<SigInfo> process_pending_;
   std::array<IntervalTimer, 3> itimers_{};  // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
   std::vector<PosixTimer> posix_timers_;
-  u64 sigreturn_trampoline_ = 0;  // guest address of `li a7, 139; ecall`
-  bool cpu_timers_armed_ = false;
+  u64 sigreturn_trampoline_ = 0;   // guest address of `li a7, 139; ecall`
+  bool cpu_timers_armed_ = false;  // some CPU-time timer is armed (checked every slice)
   probe::Bus* bus_ = nullptr;
   DeviceChain device_chain_;           // every provider added
   DeviceProvider* devices_ = nullptr;  // the chain once one is added
@@ -707,7 +698,19 @@ class Kernel : public MemoryDevice, public TouchListener {
     u64 start, length;
     int device;
   };
-  std::vector<DeviceWindow> device_windows_;  // some CPU-time timer is armed (checked every slice)
+  std::vector<DeviceWindow> device_windows_;
+  // A slice that the timed hook or the pause point alone cut short (run(), earliest-first
+  // order). At a tie a running thread goes on (it issues up to its limit, the others' clock),
+  // while a picked one waits for those that ran less recently: so its thread goes on, after the
+  // hook or the pause, with the limit it would have had, before anything else, and sampling a
+  // run or pausing it between windows changes nothing in it.
+  struct CutSlice {
+    u32 index = 0;  // its hardware thread
+    Thread* thread = nullptr;
+    u64 limit = 0;          // the slice's limit without the hook and the pause point
+    u64 instret_start = 0;  // (for the empty-slice statistic: one slice, counted at its end)
+  };
+  std::optional<CutSlice> cut_;  // (last: the scheduler's hot fields keep their lines)
 };
 
 }  // namespace hpm
