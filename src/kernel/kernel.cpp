@@ -751,10 +751,13 @@ bool Kernel::resumeCut(SliceRunner& runner, u64 best_start, u64 next_event) {
   const CutSlice cut = *cut_;
   cut_.reset();
   Thread& t = *cut.thread;
-  // Unless its thread must now take a signal (a counter interrupt raised at the cut: as after
-  // a slice that stopped for it, it is picked).
-  if (t.exited || t.wait != WaitKind::kNone || !t.pending.empty() || !process_pending_.empty() ||
+  // Unless its thread must now take a signal (a counter interrupt raised at the cut): the slice
+  // ends there, as one that stopped for it, and the thread is picked again. (Only the hook or
+  // the pause ran since the cut: the thread is still its hardware thread's running one.)
+  if (!t.pending.empty() || !process_pending_.empty() || t.exited || t.wait != WaitKind::kNone ||
       slots_[cut.index].front != &t) {
+    endSlice(t, cut.instret_start);
+    if (slots_[cut.index].front == &t) placeSlot(cut.index, t, true);
     return false;
   }
   // (Bounded by what may have come since: an event, such as another node's packet arriving
