@@ -354,7 +354,6 @@ struct TimingObserver {
         sim.publishDataEvents(hw, d, addr, state);
       }
     }
-    if constexpr (kMode == RunMode::kWarmup) at = state.cycle;  // (it issues at its clock)
     const timing::IssueCost& cost = kMode == RunMode::kWarmup
                                         ? model.warmup(hw, d, pc, addr)
                                         : model.issue(hw, d, pc, next_pc, addr, at);
@@ -369,7 +368,9 @@ struct TimingObserver {
       for (std::size_t i = 0; i < timing::kStallCount; ++i) regions.stalls[i] += cost.stalls[i];
     }
     if (isRegionBegin(d) || isRegionEnd(d)) [[unlikely]] {
-      sim.regionMarker(thread, d, at, state.cycle);
+      // (The warm-up issues at the clock before the instruction: `at` is not kept there.)
+      const Cycle issued = kMode == RunMode::kWarmup ? state.cycle - cost.cycles : at;
+      sim.regionMarker(thread, d, issued, state.cycle);
       in_region = sim.in_region[thread.tid()] != 0;
     }
     if constexpr (kMode == RunMode::kProfile) {

@@ -46,20 +46,23 @@ std::vector<std::string> environment(const fs::path& dir) {
           "TMPDIR=" + dir.string()};
 }
 
+// mpirun with `hosts` processes, then `program` (its arguments follow). (--noprefix: mpirun
+// started by its full path would otherwise add its directory to PATH and LD_LIBRARY_PATH, which
+// the guest would see.) `slow_kill`: mpirun kills the processes odls_base_sigkill_timeout
+// seconds after its SIGTERM (after Ctrl-C, or when a process ended), 1 by default, and waits
+// that long in any case; 3 lets hpmsim write its results on a loaded machine too.
+std::vector<std::string> underMpirun(int hosts, const std::string& program, bool slow_kill) {
+  std::vector<std::string> argv = {kMpirun, "--noprefix", "--oversubscribe"};
+  if (slow_kill) argv.insert(argv.end(), {"--mca", "odls_base_sigkill_timeout", "3"});
+  argv.insert(argv.end(), {"-np", std::to_string(hosts), program});
+  return argv;
+}
+
 // hpmsim with `args`, alone (hosts 0) or under mpirun with `hosts` processes.
 RunResult hpmsim(int hosts, const std::vector<std::string>& args, const fs::path& dir,
                  hpm::test::Interrupt interrupt = {}) {
-  std::vector<std::string> argv;
-  // (--noprefix: mpirun started by its full path would otherwise add its directory to PATH
-  // and LD_LIBRARY_PATH, which the guest would see.)
-  if (hosts > 0) argv = {kMpirun, "--noprefix", "--oversubscribe", "-np", std::to_string(hosts)};
-  // (After Ctrl-C mpirun kills the processes odls_base_sigkill_timeout seconds after SIGTERM,
-  // 1 by default, and waits that long in any case: 3 s lets hpmsim write its results on a
-  // loaded machine too.)
-  if (hosts > 0 && interrupt.signo != 0) {
-    argv.insert(argv.begin() + 1, {"--mca", "odls_base_sigkill_timeout", "3"});
-  }
-  argv.push_back(kHpmsim);
+  std::vector<std::string> argv =
+      hosts > 0 ? underMpirun(hosts, kHpmsim, interrupt.signo != 0) : std::vector{kHpmsim};
   argv.insert(argv.end(), args.begin(), args.end());
   return hpm::test::runProcess(argv, environment(dir), "", dir, kTimeout, 64u << 20, interrupt);
 }
@@ -244,19 +247,11 @@ TEST(HostProcesses, AHostProcessThatDiesEndsTheRunWithAMessageNamingItsRankAndNo
 }
 
 // The link between host processes alone (host_link_driver.cpp) under mpirun with `hosts`
-// processes. (mpirun sends SIGKILL 3 s after its SIGTERM, here 2 s after a host that works
+// processes. (mpirun's SIGKILL comes 3 s after its SIGTERM, here 2 s after a host that works
 // has given its message: one that hangs in an exchange is ended without it, and the test sees
 // that.)
 RunResult hostLinkDriver(int hosts, const std::vector<std::string>& args, const fs::path& dir) {
-  std::vector<std::string> argv = {kMpirun,
-                                   "--noprefix",
-                                   "--oversubscribe",
-                                   "--mca",
-                                   "odls_base_sigkill_timeout",
-                                   "3",
-                                   "-np",
-                                   std::to_string(hosts),
-                                   HPM_TEST_HOST_LINK_DRIVER};
+  std::vector<std::string> argv = underMpirun(hosts, HPM_TEST_HOST_LINK_DRIVER, true);
   argv.insert(argv.end(), args.begin(), args.end());
   return hpm::test::runProcess(argv, environment(dir), "", dir, kTimeout, 1u << 20);
 }
