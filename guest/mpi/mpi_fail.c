@@ -1,8 +1,10 @@
 /* Faults of a many-node job, for the cluster's tests: `exit R S` makes rank R exit with status S
  * after a barrier while the others wait for a message that never comes (the job must end with
  * status S); `deadlock` makes every rank wait for a message nobody sends; `abort R` calls
- * MPI_Abort(MPI_COMM_WORLD, 3) on rank R. */
+ * MPI_Abort(MPI_COMM_WORLD, 3) on rank R; `unmapped R` makes rank R send rank 0 a message from a
+ * buffer that is not mapped (MPI's default error handler ends the job: MPI_ERR_BUFFER). */
 #include <mpi.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,11 @@ int main(int argc, char** argv) {
     exit(argc > 3 ? atoi(argv[3]) : 1);
   }
   if (strcmp(what, "abort") == 0 && rank == who) MPI_Abort(MPI_COMM_WORLD, 3);
+  if (strcmp(what, "unmapped") == 0 && rank == who) {
+    /* (Past the end of the guest's address space, 256 GiB: never mapped.) */
+    MPI_Send((const void*)(uintptr_t)0x5000000000ull, 1000, MPI_INT, 0, 42, MPI_COMM_WORLD);
+    printf("rank %d: the send from an unmapped buffer returned\n", rank);
+  }
   int x = 0;
   MPI_Recv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 42, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   MPI_Finalize();

@@ -220,6 +220,8 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
         c.wrote[n] = 0;
         c.drain(n, false);
       }
+      // (A node that ended takes every packet: the cluster drops them.)
+      mine.rooms.emplace_back(n, k.finished() ? ~u64{0} : c.units[n]->receptionRoom());
       if (!k.finished()) {
         mine.all_done = false;
         mine.all_waiting = mine.all_waiting && k.waitingOutside();
@@ -238,11 +240,18 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
     if (all.all_done || all.failure) break;
     const bool delivered = deliver(c.network.advance(end + inject));
     window = end;
+    const auto backlogs = [&c](Cycle at) {
+      for (u32 n = c.local.first; n < c.local.last; ++n) {
+        c.units[n]->setNetworkBacklog(c.network.sourceBytes(n), at);
+      }
+    };
+    backlogs(window);
     if (!all.all_waiting || delivered) continue;
     // Every live node waits for a packet: nothing can be injected until one lands, so the
     // network may run ahead to the first landing, and the nodes' next window start there.
     std::vector<Delivery> first;
-    while (first.empty() && !c.network.idle()) {
+    // (Packets held at a destination with no room make no event: nothing moves them.)
+    while (first.empty() && !c.network.idle() && c.network.nextStep() != ~Cycle{0}) {
       first = c.network.advance(c.network.nextStep() + 1);
     }
     if (first.empty()) {
@@ -259,6 +268,7 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
     window = std::max(window, first.front().when);
     deliver(std::move(first));
     deliver(c.network.advance(window + inject));
+    backlogs(window);
   }
   for (u32 n = c.local.first; n < c.local.last; ++n) c.drain(n, true);
   c.gatherResults(node_result);

@@ -49,6 +49,8 @@ struct WindowNews {
   std::optional<Failure> failure;
   std::string out, err;         // its nodes' output lines (for host 0)
   std::vector<Packet> packets;  // what its nodes injected, in node and injection order
+  // Per node of its own: the bytes its message unit can take in the next window.
+  std::vector<std::pair<u32, u64>> rooms;
 };
 
 // A node's results after the run, recorded where it ran.

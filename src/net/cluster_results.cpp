@@ -67,6 +67,7 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
     out += n.out;
     err += n.err;
     for (Packet& p : n.packets) network.inject(std::move(p));
+    for (const auto& [node, room] : n.rooms) network.setReceptionRoom(node, room);
   };
   if (link == nullptr) {
     absorb(mine);
@@ -87,6 +88,11 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
       w.bytes(h == 0 ? mine.err : "");
       w.put(u64{mine.packets.size()});
       for (const Packet& p : mine.packets) putPacket(w, p, block.contains(p.dst));
+      w.put(u64{mine.rooms.size()});
+      for (const auto& [node, room] : mine.rooms) {
+        w.put(node);
+        w.put(room);
+      }
       to[h] = w.take();
     }
     std::vector<std::string> from = link->exchange(std::move(to));
@@ -105,6 +111,11 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
       n.err = r.bytes();
       n.packets.resize(r.get<u64>());
       for (Packet& p : n.packets) p = getPacket(r);
+      n.rooms.resize(r.get<u64>());
+      for (auto& [node, room] : n.rooms) {
+        node = r.get<u32>();
+        room = r.get<u64>();
+      }
       absorb(n);
     }
   }
@@ -210,6 +221,14 @@ void Cluster::Impl::visitUnit(stats::Visitor& v, const MessageUnit& unit) const 
   v.counter("remote_gets", s.remote_gets,
             "Remote-get packets whose descriptors it injected (PEVT_MU_RGET_PKT_RCV)");
   v.counter("reserved_writes", s.reserved_writes, "Writes to offsets with no register");
+  v.counter("ring_overflows", s.ring_overflows,
+            "Descriptors posted beyond the injection ring's room (refused unread)");
+  v.counter("payload_faults", s.payload_faults,
+            "Packets whose payload was unmapped after its descriptor was checked (sent as zeros)");
+  v.counter("injection_stalls", s.injection_stalls,
+            "Times the injection port waited for room in the network's queue or this node's own");
+  v.counter("most_held_bytes", s.most_held_bytes,
+            "The most bytes of packets held at once for the reception FIFO");
   v.beginList("sent_to");
   for (u32 d = 0; d < s.packets_to.size(); ++d) {
     if (s.packets_to[d] == 0) continue;
@@ -302,6 +321,9 @@ void Cluster::visitStats(stats::Visitor& v) const {
   v.counter("buffer_waits", c.network.bufferWaits(),
             "Hops at which a packet found its link free but no room in the next router's buffer "
             "(back-pressure)");
+  v.counter("reception_holds", c.network.receptionHolds(),
+            "Packets that waited at their destination's router for room in its message unit "
+            "(back-pressure from a reception FIFO not drained)");
   v.beginList("links");
   const Torus& torus = c.network.torus();
   for (u32 l = 0; l < c.network.links().size(); ++l) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <utility>
 
 #include "kernel/kernel.h"
 
@@ -119,119 +120,227 @@ u64 MessageUnit::readRegister(int, u64 offset) {
 void MessageUnit::writeRegister(int, u64 offset, u64 value) {
   switch (offset) {
     case kInjBase: inj_base_ = value; return;
-    case kInjEntries: inj_entries_ = value; return;
+    case kInjEntries: inj_entries_ = std::min(value, kMaxRingEntries); return;
     case kInjTail:
-      if (value > inj_tail_) inject(value, now_());
+      if (value > inj_tail_) post(value, now_());
       return;
     case kRecBase: rec_base_ = value & ~(kChunk - 1); return;
     case kRecBytes: rec_bytes_ = value & ~(kChunk - 1); return;
     case kRecTailAddr: rec_tail_addr_ = value & ~u64{7}; return;
-    case kRecHead:
+    case kRecHead: {
+      const Cycle now = now_();
       rec_head_ = std::min(std::max(value, rec_head_), rec_tail_);
-      store(now_());
+      store(now);
+      if (stalled_ && !pump_pending_) {
+        // (A packet to this node waited for the room this made.)
+        not_before_ = std::max(not_before_, now);
+        pump(now);
+      }
       return;
+    }
     default: ++stats_.reserved_writes; return;
   }
 }
 
 u64 MessageUnit::doneBy(Cycle now) const {
-  return static_cast<u64>(std::upper_bound(done_at_.begin(), done_at_.end(), now) -
-                          done_at_.begin());
+  const auto it = std::upper_bound(done_.begin(), done_.end(), now,
+                                   [](Cycle t, const DoneRun& r) { return t < r.at; });
+  return it == done_.begin() ? done_base_ : std::prev(it)->end;
 }
 
-void MessageUnit::inject(u64 upto, Cycle now) {
+void MessageUnit::done(Cycle at, u64 count) {
+  const u64 end = (done_.empty() ? done_base_ : done_.back().end) + count;
+  if (!done_.empty() && done_.back().at == at) {
+    done_.back().end = end;
+  } else {
+    done_.push_back({at, end});
+  }
+  // Runs that can no longer matter fold into the base: a descriptor more than a ring behind the
+  // tail was done when the tail passed it (post() keeps at most a ring undone).
+  while (done_.size() > 2 * kMaxRingEntries) {
+    done_base_ = done_.front().end;
+    done_.pop_front();
+  }
+}
+
+void MessageUnit::refuse(u64 count, Cycle now) {
+  stats_.descriptor_errors += count;
+  if (!queue_.empty() && queue_.back().refused != 0) {
+    queue_.back().refused += count;  // (done together: at the same cycle)
+    return;
+  }
+  Queued q;
+  q.posted = now;
+  q.refused = count;
+  queue_.push_back(q);
+}
+
+void MessageUnit::post(u64 upto, Cycle now) {
   GuestMemory& memory = kernel_.memory();
-  for (; inj_tail_ < upto; ++inj_tail_) {
-    std::array<u8, kDescriptorBytes> d{};
-    std::optional<Cycle> done;
-    const u64 at = inj_entries_ == 0 ? 0 : inj_base_ + inj_tail_ % inj_entries_ * kDescriptorBytes;
-    if (inj_entries_ != 0 && memory.read(at, d.data(), d.size())) {
-      touched(at, kDescriptorBytes, now, false);
-      done = injectOne(d, now);
-    } else {
-      ++stats_.descriptor_errors;
+  const u64 undone = inj_tail_ - doneBy(now);
+  const u64 room = inj_entries_ > undone ? inj_entries_ - undone : 0;
+  const u64 take = std::min(upto - inj_tail_, room);
+  for (u64 i = 0; i < take; ++i, ++inj_tail_) {
+    std::array<u8, kDescriptorBytes> bytes{};
+    const u64 at = inj_base_ + inj_tail_ % inj_entries_ * kDescriptorBytes;
+    if (!memory.read(at, bytes.data(), bytes.size())) {
+      refuse(1, now);
+      continue;
     }
-    // (A refused descriptor is done at once and sends nothing.)
-    done_at_.push_back(done ? *done : std::max(now, done_at_.empty() ? 0 : done_at_.back()));
+    touched(at, kDescriptorBytes, now, false);
+    const auto d = parse(bytes);
+    if (const u64* why = std::get_if<u64>(&d)) {
+      // (The poster learns why from the descriptor itself: libmpi turns it into an MPI error.)
+      const u64 status_at = at + kDescriptorBytes - 8;
+      if (memory.write(status_at, why, 8)) touched(status_at, 8, now, true);
+      refuse(1, now);
+      continue;
+    }
+    Queued q;
+    q.d = std::get<Descriptor>(d);
+    q.ready = now + params_.injection_cycles;
+    q.posted = now;
+    queue_.push_back(q);
   }
+  if (upto > inj_tail_) {
+    // (Beyond the ring's room: not descriptors the unit can read.)
+    stats_.ring_overflows += upto - inj_tail_;
+    refuse(upto - inj_tail_, now);
+    inj_tail_ = upto;
+  }
+  pump(now);
 }
 
-std::optional<Cycle> MessageUnit::injectOne(std::span<const u8, kDescriptorBytes> d, Cycle now) {
-  u32 dest = 0, flags = 0;
-  u64 payload_addr = 0, payload_bytes = 0, put_addr = 0, counter_addr = 0;
-  std::memcpy(&dest, d.data(), 4);
-  std::memcpy(&flags, d.data() + 4, 4);
-  std::memcpy(&payload_addr, d.data() + 8, 8);
-  std::memcpy(&payload_bytes, d.data() + 16, 8);
-  std::memcpy(&put_addr, d.data() + 40, 8);
-  std::memcpy(&counter_addr, d.data() + 48, 8);
-  const bool dynamic = (flags & kFlagDynamic) != 0, priority = (flags & kFlagPriority) != 0;
-  const bool system = (flags & kFlagSystem) != 0;
-  const u8 type = static_cast<u8>(flags >> 2 & 3);
-  // (At most 4 GiB per descriptor: the length is checked before the copy is made.)
-  if (dest >= torus_.nodes() || payload_bytes > (u64{1} << 32) || (flags & ~u32{0x1f}) != 0 ||
-      int{dynamic} + int{priority} + int{system} > 1 || type > kRemoteGet ||
-      (type == kRemoteGet && (payload_bytes == 0 || payload_bytes % kDescriptorBytes != 0))) {
-    ++stats_.descriptor_errors;
-    return std::nullopt;
+std::variant<MessageUnit::Descriptor, u64> MessageUnit::parse(
+    std::span<const u8, kDescriptorBytes> b) {
+  Descriptor d;
+  u32 flags = 0;
+  std::memcpy(&d.dest, b.data(), 4);
+  std::memcpy(&flags, b.data() + 4, 4);
+  std::memcpy(&d.payload, b.data() + 8, 8);
+  std::memcpy(&d.bytes, b.data() + 16, 8);
+  std::memcpy(d.software.data(), b.data() + 24, kHeaderSoftwareBytes);
+  std::memcpy(&d.put, b.data() + 40, 8);
+  std::memcpy(&d.counter, b.data() + 48, 8);
+  d.dynamic = (flags & kFlagDynamic) != 0;
+  d.priority = (flags & kFlagPriority) != 0;
+  d.system = (flags & kFlagSystem) != 0;
+  d.type = static_cast<u8>(flags >> 2 & 3);
+  // (At most 4 GiB per descriptor, and its payload readable as a whole before any of it is.)
+  if (d.dest >= torus_.nodes() || d.bytes > (u64{1} << 32) || (flags & ~u32{0x1f}) != 0 ||
+      int{d.dynamic} + int{d.priority} + int{d.system} > 1 || d.type > kRemoteGet ||
+      (d.type == kRemoteGet && (d.bytes == 0 || d.bytes % kDescriptorBytes != 0))) {
+    return kRefusedFields;
   }
-  std::vector<u8> payload(payload_bytes);
-  if (!kernel_.memory().read(payload_addr, payload.data(), payload.size())) {
-    ++stats_.descriptor_errors;
-    return std::nullopt;
+  if (!kernel_.memory().accessible(d.payload, d.bytes, GuestMemory::kRead)) {
+    return kRefusedPayload;
   }
-  Cycle at = std::max(now + params_.injection_cycles, inject_free_);
-  // A remote get's descriptors travel whole: packets of whole descriptors.
-  const u64 most = type == kRemoteGet
-                       ? std::max(kDescriptorBytes,
-                                  params_.max_payload_bytes / kDescriptorBytes * kDescriptorBytes)
-                       : params_.max_payload_bytes;
-  u64 offset = 0;
-  do {
-    const u64 n = std::min(most, payload_bytes - offset);
+  return d;
+}
+
+void MessageUnit::setNetworkBacklog(u64 backlog, Cycle now) {
+  backlog_room_ = kBacklogBytes - std::min(kBacklogBytes, backlog);
+  if (!stalled_ || pump_pending_) return;
+  not_before_ = std::max(not_before_, now);
+  pump(now);
+}
+
+void MessageUnit::pump(Cycle now) {
+  if (pump_pending_) return;  // (the next packet's time has not come)
+  const bool was_stalled = std::exchange(stalled_, false);
+  while (!queue_.empty()) {
+    Queued& q = queue_.front();
+    if (q.refused != 0) {
+      // (A refused descriptor is done at once, after those before it, and sends nothing.)
+      last_done_ = std::max(q.posted, last_done_);
+      done(last_done_, q.refused);
+      queue_.pop_front();
+      continue;
+    }
+    const Descriptor& d = q.d;
+    // A remote get's descriptors travel whole: packets of whole descriptors.
+    const u64 most = d.type == kRemoteGet
+                         ? std::max(kDescriptorBytes,
+                                    params_.max_payload_bytes / kDescriptorBytes * kDescriptorBytes)
+                         : params_.max_payload_bytes;
+    const u64 n = std::min(most, d.bytes - q.offset);
+    const u64 size = params_.header_bytes + roundUp(n, kChunk);
+    const Cycle entry = std::max({q.ready, port_free_, not_before_ + params_.injection_cycles});
+    const Cycle make = entry - params_.injection_cycles;
+    if (make > now) {
+      pump_pending_ = true;
+      kernel_.at(make, [this](Cycle t) {
+        pump_pending_ = false;
+        pump(t);
+      });
+      return;
+    }
+    const bool self = d.dest == node_;
+    if (self ? heldBytes() + size > kHoldBytes : size > backlog_room_) {
+      // The network's queue (or this node's own reception) is full: the port waits for the
+      // next window (or for REC_HEAD).
+      stalled_ = true;
+      if (!was_stalled) ++stats_.injection_stalls;
+      return;
+    }
     Packet p;
     p.src = node_;
-    p.dst = dest;
+    p.dst = d.dest;
     p.seq = packet_seq_++;
-    p.entered = at;
-    p.dynamic = dynamic;
-    p.priority = priority;
-    p.system = system;
-    p.type = type;
-    p.bytes.assign(params_.header_bytes + roundUp(n, kChunk), 0);
+    p.entered = entry;
+    p.dynamic = d.dynamic;
+    p.priority = d.priority;
+    p.system = d.system;
+    p.type = d.type;
+    p.bytes.assign(size, 0);
     const u32 src32 = node_, n32 = static_cast<u32>(n);
     std::memcpy(p.bytes.data(), &src32, 4);
     std::memcpy(p.bytes.data() + 4, &n32, 4);
-    std::memcpy(p.bytes.data() + 8, &offset, 8);
-    if (type == kDirectPut) {
-      std::memcpy(p.bytes.data() + 16, &put_addr, 8);
-      std::memcpy(p.bytes.data() + 24, &counter_addr, 8);
+    std::memcpy(p.bytes.data() + 8, &q.offset, 8);
+    if (d.type == kDirectPut) {
+      std::memcpy(p.bytes.data() + 16, &d.put, 8);
+      std::memcpy(p.bytes.data() + 24, &d.counter, 8);
     } else {
-      std::memcpy(p.bytes.data() + 16, d.data() + 24, kHeaderSoftwareBytes);
+      std::memcpy(p.bytes.data() + 16, d.software.data(), kHeaderSoftwareBytes);
     }
-    if (n != 0) std::memcpy(p.bytes.data() + params_.header_bytes, payload.data() + offset, n);
+    if (n != 0 &&
+        !kernel_.memory().read(d.payload + q.offset, p.bytes.data() + params_.header_bytes, n)) {
+      ++stats_.payload_faults;  // (unmapped since it was posted: the packet carries zeros)
+    }
     // The unit stores one packet after another for the network at the link's rate; a packet
     // is stored (counted) when its last byte is.
-    const u64 hold = link_cycles_(p.bytes.size());
-    at += hold;
-    const bool last = offset + n == payload_bytes;
+    const Cycle at = entry + link_cycles_(size);
+    port_free_ = at;
+    const bool last = q.offset + n == d.bytes;
     // (Its payload is read from memory as it is stored: the caches see the read then.)
-    kernel_.at(at, [this, last, payload_bytes, from = payload_addr + offset, n](Cycle t) {
+    kernel_.at(at, [this, last, bytes = d.bytes, from = d.payload + q.offset, n](Cycle t) {
       touched(from, n, t, false);
-      stored(t, last, payload_bytes);
+      stored(t, last, bytes);
     });
-    ++stats_.packets_to[dest];
-    stats_.chunks_to[dest] += p.chunks();
-    if (dest == node_) {
+    ++stats_.packets_to[d.dest];
+    stats_.chunks_to[d.dest] += p.chunks();
+    if (self) {
       // Through the unit alone, as if over a link of the network's rate.
       receive(at + params_.reception_cycles, std::move(p));
     } else {
+      backlog_room_ -= size;
       send_(std::move(p));
     }
-    offset += n;
-  } while (offset < payload_bytes);
-  inject_free_ = at;
-  return at;
+    q.offset += n;
+    if (!last) continue;
+    if (q.ring) {
+      last_done_ = at;
+      done(at, 1);
+    } else {
+      --queued_remote_;
+    }
+    queue_.pop_front();
+    // (Room for held remote gets' descriptors: they join the queue now.)
+    while (!waiting_gets_.empty() && takeRemoteGet(now, waiting_gets_.front())) {
+      waiting_bytes_ -= waiting_gets_.front().bytes.size();
+      waiting_gets_.pop_front();
+    }
+  }
 }
 
 void MessageUnit::stored(Cycle when, bool last, u64 message_bytes) {
@@ -246,7 +355,42 @@ void MessageUnit::stored(Cycle when, bool last, u64 message_bytes) {
 }
 
 void MessageUnit::receive(Cycle when, Packet packet) {
-  kernel_.at(when, [this, p = std::move(packet)](Cycle t) mutable { land(t, std::move(p)); });
+  landing_bytes_ += packet.bytes.size();
+  stats_.most_held_bytes = std::max(stats_.most_held_bytes, heldBytes());
+  kernel_.at(when, [this, p = std::move(packet)](Cycle t) mutable {
+    landing_bytes_ -= p.bytes.size();
+    land(t, std::move(p));
+  });
+}
+
+void MessageUnit::hold(Packet p) {
+  waiting_bytes_ += p.bytes.size();
+  stats_.most_held_bytes = std::max(stats_.most_held_bytes, heldBytes());
+  (p.type == kRemoteGet ? waiting_gets_ : waiting_).push_back(std::move(p));
+}
+
+bool MessageUnit::takeRemoteGet(Cycle when, const Packet& p) {
+  u32 n = 0;
+  std::memcpy(&n, p.bytes.data() + 4, 4);
+  const u64 count = n / kDescriptorBytes;
+  if (queued_remote_ + count > kRemoteGetEntries) return false;
+  const u8* payload = p.bytes.data() + params_.header_bytes;
+  for (u64 i = 0; i < count; ++i) {
+    const auto d = parse(
+        std::span<const u8, kDescriptorBytes>(payload + i * kDescriptorBytes, kDescriptorBytes));
+    if (std::holds_alternative<u64>(d)) {
+      ++stats_.descriptor_errors;
+      continue;
+    }
+    Queued q;
+    q.d = std::get<Descriptor>(d);
+    q.ready = when + params_.injection_cycles;
+    q.posted = when;
+    q.ring = false;
+    queue_.push_back(q);
+    ++queued_remote_;
+  }
+  return true;
 }
 
 void MessageUnit::land(Cycle when, Packet p) {
@@ -285,12 +429,15 @@ void MessageUnit::land(Cycle when, Packet p) {
     case kRemoteGet:
       ++stats_.remote_gets;
       HPM_PROBE(bus, kMuRemoteGetPacketsReceived, 0, 1);
-      for (u32 at = 0; at + kDescriptorBytes <= n; at += kDescriptorBytes) {
-        injectOne(std::span<const u8, kDescriptorBytes>(payload + at, kDescriptorBytes), when);
+      // (Its descriptors join the port's queue, or wait in the unit for room there.)
+      if (!waiting_gets_.empty() || !takeRemoteGet(when, p)) {
+        hold(std::move(p));
+      } else {
+        pump(when);
       }
       return;
     default:
-      waiting_.push_back(std::move(p));
+      hold(std::move(p));
       store(when);
       if (!waiting_.empty()) ++stats_.fifo_full_waits;  // this packet found no room
       return;
@@ -322,6 +469,7 @@ void MessageUnit::store(Cycle when) {
     u32 n = 0;
     std::memcpy(&n, p.bytes.data() + 4, 4);
     stats_.bytes_received += n;
+    waiting_bytes_ -= size;
     waiting_.pop_front();
     stored = true;
   }

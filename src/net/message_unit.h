@@ -9,10 +9,12 @@
 //   0x028 MAX_PAYLOAD r   largest payload of a packet
 //   0x030 HEADER_BYTES r  bytes of a packet's header in the reception FIFO
 //   0x100 INJ_BASE    rw  guest address of the injection FIFO (64-byte descriptors)
-//   0x108 INJ_ENTRIES rw  its descriptors
+//   0x108 INJ_ENTRIES rw  its descriptors (at most kMaxRingEntries: a larger value reads back as
+//                         that)
 //   0x110 INJ_TAIL    rw  descriptors posted so far (a count; writing it injects the new ones)
 //   0x118 INJ_DONE    r   descriptors whose packets have all left for the network by now
-//   0x120 INJ_ERRORS  r   descriptors refused (destination not a node, payload unreadable)
+//   0x120 INJ_ERRORS  r   descriptors refused (destination not a node, payload unreadable, or
+//                         posted beyond the ring: see below)
 //   0x200 REC_BASE    rw  guest address of the reception FIFO (bytes, 32-byte aligned)
 //   0x208 REC_BYTES   rw  its size (a multiple of 32)
 //   0x210 REC_TAIL_ADDR rw guest address of a 64-bit word the unit writes its tail to (0: none)
@@ -22,11 +24,12 @@
 //
 // A descriptor (64 bytes): u32 destination node, u32 flags, u64 payload address, u64 payload
 // bytes, 16 bytes the unit copies into every memory-FIFO packet's header, u64 put address, u64
-// put counter address, 8 bytes zero. Flags: bit 0 dynamic routing, bit 1 the priority channel,
-// bit 4 the system channel (both deterministic routing; at most one of bits 0, 1 and 4), bits
-// 2-3 the packet type: 0 memory FIFO, 1 direct put, 2 remote get; other bits zero. A descriptor
-// breaking these rules is refused (INJ_ERRORS). The unit cuts the payload into packets of at most
-// MAX_PAYLOAD bytes (one packet when it is empty).
+// put counter address, a u64 status (zero when posted: the unit writes kRefusedFields or
+// kRefusedPayload there when it refuses a descriptor of the injection FIFO). Flags: bit 0 dynamic
+// routing, bit 1 the priority channel, bit 4 the system channel (both deterministic routing; at
+// most one of bits 0, 1 and 4), bits 2-3 the packet type: 0 memory FIFO, 1 direct put, 2 remote
+// get; other bits zero. A descriptor breaking these rules is refused (INJ_ERRORS). The unit cuts
+// the payload into packets of at most MAX_PAYLOAD bytes (one packet when it is empty).
 // - Memory FIFO: the packet lands in the destination's reception FIFO as a header of
 //   HEADER_BYTES (u32 source node, u32 payload bytes, u64 offset of the payload in its message,
 //   the descriptor's 16 bytes, zeros) and the payload, padded to 32 bytes. A packet that would
@@ -40,13 +43,34 @@
 //   destination's unit injects them as its own (typically a direct put back to the asker), at
 //   the packet's arrival; they do not move INJ_TAIL or INJ_DONE.
 // Sending to oneself goes through the unit without the network.
+//
+// The unit does only the work the hardware would, whatever the guest writes (docs/network.md,
+// "What the unit holds"):
+// - A write of INJ_TAIL posts the descriptors between the old and the new tail that the ring
+//   holds: at most INJ_ENTRIES may be posted and not yet done. Those the ring cannot hold (or
+//   all of them when INJ_ENTRIES is 0) are refused without being read: counted in INJ_ERRORS
+//   (and `ring_overflows`), done at once. Each posted descriptor is read and checked when it is
+//   posted (its payload readable as a whole): a refused one sends nothing.
+// - Packets are made one at a time, as the injection port takes them (injection_cycles before
+//   each enters the network), each reading its payload then: no host memory grows with a
+//   descriptor's size.
+// - The unit holds at most kHoldBytes of packets that its reception FIFO cannot take yet; the
+//   network delivers no more (Network::setReceptionRoom: the rest wait in the network, holding
+//   its buffers: back-pressure, as on the hardware). The network's queue of packets the unit
+//   stored but no link took yet is at most kBacklogBytes: the port waits for the next window
+//   when it is full.
+// - Descriptors from remote gets wait in the unit for the port, at most kRemoteGetEntries; a
+//   remote-get packet that finds them full is held as a packet the FIFO cannot take.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <deque>
 #include <functional>
 #include <optional>
 #include <span>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "base/types.h"
@@ -76,6 +100,10 @@ struct MessageUnitStats {
   u64 put_errors = 0;         // direct-put packets whose target was not writable (dropped)
   u64 remote_gets = 0;        // remote-get packets received (PEVT_MU_RGET_PKT_RCV)
   u64 reserved_writes = 0;    // writes to offsets with no register
+  u64 ring_overflows = 0;     // descriptors posted beyond the ring's room (refused unread)
+  u64 payload_faults = 0;     // packets whose payload became unreadable after the check (zeros)
+  u64 injection_stalls = 0;   // times the port waited for the network's queue (kBacklogBytes)
+  u64 most_held_bytes = 0;    // the most bytes the unit held for its reception FIFO at once
   // By destination node: packets and 32-byte chunks (header included) sent there.
   std::vector<u64> packets_to;
   std::vector<u64> chunks_to;
@@ -87,6 +115,16 @@ class MessageUnit final : public DeviceProvider {
   static constexpr u64 kDescriptorBytes = 64;
   static constexpr u64 kHeaderSoftwareBytes = 16;
   static constexpr u32 kSkip = 0xffffffff;
+  // A refused descriptor's status: a field is wrong (destination, flags, size), or its payload
+  // is not readable memory as a whole.
+  static constexpr u64 kRefusedFields = 1, kRefusedPayload = 2;
+  // The model's bounds (see above). The ring's size bounds the descriptors waiting for the port
+  // (4096 x 64 bytes: a 256 KiB ring); the two byte bounds are far above what a program that
+  // drains its FIFO reaches, so they change no result of such a program.
+  static constexpr u64 kMaxRingEntries = 4096;
+  static constexpr u64 kHoldBytes = u64{4} << 20;
+  static constexpr u64 kBacklogBytes = u64{4} << 20;
+  static constexpr u64 kRemoteGetEntries = 256;
 
   // `now` gives the cycle of the instruction making a register access; `send` takes packets
   // bound for other nodes (their `entered` set).
@@ -106,6 +144,14 @@ class MessageUnit final : public DeviceProvider {
   }
 
   const MessageUnitStats& stats() const { return stats_; }
+
+  // Bytes of packets the unit holds for its reception FIFO (waiting for room, or delivered and
+  // not yet landed): the network delivers no more than kHoldBytes less these (each window).
+  u64 heldBytes() const { return waiting_bytes_ + landing_bytes_; }
+  u64 receptionRoom() const { return kHoldBytes - std::min(kHoldBytes, heldBytes()); }
+  // At a window's start `now`: the network's queue holds `backlog` bytes of this unit's packets
+  // that no link took yet; the port may store kBacklogBytes less that in the window.
+  void setNetworkBacklog(u64 backlog, Cycle now);
   // The IOUnit's message events and the statistics that are their ground truth.
   static std::span<const probe::TruthRow<MessageUnit>> truthTable();
   std::optional<u64> groundTruth(probe::Event e, u32 instance) const {
@@ -120,14 +166,43 @@ class MessageUnit final : public DeviceProvider {
   void setInterruptTarget(int, int, int) override {}
 
  private:
-  void inject(u64 upto, Cycle now);
-  // Injects one descriptor at `now`: returns the cycle its last packet is stored, or nothing
-  // when it is refused (counted).
-  std::optional<Cycle> injectOne(std::span<const u8, kDescriptorBytes> d, Cycle now);
+  // A descriptor as the unit read it.
+  struct Descriptor {
+    u32 dest = 0;
+    bool dynamic = false, priority = false, system = false;
+    u8 type = 0;
+    u64 payload = 0, bytes = 0, put = 0, counter = 0;
+    std::array<u8, kHeaderSoftwareBytes> software{};
+  };
+  // A descriptor waiting for the port (or a run of refused ring descriptors, done in order).
+  struct Queued {
+    Descriptor d;
+    Cycle ready = 0;   // the earliest its first packet enters the network
+    Cycle posted = 0;  // the cycle it was posted (a refused run is done then at the earliest)
+    u64 offset = 0;    // payload bytes already made into packets
+    u64 refused = 0;   // > 0: a run of this many refused ring descriptors (no packets)
+    bool ring = true;  // from the injection FIFO (INJ_DONE counts it), else from a remote get
+  };
+  // Descriptors done by a cycle: [previous run's end, end) were done at `at`.
+  struct DoneRun {
+    Cycle at;
+    u64 end;
+  };
+
+  void post(u64 upto, Cycle now);
+  // Reads and checks a descriptor: the reason (kRefused...) when it is refused.
+  std::variant<Descriptor, u64> parse(std::span<const u8, kDescriptorBytes> d);
+  void refuse(u64 count, Cycle now);  // queues a run of refused ring descriptors
+  // Makes the packets whose time has come by `now` and schedules the next (one event pending).
+  void pump(Cycle now);
+  void done(Cycle at, u64 count);
   void land(Cycle when, Packet packet);  // a packet arrived, by its type
+  // Queues a remote get's descriptors (the caller pumps); false: no room for them now.
+  bool takeRemoteGet(Cycle when, const Packet& p);
   // A packet's last byte stored for the network at `when` (`last`: its message's last packet).
   void stored(Cycle when, bool last, u64 message_bytes);
   void store(Cycle when);  // writes waiting packets that fit
+  void hold(Packet p);     // a packet waits in the unit for the FIFO (or the remote-get queue)
   u64 doneBy(Cycle now) const;
 
   u32 node_;
@@ -143,12 +218,23 @@ class MessageUnit final : public DeviceProvider {
   }
   MessageUnitStats stats_;
   u64 packet_seq_ = 0;
-  Cycle inject_free_ = 0;  // when the unit's injection port takes its next packet
 
   u64 inj_base_ = 0, inj_entries_ = 0, inj_tail_ = 0;
-  std::vector<Cycle> done_at_;  // completion cycle of each posted descriptor (non-decreasing)
+  std::deque<Queued> queue_;          // descriptors waiting for the port, in posting order
+  u64 queued_remote_ = 0;             // of them, from remote gets
+  Cycle port_free_ = 0;               // when the injection port takes its next packet
+  Cycle not_before_ = 0;              // the port waits for this cycle (a full network queue)
+  u64 backlog_room_ = kBacklogBytes;  // bytes the port may still store in this window
+  bool stalled_ = false;              // the port waits for the next window
+  bool pump_pending_ = false;         // an event to make the next packet is scheduled
+  Cycle last_done_ = 0;               // the last ring descriptor's done cycle
+  std::deque<DoneRun> done_;          // ring descriptors' done cycles (non-decreasing)
+  u64 done_base_ = 0;                 // descriptors done before done_'s first run
   u64 rec_base_ = 0, rec_bytes_ = 0, rec_tail_addr_ = 0, rec_head_ = 0, rec_tail_ = 0;
-  std::deque<Packet> waiting_;  // packets that found the reception FIFO full
+  std::deque<Packet> waiting_;       // packets that found the reception FIFO full
+  std::deque<Packet> waiting_gets_;  // remote-get packets that found the queue full
+  u64 waiting_bytes_ = 0;            // bytes of both
+  u64 landing_bytes_ = 0;            // bytes delivered to the unit, not yet landed
 };
 
 }  // namespace hpm::net

@@ -15,7 +15,10 @@ Network::Network(const NetworkParams& params, Torus torus, u64 clock_hz)
       links_(torus_.links()),
       buffer_used_(torus_.links()),
       waiting_(torus_.links()),
-      wake_pending_(torus_.links(), 0) {}
+      wake_pending_(torus_.links(), 0),
+      room_(torus_.nodes(), ~u64{0}),
+      held_(torus_.nodes()),
+      source_bytes_(torus_.nodes(), 0) {}
 
 u64 Network::linkCycles(u64 bytes) const {
   // (Rounded up per packet, not per chunk: a 544-byte packet at 1.25 bytes per cycle holds its
@@ -54,11 +57,26 @@ void Network::inject(Packet p) {
   f.from = kNone;
   f.blocked = false;
   ++f.generation;  // (never reset: entries of the slot's earlier packets stay stale)
+  source_bytes_[p.src] += p.bytes.size();
   f.packet = std::move(p);
   ++in_flight_;
 }
 
 std::vector<Delivery> Network::advance(Cycle horizon) {
+  // Packets held at their destinations go first, as far as the room given allows.
+  for (u32 dst = 0; held_count_ != 0 && dst < held_.size(); ++dst) {
+    std::deque<Held>& held = held_[dst];
+    while (!held.empty()) {
+      const Held h = held.front();
+      const u64 size = packets_[h.slot].packet.bytes.size();
+      if (room_[dst] < size) break;
+      room_[dst] -= size;
+      held.pop_front();
+      --held_count_;
+      deliver(h.slot, h.link, h.channel, std::max(h.tail, horizon_));
+    }
+  }
+  horizon_ = std::max(horizon_, horizon);
   while (!events_.empty() && events_.top().when < horizon) {
     const Event e = events_.top();
     events_.pop();
@@ -192,6 +210,7 @@ void Network::send(u32 link, const Waiter& w, Cycle now) {
   InFlight& f = packets_[slot];
   if (f.blocked) ++buffer_waits_;
   const u64 size = f.packet.bytes.size();
+  if (f.from == kNone) source_bytes_[f.packet.src] -= size;
   const u64 hold = linkCycles(size);
   link_free_[link] = now + hold;
   if (waiting_[link].size() > 1) wakeWhenFree(link);  // (others wait for it: maybe stale ones)
@@ -222,10 +241,24 @@ void Network::send(u32 link, const Waiter& w, Cycle now) {
     push(now + params_.hop_cycles, Kind::kArrive, slot, f.packet.src, f.packet.seq);
     return;
   }
-  // The destination's router empties into its message unit as the tail arrives.
-  push(now + hold + params_.hop_cycles, Kind::kFree, link, static_cast<u32>(channel), size);
-  out_.push_back(
-      Delivery{now + hold + params_.hop_cycles + params_.reception_cycles, std::move(f.packet)});
+  // The destination's router empties into its message unit as the tail arrives, when the unit
+  // has room; else the packet waits there, in its buffer.
+  const Cycle tail = now + hold + params_.hop_cycles;
+  u64& room = room_[f.packet.dst];
+  if (held_[f.packet.dst].empty() && room >= size) {
+    room -= size;
+    deliver(slot, link, channel, tail);
+  } else {
+    held_[f.packet.dst].push_back({slot, link, channel, tail});
+    ++held_count_;
+    ++reception_holds_;
+  }
+}
+
+void Network::deliver(u32 slot, u32 link, Channel channel, Cycle now) {
+  InFlight& f = packets_[slot];
+  push(now, Kind::kFree, link, static_cast<u32>(channel), f.packet.bytes.size());
+  out_.push_back(Delivery{now + params_.reception_cycles, std::move(f.packet)});
   free_slots_.push_back(slot);
   --in_flight_;
   ++delivered_;

@@ -23,11 +23,14 @@
 // never deadlocks; the dynamic channel needs room for the packet. Packets waiting for a link on
 // a deterministic channel leave in arrival order per input, so that deterministic packets between
 // two nodes arrive in the order they left (dynamic ones may overtake each other).
-// The destination drains without bound (the message unit holds what its reception FIFO cannot:
-// message_unit.h).
+// A destination takes what its message unit has room for (setReceptionRoom, given at each
+// window's start); a packet that finds no room waits at the destination's router, holding its
+// buffer, until the unit has room: back-pressure from a reception FIFO that is not drained
+// reaches the links and, through them, the senders (message_unit.h).
 #pragma once
 
 #include <array>
+#include <deque>
 #include <functional>
 #include <queue>
 #include <vector>
@@ -109,6 +112,16 @@ class Network {
   std::vector<Delivery> advance(Cycle horizon);
   // No packet in flight.
   bool idle() const { return in_flight_ == 0; }
+  // The bytes node `dst`'s message unit can take from now on (until the next call); packets
+  // that find less wait at its router. Packets held so far go first, at the network's present
+  // (the last horizon advance() reached).
+  void setReceptionRoom(u32 dst, u64 bytes) { room_[dst] = bytes; }
+  // Bytes of packets that node `src` injected and no link took yet (its queue at the router).
+  u64 sourceBytes(u32 src) const { return source_bytes_[src]; }
+  // Packets waiting at their destination's router for room in its message unit: now, and
+  // over the run.
+  u64 heldPackets() const { return held_count_; }
+  u64 receptionHolds() const { return reception_holds_; }
   // The time of the network's next event (idle: ~0).
   Cycle nextStep() const { return events_.empty() ? ~Cycle{0} : events_.top().when; }
 
@@ -170,6 +183,16 @@ class Network {
   // one went.
   bool arbitrate(u32 link, Cycle now);
   void send(u32 link, const Waiter& w, Cycle now);
+  // The packet in `slot`, at its destination's router in the buffer of `link` on `channel`,
+  // goes to its message unit at `now` (not before its tail arrived).
+  void deliver(u32 slot, u32 link, Channel channel, Cycle now);
+  // Packets at a destination's router waiting for room, in arrival order.
+  struct Held {
+    u32 slot;
+    u32 link;
+    Channel channel;
+    Cycle tail;
+  };
   bool fits(u32 link, const Waiter& w) const;
 
   NetworkParams params_;
@@ -186,6 +209,12 @@ class Network {
   std::vector<u32> free_slots_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::vector<Delivery> out_;
+  std::vector<u64> room_;               // per node: bytes its unit takes (setReceptionRoom)
+  std::vector<std::deque<Held>> held_;  // per node
+  std::vector<u64> source_bytes_;       // per node (sourceBytes)
+  u64 held_count_ = 0;
+  u64 reception_holds_ = 0;
+  Cycle horizon_ = 0;  // advance() has moved everything before it
   u64 order_ = 0;
   u64 in_flight_ = 0;
   u64 delivered_ = 0;

@@ -142,7 +142,9 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
   }
 }
 
-json statsOf(const std::vector<std::string>& args) {
+// A run's statistics with its standard output ("stdout"); `host`: with what depends on the
+// host (seconds, speed, memory), else without.
+json statsOf(const std::vector<std::string>& args, bool host = false) {
   TempDir dir("hpm-mpi");
   std::vector<std::string> argv = {"run", "--stats-json", "stats.json"};
   argv.insert(argv.end(), args.begin(), args.end());
@@ -150,7 +152,9 @@ json statsOf(const std::vector<std::string>& args) {
   EXPECT_EQ(r.status(), 0) << r.describe();
   json j = json::parse(std::ifstream(dir.path() / "stats.json"));
   j["stdout"] = r.out;
-  for (const char* host : {"host_seconds", "mips", "command"}) j.erase(host);
+  j.erase("command");
+  if (host) return j;
+  for (const char* key : {"host_seconds", "host_peak_rss_kib", "mips"}) j.erase(key);
   return j;
 }
 
@@ -248,6 +252,56 @@ TEST(MpiGuest, TheMessageUnitsRegistersBehaveAsDocumented) {
     EXPECT_GT(s.at("message_units").at(0).at("fifo_full_waits").get<int>(), 0) << mode;
     EXPECT_EQ(s.at("message_units").at(0).at("packets_received"), 21) << mode;
   }
+}
+
+// A hostile guest (guest/mpi/mu_hostile.c) costs the host only what the unit's bounds allow
+// (message_unit.h): a tail written far past any ring refuses what the ring cannot hold without
+// reading it; a 4 GiB descriptor is checked before its payload is touched and sent a packet at
+// a time; a reception FIFO never drained holds packets in the network (back-pressure up to the
+// sender's port) instead of in the unit; a chain of remote gets that fans out eightfold at each
+// hop waits in the unit's bounded queue. Each run ends by itself in bounded host memory.
+TEST(MpiGuest, AHostileGuestOfTheMessageUnitCostsTheHostOnlyBoundedMemoryAndTime) {
+  const auto hostile = [](const char* scenario) {
+    return statsOf({"--nodes", "2", "--", kGuestBin + "/mu_hostile", scenario, "20"}, true);
+  };
+  constexpr unsigned long kHold = 4ul << 20;  // MessageUnit::kHoldBytes
+  constexpr unsigned long kMostRssKib = 1ul << 20;
+  const json tail = hostile("tail");
+  const std::string& out = tail.at("stdout").get_ref<const std::string&>();
+  for (int r : {0, 1}) {
+    const std::string p = "[" + std::to_string(r) + "] rank " + std::to_string(r);
+    EXPECT_NE(out.find(p + ": no ring: errors 1099511627776, done 1099511627776, tail "
+                           "1099511627776"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find(p + ": 64-entry ring: errors 1099528404992, done 1099528404992, tail "
+                           "1099528404992"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find(p + ": a ring of 2^40 entries reads back as 4096"), std::string::npos)
+        << out;
+    EXPECT_EQ(tail.at("message_units").at(r).at("ring_overflows"), 1099528404992 - 64);
+  }
+  const json huge = hostile("huge");
+  EXPECT_NE(huge.at("stdout").get<std::string>().find(
+                "[0] rank 0: refused 1 of 2 descriptors of 4 GiB\n[0] rank 0: done 1 of 2"),
+            std::string::npos)
+      << huge.at("stdout");
+  for (const char* scenario : {"flood", "gets"}) {
+    const json s = hostile(scenario);
+    for (int r : {0, 1}) {
+      EXPECT_LE(s.at("message_units").at(r).at("most_held_bytes").get<unsigned long>(), kHold)
+          << scenario;
+    }
+    EXPECT_LT(s.at("host_peak_rss_kib").get<unsigned long>(), kMostRssKib) << scenario;
+    // (The bounds, not the run's end, held the traffic back: ports waited.)
+    EXPECT_GT(s.at("message_units").at(1).at("injection_stalls").get<unsigned long>(), 0u)
+        << scenario;
+    if (std::string(scenario) == "flood") {
+      EXPECT_GT(s.at("network").at("reception_holds").get<unsigned long>(), 0u);
+    }
+  }
+  EXPECT_LT(huge.at("host_peak_rss_kib").get<unsigned long>(), kMostRssKib);
 }
 
 // A guest reads the network's counters through BGPM: on a ring each rank sends one 1000-byte
@@ -365,6 +419,24 @@ TEST(MpiGuest, MpiAbortEndsTheJobWithItsErrorCode) {
   EXPECT_EQ(r.status(), 3) << r.describe();
   EXPECT_NE(r.err.find("[1] libmpi: MPI_Abort on rank 1 with error code 3"), std::string::npos)
       << r.err;
+}
+
+// A send from memory that is not mapped: the message unit refuses the descriptor when it is
+// posted and writes why into it; libmpi turns that into MPI_ERR_BUFFER, and MPI's default
+// handler (MPI_ERRORS_ARE_FATAL) ends the job, naming the buffer: never a message lost in
+// silence and a job that ends as a deadlock.
+TEST(MpiGuest, ASendFromAnUnmappedBufferEndsTheJobWithAnErrorNamingTheBuffer) {
+  TempDir dir("hpm-mpi");
+  const RunResult r =
+      hpmsim({"run", "--nodes", "2", "--", kGuestBin + "/mpi_fail", "unmapped", "1"}, dir.path());
+  EXPECT_EQ(r.status(), 1) << r.describe();  // MPI_ERR_BUFFER
+  EXPECT_NE(
+      r.err.find("[1] libmpi: rank 1: a send of 4000 bytes at 0x5000000000 to rank 0: the send "
+                 "buffer is not readable memory (MPI_ERR_BUFFER)"),
+      std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("returned"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("deadlock"), std::string::npos) << r.err;
 }
 
 TEST(MpiGuest, AnMpiProgramOnOneNodeWithoutTheNetworkSaysHowToRunIt) {

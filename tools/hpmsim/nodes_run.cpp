@@ -10,6 +10,7 @@
 #include "base/wire.h"
 #include "net/cluster.h"
 #include "stats/stats.h"
+#include "tools/hpmsim/host_memory.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/mpi_hosts.h"
 #include "tools/hpmsim/output.h"
@@ -100,6 +101,8 @@ int runNodes(const NodesRun& r) {
     v.counter("cycles", cycles, "Simulated time of the run: the latest node's, in cycles");
     v.real("host_seconds", host_seconds, "Host wall-clock time of the simulation");
     v.real("mips", mips, "Retired instructions per host second, in millions");
+    v.counter("host_peak_rss_kib", hostPeakRssKib(),
+              "hpmsim's peak resident host memory so far, in KiB (getrusage)");
     v.text("mode", r.mode, "Run mode");
     v.counter("exit_status", static_cast<u64>(cluster.exitStatus()),
               "The first failing node's exit status (0: none failed)");

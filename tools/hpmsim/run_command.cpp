@@ -1,6 +1,5 @@
 // `hpmsim run`: runs a guest program on the modelled node.
 #include <fmt/core.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,6 +20,7 @@
 #include "stats/stats.h"
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/guest_env.h"
+#include "tools/hpmsim/host_memory.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/mpi_hosts.h"
 #include "tools/hpmsim/nodes_run.h"
@@ -58,13 +58,6 @@ struct RunCliOptions {
   std::string node_output;           // --node-output DIR
   std::vector<std::string> command;  // program and its arguments
 };
-
-// hpmsim's peak resident memory so far (Linux reports ru_maxrss in KiB): what the host gave the
-// run, the guest's memory and the models' together (docs/kernel.md, "Memory").
-u64 hostPeakRssKib() {
-  rusage usage{};
-  return ::getrusage(RUSAGE_SELF, &usage) == 0 ? static_cast<u64>(usage.ru_maxrss) : 0;
-}
 
 // The profile mode's outputs: samples and the flat profile as CSV, the top functions printed.
 void writeProfile(const Simulation& sim, const RunCliOptions& opt) {

@@ -42,12 +42,18 @@ enum {
 #define HPM_MU_SKIP 0xffffffffu
 
 /* A descriptor (64 bytes). `sw`: copied into every memory-FIFO packet's header; `put` and
- * `counter`: a direct put's target and reception counter in the destination's memory. */
+ * `counter`: a direct put's target and reception counter in the destination's memory; `status`:
+ * zero when posted; the unit writes a reason there when it refuses the descriptor (at the write
+ * of INJ_TAIL that posts it). */
 typedef struct {
   uint32_t dest, flags;
   uint64_t payload, bytes;
   uint8_t sw[16];
-  uint64_t put, counter, zero;
+  uint64_t put, counter, status;
 } hpm_mu_descriptor;
+
+/* Why the unit refused a descriptor (its `status`): a field (destination, flags, size) or its
+ * payload, not readable memory as a whole. */
+enum { HPM_MU_REFUSED_FIELDS = 1, HPM_MU_REFUSED_PAYLOAD = 2 };
 
 #endif

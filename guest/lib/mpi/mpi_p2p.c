@@ -27,13 +27,15 @@
 /* Polls of the reception FIFO before a waiting receive sleeps until a packet lands. */
 #define SPINS 16
 
+/* The unit's descriptor (hpm/mu.h) with libmpi's header in its 16 software bytes. */
 typedef struct {
   uint32_t dest, zero;
   uint64_t payload, bytes;
   int32_t ctx, tag;
   uint64_t length;
-  uint8_t pad[24];
+  uint64_t put, counter, status;
 } descriptor;
+_Static_assert(sizeof(descriptor) == sizeof(hpm_mu_descriptor), "the unit's descriptor");
 
 typedef struct {
   uint32_t src, bytes;
@@ -292,6 +294,15 @@ int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag,
   d->length = bytes;
   r->descriptor = ++inj_tail;
   set_reg(HPM_MU_INJ_TAIL, inj_tail);
+  if (d->status != 0) {
+    /* The unit refused it when it was posted (the status says why): MPI's default error handler,
+     * MPI_ERRORS_ARE_FATAL, ends the job. */
+    fprintf(stderr, "libmpi: rank %d: a send of %llu bytes at %p to rank %d: %s (MPI_ERR_BUFFER)\n",
+            hpm_world_rank, (unsigned long long)bytes, buf, dest_world,
+            d->status == HPM_MU_REFUSED_PAYLOAD ? "the send buffer is not readable memory"
+                                                : "the message unit refused its descriptor");
+    MPI_Abort(MPI_COMM_WORLD, MPI_ERR_BUFFER);
+  }
   return MPI_SUCCESS;
 }
 
