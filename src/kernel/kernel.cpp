@@ -166,8 +166,21 @@ std::span<const probe::TruthRow<Kernel>> Kernel::truthTable() {
 #undef HPM_TRUTH
 #undef HPM_TRUTH_CALLS
 
+void Kernel::checkLimit(bool grown) {
+  if (!limit_source_ || finished()) return;
+  if (std::optional<std::string> why = limit_source_(grown)) {
+    endRun(static_cast<int>(ExitCode::kHost),
+           fmt::format("hpmsim: the run stops at cycle {} (its results cover it so far): {}\n",
+                       elapsedCycles(), *why));
+  }
+}
+
 void Kernel::firstTouch(u64 /*page*/) {
   HPM_PROBE(bus_, kPageFirstTouches, 0, 1);
+  if (++pages_since_limit_check_ == kLimitCheckPages) {
+    pages_since_limit_check_ = 0;
+    checkLimit(true);  // (the host memory a guest grows into is counted as it grows)
+  }
 }
 
 u64 Kernel::cyclesFor(u64 nanos) const {

@@ -358,13 +358,21 @@ class Kernel : public MemoryDevice, public TouchListener {
   // interrupts the run.
   using InterruptSource = std::function<int()>;
   void setInterruptSource(InterruptSource source) { interrupt_source_ = std::move(source); }
-  // Asks the interrupt source; true when the run has ended (interrupted now or before).
+  // A limit the tool keeps on the host (its memory budget): asked with the interrupts and, with
+  // `grown` true, after every kLimitCheckPages pages the guest first touches; a reason it gives
+  // ends the run there (status 71, ExitCode::kHost; the report says why), every statistic kept.
+  using LimitSource = std::function<std::optional<std::string>(bool grown)>;
+  void setLimitSource(LimitSource source) { limit_source_ = std::move(source); }
+  static constexpr u64 kLimitCheckPages = 4096;  // 16 MiB of guest pages
+  // Asks the interrupt and limit sources; true when the run has ended (now or before).
   bool pollInterrupt() {
     if (interrupt_source_) {
       if (const int signo = interrupt_source_()) interrupt(signo);
     }
+    checkLimit(false);
     return finished();
   }
+  void checkLimit(bool grown);
   const Termination& termination() const { return *termination_; }
   // Ends the run from outside the process (another node of a many-node run failed): `report`
   // says why, the status is `status`. Nothing if the run has ended already.
@@ -426,6 +434,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   u64 loadBias() const { return load_bias_; }
   const KernelConfig& config() const { return config_; }
   GuestMemory& memory() { return memory_; }
+  const GuestMemory& memory() const { return memory_; }
   // The process's mappings now ([stack], [heap], the program's segments, mmaps).
   const VmaMap& memoryMap() const { return vmas_; }
   // The simulated time of the whole run: the latest clock of any hardware thread.
@@ -662,6 +671,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   std::array<u64, 4> random_state_{};
   std::optional<Termination> termination_;
   InterruptSource interrupt_source_;
+  LimitSource limit_source_;
+  u64 pages_since_limit_check_ = 0;
   KernelStats stats_;
   std::function<void()> before_console_write_;  // see setBeforeConsoleWrite
   u64 next_hook_ = ~u64{0};                     // the timed hook's next call (setTimedHook)

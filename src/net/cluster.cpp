@@ -172,7 +172,10 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
       if (auto v = unit->groundTruth(e, instance)) return v;
       return c.linkTruth(node, e, instance);
     });
+    if (c.options.limit) kernel.setLimitSource(c.options.limit);
     c.sims[node] = std::move(sim);
+    if (c.options.on_built)
+      c.options.on_built(node - c.local.first + 1, c.local.last - c.local.first);
   }
 }
 

@@ -47,6 +47,12 @@ struct ClusterOptions {
   // The host processes the nodes are spread over (null: this process runs them all). Must
   // outlive the cluster.
   HostLink* hosts = nullptr;
+  // Called after each of this host's nodes is built (`built` of `total`): it may refuse the run
+  // (hpm::Error) before it starts, when the rest would not fit in the host's memory.
+  std::function<void(u32 built, u32 total)> on_built;
+  // Every node's kernel's limit source (Kernel::setLimitSource; may be empty): a node that
+  // reaches the limit fails (status 71), and a failing node ends the job.
+  Kernel::LimitSource limit;
 };
 
 class Cluster {

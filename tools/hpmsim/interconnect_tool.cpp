@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/host_memory.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/program_path.h"
 #include "tools/hpmsim/progress.h"
@@ -19,6 +20,7 @@ void addToolRunOptions(CLI::App& cmd, ToolRunOptions& o) {
       ->allow_extra_args(false);
   cmd.add_option("--root", o.root, "Directory the guest sees as /");
   cmd.add_flag("--quiet", o.quiet, "No progress line on stderr (shown only on a terminal)");
+  addHostMemoryOption(cmd, o.host_memory);
   addGuestEnvOptions(cmd, o.env);
 }
 
@@ -64,6 +66,9 @@ RunOptions toolRunOptions(const ToolRunOptions& o, std::string_view tool) {
 
 void runToolProgram(Simulation& sim, const ToolRunOptions& o) {
   sim.kernel().setInterruptSource(pendingInterrupt);
+  HostMemoryBudget budget(o.host_memory);
+  budget.describeGuests([&sim] { return guestMemoryText(sim.kernel()); });
+  sim.kernel().setLimitSource(budget.limit());
   sim.exec(resolveProgram(o.command[0]), o.command, guestEnvironment(o.env));
   {
     ProgressLine progress(!o.quiet);

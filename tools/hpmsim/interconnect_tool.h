@@ -23,11 +23,12 @@ struct ToolRunOptions {
   std::vector<std::string> overrides;
   std::string root = ".";
   GuestEnvOptions env;
-  bool quiet = false;  // --quiet: no progress line
+  bool quiet = false;   // --quiet: no progress line
+  u64 host_memory = 0;  // --host-memory MIB (0: what the host has available)
   std::vector<std::string> command;
 };
 
-// --machine, --mode, --set, --root, --quiet and the environment's options.
+// --machine, --mode, --set, --root, --quiet, --host-memory and the environment's options.
 void addToolRunOptions(CLI::App& cmd, ToolRunOptions& o);
 // The PROGRAM [ARGS...] positional: added last.
 void addToolProgram(CLI::App& cmd, ToolRunOptions& o);

@@ -83,7 +83,11 @@ int runNodes(const NodesRun& r) {
   const std::unique_ptr<net::HostLink> hosts =
       joinHosts(torusNodes(r.machine.network.shape), pendingInterrupt);
   co.hosts = hosts.get();
+  HostMemoryBudget budget(r.host_memory);
+  co.on_built = [&budget](u32 built, u32 total) { budget.checkNodes(built, total); };
+  co.limit = budget.limit();
   net::Cluster cluster(r.machine, r.options, co);
+  budget.describeGuests([&cluster] { return guestsMemoryText(cluster); });
   // Every node gets host 0's environment, as in one process (hosts on several machines may
   // have different ones).
   cluster.exec(r.command[0], r.command, hostZeroEnvironment(hosts.get(), r.envp));

@@ -24,6 +24,7 @@ struct NodesRun {
   std::string stats_json;
   std::string stats_text;
   bool summary = false;
+  u64 host_memory = 0;  // --host-memory MIB (0: what the host has available)
 };
 
 // Runs it; returns the first failing node's exit status (else 0).

@@ -56,6 +56,7 @@ struct RunCliOptions {
   GuestEnvOptions env;
   u32 nodes = 0;                     // --nodes: 0 = as network.shape says (1 unless set)
   std::string node_output;           // --node-output DIR
+  u64 host_memory = 0;               // --host-memory MIB (0: what the host has available)
   std::vector<std::string> command;  // program and its arguments
 };
 
@@ -234,7 +235,8 @@ int run(const RunCliOptions& opt) {
                opt.node_output,
                opt.stats_json,
                opt.stats_text,
-               opt.summary};
+               opt.summary,
+               opt.host_memory};
     r.command = opt.command;
     r.command[0] = resolveProgram(opt.command[0]);
     return runNodes(r);
@@ -262,6 +264,9 @@ int run(const RunCliOptions& opt) {
   }
   scheduleSramFaults(opt.sram_faults, sim.monitor(), machine.name);
   sim.kernel().setInterruptSource(pendingInterrupt);
+  HostMemoryBudget budget(opt.host_memory);
+  budget.describeGuests([&sim] { return guestMemoryText(sim.kernel()); });
+  sim.kernel().setLimitSource(budget.limit());
   sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
 
   const auto start = std::chrono::steady_clock::now();
@@ -399,6 +404,7 @@ void addRunCommand(CLI::App& root, Action& selected) {
   cmd->add_flag("--host-time", opt->host_time,
                 "Wall-clock time from the host instead of simulated time");
   cmd->add_flag("--quiet", opt->quiet, "No progress line on stderr (shown only on a terminal)");
+  addHostMemoryOption(*cmd, opt->host_memory);
   cmd->add_flag("--summary", opt->summary,
                 "Print instructions, simulated time, MIPS and regions on stderr at the end");
   cmd->add_option("--upc-config", opt->upc_config,

@@ -30,6 +30,7 @@
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/finite_range.h"
 #include "tools/hpmsim/guest_env.h"
+#include "tools/hpmsim/host_memory.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/mpi_hosts.h"
 #include "tools/hpmsim/nodes_run.h"
@@ -59,6 +60,7 @@ struct StatOptions {
   bool no_aggr = false;        // -A: every counter of every unit instance (and L2 slice) apart
   bool per_core = false;       // --per-core: each request's count per core
   bool quiet = false;          // --quiet: no progress line
+  u64 host_memory = 0;         // --host-memory MIB (0: what the host has available)
   bool per_thread = false;     // --per-thread: counts of each guest thread's hardware threads
   double mux_interval_ms = 4;  // --mux-interval-ms: multiplexing's time slice (perf's default)
   std::string root = ".";
@@ -167,8 +169,11 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
   // counts are each node's and their sum (the first node's monitor names the events).
   std::unique_ptr<net::Cluster> cluster;
   std::unique_ptr<Simulation> single;
+  HostMemoryBudget budget(opt.host_memory);
   if (many_nodes) {
     net::ClusterOptions co;
+    co.on_built = [&budget](u32 built, u32 total) { budget.checkNodes(built, total); };
+    co.limit = budget.limit();
     if (!opt.node_output.empty()) {
       co.output = net::ClusterOptions::Output::kFiles;
       co.output_dir = opt.node_output;
@@ -176,8 +181,11 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
     co.hosts = hosts;
     std::fflush(stdout);
     cluster = std::make_unique<net::Cluster>(machine, ro, co);
+    budget.describeGuests([&cluster] { return guestsMemoryText(*cluster); });
   } else {
     single = std::make_unique<Simulation>(machine, ro);
+    single->kernel().setLimitSource(budget.limit());
+    budget.describeGuests([&single] { return guestMemoryText(single->kernel()); });
   }
   // (Many nodes: a node of this host's, programmed as every node is.)
   Simulation& sim = cluster ? cluster->node(cluster->localNodes().first) : *single;
@@ -1025,6 +1033,7 @@ void addStatCommand(CLI::App& root, Action& selected) {
   cmd->add_flag("--json", opt->json, "An object whose key `counts` maps each event to its count");
   cmd->add_option("-o,--output", opt->output, "Write the report to FILE instead of stderr");
   cmd->add_flag("--quiet", opt->quiet, "No progress line on stderr (shown only on a terminal)");
+  addHostMemoryOption(*cmd, opt->host_memory);
   cmd->add_option("--report", opt->report,
                   "Also write an HTML report with charts of the counts, intervals and regions");
   cmd->add_option("--trace", opt->trace,
