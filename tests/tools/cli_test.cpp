@@ -600,6 +600,44 @@ TEST(UpcExplore, NumbersThatAreNotFiniteOrOutOfRangeAreRefusedAsWritten) {
   }
 }
 
+// Every interval option refuses 0, negative, NaN, infinite and too large values with the reason,
+// before the program runs (`stat -I nan` used to be accepted, `busstat -I 0` meant "none").
+TEST(CommandLine, IntervalValuesThatAreNotPositiveFiniteOrFitIn64BitsAreRefusedWithTheReason) {
+  using Case = std::tuple<std::vector<std::string>, std::string>;
+  std::vector<Case> cases = {
+      {{"stat", "-I", "nan"}, "'nan' is not a finite number"},
+      {{"stat", "-I", "inf"}, "'inf' is not a finite number"},
+      {{"stat", "-I", "0"}, "0 is not a positive interval"},
+      {{"stat", "-I", "-5"}, "-5 is not a positive interval"},
+      {{"stat", "-I", "1e300"}, "stat: -I 1e+300: "},
+      {{"stat", "--interval-cycles", "0"}, "0 cycles: give at least 1"},
+      {{"stat", "--interval-cycles", "-5"}, "'-5' is not a whole number of cycles"},
+      {{"stat", "--interval-cycles", "18446744073709551616"},
+       "18446744073709551616 cycles are too many"},
+      {{"stat", "--mux-interval-ms", "nan"}, "'nan' is not a finite number"},
+      {{"stat", "--mux-interval-ms", "-1"}, "-1 is not a positive interval"},
+      {{"stat", "--mux-interval-ms", "1e300"}, "stat: --mux-interval-ms 1e+300: "},
+      {{"stat", "-r", "-1"}, "'-1' is not a whole number of runs"},
+      {{"stat", "-r", "0"}, "0 runs: give at least 1"},
+  };
+  for (const char* tool : {"busstat", "c2c", "conflicts", "locality"}) {
+    cases.push_back({{tool, "-I", "0"}, "0 cycles: give at least 1"});
+    cases.push_back({{tool, "-I", "-1"}, "'-1' is not a whole number of cycles"});
+    cases.push_back({{tool, "-I", "nan"}, "'nan' is not a whole number of cycles"});
+    cases.push_back({{tool, "-I", "99999999999999999999"}, "cycles are too many"});
+  }
+  for (auto [args, says] : cases) {
+    std::string what;
+    for (const std::string& a : args) what += (what.empty() ? "" : " ") + a;
+    args.insert(args.end(), {"--", guest("demo")});
+    const RunResult r = hpmsim(args);
+    EXPECT_EQ(r.status(), kUsage) << what << ": " << r.describe() << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << what << ": " << r.err;
+    EXPECT_EQ(r.err.find("unknown option"), std::string::npos) << what << ": " << r.err;
+    EXPECT_EQ(r.out, "") << what << ": the program ran";
+  }
+}
+
 TEST(UpcExplore, SimulationBelowTheSafeWidthReportsEveryLostCarry) {
   const std::vector<std::string> base = {
       "upc", "explore", "--counters", "256", "--service-cycles", "16", "--simulate"};

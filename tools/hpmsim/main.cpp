@@ -43,7 +43,8 @@ std::string describeParseError(const CLI::App& app, const CLI::ParseError& e, in
     const std::string_view arg = argv[i];
     if (arg == "--") break;
     if (arg.size() < 2 || arg[0] != '-') continue;
-    const std::string name(arg.substr(0, arg.find('=')));
+    // ("--name=value", "-xVALUE": a short option's value may follow it directly)
+    const std::string name(arg[1] == '-' ? arg.substr(0, arg.find('=')) : arg.substr(0, 2));
     if (sub->get_option_no_throw(name) == nullptr && app.get_option_no_throw(name) == nullptr) {
       return sub == &app ? fmt::format("unknown option '{}'", name)
                          : fmt::format("unknown option '{}' for `hpmsim {}`", name, path);
@@ -56,7 +57,7 @@ std::string describeParseError(const CLI::App& app, const CLI::ParseError& e, in
 }
 
 // CLI11 takes "-1" after an option for an option of its own ("unknown option '-1'"): a negative
-// number after a long option (before "--") is joined to it ("--counters=-1"), so that the
+// number after an option (before "--") is joined to it ("--counters=-1", "-r-1"), so that the
 // option's own check names the value and says why it is refused.
 // ", under an address-space limit (ulimit -v) of N MiB" when there is one.
 std::string addressSpaceNote() {
@@ -81,6 +82,9 @@ std::vector<std::string> joinNegativeValues(int argc, char** argv) {
     if (!after_separator && i + 1 < argc && arg.starts_with("--") && arg.size() > 2 &&
         arg.find('=') == std::string::npos && isNegativeNumber(argv[i + 1])) {
       out.push_back(arg + "=" + argv[++i]);
+    } else if (!after_separator && i + 1 < argc && arg.size() == 2 && arg[0] == '-' &&
+               arg[1] != '-' && isNegativeNumber(argv[i + 1])) {
+      out.push_back(arg + argv[++i]);  // a short option's value follows it directly
     } else {
       out.push_back(arg);
     }
