@@ -415,6 +415,56 @@ TEST(Run, InterruptWritesTheStatisticsOfTheRunSoFar) {
       << "the report names the cycle the statistics end at: " << r.err;
 }
 
+// `timeout` or a shell forwarding signals may deliver one Ctrl-C twice: two SIGINTs a few
+// milliseconds apart are one request, which stops the run as one does (it used to end hpmsim
+// at once, with nothing written).
+TEST(Run, TwoInterruptsWithinASecondStopTheRunAsOneDoes) {
+  TempDir dir;
+  const fs::path stats = dir.path() / "s.json";
+  const std::string script =
+      "\"$0\" run --stats-json \"$1\" -- \"$2\" & pid=$!; sleep 1; "
+      "kill -INT $pid; kill -INT $pid; wait $pid; echo \"status $?\"";
+  const RunResult r =
+      hpm::test::runProcess({"/bin/sh", "-c", script, kHpmsim, stats.string(), guest("demo")},
+                            {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "", dir.path(), kTimeout);
+  EXPECT_NE(r.out.find("status 130"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.err.find("hpmsim: interrupted by SIGINT (interrupt) at cycle "), std::string::npos)
+      << r.err;
+  const json j = readJson(stats);
+  EXPECT_EQ(j["exit_status"], 128 + SIGINT);
+  EXPECT_GT(j["instructions"].get<u64>(), 0u);
+}
+
+// A closed stdout and stderr (`hpmsim run -- papi_avail 2>&1 | head -1`): the guest dies of
+// SIGPIPE, and hpmsim, whose report cannot be written either, ends as a shell expects (141, by
+// SIGPIPE) with its statistics written; it used to abort (134).
+TEST(Run, AClosedOutputPipeEndsTheRunBySigpipeWithTheStatisticsWritten) {
+  TempDir dir;
+  const fs::path stats = dir.path() / "s.json";
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::close(fds[0]);  // the reader is gone before hpmsim writes anything
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::dup2(fds[1], 1);
+    ::dup2(fds[1], 2);
+    ::signal(SIGPIPE, SIG_DFL);
+    const std::string out = stats.string(), program = guest("papi_avail");
+    ::execl(kHpmsim.c_str(), kHpmsim.c_str(), "run", "--stats-json", out.c_str(), "--",
+            program.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << WEXITSTATUS(status);
+  EXPECT_EQ(WTERMSIG(status), SIGPIPE);
+  const json j = readJson(stats);
+  EXPECT_EQ(j["exit_status"], 128 + SIGPIPE);
+  EXPECT_GT(j["instructions"].get<u64>(), 0u);
+}
+
 // A guest waiting on the host (a FIFO nobody writes, or opens) is stopped too.
 TEST(Run, InterruptEndsAWaitOnTheHost) {
   for (const char* mode : {"open", "read"}) {
