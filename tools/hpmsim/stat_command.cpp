@@ -649,7 +649,7 @@ int run(const StatOptions& opt) {
     out["mode"] = opt.mode;
     if (!m.per_node.empty()) {
       out["nodes"] = m.per_node.size();
-      out["network_shape"] = machine.network.shape;
+      out["network_shape"] = machine.network.shape.text();
       nlohmann::json pn = nlohmann::json::array();
       for (const auto& counts : m.per_node) pn.push_back(counts);
       out["per_node"] = pn;
@@ -844,10 +844,10 @@ int run(const StatOptions& opt) {
     }
     const std::string on_cores =
         m.cores.empty() ? "" : fmt::format(", cores {}", fmt::join(m.cores, ","));
-    const std::string on_nodes =
-        m.per_node.empty()
-            ? ""
-            : fmt::format(", {} nodes ({}), summed", m.per_node.size(), machine.network.shape);
+    const std::string on_nodes = m.per_node.empty()
+                                     ? ""
+                                     : fmt::format(", {} nodes ({}), summed", m.per_node.size(),
+                                                   machine.network.shape.text());
     text +=
         fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode{}{}{}):\n\n",
                     cmdline, machine.name, m.unit_title, opt.mode, on_cores, on_nodes,
