@@ -972,11 +972,9 @@ bool Kernel::write(u64 addr, unsigned size, u64 value) {
   if (size == 8) {
     devices_->writeRegister(w->device, offset, value);
   } else {
-    // A narrower store merges into the register (read-modify-write of the 64-bit register).
-    const unsigned shift = static_cast<unsigned>(offset & 7) * 8;
-    const u64 mask = ((u64{1} << (size * 8)) - 1) << shift;
-    const u64 old = devices_->readRegister(w->device, offset & ~u64{7});
-    devices_->writeRegister(w->device, offset & ~u64{7}, (old & ~mask) | ((value << shift) & mask));
+    // A narrower store never reads the register (a read may pop a FIFO or clear a status):
+    // the device says what it does (device.h).
+    devices_->writeNarrow(w->device, offset, size, value & ((u64{1} << (size * 8)) - 1));
   }
   return true;
 }

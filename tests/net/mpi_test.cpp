@@ -220,9 +220,9 @@ TEST(MpiGuest, EachLinkCarriesExactlyThePacketsAndChunksItsRoutesGiveIt) {
 }
 
 // The message unit's registers driven by a guest without libmpi (guest/mpi/mu_raw.c): identity,
-// a refused descriptor, a write with no register, a message to oneself, and a reception FIFO
-// too small for what arrives: the packets wait in the unit, then arrive in order and intact,
-// after skip headers at the FIFO's end. In both run modes.
+// a refused descriptor, a write with no register, narrow stores (ignored), a message to oneself,
+// and a reception FIFO too small for what arrives: the packets wait in the unit, then arrive in
+// order and intact, after skip headers at the FIFO's end. In both run modes.
 TEST(MpiGuest, TheMessageUnitsRegistersBehaveAsDocumented) {
   for (const char* mode : {"timing", "functional"}) {
     const json s = statsOf({"--mode", mode, "--nodes", "2", "--", kGuestBin + "/mu_raw", "20"});
@@ -234,6 +234,7 @@ TEST(MpiGuest, TheMessageUnitsRegistersBehaveAsDocumented) {
                 std::string::npos)
           << out;
       EXPECT_NE(out.find(p + ": refused 1, done 1, reserved reads 0"), std::string::npos) << out;
+      EXPECT_NE(out.find(p + ": narrow stores changed nothing: yes"), std::string::npos) << out;
       EXPECT_NE(out.find(p + ": 10 bytes from " + std::to_string(r) + ", tag 7: to myself"),
                 std::string::npos)
           << out;
