@@ -3,6 +3,8 @@
  *   - its identity registers (rank, nodes, dimensions, shape, coordinates, sizes);
  *   - a descriptor to a node that does not exist is refused: INJ_ERRORS counts it and INJ_DONE
  *     passes it; a write to an offset with no register changes nothing;
+ *   - 1-, 2- and 4-byte stores to its registers change nothing (they take whole stores only):
+ *     none injects a descriptor, moves the reception head or changes a FIFO's address;
  *   - a message to itself arrives through the unit alone;
  *   - node 1 sends node 0 `count` messages of 100..(100 + count - 1) bytes while node 0's
  *     reception FIFO holds only 1 KiB: the packets wait in the unit until node 0 frees room,
@@ -88,6 +90,17 @@ int main(int argc, char** argv) {
   set(HPM_MU_REC_TAIL_ADDR, (uint64_t)(uintptr_t)&tail_word);
 
   set(0x7f8, 12345); /* no register there */
+  {
+    volatile uint8_t* bytes = (volatile uint8_t*)mu;
+    bytes[HPM_MU_INJ_TAIL] = 0xff;
+    *(volatile uint16_t*)(bytes + HPM_MU_REC_HEAD) = 0x100;
+    *(volatile uint32_t*)(bytes + HPM_MU_INJ_BASE + 4) = 0x1;
+    *(volatile uint32_t*)(bytes + HPM_MU_REC_BYTES) = 0x40;
+    const int unchanged = reg(HPM_MU_INJ_TAIL) == 0 && reg(HPM_MU_REC_HEAD) == 0 &&
+                          reg(HPM_MU_INJ_BASE) == (uint64_t)(uintptr_t)inj &&
+                          reg(HPM_MU_REC_BYTES) == sizeof rec && reg(HPM_MU_INJ_DONE) == 0;
+    printf("rank %d: narrow stores changed nothing: %s\n", rank, unchanged ? "yes" : "no");
+  }
   static const char nothing[8];
   send(99, nothing, 8, 0); /* no such node */
   while (reg(HPM_MU_INJ_DONE) != posted) {

@@ -123,6 +123,18 @@ void Visitor::param(std::string_view name, std::string& field, std::string_view 
                        [&field] { return nlohmann::json(field); }});
 }
 
+void Visitor::text(std::string_view name, std::string_view doc, std::string default_text,
+                   std::function<std::string(std::string_view)> set,
+                   std::function<std::string()> get) {
+  out_.push_back(Param{key(name), std::string(doc), "string", std::move(default_text),
+                       [set = std::move(set), k = key(name)](const nlohmann::json& j) {
+                         if (!j.is_string()) badValue(k, "expects a string");
+                         const std::string why = set(j.get<std::string>());
+                         if (!why.empty()) badValue(k, why);
+                       },
+                       [get = std::move(get)] { return nlohmann::json(get()); }});
+}
+
 void Visitor::param(std::string_view name, std::string& field, std::string_view doc,
                     const std::vector<std::string>& choices) {
   std::vector<std::pair<std::string, int>> table;

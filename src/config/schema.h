@@ -77,6 +77,16 @@ class Visitor {
         [&field] { return static_cast<i128>(field); });
   }
 
+  // A value written as a string and parsed into a typed one: `parse(text, field)` returns why a
+  // text is refused ("" when accepted, having set the field); `field.text()` writes it back.
+  template <class T>
+  void param(std::string_view name, T& field, std::string_view doc,
+             std::string (*parse)(std::string_view, T&)) {
+    text(
+        name, doc, field.text(), [&field, parse](std::string_view s) { return parse(s, field); },
+        [&field] { return field.text(); });
+  }
+
   // A string that must be one of `choices` (spelled as an enumeration is).
   void param(std::string_view name, std::string& field, std::string_view doc,
              const std::vector<std::string>& choices);
@@ -97,6 +107,8 @@ class Visitor {
   void integer(std::string_view name, std::string_view doc, Range range, bool is_signed,
                double type_min, double type_max, std::function<void(i128)> set,
                std::function<i128()> get);
+  void text(std::string_view name, std::string_view doc, std::string default_text,
+            std::function<std::string(std::string_view)> set, std::function<std::string()> get);
   void choice(std::string_view name, std::string_view doc,
               std::vector<std::pair<std::string, int>> table, std::function<void(int)> set,
               std::function<int()> get);

@@ -29,6 +29,14 @@ class DeviceProvider {
   // Register accesses at the cycle of the instruction being executed.
   virtual u64 readRegister(int device, u64 offset) = 0;
   virtual void writeRegister(int device, u64 offset, u64 value) = 0;
+  // A store narrower than a register: the low `size` bytes (1, 2 or 4) of `value` at byte
+  // `offset`, inside one 64-bit register. It never reads the register (a read may have side
+  // effects: popping a FIFO, clearing a status, acknowledging an overflow). Each device says
+  // what such a store does to each register; by default it is ignored (the registers are 64
+  // bits wide and take whole stores only).
+  virtual void writeNarrow(int device, u64 offset, unsigned size, u64 value) {
+    (void)device, (void)offset, (void)size, (void)value;
+  }
   // The device's interrupts go to thread `tid` as `signo` (0 stops them).
   virtual void setInterruptTarget(int device, int tid, int signo) = 0;
   // The kernel set up the handler's frame for one of the device's interrupt signals at cycle
@@ -63,6 +71,9 @@ class DeviceChain final : public DeviceProvider {
   }
   void writeRegister(int device, u64 offset, u64 value) override {
     of(device)->writeRegister(device % kStride, offset, value);
+  }
+  void writeNarrow(int device, u64 offset, unsigned size, u64 value) override {
+    of(device)->writeNarrow(device % kStride, offset, size, value);
   }
   void setInterruptTarget(int device, int tid, int signo) override {
     of(device)->setInterruptTarget(device % kStride, tid, signo);

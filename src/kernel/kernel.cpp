@@ -291,9 +291,12 @@ bool Kernel::fitsNodeMemory(u64 added, u64 released) {
 
 void Kernel::unmapRange(u64 start, u64 length) {
   // Device windows inside the range go with it (a window is unmapped whole).
-  std::erase_if(device_windows_, [&](const DeviceWindow& w) {
-    return w.start < start + length && start < w.start + w.length;
-  });
+  auto w = device_windows_.lower_bound(start);
+  if (w != device_windows_.begin() &&
+      std::prev(w)->second.start + std::prev(w)->second.length > start) {
+    --w;
+  }
+  while (w != device_windows_.end() && w->first < start + length) w = device_windows_.erase(w);
   bool had_code = false;
   for (u64 page = start; page < start + length && !had_code; page += GuestMemory::kPageSize) {
     had_code = (memory_.pagePerm(page) & GuestMemory::kExec) != 0;
@@ -955,38 +958,38 @@ i64 Kernel::unknownSyscall(u64 number) {
 
 namespace hpm {
 
+const Kernel::DeviceWindow* Kernel::deviceWindow(u64 addr, unsigned size) const {
+  auto it = device_windows_.upper_bound(addr);
+  if (it == device_windows_.begin()) return nullptr;
+  const DeviceWindow& w = std::prev(it)->second;
+  return addr + size <= w.start + w.length ? &w : nullptr;
+}
+
 bool Kernel::read(u64 addr, unsigned size, u64& value) {
-  for (const DeviceWindow& w : device_windows_) {
-    if (addr < w.start || addr + size > w.start + w.length) continue;
-    // Registers are 64-bit: a narrower load reads its part of the register.
-    const u64 offset = addr - w.start;
-    const u64 reg = devices_->readRegister(w.device, offset & ~u64{7});
-    const unsigned shift = static_cast<unsigned>(offset & 7) * 8;
-    if ((offset & 7) + size > 8) return false;  // straddles two registers
-    value = size == 8 ? reg : (reg >> shift) & ((u64{1} << (size * 8)) - 1);
-    return true;
-  }
-  return false;
+  const DeviceWindow* w = deviceWindow(addr, size);
+  if (w == nullptr) return false;
+  // Registers are 64-bit: a narrower load reads its part of the register.
+  const u64 offset = addr - w->start;
+  if ((offset & 7) + size > 8) return false;  // straddles two registers
+  const u64 reg = devices_->readRegister(w->device, offset & ~u64{7});
+  const unsigned shift = static_cast<unsigned>(offset & 7) * 8;
+  value = size == 8 ? reg : (reg >> shift) & ((u64{1} << (size * 8)) - 1);
+  return true;
 }
 
 bool Kernel::write(u64 addr, unsigned size, u64 value) {
-  for (const DeviceWindow& w : device_windows_) {
-    if (addr < w.start || addr + size > w.start + w.length) continue;
-    const u64 offset = addr - w.start;
-    if ((offset & 7) + size > 8) return false;
-    if (size == 8) {
-      devices_->writeRegister(w.device, offset, value);
-    } else {
-      // A narrower store merges into the register (read-modify-write of the 64-bit register).
-      const unsigned shift = static_cast<unsigned>(offset & 7) * 8;
-      const u64 mask = ((u64{1} << (size * 8)) - 1) << shift;
-      const u64 old = devices_->readRegister(w.device, offset & ~u64{7});
-      devices_->writeRegister(w.device, offset & ~u64{7},
-                              (old & ~mask) | ((value << shift) & mask));
-    }
-    return true;
+  const DeviceWindow* w = deviceWindow(addr, size);
+  if (w == nullptr) return false;
+  const u64 offset = addr - w->start;
+  if ((offset & 7) + size > 8) return false;
+  if (size == 8) {
+    devices_->writeRegister(w->device, offset, value);
+  } else {
+    // A narrower store never reads the register (a read may pop a FIFO or clear a status):
+    // the device says what it does (device.h).
+    devices_->writeNarrow(w->device, offset, size, value & ((u64{1} << (size * 8)) - 1));
   }
-  return false;
+  return true;
 }
 
 void Kernel::countFault(const Thread& t, probe::Event e, u64& stat) {

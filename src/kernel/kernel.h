@@ -709,7 +709,9 @@ class Kernel : public MemoryDevice, public TouchListener {
     u64 start, length;
     int device;
   };
-  std::vector<DeviceWindow> device_windows_;
+  std::map<u64, DeviceWindow> device_windows_;  // by start; non-overlapping
+  // The device window holding [addr, addr + size), or null.
+  const DeviceWindow* deviceWindow(u64 addr, unsigned size) const;
   // A slice that the timed hook or the pause point alone cut short (run(), earliest-first
   // order). At a tie a running thread goes on (it issues up to its limit, the others' clock),
   // while a picked one waits for those that ran less recently: so its thread goes on, after the

@@ -683,6 +683,8 @@ i64 Kernel::sysBrk(u64 addr) {
 i64 Kernel::sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offset) {
   if (length == 0 || (offset & (GuestMemory::kPageSize - 1))) return -abi::kEINVAL;
   if (length > memory_.limit()) return -abi::kENOMEM;
+  // Linux's vm.max_map_count: every mapping counts (device windows as much as memory).
+  if (vmas_.count() >= kMaxMapCount) return -abi::kENOMEM;
   const u64 len = alignUp(length, GuestMemory::kPageSize);
   const u64 type = flags & MAP_TYPE;
   if (type != MAP_PRIVATE && type != MAP_SHARED && type != MAP_SHARED_VALIDATE) {
@@ -763,12 +765,29 @@ i64 Kernel::sysMprotect(u64 addr, u64 length, u64 prot) {
     return -abi::kENOMEM;
   }
   const u8 perm = protToPerm(prot);
+  bool has_device = false;
+  for (u64 page = addr; page < addr + len && !has_device; page += GuestMemory::kPageSize) {
+    has_device = (memory_.pagePerm(page) & GuestMemory::kDevice) != 0;
+  }
+  // A device window is never executable: mprotect refuses PROT_EXEC on it as mmap does, and
+  // other protections leave it the device's (its loads and stores go to the device).
+  if (has_device && (prot & PROT_EXEC)) return -abi::kEACCES;
   if (!fitsNodeMemory(VmaMap::commits(perm) ? len : 0, vmas_.committedIn(addr, addr + len))) {
     return -abi::kENOMEM;
   }
   bool touches_code = (perm & GuestMemory::kExec) != 0;
   for (u64 page = addr; page < addr + len && !touches_code; page += GuestMemory::kPageSize) {
     touches_code = (memory_.pagePerm(page) & GuestMemory::kExec) != 0;
+  }
+  if (has_device) {
+    for (u64 page = addr; page < addr + len; page += GuestMemory::kPageSize) {
+      if (!(memory_.pagePerm(page) & GuestMemory::kDevice)) {
+        memory_.protect(page, GuestMemory::kPageSize, perm);
+        vmas_.protect(page, page + GuestMemory::kPageSize, perm);
+      }
+    }
+    if (touches_code) code_.flush();
+    return 0;
   }
   memory_.protect(addr, len, perm);
   vmas_.protect(addr, addr + len, perm);
@@ -853,7 +872,7 @@ i64 Kernel::mapDevice(const FdEntry& entry, u64 addr, u64 length, u64 prot, u64 
     where = *found;
   }
   mapRange(where, len, GuestMemory::kDevice, entry.guest_path);
-  device_windows_.push_back(DeviceWindow{where, len, entry.device});
+  device_windows_.emplace(where, DeviceWindow{where, len, entry.device});
   return static_cast<i64>(where);
 }
 

@@ -44,12 +44,53 @@ void VmaMap::remove(u64 start, u64 end) {
       ++it;
     }
   }
+  regap(start, end);
 }
 
 void VmaMap::insert(u64 start, u64 end, u8 perm, std::string name) {
   remove(start, end);
   if (commits(perm)) committed_ += end - start;
   areas_.emplace(start, Vma{start, end, perm, std::move(name)});
+  regap(start, end);
+}
+
+void VmaMap::regap(u64 start, u64 end) {
+  // The gaps from `from` (the start of the last area before `start`, or 0) to `to` (the start of
+  // the first area at or after `end`, or kTop) are rebuilt from the areas between. Neither was
+  // inside a gap before the change (each starts an area that was there, or lies inside one), so
+  // no gap outside them changed.
+  auto it = areas_.lower_bound(start);
+  if (it != areas_.begin()) --it;
+  const u64 from = it == areas_.end() || it->second.start >= start ? 0 : it->second.start;
+  if (from == 0) it = areas_.begin();
+  const auto next = areas_.lower_bound(end);
+  const u64 to = next == areas_.end() ? kTop : next->second.start;
+  for (auto g = gaps_.lower_bound(from); g != gaps_.end() && g->first < to;) gaps_.erase(g++);
+  u64 cursor = from;
+  for (; it != next; ++it) {
+    if (it->second.start > cursor) gaps_.insert({cursor, it->second.start});
+    cursor = it->second.end;
+  }
+  if (cursor < to) gaps_.insert({cursor, to});
+}
+
+VmaMap::GapTree::const_iterator VmaMap::highestGap(u64 below, u64 length) const {
+  // Down from the root: the rightmost node whose key is below `below` and whose gap is long
+  // enough. A subtree wholly below `below` whose largest gap is long enough holds one, found
+  // along one path; only the path to `below` straddles it.
+  using NodeIt = GapTree::node_const_iterator;
+  const NodeIt end = gaps_.node_end();
+  const std::function<GapTree::const_iterator(NodeIt)> search =
+      [&](NodeIt node) -> GapTree::const_iterator {
+    if (node == end || node.get_metadata() < length) return gaps_.end();
+    const auto& [gap_start, gap_end] = **node;
+    if (gap_start >= below) return search(node.get_l_child());
+    const auto right = search(node.get_r_child());
+    if (right != gaps_.end()) return right;
+    if (gap_end - gap_start >= length) return gaps_.find(gap_start);
+    return search(node.get_l_child());
+  };
+  return search(gaps_.node_begin());
 }
 
 void VmaMap::protect(u64 start, u64 end, u8 perm) {
@@ -93,27 +134,18 @@ const Vma* VmaMap::find(u64 addr) const {
 
 std::optional<u64> VmaMap::findFreeTopDown(u64 length, u64 floor, u64 ceiling) const {
   if (length == 0 || ceiling < floor || ceiling - floor < length) return std::nullopt;
-  u64 top = ceiling;  // candidate end of the range
-  auto it = areas_.lower_bound(top);
-  // Walk areas downward from the ceiling, looking at the gap above each.
-  while (true) {
-    u64 gap_floor = floor;
-    if (it != areas_.begin()) {
-      auto prev = std::prev(it);
-      gap_floor = std::max(floor, prev->second.end);
-      if (prev->second.end > top) {  // the ceiling lies inside this area
-        top = prev->second.start;
-        it = prev;
-        if (top < floor + length) return std::nullopt;
-        continue;
-      }
-    }
-    if (top >= gap_floor + length) return top - length;
-    if (it == areas_.begin()) return std::nullopt;
-    --it;
-    top = it->second.start;
-    if (top < floor + length) return std::nullopt;
-  }
+  // The gap holding the ceiling (or the highest below it), clipped to [floor, ceiling) ...
+  auto g = gaps_.lower_bound(ceiling);
+  if (g == gaps_.begin()) return std::nullopt;
+  --g;
+  const u64 top = std::min(g->second, ceiling);
+  if (top < floor + length) return std::nullopt;
+  if (top - std::max(g->first, floor) >= length) return top - length;
+  // ... else the highest gap below it long enough, clipped to the floor.
+  const auto below = highestGap(g->first, length);
+  if (below == gaps_.end() || below->second < floor + length) return std::nullopt;
+  if (below->second - std::max(below->first, floor) < length) return std::nullopt;
+  return below->second - length;
 }
 
 }  // namespace hpm

@@ -4,6 +4,10 @@
 // guest may back with memory (the node's memory limit is enforced against committedBytes()).
 #pragma once
 
+#include <ext/pb_ds/assoc_container.hpp>
+#include <ext/pb_ds/tree_policy.hpp>
+
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,6 +15,9 @@
 #include "base/types.h"
 
 namespace hpm {
+
+// Linux's default vm.max_map_count: past this many mappings, mmap returns ENOMEM.
+inline constexpr std::size_t kMaxMapCount = 65530;
 
 struct Vma {
   u64 start = 0;
@@ -45,10 +52,41 @@ class VmaMap {
   std::optional<u64> findFreeTopDown(u64 length, u64 floor, u64 ceiling) const;
 
   const std::map<u64, Vma>& areas() const { return areas_; }
+  // The mappings (areas), as Linux's map_count counts them.
+  std::size_t count() const { return areas_.size(); }
 
  private:
+  // Each node of the gap tree also holds the largest gap of its subtree, so that the highest
+  // gap of some length below an address is found in O(log n) (Linux's augmented VMA tree).
+  template <class NodeCItr, class NodeItr, class Cmp, class Alloc>
+  struct LargestGap {
+    using metadata_type = u64;
+    void operator()(NodeItr it, NodeCItr end) {
+      u64 largest = (*it)->second - (*it)->first;
+      if (it.get_l_child() != end) largest = std::max(largest, it.get_l_child().get_metadata());
+      if (it.get_r_child() != end) largest = std::max(largest, it.get_r_child().get_metadata());
+      const_cast<u64&>(it.get_metadata()) = largest;
+    }
+    virtual NodeCItr node_begin() const = 0;
+    virtual NodeCItr node_end() const = 0;
+    virtual ~LargestGap() = default;
+  };
+  // The free ranges between areas (start -> end, exclusive), from address 0 to kTop.
+  using GapTree = __gnu_pbds::tree<u64, u64, std::less<u64>, __gnu_pbds::rb_tree_tag, LargestGap>;
+  static constexpr u64 kTop = ~u64{0};
+
+  // Recomputes the gaps near [start, end) after its areas changed.
+  void regap(u64 start, u64 end);
+  // The highest gap starting below `below` that is at least `length` long, or gaps_.end().
+  GapTree::const_iterator highestGap(u64 below, u64 length) const;
+
   std::map<u64, Vma> areas_;  // keyed by start; non-overlapping
-  u64 committed_ = 0;         // committedIn over every area, kept as areas come and go
+  GapTree gaps_ = [] {
+    GapTree g;
+    g.insert({0, kTop});
+    return g;
+  }();
+  u64 committed_ = 0;  // committedIn over every area, kept as areas come and go
 };
 
 }  // namespace hpm

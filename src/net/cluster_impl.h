@@ -106,7 +106,7 @@ struct Cluster::Impl {
   Impl(const MachineConfig& m, ClusterOptions o)
       : machine(m),
         options(std::move(o)),
-        network(m.network, Torus(parseTorusShape(m.network.shape)), m.clockHz()) {}
+        network(m.network, Torus(m.network.shape.dims), m.clockHz()) {}
 
   bool isLocal(u32 node) const { return local.contains(node); }
 

@@ -307,7 +307,7 @@ void Cluster::visitStats(stats::Visitor& v) const {
   u64 dropped = 0;
   for (const HostSummary& h : c.host_summaries) dropped += h.dropped;
   v.beginGroup("network");
-  v.text("shape", c.machine.network.shape, "Torus dimensions");
+  v.text("shape", c.machine.network.shape.text(), "Torus dimensions");
   v.counter("nodes", nodes(), "Nodes");
   v.counter("windows", c.windows, "Windows the nodes advanced in");
   v.counter("lookahead_cycles", c.network.lookahead(),

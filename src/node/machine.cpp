@@ -76,11 +76,15 @@ MachineConfig loadMachine(const std::string& spec, const std::vector<std::string
     for (const auto& name : machinePresets()) known += (known.empty() ? "" : ", ") + name;
     fail(ExitCode::kConfig, "unknown machine '{}': not a preset ({}) or a TOML file", spec, known);
   }
+  // The machine declares its torus's number of dimensions; overrides change only the sizes.
+  const u32 dimensions = config.network.shape.dimensions();
   for (const std::string& o : overrides) schema.applyOverride(o);
   const NetworkParams& net = config.network;
-  if (parseTorusShape(net.shape).empty()) {
-    fail(ExitCode::kConfig, "network.shape '{}' is not a torus shape such as 2x2x1 (sizes >= 1)",
-         net.shape);
+  if (net.shape.dimensions() != dimensions) {
+    fail(ExitCode::kConfig,
+         "network.shape '{}' has {} dimensions, machine {}'s torus has {} (--set changes their "
+         "sizes, not their number; a machine file may declare its own)",
+         net.shape.text(), net.shape.dimensions(), config.name, dimensions);
   }
   if (net.max_payload_bytes % 32 != 0 || net.header_bytes % 32 != 0) {
     fail(ExitCode::kConfig,

@@ -68,7 +68,7 @@ struct MachineConfig {
   u32 hardwareThreads() const { return node.cores * node.threads_per_core; }
   u64 clockHz() const { return static_cast<u64>(node.clock_mhz * 1e6 + 0.5); }
   // The node's torus links: two per dimension of network.shape, and the I/O link (BG/Q: 11).
-  u32 torusLinks() const { return 2 * static_cast<u32>(parseTorusShape(network.shape).size()) + 1; }
+  u32 torusLinks() const { return 2 * network.shape.dimensions() + 1; }
 };
 
 // Names of the built-in presets ("bgq", "bgp").

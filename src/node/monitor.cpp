@@ -546,6 +546,10 @@ void Monitor::writeRegister(int device, u64 offset, u64 value) {
   accessWrite(device, offset, value, impl_->bus.now(), previous_issue_ >= impl_->bus.now());
 }
 
+void Monitor::writeNarrow(int device, u64 offset, unsigned size, u64 value) {
+  accessWrite(device, offset, value, impl_->bus.now(), previous_issue_ >= impl_->bus.now(), size);
+}
+
 u64 Monitor::accessRead(int device, u64 offset, Cycle at, bool events_of_at) {
   Impl& m = *impl_;
   m.flushAll(at, events_of_at);
@@ -553,12 +557,14 @@ u64 Monitor::accessRead(int device, u64 offset, Cycle at, bool events_of_at) {
   return m.slots[device].unit->read(offset, now);
 }
 
-void Monitor::accessWrite(int device, u64 offset, u64 value, Cycle at, bool events_of_at) {
+void Monitor::accessWrite(int device, u64 offset, u64 value, Cycle at, bool events_of_at,
+                          unsigned size) {
   Impl& m = *impl_;
   m.flushAll(at, events_of_at);
   const Cycle now = m.accessAt(static_cast<u32>(device), at);
   Impl::Slot& slot = m.slots[device];
-  const bool configured = slot.unit->write(offset, value, now);
+  const bool configured = size == 8 ? slot.unit->write(offset, value, now)
+                                    : slot.unit->writeNarrow(offset, size, value, now);
   // A start/stop or a configuration write may change which events the unit wants (a unit that
   // does not count wants none).
   const bool started_or_stopped = m.syncRunning(static_cast<u32>(device), now);

@@ -126,6 +126,8 @@ class Monitor : public probe::Sink, public DeviceProvider {
   u64 windowBytes(int device) const override;
   u64 readRegister(int device, u64 offset) override;
   void writeRegister(int device, u64 offset, u64 value) override;
+  // (The unit's own rule: pmu::CounterUnit::writeNarrow.)
+  void writeNarrow(int device, u64 offset, unsigned size, u64 value) override;
   void setInterruptTarget(int device, int tid, int signo) override;
   void interruptDelivered(int device, Cycle at) override;
   std::vector<std::string> devicePaths() const;
@@ -222,7 +224,9 @@ class Monitor : public probe::Sink, public DeviceProvider {
   void advanceTallies(Cycle now);
   // A register access at `at`, after the events of `at` too when `events_of_at`.
   u64 accessRead(int device, u64 offset, Cycle at, bool events_of_at);
-  void accessWrite(int device, u64 offset, u64 value, Cycle at, bool events_of_at);
+  // (A store of `size` bytes: fewer than 8 go to the unit's writeNarrow.)
+  void accessWrite(int device, u64 offset, u64 value, Cycle at, bool events_of_at,
+                   unsigned size = 8);
   void wake(u32 thread);
 
   std::unique_ptr<Impl> impl_;

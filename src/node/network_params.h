@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/types.h"
@@ -10,10 +11,40 @@
 
 namespace hpm {
 
+// The most nodes a run may have: network.shape's product and `--nodes` alike.
+inline constexpr u32 kMaxNodes = 4096;
+// The largest size of a torus dimension and the most dimensions: the message unit's SHAPE and
+// COORDS registers give each dimension 8 bits of one 64-bit register (net/message_unit.h).
+inline constexpr u32 kMaxTorusSize = 255;
+inline constexpr u32 kMaxTorusDimensions = 8;
+
+// A torus shape: the size of each dimension, written "AxBxC". parseTorusShape and torusShapeFor
+// make only valid ones (sizes 1 to kMaxTorusSize, at most kMaxTorusDimensions dimensions, at
+// most kMaxNodes nodes).
+struct TorusShape {
+  std::vector<u32> dims = {1, 1, 1, 1, 1};
+
+  u32 dimensions() const { return static_cast<u32>(dims.size()); }
+  // The product of the sizes (computed in 64 bits).
+  u64 nodes() const;
+  std::string text() const;
+  bool operator==(const TorusShape&) const = default;
+};
+
+// Parses and validates `text` ("2x2x1") into `shape`. Returns why the text is refused (not
+// sizes joined by 'x', a size of 0, a size over kMaxTorusSize, too many dimensions, more than
+// kMaxNodes nodes), or "" when it is accepted (only then is `shape` set).
+std::string parseTorusShape(std::string_view text, TorusShape& shape);
+// A shape of `dimensions` dimensions holding `nodes` nodes, as balanced as the factors allow
+// (the larger factors first): 8 nodes in 5 dimensions is 2x2x2x1x1. Returns why there is none
+// (a prime factor over kMaxTorusSize, more than kMaxNodes nodes), or "" and sets `shape`.
+std::string torusShapeFor(u64 nodes, u32 dimensions, TorusShape& shape);
+
 struct NetworkParams {
   // The torus: the size of each dimension, "AxBxCxDxE" (bgq: 5 dimensions, bgp: 3). Its product
   // is the node count; `hpmsim run --nodes N` picks a shape of the machine's dimension count.
-  std::string shape = "1x1x1x1x1";
+  // The machine (preset or file) sets the number of dimensions; `--set` changes only the sizes.
+  TorusShape shape;
   // Raw bandwidth of a link in each direction (seed 001: 2 GB/s; packet headers are part of it).
   double link_gbytes_per_s = 2.0;
   // Cycles from a packet's head leaving a router to its arrival at the next one (the hop
@@ -39,8 +70,11 @@ struct NetworkParams {
 
   void visit(config::Visitor& v) {
     v.param("shape", shape,
-            "Torus dimensions AxBxCx... (product = nodes); `run --nodes N` picks one with the "
-            "same number of dimensions");
+            "Torus dimensions AxBxCx... (product = nodes, at most 4096; each size at most 255, "
+            "the message unit's 8 bits per dimension); the machine file sets the number of "
+            "dimensions, `--set` only their sizes; `run --nodes N` picks a shape with the same "
+            "number of dimensions",
+            parseTorusShape);
     v.param("link_gbytes_per_s", link_gbytes_per_s,
             "Raw bandwidth of a torus link in each direction, GB/s (seed 001: 2)",
             config::Range{0.001, 1e4});
@@ -65,13 +99,5 @@ struct NetworkParams {
             config::Range{64, 1 << 20});
   }
 };
-
-// The torus dimensions of `shape` ("2x2x1"), or an empty vector when it is malformed.
-std::vector<u32> parseTorusShape(const std::string& shape);
-// The nodes of `shape`: the product of its dimensions (1 for a malformed one).
-u32 torusNodes(const std::string& shape);
-// A shape of `dimensions` dimensions holding `nodes` nodes, as balanced as the factors allow
-// (the larger factors first): 8 nodes in 5 dimensions is 2x2x2x1x1.
-std::string torusShapeFor(u32 nodes, u32 dimensions);
 
 }  // namespace hpm

@@ -68,6 +68,16 @@ class CounterUnit {
   // Returns whether the write may have changed how inputs are counted (a configuration or mode
   // register, whatever its value): the monitor then looks at the unit's counters again.
   virtual bool write(u64 offset, u64 value, Cycle now) = 0;
+  // A store narrower than a register: the low `size` bytes (1, 2 or 4) of `value` at byte
+  // `offset`, inside one 64-bit register (kernel/device.h). It must not run a read's side
+  // effects. By default it is ignored: UPC-P's, UPC-Q's and the truth unit's registers are
+  // 64 bits wide and take whole stores only (assumed: Blue Gene's documents describe only
+  // doubleword accesses; a merge would write back an OVERFLOW_STATUS bit it read, which
+  // acknowledges that counter). Returns as write().
+  virtual bool writeNarrow(u64 offset, unsigned size, u64 value, Cycle now) {
+    (void)offset, (void)size, (void)value, (void)now;
+    return false;
+  }
   // Whether the unit counts, as the last write to its run register left it (no access).
   virtual bool running() const = 0;
   // Changes whenever the set of selected inputs does.

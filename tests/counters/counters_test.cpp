@@ -340,6 +340,14 @@ TEST(GuestInterconnect, SamplingTooRarelyLosesRecordsAndAccountsForEachOne) {
   expectPassed(r, 8);
 }
 
+// guest/counters/imon_narrow.c: 1-, 2- and 4-byte stores to FIFO_POP and FIFO_STATUS pop
+// nothing and clear nothing (the kernel used to merge them by reading the register first); a
+// narrow store to a filter register merges into its value.
+TEST(GuestInterconnect, ANarrowStoreToAFifoRegisterNeitherPopsNorClearsTheLostCount) {
+  const RunResult r = run({"--machine", "bgq", "--set", "l1p.prefetch=false"}, "imon_narrow", {});
+  expectPassed(r, 5);
+}
+
 TEST(GuestInterconnect, WithThePrefetcherReadsAndPrefetchesStillAddUp) {
   const RunResult r = run({"--machine", "bgq"}, "imon_stream", {"128", "4"});
   expectPassed(r, 5);

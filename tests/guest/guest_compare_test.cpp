@@ -215,6 +215,10 @@ void addKernelCases(std::vector<GuestCase>& c) {
   }
   hpmsimOnly("syscall_storm_timing", "syscall_storm", {"19", "5000"}, {"--mode", "timing"});
   hpmsimOnly("memory_map_edges", "memory_map_edges", {}, {});
+  // Device windows (qemu-user has no /dev/hpm; the timing modes have the counter devices):
+  // 70,000 mmaps, all taken until Linux's vm.max_map_count (65,530 mappings), ENOMEM after;
+  // mprotect(PROT_EXEC) refused as mmap does.
+  hpmsimOnly("mmap_device_limit", "mmap_device_limit", {}, {"--mode", "timing"});
   // The node's memory bounds the guest's (qemu-user has the host's).
   hpmsimOnly("memory_limit_256", "memory_limit", {}, {"--set", "node.memory_mib=256"});
   hpmsimOnly("memory_limit_1024_timing", "memory_limit", {},

@@ -224,9 +224,9 @@ TEST(MpiGuest, EachLinkCarriesExactlyThePacketsAndChunksItsRoutesGiveIt) {
 }
 
 // The message unit's registers driven by a guest without libmpi (guest/mpi/mu_raw.c): identity,
-// a refused descriptor, a write with no register, a message to oneself, and a reception FIFO
-// too small for what arrives: the packets wait in the unit, then arrive in order and intact,
-// after skip headers at the FIFO's end. In both run modes.
+// a refused descriptor, a write with no register, narrow stores (ignored), a message to oneself,
+// and a reception FIFO too small for what arrives: the packets wait in the unit, then arrive in
+// order and intact, after skip headers at the FIFO's end. In both run modes.
 TEST(MpiGuest, TheMessageUnitsRegistersBehaveAsDocumented) {
   for (const char* mode : {"timing", "functional"}) {
     const json s = statsOf({"--mode", mode, "--nodes", "2", "--", kGuestBin + "/mu_raw", "20"});
@@ -238,6 +238,7 @@ TEST(MpiGuest, TheMessageUnitsRegistersBehaveAsDocumented) {
                 std::string::npos)
           << out;
       EXPECT_NE(out.find(p + ": refused 1, done 1, reserved reads 0"), std::string::npos) << out;
+      EXPECT_NE(out.find(p + ": narrow stores changed nothing: yes"), std::string::npos) << out;
       EXPECT_NE(out.find(p + ": 10 bytes from " + std::to_string(r) + ", tag 7: to myself"),
                 std::string::npos)
           << out;
@@ -573,11 +574,42 @@ TEST(MpiGuest, NodeOptionsThatContradictOrNameNoDirectoryAreRefused) {
   EXPECT_NE(r.err.find("--node-output 'missing' is not a directory"), std::string::npos) << r.err;
   r = hpmsim({"run", "--set", "network.shape=2x0", "--", ring}, dir.path());
   EXPECT_EQ(r.status(), 3) << r.describe();
-  EXPECT_NE(r.err.find("network.shape '2x0' is not a torus shape"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("network.shape': '2x0' is not a torus shape"), std::string::npos) << r.err;
   r = hpmsim({"run", "--nodes", "2", "--mode", "profile", "--", ring}, dir.path());
   EXPECT_EQ(r.status(), 2) << r.describe();
   EXPECT_NE(r.err.find("--mode profile is not available with many nodes yet"), std::string::npos)
       << r.err;
+}
+
+TEST(MpiGuest, ShapesOverTheNodeLimitOrTheMessageUnitsSizesOrTheMachinesDimensionsAreRefused) {
+  TempDir dir("hpm-mpi");
+  const std::string ring = kGuestBin + "/mpi_ring";
+  const auto refused = [&](const std::vector<std::string>& args, const std::string& why) {
+    const RunResult r = hpmsim(args, dir.path());
+    EXPECT_EQ(r.status(), 3) << r.describe();
+    EXPECT_NE(r.err.find(why), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << r.describe();  // (nothing ran)
+  };
+  // 2^32 nodes (0 in 32 bits: one plain node ran), 2 x (2^31 + 1) (2 in 32 bits: a bogus torus).
+  refused({"run", "--set", "network.shape=65536x65536x1x1x1", "--", ring},
+          "'65536x65536x1x1x1': a dimension of size 65536 (at most 255");
+  refused({"run", "--set", "network.shape=2x2147483649x1x1x1", "--", ring},
+          "a dimension of size 2147483649 (at most 255");
+  // More nodes than --nodes allows (4096).
+  refused({"run", "--set", "network.shape=200x200x1x1x1", "--", ring},
+          "'200x200x1x1x1' is 40000 nodes: at most 4096");
+  // The machine's number of dimensions stays (bgq: 5).
+  refused({"run", "--set", "network.shape=2x2", "--", ring},
+          "network.shape '2x2' has 2 dimensions, machine bgq's torus has 5");
+  // --nodes N with a prime N over 255 has no shape.
+  refused({"run", "--nodes", "257", "--", ring},
+          "--nodes 257: the most balanced torus of 5 dimensions for 257 nodes (257x1x1x1x1) has a "
+          "size over 255");
+  // A machine file declares its own number of dimensions.
+  const auto file = dir.path() / "ring2d.toml";
+  std::ofstream(file) << "inherits = \"bgq\"\n[network]\nshape = \"2x2\"\n";
+  const RunResult r = hpmsim({"run", "--machine", file.string(), "--", ring, "1"}, dir.path());
+  EXPECT_EQ(r.status(), 0) << r.describe();
 }
 
 TEST(MpiGuest, EachNodesLinesArePrefixedWithItsRank) {

@@ -55,17 +55,57 @@ TEST(Torus, RoutesFinishADimensionBeforeTheNextAndTakePlusOnATie) {
   EXPECT_EQ(t.linkTarget(Torus::linkOf(8, 1, 1, 2)), 2u * 4 + 3);
 }
 
+// The shape torusShapeFor picks, as text ("" when there is none).
+std::string shapeFor(u64 nodes, u32 dimensions) {
+  TorusShape shape;
+  return torusShapeFor(nodes, dimensions, shape).empty() ? shape.text() : "";
+}
+
+// Why parseTorusShape refuses `text` ("" when it accepts it).
+std::string refusal(const std::string& text) {
+  TorusShape shape;
+  return parseTorusShape(text, shape);
+}
+
 TEST(TorusShape, NodesGoIntoTheMachinesDimensionsAsBalancedAsTheFactorsAllow) {
-  EXPECT_EQ(torusShapeFor(1, 5), "1x1x1x1x1");
-  EXPECT_EQ(torusShapeFor(8, 5), "2x2x2x1x1");
-  EXPECT_EQ(torusShapeFor(64, 5), "4x2x2x2x2");
-  EXPECT_EQ(torusShapeFor(12, 3), "3x2x2");
-  EXPECT_EQ(torusShapeFor(7, 5), "7x1x1x1x1");
-  EXPECT_EQ(torusShapeFor(16, 3), "4x2x2");
-  EXPECT_EQ(parseTorusShape("2x3x1"), (std::vector<u32>{2, 3, 1}));
+  EXPECT_EQ(shapeFor(1, 5), "1x1x1x1x1");
+  EXPECT_EQ(shapeFor(8, 5), "2x2x2x1x1");
+  EXPECT_EQ(shapeFor(64, 5), "4x2x2x2x2");
+  EXPECT_EQ(shapeFor(12, 3), "3x2x2");
+  EXPECT_EQ(shapeFor(7, 5), "7x1x1x1x1");
+  EXPECT_EQ(shapeFor(16, 3), "4x2x2");
+  EXPECT_EQ(shapeFor(4096, 3), "16x16x16");
+  TorusShape shape;
+  EXPECT_EQ(parseTorusShape("2x3x1", shape), "");
+  EXPECT_EQ(shape.dims, (std::vector<u32>{2, 3, 1}));
+  EXPECT_EQ(shape.nodes(), 6u);
+  EXPECT_EQ(shape.text(), "2x3x1");
   for (const char* bad : {"", "2x", "x2", "0x2", "ax2", "2x-1", "2 x2"}) {
-    EXPECT_TRUE(parseTorusShape(bad).empty()) << bad;
+    EXPECT_NE(refusal(bad).find("is not a torus shape"), std::string::npos) << bad;
   }
+}
+
+TEST(TorusShape, NodeCountsAreComputedIn64BitsAndHeldToTheLimitOf4096) {
+  // 65536 x 65536 is 2^32 nodes (0 in 32 bits), 2 x 2147483649 is 2 in 32 bits: both refused.
+  EXPECT_NE(refusal("65536x65536x1x1x1").find("size 65536 (at most 255"), std::string::npos)
+      << refusal("65536x65536x1x1x1");
+  EXPECT_NE(refusal("2x2147483649x1x1x1").find("size 2147483649 (at most 255"), std::string::npos);
+  EXPECT_NE(refusal("99999999999999999999999x1").find("(at most 255"), std::string::npos);
+  EXPECT_NE(refusal("255x255x1x1x1").find("is 65025 nodes: at most 4096"), std::string::npos);
+  EXPECT_NE(refusal("5000x1x1x1x1").find("at most 255"), std::string::npos);
+  EXPECT_NE(refusal("2x2x2x2x2x2x2x2x2").find("more than 8 dimensions"), std::string::npos);
+  EXPECT_EQ(refusal("255x16x1x1x1"), "");
+  EXPECT_EQ(refusal("16x16x16"), "");
+  EXPECT_EQ(refusal("2x2x2x2x2x2x2x2"), "");
+}
+
+TEST(TorusShape, NodeCountsWithNoShapeOfSizesUpTo255AreRefusedWithTheReason) {
+  TorusShape shape;
+  EXPECT_NE(torusShapeFor(257, 5, shape).find("(257x1x1x1x1) has a size over 255"),
+            std::string::npos);
+  EXPECT_NE(torusShapeFor(4097, 5, shape).find("1 to 4096 nodes, not 4097"), std::string::npos);
+  EXPECT_NE(torusShapeFor(u64{1} << 32, 5, shape).find("not 4294967296"), std::string::npos);
+  EXPECT_EQ(shape, TorusShape{});  // (untouched by a refusal)
 }
 
 NetworkParams params() {

@@ -4,6 +4,8 @@
 // through the wrong type is caught here, in the unit-test set).
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "isa/ops.h"
 #include "pmu/upc/component.h"
 #include "pmu/upcq/component.h"
@@ -69,6 +71,39 @@ TEST(Components, UpcAttachesOneUnitWithSramOwnedThroughTheInterface) {
   EXPECT_EQ(a.units[0]->detectedFaults()[0].counter, 3u);
   EXPECT_EQ(a.units[0]->detectedFaults()[0].cycle, 11u);
   a.units.clear();
+}
+
+// Every register of `unit`'s window, read at `now` (a second reading equals the first: reads at
+// one cycle with no events between change nothing more).
+std::vector<u64> registers(CounterUnit& unit, Cycle now) {
+  std::vector<u64> values;
+  for (u64 offset = 0; offset < unit.windowBytes(); offset += 8) {
+    values.push_back(unit.read(offset, now));
+  }
+  return values;
+}
+
+// A narrow store (kernel/device.h) to any register of UPC-P's and UPC-Q's units changes
+// nothing: their registers take whole stores only. (The kernel used to merge one by reading the
+// register first: a store of 0x01 to a PUnit's OVERFLOW_STATUS then wrote back, and so
+// acknowledged, every other bit it read.)
+TEST(Components, ANarrowStoreToAnyRegisterOfUpcpOrUpcqChangesNothing) {
+  const probe::Bus bus = busOf(16, 4, 16, 2);
+  Attachment q = upcq::attach(upcq::Params{}, NodeShape{16, 4, &bus});
+  const probe::Bus bus_p = busOf(4, 1, 8, 2);
+  Attachment p = upc::attach(upc::Params{}, NodeShape{4, 1, &bus_p});
+  std::vector<CounterUnit*> units = {q.units[0].get(),  q.units[16].get(), q.units[17].get(),
+                                     q.units[18].get(), q.units[19].get(), p.units[0].get()};
+  for (CounterUnit* unit : units) {
+    const std::vector<u64> before = registers(*unit, 100);
+    for (u64 offset = 0; offset < unit->windowBytes(); offset += 8) {
+      for (const unsigned size : {1u, 2u, 4u}) {
+        EXPECT_FALSE(unit->writeNarrow(offset + 8 - size, size, 0xffffffff, 100));
+        EXPECT_FALSE(unit->writeNarrow(offset, size, 1, 100));
+      }
+    }
+    EXPECT_EQ(registers(*unit, 100), before) << unit->path();
+  }
 }
 
 }  // namespace

@@ -415,6 +415,56 @@ TEST(Run, InterruptWritesTheStatisticsOfTheRunSoFar) {
       << "the report names the cycle the statistics end at: " << r.err;
 }
 
+// `timeout` or a shell forwarding signals may deliver one Ctrl-C twice: two SIGINTs a few
+// milliseconds apart are one request, which stops the run as one does (it used to end hpmsim
+// at once, with nothing written).
+TEST(Run, TwoInterruptsWithinASecondStopTheRunAsOneDoes) {
+  TempDir dir;
+  const fs::path stats = dir.path() / "s.json";
+  const std::string script =
+      "\"$0\" run --stats-json \"$1\" -- \"$2\" & pid=$!; sleep 1; "
+      "kill -INT $pid; kill -INT $pid; wait $pid; echo \"status $?\"";
+  const RunResult r =
+      hpm::test::runProcess({"/bin/sh", "-c", script, kHpmsim, stats.string(), guest("demo")},
+                            {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "", dir.path(), kTimeout);
+  EXPECT_NE(r.out.find("status 130"), std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.err.find("hpmsim: interrupted by SIGINT (interrupt) at cycle "), std::string::npos)
+      << r.err;
+  const json j = readJson(stats);
+  EXPECT_EQ(j["exit_status"], 128 + SIGINT);
+  EXPECT_GT(j["instructions"].get<u64>(), 0u);
+}
+
+// A closed stdout and stderr (`hpmsim run -- papi_avail 2>&1 | head -1`): the guest dies of
+// SIGPIPE, and hpmsim, whose report cannot be written either, ends as a shell expects (141, by
+// SIGPIPE) with its statistics written; it used to abort (134).
+TEST(Run, AClosedOutputPipeEndsTheRunBySigpipeWithTheStatisticsWritten) {
+  TempDir dir;
+  const fs::path stats = dir.path() / "s.json";
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::close(fds[0]);  // the reader is gone before hpmsim writes anything
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    ::dup2(fds[1], 1);
+    ::dup2(fds[1], 2);
+    ::signal(SIGPIPE, SIG_DFL);
+    const std::string out = stats.string(), program = guest("papi_avail");
+    ::execl(kHpmsim.c_str(), kHpmsim.c_str(), "run", "--stats-json", out.c_str(), "--",
+            program.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "exit status " << WEXITSTATUS(status);
+  EXPECT_EQ(WTERMSIG(status), SIGPIPE);
+  const json j = readJson(stats);
+  EXPECT_EQ(j["exit_status"], 128 + SIGPIPE);
+  EXPECT_GT(j["instructions"].get<u64>(), 0u);
+}
+
 // A guest waiting on the host (a FIFO nobody writes, or opens) is stopped too.
 TEST(Run, InterruptEndsAWaitOnTheHost) {
   for (const char* mode : {"open", "read"}) {
@@ -597,6 +647,44 @@ TEST(UpcExplore, NumbersThatAreNotFiniteOrOutOfRangeAreRefusedAsWritten) {
     const RunResult r = hpmsim({"upc", "explore", option, value});
     EXPECT_EQ(r.status(), 2) << option << " " << value;
     EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+  }
+}
+
+// Every interval option refuses 0, negative, NaN, infinite and too large values with the reason,
+// before the program runs (`stat -I nan` used to be accepted, `busstat -I 0` meant "none").
+TEST(CommandLine, IntervalValuesThatAreNotPositiveFiniteOrFitIn64BitsAreRefusedWithTheReason) {
+  using Case = std::tuple<std::vector<std::string>, std::string>;
+  std::vector<Case> cases = {
+      {{"stat", "-I", "nan"}, "'nan' is not a finite number"},
+      {{"stat", "-I", "inf"}, "'inf' is not a finite number"},
+      {{"stat", "-I", "0"}, "0 is not a positive interval"},
+      {{"stat", "-I", "-5"}, "-5 is not a positive interval"},
+      {{"stat", "-I", "1e300"}, "stat: -I 1e+300: "},
+      {{"stat", "--interval-cycles", "0"}, "0 cycles: give at least 1"},
+      {{"stat", "--interval-cycles", "-5"}, "'-5' is not a whole number of cycles"},
+      {{"stat", "--interval-cycles", "18446744073709551616"},
+       "18446744073709551616 cycles are too many"},
+      {{"stat", "--mux-interval-ms", "nan"}, "'nan' is not a finite number"},
+      {{"stat", "--mux-interval-ms", "-1"}, "-1 is not a positive interval"},
+      {{"stat", "--mux-interval-ms", "1e300"}, "stat: --mux-interval-ms 1e+300: "},
+      {{"stat", "-r", "-1"}, "'-1' is not a whole number of runs"},
+      {{"stat", "-r", "0"}, "0 runs: give at least 1"},
+  };
+  for (const char* tool : {"busstat", "c2c", "conflicts", "locality"}) {
+    cases.push_back({{tool, "-I", "0"}, "0 cycles: give at least 1"});
+    cases.push_back({{tool, "-I", "-1"}, "'-1' is not a whole number of cycles"});
+    cases.push_back({{tool, "-I", "nan"}, "'nan' is not a whole number of cycles"});
+    cases.push_back({{tool, "-I", "99999999999999999999"}, "cycles are too many"});
+  }
+  for (auto [args, says] : cases) {
+    std::string what;
+    for (const std::string& a : args) what += (what.empty() ? "" : " ") + a;
+    args.insert(args.end(), {"--", guest("demo")});
+    const RunResult r = hpmsim(args);
+    EXPECT_EQ(r.status(), kUsage) << what << ": " << r.describe() << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << what << ": " << r.err;
+    EXPECT_EQ(r.err.find("unknown option"), std::string::npos) << what << ": " << r.err;
+    EXPECT_EQ(r.out, "") << what << ": the program ran";
   }
 }
 

@@ -17,6 +17,7 @@
 #include "pmu/imon/events.h"
 #include "pmu/imon/unit.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/finite_range.h"
 #include "tools/hpmsim/imon_host.h"
 #include "tools/hpmsim/interconnect_tool.h"
 #include "tools/hpmsim/output.h"
@@ -304,7 +305,8 @@ void addBusstatCommand(CLI::App& root, Action& selected) {
       ->allow_extra_args(false);
   cmd->add_option("-I,--interval", opt->interval,
                   "Print the counts of every interval of N cycles (--distribution: rotate the "
-                  "filters every N cycles, default 100000)");
+                  "filters every N cycles, default 100000)")
+      ->check(positiveInterval(IntervalUnit::kCycles));
   cmd->add_flag("--distribution", opt->distribution,
                 "Rotate the counters over the transaction types and estimate the run's "
                 "transaction-type distribution (seed 004, Figure 3)");

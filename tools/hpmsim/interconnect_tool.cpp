@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/finite_range.h"
 #include "tools/hpmsim/host_memory.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/program_path.h"
@@ -31,7 +32,8 @@ void addToolProgram(CLI::App& cmd, ToolRunOptions& o) {
 
 void addFifoSampling(CLI::App& cmd, FifoSampling& o, const std::string& top_what) {
   cmd.add_option("-I,--interval", o.interval, "Sample the FIFO every N cycles")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(positiveInterval(IntervalUnit::kCycles));
   cmd.add_option("--top", o.top, "Report this many of the " + top_what)->capture_default_str();
   cmd.add_flag("--json", o.json, "Print a JSON object instead of the report");
 }

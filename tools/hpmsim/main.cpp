@@ -2,12 +2,16 @@
 // performance-monitoring hardware. See README.md and docs/.
 #include <fmt/core.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <new>
 #include <string>
 #include <string_view>
+#include <system_error>
+#include <utility>
 #include <vector>
 
 #include "base/error.h"
@@ -43,7 +47,8 @@ std::string describeParseError(const CLI::App& app, const CLI::ParseError& e, in
     const std::string_view arg = argv[i];
     if (arg == "--") break;
     if (arg.size() < 2 || arg[0] != '-') continue;
-    const std::string name(arg.substr(0, arg.find('=')));
+    // ("--name=value", "-xVALUE": a short option's value may follow it directly)
+    const std::string name(arg[1] == '-' ? arg.substr(0, arg.find('=')) : arg.substr(0, 2));
     if (sub->get_option_no_throw(name) == nullptr && app.get_option_no_throw(name) == nullptr) {
       return sub == &app ? fmt::format("unknown option '{}'", name)
                          : fmt::format("unknown option '{}' for `hpmsim {}`", name, path);
@@ -56,7 +61,7 @@ std::string describeParseError(const CLI::App& app, const CLI::ParseError& e, in
 }
 
 // CLI11 takes "-1" after an option for an option of its own ("unknown option '-1'"): a negative
-// number after a long option (before "--") is joined to it ("--counters=-1"), so that the
+// number after an option (before "--") is joined to it ("--counters=-1", "-r-1"), so that the
 // option's own check names the value and says why it is refused.
 // ", under an address-space limit (ulimit -v) of N MiB" when there is one.
 std::string addressSpaceNote() {
@@ -81,11 +86,38 @@ std::vector<std::string> joinNegativeValues(int argc, char** argv) {
     if (!after_separator && i + 1 < argc && arg.starts_with("--") && arg.size() > 2 &&
         arg.find('=') == std::string::npos && isNegativeNumber(argv[i + 1])) {
       out.push_back(arg + "=" + argv[++i]);
+    } else if (!after_separator && i + 1 < argc && arg.size() == 2 && arg[0] == '-' &&
+               arg[1] != '-' && isNegativeNumber(argv[i + 1])) {
+      out.push_back(arg + argv[++i]);  // a short option's value follows it directly
     } else {
       out.push_back(arg);
     }
   }
   return out;
+}
+
+// hpmsim's own messages on stderr, which may be a closed pipe itself: never throws.
+template <class... Args>
+void printError(fmt::format_string<Args...> format, Args&&... args) {
+  const std::string text = fmt::format(format, std::forward<Args>(args)...);
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+}
+
+// Whether `e` is a write to a stream whose reader has gone (fmt throws std::system_error with
+// EPIPE; hpmsim ignores SIGPIPE while a guest runs, so that the guest takes its own).
+bool isBrokenPipe(const std::exception& e) {
+  const auto* s = dynamic_cast<const std::system_error*>(&e);
+  return s != nullptr && s->code().value() == EPIPE;
+}
+
+// Ends hpmsim as a write to a closed pipe ends a program (`hpmsim ... | head -1`): by SIGPIPE,
+// status 141 in a shell. (What hpmsim wrote before, its results files included, stays.)
+[[noreturn]] void endByBrokenPipe() {
+  std::fflush(stdout);  // (fails quietly if it is the closed pipe)
+  std::signal(SIGPIPE, SIG_DFL);
+  std::raise(SIGPIPE);
+  std::_Exit(128 + SIGPIPE);  // (if SIGPIPE is blocked)
 }
 
 }  // namespace
@@ -123,7 +155,7 @@ int main(int raw_argc, char** raw_argv) {
       sub = sub->get_subcommands().front();
       path += " " + sub->get_name();
     }
-    fmt::print(stderr, "hpmsim: error: {}\nRun `hpmsim{} --help` for the usage.\n",
+    printError("hpmsim: error: {}\nRun `hpmsim{} --help` for the usage.\n",
                describeParseError(app, e, argc, argv), path);
     return static_cast<int>(hpm::ExitCode::kUsage);
   }
@@ -131,22 +163,23 @@ int main(int raw_argc, char** raw_argv) {
     return selected ? selected() : 0;
   } catch (const hpm::Error& e) {
     std::fflush(stdout);
-    fmt::print(stderr, "hpmsim: error: {}\n", e.what());
+    printError("hpmsim: error: {}\n", e.what());
     return static_cast<int>(e.code());
   } catch (const std::bad_alloc&) {
     // The host's memory, or its address-space limit, ran out: a resource the host refused, not
     // a defect (no statistics: writing them would need memory too).
     std::fflush(stdout);
-    fmt::print(stderr,
-               "hpmsim: error: out of host memory{} (docs/kernel.md, \"Memory\": what hpmsim "
-               "needs from the host)\n",
-               addressSpaceNote());
+    printError(
+        "hpmsim: error: out of host memory{} (docs/kernel.md, \"Memory\": what hpmsim needs from "
+        "the host)\n",
+        addressSpaceNote());
     return static_cast<int>(hpm::ExitCode::kHost);
   } catch (const std::exception& e) {
+    if (isBrokenPipe(e)) endByBrokenPipe();
     // Every expected failure is an hpm::Error with its own message and status; anything else is
     // a defect of hpmsim, reported as one rather than as an abort.
     std::fflush(stdout);
-    fmt::print(stderr, "hpmsim: internal error: {}\n", e.what());
+    printError("hpmsim: internal error: {}\n", e.what());
     return static_cast<int>(hpm::ExitCode::kInternal);
   }
 }

@@ -23,7 +23,7 @@ void addNodeOptions(CLI::App& cmd, u32& nodes, std::string& node_output, std::st
                              "id; the shape: network.shape, or one hpmsim picks){}; under `mpirun "
                              "-np P` the nodes are spread over its P processes",
                              what))
-      ->check(CLI::Range(1, 4096));
+      ->check(CLI::Range(u32{1}, kMaxNodes));
   cmd.add_option("--node-output", node_output,
                  "Many nodes: write node K's output to DIR/node-K.stdout and .stderr (default: "
                  "each line on ours, prefixed \"[K] \")");
@@ -31,14 +31,16 @@ void addNodeOptions(CLI::App& cmd, u32& nodes, std::string& node_output, std::st
 
 u32 resolveNodes(MachineConfig& machine, u32 nodes_option, const std::string& node_output,
                  std::string_view command) {
-  u32 nodes = torusNodes(machine.network.shape);
+  // (A valid shape has at most kMaxNodes nodes.)
+  auto nodes = static_cast<u32>(machine.network.shape.nodes());
   if (nodes_option != 0 && nodes_option != nodes) {
     if (nodes != 1) {
       fail(ExitCode::kUsage, "{}: --nodes {} and network.shape {} ({} nodes) disagree", command,
-           nodes_option, machine.network.shape, nodes);
+           nodes_option, machine.network.shape.text(), nodes);
     }
-    const auto dimensions = static_cast<u32>(parseTorusShape(machine.network.shape).size());
-    machine.network.shape = torusShapeFor(nodes_option, dimensions);
+    const std::string why =
+        torusShapeFor(nodes_option, machine.network.shape.dimensions(), machine.network.shape);
+    if (!why.empty()) fail(ExitCode::kConfig, "{}: --nodes {}: {}", command, nodes_option, why);
     nodes = nodes_option;
   }
   if (!node_output.empty()) {
@@ -81,7 +83,7 @@ int runNodes(const NodesRun& r) {
   std::fflush(stdout);
   // (Declared before the cluster, which uses it to its end.)
   const std::unique_ptr<net::HostLink> hosts =
-      joinHosts(torusNodes(r.machine.network.shape), pendingInterrupt);
+      joinHosts(static_cast<u32>(r.machine.network.shape.nodes()), pendingInterrupt);
   co.hosts = hosts.get();
   HostMemoryBudget budget(r.host_memory);
   co.on_built = [&budget](u32 built, u32 total) { budget.checkNodes(built, total); };
@@ -131,9 +133,9 @@ int runNodes(const NodesRun& r) {
     fmt::print(stderr,
                "hpmsim: {} on {} nodes of {} ({}, {} mode): {} instructions, {} cycles, {} "
                "windows, {} packets, {:.3f} s host, {:.1f} MIPS, exit status {}\n",
-               r.command[0], cluster.nodes(), r.machine.name, r.machine.network.shape, r.mode,
-               instructions, cycles, cluster.windows(), cluster.network().packetsDelivered(),
-               host_seconds, mips, cluster.exitStatus());
+               r.command[0], cluster.nodes(), r.machine.name, r.machine.network.shape.text(),
+               r.mode, instructions, cycles, cluster.windows(),
+               cluster.network().packetsDelivered(), host_seconds, mips, cluster.exitStatus());
   }
   return cluster.exitStatus();
 }

@@ -11,6 +11,7 @@
 
 #include "base/error.h"
 #include "base/types.h"
+#include "tools/hpmsim/interrupt.h"
 
 namespace hpm::tools {
 
@@ -73,8 +74,9 @@ class RunFiles {
 
 // Writes `text` to `path` in full, or fails (ExitCode::kIo) naming the problem. The stream is
 // closed before it is checked: a small text stays in the buffer until then, so a full disk
-// (or /dev/full) only shows at the close.
+// (or /dev/full) only shows at the close. A forced stop (interrupt.h) waits for its end.
 inline void writeTextFile(const std::string& path, const std::string& text) {
+  const ResultsWriting writing;
   std::ofstream out(path);
   out << text;
   out.close();

@@ -283,7 +283,8 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
            "nodes do not do yet: count fewer events at once ({})",
            sets.size(), *why);
     }
-    const Cycle slice = static_cast<Cycle>(opt.mux_interval_ms * machine.node.clock_mhz * 1000);
+    const Cycle slice =
+        intervalCycles(opt.mux_interval_ms, machine.node.clock_mhz, "stat: --mux-interval-ms");
     if (slice <= 2 * monitor->hostSettleCycles()) {
       fail(ExitCode::kUsage,
            "stat: --mux-interval-ms {} is {} cycles: a slice must last more than twice the "
@@ -531,7 +532,6 @@ int run(const StatOptions& opt) {
   if (opt.interval != 0 && opt.interval_ms != 0) {
     fail(ExitCode::kUsage, "stat: -I (milliseconds) and --interval-cycles: give one of them");
   }
-  if (opt.interval_ms < 0) fail(ExitCode::kUsage, "stat: -I {} is negative", opt.interval_ms);
   if (opt.repeat == 0) fail(ExitCode::kUsage, "stat: -r 0: at least one run");
   if (opt.repeat > 1 && (opt.interval != 0 || opt.interval_ms != 0 || opt.per_region)) {
     fail(ExitCode::kUsage, "stat: -r counts whole runs: it goes without -I and --per-region");
@@ -576,13 +576,13 @@ int run(const StatOptions& opt) {
   files.output(opt.trace, "--trace", !opt.trace.empty());
   files.check();
   // -I MSECS: simulated milliseconds at the machine's clock.
-  const u64 interval =
-      opt.interval != 0 ? opt.interval
-                        : static_cast<u64>(opt.interval_ms * machine.node.clock_mhz * 1000 + 0.5);
-  if (opt.interval_ms != 0 && interval == 0) {
-    fail(ExitCode::kUsage, "stat: -I {} is less than one cycle at {} MHz", opt.interval_ms,
-         machine.node.clock_mhz);
-  }
+  const u64 interval = opt.interval != 0 ? opt.interval
+                       : opt.interval_ms != 0
+                           ? intervalCycles(opt.interval_ms, machine.node.clock_mhz, "stat: -I")
+                           : 0;
+  // (The multiplexing slice is taken only if the events need it; its value is checked here,
+  // before the run, all the same.)
+  intervalCycles(opt.mux_interval_ms, machine.node.clock_mhz, "stat: --mux-interval-ms");
   std::signal(SIGPIPE, SIG_IGN);
 
   // -r N: N runs; the report gives each request's mean and the relative standard deviation of
@@ -657,7 +657,7 @@ int run(const StatOptions& opt) {
     out["mode"] = opt.mode;
     if (!m.per_node.empty()) {
       out["nodes"] = m.per_node.size();
-      out["network_shape"] = machine.network.shape;
+      out["network_shape"] = machine.network.shape.text();
       nlohmann::json pn = nlohmann::json::array();
       for (const auto& counts : m.per_node) pn.push_back(counts);
       out["per_node"] = pn;
@@ -852,10 +852,10 @@ int run(const StatOptions& opt) {
     }
     const std::string on_cores =
         m.cores.empty() ? "" : fmt::format(", cores {}", fmt::join(m.cores, ","));
-    const std::string on_nodes =
-        m.per_node.empty()
-            ? ""
-            : fmt::format(", {} nodes ({}), summed", m.per_node.size(), machine.network.shape);
+    const std::string on_nodes = m.per_node.empty()
+                                     ? ""
+                                     : fmt::format(", {} nodes ({}), summed", m.per_node.size(),
+                                                   machine.network.shape.text());
     text +=
         fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode{}{}{}):\n\n",
                     cmdline, machine.name, m.unit_title, opt.mode, on_cores, on_nodes,
@@ -999,16 +999,19 @@ void addStatCommand(CLI::App& root, Action& selected) {
       ->delimiter(',');
   cmd->add_option("-I,--interval-print", opt->interval_ms,
                   "Also print the counts of every interval of MSECS simulated milliseconds, the "
-                  "last partial one included (as perf stat -I)");
+                  "last partial one included (as perf stat -I)")
+      ->check(positiveInterval(IntervalUnit::kMilliseconds));
   cmd->add_option("--interval-cycles,--interval", opt->interval,
-                  "As -I, with the interval in cycles");
+                  "As -I, with the interval in cycles")
+      ->check(positiveInterval(IntervalUnit::kCycles));
   cmd->add_option("-x,--field-separator", opt->separator,
                   "CSV output with this separator, in perf stat -x's field order: value, unit, "
                   "event, [variance,] run time (ns), percent running, metric value, metric unit");
   cmd->add_option("-r,--repeat", opt->repeat,
                   "Run the program N times and print each event's mean with the relative "
                   "standard deviation of the mean (simulated runs differ only where the program "
-                  "varies)");
+                  "varies)")
+      ->check(positiveWhole("runs", ~u32{0}));
   cmd->add_flag("--no-big-num", opt->no_big_num, "Counts without thousands separators");
   cmd->add_option("--mux-interval-ms", opt->mux_interval_ms,
                   "When the events need more counters than the units have, their sets take "
@@ -1016,7 +1019,7 @@ void addStatCommand(CLI::App& root, Action& selected) {
                   "perf_event_mux_interval_ms), and each count is scaled by the run's time over "
                   "its set's, with perf's (xx.xx%) column")
       ->capture_default_str()
-      ->check(finiteRange(0.001, 1e6));
+      ->check(positiveInterval(IntervalUnit::kMilliseconds));
   cmd->add_flag("-a,--all-cpus", opt->all_cpus,
                 "Count the whole node (the default: the units count every core)");
   cmd->add_flag("--per-region", opt->per_region,

@@ -152,6 +152,22 @@ bool Unit::write(u64 offset, u64 value, Cycle now) {
   return changed;
 }
 
+bool Unit::writeNarrow(u64 offset, unsigned size, u64 value, Cycle now) {
+  const u64 reg = offset & ~u64{7};
+  // The registers a narrow store merges into: RUN, and a monitor's counters' filters and
+  // values and its FIFO_ENABLE, whose reads have no side effects.
+  bool plain = reg == reg::kRun;
+  if (reg >= reg::kMonitorBase && reg < reg::kMonitorBase + p_.monitors * reg::kMonitorStride) {
+    const u64 off = (reg - reg::kMonitorBase) % reg::kMonitorStride;
+    plain = off < kCountersPerMonitor * reg::kCounterStride || off == reg::kFifoEnable;
+  }
+  if (!plain) return false;
+  const unsigned shift = static_cast<unsigned>(offset & 7) * 8;
+  const u64 mask = ((u64{1} << (size * 8)) - 1) << shift;
+  const u64 old = read(reg, now);  // (a plain register: reading it changes nothing)
+  return write(reg, (old & ~mask) | ((value << shift) & mask), now);
+}
+
 bool Unit::writeMonitor(u32 m, u64 off, u64 value) {
   Fifo& fifo = fifos_[m];
   if (off < kCountersPerMonitor * reg::kCounterStride) {

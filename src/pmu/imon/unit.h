@@ -107,6 +107,10 @@ class Unit final : public pmu::CounterUnit {
   u64 windowBytes() const override;
   u64 read(u64 offset, Cycle now) override;
   bool write(u64 offset, u64 value, Cycle now) override;
+  // A narrow store merges into a configuration register's or a counter's value; to FIFO_POP
+  // and FIFO_STATUS (read for their side effects), the read-only registers and the reserved
+  // ones it does nothing.
+  bool writeNarrow(u64 offset, unsigned size, u64 value, Cycle now) override;
   bool running() const override { return run_ != 0; }
   u64 interestEpoch() const override { return epoch_; }
   Cycle now() const override { return now_; }

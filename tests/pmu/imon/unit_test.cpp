@@ -132,6 +132,35 @@ TEST(IMonUnit, TheFifoKeepsTheLastMatchesOfCounterOnesFilterAndReportsEachLostRe
   EXPECT_EQ(u.read(counterReg(0, 1, reg::kCount), 33), 0u) << "the counter did not run";
 }
 
+// A narrow store (kernel/device.h) to FIFO_POP or FIFO_STATUS pops nothing and clears nothing;
+// one to a filter register or a counter merges its bytes into the value.
+TEST(IMonUnit, ANarrowStoreNeverPopsTheFifoOrClearsItsLostCountAndMergesIntoPlainRegisters) {
+  Unit u(Params{});
+  u.write(counterReg(0, 1, reg::kTypes), bit(TransactionType::kMemWrite), 0);
+  u.write(fifoReg(0, reg::kFifoEnable), 1, 0);
+  for (u32 i = 0; i < 13; ++i) {
+    u.transaction(tx(10 + i, 0x4000 + 0x80 * i, TransactionType::kMemWrite, 0, i));
+  }
+  for (const unsigned size : {1u, 2u, 4u}) {
+    for (u64 byte = 0; byte + size <= 8; byte += size) {
+      EXPECT_FALSE(u.writeNarrow(fifoReg(0, reg::kFifoPop) + byte, size, 1, 30));
+      EXPECT_FALSE(u.writeNarrow(fifoReg(0, reg::kFifoStatus) + byte, size, 0, 30));
+      EXPECT_FALSE(u.writeNarrow(reg::kInfo + byte, size, 0, 30));
+    }
+  }
+  const u64 status = u.read(fifoReg(0, reg::kFifoStatus), 31);
+  EXPECT_EQ(status & 0xff, 8u) << "nothing popped";
+  EXPECT_EQ(status >> 32, 5u) << "the lost count stayed";
+  EXPECT_EQ(u.read(fifoReg(0, reg::kFifoPop), 31) >> 32 & 0x1ff, 5u) << "the oldest held";
+
+  u.write(counterReg(0, 0, reg::kAddrMatch), 0x1122334455667788, 32);
+  EXPECT_TRUE(u.writeNarrow(counterReg(0, 0, reg::kAddrMatch) + 1, 1, 0xaa, 32));
+  EXPECT_TRUE(u.writeNarrow(counterReg(0, 0, reg::kAddrMatch) + 4, 4, 0xccddeeff, 32));
+  EXPECT_EQ(u.read(counterReg(0, 0, reg::kAddrMatch), 32), 0xccddeeff5566aa88u);
+  EXPECT_FALSE(u.writeNarrow(counterReg(0, 0, reg::kCount), 2, 0x1234, 32));
+  EXPECT_EQ(u.read(counterReg(0, 0, reg::kCount), 32), 0x1234u);
+}
+
 TEST(IMonUnit, ReadOnlyAndReservedRegistersIgnoreWritesAndReadZero) {
   Unit u(Params{});
   const u64 info = u.read(reg::kInfo, 0);
