@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "base/wire.h"
 #include "net/cluster.h"
 #include "stats/stats.h"
@@ -111,7 +112,7 @@ int runNodes(const NodesRun& r) {
     MachineConfig machine = r.machine;
     json.result()["config"] = machineJson(machine);
     json.result()["command"] = r.command;
-    writeTextFile(r.stats_json, json.result().dump(2) + "\n");
+    writeTextFile(r.stats_json, jsonText(json.result(), 2) + "\n");
   }
   if (!r.stats_text.empty()) {
     stats::TextWriter text;

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "node/machine.h"
 #include "node/monitor.h"
 #include "node/simulation.h"
@@ -315,7 +316,7 @@ int run(const RunCliOptions& opt) {
     json.result()["command"] = opt.command;
     stats_json = std::move(json.result());
   }
-  if (!opt.stats_json.empty()) writeTextFile(opt.stats_json, stats_json.dump(2) + "\n");
+  if (!opt.stats_json.empty()) writeTextFile(opt.stats_json, jsonText(stats_json, 2) + "\n");
   if (!opt.stats_text.empty()) {
     stats::TextWriter text;
     visitAll(text);
@@ -333,7 +334,7 @@ int run(const RunCliOptions& opt) {
       r.addFile(opt.profile_prefix + "-functions.csv");
     }
     if (!opt.report.empty()) writeTextFile(opt.report, r.html("hpmsim run"));
-    if (!opt.trace.empty()) writeTextFile(opt.trace, r.chromeTrace().dump() + "\n");
+    if (!opt.trace.empty()) writeTextFile(opt.trace, jsonText(r.chromeTrace()) + "\n");
   }
   if (!opt.sram_faults.empty()) reportSramFaults(*sim.monitor(), cycles);
   if (upc != nullptr) {

@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "base/wire.h"
 #include "net/cluster.h"
 #include "node/host_mux.h"
@@ -761,7 +762,7 @@ int run(const StatOptions& opt) {
 
   std::string text;
   if (opt.json) {
-    text = resultJson().dump(2) + "\n";
+    text = jsonText(resultJson(), 2) + "\n";
   } else if (!opt.separator.empty()) {
     // perf stat -x SEP: value, unit, event, [variance,] run time (ns), percent running, metric
     // value, metric unit; with -I the interval's end (seconds) first.
@@ -965,7 +966,7 @@ int run(const StatOptions& opt) {
     Report report;
     report.addStat(resultJson(), fmt::format("hpmsim stat of {}", opt.command[0]));
     if (!opt.report.empty()) writeTextFile(opt.report, report.html("hpmsim stat"));
-    if (!opt.trace.empty()) writeTextFile(opt.trace, report.chromeTrace().dump() + "\n");
+    if (!opt.trace.empty()) writeTextFile(opt.trace, jsonText(report.chromeTrace()) + "\n");
   }
   return m.status;
 }
