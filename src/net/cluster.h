@@ -49,6 +49,9 @@ struct ClusterOptions {
   HostLink* hosts = nullptr;
 };
 
+// Node `node`'s standard output (`stream` 1) or error (2) file in `dir` (Output::kFiles).
+std::string nodeOutputFile(const std::string& dir, u32 node, int stream);
+
 class Cluster {
  public:
   // machine.network.shape gives the nodes; throws Error for a bad output directory.

@@ -208,6 +208,7 @@ int run(const RunCliOptions& opt) {
     files.output(opt.profile_prefix + "-samples.csv", "--profile-prefix (samples)");
     files.output(opt.profile_prefix + "-functions.csv", "--profile-prefix (functions)");
   }
+  if (manyNodes(nodes, opt.nodes)) addNodeOutputs(files, opt.node_output, nodes);
   files.check();
   RunOptions ro;
   ro.mode = *mode;

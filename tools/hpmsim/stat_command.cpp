@@ -567,6 +567,7 @@ int run(const StatOptions& opt) {
   files.output(opt.output, "-o", !opt.output.empty());
   files.output(opt.report, "--report", !opt.report.empty());
   files.output(opt.trace, "--trace", !opt.trace.empty());
+  if (many_nodes) addNodeOutputs(files, opt.node_output, nodes);
   files.check();
   // -I MSECS: simulated milliseconds at the machine's clock.
   const u64 interval =
