@@ -132,12 +132,30 @@ TEST(ReportInput, FieldsOfTheWrongTypeAreRefusedNamingTheirPlace) {
   EXPECT_GT(refused, 100);
 }
 
+// run and stat give the report their results as they made them, in memory, where a count may
+// be a signed integer (an int exit status): a count is any number that is not negative.
+TEST(ReportInput, CountsAreAnyNumberThatIsNotNegative) {
+  json stat = statResult();
+  stat["exit_status"] = int{3};  // (number_integer, not number_unsigned as parsed text gives)
+  stat["cycles_simulated"] = 2000.0;
+  Report report;
+  report.addStat(stat, "in memory");
+  EXPECT_EQ(report.data()["stats"][0]["exit_status"], 3);
+  EXPECT_EQ(report.data()["stats"][0]["cycles"], 2000);
+  stat["exit_status"] = int{-1};
+  EXPECT_THROW(report.addStat(stat, "in memory"), Error);
+}
+
 TEST(ReportInput, AWrongTypeIsReportedWithTheFieldsPlaceAndBothTypes) {
   json run = runStats();
   run["timing"]["cores"][0]["l1d"]["misses"] = "two";
   EXPECT_EQ(outcome(run.dump()),
             "'in.json': /timing/cores/0/l1d/misses is a string where a count (a number, not "
             "negative) belongs");
+  run = runStats();
+  run["cycles"] = 1e300;  // (no u64 holds it)
+  EXPECT_EQ(outcome(run.dump()),
+            "'in.json': /cycles is a number where a count (a number, not negative) belongs");
   json stat = statResult();
   stat["regions"]["x"] = stat["regions"]["1"];
   EXPECT_EQ(outcome(stat.dump()), "'in.json': /regions/x is not a region's number");

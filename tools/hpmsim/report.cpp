@@ -167,11 +167,14 @@ class Field {
   // A count: a number that is not negative (0 when missing).
   u64 count() const {
     if (missing()) return 0;
-    if (!j_->is_number() || (j_->is_number_integer() && !j_->is_number_unsigned()) ||
-        !(j_->get<double>() >= 0)) {
+    if (j_->is_number_unsigned()) return j_->get<u64>();
+    // (A signed integer in memory: run and stat give their own results as they made them.)
+    if (j_->is_number_integer() && j_->get<i64>() >= 0) return static_cast<u64>(j_->get<i64>());
+    // (A fraction is cut; one of 2^64 or more is no count, and no u64 could hold it.)
+    if (!j_->is_number_float() || !(j_->get<double>() >= 0 && j_->get<double>() < 0x1p64)) {
       wrong("a count (a number, not negative)");
     }
-    return j_->is_number_unsigned() ? j_->get<u64>() : static_cast<u64>(j_->get<double>());
+    return static_cast<u64>(j_->get<double>());
   }
   // An integer, negative or not (a sweep point's status: -1 when it did not run).
   i64 integer() const {
