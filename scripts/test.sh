@@ -3,9 +3,10 @@
 #   0. the demo built and run with the build packages alone (scripts/check-demo-deps.sh);
 #   1. the Release build: unit tests, guest-program tests against qemu-riscv64, validation tests;
 #   2. the unit tests again under AddressSanitizer and UndefinedBehaviorSanitizer;
-#   3. the libFuzzer targets (ELF loader, decoder) for a bounded time each;
+#   3. the libFuzzer targets (ELF loader, decoder, report's result files) for a bounded time;
 #   4. the formatting check (every C/C++ file follows .clang-format).
-# Environment: HPMSIM_FUZZ_SECONDS (default 60) bounds each fuzzer.
+# Environment: HPMSIM_FUZZ_SECONDS (default 60): the fuzzers together run for twice that, split
+# evenly among them (40 s each by default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
@@ -38,13 +39,14 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 phase "fuzzers: build"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DHPMSIM_FUZZ=ON -DHPMSIM_TESTS=OFF -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF >/dev/null
-cmake --build build-fuzz --target fuzz_elf fuzz_decode elf_seeds
+cmake --build build-fuzz --target fuzz_elf fuzz_decode fuzz_report elf_seeds
 # The ELF fuzzer also starts from malformed variants of a real static binary (elf_seeds.h).
 rm -rf build-fuzz/seeds-elf
 build-fuzz/tests/fuzz/elf_seeds tests/fuzz/corpus/elf/tiny_static build-fuzz/seeds-elf
-seconds=${HPMSIM_FUZZ_SECONDS:-60}
+fuzzers=(elf decode report)
+seconds=$((2 * ${HPMSIM_FUZZ_SECONDS:-60} / ${#fuzzers[@]}))
 phase "fuzzers: ${seconds} s each"
-for target in elf decode; do
+for target in "${fuzzers[@]}"; do
   corpus=build-fuzz/corpus-$target
   mkdir -p "$corpus"
   seeds=(tests/fuzz/corpus/$target)

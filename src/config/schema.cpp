@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include "base/json_text.h"
+
 namespace hpm::config {
 namespace {
 
@@ -15,7 +17,7 @@ namespace {
 }
 
 std::string describeJson(const nlohmann::json& j) {
-  return j.dump();
+  return jsonText(j);
 }
 
 nlohmann::json tomlToJson(const toml::node& node, const std::string& key) {
@@ -290,7 +292,7 @@ std::string Schema::toToml() const {
     for (const Param* p : sections[section]) {
       const auto dot = p->key.rfind('.');
       out << (dot == std::string::npos ? p->key : p->key.substr(dot + 1)) << " = "
-          << p->read().dump() << "  # " << p->doc << "\n";
+          << jsonText(p->read()) << "  # " << p->doc << "\n";
     }
   }
   return out.str();

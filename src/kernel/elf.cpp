@@ -1,12 +1,14 @@
 #include "kernel/elf.h"
 
 #include <elf.h>
+#include <fmt/core.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 #include "base/bits.h"
 #include "base/error.h"
@@ -39,6 +41,21 @@ std::string_view machineName(u16 machine) {
 // Whether [offset, offset + length) lies within a file of `size` bytes, without overflow.
 bool inFile(u64 offset, u64 length, u64 size) {
   return offset <= size && length <= size - offset;
+}
+
+// Why [offset, offset + length) is not within a file of `size` bytes (!inFile), in numbers that
+// are the header's own: an end past 2^64 is said to overflow, never printed wrapped.
+std::string outsideFile(u64 offset, u64 length, u64 size) {
+  if (offset > size) {
+    return fmt::format("starts at byte {}, past the file's end ({} bytes)", offset, size);
+  }
+  if (length > ~u64{0} - offset) {
+    return fmt::format(
+        "has {} bytes from byte {}: offset + size overflows 64 bits (the file has "
+        "{} bytes)",
+        length, offset, size);
+  }
+  return fmt::format("ends at byte {}, past the file's end ({} bytes)", offset + length, size);
 }
 
 template <class T>
@@ -107,11 +124,12 @@ ElfImage ElfImage::parse(std::vector<u8> bytes, std::string_view path) {
   if (eh.e_phnum > kMaxProgramHeaders) {
     bad("'{}': the program header table is too large ({} entries)", path, eh.e_phnum);
   }
-  const u64 table_end = eh.e_phoff + u64{eh.e_phnum} * eh.e_phentsize;
-  if (!inFile(eh.e_phoff, u64{eh.e_phnum} * eh.e_phentsize, size)) {
-    bad("'{}' is truncated: its program headers end at byte {} but the file has {}", path,
-        table_end, size);
+  const u64 table_bytes = u64{eh.e_phnum} * eh.e_phentsize;
+  if (!inFile(eh.e_phoff, table_bytes, size)) {
+    bad("'{}' is truncated: its program header table {}", path,
+        outsideFile(eh.e_phoff, table_bytes, size));
   }
+  const u64 table_end = eh.e_phoff + table_bytes;  // (within the file: no overflow)
 
   image.entry_ = eh.e_entry;
   image.phoff_ = eh.e_phoff;
@@ -139,9 +157,9 @@ ElfImage ElfImage::parse(std::vector<u8> bytes, std::string_view path) {
           bad("'{}': segment {} has more file bytes ({}) than memory bytes ({})", path, i,
               ph.p_filesz, ph.p_memsz);
         }
-        if (ph.p_offset > size || ph.p_filesz > size - ph.p_offset) {
-          bad("'{}': segment {} extends beyond the end of the file (bytes {}..{} of {})", path, i,
-              ph.p_offset, ph.p_offset + ph.p_filesz, size);
+        if (!inFile(ph.p_offset, ph.p_filesz, size)) {
+          bad("'{}': segment {} extends beyond the end of the file: it {}", path, i,
+              outsideFile(ph.p_offset, ph.p_filesz, size));
         }
         ElfSegment seg{ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz, 0, static_cast<u32>(i)};
         if (ph.p_flags & PF_R) seg.perm |= GuestMemory::kRead;

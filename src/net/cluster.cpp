@@ -114,6 +114,10 @@ void Cluster::Impl::endOthers(u32 failed_node, int status) {
   }
 }
 
+std::string nodeOutputFile(const std::string& dir, u32 node, int stream) {
+  return fmt::format("{}/node-{}.{}", dir, node, stream == 1 ? "stdout" : "stderr");
+}
+
 Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOptions cluster)
     : impl_(std::make_unique<Impl>(machine, std::move(cluster))) {
   Impl& c = *impl_;
@@ -140,8 +144,7 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
     for (int k = 0; k < 2; ++k) {
       int fd = -1;
       if (c.options.output == ClusterOptions::Output::kFiles) {
-        const std::string path =
-            fmt::format("{}/node-{}.{}", c.options.output_dir, node, k == 0 ? "stdout" : "stderr");
+        const std::string path = nodeOutputFile(c.options.output_dir, node, 1 + k);
         fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd < 0) fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
       } else {

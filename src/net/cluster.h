@@ -55,6 +55,9 @@ struct ClusterOptions {
   Kernel::LimitSource limit;
 };
 
+// Node `node`'s standard output (`stream` 1) or error (2) file in `dir` (Output::kFiles).
+std::string nodeOutputFile(const std::string& dir, u32 node, int stream);
+
 class Cluster {
  public:
   // machine.network.shape gives the nodes; throws Error for a bad output directory.

@@ -122,6 +122,38 @@ TEST(Elf, RejectionsNameTheProblem) {
   EXPECT_NE(errorOf(relocatable).find("object file"), std::string::npos);
 }
 
+// An offset near 2^64 is reported as the header gives it: the end it cannot have is said to
+// overflow or to lie past the file's end, never printed wrapped round to a small number.
+TEST(Elf, OffsetsWhoseEndOverflowsAreReportedWithoutWrapping) {
+  const u64 size = minimalElf().size();
+  auto segment = minimalElf();
+  phdr(segment).p_offset = ~u64{0} - 7;  // + p_filesz wraps round to a small number
+  const std::string segment_error = errorOf(segment);
+  EXPECT_NE(segment_error.find("segment 0 extends beyond the end of the file: it starts at byte " +
+                               std::to_string(~u64{0} - 7) + ", past the file's end (" +
+                               std::to_string(size) + " bytes)"),
+            std::string::npos)
+      << segment_error;
+  const std::string wrapped = std::to_string((~u64{0} - 7) + size);
+  EXPECT_EQ(segment_error.find(wrapped), std::string::npos) << segment_error;
+
+  auto past = minimalElf();
+  phdr(past).p_offset = 1000;
+  phdr(past).p_filesz = 8;
+  EXPECT_NE(errorOf(past).find("it starts at byte 1000, past the file's end (" +
+                               std::to_string(size) + " bytes)"),
+            std::string::npos)
+      << errorOf(past);
+
+  auto table = minimalElf();
+  ehdr(table).e_phoff = ~u64{0} - 8;
+  const std::string table_error = errorOf(table);
+  EXPECT_NE(table_error.find("its program header table starts at byte " +
+                             std::to_string(~u64{0} - 8) + ", past the file's end"),
+            std::string::npos)
+      << table_error;
+}
+
 TEST(Elf, SymbolLookupFindsTheContainingFunction) {
   // No section headers: lookups find nothing rather than failing.
   ElfImage image = ElfImage::parse(minimalElf(), "prog");

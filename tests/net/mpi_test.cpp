@@ -560,7 +560,7 @@ TEST(MpiGuest, DirectPutsAndRemoteGetsLandIntactOnEveryNodeCount) {
   }
 }
 
-TEST(MpiGuest, NodeOptionsThatContradictOrNameNoDirectoryAreRefused) {
+TEST(MpiGuest, NodeOptionsThatContradictOrNameAFileAsTheFolderAreRefused) {
   TempDir dir("hpm-mpi");
   const std::string ring = kGuestBin + "/mpi_ring";
   RunResult r =
@@ -569,9 +569,12 @@ TEST(MpiGuest, NodeOptionsThatContradictOrNameNoDirectoryAreRefused) {
   EXPECT_NE(r.err.find("--nodes 4 and network.shape 2x1x1x1x1 (2 nodes) disagree"),
             std::string::npos)
       << r.err;
-  r = hpmsim({"run", "--nodes", "2", "--node-output", "missing", "--", ring}, dir.path());
+  // (A missing folder is made: Run.NodeOutputFilesAreCheckedAsEveryOutputAndTheirFolderIsMade.)
+  std::ofstream(dir.path() / "a-file") << "kept\n";
+  r = hpmsim({"run", "--nodes", "2", "--node-output", "a-file", "--", ring}, dir.path());
   EXPECT_EQ(r.status(), 2) << r.describe();
-  EXPECT_NE(r.err.find("--node-output 'missing' is not a directory"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--node-output 'a-file' is not a directory"), std::string::npos) << r.err;
+  EXPECT_EQ(readFile(dir.path() / "a-file"), "kept\n");
   r = hpmsim({"run", "--set", "network.shape=2x0", "--", ring}, dir.path());
   EXPECT_EQ(r.status(), 3) << r.describe();
   EXPECT_NE(r.err.find("network.shape': '2x0' is not a torus shape"), std::string::npos) << r.err;

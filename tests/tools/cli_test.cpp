@@ -396,6 +396,130 @@ TEST(Run, OutputsThatWouldOverwriteTheProgramOrEachOtherAreRefusedBeforeTheRun) 
   }
 }
 
+// The files of --node-output DIR (DIR/node-K.stdout, DIR/node-K.stderr) are outputs like any
+// other: a program or a machine file there (or a symlink to one) is refused before anything is
+// written, as is another output on one of them; the folder is made when it is missing.
+TEST(Run, NodeOutputFilesAreCheckedAsEveryOutputAndTheirFolderIsMade) {
+  TempDir dir;
+  const fs::path out = dir.path() / "out";
+  const fs::path linked = dir.path() / "linked";
+  fs::create_directory(out);
+  fs::create_directory(linked);
+  const fs::path program = out / "node-1.stderr";
+  fs::copy_file(guest("exit_status"), program);
+  fs::create_symlink(program, linked / "node-1.stderr");
+  const fs::path machine = out / "node-0.stdout";
+  const std::string machine_text = "inherits = \"bgq\"\nname = \"mine\"\n";
+  std::ofstream(machine) << machine_text;
+  const auto size = fs::file_size(program);
+  const std::string p = program.string(), o = out.string(), l = linked.string();
+  const std::string other = guest("exit_status");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"run", "--nodes", "2", "--node-output", o, "--", p}, "is the program"},
+      {{"stat", "-e", "instructions", "--nodes", "2", "--node-output", o, "--", p},
+       "is the program"},
+      {{"run", "--nodes", "2", "--node-output", l, "--", p}, "is the program"},
+      {{"run", "--machine", machine.string(), "--nodes", "2", "--node-output", o, "--", other},
+       "is the machine file"},
+      {{"run", "--nodes", "2", "--node-output", l, "--stats-json",
+        (linked / "node-0.stdout").string(), "--", other},
+       "name the same file"},
+  };
+  for (auto [args, says] : cases) {
+    args.insert(args.end(), {"0", "return"});
+    const RunResult r = hpmsim(args);
+    EXPECT_EQ(r.status(), 2) << r.err;  // ExitCode::kUsage
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_EQ(fs::file_size(program), size) << "the program is intact";
+    EXPECT_EQ(hpm::test::readFile(machine), machine_text) << "the machine file is intact";
+  }
+  const fs::path made = dir.path() / "new" / "folder";
+  const RunResult r =
+      hpmsim({"run", "--nodes", "2", "--node-output", made.string(), "--", other, "0", "return"});
+  EXPECT_EQ(r.status(), 0) << r.err;
+  for (const char* name : {"node-0.stdout", "node-0.stderr", "node-1.stdout", "node-1.stderr"}) {
+    EXPECT_TRUE(fs::is_regular_file(made / name)) << name;
+  }
+}
+
+// Paths, arguments and environment values are bytes, not always UTF-8, and JSON text must be:
+// every JSON hpmsim writes (run and stat, on one node or many, sweep) gives each invalid
+// sequence as U+FFFD, never an internal error or an empty statistics file.
+TEST(Run, BytesThatAreNotUtf8AreWrittenAsTheReplacementCharacterInEveryJson) {
+  TempDir dir;
+  const std::string replaced = "\xef\xbf\xbd";  // U+FFFD in UTF-8
+  const fs::path program = dir.path() / "args\xff";
+  fs::copy_file(guest("args_env"), program);
+  const std::string p = program.string();
+  const std::vector<std::string> command = {"--env", "K=v\xfd", "--", p, "a\xfe"};
+  const fs::path stats = dir.path() / "run.json";
+  const auto expectCommand = [&](const json& j, const std::string& what) {
+    EXPECT_EQ(j["command"], json({(dir.path() / "args").string() + replaced, "a" + replaced}))
+        << what;
+  };
+  std::vector<std::string> args = {"run", "--stats-json", stats.string()};
+  args.insert(args.end(), command.begin(), command.end());
+  RunResult r = hpmsim(args);
+  ASSERT_EQ(r.status(), 0) << r.err;
+  expectCommand(readJson(stats), "run");
+
+  args = {"run",          "--nodes",     "2", "--node-output", dir.path().string(),
+          "--stats-json", stats.string()};
+  args.insert(args.end(), command.begin(), command.end());
+  r = hpmsim(args);
+  ASSERT_EQ(r.status(), 0) << r.err;
+  expectCommand(readJson(stats), "run --nodes 2");
+
+  const fs::path counted = dir.path() / "stat.json";
+  args = {"stat", "--json", "-o", counted.string(), "-e", "instructions"};
+  args.insert(args.end(), command.begin(), command.end());
+  r = hpmsim(args);
+  ASSERT_EQ(r.status(), 0) << r.err;
+  expectCommand(readJson(counted), "stat");
+
+  args = {"sweep", "--json", "--set", "core.store_queue_entries=8,20", "--", p, "a\xfe"};
+  r = hpmsim(args);
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json points = json::parse(r.out);
+  ASSERT_EQ(points.size(), 2u);
+  for (const json& point : points) EXPECT_EQ(point["status"], 0) << point.dump();
+}
+
+// Results are written whole or not at all (to a new file in the same folder, renamed into
+// place): the check before the run leaves no file behind, a run that fails or is killed leaves
+// none where its results belong, a finished one leaves nothing else in the folder, and an
+// output that is a symlink has its file written, the link kept.
+TEST(Run, ResultFilesAreWrittenWholeOrNotAtAll) {
+  TempDir dir;
+  const fs::path stats = dir.path() / "s.json";
+  const fs::path not_elf = dir.path() / "notes";
+  std::ofstream(not_elf) << "not a program\n";
+  RunResult r = hpmsim({"run", "--stats-json", stats.string(), "--", not_elf.string()});
+  EXPECT_NE(r.status(), 0) << r.err;
+  EXPECT_FALSE(fs::exists(stats)) << "a failed run left a file";
+
+  auto killed =
+      hpm::test::runProcess({kHpmsim, "run", "--stats-json", stats.string(), "--", guest("demo")},
+                            {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "", dir.path(), kTimeout,
+                            64u << 20, {std::chrono::milliseconds(500), SIGKILL});
+  EXPECT_TRUE(killed.signaled()) << killed.describe();
+  EXPECT_FALSE(fs::exists(stats)) << "a killed run left a file";
+
+  const fs::path kept = dir.path() / "kept.json";
+  std::ofstream(kept) << "old\n";
+  fs::create_symlink(kept, dir.path() / "link.json");
+  r = hpmsim({"run", "--stats-json", (dir.path() / "link.json").string(), "--stats-text",
+              stats.string(), "--", guest("exit_status"), "0", "return"});
+  ASSERT_EQ(r.status(), 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(dir.path() / "link.json"));
+  EXPECT_EQ(readJson(kept)["exit_status"], 0);
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    names.insert(entry.path().filename().string());
+  }
+  EXPECT_EQ(names, (std::set<std::string>{"kept.json", "link.json", "notes", "s.json"}));
+}
+
 // A sweep whose parameters are not all valid is one configuration error, before any point runs.
 // Ctrl-C ends a long simulation without losing its results: the run stops at its next poll,
 // writes everything it would at any end, and exits with 128 + SIGINT.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 
+#include "base/json_text.h"
 #include "config/schema.h"
 #include "node/machine.h"
 #include "tools/hpmsim/commands.h"
@@ -29,7 +30,7 @@ int run(const ConfigOptions& opt) {
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
   config::Schema schema(machine);
   if (opt.json) {
-    fmt::print("{}\n", schema.toJson().dump(2));
+    fmt::print("{}\n", jsonText(schema.toJson(), 2));
   } else if (opt.markdown) {
     // The reference table of docs/configuration.md: every key with its type, each preset's
     // value (and this machine's, when it is not a preset as is) and its meaning.
@@ -39,7 +40,7 @@ int run(const ConfigOptions& opt) {
       MachineConfig m = loadMachine(preset, {});
       const config::Schema preset_schema(m);
       std::map<std::string, std::string> column;
-      for (const config::Param& p : preset_schema.params()) column[p.key] = p.read().dump();
+      for (const config::Param& p : preset_schema.params()) column[p.key] = jsonText(p.read());
       values.push_back(std::move(column));
     }
     const bool custom = !opt.overrides.empty() ||
@@ -47,7 +48,7 @@ int run(const ConfigOptions& opt) {
     if (custom) {
       titles.push_back(machine.name + " (this machine)");
       std::map<std::string, std::string> column;
-      for (const config::Param& p : schema.params()) column[p.key] = p.read().dump();
+      for (const config::Param& p : schema.params()) column[p.key] = jsonText(p.read());
       values.push_back(std::move(column));
     }
     std::string header = "| key | type |", rule = "|---|---|";
@@ -69,7 +70,7 @@ int run(const ConfigOptions& opt) {
     }
   } else if (opt.list) {
     for (const config::Param& p : schema.params()) {
-      fmt::print("{} = {}    # {} ({})\n", p.key, p.read().dump(), p.doc, p.type);
+      fmt::print("{} = {}    # {} ({})\n", p.key, jsonText(p.read()), p.doc, p.type);
     }
   } else {
     fmt::print("{}", schema.toToml());

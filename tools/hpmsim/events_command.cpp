@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "node/machine.h"
 #include "node/monitor.h"
 #include "node/simulation.h"
@@ -77,7 +78,7 @@ int listGeneric(const EventsOptions& opt, const MachineConfig& machine, const Mo
         {{"name", name}, {"kind", kind}, {"definition", definition}, {"natives", natives}});
   }
   if (opt.json) {
-    fmt::print("{}\n", nlohmann::json{{"machine", machine.name}, {"names", list}}.dump(2));
+    fmt::print("{}\n", jsonText(nlohmann::json{{"machine", machine.name}, {"names", list}}, 2));
   } else {
     fmt::print("{}", text);
   }
@@ -161,7 +162,7 @@ int run(const EventsOptions& opt) {
                        {"description", info.description}});
     }
     out["sim_events"] = truth;
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", jsonText(out, 2));
     return 0;
   }
   // The per-thread variants of an event ("PEVT_INST_ALL@t2") are shown once, as thread 0's: the

@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/finite_range.h"
 #include "tools/hpmsim/host_memory.h"
@@ -44,7 +45,7 @@ void checkFifoSampling(const FifoSampling& o, std::string_view tool) {
 
 void printReport(bool json, const nlohmann::json& out, const std::string& text) {
   if (json) {
-    fmt::print(stderr, "{}\n", out.dump(2));
+    fmt::print(stderr, "{}\n", jsonText(out, 2));
   } else {
     fmt::print(stderr, "{}", text);
   }

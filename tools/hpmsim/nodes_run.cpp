@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "base/wire.h"
 #include "net/cluster.h"
 #include "stats/stats.h"
@@ -47,11 +48,25 @@ u32 resolveNodes(MachineConfig& machine, u32 nodes_option, const std::string& no
     if (!manyNodes(nodes, nodes_option)) {
       fail(ExitCode::kUsage, "{}: --node-output is for runs of many nodes (--nodes N)", command);
     }
-    if (!std::filesystem::is_directory(node_output)) {
+    std::error_code ec;
+    if (std::filesystem::exists(node_output, ec) &&
+        !std::filesystem::is_directory(node_output, ec)) {
       fail(ExitCode::kUsage, "{}: --node-output '{}' is not a directory", command, node_output);
     }
   }
   return nodes;
+}
+
+void addNodeOutputs(RunFiles& files, const std::string& dir, u32 nodes) {
+  if (dir.empty()) return;
+  files.folder(dir);
+  for (u32 node = 0; node < nodes; ++node) {
+    for (const int stream : {1, 2}) {
+      files.output(net::nodeOutputFile(dir, node, stream),
+                   fmt::format("--node-output (node {}'s {})", node,
+                               stream == 1 ? "standard output" : "standard error"));
+    }
+  }
 }
 
 std::vector<std::string> hostZeroEnvironment(net::HostLink* link,
@@ -120,7 +135,7 @@ int runNodes(const NodesRun& r) {
     MachineConfig machine = r.machine;
     json.result()["config"] = machineJson(machine);
     json.result()["command"] = r.command;
-    writeTextFile(r.stats_json, json.result().dump(2) + "\n");
+    writeTextFile(r.stats_json, jsonText(json.result(), 2) + "\n");
   }
   if (!r.stats_text.empty()) {
     stats::TextWriter text;

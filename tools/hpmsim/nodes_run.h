@@ -11,6 +11,7 @@
 #include "net/host_link.h"
 #include "node/machine.h"
 #include "node/simulation.h"
+#include "tools/hpmsim/output.h"
 
 namespace hpm::tools {
 
@@ -38,9 +39,13 @@ std::vector<std::string> hostZeroEnvironment(net::HostLink* hosts,
 // The nodes a command runs on: `nodes_option` (--nodes; 0 = not given) sets machine's
 // network.shape to a shape of the machine's dimension count when the shape is one node, and must
 // agree with a shape of more; `--node-output DIR` goes only with many nodes and must be a
-// directory. Returns the node count; fails (usage) naming `command` when they disagree.
+// directory if it exists. Returns the node count; fails (usage) naming `command` when they
+// disagree.
 u32 resolveNodes(MachineConfig& machine, u32 nodes_option, const std::string& node_output,
                  std::string_view command);
+// The files of --node-output DIR (with N nodes): each node's standard output and error there,
+// checked as every output is (RunFiles); the folder is made when it is missing. "": none.
+void addNodeOutputs(RunFiles& files, const std::string& dir, u32 nodes);
 // The options --nodes N and --node-output DIR of a command (`what`: what it does on each node).
 void addNodeOptions(CLI::App& cmd, u32& nodes, std::string& node_output, std::string_view what);
 // Many nodes: --nodes given (even 1: a one-node MPI job has its message unit) or a shape of more.

@@ -1,12 +1,21 @@
 // Output files of the hpmsim command.
 #pragma once
 
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
+#include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/error.h"
@@ -15,12 +24,41 @@
 
 namespace hpm::tools {
 
+// What an output path names: a symlink to a regular file is that file (written, the link kept);
+// any other path is itself (a device or a pipe, such as /dev/stdout, is written in place).
+inline std::filesystem::path outputTarget(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_symlink(fs::symlink_status(path, ec)) || !fs::is_regular_file(fs::status(path, ec))) {
+    return path;
+  }
+  const fs::path target = fs::canonical(path, ec);
+  return ec ? fs::path(path) : target;
+}
+
 // Fails (ExitCode::kIo) unless `path` can be written, before a simulation whose results would
-// go there starts: a run of minutes must not end with its results lost to a typo. Creates the
-// file if it does not exist (it is written in full later).
+// go there starts: a run of minutes must not end with its results lost to a typo. Leaves no
+// file behind: it checks that the path is not a folder, that its folder exists and may be
+// written (writeTextFile makes the file there), and that a file already there may be written.
 inline void requireWritable(const std::string& path) {
-  std::ofstream out(path, std::ios::app);
-  if (!out) fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
+  namespace fs = std::filesystem;
+  const fs::path target = outputTarget(path);
+  std::error_code ec;
+  const fs::file_status status = fs::status(target, ec);
+  if (fs::is_directory(status) || (!path.empty() && path.back() == '/')) {
+    fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(EISDIR));
+  }
+  if (fs::exists(status) && ::access(target.c_str(), W_OK) != 0) {
+    fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
+  }
+  if (fs::exists(status) && !fs::is_regular_file(status)) return;  // a device, a FIFO: as it is
+  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
+    fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
+  }
+  if (!fs::is_directory(folder, ec)) {
+    fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(ENOTDIR));
+  }
 }
 
 // The files one command reads and writes, checked before its simulation starts: every output
@@ -40,47 +78,99 @@ class RunFiles {
     if (path.empty()) fail(ExitCode::kUsage, "{}: an empty path", option);
     outputs_.push_back({path, std::move(option)});
   }
-  // Fails (ExitCode::kUsage for two uses of one file, kIo for an unwritable one).
+  // Folder `dir` is created by check() when it is missing (the outputs in it are given apart).
+  void folder(const std::string& dir) { folders_.push_back(dir); }
+  // Fails (ExitCode::kUsage for two uses of one file, kIo for an unwritable one or a folder
+  // that cannot be made). Each path is resolved once: a run of 4096 nodes has 8192 outputs.
   void check() const {
-    for (std::size_t i = 0; i < outputs_.size(); ++i) {
-      for (const auto& [path, what] : inputs_) {
-        if (same(outputs_[i].first, path)) {
-          fail(ExitCode::kUsage, "{} '{}' is {}: the run would overwrite it", outputs_[i].second,
-               outputs_[i].first, what);
-        }
+    std::map<std::string, std::size_t> by_path;                        // resolved path -> its file
+    std::map<std::pair<dev_t, ino_t>, std::size_t> by_file;            // files that exist
+    std::vector<std::pair<std::string, std::string>> files = inputs_;  // inputs, then outputs
+    files.insert(files.end(), outputs_.begin(), outputs_.end());
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      std::optional<std::size_t> earlier;
+      std::error_code ec;
+      const auto resolved = std::filesystem::weakly_canonical(files[i].first, ec);
+      if (!ec) {
+        const auto [it, added] = by_path.try_emplace(resolved.string(), i);
+        if (!added) earlier = it->second;
       }
-      for (std::size_t j = 0; j < i; ++j) {
-        if (same(outputs_[i].first, outputs_[j].first)) {
-          fail(ExitCode::kUsage, "{} and {} name the same file '{}': one would overwrite the other",
-               outputs_[j].second, outputs_[i].second, outputs_[i].first);
-        }
+      struct stat st {};
+      if (::stat(files[i].first.c_str(), &st) == 0) {
+        const auto [it, added] = by_file.try_emplace({st.st_dev, st.st_ino}, i);
+        if (!added && !earlier) earlier = it->second;
       }
+      if (!earlier || i < inputs_.size()) continue;  // (an input read twice is no harm)
+      const auto& [path, option] = files[i];
+      const auto& [other, what] = files[*earlier];
+      if (*earlier < inputs_.size()) {
+        fail(ExitCode::kUsage, "{} '{}' is {}: the run would overwrite it", option, path, what);
+      }
+      fail(ExitCode::kUsage, "{} and {} name the same file '{}': one would overwrite the other",
+           what, option, path);
+    }
+    for (const std::string& dir : folders_) {
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      if (ec) fail(ExitCode::kIo, "cannot make the folder '{}': {}", dir, ec.message());
     }
     for (const auto& [path, option] : outputs_) requireWritable(path);
   }
 
  private:
-  // Whether two paths name one file: the same path once resolved, or (for files that exist)
-  // the same file under two names.
-  static bool same(const std::string& a, const std::string& b) {
-    std::error_code ea, eb, e;
-    const auto ca = std::filesystem::weakly_canonical(a, ea);
-    const auto cb = std::filesystem::weakly_canonical(b, eb);
-    if (!ea && !eb && ca == cb) return true;
-    return std::filesystem::equivalent(a, b, e) && !e;
-  }
   std::vector<std::pair<std::string, std::string>> inputs_, outputs_;
+  std::vector<std::string> folders_;
 };
 
-// Writes `text` to `path` in full, or fails (ExitCode::kIo) naming the problem. The stream is
-// closed before it is checked: a small text stays in the buffer until then, so a full disk
-// (or /dev/full) only shows at the close. A forced stop (interrupt.h) waits for its end.
+// Writes `text` to `path` whole or not at all, or fails (ExitCode::kIo) naming the problem: the
+// text goes to a new file in the same folder, which is then renamed to `path` (replacing a file
+// there at once), so that a run that fails, is killed or is interrupted twice never leaves an
+// empty or half-written file where its results belong. A symlink's target is written (the link
+// kept); a path that is not a regular file (/dev/stdout, a FIFO) is written in place. The
+// stream is closed before it is checked: a small text stays in the buffer until then, so a full
+// disk (or /dev/full) only shows at the close. A forced stop (interrupt.h) waits for its end.
 inline void writeTextFile(const std::string& path, const std::string& text) {
   const ResultsWriting writing;
-  std::ofstream out(path);
-  out << text;
-  out.close();
-  if (!out) fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
+  namespace fs = std::filesystem;
+  const fs::path target = outputTarget(path);
+  std::error_code ec;
+  const fs::file_status status = fs::status(target, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status) && !fs::is_directory(status)) {
+    std::ofstream out(target);
+    out << text;
+    out.close();
+    if (!out) fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
+    return;
+  }
+  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  // A name of our own in that folder: hidden, with the process id and a random part, made
+  // with O_EXCL (another process's is never taken); new files get 0666 less the umask, a
+  // replaced file keeps its mode.
+  std::random_device random;
+  std::string temporary;
+  int fd = -1;
+  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+    temporary = (folder /
+                 fmt::format(".{}.{}-{:08x}.tmp", target.filename().string(), ::getpid(), random()))
+                    .string();
+    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
+  int error = 0;
+  struct stat old {};
+  if (::stat(target.c_str(), &old) == 0 && ::fchmod(fd, old.st_mode & 07777) != 0) error = errno;
+  for (std::size_t done = 0; error == 0 && done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno != EINTR) error = errno;
+    if (n > 0) done += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error == 0 && ::rename(temporary.c_str(), target.c_str()) != 0) error = errno;
+  if (error != 0) {
+    ::unlink(temporary.c_str());
+    fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(error));
+  }
 }
 
 // 1234567 -> "1,234,567", as perf prints counts.

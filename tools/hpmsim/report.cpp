@@ -3,14 +3,20 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <charconv>
+#include <cmath>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/embedded.h"
 #include "base/error.h"
+#include "base/json_text.h"
 #include "base/types.h"
 
 namespace hpm::report_assets {
@@ -101,7 +107,7 @@ void flatten(const json& j, const std::string& prefix, json& out) {
     if (value.is_object()) {
       flatten(value, path, out);
     } else {
-      out.push_back({path, value.is_string() ? value.get<std::string>() : value.dump()});
+      out.push_back({path, value.is_string() ? value.get<std::string>() : jsonText(value)});
     }
   }
 }
@@ -110,42 +116,146 @@ double share(u64 part, u64 whole) {
   return whole == 0 ? 0.0 : 100.0 * static_cast<double>(part) / static_cast<double>(whole);
 }
 
-// j[key] when it is an object, else an empty one: a reference that outlives a range-for over
-// its items() (j.value(key, {}) would be a temporary gone before the loop's body).
-const json& object(const json& j, const char* key) {
-  static const json kEmpty = json::object();
-  return j.is_object() && j.contains(key) && j[key].is_object() ? j[key] : kEmpty;
-}
+// A value of a result file with its place there (a JSON pointer: /timing/cores/0/l1d), read as
+// the type it must have. A missing (or null) value reads as the default; one of another type
+// fails (ExitCode::kIo) naming the file, the place and both types: a result file that was
+// edited, cut or made by something else is refused as such, never an internal error.
+class Field {
+ public:
+  Field(const json& j, const std::string& file) : j_(&j), file_(&file) {}
 
-u64 count(const json& j, const char* key) {
-  return j.contains(key) && j[key].is_number() ? j[key].get<u64>() : 0;
-}
+  // The value at `key` of an object (a missing one: null); fails unless this is an object.
+  Field operator[](const std::string& key) const {
+    object();
+    const auto it = j_->find(key);
+    return Field(it != j_->end() ? *it : kNull(), path_ + "/" + pointerToken(key), *file_);
+  }
+  // The elements of an array (none: missing), each with its place.
+  std::vector<Field> elements() const {
+    std::vector<Field> out;
+    const json& a = array();
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      out.push_back(Field(a[i], path_ + "/" + std::to_string(i), *file_));
+    }
+    return out;
+  }
+  // The members of an object (none: missing), each with its key and place.
+  std::vector<std::pair<std::string, Field>> members() const {
+    std::vector<std::pair<std::string, Field>> out;
+    for (const auto& [key, value] : object().items()) {
+      out.emplace_back(key, Field(value, path_ + "/" + pointerToken(key), *file_));
+    }
+    return out;
+  }
+  bool missing() const { return j_->is_null(); }
+  const json& value() const { return *j_; }
+  const std::string& place() const { return path_; }
+  const std::string& file() const { return *file_; }
+
+  const json& object() const {
+    static const json kEmpty = json::object();
+    if (missing()) return kEmpty;
+    if (!j_->is_object()) wrong("an object");
+    return *j_;
+  }
+  const json& array() const {
+    static const json kEmpty = json::array();
+    if (missing()) return kEmpty;
+    if (!j_->is_array()) wrong("an array");
+    return *j_;
+  }
+  // A count: a number that is not negative (0 when missing).
+  u64 count() const {
+    if (missing()) return 0;
+    if (j_->is_number_unsigned()) return j_->get<u64>();
+    // (A signed integer in memory: run and stat give their own results as they made them.)
+    if (j_->is_number_integer() && j_->get<i64>() >= 0) return static_cast<u64>(j_->get<i64>());
+    // (A fraction is cut; one of 2^64 or more is no count, and no u64 could hold it.)
+    if (!j_->is_number_float() || !(j_->get<double>() >= 0 && j_->get<double>() < 0x1p64)) {
+      wrong("a count (a number, not negative)");
+    }
+    return static_cast<u64>(j_->get<double>());
+  }
+  // An integer, negative or not (a sweep point's status: -1 when it did not run).
+  i64 integer() const {
+    if (missing()) return 0;
+    if (!j_->is_number_integer()) wrong("an integer");
+    return j_->get<i64>();
+  }
+  double real(double missing_value = 0.0) const {
+    if (missing()) return missing_value;
+    if (!j_->is_number()) wrong("a number");
+    return j_->get<double>();
+  }
+  std::string text() const {
+    if (missing()) return "";
+    if (!j_->is_string()) wrong("a string");
+    return j_->get<std::string>();
+  }
+  // A number or a string (a count that may be "<not counted>"), as it is.
+  const json& countOrText() const {
+    if (!missing() && !j_->is_number() && !j_->is_string()) wrong("a number or a string");
+    return *j_;
+  }
+
+  [[noreturn]] void wrong(std::string_view expected) const {
+    const std::string_view type = j_->type_name();
+    const bool vowel = type.starts_with('a') || type.starts_with('o');
+    fail(ExitCode::kIo, "'{}': {} is {} {} where {} belongs", *file_,
+         path_.empty() ? std::string("the top level") : path_, vowel ? "an" : "a", type, expected);
+  }
+
+ private:
+  Field(const json& j, std::string path, const std::string& file)
+      : j_(&j), file_(&file), path_(std::move(path)) {}
+  static const json& kNull() {
+    static const json null;
+    return null;
+  }
+  // RFC 6901: '~' as ~0, '/' as ~1.
+  static std::string pointerToken(const std::string& key) {
+    std::string out;
+    for (const char c : key) {
+      if (c == '~') {
+        out += "~0";
+      } else if (c == '/') {
+        out += "~1";
+      } else {
+        out += c;
+      }
+    }
+    return out;
+  }
+  const json* j_;
+  const std::string* file_;
+  std::string path_;
+};
 
 // Instructions per cycle of a statistics group with both ("instructions", "cycles").
-double ipc(const json& j) {
-  const u64 cycles = count(j, "cycles");
+double ipc(const Field& f) {
+  const u64 cycles = f["cycles"].count();
   return cycles == 0 ? 0.0
-                     : static_cast<double>(count(j, "instructions")) / static_cast<double>(cycles);
+                     : static_cast<double>(f["instructions"].count()) / static_cast<double>(cycles);
 }
 
 // A result's "command" (["./prog", "arg"]) as one line.
-std::string commandLine(const json& result) {
+std::string commandLine(const Field& result) {
   std::string line;
-  for (const auto& word : result.value("command", json::array())) {
-    line += (line.empty() ? "" : " ") + word.get<std::string>();
+  for (const Field& word : result["command"].elements()) {
+    line += (line.empty() ? "" : " ") + word.text();
   }
   return line;
 }
 
 // A result's region_spans ({tid, id, begin, end}) with each region's name for its id.
-json namedSpans(const json& result, const std::map<u64, std::string>& names) {
+json namedSpans(const Field& result, const std::map<u64, std::string>& names) {
   json out = json::array();
-  for (const json& s : result.value("region_spans", json::array())) {
-    const auto name = names.find(count(s, "id"));
-    out.push_back({{"tid", count(s, "tid")},
+  for (const Field& s : result["region_spans"].elements()) {
+    const auto name = names.find(s["id"].count());
+    out.push_back({{"tid", s["tid"].count()},
                    {"name", name != names.end() ? name->second : ""},
-                   {"begin", count(s, "begin")},
-                   {"end", count(s, "end")}});
+                   {"begin", s["begin"].count()},
+                   {"end", s["end"].count()}});
   }
   return out;
 }
@@ -164,14 +274,19 @@ std::string htmlEscape(std::string_view text) {
   return out;
 }
 
-// JSON inside a <script> element: "</" would end the element early.
+// JSON inside a <script> element. JSON text has '<' only inside strings, where it is written
+// \u003c: no string ("</script>", "<!--<script>") can end the element or change how the
+// browser reads it.
 std::string scriptJson(const json& j) {
-  std::string text = j.dump();
+  const std::string text = jsonText(j);
   std::string out;
   out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    out += text[i];
-    if (text[i] == '<' && i + 1 < text.size() && text[i + 1] == '/') out += '\\';
+  for (const char c : text) {
+    if (c == '<') {
+      out += "\\u003c";
+    } else {
+      out += c;
+    }
   }
   return out;
 }
@@ -186,7 +301,10 @@ Report::Report()
             {"sweeps", json::array()}} {}
 
 void Report::addFile(const std::string& path) {
-  const std::string text = readInput(path);
+  addText(readInput(path), path);
+}
+
+void Report::addText(const std::string& text, const std::string& path) {
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
     const json j = json::parse(text, nullptr, false);
@@ -208,143 +326,160 @@ void Report::addFile(const std::string& path) {
 }
 
 void Report::addRun(const json& stats, const std::string& name) {
+  const Field in(stats, name);
   json run;
   run["file"] = name;
-  const json config = stats.value("config", json::object());
-  run["summary"] = {
-      {"command", commandLine(stats)},    {"machine", config.value("name", "")},
-      {"mode", stats.value("mode", "")},  {"instructions", count(stats, "instructions")},
-      {"cycles", count(stats, "cycles")}, {"host_seconds", stats.value("host_seconds", 0.0)},
-      {"mips", stats.value("mips", 0.0)}, {"exit_status", count(stats, "exit_status")}};
+  const Field config = in["config"];
+  run["summary"] = {{"command", commandLine(in)},     {"machine", config["name"].text()},
+                    {"mode", in["mode"].text()},      {"instructions", in["instructions"].count()},
+                    {"cycles", in["cycles"].count()}, {"host_seconds", in["host_seconds"].real()},
+                    {"mips", in["mips"].real()},      {"exit_status", in["exit_status"].count()}};
   run["config"] = json::array();
-  flatten(config, "", run["config"]);
-  run["clock_mhz"] = config.contains("node") ? config["node"].value("clock_mhz", 0.0) : 0.0;
+  flatten(config.object(), "", run["config"]);
+  run["clock_mhz"] = config["node"]["clock_mhz"].real();
   run["cores"] = json::array();
   std::set<std::string> causes;
-  const json timing = stats.value("timing", json::object());
-  const json cores = timing.value("cores", json::array());
+  const Field timing = in["timing"];
+  const std::vector<Field> cores = timing["cores"].elements();
   for (std::size_t i = 0; i < cores.size(); ++i) {
-    const json& c = cores[i];
-    if (count(c, "instructions") == 0) continue;  // an idle core draws nothing
-    const json l1d = c.value("l1d", json::object());
-    const json l1i = c.value("l1i", json::object());
-    const json l1p = c.value("l1p", json::object());
-    json stalls = c.value("stalls", json::object());
-    stalls.erase("idle");  // no thread to issue: not a stall of the program's
-    for (const auto& [cause, v] : stalls.items()) causes.insert(cause);
+    const Field& c = cores[i];
+    if (c["instructions"].count() == 0) continue;  // an idle core draws nothing
+    const Field l1d = c["l1d"], l1i = c["l1i"], l1p = c["l1p"];
+    json stalls = json::object();
+    for (const auto& [cause, v] : c["stalls"].members()) {
+      if (cause == "idle") continue;  // no thread to issue: not a stall of the program's
+      stalls[cause] = v.count();
+      causes.insert(cause);
+    }
     run["cores"].push_back({{"core", i},
                             {"ipc", ipc(c)},
                             {"stalls", stalls},
-                            {"l1d_accesses", count(l1d, "accesses")},
-                            {"l1d_miss_pct", share(count(l1d, "misses"), count(l1d, "accesses"))},
-                            {"l1i_miss_pct", share(count(l1i, "misses"), count(l1i, "accesses"))},
-                            {"l1p_hits", count(l1p, "hits")},
-                            {"l1p_prefetches", count(l1p, "prefetches")},
-                            {"lmq_full_cycles", count(c, "lmq_full_cycles")},
-                            {"sq_full_cycles", count(c, "sq_full_cycles")}});
+                            {"l1d_accesses", l1d["accesses"].count()},
+                            {"l1d_miss_pct", share(l1d["misses"].count(), l1d["accesses"].count())},
+                            {"l1i_miss_pct", share(l1i["misses"].count(), l1i["accesses"].count())},
+                            {"l1p_hits", l1p["hits"].count()},
+                            {"l1p_prefetches", l1p["prefetches"].count()},
+                            {"lmq_full_cycles", c["lmq_full_cycles"].count()},
+                            {"sq_full_cycles", c["sq_full_cycles"].count()}});
   }
   run["stall_causes"] = causes;
   run["l2"] = json::array();
-  const json slices = timing.value("l2_slices", json::array());
+  const std::vector<Field> slices = timing["l2_slices"].elements();
   for (std::size_t i = 0; i < slices.size(); ++i) {
-    const json& l = slices[i];
+    const Field& l = slices[i];
     run["l2"].push_back({{"slice", i},
-                         {"requests", count(l, "requests")},
-                         {"hits", count(l, "hits")},
-                         {"misses", count(l, "misses")},
-                         {"miss_pct", share(count(l, "misses"), count(l, "requests"))},
-                         {"evictions", count(l, "evictions")},
-                         {"writebacks", count(l, "writebacks")}});
+                         {"requests", l["requests"].count()},
+                         {"hits", l["hits"].count()},
+                         {"misses", l["misses"].count()},
+                         {"miss_pct", share(l["misses"].count(), l["requests"].count())},
+                         {"evictions", l["evictions"].count()},
+                         {"writebacks", l["writebacks"].count()}});
   }
   run["regions"] = json::array();
   std::map<u64, std::string> names;
-  for (const json& r : stats.value("regions", json::array())) {
-    names[count(r, "id")] = r.value("name", "");
-    run["regions"].push_back({{"name", r.value("name", "")},
-                              {"entries", count(r, "entries")},
-                              {"instructions", count(r, "instructions")},
-                              {"cycles", count(r, "cycles")},
+  for (const Field& r : in["regions"].elements()) {
+    names[r["id"].count()] = r["name"].text();
+    run["regions"].push_back({{"name", r["name"].text()},
+                              {"entries", r["entries"].count()},
+                              {"instructions", r["instructions"].count()},
+                              {"cycles", r["cycles"].count()},
                               {"ipc", ipc(r)}});
   }
-  run["region_spans"] = namedSpans(stats, names);
+  run["region_spans"] = namedSpans(in, names);
   data_["runs"].push_back(run);
 }
 
 void Report::addStat(const json& stat, const std::string& name) {
+  const Field in(stat, name);
   json st;
   st["file"] = name;
-  st["command"] = commandLine(stat);
-  st["machine"] = stat.value("machine", "");
-  st["unit"] = stat.value("unit", "");
-  st["cycles"] = count(stat, "cycles_simulated");
-  st["seconds"] = stat.value("seconds_simulated", 0.0);
-  st["exit_status"] = count(stat, "exit_status");
-  st["clock_mhz"] = stat.value("clock_mhz", 0.0);
+  st["command"] = commandLine(in);
+  st["machine"] = in["machine"].text();
+  st["unit"] = in["unit"].text();
+  st["cycles"] = in["cycles_simulated"].count();
+  st["seconds"] = in["seconds_simulated"].real();
+  st["exit_status"] = in["exit_status"].count();
+  st["clock_mhz"] = in["clock_mhz"].real();
   st["events"] = json::array();
   st["counts"] = json::object();
   st["running"] = json::object();
-  for (const json& e : stat.value("events", json::array())) {
-    const std::string event = e.value("event", "");
+  for (const Field& e : in["events"].elements()) {
+    const std::string event = e["event"].text();
     st["events"].push_back(event);
-    st["counts"][event] = e.value("counter-value", json());
-    st["running"][event] = e.value("pcnt-running", 100.0);
+    st["counts"][event] = e["counter-value"].countOrText();
+    st["running"][event] = e["pcnt-running"].real(100.0);
   }
   json intervals = {{"ms", json::array()}, {"cycles", json::array()}, {"counts", json::object()}};
-  for (const json& row : stat.value("intervals", json::array())) {
-    intervals["ms"].push_back(row.value("seconds", 0.0) * 1e3);
-    intervals["cycles"].push_back(count(row, "cycle"));
-    for (const auto& [event, n] : object(row, "counts").items()) {
-      intervals["counts"][event].push_back(n);
+  for (const Field& row : in["intervals"].elements()) {
+    intervals["ms"].push_back(row["seconds"].real() * 1e3);
+    intervals["cycles"].push_back(row["cycle"].count());
+    for (const auto& [event, n] : row["counts"].members()) {
+      intervals["counts"][event].push_back(n.countOrText());
     }
   }
   st["intervals"] = intervals;
   st["regions"] = json::array();
   std::map<u64, std::string> names;
-  for (const auto& [id, values] : object(stat, "regions").items()) {
-    json counts = values;
-    counts.erase("name");
-    names[std::stoull(id)] = values.value("name", "");
-    st["regions"].push_back({{"name", values.value("name", "")}, {"counts", counts}});
+  for (const auto& [id, values] : in["regions"].members()) {
+    json counts = json::object();
+    for (const auto& [event, n] : values.members()) {
+      if (event != "name") counts[event] = n.countOrText();
+    }
+    u64 number = 0;
+    const auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), number);
+    if (id.empty() || error != std::errc() || end != id.data() + id.size()) {
+      fail(ExitCode::kIo, "'{}': {} is not a region's number", name, values.place());
+    }
+    names[number] = values["name"].text();
+    st["regions"].push_back({{"name", values["name"].text()}, {"counts", counts}});
   }
-  st["region_spans"] = namedSpans(stat, names);
+  st["region_spans"] = namedSpans(in, names);
   data_["stats"].push_back(st);
 }
 
-void Report::addSweep(const json& points, const std::string& name) {
+void Report::addSweep(const json& points_json, const std::string& name) {
+  const std::vector<Field> points = Field(points_json, name).elements();
   json sw;
   sw["file"] = name;
   sw["parameters"] = json::array();
-  for (const auto& [key, v] : object(points[0], "config").items()) {
-    sw["parameters"].push_back(key);
-  }
+  if (points.empty()) fail(ExitCode::kIo, "'{}': a sweep of no points", name);
+  for (const auto& [key, v] : points[0]["config"].members()) sw["parameters"].push_back(key);
   std::set<std::string> regions;
-  for (const json& p : points) {
-    for (const auto& [r, v] : object(p, "regions").items()) regions.insert(r);
+  for (const Field& p : points) {
+    for (const auto& [r, v] : p["regions"].members()) regions.insert(r);
   }
   sw["regions"] = regions;
-  const json first_regions = points[0].value("regions", json::object());
+  const Field first_regions = points[0]["regions"];
   sw["points"] = json::array();
-  for (const json& p : points) {
+  for (const Field& p : points) {
     std::string label;
-    for (const auto& [key, v] : object(p, "config").items()) {
-      const std::string value = v.is_string() ? v.get<std::string>() : v.dump();
+    json config = json::object();
+    for (const auto& [key, v] : p["config"].members()) {
+      const std::string value = v.value().is_string() ? v.text() : jsonText(v.value());
+      config[key] = v.value();
       label +=
           (label.empty() ? "" : ", ") + (sw["parameters"].size() == 1 ? value : key + "=" + value);
     }
+    json region_cycles = json::object();
     json region_speedup = json::object();
-    const json rc = p.value("regions", json::object());
+    const Field rc = p["regions"];
     for (const std::string& r : regions) {
-      if (rc.contains(r) && first_regions.contains(r) && rc[r].get<u64>() != 0) {
-        region_speedup[r] = first_regions[r].get<double>() / rc[r].get<double>();
+      const Field cycles = rc[r];
+      if (cycles.missing()) continue;
+      region_cycles[r] = cycles.count();
+      const Field first = first_regions[r];
+      if (!first.missing() && cycles.count() != 0) {
+        region_speedup[r] =
+            static_cast<double>(first.count()) / static_cast<double>(cycles.count());
       }
     }
     sw["points"].push_back({{"label", label},
-                            {"config", p.value("config", json::object())},
-                            {"status", count(p, "status")},
-                            {"cycles", count(p, "cycles")},
-                            {"instructions", count(p, "instructions")},
-                            {"speedup", p.value("speedup", 0.0)},
-                            {"regions", rc},
+                            {"config", config},
+                            {"status", p["status"].integer()},
+                            {"cycles", p["cycles"].count()},
+                            {"instructions", p["instructions"].count()},
+                            {"speedup", p["speedup"].real()},
+                            {"regions", region_cycles},
                             {"region_speedup", region_speedup}});
   }
   data_["sweeps"].push_back(sw);
@@ -360,7 +495,11 @@ void Report::addProfileSamples(const std::string& csv, const std::string& name) 
       fail(ExitCode::kIo, "'{}', line {}: {} fields where the header has {}", name, i + 1,
            rows[i].size(), header.size());
     }
-    const u64 core = static_cast<u64>(number(rows[i][0], name));
+    const double core_number = number(rows[i][0], name);
+    if (!(core_number >= 0 && core_number < 65536) || core_number != std::floor(core_number)) {
+      fail(ExitCode::kIo, "'{}', line {}: '{}' is not a core's number", name, i + 1, rows[i][0]);
+    }
+    const auto core = static_cast<u64>(core_number);
     json& c = cores[core];
     c["core"] = core;
     c["cycle"].push_back(number(rows[i][1], name));

@@ -9,6 +9,8 @@
 
 namespace hpm::tools {
 
+// Every result is read with the types its fields must have: a field of another type is refused
+// (hpm::Error, ExitCode::kIo) naming the file and the field's place (/timing/cores/0/cycles).
 // The report's data, gathered from results; its JSON is what report/render.js draws:
 //   runs      [{file, summary, config: [[key, value]], cores, stall_causes, l2, regions,
 //              region_spans, clock_mhz}]
@@ -25,6 +27,8 @@ class Report {
 
   // A result file, recognised by its contents (hpm::Error naming the file if it is none).
   void addFile(const std::string& path);
+  // A result file's contents, `name` its file: recognised and added as addFile does.
+  void addText(const std::string& text, const std::string& name);
   // Results already in memory; `name` says where they came from.
   void addRun(const nlohmann::json& stats, const std::string& name);
   void addStat(const nlohmann::json& stat, const std::string& name);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "base/json_text.h"
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/output.h"
 #include "tools/hpmsim/report.h"
@@ -30,7 +31,7 @@ int run(const ReportOptions& opt) {
   Report report;
   for (const std::string& in : opt.inputs) report.addFile(in);
   writeTextFile(opt.output, report.html(opt.title));
-  if (opt.trace_given) writeTextFile(opt.trace, report.chromeTrace().dump() + "\n");
+  if (opt.trace_given) writeTextFile(opt.trace, jsonText(report.chromeTrace()) + "\n");
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "node/machine.h"
 #include "node/monitor.h"
 #include "node/simulation.h"
@@ -201,6 +202,7 @@ int run(const RunCliOptions& opt) {
     files.output(opt.profile_prefix + "-samples.csv", "--profile-prefix (samples)");
     files.output(opt.profile_prefix + "-functions.csv", "--profile-prefix (functions)");
   }
+  if (manyNodes(nodes, opt.nodes)) addNodeOutputs(files, opt.node_output, nodes);
   files.check();
   RunOptions ro;
   ro.mode = *mode;
@@ -313,7 +315,7 @@ int run(const RunCliOptions& opt) {
     json.result()["command"] = opt.command;
     stats_json = std::move(json.result());
   }
-  if (!opt.stats_json.empty()) writeTextFile(opt.stats_json, stats_json.dump(2) + "\n");
+  if (!opt.stats_json.empty()) writeTextFile(opt.stats_json, jsonText(stats_json, 2) + "\n");
   if (!opt.stats_text.empty()) {
     stats::TextWriter text;
     visitAll(text);
@@ -331,7 +333,7 @@ int run(const RunCliOptions& opt) {
       r.addFile(opt.profile_prefix + "-functions.csv");
     }
     if (!opt.report.empty()) writeTextFile(opt.report, r.html("hpmsim run"));
-    if (!opt.trace.empty()) writeTextFile(opt.trace, r.chromeTrace().dump() + "\n");
+    if (!opt.trace.empty()) writeTextFile(opt.trace, jsonText(r.chromeTrace()) + "\n");
   }
   if (!opt.sram_faults.empty()) reportSramFaults(*sim.monitor(), cycles);
   if (upc != nullptr) {

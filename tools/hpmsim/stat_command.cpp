@@ -21,6 +21,7 @@
 #include <sstream>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "base/wire.h"
 #include "net/cluster.h"
 #include "node/host_mux.h"
@@ -574,6 +575,7 @@ int run(const StatOptions& opt) {
   files.output(opt.output, "-o", !opt.output.empty());
   files.output(opt.report, "--report", !opt.report.empty());
   files.output(opt.trace, "--trace", !opt.trace.empty());
+  if (many_nodes) addNodeOutputs(files, opt.node_output, nodes);
   files.check();
   // -I MSECS: simulated milliseconds at the machine's clock.
   const u64 interval = opt.interval != 0 ? opt.interval
@@ -769,7 +771,7 @@ int run(const StatOptions& opt) {
 
   std::string text;
   if (opt.json) {
-    text = resultJson().dump(2) + "\n";
+    text = jsonText(resultJson(), 2) + "\n";
   } else if (!opt.separator.empty()) {
     // perf stat -x SEP: value, unit, event, [variance,] run time (ns), percent running, metric
     // value, metric unit; with -I the interval's end (seconds) first.
@@ -973,7 +975,7 @@ int run(const StatOptions& opt) {
     Report report;
     report.addStat(resultJson(), fmt::format("hpmsim stat of {}", opt.command[0]));
     if (!opt.report.empty()) writeTextFile(opt.report, report.html("hpmsim stat"));
-    if (!opt.trace.empty()) writeTextFile(opt.trace, report.chromeTrace().dump() + "\n");
+    if (!opt.trace.empty()) writeTextFile(opt.trace, jsonText(report.chromeTrace()) + "\n");
   }
   return m.status;
 }

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "base/types.h"
 #include "node/machine.h"
 #include "tools/hpmsim/commands.h"
@@ -287,7 +288,7 @@ int run(const SweepOptions& opt) {
       }
       out.push_back(row);
     }
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", jsonText(out, 2));
   } else {
     std::string header;
     for (const Axis& a : axes) header += fmt::format("{:>24} ", a.key);

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "pmu/upc/explore.h"
 #include "pmu/upc/params.h"
 #include "tools/hpmsim/commands.h"
@@ -107,7 +108,7 @@ int runExplore(const ExploreOptions& o) {
   }
 
   if (o.json) {
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", jsonText(out, 2));
     return 0;
   }
   fmt::print("UPC-P design explorer: N = {} counters, one maintenance slot every S = {} cycles\n",
