@@ -30,6 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const unsigned char* data, std::size_t siz
   using namespace hpm;
   KernelConfig config;
   config.params.address_space_gib = 64;
+  config.params.code_cache_mib = 1;  // (no code runs here)
   Kernel kernel(config);
   kernel.memory().map(kRegion, kRegionBytes, GuestMemory::kRead | GuestMemory::kWrite);
   NetworkParams params;
