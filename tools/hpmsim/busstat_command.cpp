@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/error.h"
+#include "base/json_text.h"
 #include "node/machine.h"
 #include "node/monitor.h"
 #include "node/simulation.h"
@@ -124,21 +125,70 @@ int run(const BusstatOptions& opt) {
     for (u32 m = 0; m < monitors_used; ++m) unit.enableFifo(m, 0);
   }
   u64 fifo_taken = 0, fifo_lost = 0;
-  std::string trace_csv = "cycle,monitor,address,type,snoop,source,id\n";
+  // Every output that grows with the intervals is written as they end (the text on stderr, the
+  // CSV files, the JSON's intervals to a spool read back at the end): hpmsim's memory does not
+  // grow with them, whatever -I is.
+  std::optional<ResultFile> trace_file;
+  if (!opt.trace.empty()) {
+    trace_file.emplace(opt.trace);
+    trace_file->write("cycle,monitor,address,type,snoop,source,id\n");
+  }
   auto sampleFifos = [&](Cycle now) {
     for (u32 m = 0; m < monitors_used; ++m) {
       for (const probe::Transaction& t : unit.sampleFifo(m, now, fifo_lost)) {
         ++fifo_taken;
-        if (opt.trace.empty()) continue;
-        trace_csv += fmt::format("{},{},{:#x},{},{},{},{}\n", t.cycle, m, t.address,
-                                 probe::kTransactionTypeInfo[static_cast<u32>(t.type)].mnemonic,
-                                 probe::kSnoopInfo[static_cast<u32>(t.snoop)].name, t.source, t.id);
+        if (!trace_file) continue;
+        trace_file->write(
+            fmt::format("{},{},{:#x},{},{},{},{}\n", t.cycle, m, t.address,
+                        probe::kTransactionTypeInfo[static_cast<u32>(t.type)].mnemonic,
+                        probe::kSnoopInfo[static_cast<u32>(t.snoop)].name, t.source, t.id));
       }
     }
   };
 
   std::vector<TypeShare> shares(types);
-  std::vector<std::pair<Cycle, std::vector<u64>>> samples;  // interval ends, counts in them
+  const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
+  std::optional<ResultFile> csv_file;
+  if (!opt.csv.empty()) csv_file.emplace(opt.csv);
+  // Without --distribution: busstat's layout, one line per monitor and interval, its two
+  // counters' events and counts; the CSV a row per interval; the JSON's intervals.
+  JsonRowSpool json_intervals;
+  std::vector<u64> totals(used);
+  u64 samples = 0;
+  if (!opt.distribution) {
+    std::string head =
+        fmt::format("\n Interconnect transactions of '{}' (machine {})\n\n", program, machine.name);
+    head += fmt::format("{:>14}  {:<6}", "cycle", "dev");
+    for (u32 k = 0; k < imon::kCountersPerMonitor; ++k) {
+      head += fmt::format(" {:<30} {:>12}", fmt::format("event{}", k), fmt::format("pic{}", k));
+    }
+    if (!opt.json) fmt::print(stderr, "{}\n", head);
+    if (csv_file) {
+      std::string csv = "cycle";
+      for (const std::string& n : names) csv += "," + n;
+      csv_file->write(csv + "\n");
+    }
+  }
+  const auto intervalEnded = [&](Cycle cycle, const std::vector<u64>& counts) {
+    std::string text, csv = std::to_string(cycle);
+    for (u32 m = 0; m * imon::kCountersPerMonitor < used; ++m) {
+      text += fmt::format("{:>14}  imon{:<2}", withCommas(cycle), m);
+      for (u32 c = m * imon::kCountersPerMonitor;
+           c < std::min<u32>(used, (m + 1) * imon::kCountersPerMonitor); ++c) {
+        text += fmt::format(" {:<30} {:>12}", names[c], withCommas(counts[c]));
+      }
+      text += "\n";
+    }
+    nlohmann::json row = {{"cycle", cycle}};
+    for (u32 c = 0; c < used; ++c) {
+      totals[c] += counts[c];
+      csv += "," + std::to_string(counts[c]);
+      row["counts"][names[c]] = counts[c];
+    }
+    if (!opt.json) fmt::print(stderr, "{}", text);
+    if (csv_file) csv_file->write(csv + "\n");
+    if (opt.json) json_intervals.add(row);
+  };
   Cycle last = 0;
   auto sample = [&](Cycle now) {
     std::vector<u64> counts(used);
@@ -149,7 +199,8 @@ int run(const BusstatOptions& opt) {
         shares[typeOf(c)].observed += now - last;
       }
     }
-    samples.emplace_back(now, counts);
+    ++samples;
+    if (!opt.distribution) intervalEnded(now, counts);
     if (sample_fifos) sampleFifos(now);
     last = now;
     if (opt.distribution) {
@@ -164,14 +215,13 @@ int run(const BusstatOptions& opt) {
 
   runToolProgram(sim, opt.run);
   const Cycle end = sim.elapsedCycles();
-  if (end > last || samples.empty()) sample(std::max(end, last));  // the last, partial interval
+  if (end > last || samples == 0) sample(std::max(end, last));  // the last, partial interval
   const Termination& term = sim.kernel().termination();
 
   const probe::TransactionCounts& truth = *sim.transactionTruth();
   nlohmann::json out;
   std::string text;
   std::string csv;
-  const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
   if (opt.distribution) {
     u64 total_exact = 0;
     double total_estimate = 0;
@@ -226,38 +276,6 @@ int run(const BusstatOptions& opt) {
     out["distribution"] = rows;
     out["rotation_cycles"] = interval;
   } else {
-    // busstat's layout: one line per monitor and interval, its two counters' events and counts.
-    text +=
-        fmt::format("\n Interconnect transactions of '{}' (machine {})\n\n", program, machine.name);
-    text += fmt::format("{:>14}  {:<6}", "cycle", "dev");
-    for (u32 k = 0; k < imon::kCountersPerMonitor; ++k) {
-      text += fmt::format(" {:<30} {:>12}", fmt::format("event{}", k), fmt::format("pic{}", k));
-    }
-    text += "\n";
-    csv = "cycle";
-    for (const std::string& n : names) csv += "," + n;
-    csv += "\n";
-    std::vector<u64> totals(used);
-    nlohmann::json intervals = nlohmann::json::array();
-    for (const auto& [cycle, counts] : samples) {
-      for (u32 m = 0; m * imon::kCountersPerMonitor < used; ++m) {
-        text += fmt::format("{:>14}  imon{:<2}", withCommas(cycle), m);
-        for (u32 c = m * imon::kCountersPerMonitor;
-             c < std::min<u32>(used, (m + 1) * imon::kCountersPerMonitor); ++c) {
-          text += fmt::format(" {:<30} {:>12}", names[c], withCommas(counts[c]));
-        }
-        text += "\n";
-      }
-      csv += std::to_string(cycle);
-      nlohmann::json row = {{"cycle", cycle}};
-      for (u32 c = 0; c < used; ++c) {
-        totals[c] += counts[c];
-        csv += "," + std::to_string(counts[c]);
-        row["counts"][names[c]] = counts[c];
-      }
-      csv += "\n";
-      intervals.push_back(row);
-    }
     text += "\n";
     for (u32 c = 0; c < used; ++c) {
       text += fmt::format("{:>20}      {}\n", withCommas(totals[c]), names[c]);
@@ -268,7 +286,6 @@ int run(const BusstatOptions& opt) {
       out["exact"][names[c]] = truth.count(p.types, p.snoops);
     }
     text += "\n";
-    out["intervals"] = intervals;
     if (sample_fifos) {
       // Honest sampling: what the FIFOs dropped between two samples was never seen.
       const u64 matched = totals[1] + (used > 3 ? totals[3] : 0);
@@ -285,9 +302,18 @@ int run(const BusstatOptions& opt) {
                       withCommas(end), machine.node.clock_mhz);
   out["cycles"] = end;
   out["machine"] = machine.name;
-  if (!opt.csv.empty()) writeTextFile(opt.csv, csv);
-  if (!opt.trace.empty()) writeTextFile(opt.trace, trace_csv);
-  printReport(opt.json, out, text);
+  if (csv_file) {
+    csv_file->write(csv);
+    csv_file->commit();
+  }
+  if (trace_file) trace_file->commit();
+  if (opt.json && !opt.distribution) {
+    json_intervals.print(stderr, out, "intervals");
+  } else if (opt.json) {
+    fmt::print(stderr, "{}\n", jsonText(out, 2));
+  } else {
+    fmt::print(stderr, "{}", text);
+  }
   return term.status;
 }
 

@@ -18,6 +18,9 @@
 #include <utility>
 #include <vector>
 
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
 #include "base/error.h"
 #include "base/types.h"
 #include "tools/hpmsim/interrupt.h"
@@ -122,56 +125,57 @@ class RunFiles {
   std::vector<std::string> folders_;
 };
 
-// Writes `text` to `path` whole or not at all, or fails (ExitCode::kIo) naming the problem: the
-// text goes to a new file in the same folder, which is then renamed to `path` (replacing a file
-// there at once), so that a run that fails, is killed or is interrupted twice never leaves an
-// empty or half-written file where its results belong. A symlink's target is written (the link
-// kept); a path that is not a regular file (/dev/stdout, a FIFO) is written in place. The
-// stream is closed before it is checked: a small text stays in the buffer until then, so a full
-// disk (or /dev/full) only shows at the close. A forced stop (interrupt.h) waits for its end.
+// A result file written whole or not at all, possibly in pieces as a run goes (intervals as
+// they end, so that memory does not grow with them): what write() gives goes to a new file in
+// the same folder, which commit() renames to `path` (replacing a file there at once); one never
+// committed is removed. So a run that fails, is killed or is interrupted twice never leaves an
+// empty or half-written file where its results belong (at most a hidden `.NAME.PID-X.tmp` beside
+// it when killed). A symlink's target is written (the link kept); a path that is not a regular
+// file (/dev/stdout, a FIFO) is written in place. Each fails (ExitCode::kIo) naming the problem.
+class ResultFile {
+ public:
+  explicit ResultFile(const std::string& path);
+  ResultFile(const ResultFile&) = delete;
+  ResultFile& operator=(const ResultFile&) = delete;
+  ~ResultFile();
+  void write(std::string_view text);
+  // The file is complete: in place at `path`. A forced stop (interrupt.h) waits for its end.
+  void commit();
+
+ private:
+  [[noreturn]] void failed(int error);
+  std::string path_;
+  std::filesystem::path target_;
+  std::string temporary_;  // empty: written in place
+  int fd_ = -1;
+};
+
+// Writes `text` to `path` whole or not at all (ResultFile), or fails (ExitCode::kIo).
 inline void writeTextFile(const std::string& path, const std::string& text) {
   const ResultsWriting writing;
-  namespace fs = std::filesystem;
-  const fs::path target = outputTarget(path);
-  std::error_code ec;
-  const fs::file_status status = fs::status(target, ec);
-  if (fs::exists(status) && !fs::is_regular_file(status) && !fs::is_directory(status)) {
-    std::ofstream out(target);
-    out << text;
-    out.close();
-    if (!out) fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
-    return;
-  }
-  const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  // A name of our own in that folder: hidden, with the process id and a random part, made
-  // with O_EXCL (another process's is never taken); new files get 0666 less the umask, a
-  // replaced file keeps its mode.
-  std::random_device random;
-  std::string temporary;
-  int fd = -1;
-  for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
-    temporary = (folder /
-                 fmt::format(".{}.{}-{:08x}.tmp", target.filename().string(), ::getpid(), random()))
-                    .string();
-    fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  if (fd < 0) fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(errno));
-  int error = 0;
-  struct stat old {};
-  if (::stat(target.c_str(), &old) == 0 && ::fchmod(fd, old.st_mode & 07777) != 0) error = errno;
-  for (std::size_t done = 0; error == 0 && done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno != EINTR) error = errno;
-    if (n > 0) done += static_cast<std::size_t>(n);
-  }
-  if (::close(fd) != 0 && error == 0) error = errno;
-  if (error == 0 && ::rename(temporary.c_str(), target.c_str()) != 0) error = errno;
-  if (error != 0) {
-    ::unlink(temporary.c_str());
-    fail(ExitCode::kIo, "cannot write '{}': {}", path, std::strerror(error));
-  }
+  ResultFile file(path);
+  file.write(text);
+  file.commit();
 }
+
+// Rows of JSON kept in a temporary file as they come, not in memory (the intervals of -I, whose
+// number has no bound), then written inside a JSON object at the end.
+class JsonRowSpool {
+ public:
+  JsonRowSpool();
+  JsonRowSpool(const JsonRowSpool&) = delete;
+  JsonRowSpool& operator=(const JsonRowSpool&) = delete;
+  ~JsonRowSpool();
+  void add(const nlohmann::json& row);
+  u64 rows() const { return rows_; }
+  // Writes `object` to `to` as jsonText(object, 2) does, with member `key` the array of the
+  // rows (one a line), and a newline.
+  void print(std::FILE* to, nlohmann::json object, const std::string& key);
+
+ private:
+  std::FILE* file_ = nullptr;
+  u64 rows_ = 0;
+};
 
 // 1234567 -> "1,234,567", as perf prints counts.
 inline std::string withCommas(u64 v) {
