@@ -21,18 +21,13 @@
 
 #include "hpm/mu.h"
 
-static volatile uint64_t* mu;
-static uint64_t reg(unsigned o) {
-  return mu[o / 8];
-}
-static void set(unsigned o, uint64_t v) {
-  mu[o / 8] = v;
-}
-
 typedef hpm_mu_descriptor descriptor;
 
-static descriptor ring[64] __attribute__((aligned(64)));
-static descriptor chain[8] __attribute__((aligned(64)));
+static volatile uint64_t* mu; /* the unit's registers, by offset / 8 */
+#define reg(offset) mu[(offset) / 8]
+#define set(offset, value) (mu[(offset) / 8] = (value))
+
+static descriptor ring[64] __attribute__((aligned(64))), chain[8] __attribute__((aligned(64)));
 static uint8_t rec[1024] __attribute__((aligned(64)));
 static volatile uint64_t tail_word;
 static uint64_t posted;
@@ -63,9 +58,8 @@ static void sleep_until(double deadline) {
 int main(int argc, char** argv) {
   const char* scenario = argc > 1 ? argv[1] : "tail";
   const double msecs = argc > 2 ? atof(argv[2]) : 20;
-  const int fd = open("/dev/hpm/mu", O_RDWR);
-  if (fd < 0) return 2;
-  mu = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  mu = hpm_mu_map();
+  if (mu == NULL) return 2;
   const int rank = (int)reg(HPM_MU_RANK);
   const double deadline = now_ms() + msecs;
   set(HPM_MU_REC_BASE, (uint64_t)(uintptr_t)rec);

@@ -4,7 +4,10 @@
 #ifndef HPM_MU_H
 #define HPM_MU_H
 
+#include <fcntl.h>
 #include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* Register offsets in the 4 KiB window (64-bit registers). */
 enum {
@@ -55,5 +58,14 @@ typedef struct {
 /* Why the unit refused a descriptor (its `status`): a field (destination, flags, size) or its
  * payload, not readable memory as a whole. */
 enum { HPM_MU_REFUSED_FIELDS = 1, HPM_MU_REFUSED_PAYLOAD = 2 };
+
+/* The unit's 4 KiB register window, mapped (NULL when the node has none: run with --nodes N). */
+static inline volatile uint64_t* hpm_mu_map(void) {
+  const int fd = open("/dev/hpm/mu", O_RDWR);
+  if (fd < 0) return NULL;
+  void* window = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  return window == MAP_FAILED ? NULL : (volatile uint64_t*)window;
+}
 
 #endif
