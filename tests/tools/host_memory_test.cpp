@@ -96,4 +96,37 @@ TEST(HostMemoryBudget, TheBudgetOptionRefusesZeroAndWords) {
   }
 }
 
+// stat -I writes each interval as it ends (its -x line to -o's file here) and keeps for the report
+// only a bounded, coarser series: some 440,000 intervals of node_mix fit in a 100 MiB budget
+// (keeping them, as stat did, took far more), and their counts add up to a run's of 2 intervals.
+TEST(StatIntervals, AreWrittenAsTheyEndSoMemoryDoesNotGrowWithThem) {
+  TempDir dir("hpm-budget");
+  const auto total = [&](const std::string& cycles) {
+    const RunResult r =
+        hpmsim({"stat", "--quiet", "--host-memory", "100", "-e", "instructions,cycles",
+                "--interval-cycles", cycles, "-x", ",", "-o", "s.csv", "--report", "r.html", "--",
+                kGuestBinDir + "/node_mix", "2"},
+               dir.path());
+    EXPECT_EQ(r.status(), 0) << cycles << r.describe();
+    std::ifstream csv(dir.path() / "s.csv");
+    u64 lines = 0, instructions = 0;
+    for (std::string line; std::getline(csv, line);) {
+      ++lines;
+      // time,value,unit,event,...
+      const std::size_t a = line.find(','), b = line.find(',', a + 1), c = line.find(',', b + 1);
+      if (line.substr(c + 1, line.find(',', c + 1) - c - 1) == "instructions") {
+        instructions += std::stoull(line.substr(a + 1, b - a - 1));
+      }
+    }
+    EXPECT_TRUE(fs::exists(dir.path() / "r.html"));
+    return std::make_pair(lines, instructions);
+  };
+  const auto [many_lines, many] = total("4");
+  const auto [few_lines, few] = total("100000000");
+  EXPECT_GT(many_lines, 400000u);  // (two lines an interval)
+  EXPECT_LT(few_lines, 10u);
+  EXPECT_EQ(many, few);
+  EXPECT_GT(few, 0u);
+}
+
 }  // namespace

@@ -308,7 +308,7 @@ int run(const BusstatOptions& opt) {
   }
   if (trace_file) trace_file->commit();
   if (opt.json && !opt.distribution) {
-    json_intervals.print(stderr, out, "intervals");
+    json_intervals.print([](std::string_view t) { fmt::print(stderr, "{}", t); }, out, "intervals");
   } else if (opt.json) {
     fmt::print(stderr, "{}\n", jsonText(out, 2));
   } else {

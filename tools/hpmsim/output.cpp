@@ -82,30 +82,31 @@ void JsonRowSpool::add(const nlohmann::json& row) {
   ++rows_;
 }
 
-void JsonRowSpool::print(std::FILE* to, nlohmann::json object, const std::string& key) {
+void JsonRowSpool::print(const std::function<void(std::string_view)>& write, nlohmann::json object,
+                         const std::string& key) {
   // (The member is written as a mark, which the rows then replace: the object's other members
   // keep jsonText's order and layout.)
   const std::string mark = "\"@spooled rows@\"";
   object[key] = "@spooled rows@";
   const std::string text = jsonText(object, 2);
   const std::size_t at = text.find(mark);
-  std::fwrite(text.data(), 1, at, to);
-  std::fputs(rows_ == 0 ? "[]" : "[\n", to);
+  write(std::string_view(text).substr(0, at));
+  write(rows_ == 0 ? "[]" : "[\n");
   std::rewind(file_);
   char buffer[4096];
   bool first = true, line_start = true;
   while (std::fgets(buffer, sizeof buffer, file_) != nullptr) {
     if (line_start) {
-      std::fputs(first ? "    " : ",\n    ", to);
+      write(first ? "    " : ",\n    ");
       first = false;
     }
     const std::size_t n = std::strlen(buffer);
     line_start = n > 0 && buffer[n - 1] == '\n';
-    std::fwrite(buffer, 1, line_start ? n - 1 : n, to);
+    write(std::string_view(buffer, line_start ? n - 1 : n));
   }
-  if (rows_ != 0) std::fputs("\n  ]", to);
-  std::fputs(text.c_str() + at + mark.size(), to);
-  std::fputs("\n", to);
+  if (rows_ != 0) write("\n  ]");
+  write(std::string_view(text).substr(at + mark.size()));
+  write("\n");
 }
 
 }  // namespace hpm::tools

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <random>
@@ -168,9 +169,10 @@ class JsonRowSpool {
   ~JsonRowSpool();
   void add(const nlohmann::json& row);
   u64 rows() const { return rows_; }
-  // Writes `object` to `to` as jsonText(object, 2) does, with member `key` the array of the
-  // rows (one a line), and a newline.
-  void print(std::FILE* to, nlohmann::json object, const std::string& key);
+  // Writes `object` through `write` as jsonText(object, 2) does, with member `key` the array of
+  // the rows (one a line), and a newline.
+  void print(const std::function<void(std::string_view)>& write, nlohmann::json object,
+             const std::string& key);
 
  private:
   std::FILE* file_ = nullptr;

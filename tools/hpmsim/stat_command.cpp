@@ -88,6 +88,28 @@ struct IntervalRow {
   std::map<std::string, u64> cumulative;
 };
 
+// Where each -I interval goes as it ends (printed, or spooled for the JSON), with the run's
+// requests: so that hpmsim's memory does not grow with the intervals.
+using IntervalSink = std::function<void(const std::vector<Request>&, const IntervalRow&)>;
+
+// The intervals the report and the trace draw, at most kKeptIntervals: past that every other
+// row is dropped, and from then on only every stride-th is kept (rows are cumulative, so a kept
+// row's counts are those of the intervals it now spans: coarser, still exact).
+struct KeptIntervals {
+  static constexpr std::size_t kKeptIntervals = 4096;
+  std::vector<IntervalRow> rows;
+  u64 stride = 1, seen = 0;
+  void add(const IntervalRow& row) {
+    if (++seen % stride != 0) return;
+    rows.push_back(row);
+    if (rows.size() < kKeptIntervals) return;
+    std::vector<IntervalRow> half;
+    for (std::size_t i = 1; i < rows.size(); i += 2) half.push_back(std::move(rows[i]));
+    rows = std::move(half);
+    stride *= 2;
+  }
+};
+
 // One run's results.
 struct Measured {
   std::vector<Request> requests;
@@ -98,7 +120,7 @@ struct Measured {
   std::vector<std::map<std::string, u64>> per_node;    // many nodes: by node, by request
   std::vector<ThreadGroup> per_thread;                 // --per-thread (stat_events.h)
   std::vector<ProgrammedCounter> counters;
-  std::vector<IntervalRow> intervals;
+  std::vector<IntervalRow> intervals;  // -I: those the report draws (KeptIntervals), in order
   std::map<u32, std::map<std::string, u64>> regions;  // by region id, by request
   std::map<u32, std::string> region_names;
   std::vector<RegionSpan> region_spans;  // each thread's stays in regions (--per-region)
@@ -161,8 +183,27 @@ void readNodeCounts(std::string_view bytes, const std::vector<std::string_view>&
   }
 }
 
+// A line of perf stat -x SEP: value, unit, event, [variance,] run time (ns), percent running,
+// metric value, metric unit; `prefix` first (-I: the interval's end, in seconds, and SEP).
+std::string perfCsvLine(const std::string& sep, const std::string& prefix, const std::string& value,
+                        const std::string& name, const std::optional<double>& variance,
+                        const std::optional<Metric>& derived, u64 runtime_ns, double pcnt = 100) {
+  std::string l = prefix + value + sep + sep + name;
+  if (variance) l += sep + fmt::format("{:.2f}%", *variance);
+  l += sep + std::to_string(static_cast<u64>(static_cast<double>(runtime_ns) * pcnt / 100 + 0.5)) +
+       sep + fmt::format("{:.2f}", pcnt) + sep;
+  if (derived) {
+    l += fmt::format("{:.2f}", derived->value) + sep + (derived->percent ? "% " : "") +
+         derived->unit;
+  } else {
+    l += sep;
+  }
+  return l + "\n";
+}
+
 Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode mode, u64 interval,
-                 bool many_nodes, net::HostLink* hosts, const std::vector<std::string>& envp) {
+                 bool many_nodes, net::HostLink* hosts, const std::vector<std::string>& envp,
+                 const IntervalSink& sink) {
   RunOptions ro;
   ro.mode = mode;
   ro.root = opt.root;
@@ -334,10 +375,18 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
   // run, and the inputs that came later were shifted past it.)
   const std::vector<ProgrammedCounter> layout =
       interval != 0 || opt.per_region ? monitor->hostLayout() : std::vector<ProgrammedCounter>{};
+  KeptIntervals kept;
+  Cycle last_interval = 0;
+  const auto intervalEnded = [&](IntervalRow row) {
+    row.seconds = static_cast<double>(sim.kernel().nanosAt(row.cycle)) / 1e9;
+    last_interval = row.cycle;
+    if (sink) sink(m.requests, row);
+    kept.add(row);
+  };
   if (interval != 0) {
     sim.setIntervalHook(interval, [&](Cycle now) {
       const std::vector<u64> values = monitor->sampleHost(now);
-      m.intervals.push_back({now, 0, byRequest(layout, &values)});
+      intervalEnded({now, 0, byRequest(layout, &values)});
     });
   }
   // Per-region counts: the counters' values at each marker, differences summed per region.
@@ -471,11 +520,14 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
   }
   // perf stat -I prints the last, partial interval too: it ends at the run's end, with the
   // final (settled) counts.
-  if (interval != 0 && (m.intervals.empty() || m.intervals.back().cycle < m.end)) {
-    m.intervals.push_back({m.end, 0, m.counts});
+  if (interval != 0 && (kept.seen == 0 || last_interval < m.end)) {
+    intervalEnded({m.end, 0, m.counts});
   }
-  for (IntervalRow& row : m.intervals) {
-    row.seconds = static_cast<double>(sim.kernel().nanosAt(row.cycle)) / 1e9;
+  m.intervals = std::move(kept.rows);
+  // (The last row is always drawn, whatever the stride dropped.)
+  if (interval != 0 && (m.intervals.empty() || m.intervals.back().cycle < m.end)) {
+    m.intervals.push_back(
+        {m.end, static_cast<double>(sim.kernel().nanosAt(m.end)) / 1e9, m.counts});
   }
   for (const RegionReport& r : sim.regions()) m.region_names[r.id] = r.name;
   if (opt.per_region) m.region_spans = sim.regionSpans();
@@ -596,9 +648,70 @@ int run(const StatOptions& opt) {
   const std::unique_ptr<net::HostLink> hosts =
       many_nodes ? joinHosts(nodes, pendingInterrupt) : nullptr;
   envp = hostZeroEnvironment(hosts.get(), envp);
+  // The report goes to -o's file or to stderr (as perf stat: the guest owns stdout); with -I each
+  // interval's lines as it ends (perf stat -I's, or -x's), or its JSON row to a spool, so that
+  // memory does not grow with the intervals.
+  std::optional<ResultFile> out_file;
+  if (!opt.output.empty() && (!hosts || hosts->host() == 0)) out_file.emplace(opt.output);
+  const auto emit = [&](std::string_view t) {
+    if (out_file) {
+      out_file->write(t);
+    } else {
+      fmt::print(stderr, "{}", t);
+    }
+  };
+  JsonRowSpool json_intervals;
+  IntervalSink sink;
+  std::map<std::string, u64> interval_before;  // -I: the cumulative counts at the last interval
+  double interval_before_seconds = 0;
+  if (interval != 0 && (!hosts || hosts->host() == 0)) {
+    sink = [&](const std::vector<Request>& requests, const IntervalRow& row) {
+      const auto sampled = [](const Request& r) { return r.source == Request::Source::kUnit; };
+      std::string text;
+      if (opt.json) {
+        nlohmann::json j;
+        j["cycle"] = row.cycle;
+        j["seconds"] = row.seconds;
+        for (const Request& r : requests) {
+          if (!sampled(r)) continue;
+          const u64 now = row.cumulative.at(r.name);
+          j["counts"][r.name] = now - interval_before[r.name];
+          j["cumulative"][r.name] = now;
+        }
+        json_intervals.add(j);
+      } else if (!opt.separator.empty()) {
+        std::map<std::string, double> delta;
+        for (const Request& r : requests) {
+          delta[r.name] = static_cast<double>(row.cumulative.at(r.name) - interval_before[r.name]);
+        }
+        // (The run time field: the interval's, as perf stat -I -x gives it.)
+        const u64 ns = static_cast<u64>((row.seconds - interval_before_seconds) * 1e9 + 0.5);
+        for (const Request& r : requests) {
+          if (!sampled(r)) continue;
+          text += perfCsvLine(opt.separator, fmt::format("{:.9f}", row.seconds) + opt.separator,
+                              std::to_string(row.cumulative.at(r.name) - interval_before[r.name]),
+                              r.name, std::nullopt, metricOf(r.name, delta), ns);
+        }
+      } else {
+        // As perf stat -I: the counts of each interval, at its end in (simulated) seconds, the
+        // last (partial) one included.
+        if (interval_before.empty())
+          text += fmt::format("#{:>13} {:>20}      {}\n", "time", "counts", "event");
+        for (const Request& r : requests) {
+          if (!sampled(r)) continue;
+          const u64 v = row.cumulative.at(r.name) - interval_before[r.name];
+          text += fmt::format("{:>14.9f} {:>20}      {}\n", row.seconds,
+                              opt.no_big_num ? std::to_string(v) : withCommas(v), r.name);
+        }
+      }
+      for (const Request& r : requests) interval_before[r.name] = row.cumulative.at(r.name);
+      interval_before_seconds = row.seconds;
+      emit(text);
+    };
+  }
   std::vector<Measured> runs;
   for (u32 r = 0; r < opt.repeat; ++r) {
-    runs.push_back(measure(opt, machine, *mode, interval, many_nodes, hosts.get(), envp));
+    runs.push_back(measure(opt, machine, *mode, interval, many_nodes, hosts.get(), envp, sink));
     // Ctrl-C: report the runs so far. (Over host processes every host stops after the same
     // run: the one that ended interrupted, a status every host knows.)
     const int status = runs.back().status;
@@ -770,7 +883,10 @@ int run(const StatOptions& opt) {
   };
 
   std::string text;
-  if (opt.json) {
+  if (opt.json && interval != 0) {
+    // (Every interval, from the spool: resultJson's are the few the report draws.)
+    json_intervals.print([&](std::string_view t) { emit(t); }, resultJson(), "intervals");
+  } else if (opt.json) {
     text = jsonText(resultJson(), 2) + "\n";
   } else if (!opt.separator.empty()) {
     // perf stat -x SEP: value, unit, event, [variance,] run time (ns), percent running, metric
@@ -780,33 +896,9 @@ int run(const StatOptions& opt) {
     const auto line = [&](const std::string& prefix, const std::string& value,
                           const std::string& name, const std::optional<double>& variance,
                           const std::optional<Metric>& derived, double pcnt = 100) {
-      std::string l = prefix + value + sep + sep + name;
-      if (variance) l += sep + fmt::format("{:.2f}%", *variance);
-      l += sep + std::to_string(static_cast<u64>(static_cast<double>(runtime) * pcnt / 100 + 0.5)) +
-           sep + fmt::format("{:.2f}", pcnt) + sep;
-      if (derived) {
-        l += fmt::format("{:.2f}", derived->value) + sep + (derived->percent ? "% " : "") +
-             derived->unit;
-      } else {
-        l += sep;
-      }
-      return l + "\n";
+      return perfCsvLine(sep, prefix, value, name, variance, derived, runtime, pcnt);
     };
-    std::map<std::string, u64> before;
-    for (const IntervalRow& row : m.intervals) {
-      std::map<std::string, double> delta;
-      for (const Request& r : m.requests) {
-        delta[r.name] = static_cast<double>(row.cumulative.at(r.name) - before[r.name]);
-      }
-      for (const Request& r : m.requests) {
-        if (!sampled(r)) continue;
-        text += line(fmt::format("{:.9f}", row.seconds) + sep,
-                     std::to_string(row.cumulative.at(r.name) - before[r.name]), r.name,
-                     std::nullopt, metricOf(r.name, delta));
-      }
-      for (const Request& r : m.requests) before[r.name] = row.cumulative.at(r.name);
-    }
-    if (m.intervals.empty()) {
+    if (interval == 0) {  // (-I: the intervals' lines were printed as they ended)
       for (const Request& r : m.requests) {
         if (r.source == Request::Source::kUnsupported) {
           text += line("", "<not supported>", r.name, std::nullopt, std::nullopt);
@@ -838,20 +930,7 @@ int run(const StatOptions& opt) {
   } else {
     std::string cmdline;
     for (const std::string& a : opt.command) cmdline += (cmdline.empty() ? "" : " ") + a;
-    // As perf stat -I: the counts of each interval, at its end in (simulated) seconds, the last
-    // (partial) one included.
-    if (!m.intervals.empty())
-      text += fmt::format("#{:>13} {:>20}      {}\n", "time", "counts", "event");
-    std::map<std::string, u64> before;
-    for (const IntervalRow& row : m.intervals) {
-      for (const Request& r : m.requests) {
-        if (!sampled(r)) continue;
-        const u64 now = row.cumulative.at(r.name);
-        text += fmt::format("{:>14.9f} {:>20}      {}\n", row.seconds,
-                            number(static_cast<double>(now - before[r.name])), r.name);
-        before[r.name] = now;
-      }
-    }
+    // (-I: the intervals' lines, perf stat -I's, were printed as they ended.)
     const std::string on_cores =
         m.cores.empty() ? "" : fmt::format(", cores {}", fmt::join(m.cores, ","));
     const std::string on_nodes = m.per_node.empty()
@@ -966,11 +1045,8 @@ int run(const StatOptions& opt) {
         m.host_seconds,
         m.host_seconds > 0 ? static_cast<double>(m.instructions) / m.host_seconds / 1e6 : 0.0);
   }
-  if (!opt.output.empty()) {
-    writeTextFile(opt.output, text);
-  } else {
-    fmt::print(stderr, "{}", text);  // as perf stat: the guest owns stdout
-  }
+  emit(text);
+  if (out_file) out_file->commit();
   if (!opt.report.empty() || !opt.trace.empty()) {
     Report report;
     report.addStat(resultJson(), fmt::format("hpmsim stat of {}", opt.command[0]));
