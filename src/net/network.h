@@ -118,9 +118,8 @@ class Network {
   void setReceptionRoom(u32 dst, u64 bytes) { room_[dst] = bytes; }
   // Bytes of packets that node `src` injected and no link took yet (its queue at the router).
   u64 sourceBytes(u32 src) const { return source_bytes_[src]; }
-  // Packets waiting at their destination's router for room in its message unit: now, and
-  // over the run.
-  u64 heldPackets() const { return held_count_; }
+  // Packets that waited at their destination's router for room in its message unit, over the
+  // run.
   u64 receptionHolds() const { return reception_holds_; }
   // The time of the network's next event (idle: ~0).
   Cycle nextStep() const { return events_.empty() ? ~Cycle{0} : events_.top().when; }
@@ -212,7 +211,7 @@ class Network {
   std::vector<u64> room_;               // per node: bytes its unit takes (setReceptionRoom)
   std::vector<std::deque<Held>> held_;  // per node
   std::vector<u64> source_bytes_;       // per node (sourceBytes)
-  u64 held_count_ = 0;
+  u64 held_count_ = 0;                  // packets in held_ now
   u64 reception_holds_ = 0;
   Cycle horizon_ = 0;  // advance() has moved everything before it
   u64 order_ = 0;

@@ -152,7 +152,8 @@ int run(const BusstatOptions& opt) {
   if (!opt.csv.empty()) csv_file.emplace(opt.csv);
   // Without --distribution: busstat's layout, one line per monitor and interval, its two
   // counters' events and counts; the CSV a row per interval; the JSON's intervals.
-  JsonRowSpool json_intervals;
+  std::optional<JsonRowSpool> json_intervals;
+  if (opt.json && !opt.distribution) json_intervals.emplace();
   std::vector<u64> totals(used);
   u64 samples = 0;
   if (!opt.distribution) {
@@ -187,7 +188,7 @@ int run(const BusstatOptions& opt) {
     }
     if (!opt.json) fmt::print(stderr, "{}", text);
     if (csv_file) csv_file->write(csv + "\n");
-    if (opt.json) json_intervals.add(row);
+    if (json_intervals) json_intervals->add(row);
   };
   Cycle last = 0;
   auto sample = [&](Cycle now) {
@@ -307,8 +308,9 @@ int run(const BusstatOptions& opt) {
     csv_file->commit();
   }
   if (trace_file) trace_file->commit();
-  if (opt.json && !opt.distribution) {
-    json_intervals.print([](std::string_view t) { fmt::print(stderr, "{}", t); }, out, "intervals");
+  if (json_intervals) {
+    json_intervals->print([](std::string_view t) { fmt::print(stderr, "{}", t); }, out,
+                          "intervals");
   } else if (opt.json) {
     fmt::print(stderr, "{}\n", jsonText(out, 2));
   } else {

@@ -110,12 +110,11 @@ std::string guestMemoryText(const Kernel& kernel) {
 // What this host's nodes' guests hold, and the node that holds the most.
 std::string guestsMemoryText(const net::Cluster& cluster) {
   u64 total = 0, most = 0;
-  u32 most_node = 0, nodes = 0;
+  u32 most_node = 0;
   const net::NodeBlock local = cluster.localNodes();
   for (u32 n = local.first; n < local.last; ++n) {
     const u64 pages = cluster.node(n).kernel().memory().firstTouches();
     total += pages;
-    ++nodes;
     if (pages > most) {
       most = pages;
       most_node = n;
@@ -124,7 +123,7 @@ std::string guestsMemoryText(const net::Cluster& cluster) {
   return fmt::format(
       "{} nodes here; their guests have touched {} MiB of pages since they started (node {} "
       "the most: {} MiB), the rest is the nodes' models and the network's",
-      nodes, (total * GuestMemory::kPageSize) >> 20, most_node,
+      local.last - local.first, (total * GuestMemory::kPageSize) >> 20, most_node,
       (most * GuestMemory::kPageSize) >> 20);
 }
 

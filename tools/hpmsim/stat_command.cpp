@@ -660,7 +660,8 @@ int run(const StatOptions& opt) {
       fmt::print(stderr, "{}", t);
     }
   };
-  JsonRowSpool json_intervals;
+  std::optional<JsonRowSpool> json_intervals;
+  if (opt.json && interval != 0) json_intervals.emplace();
   IntervalSink sink;
   std::map<std::string, u64> interval_before;  // -I: the cumulative counts at the last interval
   double interval_before_seconds = 0;
@@ -678,7 +679,7 @@ int run(const StatOptions& opt) {
           j["counts"][r.name] = now - interval_before[r.name];
           j["cumulative"][r.name] = now;
         }
-        json_intervals.add(j);
+        json_intervals->add(j);
       } else if (!opt.separator.empty()) {
         std::map<std::string, double> delta;
         for (const Request& r : requests) {
@@ -883,9 +884,9 @@ int run(const StatOptions& opt) {
   };
 
   std::string text;
-  if (opt.json && interval != 0) {
+  if (json_intervals) {
     // (Every interval, from the spool: resultJson's are the few the report draws.)
-    json_intervals.print([&](std::string_view t) { emit(t); }, resultJson(), "intervals");
+    json_intervals->print([&](std::string_view t) { emit(t); }, resultJson(), "intervals");
   } else if (opt.json) {
     text = jsonText(resultJson(), 2) + "\n";
   } else if (!opt.separator.empty()) {
