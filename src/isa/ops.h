@@ -1,8 +1,10 @@
 // The RV64IMAFDC + Zicsr + Zifencei instruction set, one line per instruction.
 //
-// X(Name, "mnemonic", Format, Class)
+// X(Name, "mnemonic", Format, Class, Group)
 //   Format: operand layout, used by the disassembler and to tell integer from FP registers.
 //   Class:  the functional-unit class the timing model and the event catalogue use.
+//   Group:  the finer group that instruction-mix events count (OpGroup; kNone for none), so that
+//           an event of a group is derived from this table and cannot miss an instruction.
 // Compressed instructions decode to the base instruction they expand to (with length 2).
 #pragma once
 
@@ -62,167 +64,182 @@ enum class InstClass : u8 {
   kCount
 };
 
-#define HPM_RV_OPS(X)                     \
-  X(Illegal, "illegal", kNone, kSystem)   \
-  X(Lui, "lui", kU, kIntAlu)              \
-  X(Auipc, "auipc", kU, kIntAlu)          \
-  X(Jal, "jal", kJ, kJump)                \
-  X(Jalr, "jalr", kJalr, kJump)           \
-  X(Beq, "beq", kB, kBranch)              \
-  X(Bne, "bne", kB, kBranch)              \
-  X(Blt, "blt", kB, kBranch)              \
-  X(Bge, "bge", kB, kBranch)              \
-  X(Bltu, "bltu", kB, kBranch)            \
-  X(Bgeu, "bgeu", kB, kBranch)            \
-  X(Lb, "lb", kLoad, kLoad)               \
-  X(Lh, "lh", kLoad, kLoad)               \
-  X(Lw, "lw", kLoad, kLoad)               \
-  X(Ld, "ld", kLoad, kLoad)               \
-  X(Lbu, "lbu", kLoad, kLoad)             \
-  X(Lhu, "lhu", kLoad, kLoad)             \
-  X(Lwu, "lwu", kLoad, kLoad)             \
-  X(Sb, "sb", kStore, kStore)             \
-  X(Sh, "sh", kStore, kStore)             \
-  X(Sw, "sw", kStore, kStore)             \
-  X(Sd, "sd", kStore, kStore)             \
-  X(Addi, "addi", kI, kIntAlu)            \
-  X(Slti, "slti", kI, kIntAlu)            \
-  X(Sltiu, "sltiu", kI, kIntAlu)          \
-  X(Xori, "xori", kI, kIntAlu)            \
-  X(Ori, "ori", kI, kIntAlu)              \
-  X(Andi, "andi", kI, kIntAlu)            \
-  X(Slli, "slli", kShift, kIntAlu)        \
-  X(Srli, "srli", kShift, kIntAlu)        \
-  X(Srai, "srai", kShift, kIntAlu)        \
-  X(Add, "add", kR, kIntAlu)              \
-  X(Sub, "sub", kR, kIntAlu)              \
-  X(Sll, "sll", kR, kIntAlu)              \
-  X(Slt, "slt", kR, kIntAlu)              \
-  X(Sltu, "sltu", kR, kIntAlu)            \
-  X(Xor, "xor", kR, kIntAlu)              \
-  X(Srl, "srl", kR, kIntAlu)              \
-  X(Sra, "sra", kR, kIntAlu)              \
-  X(Or, "or", kR, kIntAlu)                \
-  X(And, "and", kR, kIntAlu)              \
-  X(Addiw, "addiw", kI, kIntAlu)          \
-  X(Slliw, "slliw", kShift, kIntAlu)      \
-  X(Srliw, "srliw", kShift, kIntAlu)      \
-  X(Sraiw, "sraiw", kShift, kIntAlu)      \
-  X(Addw, "addw", kR, kIntAlu)            \
-  X(Subw, "subw", kR, kIntAlu)            \
-  X(Sllw, "sllw", kR, kIntAlu)            \
-  X(Srlw, "srlw", kR, kIntAlu)            \
-  X(Sraw, "sraw", kR, kIntAlu)            \
-  X(Fence, "fence", kFence, kSystem)      \
-  X(FenceI, "fence.i", kNone, kSystem)    \
-  X(Ecall, "ecall", kNone, kSystem)       \
-  X(Ebreak, "ebreak", kNone, kSystem)     \
-  X(Csrrw, "csrrw", kCsr, kSystem)        \
-  X(Csrrs, "csrrs", kCsr, kSystem)        \
-  X(Csrrc, "csrrc", kCsr, kSystem)        \
-  X(Csrrwi, "csrrwi", kCsrI, kSystem)     \
-  X(Csrrsi, "csrrsi", kCsrI, kSystem)     \
-  X(Csrrci, "csrrci", kCsrI, kSystem)     \
-  X(Mul, "mul", kR, kIntMul)              \
-  X(Mulh, "mulh", kR, kIntMul)            \
-  X(Mulhsu, "mulhsu", kR, kIntMul)        \
-  X(Mulhu, "mulhu", kR, kIntMul)          \
-  X(Div, "div", kR, kIntDiv)              \
-  X(Divu, "divu", kR, kIntDiv)            \
-  X(Rem, "rem", kR, kIntDiv)              \
-  X(Remu, "remu", kR, kIntDiv)            \
-  X(Mulw, "mulw", kR, kIntMul)            \
-  X(Divw, "divw", kR, kIntDiv)            \
-  X(Divuw, "divuw", kR, kIntDiv)          \
-  X(Remw, "remw", kR, kIntDiv)            \
-  X(Remuw, "remuw", kR, kIntDiv)          \
-  X(LrW, "lr.w", kLr, kAtomic)            \
-  X(ScW, "sc.w", kAmo, kAtomic)           \
-  X(AmoswapW, "amoswap.w", kAmo, kAtomic) \
-  X(AmoaddW, "amoadd.w", kAmo, kAtomic)   \
-  X(AmoxorW, "amoxor.w", kAmo, kAtomic)   \
-  X(AmoandW, "amoand.w", kAmo, kAtomic)   \
-  X(AmoorW, "amoor.w", kAmo, kAtomic)     \
-  X(AmominW, "amomin.w", kAmo, kAtomic)   \
-  X(AmomaxW, "amomax.w", kAmo, kAtomic)   \
-  X(AmominuW, "amominu.w", kAmo, kAtomic) \
-  X(AmomaxuW, "amomaxu.w", kAmo, kAtomic) \
-  X(LrD, "lr.d", kLr, kAtomic)            \
-  X(ScD, "sc.d", kAmo, kAtomic)           \
-  X(AmoswapD, "amoswap.d", kAmo, kAtomic) \
-  X(AmoaddD, "amoadd.d", kAmo, kAtomic)   \
-  X(AmoxorD, "amoxor.d", kAmo, kAtomic)   \
-  X(AmoandD, "amoand.d", kAmo, kAtomic)   \
-  X(AmoorD, "amoor.d", kAmo, kAtomic)     \
-  X(AmominD, "amomin.d", kAmo, kAtomic)   \
-  X(AmomaxD, "amomax.d", kAmo, kAtomic)   \
-  X(AmominuD, "amominu.d", kAmo, kAtomic) \
-  X(AmomaxuD, "amomaxu.d", kAmo, kAtomic) \
-  X(Flw, "flw", kFLoad, kFpLoad)          \
-  X(Fsw, "fsw", kFStore, kFpStore)        \
-  X(FmaddS, "fmadd.s", kFR4, kFpFma)      \
-  X(FmsubS, "fmsub.s", kFR4, kFpFma)      \
-  X(FnmsubS, "fnmsub.s", kFR4, kFpFma)    \
-  X(FnmaddS, "fnmadd.s", kFR4, kFpFma)    \
-  X(FaddS, "fadd.s", kFR, kFpAdd)         \
-  X(FsubS, "fsub.s", kFR, kFpAdd)         \
-  X(FmulS, "fmul.s", kFR, kFpMul)         \
-  X(FdivS, "fdiv.s", kFR, kFpDiv)         \
-  X(FsqrtS, "fsqrt.s", kFR1, kFpSqrt)     \
-  X(FsgnjS, "fsgnj.s", kFR, kFpMisc)      \
-  X(FsgnjnS, "fsgnjn.s", kFR, kFpMisc)    \
-  X(FsgnjxS, "fsgnjx.s", kFR, kFpMisc)    \
-  X(FminS, "fmin.s", kFR, kFpMisc)        \
-  X(FmaxS, "fmax.s", kFR, kFpMisc)        \
-  X(FcvtWS, "fcvt.w.s", kFToX, kFpCvt)    \
-  X(FcvtWuS, "fcvt.wu.s", kFToX, kFpCvt)  \
-  X(FcvtLS, "fcvt.l.s", kFToX, kFpCvt)    \
-  X(FcvtLuS, "fcvt.lu.s", kFToX, kFpCvt)  \
-  X(FmvXW, "fmv.x.w", kFToX, kFpMisc)     \
-  X(FeqS, "feq.s", kFCmp, kFpMisc)        \
-  X(FltS, "flt.s", kFCmp, kFpMisc)        \
-  X(FleS, "fle.s", kFCmp, kFpMisc)        \
-  X(FclassS, "fclass.s", kFToX, kFpMisc)  \
-  X(FcvtSW, "fcvt.s.w", kXToF, kFpCvt)    \
-  X(FcvtSWu, "fcvt.s.wu", kXToF, kFpCvt)  \
-  X(FcvtSL, "fcvt.s.l", kXToF, kFpCvt)    \
-  X(FcvtSLu, "fcvt.s.lu", kXToF, kFpCvt)  \
-  X(FmvWX, "fmv.w.x", kXToF, kFpMisc)     \
-  X(Fld, "fld", kFLoad, kFpLoad)          \
-  X(Fsd, "fsd", kFStore, kFpStore)        \
-  X(FmaddD, "fmadd.d", kFR4, kFpFma)      \
-  X(FmsubD, "fmsub.d", kFR4, kFpFma)      \
-  X(FnmsubD, "fnmsub.d", kFR4, kFpFma)    \
-  X(FnmaddD, "fnmadd.d", kFR4, kFpFma)    \
-  X(FaddD, "fadd.d", kFR, kFpAdd)         \
-  X(FsubD, "fsub.d", kFR, kFpAdd)         \
-  X(FmulD, "fmul.d", kFR, kFpMul)         \
-  X(FdivD, "fdiv.d", kFR, kFpDiv)         \
-  X(FsqrtD, "fsqrt.d", kFR1, kFpSqrt)     \
-  X(FsgnjD, "fsgnj.d", kFR, kFpMisc)      \
-  X(FsgnjnD, "fsgnjn.d", kFR, kFpMisc)    \
-  X(FsgnjxD, "fsgnjx.d", kFR, kFpMisc)    \
-  X(FminD, "fmin.d", kFR, kFpMisc)        \
-  X(FmaxD, "fmax.d", kFR, kFpMisc)        \
-  X(FcvtSD, "fcvt.s.d", kFR1, kFpCvt)     \
-  X(FcvtDS, "fcvt.d.s", kFR1, kFpCvt)     \
-  X(FeqD, "feq.d", kFCmp, kFpMisc)        \
-  X(FltD, "flt.d", kFCmp, kFpMisc)        \
-  X(FleD, "fle.d", kFCmp, kFpMisc)        \
-  X(FclassD, "fclass.d", kFToX, kFpMisc)  \
-  X(FcvtWD, "fcvt.w.d", kFToX, kFpCvt)    \
-  X(FcvtWuD, "fcvt.wu.d", kFToX, kFpCvt)  \
-  X(FcvtLD, "fcvt.l.d", kFToX, kFpCvt)    \
-  X(FcvtLuD, "fcvt.lu.d", kFToX, kFpCvt)  \
-  X(FmvXD, "fmv.x.d", kFToX, kFpMisc)     \
-  X(FcvtDW, "fcvt.d.w", kXToF, kFpCvt)    \
-  X(FcvtDWu, "fcvt.d.wu", kXToF, kFpCvt)  \
-  X(FcvtDL, "fcvt.d.l", kXToF, kFpCvt)    \
-  X(FcvtDLu, "fcvt.d.lu", kXToF, kFpCvt)  \
-  X(FmvDX, "fmv.d.x", kXToF, kFpMisc)
+// Finer groups of instructions than their class, as the seeds' instruction-mix events count them
+// (Blue Gene/P's IPIPE_ADD_SUB, Blue Gene/Q's PEVT_INST_XU_ICMP, ...). The integer groups
+// partition the kIntAlu class and the floating-point ones the kFpMisc class (checked below).
+enum class OpGroup : u8 {
+  kNone,               // no finer group than its class
+  kIntAddSub,          // add, sub and their immediate and word forms; lui, auipc
+  kIntLogical,         // and, or, xor and their immediate forms
+  kIntShift,           // shifts, all forms (RV64GC has no rotate)
+  kIntCompare,         // slt, sltu and their immediate forms
+  kFpCompare,          // feq, flt, fle
+  kFpMove,             // fmv between integer and floating-point registers
+  kFpSignMinMaxClass,  // sign injection, min, max, classify
+  kTrap,               // ecall, ebreak
+};
+
+#define HPM_RV_OPS(X)                                        \
+  X(Illegal, "illegal", kNone, kSystem, kNone)               \
+  X(Lui, "lui", kU, kIntAlu, kIntAddSub)                     \
+  X(Auipc, "auipc", kU, kIntAlu, kIntAddSub)                 \
+  X(Jal, "jal", kJ, kJump, kNone)                            \
+  X(Jalr, "jalr", kJalr, kJump, kNone)                       \
+  X(Beq, "beq", kB, kBranch, kNone)                          \
+  X(Bne, "bne", kB, kBranch, kNone)                          \
+  X(Blt, "blt", kB, kBranch, kNone)                          \
+  X(Bge, "bge", kB, kBranch, kNone)                          \
+  X(Bltu, "bltu", kB, kBranch, kNone)                        \
+  X(Bgeu, "bgeu", kB, kBranch, kNone)                        \
+  X(Lb, "lb", kLoad, kLoad, kNone)                           \
+  X(Lh, "lh", kLoad, kLoad, kNone)                           \
+  X(Lw, "lw", kLoad, kLoad, kNone)                           \
+  X(Ld, "ld", kLoad, kLoad, kNone)                           \
+  X(Lbu, "lbu", kLoad, kLoad, kNone)                         \
+  X(Lhu, "lhu", kLoad, kLoad, kNone)                         \
+  X(Lwu, "lwu", kLoad, kLoad, kNone)                         \
+  X(Sb, "sb", kStore, kStore, kNone)                         \
+  X(Sh, "sh", kStore, kStore, kNone)                         \
+  X(Sw, "sw", kStore, kStore, kNone)                         \
+  X(Sd, "sd", kStore, kStore, kNone)                         \
+  X(Addi, "addi", kI, kIntAlu, kIntAddSub)                   \
+  X(Slti, "slti", kI, kIntAlu, kIntCompare)                  \
+  X(Sltiu, "sltiu", kI, kIntAlu, kIntCompare)                \
+  X(Xori, "xori", kI, kIntAlu, kIntLogical)                  \
+  X(Ori, "ori", kI, kIntAlu, kIntLogical)                    \
+  X(Andi, "andi", kI, kIntAlu, kIntLogical)                  \
+  X(Slli, "slli", kShift, kIntAlu, kIntShift)                \
+  X(Srli, "srli", kShift, kIntAlu, kIntShift)                \
+  X(Srai, "srai", kShift, kIntAlu, kIntShift)                \
+  X(Add, "add", kR, kIntAlu, kIntAddSub)                     \
+  X(Sub, "sub", kR, kIntAlu, kIntAddSub)                     \
+  X(Sll, "sll", kR, kIntAlu, kIntShift)                      \
+  X(Slt, "slt", kR, kIntAlu, kIntCompare)                    \
+  X(Sltu, "sltu", kR, kIntAlu, kIntCompare)                  \
+  X(Xor, "xor", kR, kIntAlu, kIntLogical)                    \
+  X(Srl, "srl", kR, kIntAlu, kIntShift)                      \
+  X(Sra, "sra", kR, kIntAlu, kIntShift)                      \
+  X(Or, "or", kR, kIntAlu, kIntLogical)                      \
+  X(And, "and", kR, kIntAlu, kIntLogical)                    \
+  X(Addiw, "addiw", kI, kIntAlu, kIntAddSub)                 \
+  X(Slliw, "slliw", kShift, kIntAlu, kIntShift)              \
+  X(Srliw, "srliw", kShift, kIntAlu, kIntShift)              \
+  X(Sraiw, "sraiw", kShift, kIntAlu, kIntShift)              \
+  X(Addw, "addw", kR, kIntAlu, kIntAddSub)                   \
+  X(Subw, "subw", kR, kIntAlu, kIntAddSub)                   \
+  X(Sllw, "sllw", kR, kIntAlu, kIntShift)                    \
+  X(Srlw, "srlw", kR, kIntAlu, kIntShift)                    \
+  X(Sraw, "sraw", kR, kIntAlu, kIntShift)                    \
+  X(Fence, "fence", kFence, kSystem, kNone)                  \
+  X(FenceI, "fence.i", kNone, kSystem, kNone)                \
+  X(Ecall, "ecall", kNone, kSystem, kTrap)                   \
+  X(Ebreak, "ebreak", kNone, kSystem, kTrap)                 \
+  X(Csrrw, "csrrw", kCsr, kSystem, kNone)                    \
+  X(Csrrs, "csrrs", kCsr, kSystem, kNone)                    \
+  X(Csrrc, "csrrc", kCsr, kSystem, kNone)                    \
+  X(Csrrwi, "csrrwi", kCsrI, kSystem, kNone)                 \
+  X(Csrrsi, "csrrsi", kCsrI, kSystem, kNone)                 \
+  X(Csrrci, "csrrci", kCsrI, kSystem, kNone)                 \
+  X(Mul, "mul", kR, kIntMul, kNone)                          \
+  X(Mulh, "mulh", kR, kIntMul, kNone)                        \
+  X(Mulhsu, "mulhsu", kR, kIntMul, kNone)                    \
+  X(Mulhu, "mulhu", kR, kIntMul, kNone)                      \
+  X(Div, "div", kR, kIntDiv, kNone)                          \
+  X(Divu, "divu", kR, kIntDiv, kNone)                        \
+  X(Rem, "rem", kR, kIntDiv, kNone)                          \
+  X(Remu, "remu", kR, kIntDiv, kNone)                        \
+  X(Mulw, "mulw", kR, kIntMul, kNone)                        \
+  X(Divw, "divw", kR, kIntDiv, kNone)                        \
+  X(Divuw, "divuw", kR, kIntDiv, kNone)                      \
+  X(Remw, "remw", kR, kIntDiv, kNone)                        \
+  X(Remuw, "remuw", kR, kIntDiv, kNone)                      \
+  X(LrW, "lr.w", kLr, kAtomic, kNone)                        \
+  X(ScW, "sc.w", kAmo, kAtomic, kNone)                       \
+  X(AmoswapW, "amoswap.w", kAmo, kAtomic, kNone)             \
+  X(AmoaddW, "amoadd.w", kAmo, kAtomic, kNone)               \
+  X(AmoxorW, "amoxor.w", kAmo, kAtomic, kNone)               \
+  X(AmoandW, "amoand.w", kAmo, kAtomic, kNone)               \
+  X(AmoorW, "amoor.w", kAmo, kAtomic, kNone)                 \
+  X(AmominW, "amomin.w", kAmo, kAtomic, kNone)               \
+  X(AmomaxW, "amomax.w", kAmo, kAtomic, kNone)               \
+  X(AmominuW, "amominu.w", kAmo, kAtomic, kNone)             \
+  X(AmomaxuW, "amomaxu.w", kAmo, kAtomic, kNone)             \
+  X(LrD, "lr.d", kLr, kAtomic, kNone)                        \
+  X(ScD, "sc.d", kAmo, kAtomic, kNone)                       \
+  X(AmoswapD, "amoswap.d", kAmo, kAtomic, kNone)             \
+  X(AmoaddD, "amoadd.d", kAmo, kAtomic, kNone)               \
+  X(AmoxorD, "amoxor.d", kAmo, kAtomic, kNone)               \
+  X(AmoandD, "amoand.d", kAmo, kAtomic, kNone)               \
+  X(AmoorD, "amoor.d", kAmo, kAtomic, kNone)                 \
+  X(AmominD, "amomin.d", kAmo, kAtomic, kNone)               \
+  X(AmomaxD, "amomax.d", kAmo, kAtomic, kNone)               \
+  X(AmominuD, "amominu.d", kAmo, kAtomic, kNone)             \
+  X(AmomaxuD, "amomaxu.d", kAmo, kAtomic, kNone)             \
+  X(Flw, "flw", kFLoad, kFpLoad, kNone)                      \
+  X(Fsw, "fsw", kFStore, kFpStore, kNone)                    \
+  X(FmaddS, "fmadd.s", kFR4, kFpFma, kNone)                  \
+  X(FmsubS, "fmsub.s", kFR4, kFpFma, kNone)                  \
+  X(FnmsubS, "fnmsub.s", kFR4, kFpFma, kNone)                \
+  X(FnmaddS, "fnmadd.s", kFR4, kFpFma, kNone)                \
+  X(FaddS, "fadd.s", kFR, kFpAdd, kNone)                     \
+  X(FsubS, "fsub.s", kFR, kFpAdd, kNone)                     \
+  X(FmulS, "fmul.s", kFR, kFpMul, kNone)                     \
+  X(FdivS, "fdiv.s", kFR, kFpDiv, kNone)                     \
+  X(FsqrtS, "fsqrt.s", kFR1, kFpSqrt, kNone)                 \
+  X(FsgnjS, "fsgnj.s", kFR, kFpMisc, kFpSignMinMaxClass)     \
+  X(FsgnjnS, "fsgnjn.s", kFR, kFpMisc, kFpSignMinMaxClass)   \
+  X(FsgnjxS, "fsgnjx.s", kFR, kFpMisc, kFpSignMinMaxClass)   \
+  X(FminS, "fmin.s", kFR, kFpMisc, kFpSignMinMaxClass)       \
+  X(FmaxS, "fmax.s", kFR, kFpMisc, kFpSignMinMaxClass)       \
+  X(FcvtWS, "fcvt.w.s", kFToX, kFpCvt, kNone)                \
+  X(FcvtWuS, "fcvt.wu.s", kFToX, kFpCvt, kNone)              \
+  X(FcvtLS, "fcvt.l.s", kFToX, kFpCvt, kNone)                \
+  X(FcvtLuS, "fcvt.lu.s", kFToX, kFpCvt, kNone)              \
+  X(FmvXW, "fmv.x.w", kFToX, kFpMisc, kFpMove)               \
+  X(FeqS, "feq.s", kFCmp, kFpMisc, kFpCompare)               \
+  X(FltS, "flt.s", kFCmp, kFpMisc, kFpCompare)               \
+  X(FleS, "fle.s", kFCmp, kFpMisc, kFpCompare)               \
+  X(FclassS, "fclass.s", kFToX, kFpMisc, kFpSignMinMaxClass) \
+  X(FcvtSW, "fcvt.s.w", kXToF, kFpCvt, kNone)                \
+  X(FcvtSWu, "fcvt.s.wu", kXToF, kFpCvt, kNone)              \
+  X(FcvtSL, "fcvt.s.l", kXToF, kFpCvt, kNone)                \
+  X(FcvtSLu, "fcvt.s.lu", kXToF, kFpCvt, kNone)              \
+  X(FmvWX, "fmv.w.x", kXToF, kFpMisc, kFpMove)               \
+  X(Fld, "fld", kFLoad, kFpLoad, kNone)                      \
+  X(Fsd, "fsd", kFStore, kFpStore, kNone)                    \
+  X(FmaddD, "fmadd.d", kFR4, kFpFma, kNone)                  \
+  X(FmsubD, "fmsub.d", kFR4, kFpFma, kNone)                  \
+  X(FnmsubD, "fnmsub.d", kFR4, kFpFma, kNone)                \
+  X(FnmaddD, "fnmadd.d", kFR4, kFpFma, kNone)                \
+  X(FaddD, "fadd.d", kFR, kFpAdd, kNone)                     \
+  X(FsubD, "fsub.d", kFR, kFpAdd, kNone)                     \
+  X(FmulD, "fmul.d", kFR, kFpMul, kNone)                     \
+  X(FdivD, "fdiv.d", kFR, kFpDiv, kNone)                     \
+  X(FsqrtD, "fsqrt.d", kFR1, kFpSqrt, kNone)                 \
+  X(FsgnjD, "fsgnj.d", kFR, kFpMisc, kFpSignMinMaxClass)     \
+  X(FsgnjnD, "fsgnjn.d", kFR, kFpMisc, kFpSignMinMaxClass)   \
+  X(FsgnjxD, "fsgnjx.d", kFR, kFpMisc, kFpSignMinMaxClass)   \
+  X(FminD, "fmin.d", kFR, kFpMisc, kFpSignMinMaxClass)       \
+  X(FmaxD, "fmax.d", kFR, kFpMisc, kFpSignMinMaxClass)       \
+  X(FcvtSD, "fcvt.s.d", kFR1, kFpCvt, kNone)                 \
+  X(FcvtDS, "fcvt.d.s", kFR1, kFpCvt, kNone)                 \
+  X(FeqD, "feq.d", kFCmp, kFpMisc, kFpCompare)               \
+  X(FltD, "flt.d", kFCmp, kFpMisc, kFpCompare)               \
+  X(FleD, "fle.d", kFCmp, kFpMisc, kFpCompare)               \
+  X(FclassD, "fclass.d", kFToX, kFpMisc, kFpSignMinMaxClass) \
+  X(FcvtWD, "fcvt.w.d", kFToX, kFpCvt, kNone)                \
+  X(FcvtWuD, "fcvt.wu.d", kFToX, kFpCvt, kNone)              \
+  X(FcvtLD, "fcvt.l.d", kFToX, kFpCvt, kNone)                \
+  X(FcvtLuD, "fcvt.lu.d", kFToX, kFpCvt, kNone)              \
+  X(FmvXD, "fmv.x.d", kFToX, kFpMisc, kFpMove)               \
+  X(FcvtDW, "fcvt.d.w", kXToF, kFpCvt, kNone)                \
+  X(FcvtDWu, "fcvt.d.wu", kXToF, kFpCvt, kNone)              \
+  X(FcvtDL, "fcvt.d.l", kXToF, kFpCvt, kNone)                \
+  X(FcvtDLu, "fcvt.d.lu", kXToF, kFpCvt, kNone)              \
+  X(FmvDX, "fmv.d.x", kXToF, kFpMisc, kFpMove)
 
 enum class Op : u16 {
-#define HPM_X(name, mnemonic, format, cls) k##name,
+#define HPM_X(name, mnemonic, format, cls, group) k##name,
   HPM_RV_OPS(HPM_X)
 #undef HPM_X
       kCount
@@ -234,10 +251,12 @@ struct OpInfo {
   std::string_view mnemonic;
   Format format;
   InstClass cls;
+  OpGroup group;
 };
 
 inline constexpr OpInfo kOpInfo[] = {
-#define HPM_X(name, mnemonic, format, cls) {mnemonic, Format::format, InstClass::cls},
+#define HPM_X(name, mnemonic, format, cls, group) \
+  {mnemonic, Format::format, InstClass::cls, OpGroup::group},
     HPM_RV_OPS(HPM_X)
 #undef HPM_X
 };
@@ -245,6 +264,24 @@ inline constexpr OpInfo kOpInfo[] = {
 constexpr const OpInfo& opInfo(Op op) {
   return kOpInfo[static_cast<std::size_t>(op)];
 }
+
+// The groups partition their classes: every integer ALU instruction is in exactly one integer
+// group, every kFpMisc instruction in exactly one floating-point group, and no other instruction
+// is in either (so the groups' events together count their class, as the class's event does).
+constexpr bool groupsPartitionTheirClasses() {
+  for (const OpInfo& info : kOpInfo) {
+    const auto g = info.group;
+    const bool int_group = g == OpGroup::kIntAddSub || g == OpGroup::kIntLogical ||
+                           g == OpGroup::kIntShift || g == OpGroup::kIntCompare;
+    const bool fp_group =
+        g == OpGroup::kFpCompare || g == OpGroup::kFpMove || g == OpGroup::kFpSignMinMaxClass;
+    if (int_group != (info.cls == InstClass::kIntAlu)) return false;
+    if (fp_group != (info.cls == InstClass::kFpMisc)) return false;
+    if (g == OpGroup::kTrap && info.cls != InstClass::kSystem) return false;
+  }
+  return true;
+}
+static_assert(groupsPartitionTheirClasses(), "an instruction's group does not fit its class");
 
 std::string_view instClassName(InstClass cls);
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <sstream>
 
 #include "base/error.h"
 #include "isa/ops.h"
@@ -37,17 +36,12 @@ std::vector<u32> countedOps() {
   return ops;
 }
 
-u32 opByMnemonic(std::string_view mnemonic) {
-  for (u32 op = 0; op < isa::kOpCount; ++op) {
-    if (isa::opInfo(static_cast<isa::Op>(op)).mnemonic == mnemonic) return op;
-  }
-  fail(ExitCode::kInternal, "no operation '{}'", mnemonic);
-}
-
-std::vector<u32> opsByMnemonics(std::string_view mnemonics) {
+std::vector<u32> opsOfGroup(isa::OpGroup group) {
   std::vector<u32> ops;
-  std::istringstream words{std::string(mnemonics)};
-  for (std::string mnemonic; words >> mnemonic;) ops.push_back(opByMnemonic(mnemonic));
+  if (group == isa::OpGroup::kNone) return ops;
+  for (u32 op = 0; op < isa::kOpCount; ++op) {
+    if (isa::opInfo(static_cast<isa::Op>(op)).group == group) ops.push_back(op);
+  }
   return ops;
 }
 

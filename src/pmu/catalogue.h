@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/types.h"
+#include "isa/ops.h"
 #include "pmu/counter_unit.h"
 #include "stats/probe.h"
 
@@ -84,10 +85,9 @@ struct ProbeEvents {
   std::span<const probe::Event> list() const { return {events.data(), count}; }
 };
 
-// The operation of a mnemonic ("fadd.d"); Error(kInternal) if there is none (a table's typo).
-u32 opByMnemonic(std::string_view mnemonic);
-// The operations of a space-separated list of mnemonics.
-std::vector<u32> opsByMnemonics(std::string_view mnemonics);
+// The operations of an instruction group (isa/ops.h's table says each one's), in the table's
+// order; none for OpGroup::kNone.
+std::vector<u32> opsOfGroup(isa::OpGroup group);
 
 // The operations with an instruction-count event (every one but the illegal encoding).
 std::vector<u32> countedOps();

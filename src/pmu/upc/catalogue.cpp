@@ -25,6 +25,7 @@ using probe::Event;
 using probe::Kind;
 using probe::Rate;
 using probe::Scope;
+using G = isa::OpGroup;
 
 namespace {
 
@@ -40,106 +41,112 @@ constexpr std::string_view kNoNetwork =
 struct CoreEvent {
   std::string_view suffix;
   pmu::ProbeEvents sources;
-  std::string_view ops;  // or: operations by mnemonic
+  isa::OpGroup ops;  // or: the group of operations it counts (isa/ops.h)
   std::string_view note;
 };
 
 constexpr CoreEvent kCoreEvents[] = {
-    {"JPIPE_INSTRUCTIONS", {}, "", kOnePipe},
-    {"JPIPE_ADD_SUB", {}, "", kOnePipe},
-    {"JPIPE_LOGICAL_OPS", {}, "", kOnePipe},
-    {"JPIPE_SHROTMK", {}, "", kOnePipe},
+    {"JPIPE_INSTRUCTIONS", {}, G::kNone, kOnePipe},
+    {"JPIPE_ADD_SUB", {}, G::kNone, kOnePipe},
+    {"JPIPE_LOGICAL_OPS", {}, G::kNone, kOnePipe},
+    {"JPIPE_SHROTMK", {}, G::kNone, kOnePipe},
     {"IPIPE_INSTRUCTIONS",
      {Event::kInstIntAlu, Event::kInstIntMul, Event::kInstIntDiv, Event::kInstBranch,
       Event::kInstJump, Event::kInstSystem},
-     "",
+     G::kNone,
      "integer instructions but loads and stores (those are the L-pipe's: DATA_LOADS, "
      "DATA_STORES)"},
     {"IPIPE_MULT_DIV",
      {Event::kInstIntMul, Event::kInstIntDiv},
-     "",
+     G::kNone,
      "integer multiplications, divisions and remainders"},
     {"IPIPE_ADD_SUB",
      {},
-     "add addi addw addiw sub subw lui auipc",
+     G::kIntAddSub,
      "integer additions and subtractions (lui and auipc included)"},
-    {"IPIPE_LOGICAL_OPS", {}, "and andi or ori xor xori", "logical instructions"},
-    {"IPIPE_SHROTMK",
-     {},
-     "sll slli srl srli sra srai sllw slliw srlw srliw sraw sraiw",
-     "shifts (RV64GC has no rotate-and-mask)"},
+    {"IPIPE_LOGICAL_OPS", {}, G::kIntLogical, "logical instructions"},
+    {"IPIPE_SHROTMK", {}, G::kIntShift, "shifts (RV64GC has no rotate-and-mask)"},
     {"IPIPE_BRANCHES",
      {Event::kInstBranch, Event::kInstJump},
-     "",
+     G::kNone,
      "conditional branches and jumps"},
-    {"IPIPE_TLB_OPS", {}, "", "the model has no address-translation hardware"},
+    {"IPIPE_TLB_OPS", {}, G::kNone, "the model has no address-translation hardware"},
     {"IPIPE_PROCESS_CONTROL",
      {Event::kInstSystem},
-     "",
+     G::kNone,
      "system instructions (ecall, ebreak, fences, CSR accesses)"},
     {"IPIPE_OTHER",
      {},
-     "slt slti sltu sltiu",
+     G::kIntCompare,
      "integer compares (the ALU instructions the other I-pipe events leave)"},
-    {"DCACHE_LINEFILLINPROG", {}, "", kNoSignal},
+    {"DCACHE_LINEFILLINPROG", {}, G::kNone, kNoSignal},
     {"ICACHE_LINEFILLINPROG",
      {Event::kStallIcacheMiss},
-     "",
+     G::kNone,
      "cycles the core waited for an instruction-cache line fill"},
-    {"DCACHE_MISS", {Event::kL1dMisses}, "", "L1D misses (loads allocate; stores write through)"},
-    {"DCACHE_HIT", {Event::kL1dHits}, "", "L1D hits"},
-    {"DATA_LOADS", {Event::kInstLoad, Event::kInstFpLoad}, "", "loads retired (integer and FP)"},
+    {"DCACHE_MISS",
+     {Event::kL1dMisses},
+     G::kNone,
+     "L1D misses (loads allocate; stores write through)"},
+    {"DCACHE_HIT", {Event::kL1dHits}, G::kNone, "L1D hits"},
+    {"DATA_LOADS",
+     {Event::kInstLoad, Event::kInstFpLoad},
+     G::kNone,
+     "loads retired (integer and FP)"},
     {"DATA_STORES",
      {Event::kInstStore, Event::kInstFpStore},
-     "",
+     G::kNone,
      "stores retired (integer and FP)"},
-    {"DCACHE_OPS", {}, "", "RV64GC has no cache-management instructions"},
-    {"ICACHE_MISS", {Event::kL1iMisses}, "", "L1I misses"},
-    {"ICACHE_HIT", {Event::kL1iHits}, "", "L1I hits"},
+    {"DCACHE_OPS", {}, G::kNone, "RV64GC has no cache-management instructions"},
+    {"ICACHE_MISS", {Event::kL1iMisses}, G::kNone, "L1I misses"},
+    {"ICACHE_HIT", {Event::kL1iHits}, G::kNone, "L1I hits"},
     {"FPU_ADD_SUB_1",
      {Event::kInstFpAdd},
-     "",
+     G::kNone,
      "floating-point additions and subtractions (one operation each)"},
-    {"FPU_MULT_1", {Event::kInstFpMul}, "", "floating-point multiplications (one operation each)"},
-    {"FPU_FMA_2", {Event::kInstFpFma}, "", "fused multiply-adds (two operations each)"},
-    {"FPU_DIV_1", {Event::kInstFpDiv}, "", "floating-point divisions"},
+    {"FPU_MULT_1",
+     {Event::kInstFpMul},
+     G::kNone,
+     "floating-point multiplications (one operation each)"},
+    {"FPU_FMA_2", {Event::kInstFpFma}, G::kNone, "fused multiply-adds (two operations each)"},
+    {"FPU_DIV_1", {Event::kInstFpDiv}, G::kNone, "floating-point divisions"},
     {"FPU_OTHER_NON_STORAGE_OPS",
      {Event::kInstFpSqrt, Event::kInstFpMisc, Event::kInstFpCvt},
-     "",
+     G::kNone,
      "other floating-point instructions but loads and stores (square roots, sign injection, "
      "min/max, compares, classify, moves, conversions)"},
-    {"FPU_ADD_SUB_2", {}, "", kNoPairedFpu},
-    {"FPU_MULT_2", {}, "", kNoPairedFpu},
-    {"FPU_FMA_4", {}, "", kNoPairedFpu},
-    {"FPU_DUAL_PIPE_OTHER_NON_STORAGE_OPS", {}, "", kNoPairedFpu},
-    {"FPU_QUADWORD_LOADS", {}, "", "RV64GC has no quadword floating-point loads"},
-    {"FPU_OTHER_LOADS", {Event::kInstFpLoad}, "", "floating-point loads"},
-    {"FPU_QUADWORD_STORES", {}, "", "RV64GC has no quadword floating-point stores"},
-    {"FPU_OTHER_STORES", {Event::kInstFpStore}, "", "floating-point stores"},
+    {"FPU_ADD_SUB_2", {}, G::kNone, kNoPairedFpu},
+    {"FPU_MULT_2", {}, G::kNone, kNoPairedFpu},
+    {"FPU_FMA_4", {}, G::kNone, kNoPairedFpu},
+    {"FPU_DUAL_PIPE_OTHER_NON_STORAGE_OPS", {}, G::kNone, kNoPairedFpu},
+    {"FPU_QUADWORD_LOADS", {}, G::kNone, "RV64GC has no quadword floating-point loads"},
+    {"FPU_OTHER_LOADS", {Event::kInstFpLoad}, G::kNone, "floating-point loads"},
+    {"FPU_QUADWORD_STORES", {}, G::kNone, "RV64GC has no quadword floating-point stores"},
+    {"FPU_OTHER_STORES", {Event::kInstFpStore}, G::kNone, "floating-point stores"},
     {"L1_INVALIDATION_REQUESTS",
      {},
-     "",
+     G::kNone,
      "a back-invalidation can remove several L1 lines in one cycle: no one-bit signal here (bgq "
      "counts them)"},
     // The L2 prefetch buffer (the model's L1P).
     {"L2_VALID_PREFETCH_REQUESTS",
      {},
-     "",
+     G::kNone,
      "the model's prefetcher can request several lines in one cycle: no one-bit signal here "
      "(bgq counts them: PEVT_L1P_BAS_STRM_LINE_ESTB)"},
     {"L2_PREFETCH_HITS_IN_STREAM",
      {Event::kL1pPrefetchHits},
-     "",
+     G::kNone,
      "first demand hits on prefetched lines"},
-    {"L2_READ_REQUESTS", {Event::kL1pAccesses}, "", "L1P lookups"},
+    {"L2_READ_REQUESTS", {Event::kL1pAccesses}, G::kNone, "L1P lookups"},
     {"L2_L3_READ_REQUESTS",
      {Event::kL1pMisses},
-     "",
+     G::kNone,
      "L1P misses, which go to the shared L2 (Blue Gene/P's L3)"},
-    {"L2_HIT", {Event::kL1pHits}, "", "L1P hits"},
+    {"L2_HIT", {Event::kL1pHits}, G::kNone, "L1P hits"},
     {"L2_MEMORY_WRITES",
      {Event::kCoreL2Writes},
-     "",
+     G::kNone,
      "stores written to the shared L2 (store-queue drains)"},
 };
 
@@ -300,10 +307,10 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
             fail(ExitCode::kInternal, "{}: {} is not a one-bit signal", name, probe::info(e).name);
           }
         }
-        for (u32 op : pmu::opsByMnemonics(c.ops)) {
+        for (u32 op : pmu::opsOfGroup(c.ops)) {
           for (u32 t = 0; t < tpc; ++t) feeds.push_back(bus.inputOp(op, core * tpc + t));
         }
-        if (c.sources.count == 1 && c.ops.empty()) {
+        if (c.sources.count == 1 && c.ops == isa::OpGroup::kNone) {
           const Event e = c.sources.list().front();
           if (represented.insert({core, e}).second) generic = std::string(probe::info(e).name);
         }

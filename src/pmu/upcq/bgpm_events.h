@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "base/types.h"
+#include "isa/ops.h"
 #include "pmu/catalogue.h"
 #include "stats/probe.h"
 
@@ -24,8 +25,8 @@ struct BgpmEvent {
   BgpmUnit unit;
   BgpmScope scope;
   std::string_view label;    // BGPM's short description
-  pmu::ProbeEvents sources;  // summed; none (with `ops` empty): the event never counts here
-  std::string_view ops;      // or: the operations it counts, by mnemonic, space-separated
+  pmu::ProbeEvents sources;  // summed; none (with `ops` kNone): the event never counts here
+  isa::OpGroup ops;          // or: the group of operations it counts (isa/ops.h)
   std::string_view note;     // what it counts on hpmsim's node, or why it never counts
 };
 

@@ -45,7 +45,7 @@ struct Source {
 std::vector<Source> sourcesOf(const BgpmEvent& b) {
   std::vector<Source> out;
   for (Event e : b.sources.list()) out.push_back({e, 0});
-  for (u32 op : pmu::opsByMnemonics(b.ops)) out.push_back({Event::kCount, op});
+  for (u32 op : pmu::opsOfGroup(b.ops)) out.push_back({Event::kCount, op});
   return out;
 }
 
@@ -214,7 +214,8 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
     instance_of[bgpmEvents()[preferred - 1].sources.list().front()] = preferred;
   }
   for (const BgpmEvent& b : bgpmEvents()) {
-    if (b.sources.count == 1 && b.ops.empty()) instance_of.emplace(b.sources.list().front(), b.id);
+    if (b.sources.count == 1 && b.ops == isa::OpGroup::kNone)
+      instance_of.emplace(b.sources.list().front(), b.id);
   }
   std::set<Event> represented;
   for (const auto& [e, id] : instance_of) represented.insert(e);
