@@ -2,17 +2,21 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstring>
-#include <map>
 
 #include "core/timing_params.h"
 #include "hart/fpu.h"
 #include "hart/interpreter.h"
 #include "node/monitor.h"
+#include "node/simulation_impl.h"
 #include "stats/probe.h"
 
 namespace hpm {
+
+using driver::forEachMixEvent;
+using driver::kOpMix;
+using isa::OpMix;
+
 namespace {
 
 // The effective address of a memory instruction, from the state before it executes: rs1 + imm
@@ -49,44 +53,6 @@ u64 effectiveAddress(const isa::DecodedInst& d, const HartState& s) {
   if (m.divide) [[unlikely]]
     return timing::serialDividerSteps(d.op, s.x[d.rs1], s.x[d.rs2]);
   return (s.x[d.rs1] + (static_cast<u64>(static_cast<i64>(d.imm)) & m.imm)) & m.keep;
-}
-
-// The instruction-mix properties of every operation (isa::opMix), for the events the driver
-// publishes (the events that depend only on the instruction, not on the timing model).
-using isa::OpMix;
-std::array<OpMix, isa::kOpCount> makeOpMix() {
-  std::array<OpMix, isa::kOpCount> table{};
-  for (u32 i = 0; i < isa::kOpCount; ++i) table[i] = isa::opMix(static_cast<isa::Op>(i));
-  return table;
-}
-
-const std::array<OpMix, isa::kOpCount> kOpMix = makeOpMix();
-
-// Calls f(event, count) for each instruction-mix event that one instruction of the operation
-// `m` describes signals, whatever its data (publishMix publishes them, registerOpTallies makes
-// them sums of operation counts).
-static_assert(static_cast<u32>(probe::Event::kLoads8) ==
-                  static_cast<u32>(probe::Event::kLoads1) + 3 &&
-              static_cast<u32>(probe::Event::kStores8) ==
-                  static_cast<u32>(probe::Event::kStores1) + 3);
-template <typename F>
-void forEachMixEvent(const OpMix& m, F&& f) {
-  using probe::Event;
-  // (The size events follow each other in the catalogue: 1, 2, 4 and 8 bytes.)
-  const auto bySize = [](Event one_byte, u8 bytes) {
-    return static_cast<Event>(static_cast<u32>(one_byte) + std::countr_zero(bytes));
-  };
-  if (m.load_bytes != 0) f(bySize(Event::kLoads1, m.load_bytes), 1);
-  if (m.store_bytes != 0) f(bySize(Event::kStores1, m.store_bytes), 1);
-  if (m.flops != 0) {
-    f(Event::kFpOps, m.flops);
-    f(m.precision == 2 ? Event::kFpDouble : Event::kFpSingle, 1);
-  }
-  if (m.lr) f(Event::kLoadReserved, 1);
-  if (m.amo) f(Event::kAtomicMemoryOps, 1);
-  if (m.ecall) f(Event::kEcalls, 1);
-  if (m.csr) f(Event::kCsrAccesses, 1);
-  if (m.fence) f(Event::kFences, 1);
 }
 
 // The operations whose instruction-mix events depend on their data: memory accesses (misaligned)
@@ -128,116 +94,6 @@ std::string_view runModeName(RunMode mode) {
   }
   return "?";
 }
-
-struct Simulation::Impl {
-  MachineConfig machine;
-  RunOptions options;
-  std::unique_ptr<Kernel> kernel;
-  std::unique_ptr<timing::NodeTiming> model;
-  std::unique_ptr<probe::Bus> bus;
-  std::unique_ptr<Monitor> monitor;
-  u64 context_switches = 0;  // a hardware thread changed guest threads
-  // Cached from the bus's wanted set (recomputed when its epoch changes): whether the timing
-  // model publishes at all, and per hardware thread whether any instruction-mix event is wanted.
-  Cycle hook_first = ~Cycle{0};
-  std::function<Cycle(Cycle)> timed_hook;
-  bool hook_installed = false;                         // in the kernel (run: once)
-  std::vector<Simulation::TruthSource> truth_sources;  // addTruthSource
-  std::function<void(u32, bool, Cycle)> region_hook;
-  std::vector<RegionSpan> region_spans;
-  u64 region_spans_dropped = 0;
-  u64 bus_epoch = ~u64{0};
-  // By hardware thread: kCountOps (some input made of operation counts is counted from
-  // statistics: op_counts counts its instructions), kPublishMix (publishMix: some instruction-mix
-  // event is published); else kPublishDataEvents (misaligned accesses or SC outcomes are).
-  // kInterestChanged: the bus's wanted set changed since the view was made (Bus::watchEpoch).
-  enum : u8 { kCountOps = 1, kPublishMix = 2, kPublishDataEvents = 4, kInterestChanged = 128 };
-  std::vector<u64> op_counts;  // by hardware thread x operation: instructions retired
-  // The monitor's Monitor::levelDue while it counts from statistics, else null.
-  const Cycle* level_due = nullptr;
-  // What the timing observer of a hardware thread consults at every instruction, derived from
-  // the bus's wanted set (noteInterest) and copied at the start of each run.
-  static constexpr Cycle kNeverDue = ~Cycle{0};
-  struct DriverView {
-    Monitor* tallying = nullptr;          // the monitor while it counts from statistics
-    const u8* dormant = nullptr;          // then: the thread's Monitor::dormantFlag
-    const Cycle* level_due = &kNeverDue;  // then: the thread's Monitor::levelDue entry
-    u64* op_counts = nullptr;             // with kCountOps: the thread's row of op_counts
-    u8 mix = 0;  // kCountOps | kPublishMix | kPublishDataEvents (| kInterestChanged: a copy)
-  };
-  void noteInterest();
-  // Names the operation counts on the bus as the statistics of the per-operation inputs and of
-  // the instruction-mix events that depend on the operation alone.
-  void registerOpTallies();
-  // The driver's events and their statistics (probe::TruthRow).
-  static std::span<const probe::TruthRow<Impl>> truthTable();
-
-  void publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
-  // The events that depend on the instruction's data: misaligned accesses, SC outcomes. (First
-  // touches of pages are the kernel's: GuestMemory::translate finds them.)
-  void publishDataEvents(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
-
-  // Per hardware thread, what the timing runner reads at every pick: the guest thread that last
-  // ran on it, whether its clock was moved to a pending instruction's issue cycle (a stall, not
-  // idle time), and the view its observer copies (the default one without a bus). One line of
-  // the host's cache: with 16 or more hardware threads running, the picked one's is seldom in
-  // the host's L1, and each line is a miss.
-  struct alignas(64) HartDriver {
-    const Thread* last_thread = nullptr;
-    Cycle parked_at = 0;
-    bool parked = false;
-    DriverView view;
-  };
-  std::vector<HartDriver> harts;
-  // Profile mode, per hardware thread: the function the last instruction belonged to, as a
-  // [lo, hi) cache.
-  struct FunctionCache {
-    u64 lo = 1, hi = 0;
-    std::size_t index = 0;
-  };
-  std::vector<FunctionCache> function_caches;
-
-  // Regions.
-  struct OpenRegion {
-    u32 id;
-    Cycle start_cycle;
-    u64 start_instructions;
-    std::array<u64, timing::kStallCount> start_stalls;
-  };
-  struct ThreadRegions {
-    std::vector<OpenRegion> open;
-    u64 instructions = 0;  // retired through the observer while some region was open
-    std::array<u64, timing::kStallCount> stalls{};
-  };
-  std::vector<ThreadRegions> thread_regions;  // by tid (tids are small integers)
-  // By tid, whether any of the thread's regions is open: what the observer asks at every pick,
-  // compact so that it stays in the host's cache (thread_regions[tid].open is a line a thread).
-  std::vector<u8> in_region;
-  ThreadRegions& regionsOf(int tid) {
-    if (static_cast<std::size_t>(tid) >= thread_regions.size()) {
-      thread_regions.resize(tid + 1);
-      in_region.resize(tid + 1, 0);
-    }
-    return thread_regions[tid];
-  }
-  std::map<u32, std::map<int, RegionTotals>> regions;  // by id, then tid
-  std::map<u32, std::string> region_names;
-
-  // Profile.
-  std::vector<ProfileSample> samples;
-  std::vector<timing::CoreSnapshot> last_snapshot;
-  std::vector<Cycle> next_sample;
-  std::vector<FunctionProfile> functions;  // index = symbol index, plus one "[unknown]" at the end
-
-  void readRegionNames();
-  // A region marker of `t` that issued at `issued` and completed at `now` (its clock after
-  // it): the region's span runs between the markers' `now`, and the region hook reads the
-  // counters at `issued`, as the marker's thread would read them there (every other hardware
-  // thread has done all it does before that cycle, and only then).
-  void regionMarker(Thread& t, const isa::DecodedInst& d, Cycle issued, Cycle now);
-  void sampleCore(u32 core, Cycle now);
-  std::size_t functionIndex(u32 hw, u64 pc);
-};
 
 // The observer of the warm-up, timing and profile modes (see hart.h for the hooks).
 template <RunMode kMode>
@@ -383,120 +239,6 @@ struct TimingObserver {
     }
   }
 };
-
-void Simulation::Impl::noteInterest() {
-  if (!bus || bus->epoch() == bus_epoch) return;
-  bus_epoch = bus->epoch();
-  using probe::Event;
-  // With none of their events wanted the timing model and the memory system do not even look
-  // at the bus (the CNK unit counts kernel events from boot: those alone must cost the models
-  // nothing).
-  bool model_wanted = bus->wantsTransactions();
-  for (std::size_t ev = 0; ev < probe::kEventCount && !model_wanted; ++ev) {
-    const probe::Scope scope = probe::kEventInfo[ev].scope;
-    if (probe::nodeWide(scope)) continue;
-    for (u32 s = 0; s < bus->topology().instances(scope) && !model_wanted; ++s) {
-      model_wanted = bus->wants(static_cast<Event>(ev), s);
-    }
-  }
-  model->setProbe(model_wanted ? bus.get() : nullptr);
-  // (Counting from statistics changes the epoch when it starts or stops.)
-  level_due = monitor && monitor->tallying() ? monitor->levelDue() : nullptr;
-  // The instruction-mix events the operation alone decides, and those that depend on the
-  // instruction's data (its address, its result: never counted from statistics).
-  static constexpr Event kMixEvents[] = {
-      Event::kInstCompressed, Event::kFpOps,           Event::kFpSingle, Event::kFpDouble,
-      Event::kLoads1,         Event::kLoads2,          Event::kLoads4,   Event::kLoads8,
-      Event::kStores1,        Event::kStores2,         Event::kStores4,  Event::kStores8,
-      Event::kLoadReserved,   Event::kAtomicMemoryOps, Event::kEcalls,   Event::kCsrAccesses,
-      Event::kFences};
-  static constexpr Event kDataMixEvents[] = {Event::kMisalignedAccesses, Event::kStoreCondSuccess,
-                                             Event::kStoreCondFail};
-  const u32 threads = bus->topology().threads;
-  for (u32 h = 0; h < threads; ++h) {
-    bool published = false;
-    bool data = false;
-    bool tallied = false;
-    for (Event e : kMixEvents) {
-      published = published || bus->wants(e, h);
-      // (Compressed instructions and FP operations have the timing model's statistics.)
-      if (e != Event::kInstCompressed && e != Event::kFpOps) {
-        tallied = tallied || bus->tallyActive(bus->input(e, h));
-      }
-    }
-    for (Event e : kDataMixEvents) data = data || bus->wants(e, h);
-    for (u32 op = 0; op < bus->opcodes(); ++op) {
-      published = published || bus->wantsOp(op, h);
-      tallied = tallied || bus->tallyActive(bus->inputOp(op, h));
-    }
-    DriverView& v = harts[h].view;
-    v = DriverView{};
-    v.mix =
-        static_cast<u8>((published ? kPublishMix : 0) |
-                        (!published && data ? kPublishDataEvents : 0) | (tallied ? kCountOps : 0));
-    v.op_counts = tallied ? &op_counts[std::size_t{h} * isa::kOpCount] : nullptr;
-    if (level_due != nullptr) {
-      v.tallying = monitor.get();
-      v.dormant = &monitor->dormantFlag(h);
-      v.level_due = level_due + h;
-    }
-  }
-}
-
-// The driver's events and their statistics (probe::TruthRow): the instruction-mix events that
-// depend on the operation alone, from the operation counts (kept only while a monitor counts
-// from them: no ground truth), and the hardware threads' context switches.
-std::span<const probe::TruthRow<Simulation::Impl>> Simulation::Impl::truthTable() {
-  using probe::Event;
-  using Row = probe::TruthRow<Impl>;
-  static constexpr Event kByOperation[] = {
-      Event::kFpSingle, Event::kFpDouble,    Event::kLoads1,       Event::kLoads2,
-      Event::kLoads4,   Event::kLoads8,      Event::kStores1,      Event::kStores2,
-      Event::kStores4,  Event::kStores8,     Event::kLoadReserved, Event::kAtomicMemoryOps,
-      Event::kEcalls,   Event::kCsrAccesses, Event::kFences};
-  static const std::vector<Row> kRows = [] {
-    std::vector<Row> rows = {
-        {Event::kContextSwitches,
-         [](const Impl& sim, u32, probe::TruthTerms& t) { t.push_back({&sim.context_switches}); },
-         probe::Changes::kAnytime, probe::Tally::kNone},
-    };
-    [&rows]<std::size_t... I>(std::index_sequence<I...>) {
-      (rows.push_back(
-           Row{kByOperation[I],
-               [](const Impl& sim, u32 h, probe::TruthTerms& t) {
-                 for (u32 op = 0; op < isa::kOpCount; ++op) {
-                   forEachMixEvent(kOpMix[op], [&](Event e, u64 weight) {
-                     if (e == kByOperation[I]) {
-                       t.push_back({&sim.op_counts[std::size_t{h} * isa::kOpCount + op], weight});
-                     }
-                   });
-                 }
-               },
-               probe::Changes::kOwnCore, probe::Tally::kTerms, false}),
-       ...);
-    }
-    (std::make_index_sequence<std::size(kByOperation)>{});
-    return rows;
-  }();
-  return kRows;
-}
-
-void Simulation::Impl::registerOpTallies() {
-  const u32 threads = bus->topology().threads;
-  op_counts.assign(std::size_t{threads} * isa::kOpCount, 0);
-  for (u32 h = 0; h < threads; ++h) {
-    for (u32 op = 0; op < isa::kOpCount; ++op) {
-      // (retire() counts before the timing model steps the core's version: a read between the
-      // two sees the new count, and the version step makes the next read look again.)
-      const u32 core = h / machine.node.threads_per_core;
-      bus->addTally(bus->inputOp(op, h), &op_counts[std::size_t{h} * isa::kOpCount + op]);
-      bus->setTallyVersion(bus->inputOp(op, h), model->coreVersion(core), core);
-    }
-  }
-  probe::registerTallies(
-      *bus, truthTable(), *this, [this](u32 core) { return model->coreVersion(core); },
-      [](u32) -> const u64* { return nullptr; });
-}
 
 void Simulation::Impl::publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s) {
   using probe::Event;
@@ -840,169 +582,6 @@ void Simulation::idleWaitingHardwareThreads(Cycle now) {
     }
     sim.model->idleUntil(hw, now);
     if (sim.level_due != nullptr && now >= sim.level_due[hw]) sim.monitor->levelsReached(hw);
-  }
-}
-
-void Simulation::setRegionHook(std::function<void(u32, bool, Cycle)> hook) {
-  impl_->region_hook = std::move(hook);
-}
-
-const Kernel& Simulation::kernel() const {
-  return *impl_->kernel;
-}
-Kernel& Simulation::kernel() {
-  return *impl_->kernel;
-}
-std::optional<u64> Simulation::groundTruth(probe::Event e, u32 instance) const {
-  if (auto v = impl_->kernel->groundTruth(e, instance)) return v;
-  if (impl_->model) {
-    if (auto v = impl_->model->groundTruth(e, instance)) return v;
-  }
-  if (auto v = probe::truthOf(Impl::truthTable(), *impl_, e, instance)) return v;
-  for (const TruthSource& source : impl_->truth_sources) {
-    if (auto v = source(e, instance)) return v;
-  }
-  return std::nullopt;
-}
-
-void Simulation::addTruthSource(TruthSource source) {
-  impl_->truth_sources.push_back(std::move(source));
-}
-
-const probe::TransactionCounts* Simulation::transactionTruth() const {
-  return impl_->model ? &impl_->model->transactionCounts() : nullptr;
-}
-
-std::optional<u32> Simulation::cacheBlockOf(u64 addr) const {
-  if (!impl_->model) return std::nullopt;
-  return impl_->model->l2Block(addr);
-}
-
-std::optional<u64> Simulation::virtualOf(u64 pa) const {
-  const mem::FrameTable* frames = impl_->model ? impl_->model->frames() : nullptr;
-  return frames != nullptr ? frames->virtualOf(pa) : std::optional<u64>(pa);
-}
-
-Monitor* Simulation::monitor() const {
-  return impl_->monitor.get();
-}
-const MachineConfig& Simulation::machine() const {
-  return impl_->machine;
-}
-const RunOptions& Simulation::options() const {
-  return impl_->options;
-}
-Cycle Simulation::elapsedCycles() const {
-  return impl_->kernel->elapsedCycles();
-}
-
-u64 Simulation::retiredInstructions() const {
-  u64 n = 0;
-  for (const auto& t : impl_->kernel->threads()) n += t->hart().state().instret;
-  return n;
-}
-
-std::vector<RegionReport> Simulation::regions() const {
-  std::vector<RegionReport> out;
-  for (const auto& [id, by_thread] : impl_->regions) {
-    RegionReport r;
-    r.id = id;
-    auto name = impl_->region_names.find(id);
-    r.name = name != impl_->region_names.end() ? name->second : "region" + std::to_string(id);
-    for (const auto& [tid, totals] : by_thread) {
-      r.by_thread.emplace_back(tid, totals);
-      r.total.entries += totals.entries;
-      r.total.instructions += totals.instructions;
-      r.total.cycles = std::max(r.total.cycles, totals.cycles);  // threads overlap in time
-      for (std::size_t i = 0; i < timing::kStallCount; ++i) r.total.stalls[i] += totals.stalls[i];
-    }
-    out.push_back(std::move(r));
-  }
-  return out;
-}
-
-const std::vector<RegionSpan>& Simulation::regionSpans() const {
-  return impl_->region_spans;
-}
-
-u64 Simulation::regionSpansDropped() const {
-  return impl_->region_spans_dropped;
-}
-
-const std::vector<ProfileSample>& Simulation::samples() const {
-  return impl_->samples;
-}
-
-std::vector<FunctionProfile> Simulation::functionProfile() const {
-  std::vector<FunctionProfile> out;
-  for (const FunctionProfile& f : impl_->functions) {
-    if (f.instructions != 0) out.push_back(f);
-  }
-  std::sort(out.begin(), out.end(), [](const FunctionProfile& a, const FunctionProfile& b) {
-    return a.cycles != b.cycles ? a.cycles > b.cycles : a.name < b.name;
-  });
-  return out;
-}
-
-void Simulation::visitStats(stats::Visitor& v) const {
-  v.beginGroup("kernel");
-  impl_->kernel->visitStats(v);
-  v.endGroup();
-  if (impl_->model) {
-    v.beginGroup("timing");
-    impl_->model->visitStats(v);
-    v.endGroup();
-    v.beginGroup("hardware_threads");
-    v.counter("context_switches", impl_->context_switches,
-              "Times a hardware thread went on with another guest thread than the one before");
-    v.endGroup();
-  }
-  if (impl_->monitor) {
-    v.beginGroup("monitor");
-    impl_->monitor->visitStats(v);
-    v.endGroup();
-  }
-  const auto regs = regions();
-  if (!regs.empty()) {
-    auto visitTotals = [&v](const RegionTotals& t) {
-      v.counter("entries", t.entries, "Times the region was entered");
-      v.counter("instructions", t.instructions, "Instructions retired inside the region");
-      v.counter("cycles", t.cycles, "Cycles inside the region (across threads: the longest)");
-      v.beginGroup("stalls");
-      for (std::size_t i = 0; i < timing::kStallCount; ++i) {
-        v.counter(timing::stallName(static_cast<timing::Stall>(i)), t.stalls[i], "");
-      }
-      v.endGroup();
-    };
-    v.beginList("regions");
-    for (const RegionReport& r : regs) {
-      v.beginGroup("");
-      v.counter("id", r.id, "");
-      v.text("name", r.name, "");
-      visitTotals(r.total);
-      v.beginList("threads");
-      for (const auto& [tid, totals] : r.by_thread) {
-        v.beginGroup("");
-        v.counter("tid", static_cast<u64>(tid), "");
-        visitTotals(totals);
-        v.endGroup();
-      }
-      v.endList();
-      v.endGroup();
-    }
-    v.endList();
-    v.beginList("region_spans");
-    for (const RegionSpan& span : impl_->region_spans) {
-      v.beginGroup("");
-      v.counter("tid", static_cast<u64>(span.tid), "");
-      v.counter("id", span.id, "");
-      v.counter("begin", span.begin, "");
-      v.counter("end", span.end, "");
-      v.endGroup();
-    }
-    v.endList();
-    v.counter("region_spans_dropped", impl_->region_spans_dropped,
-              "Region stays after the first 10,000, not kept in region_spans");
   }
 }
 

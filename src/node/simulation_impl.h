@@ -1,0 +1,176 @@
+// The simulation driver's state (Simulation::Impl), shared by its files: simulation.cpp (the
+// run loop: the timing observer and slice runner), simulation_events.cpp (the driver's own
+// events and what it publishes), simulation_results.cpp (regions, profile, statistics). Private
+// to src/node.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/node_timing.h"
+#include "isa/ops.h"
+#include "kernel/kernel.h"
+#include "node/monitor.h"
+#include "node/simulation.h"
+#include "stats/probe.h"
+
+namespace hpm::driver {
+
+// The instruction-mix properties of every operation (isa::opMix), for the events the driver
+// publishes (the events that depend only on the instruction, not on the timing model).
+using isa::OpMix;
+inline std::array<OpMix, isa::kOpCount> makeOpMix() {
+  std::array<OpMix, isa::kOpCount> table{};
+  for (u32 i = 0; i < isa::kOpCount; ++i) table[i] = isa::opMix(static_cast<isa::Op>(i));
+  return table;
+}
+
+inline const std::array<OpMix, isa::kOpCount> kOpMix = makeOpMix();
+
+// Calls f(event, count) for each instruction-mix event that one instruction of the operation
+// `m` describes signals, whatever its data (publishMix publishes them, registerOpTallies makes
+// them sums of operation counts).
+static_assert(static_cast<u32>(probe::Event::kLoads8) ==
+                  static_cast<u32>(probe::Event::kLoads1) + 3 &&
+              static_cast<u32>(probe::Event::kStores8) ==
+                  static_cast<u32>(probe::Event::kStores1) + 3);
+template <typename F>
+void forEachMixEvent(const OpMix& m, F&& f) {
+  using probe::Event;
+  // (The size events follow each other in the catalogue: 1, 2, 4 and 8 bytes.)
+  const auto bySize = [](Event one_byte, u8 bytes) {
+    return static_cast<Event>(static_cast<u32>(one_byte) + std::countr_zero(bytes));
+  };
+  if (m.load_bytes != 0) f(bySize(Event::kLoads1, m.load_bytes), 1);
+  if (m.store_bytes != 0) f(bySize(Event::kStores1, m.store_bytes), 1);
+  if (m.flops != 0) {
+    f(Event::kFpOps, m.flops);
+    f(m.precision == 2 ? Event::kFpDouble : Event::kFpSingle, 1);
+  }
+  if (m.lr) f(Event::kLoadReserved, 1);
+  if (m.amo) f(Event::kAtomicMemoryOps, 1);
+  if (m.ecall) f(Event::kEcalls, 1);
+  if (m.csr) f(Event::kCsrAccesses, 1);
+  if (m.fence) f(Event::kFences, 1);
+}
+
+}  // namespace hpm::driver
+
+namespace hpm {
+
+struct Simulation::Impl {
+  MachineConfig machine;
+  RunOptions options;
+  std::unique_ptr<Kernel> kernel;
+  std::unique_ptr<timing::NodeTiming> model;
+  std::unique_ptr<probe::Bus> bus;
+  std::unique_ptr<Monitor> monitor;
+  u64 context_switches = 0;  // a hardware thread changed guest threads
+  // Cached from the bus's wanted set (recomputed when its epoch changes): whether the timing
+  // model publishes at all, and per hardware thread whether any instruction-mix event is wanted.
+  Cycle hook_first = ~Cycle{0};
+  std::function<Cycle(Cycle)> timed_hook;
+  bool hook_installed = false;                         // in the kernel (run: once)
+  std::vector<Simulation::TruthSource> truth_sources;  // addTruthSource
+  std::function<void(u32, bool, Cycle)> region_hook;
+  std::vector<RegionSpan> region_spans;
+  u64 region_spans_dropped = 0;
+  u64 bus_epoch = ~u64{0};
+  // By hardware thread: kCountOps (some input made of operation counts is counted from
+  // statistics: op_counts counts its instructions), kPublishMix (publishMix: some instruction-mix
+  // event is published); else kPublishDataEvents (misaligned accesses or SC outcomes are).
+  // kInterestChanged: the bus's wanted set changed since the view was made (Bus::watchEpoch).
+  enum : u8 { kCountOps = 1, kPublishMix = 2, kPublishDataEvents = 4, kInterestChanged = 128 };
+  std::vector<u64> op_counts;  // by hardware thread x operation: instructions retired
+  // The monitor's Monitor::levelDue while it counts from statistics, else null.
+  const Cycle* level_due = nullptr;
+  // What the timing observer of a hardware thread consults at every instruction, derived from
+  // the bus's wanted set (noteInterest) and copied at the start of each run.
+  static constexpr Cycle kNeverDue = ~Cycle{0};
+  struct DriverView {
+    Monitor* tallying = nullptr;          // the monitor while it counts from statistics
+    const u8* dormant = nullptr;          // then: the thread's Monitor::dormantFlag
+    const Cycle* level_due = &kNeverDue;  // then: the thread's Monitor::levelDue entry
+    u64* op_counts = nullptr;             // with kCountOps: the thread's row of op_counts
+    u8 mix = 0;  // kCountOps | kPublishMix | kPublishDataEvents (| kInterestChanged: a copy)
+  };
+  void noteInterest();
+  // Names the operation counts on the bus as the statistics of the per-operation inputs and of
+  // the instruction-mix events that depend on the operation alone.
+  void registerOpTallies();
+  // The driver's events and their statistics (probe::TruthRow).
+  static std::span<const probe::TruthRow<Impl>> truthTable();
+
+  void publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
+  // The events that depend on the instruction's data: misaligned accesses, SC outcomes. (First
+  // touches of pages are the kernel's: GuestMemory::translate finds them.)
+  void publishDataEvents(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
+
+  // Per hardware thread, what the timing runner reads at every pick: the guest thread that last
+  // ran on it, whether its clock was moved to a pending instruction's issue cycle (a stall, not
+  // idle time), and the view its observer copies (the default one without a bus). One line of
+  // the host's cache: with 16 or more hardware threads running, the picked one's is seldom in
+  // the host's L1, and each line is a miss.
+  struct alignas(64) HartDriver {
+    const Thread* last_thread = nullptr;
+    Cycle parked_at = 0;
+    bool parked = false;
+    DriverView view;
+  };
+  std::vector<HartDriver> harts;
+  // Profile mode, per hardware thread: the function the last instruction belonged to, as a
+  // [lo, hi) cache.
+  struct FunctionCache {
+    u64 lo = 1, hi = 0;
+    std::size_t index = 0;
+  };
+  std::vector<FunctionCache> function_caches;
+
+  // Regions.
+  struct OpenRegion {
+    u32 id;
+    Cycle start_cycle;
+    u64 start_instructions;
+    std::array<u64, timing::kStallCount> start_stalls;
+  };
+  struct ThreadRegions {
+    std::vector<OpenRegion> open;
+    u64 instructions = 0;  // retired through the observer while some region was open
+    std::array<u64, timing::kStallCount> stalls{};
+  };
+  std::vector<ThreadRegions> thread_regions;  // by tid (tids are small integers)
+  // By tid, whether any of the thread's regions is open: what the observer asks at every pick,
+  // compact so that it stays in the host's cache (thread_regions[tid].open is a line a thread).
+  std::vector<u8> in_region;
+  ThreadRegions& regionsOf(int tid) {
+    if (static_cast<std::size_t>(tid) >= thread_regions.size()) {
+      thread_regions.resize(tid + 1);
+      in_region.resize(tid + 1, 0);
+    }
+    return thread_regions[tid];
+  }
+  std::map<u32, std::map<int, RegionTotals>> regions;  // by id, then tid
+  std::map<u32, std::string> region_names;
+
+  // Profile.
+  std::vector<ProfileSample> samples;
+  std::vector<timing::CoreSnapshot> last_snapshot;
+  std::vector<Cycle> next_sample;
+  std::vector<FunctionProfile> functions;  // index = symbol index, plus one "[unknown]" at the end
+
+  void readRegionNames();
+  // A region marker of `t` that issued at `issued` and completed at `now` (its clock after
+  // it): the region's span runs between the markers' `now`, and the region hook reads the
+  // counters at `issued`, as the marker's thread would read them there (every other hardware
+  // thread has done all it does before that cycle, and only then).
+  void regionMarker(Thread& t, const isa::DecodedInst& d, Cycle issued, Cycle now);
+  void sampleCore(u32 core, Cycle now);
+  std::size_t functionIndex(u32 hw, u64 pc);
+};
+
+}  // namespace hpm
