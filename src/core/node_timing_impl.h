@@ -1,0 +1,309 @@
+// The node timing model's state (NodeTiming::Impl) and the types it is made of, shared by
+// node_timing.cpp (fetch, issue, commit: the work per instruction) and node_timing_state.cpp
+// (ground truth, levels, snapshots, statistics). Private to src/core.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <span>
+#include <vector>
+
+#include "core/node_timing.h"
+#include "core/timing_params.h"
+#include "mem/memory_system.h"
+
+namespace hpm::timing {
+
+constexpr std::size_t kClasses = static_cast<std::size_t>(isa::InstClass::kCount);
+constexpr u32 kMaxPipes = 8;
+constexpr u32 kRing = 64;       // per-thread issue-time ring (>= ibuffer_entries)
+constexpr u32 kPortRing = 512;  // per-core fetch-port reservation window, in cycles
+constexpr u32 kMaxRas = 64;
+
+constexpr std::size_t idx(Stall s) {
+  return static_cast<std::size_t>(s);
+}
+
+// What an instruction does to the model, precomputed per opcode from the parameters.
+enum class Kind : u8 { kPlain, kLoad, kStore, kAtomic, kBranch, kJal, kJalr, kFence, kSerialize };
+
+struct OpTiming {
+  Kind kind = Kind::kPlain;
+  u8 axu = 0;      // 0: an XU pipe, 1: an AXU pipe
+  u8 int_src = 0;  // bit 0 rs1, bit 1 rs2
+  u8 fp_src = 0;   // bit 0 rs1, bit 1 rs2, bit 2 rs3
+  u8 dst = 0;      // 0 none, 1 integer rd, 2 FP rd
+  u8 bytes = 0;    // load or store size
+  u8 cls = 0;
+  u32 latency = 1;
+  u32 occupancy = 1;
+  u32 hold = 1;       // cycles the instruction advances its thread's clock (ecall: ecall_cycles)
+  u8 wb_port = 0;     // shared write-back port (core.writeback), 0 for none
+  u8 serial_div = 0;  // 1: an integer divide on the serial divider (core.divider)
+  u32 wb_delay = 0;   // cycles from issue to its write-back on the port
+};
+
+enum class Redirect : u8 { kNone, kTaken, kMispredict };
+
+// Where the stall cycles of a lump lie (probe::LevelSource): from its first cycle, in the order
+// the constraints were checked (an idle lump has only kIdle), then the instruction's own cycles.
+// publishIssue publishes the same intervals.
+constexpr Stall kLumpOrder[] = {Stall::kIdle,       Stall::kIbufferEmpty, Stall::kMispredict,
+                                Stall::kIcacheMiss, Stall::kDependency,   Stall::kLmqFull,
+                                Stall::kPipeBusy,   Stall::kSqFull};
+
+// Cycles a queue was full, kept as disjoint intervals that begin in increasing order.
+struct FullTracker {
+  u64 done = 0;
+  Cycle from = 0;
+  Cycle until = 0;
+  void add(Cycle f, Cycle u) {
+    f = std::max(f, until);
+    if (u <= f) return;
+    done += until - from;
+    from = f;
+    until = u;
+  }
+  u64 total() const { return done + (until - from); }
+  u64 upTo(Cycle now) const { return done + (now <= from ? 0 : std::min(now, until) - from); }
+};
+
+struct ThreadStats {
+  // (Those every instruction counts first: see Thread.)
+  u64 instructions = 0;
+  u64 compressed = 0;                    // of the instructions (either mode), 16-bit ones
+  std::array<u64, kClasses> by_class{};  // either mode
+  std::array<u64, kMaxPipes> issued{};
+  std::array<u64, kStallCount> stalls{};
+  u64 branches = 0;
+  u64 branches_taken = 0;
+  u64 branch_mispredicts = 0;
+  u64 jumps = 0;
+  u64 jump_mispredicts = 0;
+  u64 returns = 0;
+  u64 return_mispredicts = 0;
+  u64 fetch_groups = 0;
+  u64 warmup_instructions = 0;
+  u64 device_accesses = 0;  // loads and stores of device registers (either mode)
+
+  void add(const ThreadStats& o) {
+    instructions += o.instructions;
+    warmup_instructions += o.warmup_instructions;
+    compressed += o.compressed;
+    device_accesses += o.device_accesses;
+    for (std::size_t i = 0; i < kClasses; ++i) by_class[i] += o.by_class[i];
+    for (std::size_t i = 0; i < kMaxPipes; ++i) issued[i] += o.issued[i];
+    for (std::size_t i = 0; i < kStallCount; ++i) stalls[i] += o.stalls[i];
+    branches += o.branches;
+    branches_taken += o.branches_taken;
+    branch_mispredicts += o.branch_mispredicts;
+    jumps += o.jumps;
+    jump_mispredicts += o.jump_mispredicts;
+    returns += o.returns;
+    return_mispredicts += o.return_mispredicts;
+    fetch_groups += o.fetch_groups;
+  }
+};
+
+struct CoreStats {
+  u64 fetch_port_waits = 0;  // cycles group fetches waited for the shared fetch port
+  u64 lmq_allocations = 0;
+  u64 sq_allocations = 0;
+  u64 sq_combined = 0;
+};
+
+// The issue plan of one instruction, computed by issueTime() and reused by issue() (and by
+// further issueTime() calls) while nothing it depends on has changed: its core (its threads'
+// issues, idle time, context switches), its core's caches through other cores' accesses (the
+// memory system's remote epoch) and, when its fetch missed the I-cache, the L2 (any issue).
+struct Plan {
+  u64 core_version = ~u64{0};
+  u64 remote_epoch = 0;
+  u64 node_version = 0;
+  bool uses_l2 = false;
+  u64 pc = 0;
+  u64 addr = 0;
+  bool device = false;  // the access is to a device register (docs/timing.md "Device registers")
+  isa::DecodedInst inst;
+  Cycle at = 0;
+  // Stall attribution: the cycles from the thread's clock to `at`, charged in layers to the
+  // constraints in the order they are checked (docs/timing.md "Stall attribution").
+  std::array<Cycle, kStallCount> stalls{};
+  // Fetch.
+  bool new_group = false;
+  bool priority = false;
+  u64 group = 0;
+  Cycle fetch_earliest = 0;
+  Cycle fetch = 0;
+  Cycle arrival_hit = 0;  // when the group would arrive had its I-cache access hit
+  Cycle arrival = 0;
+  Stall group_cause = Stall::kIbufferEmpty;  // why it was fetched when it was
+  // Resources.
+  u32 latency = 0;  // cycles from issue to a dependent issue (the serial divider's vary)
+  u32 pipe = 0;
+  bool lmq = false;
+  bool combine = false;
+};
+
+// A hardware thread's timing state. (Aligned, the fields every instruction's plan and issue
+// touch first and together: once 16 or more hardware threads run, the scheduler switches
+// threads about every instruction and the picked thread's record is seldom in the host's L1
+// cache, so each line it touches is a miss. The registers' ready times, the issue ring and the
+// return stack follow, of which an instruction touches a line or two.)
+struct alignas(64) Thread {
+  Cycle clock = 0;
+  u32 core = 0;  // its core, h / threads_per_core
+  // Fetch stream.
+  bool stream = false;  // the fetch state below describes this thread's instruction stream
+  Redirect redirect = Redirect::kNone;
+  Stall group_cause = Stall::kIbufferEmpty;
+  u64 expect_pc = 0;    // the next pc the fetcher delivers
+  u64 group = ~u64{0};  // the group being consumed
+  Cycle group_fetch = 0;
+  Cycle group_arrival_hit = 0;
+  Cycle group_arrival = 0;
+  Cycle redirect_time = 0;  // earliest fetch of the group after a redirect
+  Cycle fetch_blocked = 0;  // an I-cache miss holds this thread's fetch until then
+  u64 seq = 0;              // instructions issued
+  // Prediction.
+  u32 ghr = 0;
+  u32 ras_top = 0;
+  u32 ras_size = 0;
+  // Memory ordering (fence).
+  Cycle loads_done = 0;
+  Cycle stores_done = 0;
+  u64 warm_group = ~u64{0};
+  ThreadStats st;
+  IssueCost last;
+  Plan plan;
+  std::array<Cycle, 33> xr{};  // integer register ready times (32: the x0 sink)
+  std::array<Cycle, 32> fr{};  // FP register ready times
+  std::array<Cycle, kRing> issued_at{};
+  std::array<u64, kMaxRas> ras{};
+  // core.scoreboard_entries: when each instruction's scoreboard entry was free again (in order:
+  // not before the entry of the instruction before it).
+  std::array<Cycle, kRing> retired_at{};
+};
+
+struct IndirectEntry {
+  u64 pc = ~u64{0};
+  u64 target = 0;
+};
+
+struct Core {
+  u64 version = 0;  // changes with every change of this core's state
+  std::array<Cycle, kMaxPipes> pipe_free{};
+  std::vector<u8> bht;
+  std::array<Cycle, kPortRing> port;  // port[c % kPortRing] == c: the fetch port is taken in c
+  std::vector<IndirectEntry> indirect;
+  std::array<Cycle, 64> lmq{};  // release cycle of each load-miss-queue entry
+  std::vector<Cycle> sq;        // departure of store-queue entry i at sq[i % entries]
+  u64 sq_n = 0;                 // entries ever allocated
+  u32 sq_pos = 0;               // sq_n % entries: the slot of the next entry
+  Cycle sq_tail = 0;            // departure of the youngest entry
+  // core.store_writes_in_flight: acknowledgement of entry n's write at acks[n % 64].
+  std::array<Cycle, 64> acks{};
+  // core.store_forwarding = false: the bytes [lo, hi) each entry writes, by slot as sq.
+  std::vector<u64> sq_lo, sq_hi;
+  u64 sq_young_lo = 0;  // the bytes [lo, hi) the youngest entry holds
+  u64 sq_young_hi = 0;
+  bool sq_open = false;    // the youngest entry holds a store (one a later store may join)
+  Cycle divider_free = 0;  // core.divider = serial: the divider takes a new divide from then
+  // core.writeback: wb[(port - 1) * kWindow + c % kWindow] == c when the port is taken in c.
+  std::vector<Cycle> wb;
+  FullTracker lmq_full;
+  FullTracker sq_full;
+  CoreStats st;
+};
+
+inline bool isLink(u8 r) {
+  return r == 1 || r == 5;
+}
+
+struct NodeTiming::Impl {
+  explicit Impl(const TimingParams& p);
+
+  const Plan& plan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
+  void planFetch(const Thread& t, const Core& c, u32 core, u64 pc, u32 length, Plan& p) const;
+  void issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 addr, Cycle at);
+  void warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
+  // Whether a store of o.bytes at `addr` issued at `at` joins the youngest entry: that entry has
+  // not left, the store continues its bytes (right after or right before them), and both lie
+  // in one aligned l1p.combine_bytes block.
+  bool combinable(const Core& c, const OpTiming& o, u64 addr, Cycle at) const {
+    const u64 block = ~u64{params.l1p.combine_bytes - 1};
+    const u64 end = addr + o.bytes;
+    return params.l1p.write_combining && c.sq_open && c.sq_tail > at &&
+           (addr == c.sq_young_hi || end == c.sq_young_lo) &&
+           (addr & block) == (c.sq_young_lo & block) && ((end - 1) & block) == (addr & block);
+  }
+  Cycle lmqFree(const Core& c) const {
+    Cycle m = c.lmq[0];
+    for (u32 i = 1; i < lmq_entries; ++i) m = std::min(m, c.lmq[i]);
+    return m;
+  }
+  Cycle sqFree(const Core& c) const { return c.sq_n >= sq_entries ? c.sq[c.sq_pos] : 0; }
+  // The earliest issue the structural limits beside the pipe allow an instruction planned for
+  // `at` (docs/timing.md section 2: the scoreboard's entries, the serial divider, a shared
+  // write-back port); sets `latency` for a serial divide (its steps come in `addr`).
+  Cycle structuralIssue(const Thread& t, const Core& c, const OpTiming& o, u64 addr, Cycle at,
+                        u32& latency) const;
+  // What an issue at `at` takes of them; `result` is when its destination is ready.
+  void structuralCommit(Thread& t, Core& c, const OpTiming& o, Cycle at, u32 latency,
+                        Cycle result) const;
+  // Without store forwarding: when the last queued store that overlaps [addr, addr + bytes)
+  // leaves the queue (0 if none is queued after `at`).
+  Cycle queuedStoreDeparture(const Core& c, u64 addr, u32 bytes, Cycle at) const;
+  void lmqAllocate(Core& c, Cycle at, Cycle release);
+  void storeCommit(Thread& t, Core& c, u32 core, const OpTiming& o, u64 addr, Cycle at);
+  void control(Thread& t, Core& c, const OpTiming& o, const isa::DecodedInst& d, u64 pc,
+               u64 next_pc, Cycle at);
+  // A mispredicted branch or jump issued at `at`, its penalty by where it resolved.
+  void mispredict(Thread& t, Cycle at, u32 penalty) const {
+    t.redirect = Redirect::kMispredict;
+    t.redirect_time = at + penalty - fetch_to_issue;
+  }
+  void takenRedirect(Thread& t) const {
+    t.redirect = Redirect::kTaken;
+    t.redirect_time = t.group_fetch + params.core.taken_branch_cycles;
+  }
+  void visitThread(stats::Visitor& v, const ThreadStats& s, Cycle cycles) const;
+  void publishIssue(u32 h, u8 cls, Cycle before, Cycle at, const IssueCost& cost);
+  // The model's events and the statistics that are their ground truth (probe::TruthRow); the
+  // memory system's are its own (MemorySystem::truthTable).
+  static std::span<const probe::TruthRow<Impl>> truthTable();
+
+  TimingParams params;
+  mem::MemorySystem mem;
+  probe::Bus* bus = nullptr;
+  probe::Bus* queue_bus = nullptr;  // LmqFull and SqFull (setProbe)
+  NodeTiming::DevicePages device_pages;
+  std::vector<Core> cores;
+  std::vector<Thread> threads;
+  std::array<OpTiming, isa::kOpCount> ops{};
+  u64 version = 0;
+  u32 tpc = 1;
+  u32 nx = 1;
+  u32 nf = 1;
+  u64 group_mask = ~u64{15};
+  u32 group_bytes = 16;
+  u32 ibuffer = 8;
+  u32 fetch_to_issue = 6;
+  // Mispredict penalties by where the branch resolves (CoreParams::penaltyNotTaken, ...).
+  u32 penalty_taken = 13;
+  u32 penalty_not_taken = 13;
+  u32 penalty_jump = 13;
+  u32 l1i_hit = 0;
+  u32 lmq_entries = 8;
+  u32 sq_entries = 20;
+  u32 ghr_mask = 0;
+  u32 scoreboard = 0;
+  u64 straddle_bytes =
+      0;  // ~0 with core.straddling_fetch: a group holds an instruction's last byte
+  bool forwarding = true;
+  // Some structural limit beside the pipes is on (scoreboard, serial divider, shared write-back
+  // ports): plan and issue consult structuralIssue and structuralCommit.
+  bool structural = false;
+};
+
+}  // namespace hpm::timing
