@@ -76,7 +76,7 @@
 #include "base/types.h"
 #include "kernel/device.h"
 #include "net/network.h"
-#include "node/network_params.h"
+#include "net/network_params.h"
 #include "stats/probe.h"
 
 namespace hpm {
