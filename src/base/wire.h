@@ -1,5 +1,5 @@
-// Bytes between host processes (net/host_link.h, stats/record.h): numbers in the host's order and
-// length-prefixed strings. Both ends run the same build, so no byte-order or version fields.
+// Bytes between host processes (cluster/host_link.h, stats/record.h): numbers in the host's order
+// and length-prefixed strings. Both ends run the same build, so no byte-order or version fields.
 #pragma once
 
 #include <cstring>

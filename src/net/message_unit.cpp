@@ -10,29 +10,9 @@
 namespace hpm::net {
 namespace {
 
-enum Register : u64 {
-  kRank = 0x000,
-  kNodes = 0x008,
-  kDimensions = 0x010,
-  kShape = 0x018,
-  kCoords = 0x020,
-  kMaxPayload = 0x028,
-  kHeaderBytes = 0x030,
-  kInjBase = 0x100,
-  kInjEntries = 0x108,
-  kInjTail = 0x110,
-  kInjDone = 0x118,
-  kInjErrors = 0x120,
-  kRecBase = 0x200,
-  kRecBytes = 0x208,
-  kRecTailAddr = 0x210,
-  kRecHead = 0x218,
-  kRecTail = 0x220,
-};
+using namespace mu;  // (the registers, flags and packet types, by their names)
 
 constexpr u64 kChunk = 32;
-constexpr u32 kFlagDynamic = 1, kFlagPriority = 2, kFlagSystem = 16;
-constexpr u8 kDirectPut = 1, kRemoteGet = 2;
 
 u64 roundUp(u64 n, u64 to) {
   return (n + to - 1) / to * to;
@@ -191,7 +171,7 @@ void MessageUnit::post(u64 upto, Cycle now) {
     const auto d = parse(bytes);
     if (const u64* why = std::get_if<u64>(&d)) {
       // (The poster learns why from the descriptor itself: libmpi turns it into an MPI error.)
-      const u64 status_at = at + kDescriptorBytes - 8;
+      const u64 status_at = at + descriptor::kStatus;
       if (memory.write(status_at, why, 8)) touched(status_at, 8, now, true);
       refuse(1, now);
       continue;
@@ -215,19 +195,19 @@ std::variant<MessageUnit::Descriptor, u64> MessageUnit::parse(
     std::span<const u8, kDescriptorBytes> b) {
   Descriptor d;
   u32 flags = 0;
-  std::memcpy(&d.dest, b.data(), 4);
-  std::memcpy(&flags, b.data() + 4, 4);
-  std::memcpy(&d.payload, b.data() + 8, 8);
-  std::memcpy(&d.bytes, b.data() + 16, 8);
-  std::memcpy(d.software.data(), b.data() + 24, kHeaderSoftwareBytes);
-  std::memcpy(&d.put, b.data() + 40, 8);
-  std::memcpy(&d.counter, b.data() + 48, 8);
+  std::memcpy(&d.dest, b.data() + descriptor::kDest, 4);
+  std::memcpy(&flags, b.data() + descriptor::kFlags, 4);
+  std::memcpy(&d.payload, b.data() + descriptor::kPayload, 8);
+  std::memcpy(&d.bytes, b.data() + descriptor::kBytes, 8);
+  std::memcpy(d.software.data(), b.data() + descriptor::kSoftware, kHeaderSoftwareBytes);
+  std::memcpy(&d.put, b.data() + descriptor::kPut, 8);
+  std::memcpy(&d.counter, b.data() + descriptor::kCounter, 8);
   d.dynamic = (flags & kFlagDynamic) != 0;
   d.priority = (flags & kFlagPriority) != 0;
   d.system = (flags & kFlagSystem) != 0;
-  d.type = static_cast<u8>(flags >> 2 & 3);
+  d.type = static_cast<u8>(flags >> kTypeShift & kTypeMask);
   // (At most 4 GiB per descriptor, and its payload readable as a whole before any of it is.)
-  if (d.dest >= torus_.nodes() || d.bytes > (u64{1} << 32) || (flags & ~u32{0x1f}) != 0 ||
+  if (d.dest >= torus_.nodes() || d.bytes > (u64{1} << 32) || (flags & ~kFlagBits) != 0 ||
       int{d.dynamic} + int{d.priority} + int{d.system} > 1 || d.type > kRemoteGet ||
       (d.type == kRemoteGet && (d.bytes == 0 || d.bytes % kDescriptorBytes != 0))) {
     return kRefusedFields;

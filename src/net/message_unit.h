@@ -2,34 +2,19 @@
 // maps at /dev/hpm/mu to send packets to other nodes and receive theirs. It moves bytes between
 // the nodes' memories at the network model's times.
 //
-// Register window (64-bit registers; docs/network.md):
-//   0x000 RANK        r   this node's id            0x008 NODES      r  nodes in the torus
-//   0x010 DIMENSIONS  r   torus dimensions          0x018 SHAPE      r  size of dimension d in
-//   0x020 COORDS      r   coordinate of dim d in        bits 8d..8d+7 (SHAPE and COORDS)
-//   0x028 MAX_PAYLOAD r   largest payload of a packet
-//   0x030 HEADER_BYTES r  bytes of a packet's header in the reception FIFO
-//   0x100 INJ_BASE    rw  guest address of the injection FIFO (64-byte descriptors)
-//   0x108 INJ_ENTRIES rw  its descriptors (at most kMaxRingEntries: a larger value reads back as
-//                         that)
-//   0x110 INJ_TAIL    rw  descriptors posted so far (a count; writing it injects the new ones)
-//   0x118 INJ_DONE    r   descriptors whose packets have all left for the network by now
-//   0x120 INJ_ERRORS  r   descriptors refused (destination not a node, payload unreadable, or
-//                         posted beyond the ring: see below)
-//   0x200 REC_BASE    rw  guest address of the reception FIFO (bytes, 32-byte aligned)
-//   0x208 REC_BYTES   rw  its size (a multiple of 32)
-//   0x210 REC_TAIL_ADDR rw guest address of a 64-bit word the unit writes its tail to (0: none)
-//   0x218 REC_HEAD    rw  bytes the guest has consumed so far (a count; writing it frees space)
-//   0x220 REC_TAIL    r   bytes the unit has written so far (a count)
-// Other offsets read 0 and ignore writes (counted: reservedWrites).
+// Its registers (64-bit; the offsets are mu::Register's, below), descriptors and flags are the
+// guest's interface: guest/include/hpm/mu.h says the same for C, and tests/net/mu_header_test.cpp
+// holds it to these declarations when it is compiled. Offsets with no register read 0 and ignore
+// writes (counted: reservedWrites).
 //
-// A descriptor (64 bytes): u32 destination node, u32 flags, u64 payload address, u64 payload
-// bytes, 16 bytes the unit copies into every memory-FIFO packet's header, u64 put address, u64
-// put counter address, a u64 status (zero when posted: the unit writes kRefusedFields or
-// kRefusedPayload there when it refuses a descriptor of the injection FIFO). Flags: bit 0 dynamic
-// routing, bit 1 the priority channel, bit 4 the system channel (both deterministic routing; at
-// most one of bits 0, 1 and 4), bits 2-3 the packet type: 0 memory FIFO, 1 direct put, 2 remote
-// get; other bits zero. A descriptor breaking these rules is refused (INJ_ERRORS). The unit cuts
-// the payload into packets of at most MAX_PAYLOAD bytes (one packet when it is empty).
+// A descriptor (kDescriptorBytes; its fields' offsets are mu::descriptor's): destination node,
+// flags, payload address and bytes, 16 bytes the unit copies into every memory-FIFO packet's
+// header, put address, put counter address, and a status (zero when posted: the unit writes
+// kRefusedFields or kRefusedPayload there when it refuses a descriptor of the injection FIFO).
+// Flags (mu::kFlag...): dynamic routing, the priority channel, the system channel (both
+// deterministic routing; at most one of the three), and the packet type (mu::kMemoryFifo...) in
+// bits 2-3; other bits zero. A descriptor breaking these rules is refused (INJ_ERRORS). The unit
+// cuts the payload into packets of at most MAX_PAYLOAD bytes (one packet when it is empty).
 // - Memory FIFO: the packet lands in the destination's reception FIFO as a header of
 //   HEADER_BYTES (u32 source node, u32 payload bytes, u64 offset of the payload in its message,
 //   the descriptor's 16 bytes, zeros) and the payload, padded to 32 bytes. A packet that would
@@ -76,7 +61,7 @@
 #include "base/types.h"
 #include "kernel/device.h"
 #include "net/network.h"
-#include "node/network_params.h"
+#include "net/network_params.h"
 #include "stats/probe.h"
 
 namespace hpm {
@@ -84,6 +69,50 @@ class Kernel;
 }
 
 namespace hpm::net {
+
+// The unit's guest interface (the one declaration; guest/include/hpm/mu.h is held to it).
+namespace mu {
+
+// Register offsets in the 4 KiB window (r: read-only, rw: read and write).
+inline constexpr u64 kRank = 0x000;         // r  this node's id
+inline constexpr u64 kNodes = 0x008;        // r  nodes in the torus
+inline constexpr u64 kDimensions = 0x010;   // r  torus dimensions
+inline constexpr u64 kShape = 0x018;        // r  dimension d's size in bits 8d..8d+7
+inline constexpr u64 kCoords = 0x020;       // r  this node's coordinate in d, in bits 8d..8d+7
+inline constexpr u64 kMaxPayload = 0x028;   // r  the largest payload of a packet
+inline constexpr u64 kHeaderBytes = 0x030;  // r  bytes of a packet's header in the reception FIFO
+// rw: guest address of the injection FIFO (descriptors), and its descriptors (at most
+// kMaxRingEntries: a larger value reads back as that).
+inline constexpr u64 kInjBase = 0x100, kInjEntries = 0x108;
+// rw: descriptors posted so far (a count; writing it injects the new ones).
+inline constexpr u64 kInjTail = 0x110;
+// r: descriptors whose packets have all left for the network by now.
+inline constexpr u64 kInjDone = 0x118;
+// r: descriptors refused (destination not a node, payload unreadable, or posted beyond the ring).
+inline constexpr u64 kInjErrors = 0x120;
+// rw: guest address of the reception FIFO (bytes, 32-byte aligned), and its size (a multiple
+// of 32).
+inline constexpr u64 kRecBase = 0x200, kRecBytes = 0x208;
+// rw: guest address of a 64-bit word the unit writes its tail to (0: none).
+inline constexpr u64 kRecTailAddr = 0x210;
+// rw: bytes the guest has consumed so far (a count; writing it frees room).
+inline constexpr u64 kRecHead = 0x218;
+// r: bytes the unit has written so far (a count).
+inline constexpr u64 kRecTail = 0x220;
+
+// A descriptor's flags: the routing (at most one of the three) and the packet type's place.
+inline constexpr u32 kFlagDynamic = 1, kFlagPriority = 2, kFlagSystem = 16;
+inline constexpr u32 kTypeShift = 2, kTypeMask = 3;
+inline constexpr u32 kFlagBits = 0x1f;  // every other bit must be zero
+inline constexpr u8 kMemoryFifo = 0, kDirectPut = 1, kRemoteGet = 2;  // the packet types
+
+// A descriptor's fields: byte offsets (little-endian u32 or u64; `kSoftware` is 16 bytes).
+namespace descriptor {
+inline constexpr u64 kDest = 0, kFlags = 4, kPayload = 8, kBytes = 16, kSoftware = 24, kPut = 40,
+                     kCounter = 48, kStatus = 56;
+}  // namespace descriptor
+
+}  // namespace mu
 
 // What the unit did (the IOUnit's message events' ground truth: each counted at the cycle its
 // event is published on the node's probe bus; truthTable()).

@@ -36,8 +36,8 @@
 #include <vector>
 
 #include "base/types.h"
+#include "net/network_params.h"
 #include "net/torus.h"
-#include "node/network_params.h"
 
 namespace hpm::net {
 

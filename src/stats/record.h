@@ -1,6 +1,6 @@
 // Statistics carried between processes: a Recorder keeps the visits it receives as bytes, and
 // replay() makes the same visits, in the same order with the same values, on another visitor.
-// A many-node run over several host processes (net/cluster.h) records each node's statistics
+// A many-node run over several host processes (cluster/cluster.h) records each node's statistics
 // where the node ran and replays them where they are written, so the files are those of a run
 // in one process, byte for byte.
 #pragma once

@@ -5,8 +5,8 @@
 #include <set>
 
 #include "net/network.h"
+#include "net/network_params.h"
 #include "net/torus.h"
-#include "node/network_params.h"
 
 namespace hpm::net {
 namespace {

@@ -52,7 +52,7 @@ using probe::Scope;
 const std::string kNodeMix = std::string(HPM_TEST_GUEST_BIN_DIR) + "/node_mix";
 
 // Events no statistic or identity below pins down, and why: the message unit's and the torus
-// links' exist only on the nodes of a many-node run, and tests/net/mu_counters_test.cpp holds
+// links' exist only on the nodes of a many-node run, and tests/cluster/mu_counters_test.cpp holds
 // their counters to the unit's and the network's own counts there.
 const std::set<Event> kUncheckedEvents = {
     Event::kMuPacketsInjected,          Event::kMuMessagesInjected,
@@ -438,7 +438,7 @@ TEST_P(Exactness, EveryCounterEqualsWhatTheBusDeliveredAndTheModelsStatistics) {
     }
   } else {
     // (Of the events one node can make happen: the many-node ones, kUncheckedEvents, are held
-    // to their truth by tests/net.)
+    // to their truth by tests/cluster.)
     std::size_t one_node = 0;
     for (Event e : countable) one_node += kUncheckedEvents.contains(e) ? 0 : 1;
     EXPECT_GE(happened.size() * 4, one_node * 3);

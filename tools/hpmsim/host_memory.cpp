@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "base/error.h"
-#include "net/cluster.h"
+#include "cluster/cluster.h"
 
 namespace hpm::tools {
 namespace {

@@ -64,17 +64,17 @@ std::vector<probe::Transaction> ImonHost::sampleFifo(u32 monitor, Cycle at, u64&
   };
   // One read: what the FIFO holds and (cleared by the read) what it dropped since the last.
   const u64 status = get(imon::reg::kFifoStatus);
-  lost += status >> 32;
+  lost += imon::reg::kStatusLost.get(status);
   std::vector<probe::Transaction> out;
-  for (u64 k = 0; k < (status & 0xff); ++k) {
+  for (u64 k = 0; k < imon::reg::kStatusHeld.get(status); ++k) {
     const u64 info = get(imon::reg::kFifoPop);
-    if (info >> 63 == 0) break;
+    if (imon::reg::kPopValid.get(info) == 0) break;
     probe::Transaction t;
-    t.type = ns_.type(static_cast<u32>(info & 0xff));
-    t.snoop = static_cast<probe::Snoop>(info >> 8 & 0xff);
-    t.source = static_cast<u32>(info >> 16 & 0xffff);
-    t.id = static_cast<u32>(info >> 32 & 0x1ff);
-    t.supplier = static_cast<u32>(info >> 48 & probe::kNoSupplier);
+    t.type = ns_.type(static_cast<u32>(imon::reg::kPopType.get(info)));
+    t.snoop = static_cast<probe::Snoop>(imon::reg::kPopSnoop.get(info));
+    t.source = static_cast<u32>(imon::reg::kPopSource.get(info));
+    t.id = static_cast<u32>(imon::reg::kPopId.get(info));
+    t.supplier = static_cast<u32>(imon::reg::kPopSupplier.get(info));
     t.address = get(imon::reg::kLatchAddress);
     t.cycle = get(imon::reg::kLatchCycle);
     out.push_back(t);

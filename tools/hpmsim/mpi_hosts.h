@@ -1,13 +1,13 @@
 // Many simulated nodes over several host processes started by Open MPI's mpirun (issue 24):
 // `mpirun -np P hpmsim run --nodes N ...` gives each process a block of the nodes
-// (net/host_link.h). The processes talk only through Open MPI; hpmsim built without it (the
+// (cluster/host_link.h). The processes talk only through Open MPI; hpmsim built without it (the
 // demo's packages) refuses such a start with a message saying so.
 #pragma once
 
 #include <memory>
 
 #include "base/types.h"
-#include "net/host_link.h"
+#include "cluster/host_link.h"
 
 namespace hpm::tools {
 

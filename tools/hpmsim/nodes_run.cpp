@@ -9,7 +9,7 @@
 #include "base/error.h"
 #include "base/json_text.h"
 #include "base/wire.h"
-#include "net/cluster.h"
+#include "cluster/cluster.h"
 #include "stats/stats.h"
 #include "tools/hpmsim/host_memory.h"
 #include "tools/hpmsim/interrupt.h"

@@ -1,5 +1,5 @@
 // `hpmsim run` on many nodes (--nodes N or a network.shape of more than one node): the program
-// runs SPMD on every node of the torus (net/cluster.h).
+// runs SPMD on every node of the torus (cluster/cluster.h).
 #pragma once
 
 #include <string>
@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "net/host_link.h"
+#include "cluster/host_link.h"
 #include "node/machine.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/output.h"

@@ -23,7 +23,7 @@
 #include "base/error.h"
 #include "base/json_text.h"
 #include "base/wire.h"
-#include "net/cluster.h"
+#include "cluster/cluster.h"
 #include "node/host_mux.h"
 #include "node/machine.h"
 #include "node/monitor.h"
@@ -138,7 +138,7 @@ struct Measured {
 };
 
 // A node's counts and counters, carried to host 0 when the nodes are spread over host
-// processes (net/cluster.h's node results).
+// processes (cluster/cluster.h's node results).
 std::string nodeCounts(const std::map<std::string, u64>& counts,
                        const std::vector<ProgrammedCounter>& counters) {
   wire::Writer w;

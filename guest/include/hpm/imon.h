@@ -19,9 +19,10 @@
  *   work();
  *   printf("%llu\n", (unsigned long long)hpm_imon_read(&m, 0));
  *
- * The register layout below is the unit's (src/pmu/imon/unit.h); the transaction types and snoop
- * results are numbered as the simulator numbers them (src/stats/transaction.h): a host test
- * (tests/pmu/imon) holds this header to both.
+ * The register layout below (offsets and fields) is the unit's, declared in src/pmu/imon/unit.h
+ * (imon::reg); the transaction types and snoop results are numbered as the simulator numbers them
+ * (src/stats/transaction.h). tests/pmu/imon holds this header to both with static_asserts, so the
+ * build fails where they differ.
  */
 #ifndef HPM_IMON_H
 #define HPM_IMON_H
@@ -108,6 +109,52 @@ enum hpm_imon_snoop {
 #define HPM_IMON_FIFO_POP_OFF 0x90
 #define HPM_IMON_LATCH_ADDRESS_OFF 0x98
 #define HPM_IMON_LATCH_CYCLE_OFF 0xa0
+
+/* Register fields: field F is F_BITS bits from bit F_SHIFT of its register. */
+#define HPM_IMON_FIELD_MASK(f) ((UINT64_C(1) << f##_BITS) - 1)
+#define HPM_IMON_FIELD(word, f) ((uint64_t)(word) >> f##_SHIFT & HPM_IMON_FIELD_MASK(f))
+/* INFO: the unit's shape. */
+#define HPM_IMON_INFO_MONITORS_SHIFT 0
+#define HPM_IMON_INFO_MONITORS_BITS 8
+#define HPM_IMON_INFO_COUNTERS_SHIFT 8
+#define HPM_IMON_INFO_COUNTERS_BITS 8
+#define HPM_IMON_INFO_FIFO_ENTRIES_SHIFT 16
+#define HPM_IMON_INFO_FIFO_ENTRIES_BITS 8
+#define HPM_IMON_INFO_COUNTER_BITS_SHIFT 24
+#define HPM_IMON_INFO_COUNTER_BITS_BITS 8
+#define HPM_IMON_INFO_TYPES_SHIFT 32
+#define HPM_IMON_INFO_TYPES_BITS 8
+#define HPM_IMON_INFO_SNOOPS_SHIFT 40
+#define HPM_IMON_INFO_SNOOPS_BITS 8
+#define HPM_IMON_INFO_ID_BITS_SHIFT 48
+#define HPM_IMON_INFO_ID_BITS_BITS 8
+#define HPM_IMON_INFO_INTERCONNECT_SHIFT 56
+#define HPM_IMON_INFO_INTERCONNECT_BITS 8
+/* ID_MATCH and ID_MASK: the source agent and the transaction id. */
+#define HPM_IMON_ID_SOURCE_SHIFT 0
+#define HPM_IMON_ID_SOURCE_BITS 16
+#define HPM_IMON_ID_ID_SHIFT 32
+#define HPM_IMON_ID_ID_BITS HPM_IMON_ID_BITS
+/* FIFO_STATUS: entries held, the overrun flag, records lost since the last read. */
+#define HPM_IMON_STATUS_HELD_SHIFT 0
+#define HPM_IMON_STATUS_HELD_BITS 8
+#define HPM_IMON_STATUS_OVERRUN_SHIFT 8
+#define HPM_IMON_STATUS_OVERRUN_BITS 1
+#define HPM_IMON_STATUS_LOST_SHIFT 32
+#define HPM_IMON_STATUS_LOST_BITS 32
+/* FIFO_POP: the type's bit, snoop result, source, id, supplier, and whether there was an entry. */
+#define HPM_IMON_POP_TYPE_SHIFT 0
+#define HPM_IMON_POP_TYPE_BITS 8
+#define HPM_IMON_POP_SNOOP_SHIFT 8
+#define HPM_IMON_POP_SNOOP_BITS 8
+#define HPM_IMON_POP_SOURCE_SHIFT 16
+#define HPM_IMON_POP_SOURCE_BITS 16
+#define HPM_IMON_POP_ID_SHIFT 32
+#define HPM_IMON_POP_ID_BITS HPM_IMON_ID_BITS
+#define HPM_IMON_POP_SUPPLIER_SHIFT 48
+#define HPM_IMON_POP_SUPPLIER_BITS 15
+#define HPM_IMON_POP_VALID_SHIFT 63
+#define HPM_IMON_POP_VALID_BITS 1
 
 /* A filter: a transaction matches when its type is in `types`, its snoop result in `snoops`,
  * and its address, source and id agree with the match values on every bit their mask sets

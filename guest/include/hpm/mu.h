@@ -1,6 +1,7 @@
 /* hpm/mu.h: the message unit of an hpmsim node (/dev/hpm/mu), from guest code: its register
  * offsets, descriptor flags and layouts. The unit's contract is src/net/message_unit.h (and
- * docs/network.md); these are the same facts for C. */
+ * docs/network.md), whose namespace mu declares these facts; tests/net/mu_header_test.cpp holds
+ * this header to it with static_asserts, so the build fails where they differ. */
 #ifndef HPM_MU_H
 #define HPM_MU_H
 

@@ -24,11 +24,11 @@ int hpm_imon_open(hpm_imon* m) {
   }
   const uint64_t info = ((volatile uint64_t*)first)[HPM_IMON_REG_INFO / 8];
   munmap(first, 4096);
-  m->monitors = (unsigned)(info & 0xff);
-  m->fifo_entries = (unsigned)(info >> 16 & 0xff);
-  m->counter_bits = (unsigned)(info >> 24 & 0xff);
-  m->types = (unsigned)(info >> 32 & 0xff);
-  m->interconnect = (unsigned)(info >> 56 & 0xff);
+  m->monitors = (unsigned)HPM_IMON_FIELD(info, HPM_IMON_INFO_MONITORS);
+  m->fifo_entries = (unsigned)HPM_IMON_FIELD(info, HPM_IMON_INFO_FIFO_ENTRIES);
+  m->counter_bits = (unsigned)HPM_IMON_FIELD(info, HPM_IMON_INFO_COUNTER_BITS);
+  m->types = (unsigned)HPM_IMON_FIELD(info, HPM_IMON_INFO_TYPES);
+  m->interconnect = (unsigned)HPM_IMON_FIELD(info, HPM_IMON_INFO_INTERCONNECT);
   m->window = ((unsigned long)HPM_IMON_REG_MONITOR(m->monitors) + 4095) / 4096 * 4096;
   void* regs = mmap(0, m->window, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, 0);
   if (regs == MAP_FAILED) {
@@ -83,9 +83,11 @@ int hpm_imon_set_filter(hpm_imon* m, unsigned counter, const struct hpm_imon_fil
   *reg(m, base + HPM_IMON_ADDR_MATCH_OFF) = f->addr_match;
   *reg(m, base + HPM_IMON_ADDR_MASK_OFF) = f->addr_mask;
   *reg(m, base + HPM_IMON_ID_MATCH_OFF) =
-      (uint64_t)f->id_match << 32 | (uint64_t)(f->source_match & 0xffff);
-  *reg(m, base + HPM_IMON_ID_MASK_OFF) =
-      (uint64_t)f->id_mask << 32 | (uint64_t)(f->source_mask & 0xffff);
+      (uint64_t)f->id_match << HPM_IMON_ID_ID_SHIFT |
+      (f->source_match & HPM_IMON_FIELD_MASK(HPM_IMON_ID_SOURCE)) << HPM_IMON_ID_SOURCE_SHIFT;
+  *reg(m, base + HPM_IMON_ID_MASK_OFF) = (uint64_t)f->id_mask << HPM_IMON_ID_ID_SHIFT |
+                                         (f->source_mask & HPM_IMON_FIELD_MASK(HPM_IMON_ID_SOURCE))
+                                             << HPM_IMON_ID_SOURCE_SHIFT;
   *reg(m, base + HPM_IMON_SNOOPS_OFF) = f->snoops;
   return 0;
 }
@@ -111,16 +113,16 @@ unsigned hpm_imon_fifo_sample(hpm_imon* m, unsigned monitor, struct hpm_imon_rec
   const unsigned long base = HPM_IMON_REG_MONITOR(monitor);
   /* One load: what the FIFO held, and (cleared by that load) what it dropped since the last. */
   const uint64_t status = *reg(m, base + HPM_IMON_FIFO_STATUS_OFF);
-  *lost += status >> 32;
-  unsigned held = (unsigned)(status & 0xff), n = 0;
+  *lost += HPM_IMON_FIELD(status, HPM_IMON_STATUS_LOST);
+  unsigned held = (unsigned)HPM_IMON_FIELD(status, HPM_IMON_STATUS_HELD), n = 0;
   while (n < held && n < max) {
     const uint64_t info = *reg(m, base + HPM_IMON_FIFO_POP_OFF);
-    if (!(info >> 63)) break;
-    out[n].type = (unsigned)(info & 0xff);
-    out[n].snoop = (unsigned)(info >> 8 & 0xff);
-    out[n].source = (unsigned)(info >> 16 & 0xffff);
-    out[n].id = (unsigned)(info >> 32 & 0x1ff);
-    out[n].supplier = (unsigned)(info >> 48 & HPM_IMON_NO_SUPPLIER);
+    if (!HPM_IMON_FIELD(info, HPM_IMON_POP_VALID)) break;
+    out[n].type = (unsigned)HPM_IMON_FIELD(info, HPM_IMON_POP_TYPE);
+    out[n].snoop = (unsigned)HPM_IMON_FIELD(info, HPM_IMON_POP_SNOOP);
+    out[n].source = (unsigned)HPM_IMON_FIELD(info, HPM_IMON_POP_SOURCE);
+    out[n].id = (unsigned)HPM_IMON_FIELD(info, HPM_IMON_POP_ID);
+    out[n].supplier = (unsigned)HPM_IMON_FIELD(info, HPM_IMON_POP_SUPPLIER);
     out[n].address = *reg(m, base + HPM_IMON_LATCH_ADDRESS_OFF);
     out[n].cycle = *reg(m, base + HPM_IMON_LATCH_CYCLE_OFF);
     ++n;

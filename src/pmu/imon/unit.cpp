@@ -84,9 +84,11 @@ void Unit::transaction(const probe::Transaction& t) {
 u64 Unit::read(u64 offset, Cycle now) {
   advanceTo(now);
   if (offset == reg::kInfo) {
-    return u64{p_.monitors} | u64{kCountersPerMonitor} << 8 | u64{p_.fifo_entries} << 16 |
-           u64{p_.counter_bits} << 24 | u64{ns_.size} << 32 | u64{probe::kSnoopResults} << 40 |
-           u64{probe::kTransactionIdBits} << 48 | static_cast<u64>(p_.interconnect) << 56;
+    return reg::kInfoMonitors.put(p_.monitors) | reg::kInfoCounters.put(kCountersPerMonitor) |
+           reg::kInfoFifoEntries.put(p_.fifo_entries) | reg::kInfoCounterBits.put(p_.counter_bits) |
+           reg::kInfoTypes.put(ns_.size) | reg::kInfoSnoops.put(probe::kSnoopResults) |
+           reg::kInfoIdBits.put(probe::kTransactionIdBits) |
+           reg::kInfoInterconnect.put(static_cast<u64>(p_.interconnect));
   }
   if (offset == reg::kRun) return run_;
   if (offset < reg::kMonitorBase || offset % 8 != 0) return 0;
@@ -113,8 +115,9 @@ u64 Unit::readMonitor(u32 m, u64 off) {
   switch (off) {
     case reg::kFifoEnable: return fifo.enabled ? 1 : 0;
     case reg::kFifoStatus: {
-      const u64 status = fifo.held | (fifo.lost != 0 ? u64{1} << 8 : 0) |
-                         std::min<u64>(fifo.lost, 0xffffffff) << 32;
+      const u64 status = reg::kStatusHeld.put(fifo.held) |
+                         reg::kStatusOverrun.put(fifo.lost != 0 ? 1 : 0) |
+                         reg::kStatusLost.put(std::min(fifo.lost, reg::kStatusLost.mask()));
       fifo.lost = 0;
       return status;
     }
@@ -125,9 +128,10 @@ u64 Unit::readMonitor(u32 m, u64 off) {
       --fifo.held;
       ++stats_.fifo_pops;
       const probe::Transaction& t = fifo.latch;
-      return u64{1} << 63 | ns_.bitOf(t.type) | static_cast<u64>(t.snoop) << 8 |
-             u64{t.source & 0xffff} << 16 | u64{t.id} << 32 |
-             u64{t.supplier & probe::kNoSupplier} << 48;
+      return reg::kPopValid.put(1) | reg::kPopType.put(ns_.bitOf(t.type)) |
+             reg::kPopSnoop.put(static_cast<u64>(t.snoop)) |
+             reg::kPopSource.put(t.source & reg::kPopSource.mask()) | reg::kPopId.put(t.id) |
+             reg::kPopSupplier.put(t.supplier & reg::kPopSupplier.mask());
     }
     case reg::kLatchAddress: return fifo.latch.address;
     case reg::kLatchCycle: return fifo.latch.cycle;

@@ -11,25 +11,10 @@
 //     4-trit "110X" is MATCH 0b1100, MASK 0b1110;
 //   - SNOOPS, a unary mask over the snoop results (bit s: result s).
 //
-// Registers (64-bit, byte offsets; docs/interconnect.md has the table):
-//   0x000 INFO (read-only): [7:0] monitors, [15:8] counters per monitor (2), [23:16] FIFO
-//         entries, [31:24] counter bits, [39:32] transaction types (of its namespace),
-//         [47:40] snoop results, [55:48] transaction id bits, [63:56] the interconnect
-//         (0 crossbar, 1 Fireplane)
-//   0x008 RUN: bit m lets monitor m's counters count
-//   monitor m at B = 0x100 + 0x100 m; its counter c at B + 0x40 c:
-//     +0x00 TYPES  +0x08 ADDR_MATCH  +0x10 ADDR_MASK
-//     +0x18 ID_MATCH  +0x20 ID_MASK ([15:0] the source agent, [40:32] the transaction id)
-//     +0x28 SNOOPS (reset: all results)  +0x30 COUNT (writable)
-//   its FIFO at B + 0x80:
-//     +0x80 FIFO_ENABLE (bit 0: record counter 1's matches, running or not)
-//     +0x88 FIFO_STATUS (read-only: [7:0] entries held, bit 8 overrun, [63:32] records lost
-//           since the last read, saturating; a read clears the overrun flag and the lost count,
-//           so that software sampling the FIFO learns of every lost record exactly once)
-//     +0x90 FIFO_POP (a read takes the oldest entry: bit 63 set if there was one, [7:0] type
-//           (its bit in TYPES), [62:48] the supplier agent (0x7fff: memory or none),
-//           [15:8] snoop, [31:16] source, [40:32] id; its address and cycle go to the latches)
-//     +0x98 LATCH_ADDRESS  +0xa0 LATCH_CYCLE (read-only)
+// Registers: 64-bit, at the offsets and with the fields of namespace reg below (the one
+// declaration: guest/include/hpm/imon.h is held to it by tests/pmu/imon at compile time;
+// docs/interconnect.md has the table).
+//
 // A full FIFO keeps the latest transactions: a new one pushes the oldest out, sets the overrun
 // flag and counts one record lost. Writes to read-only and reserved offsets are ignored; reserved
 // bits and offsets read 0.
@@ -45,13 +30,19 @@ namespace hpm::imon {
 
 inline constexpr pmu::UnitKind kUnitKind{"imon", "interconnect monitor", false};
 
-// Register offsets (bytes).
+// Register offsets (bytes) and fields.
 namespace reg {
+// INFO (read-only): the unit's shape (the kInfo... fields).
 inline constexpr u64 kInfo = 0x000;
+// RUN: bit m lets monitor m's counters count.
 inline constexpr u64 kRun = 0x008;
+// Monitor m's registers are at kMonitorBase + m kMonitorStride; its counter c's at that
+// + c kCounterStride.
 inline constexpr u64 kMonitorBase = 0x100;
 inline constexpr u64 kMonitorStride = 0x100;
 inline constexpr u64 kCounterStride = 0x40;
+// A counter's: its filter (TYPES; ADDR_MATCH and ADDR_MASK; ID_MATCH and ID_MASK, whose fields
+// are kIdSource and kIdId; SNOOPS, reset: all results) and its COUNT (writable).
 inline constexpr u64 kTypes = 0x00;
 inline constexpr u64 kAddrMatch = 0x08;
 inline constexpr u64 kAddrMask = 0x10;
@@ -59,11 +50,39 @@ inline constexpr u64 kIdMatch = 0x18;
 inline constexpr u64 kIdMask = 0x20;
 inline constexpr u64 kSnoops = 0x28;
 inline constexpr u64 kCount = 0x30;
+// A monitor's FIFO:
+//   FIFO_ENABLE: bit 0 records counter 1's matches, running or not;
+//   FIFO_STATUS (read-only, the kStatus... fields): the records lost saturate; a read clears the
+//     overrun flag and the lost count, so that software sampling the FIFO learns of every lost
+//     record exactly once;
+//   FIFO_POP: a read takes the oldest entry (the kPop... fields; supplier kNoSupplier: memory
+//     or none); its address and cycle go to LATCH_ADDRESS and LATCH_CYCLE (read-only).
 inline constexpr u64 kFifoEnable = 0x80;
 inline constexpr u64 kFifoStatus = 0x88;
 inline constexpr u64 kFifoPop = 0x90;
 inline constexpr u64 kLatchAddress = 0x98;
 inline constexpr u64 kLatchCycle = 0xa0;
+
+// A field of a register: `bits` bits from bit `shift`.
+struct Field {
+  u32 shift, bits;
+  constexpr u64 mask() const { return (u64{1} << bits) - 1; }
+  constexpr u64 get(u64 word) const { return word >> shift & mask(); }
+  // (`value` must fit: the unit's values do by construction.)
+  constexpr u64 put(u64 value) const { return value << shift; }
+};
+// INFO's fields.
+inline constexpr Field kInfoMonitors{0, 8}, kInfoCounters{8, 8}, kInfoFifoEntries{16, 8},
+    kInfoCounterBits{24, 8}, kInfoTypes{32, 8}, kInfoSnoops{40, 8}, kInfoIdBits{48, 8},
+    kInfoInterconnect{56, 8};
+// ID_MATCH's and ID_MASK's: the source agent and the transaction id.
+inline constexpr Field kIdSource{0, 16}, kIdId{32, probe::kTransactionIdBits};
+// FIFO_STATUS's: entries held, the overrun flag, records lost since the last read.
+inline constexpr Field kStatusHeld{0, 8}, kStatusOverrun{8, 1}, kStatusLost{32, 32};
+// FIFO_POP's: the type's bit in TYPES, snoop result, source, id, supplier, and whether there
+// was an entry.
+inline constexpr Field kPopType{0, 8}, kPopSnoop{8, 8}, kPopSource{16, 16},
+    kPopId{32, probe::kTransactionIdBits}, kPopSupplier{48, 15}, kPopValid{63, 1};
 }  // namespace reg
 
 inline constexpr u32 kCountersPerMonitor = 2;
@@ -72,12 +91,15 @@ inline constexpr u32 kFifoCounter = 1;  // the counter whose filter feeds the FI
 struct Filter {
   u64 types = 0;  // bit t: global type t (TYPES reads and writes it through the namespace)
   u64 addr_match = 0, addr_mask = 0;
-  u64 id_match = 0, id_mask = 0;  // [15:0] source, [40:32] transaction id
+  u64 id_match = 0, id_mask = 0;  // fields reg::kIdSource and reg::kIdId
   u64 snoops = (u64{1} << probe::kSnoopResults) - 1;
 
   // The ID_MATCH / ID_MASK layout of a transaction's source and id, and its bits.
-  static constexpr u64 kIdBits = 0xffff | ((u64{1} << probe::kTransactionIdBits) - 1) << 32;
-  static u64 idWord(u32 source, u32 id) { return (u64{id} << 32) | (source & 0xffff); }
+  static constexpr u64 kIdBits =
+      reg::kIdSource.put(reg::kIdSource.mask()) | reg::kIdId.put(reg::kIdId.mask());
+  static u64 idWord(u32 source, u32 id) {
+    return reg::kIdId.put(id) | reg::kIdSource.put(source & reg::kIdSource.mask());
+  }
   bool matches(const probe::Transaction& t) const {
     return (types >> static_cast<u32>(t.type) & 1) != 0 &&
            (snoops >> static_cast<u32>(t.snoop) & 1) != 0 &&

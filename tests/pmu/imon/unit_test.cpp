@@ -247,6 +247,32 @@ TEST(IMonUnit, TheGuestHeaderAgreesWithTheUnitAndTheTransactionNamespace) {
                 HPM_IMON_FIFO_POP_OFF == reg::kFifoPop &&
                 HPM_IMON_LATCH_ADDRESS_OFF == reg::kLatchAddress &&
                 HPM_IMON_LATCH_CYCLE_OFF == reg::kLatchCycle);
+  // Every field of INFO, ID_MATCH/ID_MASK, FIFO_STATUS and FIFO_POP: its place and width.
+  constexpr auto same = [](u64 shift, u64 bits, reg::Field f) {
+    return shift == f.shift && bits == f.bits;
+  };
+#define HPM_SAME_FIELD(c, f) same(c##_SHIFT, c##_BITS, reg::f)
+  static_assert(HPM_SAME_FIELD(HPM_IMON_INFO_MONITORS, kInfoMonitors) &&
+                HPM_SAME_FIELD(HPM_IMON_INFO_COUNTERS, kInfoCounters) &&
+                HPM_SAME_FIELD(HPM_IMON_INFO_FIFO_ENTRIES, kInfoFifoEntries) &&
+                HPM_SAME_FIELD(HPM_IMON_INFO_COUNTER_BITS, kInfoCounterBits) &&
+                HPM_SAME_FIELD(HPM_IMON_INFO_TYPES, kInfoTypes) &&
+                HPM_SAME_FIELD(HPM_IMON_INFO_SNOOPS, kInfoSnoops) &&
+                HPM_SAME_FIELD(HPM_IMON_INFO_ID_BITS, kInfoIdBits) &&
+                HPM_SAME_FIELD(HPM_IMON_INFO_INTERCONNECT, kInfoInterconnect));
+  static_assert(HPM_SAME_FIELD(HPM_IMON_ID_SOURCE, kIdSource) &&
+                HPM_SAME_FIELD(HPM_IMON_ID_ID, kIdId));
+  static_assert(HPM_SAME_FIELD(HPM_IMON_STATUS_HELD, kStatusHeld) &&
+                HPM_SAME_FIELD(HPM_IMON_STATUS_OVERRUN, kStatusOverrun) &&
+                HPM_SAME_FIELD(HPM_IMON_STATUS_LOST, kStatusLost));
+  static_assert(HPM_SAME_FIELD(HPM_IMON_POP_TYPE, kPopType) &&
+                HPM_SAME_FIELD(HPM_IMON_POP_SNOOP, kPopSnoop) &&
+                HPM_SAME_FIELD(HPM_IMON_POP_SOURCE, kPopSource) &&
+                HPM_SAME_FIELD(HPM_IMON_POP_ID, kPopId) &&
+                HPM_SAME_FIELD(HPM_IMON_POP_SUPPLIER, kPopSupplier) &&
+                HPM_SAME_FIELD(HPM_IMON_POP_VALID, kPopValid));
+#undef HPM_SAME_FIELD
+  static_assert(HPM_IMON_FIELD_MASK(HPM_IMON_POP_SUPPLIER) == HPM_IMON_NO_SUPPLIER);
   static_assert(HPM_IMON_SLICE_AGENT == probe::kSliceAgent);
   static_assert(HPM_IMON_ID_BITS == probe::kTransactionIdBits);
   static_assert(HPM_IMON_NO_SUPPLIER == probe::kNoSupplier);

@@ -1,4 +1,4 @@
-#include "net/cluster.h"
+#include "cluster/cluster.h"
 
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -11,7 +11,7 @@
 #include <optional>
 
 #include "base/error.h"
-#include "net/cluster_impl.h"
+#include "cluster/cluster_impl.h"
 
 namespace hpm::net {
 namespace {

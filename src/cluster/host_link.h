@@ -1,5 +1,5 @@
 // The host processes a many-node run is spread over (issue 24): node blocks, one per host
-// process, and the exchange between them at each window's end. The cluster (net/cluster.h)
+// process, and the exchange between them at each window's end. The cluster (cluster/cluster.h)
 // decides what is said; an implementation only carries bytes (tools/hpmsim/mpi_hosts.h over
 // Open MPI), so the network layer does not depend on any transport.
 #pragma once

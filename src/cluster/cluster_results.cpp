@@ -1,12 +1,12 @@
 // What the hosts of a many-node run tell each other (each window's news, the run's results) and
-// the results a cluster gives: reports, totals and statistics (net/cluster.h).
+// the results a cluster gives: reports, totals and statistics (cluster/cluster.h).
 #include <fmt/core.h>
 
 #include <algorithm>
 
 #include "base/wire.h"
-#include "net/cluster.h"
-#include "net/cluster_impl.h"
+#include "cluster/cluster.h"
+#include "cluster/cluster_impl.h"
 #include "stats/record.h"
 
 namespace hpm::net {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "net/cluster.h"
+#include "cluster/cluster.h"
 #include "node/monitor.h"
 
 namespace hpm::net {

@@ -1,4 +1,4 @@
-// The cluster's state (net/cluster.h), shared by cluster.cpp (nodes and windows) and
+// The cluster's state (cluster/cluster.h), shared by cluster.cpp (nodes and windows) and
 // cluster_results.cpp (what the hosts exchange, results and statistics).
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "net/cluster.h"
+#include "cluster/cluster.h"
 
 namespace hpm::net {
 

@@ -10,7 +10,7 @@
 // The result does not depend on the order the nodes run in a window.
 //
 // Over several host processes (ClusterOptions::hosts, issue 24) each host runs a block of the
-// nodes (net/host_link.h) and keeps a whole copy of the network model: at each window's end the
+// nodes (cluster/host_link.h) and keeps a whole copy of the network model: at each window's end the
 // hosts exchange what their nodes injected (the destination's host gets the bytes, the others
 // the packet's size and route), their output and whether their nodes are done, waiting or
 // failed; each copy then advances exactly as the one network of a single process does, and each
@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "base/types.h"
+#include "cluster/host_link.h"
 #include "kernel/kernel.h"
-#include "net/host_link.h"
 #include "net/message_unit.h"
 #include "net/network.h"
 #include "node/machine.h"

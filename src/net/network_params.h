@@ -1,5 +1,6 @@
-// Parameters of the network between nodes (the torus) and of each node's message unit; the
-// models are in src/net. Defaults are Blue Gene/Q's (seed 001, docs/network.md).
+// Parameters of the network between nodes (the torus, net/network.h) and of each node's message
+// unit (net/message_unit.h), beside their models. Defaults are Blue Gene/Q's (seed 001,
+// docs/network.md).
 #pragma once
 
 #include <string>

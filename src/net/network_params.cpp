@@ -1,4 +1,4 @@
-#include "node/network_params.h"
+#include "net/network_params.h"
 
 #include <fmt/core.h>
 
