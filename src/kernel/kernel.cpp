@@ -474,7 +474,7 @@ void Kernel::handleStop(Thread& t, const Stop& stop) {
     case StopReason::kObserver: return;
     case StopReason::kEcall: {
       const u64 number = s.x[17];
-      const std::array<u64, 6> args = {s.x[10], s.x[11], s.x[12], s.x[13], s.x[14], s.x[15]};
+      const SyscallArgs args = {s.x[10], s.x[11], s.x[12], s.x[13], s.x[14], s.x[15]};
       if (number < stats_.syscalls.size()) ++stats_.syscalls[number];
       t.syscall_number = number;
       t.syscall_args = args;

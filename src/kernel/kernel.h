@@ -174,6 +174,9 @@ struct Termination {
   bool refused = false;  // the kernel stopped the run (strict mode, deadlock, ...)
 };
 
+// A system call's six arguments (a0..a5).
+using SyscallArgs = std::array<u64, 6>;
+
 // The kernel's siginfo (128 bytes, asm-generic layout).
 struct SigInfo {
   i32 signo = 0;
@@ -261,8 +264,8 @@ class alignas(64) Thread {
   bool probe_first = false;  // its next slice starts with a probe (woken by a change)
   u64 park_cycles = 0;       // its current park's length (0: poll_park_cycles)
   u64 parked_at = 0;
-  u64 syscall_number = 0;             // of the blocked call
-  std::array<u64, 6> syscall_args{};  // its arguments (a0 is restored when the call restarts)
+  u64 syscall_number = 0;      // of the blocked call
+  SyscallArgs syscall_args{};  // its arguments (a0 is restored when the call restarts)
 
   // Signals (`pending` above).
   u64 blocked = 0;                // signal mask (bit n-1 for signal n)
@@ -527,28 +530,57 @@ class Kernel : public MemoryDevice, public TouchListener {
   void placeSlot(u32 index, Thread& t, bool turn_ends);
 
   // ---- system calls ----
-  i64 dispatch(Thread& t, u64 number, const std::array<u64, 6>& a);
+  // Calls the row's handler of kernel/syscall_table.h (unknownSyscall without a row).
+  i64 dispatch(Thread& t, u64 number, const SyscallArgs& a);
+  // A handler, as every row names one.
+  using SyscallHandler = i64 (Kernel::*)(Thread& t, u64 number, const SyscallArgs& a);
   i64 unknownSyscall(u64 number);
+  // A known call that is not emulated: answered as an unknown one.
+  i64 sysUnsupported(Thread& t, u64 number, const SyscallArgs& a);
+  // Process identity, limits and system information (syscalls.cpp).
+  i64 sysExitGroup(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetpid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetppid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetuid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGeteuid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetgid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetegid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysUmask(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysPrctl(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysUname(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSysinfo(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysRlimit(Thread& t, u64 number, const SyscallArgs& a);  // getrlimit, setrlimit, prlimit64
+  i64 sysGetrandom(Thread& t, u64 number, const SyscallArgs& a);
   void terminate(Termination termination);
   void killProcess(Thread& t, int signal, u64 fault_addr, std::string_view cause);
   u64 nextRandom();
   void fillRandom(u8* out, std::size_t n);
 
   // Threads and synchronisation (threads.cpp).
-  i64 sysClone(Thread& t, const std::array<u64, 6>& a);
-  i64 sysFutex(Thread& t, const std::array<u64, 6>& a);
+  i64 sysClone(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysClone3(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysExit(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGettid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSetTidAddress(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSetRobustList(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSchedYield(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysAffinity(Thread& t, u64 number, const SyscallArgs& a);  // sched_[gs]etaffinity
+  i64 sysGetcpu(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFutex(Thread& t, u64 number, const SyscallArgs& a);
   i64 futexWake(u64 addr, u32 count, u32 bitset, u64 when);
-  i64 sysSleep(Thread& t, u64 number, const std::array<u64, 6>& a);
+  i64 sysSleep(Thread& t, u64 number, const SyscallArgs& a);
   void processRobustList(Thread& t);
 
   // Signals (signals.cpp).
-  i64 sysSigaction(const std::array<u64, 6>& a);
-  i64 sysSigprocmask(Thread& t, const std::array<u64, 6>& a);
-  i64 sysSigaltstack(Thread& t, const std::array<u64, 6>& a);
-  i64 sysSigreturn(Thread& t);
-  i64 sysSigsuspend(Thread& t, const std::array<u64, 6>& a);
-  i64 sysSigtimedwait(Thread& t, const std::array<u64, 6>& a);
-  i64 sysKill(Thread& t, u64 number, const std::array<u64, 6>& a);
+  i64 sysSigaction(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigprocmask(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigaltstack(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigreturn(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigsuspend(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigtimedwait(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigpending(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysKill(Thread& t, u64 number,
+              const SyscallArgs& a);  // and tkill, tgkill, rt_[tg]sigqueueinfo
   // Queues a signal for a thread (tgkill) or the process (kill, timers); wakes a waiter.
   void sendToThread(Thread& target, const SigInfo& info, u64 when);
   void sendToProcess(const SigInfo& info, u64 when);
@@ -564,12 +596,17 @@ class Kernel : public MemoryDevice, public TouchListener {
   void interruptWait(Thread& t, u64 when);
 
   // Timers (timers.cpp).
-  i64 sysSetitimer(Thread& t, const std::array<u64, 6>& a);
-  i64 sysGetitimer(Thread& t, const std::array<u64, 6>& a);
-  i64 sysTimerCreate(Thread& t, const std::array<u64, 6>& a);
-  i64 sysTimerSettime(Thread& t, const std::array<u64, 6>& a);
-  i64 sysTimerGettime(Thread& t, const std::array<u64, 6>& a);
-  i64 sysTimerDelete(const std::array<u64, 6>& a);
+  i64 sysSetitimer(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetitimer(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimerCreate(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimerSettime(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimerGettime(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimerGetoverrun(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimerDelete(Thread& t, u64 number, const SyscallArgs& a);
+  // (setitimer, timer_settime and timer_delete: their handlers note the change afterwards.)
+  i64 armItimer(Thread& t, const SyscallArgs& a);
+  i64 armPosixTimer(Thread& t, const SyscallArgs& a);
+  i64 deletePosixTimer(const SyscallArgs& a);
   void checkCpuTimers(u64 when);
   // Recomputes cpu_timers_armed_ after any change to the timers.
   void noteCpuTimers();
@@ -589,11 +626,15 @@ class Kernel : public MemoryDevice, public TouchListener {
   void timerSignalTaken(SigInfo& info);
 
   // Memory management.
-  i64 sysBrk(u64 addr);
-  i64 sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offset);
-  i64 sysMunmap(u64 addr, u64 length);
-  i64 sysMprotect(u64 addr, u64 length, u64 prot);
-  i64 sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u64 new_addr);
+  i64 sysBrk(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMmap(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMunmap(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMprotect(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMremap(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMadvise(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMsync(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFlushIcache(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMembarrier(Thread& t, u64 number, const SyscallArgs& a);
   void mapRange(u64 start, u64 length, u8 perm, std::string name);
   // Whether the guest's committed memory (VmaMap::committedBytes) stays within the node's
   // memory when a change adds `added` committed bytes and releases `released`: a compute node
@@ -609,20 +650,36 @@ class Kernel : public MemoryDevice, public TouchListener {
   i64 readPath(u64 addr, std::string& out) const;
   std::string guestPath(i64 dirfd, const std::string& path, i64* error) const;
   i64 openVirtual(const std::string& normalized, int flags, bool* handled);
-  i64 sysOpenat(i64 dirfd, u64 path_addr, u64 flags, u64 mode);
-  i64 sysReadWrite(Thread& t, u64 number, const std::array<u64, 6>& a);
-  i64 sysStat(i64 dirfd, u64 path_addr, u64 stat_addr, u64 flags);
-  i64 sysStatx(i64 dirfd, u64 path_addr, u64 flags, u64 mask, u64 statx_addr);
-  i64 sysFstat(i64 fd, u64 stat_addr);
-  i64 sysPathOp(u64 number, const std::array<u64, 6>& a);
-  i64 sysReadlinkat(i64 dirfd, u64 path_addr, u64 buf, u64 size);
-  i64 sysIoctl(Thread& t, i64 fd, u64 request, u64 arg);
-  i64 sysFcntl(i64 fd, u64 cmd, u64 arg);
-  i64 sysGetdents(i64 fd, u64 buf, u64 size);
-  i64 sysPpoll(Thread& t, const std::array<u64, 6>& a);
+  i64 sysOpenat(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysClose(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysLseek(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysDup(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysDup3(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysPipe2(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetcwd(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysChdir(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFchdir(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFtruncate(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFsync(Thread& t, u64 number, const SyscallArgs& a);  // and fdatasync
+  i64 sysFchmod(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysReadWrite(Thread& t, u64 number, const SyscallArgs& a);  // read, write, readv, ... pwritev
+  i64 sysStat(Thread& t, u64 number, const SyscallArgs& a);       // newfstatat
+  i64 sysStatx(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFstat(Thread& t, u64 number, const SyscallArgs& a);
+  i64 statFd(i64 fd, u64 stat_addr);
+  i64 sysPathOp(Thread& t, u64 number, const SyscallArgs& a);  // mkdirat, unlinkat, ...
+  i64 sysReadlinkat(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysIoctl(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFcntl(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetdents(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysPpoll(Thread& t, u64 number, const SyscallArgs& a);
 
   // Time.
-  i64 sysClockGettime(Thread& t, u64 clock, u64 out);
+  i64 sysClockGettime(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysClockGetres(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGettimeofday(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimes(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetrusage(Thread& t, u64 number, const SyscallArgs& a);
   i64 writeTimespec(u64 addr, u64 nanos);
   std::string procFileText(const std::string& normalized) const;
   // /proc/self/pagemap as of now: a host descriptor (memfd) or -errno.

@@ -297,7 +297,7 @@ void Kernel::setupFrame(Thread& t, const SigInfo& info, const SignalAction& acti
   t.saved_mask.reset();
 }
 
-i64 Kernel::sysSigreturn(Thread& t) {
+i64 Kernel::sysSigreturn(Thread& t, u64 /*number*/, const SyscallArgs& /*a*/) {
   HartState& s = t.hart().state();
   const u64 frame = s.x[2];
   u8 bytes[kFrameSize];
@@ -334,7 +334,7 @@ i64 Kernel::sysSigreturn(Thread& t) {
   return static_cast<i64>(s.x[10]);  // the interrupted context's a0, unchanged
 }
 
-i64 Kernel::sysSigaction(const std::array<u64, 6>& a) {
+i64 Kernel::sysSigaction(Thread& /*t*/, u64 /*number*/, const SyscallArgs& a) {
   const u64 signal = a[0];
   if (signal < 1 || signal > 64 || a[3] != 8) return -abi::kEINVAL;
   if (a[2] != 0) {
@@ -361,7 +361,7 @@ i64 Kernel::sysSigaction(const std::array<u64, 6>& a) {
   return 0;
 }
 
-i64 Kernel::sysSigprocmask(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysSigprocmask(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   if (a[3] != 8) return -abi::kEINVAL;
   const u64 old = t.blocked;
   if (a[1] != 0) {
@@ -379,7 +379,7 @@ i64 Kernel::sysSigprocmask(Thread& t, const std::array<u64, 6>& a) {
   return 0;
 }
 
-i64 Kernel::sysSigaltstack(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysSigaltstack(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 sp = t.hart().state().x[2];
   const bool on_altstack =
       !t.altstack_disabled && sp > t.altstack_sp && sp <= t.altstack_sp + t.altstack_size;
@@ -414,7 +414,7 @@ i64 Kernel::sysSigaltstack(Thread& t, const std::array<u64, 6>& a) {
   return 0;
 }
 
-i64 Kernel::sysSigsuspend(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysSigsuspend(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   if (a[1] != 8) return -abi::kEINVAL;
   u64 mask = 0;
   if (!memory_.read(a[0], &mask, 8)) return -abi::kEFAULT;
@@ -425,7 +425,7 @@ i64 Kernel::sysSigsuspend(Thread& t, const std::array<u64, 6>& a) {
   return kBlocked;
 }
 
-i64 Kernel::sysSigtimedwait(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysSigtimedwait(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   if (a[3] != 8) return -abi::kEINVAL;
   u64 set = 0;
   if (!memory_.read(a[0], &set, 8)) return -abi::kEFAULT;
@@ -448,7 +448,7 @@ i64 Kernel::sysSigtimedwait(Thread& t, const std::array<u64, 6>& a) {
   return kBlocked;
 }
 
-i64 Kernel::sysKill(Thread& t, u64 number, const std::array<u64, 6>& a) {
+i64 Kernel::sysKill(Thread& t, u64 number, const SyscallArgs& a) {
   // kill(pid, sig), tkill(tid, sig), tgkill(tgid, tid, sig), rt_sigqueueinfo(pid, sig, info),
   // rt_tgsigqueueinfo(tgid, tid, sig, info).
   const bool to_thread = number != abi::kKill && number != abi::kRtSigqueueinfo;
@@ -495,6 +495,15 @@ std::string Kernel::signalReportName(int signal) {
                      ::sigabbrev_np(signal) ? fmt::format("SIG{}", ::sigabbrev_np(signal))
                                             : fmt::format("signal {}", signal),
                      signalDescription(signal));
+}
+
+i64 Kernel::sysSigpending(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  if (a[1] != 8) return -abi::kEINVAL;
+  u64 set = 0;
+  for (const SigInfo& info : t.pending) set |= u64{1} << (info.signo - 1);
+  for (const SigInfo& info : process_pending_) set |= u64{1} << (info.signo - 1);
+  set &= t.blocked;
+  return memory_.write(a[0], &set, 8) ? 0 : -abi::kEFAULT;
 }
 
 }  // namespace hpm

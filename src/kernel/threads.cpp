@@ -59,7 +59,7 @@ void SigInfo::setValue(u64 value) {
   std::memcpy(fields + 8, &value, 8);
 }
 
-i64 Kernel::sysClone(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysClone(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 flags = a[0];
   constexpr u64 kThreadFlags = kCloneVm | kCloneFs | kCloneFiles | kCloneSighand | kCloneThread;
   // Only threads of this process: no fork, vfork or new namespaces (a compute-node kernel runs
@@ -160,7 +160,7 @@ i64 Kernel::futexWake(u64 addr, u32 count, u32 bitset, u64 when) {
   return static_cast<i64>(woken.size());
 }
 
-i64 Kernel::sysFutex(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysFutex(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 addr = a[0];
   const u64 op = a[1];
   const u64 cmd = op & ~(kFutexPrivate | kFutexClockRealtime);
@@ -275,7 +275,7 @@ i64 Kernel::sysFutex(Thread& t, const std::array<u64, 6>& a) {
   }
 }
 
-i64 Kernel::sysSleep(Thread& t, u64 number, const std::array<u64, 6>& a) {
+i64 Kernel::sysSleep(Thread& t, u64 number, const SyscallArgs& a) {
   const bool is_nanosleep = number == abi::kNanosleep;
   const u64 clock = is_nanosleep ? CLOCK_MONOTONIC : a[0];
   const u64 flags = is_nanosleep ? 0 : a[1];

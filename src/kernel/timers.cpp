@@ -5,6 +5,7 @@
 // CPU clocks) expire when the CPU time they measure reaches their value; the scheduler ends a
 // thread's slice when it does, so they fire within one block of instructions of that time.
 #include <signal.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <cstring>
@@ -180,11 +181,11 @@ void Kernel::checkCpuTimers(u64 when) {
   noteCpuTimers();
 }
 
-i64 Kernel::sysSetitimer(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::armItimer(Thread& t, const SyscallArgs& a) {
   const u64 which = a[0];
   if (which > 2) return -abi::kEINVAL;
   if (a[2] != 0) {
-    const i64 r = sysGetitimer(t, {which, a[2], 0, 0, 0, 0});
+    const i64 r = sysGetitimer(t, abi::kGetitimer, {which, a[2], 0, 0, 0, 0});
     if (r != 0) return r;
   }
   if (a[1] == 0) return 0;
@@ -211,7 +212,7 @@ i64 Kernel::sysSetitimer(Thread& t, const std::array<u64, 6>& a) {
   return 0;
 }
 
-i64 Kernel::sysGetitimer(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysGetitimer(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 which = a[0];
   if (which > 2) return -abi::kEINVAL;
   const IntervalTimer& timer = itimers_[which];
@@ -230,7 +231,7 @@ i64 Kernel::sysGetitimer(Thread& t, const std::array<u64, 6>& a) {
   return memory_.write(a[1], tv, sizeof tv) ? 0 : -abi::kEFAULT;
 }
 
-i64 Kernel::sysTimerCreate(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysTimerCreate(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 clock = a[0];
   const Thread* cpu_owner = nullptr;
   const bool cpu_time = cpuClock(clock, t, &cpu_owner);
@@ -286,13 +287,13 @@ i64 Kernel::sysTimerCreate(Thread& t, const std::array<u64, 6>& a) {
   return 0;
 }
 
-i64 Kernel::sysTimerSettime(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::armPosixTimer(Thread& t, const SyscallArgs& a) {
   const u64 id = static_cast<u32>(a[0]);
   if (id >= posix_timers_.size() || !posix_timers_[id].in_use) return -abi::kEINVAL;
   if (a[1] & ~kTimerAbstime) return -abi::kEINVAL;
   PosixTimer& pt = posix_timers_[id];
   if (a[3] != 0) {
-    const i64 r = sysTimerGettime(t, {a[0], a[3], 0, 0, 0, 0});
+    const i64 r = sysTimerGettime(t, abi::kTimerGettime, {a[0], a[3], 0, 0, 0, 0});
     if (r != 0) return r;
   }
   abi::Timespec ts[2];  // it_interval, it_value
@@ -322,7 +323,7 @@ i64 Kernel::sysTimerSettime(Thread& t, const std::array<u64, 6>& a) {
   return 0;
 }
 
-i64 Kernel::sysTimerGettime(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysTimerGettime(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 id = static_cast<u32>(a[0]);
   if (id >= posix_timers_.size() || !posix_timers_[id].in_use) return -abi::kEINVAL;
   const PosixTimer& pt = posix_timers_[id];
@@ -341,7 +342,7 @@ i64 Kernel::sysTimerGettime(Thread& t, const std::array<u64, 6>& a) {
   return memory_.write(a[1], ts, sizeof ts) ? 0 : -abi::kEFAULT;
 }
 
-i64 Kernel::sysTimerDelete(const std::array<u64, 6>& a) {
+i64 Kernel::deletePosixTimer(const SyscallArgs& a) {
   const u64 id = static_cast<u32>(a[0]);
   if (id >= posix_timers_.size() || !posix_timers_[id].in_use) return -abi::kEINVAL;
   // A signal the timer queued is still delivered, as on Linux. The generation survives, so
@@ -352,6 +353,100 @@ i64 Kernel::sysTimerDelete(const std::array<u64, 6>& a) {
   posix_timers_[id].signal_queued = queued;
   posix_timers_[id].timer.generation = generation;
   return 0;
+}
+
+// ---- the clocks and the calls that read them ----
+
+i64 Kernel::writeTimespec(u64 addr, u64 nanos) {
+  const abi::Timespec ts{static_cast<i64>(nanos / 1'000'000'000),
+                         static_cast<i64>(nanos % 1'000'000'000)};
+  return memory_.write(addr, &ts, sizeof ts) ? 0 : -abi::kEFAULT;
+}
+
+i64 Kernel::sysClockGettime(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  u64 clock = a[0], out = a[1];
+  const Thread* cpu_owner = nullptr;
+  if ((clock > 11 || clock == 8 || clock == 9 || clock == 10) && !cpuClock(clock, t, &cpu_owner)) {
+    return -abi::kEINVAL;
+  }
+  return writeTimespec(out, clockNanos(t, clock));
+}
+
+i64 Kernel::sysClockGetres(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  const Thread* cpu_owner = nullptr;
+  if (a[0] > 11 && !cpuClock(a[0], t, &cpu_owner)) return -abi::kEINVAL;
+  if (a[1] == 0) return 0;
+  return writeTimespec(a[1], 1);  // one nanosecond: simulated clocks are exact
+}
+
+i64 Kernel::sysGettimeofday(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  if (a[0] != 0) {
+    const u64 nanos = clockNanos(t, CLOCK_REALTIME);
+    const abi::Timeval tv{static_cast<i64>(nanos / 1'000'000'000),
+                          static_cast<i64>(nanos % 1'000'000'000 / 1000)};
+    if (!memory_.write(a[0], &tv, sizeof tv)) return -abi::kEFAULT;
+  }
+  if (a[1] != 0) {
+    const i32 tz[2] = {0, 0};
+    if (!memory_.write(a[1], tz, sizeof tz)) return -abi::kEFAULT;
+  }
+  return 0;
+}
+
+i64 Kernel::sysTimes(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  const u64 ticks = nanosAt(elapsedCycles()) / 10'000'000;
+  if (a[0] != 0) {
+    const abi::Tms tms{static_cast<i64>(clockNanos(t, CLOCK_PROCESS_CPUTIME_ID) / 10'000'000), 0, 0,
+                       0};
+    if (!memory_.write(a[0], &tms, sizeof tms)) return -abi::kEFAULT;
+  }
+  return static_cast<i64>(ticks);
+}
+
+i64 Kernel::sysGetrusage(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  if (static_cast<i64>(a[0]) != RUSAGE_SELF && a[0] != RUSAGE_THREAD &&
+      static_cast<i64>(a[0]) != RUSAGE_CHILDREN) {
+    return -abi::kEINVAL;
+  }
+  abi::Rusage ru{};
+  if (static_cast<i64>(a[0]) != RUSAGE_CHILDREN) {
+    const u64 nanos =
+        clockNanos(t, static_cast<i64>(a[0]) == RUSAGE_THREAD ? CLOCK_THREAD_CPUTIME_ID
+                                                              : CLOCK_PROCESS_CPUTIME_ID);
+    ru.utime = {static_cast<i64>(nanos / 1'000'000'000),
+                static_cast<i64>(nanos % 1'000'000'000 / 1000)};
+    u64 mapped = 0;
+    for (const auto& [start, vma] : vmas_.areas()) mapped += vma.end - vma.start;
+    ru.fields[0] = static_cast<i64>(mapped / 1024);  // maxrss in KiB
+  }
+  if (!memory_.write(a[1], &ru, sizeof ru)) return -abi::kEFAULT;
+  return 0;
+}
+
+// ---- the timer calls (a change to the timers is noted: cpu_timers_armed_) ----
+
+i64 Kernel::sysSetitimer(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  const i64 r = armItimer(t, a);
+  noteCpuTimers();
+  return r;
+}
+
+i64 Kernel::sysTimerSettime(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  const i64 r = armPosixTimer(t, a);
+  noteCpuTimers();
+  return r;
+}
+
+i64 Kernel::sysTimerDelete(Thread& /*t*/, u64 /*number*/, const SyscallArgs& a) {
+  const i64 r = deletePosixTimer(a);
+  noteCpuTimers();
+  return r;
+}
+
+i64 Kernel::sysTimerGetoverrun(Thread& /*t*/, u64 /*number*/, const SyscallArgs& a) {
+  const u64 id = static_cast<u32>(a[0]);
+  if (id >= posix_timers_.size() || !posix_timers_[id].in_use) return -abi::kEINVAL;
+  return posix_timers_[id].overrun;
 }
 
 }  // namespace hpm
