@@ -16,7 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "base/min_tree.h"
 #include "base/types.h"
 #include "config/schema.h"
 #include "hart/code_cache.h"
@@ -26,7 +25,8 @@
 #include "kernel/device.h"
 #include "kernel/elf.h"
 #include "kernel/files.h"
-#include "kernel/poll_probe.h"
+#include "kernel/scheduler.h"
+#include "kernel/thread.h"
 #include "kernel/vma.h"
 #include "stats/probe.h"
 #include "stats/stats.h"
@@ -174,126 +174,10 @@ struct Termination {
   bool refused = false;  // the kernel stopped the run (strict mode, deadlock, ...)
 };
 
-// A system call's six arguments (a0..a5).
-using SyscallArgs = std::array<u64, 6>;
-
-// The kernel's siginfo (128 bytes, asm-generic layout).
-struct SigInfo {
-  i32 signo = 0;
-  i32 error = 0;
-  i32 code = 0;
-  i32 pad = 0;
-  u8 fields[112] = {};  // the union: pid/uid, addr, timer id/overrun/value, ...
-
-  void setPidUid(i32 pid, u32 uid);
-  void setAddr(u64 addr);
-  void setTimer(i32 timer_id, i32 overrun, u64 value);
-  void setValue(u64 value);  // sigval at offset 24 (queued and timer signals)
-};
-static_assert(sizeof(SigInfo) == 128);
-
 struct SignalAction {
   u64 handler = 0;  // SIG_DFL (0), SIG_IGN (1) or the handler's address
   u64 flags = 0;
   u64 mask = 0;
-};
-
-// What a blocked thread waits for. A wait ends by a wake-up, a timeout (deadline) or a signal.
-enum class WaitKind : u8 {
-  kNone,
-  kFutex,       // futex_addr / futex_bitset
-  kSleep,       // nanosleep, clock_nanosleep: only the deadline ends it
-  kSigsuspend,  // any delivered signal
-  kSigwait,     // a pending signal in sigwait_set
-  kFdReadable,  // host descriptor wait_fd has data (or EOF)
-  kFdWritable,
-  kPoll,  // functional mode: a spin loop on `polled` words (not a system call; kernel/polling.cpp)
-};
-
-// (Aligned, and its most used fields first: in the timing modes the scheduler picks a thread
-// for about every instruction once several hardware threads run, and with 16 or more of them
-// the picked thread's state is no longer in the host's cache: each line it touches is a miss.)
-class alignas(64) Thread {
- public:
-  Thread(int tid, GuestMemory& memory, CodeCache& code) : tid_(tid), hart_(memory, code) {}
-
-  int tid() const { return tid_; }
-  Hart& hart() { return hart_; }
-  const Hart& hart() const { return hart_; }
-  u64 clock() const { return hart_.state().cycle; }
-
-  // What every scheduling pick reads (then the hart's own most used fields follow).
-  bool exited = false;
-  WaitKind wait = WaitKind::kNone;  // blocking: see below
-  u32 slot = 0;                     // the hardware thread it runs on
-  u64 busy_cycles = 0;              // cycles spent running (its CPU time)
-  std::vector<SigInfo> pending;     // thread-directed signals, in arrival order
-
- private:
-  int tid_;
-  Hart hart_;
-
- public:
-  // Every hardware thread it was placed on, first first (what it counted on: stat --per-thread).
-  std::vector<u32> placed_on;
-  void place(u32 hardware_thread) {
-    slot = hardware_thread;
-    if (std::find(placed_on.begin(), placed_on.end(), slot) == placed_on.end()) {
-      placed_on.push_back(slot);
-    }
-  }
-  u64 clear_child_tid = 0;  // set_tid_address / CLONE_CHILD_CLEARTID
-  u64 robust_list = 0;
-  u64 robust_list_len = 0;
-  std::vector<u8> affinity;  // hardware threads it may run on, a bit each; empty: all of them
-
-  // Blocking (`wait` above says on what).
-  u64 wait_deadline = 0;  // cycle at which the wait times out, when wait_has_deadline
-  bool wait_has_deadline = false;
-  u64 wait_generation = 0;  // bumped by every wait, so stale timeout events are ignored
-  u64 futex_addr = 0;
-  u32 futex_bitset = 0;
-  u64 sigwait_set = 0;
-  u64 sigwait_info_addr = 0;  // where rt_sigtimedwait writes the siginfo
-  int wait_fd = -1;
-  u64 sleep_remaining_addr = 0;  // nanosleep's rem argument
-  u64 sleep_start = 0;
-  // kPoll: the words its loop loads, their values then, and how long it stays parked.
-  std::array<PolledWord, PollProbe::kMaxWords> polled{};
-  u8 polled_count = 0;
-  bool probe_first = false;  // its next slice starts with a probe (woken by a change)
-  u64 park_cycles = 0;       // its current park's length (0: poll_park_cycles)
-  u64 parked_at = 0;
-  u64 syscall_number = 0;      // of the blocked call
-  SyscallArgs syscall_args{};  // its arguments (a0 is restored when the call restarts)
-
-  // Signals (`pending` above).
-  u64 blocked = 0;                // signal mask (bit n-1 for signal n)
-  std::optional<u64> saved_mask;  // mask to restore after a sigsuspend's handler
-  u64 altstack_sp = 0;
-  u64 altstack_size = 0;
-  bool altstack_disabled = true;
-};
-
-// A hardware thread of the node: the guest threads bound to it share it in turns. (A line of
-// the host's cache each: the scheduler reads the picked one's at every pick.)
-struct alignas(64) HardwareThread {
-  u64 clock = 0;               // time up to which it has been used
-  u64 idle_cycles = 0;         // time it had nothing to run
-  u64 last_run = 0;            // scheduling sequence number of its latest slice (for ties)
-  std::vector<Thread*> queue;  // runnable threads, the next to run first
-  Thread* front = nullptr;     // queue.front(), null when it is empty (one load less per pick)
-  u32 core = 0;                // the core it belongs to
-};
-
-// How the scheduler interleaves hardware threads.
-enum class Interleaving : u8 {
-  // Each pick runs a slice of KernelParams::quantum cycles (functional mode).
-  kQuantum,
-  // Each pick runs only until the thread's clock passes the next-earliest hardware thread's
-  // (timing modes): instructions of all hardware threads execute in the order of their cycles,
-  // ties round-robin.
-  kEarliestFirst,
 };
 
 class Kernel : public MemoryDevice, public TouchListener {
@@ -399,14 +283,14 @@ class Kernel : public MemoryDevice, public TouchListener {
   i64 wakeFutexWaiters(u64 addr, u64 when) { return futexWake(addr, ~0u, ~0u, when); }
 
   const std::vector<std::unique_ptr<Thread>>& threads() const { return threads_; }
-  const std::vector<HardwareThread>& hardwareThreads() const { return slots_; }
+  const std::vector<HardwareThread>& hardwareThreads() const { return scheduler_.slots(); }
   const KernelStats& stats() const { return stats_; }
   // Cycles the process's threads have run so far, over every hardware thread (its CPU time).
-  u64 processCpuCycles() const { return process_busy_cycles_; }
+  u64 processCpuCycles() const { return scheduler_.busyCycles(); }
   // In the timing modes, while a slice runs: the hardware thread the scheduler would pick if the
   // running one were done (MinTree::kNone if none), most often the next pick. A runner may
   // fetch its state ahead.
-  u32 nextHint() const { return next_hint_; }
+  u32 nextHint() const { return scheduler_.nextHint(); }
   // The counter devices under /dev/hpm/ (null: none); see device.h.
   void addDeviceProvider(DeviceProvider* provider) {
     device_chain_.add(provider);
@@ -472,25 +356,12 @@ class Kernel : public MemoryDevice, public TouchListener {
   static constexpr i64 kBlocked = INT64_MIN;
 
  private:
-  // ---- scheduling and blocking (kernel.cpp, threads.cpp) ----
-  struct Event {
-    u64 when;
-    u64 seq;  // insertion order breaks ties deterministically
-    // kOutside: an action of at(); its generation is the action's key in outside_actions_.
-    enum class Kind : u8 { kThreadTimeout, kItimerReal, kPosixTimer, kOutside } kind;
-    Thread* thread;
-    u64 generation;
-    int timer;
-    bool operator>(const Event& o) const { return when != o.when ? when > o.when : seq > o.seq; }
-  };
-  void schedule(Thread& t);    // make runnable on its hardware thread
-  void unschedule(Thread& t);  // remove from its queue
+  // ---- scheduling and blocking (run.cpp, threads.cpp; the state: scheduler_) ----
+  using Event = Scheduler::Event;
   void block(Thread& t, WaitKind kind, std::optional<u64> deadline);
   // Ends a wait: the blocked system call returns `result` (or restarts) at time `when`.
   void wake(Thread& t, i64 result, u64 when);
-  void addEvent(Event e);
   void fireEvent(const Event& e);
-  u64 nextEventTime() const;
   // Completes the calls of threads waiting on a guest pipe that is now ready, at time `now`.
   // Returns whether any thread was woken.
   bool pollFileWaits(u64 now);
@@ -508,12 +379,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   // Whether a probe can tell anything: another thread lives that could write.
   bool othersLive() const { return stats_.threads_created > stats_.thread_exits; }
   void threadExit(Thread& t, int code);
-  // The hardware thread for a new or moved guest thread, among those `affinity` allows.
-  u32 pickHardwareThread(const std::vector<u8>& affinity = {}) const;
-  static bool allows(const std::vector<u8>& affinity, u32 cpu);
 
-  // Recomputes hardware thread i's place in the scheduler's order.
-  void refreshSlot(u32 i);
   // Runs `t`, the front of hardware thread `index`, up to `limit`, and handles how it stopped.
   // `polls`: the functional mode's polling probes (runPolling).
   Stop runSlice(SliceRunner& runner, u32 index, Thread& t, u64 limit, bool polls);
@@ -525,9 +391,6 @@ class Kernel : public MemoryDevice, public TouchListener {
   bool resumeCut(SliceRunner& runner, u64 best_start, u64 next_event);
   // Counts a slice that ended (KernelStats::slices, empty_slices).
   void endSlice(const Thread& t, u64 instret_start);
-  // Hardware thread `index`'s place in the order after `t` ran on it; `turn_ends`: a thread
-  // sharing it with others goes to the back of its queue.
-  void placeSlot(u32 index, Thread& t, bool turn_ends);
 
   // ---- system calls ----
   // Calls the row's handler of kernel/syscall_table.h (unknownSyscall without a row).
@@ -742,14 +605,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   int next_tid_ = 1;
   int last_exit_code_ = 0;
 
-  std::vector<HardwareThread> slots_;
-  MinTree ready_;                   // runnable hardware threads by (start time, last_run)
-  u32 next_hint_ = MinTree::kNone;  // see nextHint
-  u64 run_seq_ = 0;
-  u32 last_core_ = 0;            // the core of the latest pick (KernelStats::core_switches)
-  u64 process_busy_cycles_ = 0;  // sum of every thread's busy_cycles
-  std::vector<Event> events_;    // a min-heap on (when, seq)
-  u64 event_seq_ = 0;
+  Scheduler scheduler_;  // hardware threads, ready tree, events (the fields of every pick)
   std::map<u64, std::vector<Thread*>> futex_waiters_;  // by address, in arrival order
   std::vector<Thread*> fd_waiters_;
   std::vector<Thread*> parked_;             // WaitKind::kPoll, in the order they parked

@@ -130,7 +130,7 @@ i64 Kernel::sysAffinity(Thread& t, u64 number, const SyscallArgs& a) {
     if (a[1] < bytes || (a[1] & 7)) return -abi::kEINVAL;
     std::vector<u8> mask(bytes, 0);
     for (u32 i = 0; i < n; ++i) {
-      if (allows(target->affinity, i)) mask[i / 8] |= static_cast<u8>(1u << (i % 8));
+      if (Scheduler::allows(target->affinity, i)) mask[i / 8] |= static_cast<u8>(1u << (i % 8));
     }
     if (!memory_.write(a[2], mask.data(), mask.size())) return -abi::kEFAULT;
     return static_cast<i64>(bytes);
@@ -150,12 +150,12 @@ i64 Kernel::sysAffinity(Thread& t, u64 number, const SyscallArgs& a) {
   }
   if (!any) return -abi::kEINVAL;
   target->affinity = std::move(mask);
-  if (!allows(target->affinity, target->slot)) {
-    const u32 cpu = pickHardwareThread(target->affinity);
-    unschedule(*target);
+  if (!Scheduler::allows(target->affinity, target->slot)) {
+    const u32 cpu = scheduler_.pickHardwareThread(threads_, target->affinity);
+    scheduler_.unschedule(*target);
     if (cpu != target->slot) ++stats_.migrations;
     target->place(cpu);
-    if (target->wait == WaitKind::kNone && !target->exited) schedule(*target);
+    if (target->wait == WaitKind::kNone && !target->exited) scheduler_.schedule(*target);
   }
   return 0;
 }

@@ -86,14 +86,14 @@ i64 Kernel::sysClone(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   if (flags & kCloneSettls) cs.x[4] = a[3];
   child->blocked = t.blocked;
   child->affinity = t.affinity;  // inherited, as on Linux
-  child->place(pickHardwareThread(child->affinity));
+  child->place(scheduler_.pickHardwareThread(threads_, child->affinity));
   if (flags & kCloneChildCleartid) child->clear_child_tid = a[4];
   if (flags & kCloneChildSettid) {
     const i32 value = tid;
     if (!memory_.write(a[4], &value, 4)) return -abi::kEFAULT;
   }
   threads_.push_back(std::move(child));
-  schedule(*threads_.back());
+  scheduler_.schedule(*threads_.back());
   ++stats_.threads_created;
   HPM_PROBE(bus_, kThreadsCreated, 0, 1);
   return tid;
@@ -111,7 +111,7 @@ void Kernel::threadExit(Thread& t, int code) {
     if (memory_.write(t.clear_child_tid, &zero, 4)) futexWake(t.clear_child_tid, 1, ~0u, t.clock());
   }
   if (t.wait != WaitKind::kNone) wake(t, kBlocked, t.clock());
-  unschedule(t);
+  scheduler_.unschedule(t);
   t.exited = true;
   t.pending.clear();
   if (std::all_of(threads_.begin(), threads_.end(), [](const auto& th) { return th->exited; })) {

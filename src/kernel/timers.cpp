@@ -205,7 +205,8 @@ i64 Kernel::armItimer(Thread& t, const SyscallArgs& a) {
   if (!timer.armed) return 0;
   if (which == 0) {
     timer.value = cyclesAfter(t.clock(), std::max<u64>(value, 1));
-    addEvent(Event{timer.value, 0, Event::Kind::kItimerReal, nullptr, timer.generation, 0});
+    scheduler_.addEvent(
+        Event{timer.value, 0, Event::Kind::kItimerReal, nullptr, timer.generation, 0});
   } else {
     timer.value = cyclesAfter(processCpuCycles(), std::max<u64>(value, 1));
   }
@@ -317,8 +318,8 @@ i64 Kernel::armPosixTimer(Thread& t, const SyscallArgs& a) {
     pt.timer.value = cyclesAfter(cpuTimerNow(pt), cycles);
   } else {
     pt.timer.value = cyclesAfter(t.clock(), cycles);
-    addEvent(Event{pt.timer.value, 0, Event::Kind::kPosixTimer, nullptr, pt.timer.generation,
-                   static_cast<int>(id)});
+    scheduler_.addEvent(Event{pt.timer.value, 0, Event::Kind::kPosixTimer, nullptr,
+                              pt.timer.generation, static_cast<int>(id)});
   }
   return 0;
 }
