@@ -129,7 +129,7 @@ int Kernel::pagemapFile() const {
     return -EIO;
   }
   std::vector<u64> run;
-  for (const auto& [start, vma] : vmas_.areas()) {
+  for (const auto& [start, vma] : space_.vmas().areas()) {
     const bool file = !vma.name.empty() && !vma.name.starts_with("[");
     u64 first = start;  // the first page of `run`
     auto flush = [&] {
@@ -212,7 +212,7 @@ std::string Kernel::procFileText(const std::string& path) const {
   }
   if (path == "/proc/self/maps") {
     std::string text;
-    for (const auto& [start, vma] : vmas_.areas()) {
+    for (const auto& [start, vma] : space_.vmas().areas()) {
       text += fmt::format("{:08x}-{:08x} {}{}{}p 00000000 00:00 0", vma.start, vma.end,
                           vma.perm & GuestMemory::kRead ? 'r' : '-',
                           vma.perm & GuestMemory::kWrite ? 'w' : '-',

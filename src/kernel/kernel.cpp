@@ -218,6 +218,7 @@ Kernel::Kernel(KernelConfig config)
     : config_(std::move(config)),
       memory_(config_.params.address_space_gib << 30),
       code_(memory_, config_.params.code_cache_mib << 20),
+      space_(memory_, code_, config_.memory_bytes, stats_.memory_refusals),
       scheduler_(config_.hardwareThreads(), config_.threads_per_core) {
   fs_ = std::make_unique<FileSystem>(config_.root);
   memory_.setDevice(this);
@@ -274,36 +275,6 @@ u64 Kernel::nanosAt(u64 cycle) const {
   return static_cast<u64>(static_cast<u128>(cycle) * 1'000'000'000u / config_.clock_hz);
 }
 
-void Kernel::mapRange(u64 start, u64 length, u8 perm, std::string name) {
-  memory_.map(start, length, perm);
-  vmas_.insert(start, start + length, perm, std::move(name));
-}
-
-bool Kernel::fitsNodeMemory(u64 added, u64 released) {
-  const u64 after = vmas_.committedBytes() - released + added;
-  if (after <= config_.memory_bytes) return true;
-  ++stats_.memory_refusals;
-  HPM_PROBE(bus_, kMemoryRefusals, 0, 1);
-  return false;
-}
-
-void Kernel::unmapRange(u64 start, u64 length) {
-  // Device windows inside the range go with it (a window is unmapped whole).
-  auto w = device_windows_.lower_bound(start);
-  if (w != device_windows_.begin() &&
-      std::prev(w)->second.start + std::prev(w)->second.length > start) {
-    --w;
-  }
-  while (w != device_windows_.end() && w->first < start + length) w = device_windows_.erase(w);
-  bool had_code = false;
-  for (u64 page = start; page < start + length && !had_code; page += GuestMemory::kPageSize) {
-    had_code = (memory_.pagePerm(page) & GuestMemory::kExec) != 0;
-  }
-  memory_.unmap(start, length);
-  vmas_.remove(start, start + length);
-  if (had_code) code_.flush();
-}
-
 void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
                   const std::vector<std::string>& envp) {
   image_ = std::make_unique<ElfImage>(ElfImage::load(path));
@@ -314,28 +285,28 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   for (const ElfSegment& seg : image_->segments()) {
     const u64 start = alignDown(seg.vaddr + load_bias_, GuestMemory::kPageSize);
     const u64 end = alignUp(seg.vaddr + load_bias_ + seg.memsz, GuestMemory::kPageSize);
-    vmas_.insert(start, end, memory_.pagePerm(start), path);
+    space_.vmas().insert(start, end, memory_.pagePerm(start), path);
   }
-  brk_start_ = brk_current_ = image_->endOfImage(load_bias_);
 
   // The stack: 8 MiB at the top of the user range, as Linux places it without randomisation;
   // the mmap area starts below it and grows down.
-  stack_top_ = memory_.limit();
+  const u64 stack_top = memory_.limit();
   const u8 stack_perm = GuestMemory::kRead | GuestMemory::kWrite |
                         (image_->executableStack() ? GuestMemory::kExec : 0);
-  mapRange(stack_top_ - kStackSize, kStackSize, stack_perm, "[stack]");
-  mmap_base_ = stack_top_ - kStackSize - kMmapGap;
+  space_.mapRange(stack_top - kStackSize, kStackSize, stack_perm, "[stack]");
+  space_.setLayout(image_->endOfImage(load_bias_), stack_top - kStackSize - kMmapGap, stack_top);
 
   // Signal handlers return through `li a7, 139 (rt_sigreturn); ecall`, in a page of its own as
   // Linux's vDSO provides it (qemu-user builds the same two instructions).
-  sigreturn_trampoline_ = stack_top_ - kStackSize - 2 * GuestMemory::kPageSize;
-  mapRange(sigreturn_trampoline_, GuestMemory::kPageSize, GuestMemory::kRead | GuestMemory::kExec,
-           "[vdso]");
-  if (vmas_.committedBytes() > config_.memory_bytes) {
+  sigreturn_trampoline_ = stack_top - kStackSize - 2 * GuestMemory::kPageSize;
+  space_.mapRange(sigreturn_trampoline_, GuestMemory::kPageSize,
+                  GuestMemory::kRead | GuestMemory::kExec, "[vdso]");
+  if (space_.vmas().committedBytes() > config_.memory_bytes) {
     fail(ExitCode::kProgram,
          "'{}': its segments and the 8 MiB stack need {} MiB of memory, more than the node's {} "
          "MiB (node.memory_mib)",
-         path, alignUp(vmas_.committedBytes(), u64{1} << 20) >> 20, config_.memory_bytes >> 20);
+         path, alignUp(space_.vmas().committedBytes(), u64{1} << 20) >> 20,
+         config_.memory_bytes >> 20);
   }
   const u32 trampoline[2] = {0x08b00893u, 0x00000073u};
   std::memcpy(memory_.hostUnchecked(sigreturn_trampoline_), trampoline, sizeof trampoline);
@@ -343,7 +314,7 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   // The initial stack, laid out as qemu-user and Linux build it: strings at the top (the
   // executable's name, then the environment, then the arguments, each list copied from its last
   // element down), then AT_RANDOM's bytes, then 16-byte alignment, then argc, argv, envp, auxv.
-  u64 sp = stack_top_ - 8;
+  u64 sp = stack_top - 8;
   auto pushString = [&](const std::string& s) {
     sp -= s.size() + 1;
     std::memcpy(memory_.hostUnchecked(sp), s.c_str(), s.size() + 1);
@@ -505,13 +476,13 @@ void Kernel::handleStop(Thread& t, const Stop& stop) {
     case StopReason::kFetchFault:
       countFault(t, probe::Event::kFaultsFetch, stats_.faults_fetch);
       // (A mapping without the access, PROT_NONE included, is SEGV_ACCERR, as on Linux.)
-      raiseFault(t, SIGSEGV, vmas_.find(stop.addr) ? kSegvAccErr : kSegvMapErr, stop.addr,
+      raiseFault(t, SIGSEGV, space_.vmas().find(stop.addr) ? kSegvAccErr : kSegvMapErr, stop.addr,
                  "instruction fetch from non-executable memory");
       return;
     case StopReason::kLoadFault:
     case StopReason::kStoreFault: {
       countFault(t, probe::Event::kFaultsData, stats_.faults_data);
-      const bool mapped = vmas_.find(stop.addr) != nullptr;
+      const bool mapped = space_.vmas().find(stop.addr) != nullptr;
       const bool load = stop.reason == StopReason::kLoadFault;
       raiseFault(t, SIGSEGV, mapped ? kSegvAccErr : kSegvMapErr, stop.addr,
                  load ? (mapped ? "load from protected memory" : "load from unmapped memory")
@@ -552,15 +523,8 @@ i64 Kernel::unknownSyscall(u64 number) {
 
 namespace hpm {
 
-const Kernel::DeviceWindow* Kernel::deviceWindow(u64 addr, unsigned size) const {
-  auto it = device_windows_.upper_bound(addr);
-  if (it == device_windows_.begin()) return nullptr;
-  const DeviceWindow& w = std::prev(it)->second;
-  return addr + size <= w.start + w.length ? &w : nullptr;
-}
-
 bool Kernel::read(u64 addr, unsigned size, u64& value) {
-  const DeviceWindow* w = deviceWindow(addr, size);
+  const AddressSpace::DeviceWindow* w = space_.deviceWindow(addr, size);
   if (w == nullptr) return false;
   // Registers are 64-bit: a narrower load reads its part of the register.
   const u64 offset = addr - w->start;
@@ -572,7 +536,7 @@ bool Kernel::read(u64 addr, unsigned size, u64& value) {
 }
 
 bool Kernel::write(u64 addr, unsigned size, u64 value) {
-  const DeviceWindow* w = deviceWindow(addr, size);
+  const AddressSpace::DeviceWindow* w = space_.deviceWindow(addr, size);
   if (w == nullptr) return false;
   const u64 offset = addr - w->start;
   if ((offset & 7) + size > 8) return false;

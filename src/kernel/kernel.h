@@ -22,11 +22,15 @@
 #include "hart/hart.h"
 #include "hart/memory.h"
 #include "kernel/abi.h"
+#include "kernel/address_space.h"
 #include "kernel/device.h"
 #include "kernel/elf.h"
 #include "kernel/files.h"
+#include "kernel/futex.h"
 #include "kernel/scheduler.h"
+#include "kernel/signal_state.h"
 #include "kernel/thread.h"
+#include "kernel/timer_table.h"
 #include "kernel/vma.h"
 #include "stats/probe.h"
 #include "stats/stats.h"
@@ -174,12 +178,6 @@ struct Termination {
   bool refused = false;  // the kernel stopped the run (strict mode, deadlock, ...)
 };
 
-struct SignalAction {
-  u64 handler = 0;  // SIG_DFL (0), SIG_IGN (1) or the handler's address
-  u64 flags = 0;
-  u64 mask = 0;
-};
-
 class Kernel : public MemoryDevice, public TouchListener {
  public:
   explicit Kernel(KernelConfig config);
@@ -295,6 +293,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   void addDeviceProvider(DeviceProvider* provider) {
     device_chain_.add(provider);
     devices_ = &device_chain_;
+    space_.setDevices(devices_);
   }
   // Queues a counter unit's interrupt for thread `tid` as signal `signo`, at cycle `when`.
   void counterInterrupt(int tid, int signo, i32 unit, i32 counter, Cycle when);
@@ -309,7 +308,10 @@ class Kernel : public MemoryDevice, public TouchListener {
   void firstTouch(u64 page) override;
 
   // Kernel and I/O events also go to `bus` (null: none); see stats/probe.h.
-  void setProbe(probe::Bus* bus) { bus_ = bus; }
+  void setProbe(probe::Bus* bus) {
+    bus_ = bus;
+    space_.setProbe(bus);
+  }
   // The kernel's events and the statistics that are their ground truth (probe::TruthRow).
   static std::span<const probe::TruthRow<Kernel>> truthTable();
   std::optional<u64> groundTruth(probe::Event e, u32 instance) const {
@@ -323,7 +325,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   GuestMemory& memory() { return memory_; }
   const GuestMemory& memory() const { return memory_; }
   // The process's mappings now ([stack], [heap], the program's segments, mmaps).
-  const VmaMap& memoryMap() const { return vmas_; }
+  const VmaMap& memoryMap() const { return space_.vmas(); }
   // The simulated time of the whole run: the latest clock of any hardware thread.
   u64 elapsedCycles() const;
 
@@ -419,7 +421,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   u64 nextRandom();
   void fillRandom(u8* out, std::size_t n);
 
-  // Threads and synchronisation (threads.cpp).
+  // Threads and synchronisation (threads.cpp; the small calls in syscalls.cpp).
   i64 sysClone(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysClone3(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysExit(Thread& t, u64 number, const SyscallArgs& a);
@@ -442,8 +444,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   i64 sysSigsuspend(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysSigtimedwait(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysSigpending(Thread& t, u64 number, const SyscallArgs& a);
-  i64 sysKill(Thread& t, u64 number,
-              const SyscallArgs& a);  // and tkill, tgkill, rt_[tg]sigqueueinfo
+  // kill, tkill, tgkill, rt_sigqueueinfo and rt_tgsigqueueinfo.
+  i64 sysKill(Thread& t, u64 number, const SyscallArgs& a);
   // Queues a signal for a thread (tgkill) or the process (kill, timers); wakes a waiter.
   void sendToThread(Thread& target, const SigInfo& info, u64 when);
   void sendToProcess(const SigInfo& info, u64 when);
@@ -471,8 +473,6 @@ class Kernel : public MemoryDevice, public TouchListener {
   i64 armPosixTimer(Thread& t, const SyscallArgs& a);
   i64 deletePosixTimer(const SyscallArgs& a);
   void checkCpuTimers(u64 when);
-  // Recomputes cpu_timers_armed_ after any change to the timers.
-  void noteCpuTimers();
   u64 cpuTimerBudget() const;  // cycles of process CPU time until the next CPU-time timer
   // The thread whose CPU time `clock` counts (nullptr: the process's), for
   // CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID and the clock ids that
@@ -480,7 +480,6 @@ class Kernel : public MemoryDevice, public TouchListener {
   // of this process.
   bool cpuClock(u64 clock, const Thread& caller, const Thread** owner) const;
   // The current value of a CPU-time timer's clock, in cycles.
-  struct PosixTimer;
   u64 cpuTimerNow(const PosixTimer& pt) const;
   // A POSIX timer expired `expirations` times at `when`: queues its signal, or counts overruns
   // while the signal it queued earlier has not been taken.
@@ -488,7 +487,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   // Called for every signal taken from a pending queue: a timer's signal gets its overrun count.
   void timerSignalTaken(SigInfo& info);
 
-  // Memory management.
+  // Memory management (memory_syscalls.cpp; the work: space_).
   i64 sysBrk(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysMmap(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysMunmap(Thread& t, u64 number, const SyscallArgs& a);
@@ -498,16 +497,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   i64 sysMsync(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysFlushIcache(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysMembarrier(Thread& t, u64 number, const SyscallArgs& a);
-  void mapRange(u64 start, u64 length, u8 perm, std::string name);
-  // Whether the guest's committed memory (VmaMap::committedBytes) stays within the node's
-  // memory when a change adds `added` committed bytes and releases `released`: a compute node
-  // has no swap and CNK does not overcommit, so a request past it fails with ENOMEM. A refusal
-  // is counted (MemoryRefusals).
-  bool fitsNodeMemory(u64 added, u64 released);
-  i64 mapDevice(const FdEntry& entry, u64 addr, u64 length, u64 prot, u64 flags, u64 offset);
-  void unmapRange(u64 start, u64 length);
 
-  // Files.
+  // Files: descriptors (fd_syscalls.cpp), paths and /proc (file_syscalls.cpp).
   // Reads a path argument as Linux does: -EFAULT if a byte before its end cannot be read,
   // -ENAMETOOLONG if it has no terminator within PATH_MAX (4096) bytes, else 0.
   i64 readPath(u64 addr, std::string& out) const;
@@ -537,55 +528,29 @@ class Kernel : public MemoryDevice, public TouchListener {
   i64 sysGetdents(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysPpoll(Thread& t, u64 number, const SyscallArgs& a);
 
-  // Time.
+  // Clocks (timers.cpp).
   i64 sysClockGettime(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysClockGetres(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysGettimeofday(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysTimes(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysGetrusage(Thread& t, u64 number, const SyscallArgs& a);
   i64 writeTimespec(u64 addr, u64 nanos);
+  // /proc files (file_syscalls.cpp).
   std::string procFileText(const std::string& normalized) const;
   // /proc/self/pagemap as of now: a host descriptor (memfd) or -errno.
   int pagemapFile() const;
-
-  // Interval timers (setitimer) and POSIX timers. CPU-time timers count the process's CPU time
-  // (setitimer, CLOCK_PROCESS_CPUTIME_ID) or one thread's (CLOCK_THREAD_CPUTIME_ID).
-  struct IntervalTimer {
-    u64 value = 0;     // deadline: node cycle (real) or process CPU cycles (virtual, prof)
-    u64 interval = 0;  // cycles, 0 for one-shot
-    bool armed = false;
-    u64 generation = 0;
-  };
-  struct PosixTimer {
-    bool in_use = false;
-    u64 clock = 0;          // CLOCK_* id
-    bool cpu_time = false;  // counts CPU time: the process's, or thread cpu_tid's
-    int cpu_tid = 0;
-    bool signal_queued = false;  // its signal is pending and not yet taken
-    i32 pending_overrun = 0;     // expirations since that signal was queued
-    int signo = 0;
-    int notify = 0;  // SIGEV_SIGNAL, SIGEV_NONE, SIGEV_THREAD_ID
-    int target_tid = 0;
-    u64 value = 0;  // sigev_value
-    IntervalTimer timer;
-    i32 overrun = 0;
-  };
 
   KernelConfig config_;
   FrameSource frame_source_;
   GuestMemory memory_;
   CodeCache code_;
-  VmaMap vmas_;
+  AddressSpace space_;  // mappings, break, mmap area, device windows
   FdTable fds_;
   std::unique_ptr<FileSystem> fs_;
   std::unique_ptr<ElfImage> image_;
   std::vector<std::unique_ptr<Thread>> threads_;
   std::string exe_guest_path_;
   u64 load_bias_ = 0;
-  u64 brk_start_ = 0;
-  u64 brk_current_ = 0;
-  u64 mmap_base_ = 0;
-  u64 stack_top_ = 0;
   u32 umask_ = 022;
   std::array<abi::Rlimit, 16> rlimits_{};
   std::array<u64, 4> random_state_{};
@@ -606,25 +571,15 @@ class Kernel : public MemoryDevice, public TouchListener {
   int last_exit_code_ = 0;
 
   Scheduler scheduler_;  // hardware threads, ready tree, events (the fields of every pick)
-  std::map<u64, std::vector<Thread*>> futex_waiters_;  // by address, in arrival order
+  FutexQueues futexes_;  // threads blocked in FUTEX_WAIT, by address
   std::vector<Thread*> fd_waiters_;
-  std::vector<Thread*> parked_;             // WaitKind::kPoll, in the order they parked
-  std::array<SignalAction, 65> actions_{};  // by signal number
-  std::vector<SigInfo> process_pending_;
-  std::array<IntervalTimer, 3> itimers_{};  // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
-  std::vector<PosixTimer> posix_timers_;
-  u64 sigreturn_trampoline_ = 0;   // guest address of `li a7, 139; ecall`
-  bool cpu_timers_armed_ = false;  // some CPU-time timer is armed (checked every slice)
+  std::vector<Thread*> parked_;   // WaitKind::kPoll, in the order they parked
+  SignalState signals_;           // actions, and the signals queued for the process
+  TimerTable timers_;             // interval and POSIX timers
+  u64 sigreturn_trampoline_ = 0;  // guest address of `li a7, 139; ecall`
   probe::Bus* bus_ = nullptr;
   DeviceChain device_chain_;           // every provider added
   DeviceProvider* devices_ = nullptr;  // the chain once one is added
-  struct DeviceWindow {
-    u64 start, length;
-    int device;
-  };
-  std::map<u64, DeviceWindow> device_windows_;  // by start; non-overlapping
-  // The device window holding [addr, addr + size), or null.
-  const DeviceWindow* deviceWindow(u64 addr, unsigned size) const;
   // A slice that the timed hook or the pause point alone cut short (run(), earliest-first
   // order). At a tie a running thread goes on (it issues up to its limit, the others' clock),
   // while a picked one waits for those that ran less recently: so its thread goes on, after the

@@ -45,14 +45,7 @@ void Kernel::block(Thread& t, WaitKind kind, std::optional<u64> deadline) {
 }
 
 void Kernel::wake(Thread& t, i64 result, u64 when) {
-  if (t.wait == WaitKind::kFutex) {
-    auto it = futex_waiters_.find(t.futex_addr);
-    if (it != futex_waiters_.end()) {
-      auto& list = it->second;
-      list.erase(std::remove(list.begin(), list.end(), &t), list.end());
-      if (list.empty()) futex_waiters_.erase(it);
-    }
-  }
+  if (t.wait == WaitKind::kFutex) futexes_.remove(t);
   if (t.wait == WaitKind::kFdReadable || t.wait == WaitKind::kFdWritable) {
     fd_waiters_.erase(std::remove(fd_waiters_.begin(), fd_waiters_.end(), &t), fd_waiters_.end());
   }
@@ -94,7 +87,7 @@ void Kernel::fireEvent(const Event& e) {
       return;
     }
     case Event::Kind::kItimerReal: {
-      IntervalTimer& timer = itimers_[0];
+      IntervalTimer& timer = timers_.interval(0);
       if (!timer.armed || timer.generation != e.generation) return;
       SigInfo info;
       ++stats_.timer_expirations;
@@ -119,8 +112,8 @@ void Kernel::fireEvent(const Event& e) {
       return;
     }
     case Event::Kind::kPosixTimer: {
-      if (e.timer < 0 || static_cast<std::size_t>(e.timer) >= posix_timers_.size()) return;
-      PosixTimer& pt = posix_timers_[e.timer];
+      if (e.timer < 0 || static_cast<std::size_t>(e.timer) >= timers_.posix().size()) return;
+      PosixTimer& pt = timers_.posix()[e.timer];
       if (!pt.in_use || !pt.timer.armed || pt.timer.generation != e.generation) return;
       expirePosixTimer(static_cast<std::size_t>(e.timer), 1, e.when);
       if (pt.timer.interval != 0) {
@@ -163,7 +156,7 @@ void Kernel::fireEvent(const Event& e) {
   if (stop.reason != StopReason::kBudget && stop.reason != StopReason::kObserver) {
     handleStop(t, stop);
   }
-  if (cpu_timers_armed_) checkCpuTimers(s.cycle);
+  if (timers_.cpuArmed()) checkCpuTimers(s.cycle);
   if (polls && !parked_.empty()) wakeChangedPolls(s.cycle);
   return stop;
 }
@@ -178,7 +171,7 @@ bool Kernel::resumeCut(SliceRunner& runner, u64 best_start, u64 next_event) {
   // Unless its thread must now take a signal (a counter interrupt raised at the cut): the slice
   // ends there, as one that stopped for it, and the thread is picked again. (Only the hook or
   // the pause ran since the cut: the thread is still its hardware thread's running one.)
-  if (!t.pending.empty() || !process_pending_.empty() || t.exited || t.wait != WaitKind::kNone ||
+  if (!t.pending.empty() || signals_.anyProcessPending() || t.exited || t.wait != WaitKind::kNone ||
       scheduler_.slots()[cut.index].front != &t) {
     endSlice(t, cut.instret_start);
     if (scheduler_.slots()[cut.index].front == &t) scheduler_.placeSlot(cut.index, t, true);
@@ -270,7 +263,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
     slot.clock = s.cycle;
     slot.last_run = scheduler_.nextRun();
     stats_.core_switches += scheduler_.switchTo(slot.core);
-    if (!t.pending.empty() || !process_pending_.empty()) {
+    if (!t.pending.empty() || signals_.anyProcessPending()) {
       deliverSignals(t);
       if (finished()) break;
     }
@@ -309,7 +302,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       others = std::min(siblings, other_cores);
     }
     own = std::min(own, s.cycle + quantum);
-    if (cpu_timers_armed_) {
+    if (timers_.cpuArmed()) {
       const u64 cpu_budget = cpuTimerBudget();
       if (cpu_budget != ~u64{0}) own = std::min(own, s.cycle + std::max<u64>(cpu_budget, 1));
     }

@@ -186,7 +186,7 @@ i64 Kernel::sysSysinfo(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   abi::Sysinfo info{};
   info.uptime = static_cast<i64>(nanosAt(t.hart().state().cycle) / 1'000'000'000);
   u64 mapped = 0;
-  for (const auto& [start, vma] : vmas_.areas()) mapped += vma.end - vma.start;
+  for (const auto& [start, vma] : space_.vmas().areas()) mapped += vma.end - vma.start;
   info.totalram = config_.memory_bytes;
   info.freeram = config_.memory_bytes > mapped ? config_.memory_bytes - mapped : 0;
   info.procs = static_cast<u16>(

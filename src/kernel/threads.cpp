@@ -147,13 +147,7 @@ void Kernel::processRobustList(Thread& t) {
 }
 
 i64 Kernel::futexWake(u64 addr, u32 count, u32 bitset, u64 when) {
-  auto it = futex_waiters_.find(addr);
-  if (it == futex_waiters_.end()) return 0;
-  std::vector<Thread*> woken;
-  for (Thread* w : it->second) {
-    if (woken.size() >= count) break;
-    if (w->futex_bitset & bitset) woken.push_back(w);
-  }
+  const std::vector<Thread*> woken = futexes_.wakeable(addr, count, bitset);
   for (Thread* w : woken) wake(*w, 0, when);
   stats_.futex_wakes += woken.size();
   if (!woken.empty()) HPM_PROBE(bus_, kFutexWakes, 0, woken.size());
@@ -189,12 +183,11 @@ i64 Kernel::sysFutex(Thread& t, u64 /*number*/, const SyscallArgs& a) {
           deadline = cyclesAfter(t.clock(), nanos > now ? cyclesFor(nanos - now) : 0);
         }
       }
-      t.futex_addr = addr;
       t.futex_bitset = bitset;
       ++stats_.futex_waits;
       HPM_PROBE(bus_, kFutexWaits, 0, 1);
       block(t, WaitKind::kFutex, deadline);
-      futex_waiters_[addr].push_back(&t);
+      futexes_.add(t, addr);
       return kBlocked;
     }
     case kFutexWake:
@@ -213,24 +206,8 @@ i64 Kernel::sysFutex(Thread& t, u64 /*number*/, const SyscallArgs& a) {
       }
       const i64 woken = futexWake(addr, val, ~0u, t.clock());
       const u64 limit = static_cast<u32>(a[3]);  // val2: how many to move
-      i64 moved = 0;
-      auto it = futex_waiters_.find(addr);
-      if (it != futex_waiters_.end()) {
-        // Moved waiters go to the back of the target's queue (the same queue when the two
-        // words are one, as Linux requeues onto the same futex).
-        std::vector<Thread*> taken;
-        auto& from = it->second;
-        while (!from.empty() && taken.size() < limit) {
-          taken.push_back(from.front());
-          from.erase(from.begin());
-        }
-        if (from.empty() && a[4] != addr) futex_waiters_.erase(it);
-        for (Thread* w : taken) {
-          w->futex_addr = a[4];
-          futex_waiters_[a[4]].push_back(w);
-        }
-        moved = static_cast<i64>(taken.size());
-      }
+      // Moved waiters go to the back of the target's queue.
+      const i64 moved = static_cast<i64>(futexes_.requeue(addr, a[4], limit));
       // Linux returns the waiters woken plus those requeued, for FUTEX_REQUEUE too.
       return woken + moved;
     }
