@@ -8,17 +8,6 @@ Scheduler::Scheduler(u32 hardware_threads, u32 threads_per_core) {
   ready_.reset(hardware_threads);
 }
 
-void Scheduler::refreshSlot(u32 i) {
-  HardwareThread& slot = slots_[i];
-  if (slot.queue.empty()) {
-    slot.front = nullptr;
-    ready_.clear(i);
-  } else {
-    slot.front = slot.queue.front();
-    ready_.set(i, SlotKey{std::max(slot.clock, slot.front->clock()), slot.last_run});
-  }
-}
-
 u32 Scheduler::pickHardwareThread(std::span<const std::unique_ptr<Thread>> threads,
                                   const std::vector<u8>& affinity) const {
   // The allowed hardware thread with the fewest live guest threads, lowest index first: threads
@@ -36,18 +25,6 @@ u32 Scheduler::pickHardwareThread(std::span<const std::unique_ptr<Thread>> threa
     }
   }
   return best;
-}
-
-void Scheduler::schedule(Thread& t) {
-  auto& queue = slots_[t.slot].queue;
-  if (std::find(queue.begin(), queue.end(), &t) == queue.end()) queue.push_back(&t);
-  refreshSlot(t.slot);
-}
-
-void Scheduler::unschedule(Thread& t) {
-  auto& queue = slots_[t.slot].queue;
-  queue.erase(std::remove(queue.begin(), queue.end(), &t), queue.end());
-  refreshSlot(t.slot);
 }
 
 }  // namespace hpm

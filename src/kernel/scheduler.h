@@ -37,7 +37,9 @@ enum class Interleaving : u8 {
   kEarliestFirst,
 };
 
-class Scheduler {
+// (Aligned: the fields every pick reads fill two lines of the host's cache, as they did when
+// they were Kernel's and started a line.)
+class alignas(64) Scheduler {
  public:
   // A timed event. Events fire in (when, seq) order: insertion order breaks ties.
   struct Event {
@@ -59,14 +61,33 @@ class Scheduler {
   const std::vector<HardwareThread>& slots() const { return slots_; }
   // The runnable hardware threads by (start time, last run): min() is the next pick.
   const MinTree& ready() const { return ready_; }
+  // (These are inline, as they were in the one file of the loop, blocking and waking.)
   // Makes `t` runnable on its hardware thread (t.slot), at the back of its queue; or removes it.
-  void schedule(Thread& t);
-  void unschedule(Thread& t);
+  void schedule(Thread& t) {
+    auto& queue = slots_[t.slot].queue;
+    if (std::find(queue.begin(), queue.end(), &t) == queue.end()) queue.push_back(&t);
+    refreshSlot(t.slot);
+  }
+  void unschedule(Thread& t) {
+    auto& queue = slots_[t.slot].queue;
+    queue.erase(std::remove(queue.begin(), queue.end(), &t), queue.end());
+    refreshSlot(t.slot);
+  }
   // Recomputes hardware thread i's place in the order.
-  void refreshSlot(u32 i);
+  void refreshSlot(u32 i) {
+    HardwareThread& slot = slots_[i];
+    if (slot.queue.empty()) {
+      slot.front = nullptr;
+      ready_.clear(i);
+    } else {
+      slot.front = slot.queue.front();
+      ready_.set(i, SlotKey{std::max(slot.clock, slot.front->clock()), slot.last_run});
+    }
+  }
   // Hardware thread `index`'s place in the order after `t` ran on it; `turn_ends`: a thread
   // sharing it with others goes to the back of its queue.
-  void placeSlot(u32 index, Thread& t, bool turn_ends) {
+  // (Forced inline, as it was in the loop: it runs at the end of every slice.)
+  [[gnu::always_inline]] void placeSlot(u32 index, Thread& t, bool turn_ends) {
     HardwareThread& slot = slots_[index];
     auto& queue = slot.queue;
     if (queue.size() == 1 && slot.front == &t) {
@@ -123,7 +144,7 @@ class Scheduler {
   }
 
  private:
-  // (In this order, as they were in Kernel: the fields of a pick share their lines.)
+  // (In this order, as they were in Kernel: the fields of a pick share two lines.)
   std::vector<HardwareThread> slots_;
   MinTree ready_;
   u32 next_hint_ = MinTree::kNone;
