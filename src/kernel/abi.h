@@ -2,136 +2,43 @@
 // layouts of the structures our kernel writes. Facts from the Linux UAPI headers.
 #pragma once
 
+#include <span>
 #include <string_view>
 
 #include "base/types.h"
+#include "kernel/syscall_table.h"
 
 namespace hpm::abi {
 
-// System call numbers (include/uapi/asm-generic/unistd.h).
+// System call numbers (include/uapi/asm-generic/unistd.h), from kernel/syscall_table.h.
 enum Syscall : u32 {
-  kGetcwd = 17,
-  kDup = 23,
-  kDup3 = 24,
-  kFcntl = 25,
-  kIoctl = 29,
-  kMkdirat = 34,
-  kUnlinkat = 35,
-  kSymlinkat = 36,
-  kLinkat = 37,
-  kRenameat = 38,
-  kStatfs = 43,
-  kFstatfs = 44,
-  kTruncate = 45,
-  kFtruncate = 46,
-  kFallocate = 47,
-  kFaccessat = 48,
-  kChdir = 49,
-  kFchdir = 50,
-  kFchmod = 52,
-  kFchmodat = 53,
-  kFchownat = 54,
-  kFchown = 55,
-  kOpenat = 56,
-  kClose = 57,
-  kPipe2 = 59,
-  kGetdents64 = 61,
-  kLseek = 62,
-  kRead = 63,
-  kWrite = 64,
-  kReadv = 65,
-  kWritev = 66,
-  kPread64 = 67,
-  kPwrite64 = 68,
-  kPreadv = 69,
-  kPwritev = 70,
-  kPpoll = 73,
-  kReadlinkat = 78,
-  kNewfstatat = 79,
-  kFstat = 80,
-  kFsync = 82,
-  kFdatasync = 83,
-  kUtimensat = 88,
-  kExit = 93,
-  kExitGroup = 94,
-  kSetTidAddress = 96,
-  kFutex = 98,
-  kSetRobustList = 99,
-  kGetRobustList = 100,
-  kNanosleep = 101,
-  kGetitimer = 102,
-  kSetitimer = 103,
-  kTimerCreate = 107,
-  kTimerGettime = 108,
-  kTimerGetoverrun = 109,
-  kTimerSettime = 110,
-  kTimerDelete = 111,
-  kClockGettime = 113,
-  kClockGetres = 114,
-  kClockNanosleep = 115,
-  kSchedSetaffinity = 122,
-  kSchedGetaffinity = 123,
-  kSchedYield = 124,
-  kKill = 129,
-  kTkill = 130,
-  kTgkill = 131,
-  kSigaltstack = 132,
-  kRtSigsuspend = 133,
-  kRtSigaction = 134,
-  kRtSigprocmask = 135,
-  kRtSigpending = 136,
-  kRtSigtimedwait = 137,
-  kRtSigqueueinfo = 138,
-  kRtSigreturn = 139,
-  kTimes = 153,
-  kSetpgid = 154,
-  kGetpgid = 155,
-  kGetsid = 156,
-  kSetsid = 157,
-  kUname = 160,
-  kGetrlimit = 163,
-  kSetrlimit = 164,
-  kGetrusage = 165,
-  kUmask = 166,
-  kPrctl = 167,
-  kGetcpu = 168,
-  kGettimeofday = 169,
-  kGetpid = 172,
-  kGetppid = 173,
-  kGetuid = 174,
-  kGeteuid = 175,
-  kGetgid = 176,
-  kGetegid = 177,
-  kGettid = 178,
-  kSysinfo = 179,
-  kBrk = 214,
-  kMunmap = 215,
-  kMremap = 216,
-  kClone = 220,
-  kExecve = 221,
-  kMmap = 222,
-  kMprotect = 226,
-  kMsync = 227,
-  kMadvise = 233,
-  kRtTgsigqueueinfo = 240,
-  kWait4 = 260,
-  kRiscvHwprobe = 258,
-  kRiscvFlushIcache = 259,
-  kPrlimit64 = 261,
-  kRenameat2 = 276,
-  kGetrandom = 278,
-  kMembarrier = 283,
-  kStatx = 291,
-  kRseq = 293,
-  kClone3 = 435,
-  kFaccessat2 = 439,
+#define HPM_SYSCALL_ENUMERATOR(id, number, name, category, handler) id = number,
+  HPM_SYSCALL_TABLE(HPM_SYSCALL_ENUMERATOR)
+#undef HPM_SYSCALL_ENUMERATOR
 };
 
 enum class SyscallCategory : u8 { kFile, kMemory, kThread, kSignal, kTime, kOther };
-// The kind of a system call, as the CNK unit counts them.
+// The kind of a system call, as the CNK unit counts them (kOther for a number with no row).
 SyscallCategory syscallCategory(u64 number);
 
-// Name of a system call for statistics and messages ("syscall_<n>" when unknown).
+// A row of kernel/syscall_table.h without its handler (for tests and tools).
+struct SyscallRow {
+  u32 number;
+  std::string_view name;
+  SyscallCategory category;
+};
+std::span<const SyscallRow> syscallRows();
+// One more than the largest number of a row: the size of the tables indexed by number.
+inline constexpr u32 kSyscallLimit = [] {
+  u32 limit = 0;
+#define HPM_SYSCALL_LIMIT(id, number, name, category, handler) \
+  limit = number + 1 > limit ? number + 1 : limit;
+  HPM_SYSCALL_TABLE(HPM_SYSCALL_LIMIT)
+#undef HPM_SYSCALL_LIMIT
+  return limit;
+}();
+
+// Name of a system call for statistics and messages ("unknown" for a number with no row).
 std::string_view syscallName(u64 number);
 
 // errno values (asm-generic/errno-base.h, errno.h).

@@ -217,7 +217,9 @@ u64 Kernel::clockNanos(const Thread& t, u64 clock) const {
 Kernel::Kernel(KernelConfig config)
     : config_(std::move(config)),
       memory_(config_.params.address_space_gib << 30),
-      code_(memory_, config_.params.code_cache_mib << 20) {
+      code_(memory_, config_.params.code_cache_mib << 20),
+      space_(memory_, code_, config_.memory_bytes, stats_.memory_refusals),
+      scheduler_(config_.hardwareThreads(), config_.threads_per_core) {
   fs_ = std::make_unique<FileSystem>(config_.root);
   memory_.setDevice(this);
   memory_.setTouchListener(this);
@@ -244,9 +246,6 @@ Kernel::Kernel(KernelConfig config)
     const int host = ::fcntl(config_.stdio[fd], F_DUPFD_CLOEXEC, 3);
     if (host >= 0) fds_.installAt(fd, FdEntry{FdKind::kHost, host, false, ""});
   }
-  slots_.resize(config_.hardwareThreads());
-  for (u32 i = 0; i < slots_.size(); ++i) slots_[i].core = i / config_.threads_per_core;
-  ready_.reset(config_.hardwareThreads());
 }
 
 Kernel::~Kernel() = default;
@@ -276,36 +275,6 @@ u64 Kernel::nanosAt(u64 cycle) const {
   return static_cast<u64>(static_cast<u128>(cycle) * 1'000'000'000u / config_.clock_hz);
 }
 
-void Kernel::mapRange(u64 start, u64 length, u8 perm, std::string name) {
-  memory_.map(start, length, perm);
-  vmas_.insert(start, start + length, perm, std::move(name));
-}
-
-bool Kernel::fitsNodeMemory(u64 added, u64 released) {
-  const u64 after = vmas_.committedBytes() - released + added;
-  if (after <= config_.memory_bytes) return true;
-  ++stats_.memory_refusals;
-  HPM_PROBE(bus_, kMemoryRefusals, 0, 1);
-  return false;
-}
-
-void Kernel::unmapRange(u64 start, u64 length) {
-  // Device windows inside the range go with it (a window is unmapped whole).
-  auto w = device_windows_.lower_bound(start);
-  if (w != device_windows_.begin() &&
-      std::prev(w)->second.start + std::prev(w)->second.length > start) {
-    --w;
-  }
-  while (w != device_windows_.end() && w->first < start + length) w = device_windows_.erase(w);
-  bool had_code = false;
-  for (u64 page = start; page < start + length && !had_code; page += GuestMemory::kPageSize) {
-    had_code = (memory_.pagePerm(page) & GuestMemory::kExec) != 0;
-  }
-  memory_.unmap(start, length);
-  vmas_.remove(start, start + length);
-  if (had_code) code_.flush();
-}
-
 void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
                   const std::vector<std::string>& envp) {
   image_ = std::make_unique<ElfImage>(ElfImage::load(path));
@@ -316,28 +285,28 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   for (const ElfSegment& seg : image_->segments()) {
     const u64 start = alignDown(seg.vaddr + load_bias_, GuestMemory::kPageSize);
     const u64 end = alignUp(seg.vaddr + load_bias_ + seg.memsz, GuestMemory::kPageSize);
-    vmas_.insert(start, end, memory_.pagePerm(start), path);
+    space_.vmas().insert(start, end, memory_.pagePerm(start), path);
   }
-  brk_start_ = brk_current_ = image_->endOfImage(load_bias_);
 
   // The stack: 8 MiB at the top of the user range, as Linux places it without randomisation;
   // the mmap area starts below it and grows down.
-  stack_top_ = memory_.limit();
+  const u64 stack_top = memory_.limit();
   const u8 stack_perm = GuestMemory::kRead | GuestMemory::kWrite |
                         (image_->executableStack() ? GuestMemory::kExec : 0);
-  mapRange(stack_top_ - kStackSize, kStackSize, stack_perm, "[stack]");
-  mmap_base_ = stack_top_ - kStackSize - kMmapGap;
+  space_.mapRange(stack_top - kStackSize, kStackSize, stack_perm, "[stack]");
+  space_.setLayout(image_->endOfImage(load_bias_), stack_top - kStackSize - kMmapGap, stack_top);
 
   // Signal handlers return through `li a7, 139 (rt_sigreturn); ecall`, in a page of its own as
   // Linux's vDSO provides it (qemu-user builds the same two instructions).
-  sigreturn_trampoline_ = stack_top_ - kStackSize - 2 * GuestMemory::kPageSize;
-  mapRange(sigreturn_trampoline_, GuestMemory::kPageSize, GuestMemory::kRead | GuestMemory::kExec,
-           "[vdso]");
-  if (vmas_.committedBytes() > config_.memory_bytes) {
+  sigreturn_trampoline_ = stack_top - kStackSize - 2 * GuestMemory::kPageSize;
+  space_.mapRange(sigreturn_trampoline_, GuestMemory::kPageSize,
+                  GuestMemory::kRead | GuestMemory::kExec, "[vdso]");
+  if (space_.vmas().committedBytes() > config_.memory_bytes) {
     fail(ExitCode::kProgram,
          "'{}': its segments and the 8 MiB stack need {} MiB of memory, more than the node's {} "
          "MiB (node.memory_mib)",
-         path, alignUp(vmas_.committedBytes(), u64{1} << 20) >> 20, config_.memory_bytes >> 20);
+         path, alignUp(space_.vmas().committedBytes(), u64{1} << 20) >> 20,
+         config_.memory_bytes >> 20);
   }
   const u32 trampoline[2] = {0x08b00893u, 0x00000073u};
   std::memcpy(memory_.hostUnchecked(sigreturn_trampoline_), trampoline, sizeof trampoline);
@@ -345,7 +314,7 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   // The initial stack, laid out as qemu-user and Linux build it: strings at the top (the
   // executable's name, then the environment, then the arguments, each list copied from its last
   // element down), then AT_RANDOM's bytes, then 16-byte alignment, then argc, argv, envp, auxv.
-  u64 sp = stack_top_ - 8;
+  u64 sp = stack_top - 8;
   auto pushString = [&](const std::string& s) {
     sp -= s.size() + 1;
     std::memcpy(memory_.hostUnchecked(sp), s.c_str(), s.size() + 1);
@@ -407,9 +376,9 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
   HartState& s = thread->hart().state();
   s.pc = image_->entry() + load_bias_;
   s.x[2] = sp;
-  thread->place(pickHardwareThread());
+  thread->place(scheduler_.pickHardwareThread(threads_));
   threads_.push_back(std::move(thread));
-  schedule(*threads_.back());
+  scheduler_.schedule(*threads_.back());
   // A signal that came while the program was loading ends the run before it starts (the
   // tools poll only between scheduling rounds, which a short program may never reach).
   if (interrupt_source_) {
@@ -474,7 +443,7 @@ void Kernel::handleStop(Thread& t, const Stop& stop) {
     case StopReason::kObserver: return;
     case StopReason::kEcall: {
       const u64 number = s.x[17];
-      const std::array<u64, 6> args = {s.x[10], s.x[11], s.x[12], s.x[13], s.x[14], s.x[15]};
+      const SyscallArgs args = {s.x[10], s.x[11], s.x[12], s.x[13], s.x[14], s.x[15]};
       if (number < stats_.syscalls.size()) ++stats_.syscalls[number];
       t.syscall_number = number;
       t.syscall_args = args;
@@ -507,13 +476,13 @@ void Kernel::handleStop(Thread& t, const Stop& stop) {
     case StopReason::kFetchFault:
       countFault(t, probe::Event::kFaultsFetch, stats_.faults_fetch);
       // (A mapping without the access, PROT_NONE included, is SEGV_ACCERR, as on Linux.)
-      raiseFault(t, SIGSEGV, vmas_.find(stop.addr) ? kSegvAccErr : kSegvMapErr, stop.addr,
+      raiseFault(t, SIGSEGV, space_.vmas().find(stop.addr) ? kSegvAccErr : kSegvMapErr, stop.addr,
                  "instruction fetch from non-executable memory");
       return;
     case StopReason::kLoadFault:
     case StopReason::kStoreFault: {
       countFault(t, probe::Event::kFaultsData, stats_.faults_data);
-      const bool mapped = vmas_.find(stop.addr) != nullptr;
+      const bool mapped = space_.vmas().find(stop.addr) != nullptr;
       const bool load = stop.reason == StopReason::kLoadFault;
       raiseFault(t, SIGSEGV, mapped ? kSegvAccErr : kSegvMapErr, stop.addr,
                  load ? (mapped ? "load from protected memory" : "load from unmapped memory")
@@ -529,413 +498,9 @@ void Kernel::handleStop(Thread& t, const Stop& stop) {
 
 u64 Kernel::elapsedCycles() const {
   u64 latest = 0;
-  for (const HardwareThread& slot : slots_) latest = std::max(latest, slot.clock);
+  for (const HardwareThread& slot : scheduler_.slots()) latest = std::max(latest, slot.clock);
   for (const auto& t : threads_) latest = std::max(latest, t->clock());
   return latest;
-}
-
-void Kernel::refreshSlot(u32 i) {
-  HardwareThread& slot = slots_[i];
-  if (slot.queue.empty()) {
-    slot.front = nullptr;
-    ready_.clear(i);
-  } else {
-    slot.front = slot.queue.front();
-    ready_.set(i, SlotKey{std::max(slot.clock, slot.front->clock()), slot.last_run});
-  }
-}
-
-bool Kernel::allows(const std::vector<u8>& affinity, u32 cpu) {
-  return affinity.empty() || (cpu / 8 < affinity.size() && (affinity[cpu / 8] >> (cpu % 8)) & 1);
-}
-
-u32 Kernel::pickHardwareThread(const std::vector<u8>& affinity) const {
-  // The allowed hardware thread with the fewest live guest threads, lowest index first: threads
-  // fill a core's hardware threads before the next core, as CNK places them.
-  std::vector<u32> load(slots_.size(), 0);
-  for (const auto& t : threads_) {
-    if (!t->exited) ++load[t->slot];
-  }
-  u32 best = 0;
-  bool found = false;
-  for (u32 i = 0; i < load.size(); ++i) {
-    if (allows(affinity, i) && (!found || load[i] < load[best])) {
-      best = i;
-      found = true;
-    }
-  }
-  return best;
-}
-
-void Kernel::schedule(Thread& t) {
-  auto& queue = slots_[t.slot].queue;
-  if (std::find(queue.begin(), queue.end(), &t) == queue.end()) queue.push_back(&t);
-  refreshSlot(t.slot);
-}
-
-void Kernel::unschedule(Thread& t) {
-  auto& queue = slots_[t.slot].queue;
-  queue.erase(std::remove(queue.begin(), queue.end(), &t), queue.end());
-  refreshSlot(t.slot);
-}
-
-void Kernel::addEvent(Event e) {
-  e.seq = event_seq_++;
-  events_.push_back(e);
-  std::push_heap(events_.begin(), events_.end(), std::greater<>());
-}
-
-void Kernel::at(u64 when, std::function<void(u64)> action) {
-  const u64 key = next_outside_key_++;
-  outside_actions_.emplace(key, std::move(action));
-  addEvent(Event{when, 0, Event::Kind::kOutside, nullptr, key, 0});
-}
-
-void Kernel::endRun(int status, std::string report) {
-  if (finished()) return;
-  Termination term;
-  term.refused = true;
-  term.status = status;
-  term.report = std::move(report);
-  terminate(std::move(term));
-}
-
-void Kernel::setTimedHook(u64 first, std::function<u64(u64)> hook) {
-  next_hook_ = hook ? first : ~u64{0};
-  timed_hook_ = std::move(hook);
-}
-
-u64 Kernel::nextEventTime() const {
-  return events_.empty() ? ~u64{0} : events_.front().when;
-}
-
-void Kernel::block(Thread& t, WaitKind kind, std::optional<u64> deadline) {
-  t.wait = kind;
-  ++t.wait_generation;
-  t.wait_has_deadline = deadline.has_value();
-  t.wait_deadline = deadline.value_or(0);
-  unschedule(t);
-  if (deadline) {
-    addEvent(Event{*deadline, 0, Event::Kind::kThreadTimeout, &t, t.wait_generation, 0});
-  }
-  if (kind == WaitKind::kFdReadable || kind == WaitKind::kFdWritable) fd_waiters_.push_back(&t);
-}
-
-void Kernel::wake(Thread& t, i64 result, u64 when) {
-  if (t.wait == WaitKind::kFutex) {
-    auto it = futex_waiters_.find(t.futex_addr);
-    if (it != futex_waiters_.end()) {
-      auto& list = it->second;
-      list.erase(std::remove(list.begin(), list.end(), &t), list.end());
-      if (list.empty()) futex_waiters_.erase(it);
-    }
-  }
-  if (t.wait == WaitKind::kFdReadable || t.wait == WaitKind::kFdWritable) {
-    fd_waiters_.erase(std::remove(fd_waiters_.begin(), fd_waiters_.end(), &t), fd_waiters_.end());
-  }
-  if (t.wait == WaitKind::kPoll) {
-    parked_.erase(std::remove(parked_.begin(), parked_.end(), &t), parked_.end());
-    stats_.poll_parked_cycles += when > t.parked_at ? when - t.parked_at : 0;
-  }
-  t.wait = WaitKind::kNone;
-  ++t.wait_generation;  // a pending timeout event of this wait is now stale
-  HartState& s = t.hart().state();
-  s.cycle = std::max(s.cycle, when);
-  if (result != kBlocked) s.x[10] = static_cast<u64>(result);
-  // A call that replaced the signal mask for its wait (ppoll) and ends without a signal gets
-  // its mask back now; one ended by a signal keeps it until the handler's frame is built.
-  if (t.saved_mask && result != kBlocked && result != -abi::kEINTR) {
-    t.blocked = *t.saved_mask;
-    t.saved_mask.reset();
-  }
-  schedule(t);
-}
-
-void Kernel::fireEvent(const Event& e) {
-  switch (e.kind) {
-    case Event::Kind::kThreadTimeout: {
-      Thread& t = *e.thread;
-      if (t.exited || t.wait == WaitKind::kNone || t.wait_generation != e.generation) return;
-      switch (t.wait) {
-        case WaitKind::kFutex: wake(t, -abi::kETIMEDOUT, e.when); break;
-        case WaitKind::kSigwait: wake(t, -abi::kEAGAIN, e.when); break;
-        case WaitKind::kFdReadable:
-        case WaitKind::kFdWritable: wake(t, 0, e.when); break;  // ppoll timeout: nothing ready
-        case WaitKind::kPoll:
-          ++stats_.poll_wakes_timeout;
-          t.park_cycles = std::min(t.park_cycles * 2, config_.params.poll_park_cycles * 64);
-          wake(t, kBlocked, e.when);
-          break;
-        default: wake(t, 0, e.when); break;  // a sleep that ran its course
-      }
-      return;
-    }
-    case Event::Kind::kItimerReal: {
-      IntervalTimer& timer = itimers_[0];
-      if (!timer.armed || timer.generation != e.generation) return;
-      SigInfo info;
-      ++stats_.timer_expirations;
-      HPM_PROBE(bus_, kTimerExpirations, 0, 1);
-      info.signo = SIGALRM;
-      info.code = 0x80;  // SI_KERNEL
-      sendToProcess(info, e.when);
-      if (timer.interval != 0) {
-        timer.value = cyclesAfter(e.when, timer.interval);
-        addEvent(Event{timer.value, 0, Event::Kind::kItimerReal, nullptr, timer.generation, 0});
-      } else {
-        timer.armed = false;
-      }
-      return;
-    }
-    case Event::Kind::kOutside: {
-      auto it = outside_actions_.find(e.generation);
-      std::function<void(u64)> action = std::move(it->second);
-      outside_actions_.erase(it);
-      action(e.when);
-      return;
-    }
-    case Event::Kind::kPosixTimer: {
-      if (e.timer < 0 || static_cast<std::size_t>(e.timer) >= posix_timers_.size()) return;
-      PosixTimer& pt = posix_timers_[e.timer];
-      if (!pt.in_use || !pt.timer.armed || pt.timer.generation != e.generation) return;
-      expirePosixTimer(static_cast<std::size_t>(e.timer), 1, e.when);
-      if (pt.timer.interval != 0) {
-        pt.timer.value = cyclesAfter(e.when, pt.timer.interval);
-        addEvent(Event{pt.timer.value, 0, Event::Kind::kPosixTimer, nullptr, pt.timer.generation,
-                       e.timer});
-      } else {
-        pt.timer.armed = false;
-      }
-      return;
-    }
-  }
-}
-
-// (The scheduler loop's steps, inlined into it: it runs them about once per instruction with
-// many threads.)
-[[gnu::always_inline]] inline bool Kernel::isCut(const Stop& stop, const Thread& t, u64 limit,
-                                                 u64 own) const {
-  // (A slice that reached its limit stops before an instruction that issues after it, at
-  // whose cycle the thread's clock then stands.)
-  return limit < own && !finished() && !t.exited && t.wait == WaitKind::kNone &&
-         (stop.reason == StopReason::kBudget || stop.reason == StopReason::kObserver) &&
-         t.hart().state().cycle > limit;
-}
-
-[[gnu::always_inline]] inline void Kernel::endSlice(const Thread& t, u64 instret_start) {
-  ++stats_.slices;
-  if (t.hart().state().instret == instret_start) ++stats_.empty_slices;
-}
-
-[[gnu::always_inline]] inline Stop Kernel::runSlice(SliceRunner& runner, u32 index, Thread& t,
-                                                    u64 limit, bool polls) {
-  HardwareThread& slot = slots_[index];
-  HartState& s = t.hart().state();
-  const u64 before = s.cycle;
-  const Stop stop = polls ? runPolling(runner, t, limit) : runner.runSlice(t, limit);
-  t.busy_cycles += s.cycle - before;
-  process_busy_cycles_ += s.cycle - before;
-  slot.clock = s.cycle;
-  if (stop.reason != StopReason::kBudget && stop.reason != StopReason::kObserver) {
-    handleStop(t, stop);
-  }
-  if (cpu_timers_armed_) checkCpuTimers(s.cycle);
-  if (polls && !parked_.empty()) wakeChangedPolls(s.cycle);
-  return stop;
-}
-
-[[gnu::always_inline]] inline void Kernel::placeSlot(u32 index, Thread& t, bool turn_ends) {
-  HardwareThread& slot = slots_[index];
-  auto& queue = slot.queue;
-  if (queue.size() == 1 && slot.front == &t) {
-    // (refreshSlot without reading the queue, whose front is the same: the common case.)
-    ready_.set(index, SlotKey{std::max(slot.clock, t.clock()), slot.last_run});
-  } else {
-    // Guest threads sharing a hardware thread take turns.
-    if (turn_ends && queue.size() > 1 && queue.front() == &t) {
-      queue.erase(queue.begin());
-      queue.push_back(&t);
-    }
-    refreshSlot(index);
-  }
-}
-
-bool Kernel::resumeCut(SliceRunner& runner, u64 best_start, u64 next_event) {
-  // The hook or the pause comes first (every thread is at its cycle or later).
-  if (next_hook_ <= best_start && next_hook_ <= next_event) return false;
-  if (pause_at_ <= best_start && pause_at_ <= next_event) return false;
-  const CutSlice cut = *cut_;
-  cut_.reset();
-  Thread& t = *cut.thread;
-  // Unless its thread must now take a signal (a counter interrupt raised at the cut): the slice
-  // ends there, as one that stopped for it, and the thread is picked again. (Only the hook or
-  // the pause ran since the cut: the thread is still its hardware thread's running one.)
-  if (!t.pending.empty() || !process_pending_.empty() || t.exited || t.wait != WaitKind::kNone ||
-      slots_[cut.index].front != &t) {
-    endSlice(t, cut.instret_start);
-    if (slots_[cut.index].front == &t) placeSlot(cut.index, t, true);
-    return false;
-  }
-  // (Bounded by what may have come since: an event, such as another node's packet arriving
-  // during a pause.)
-  const u64 own = std::min(cut.limit, next_event);
-  const u64 limit = std::min({own, next_hook_ - 1, pause_at_ - 1});
-  const Stop stop = runSlice(runner, cut.index, t, limit, false);
-  const bool cut_again = isCut(stop, t, limit, own);
-  if (cut_again) {
-    cut_ = cut;
-  } else {
-    endSlice(t, cut.instret_start);
-  }
-  placeSlot(cut.index, t, !cut_again);
-  return true;
-}
-
-void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressFn& progress) {
-  const u64 quantum = config_.params.quantum;
-  const u64 lookahead = config_.params.lookahead;
-  const bool polls = interleaving == Interleaving::kQuantum && config_.params.park_polls;
-  u64 rounds = 0;
-  pollInterrupt();  // once before the first round: a short run might never reach a poll
-  waiting_outside_ = false;
-  while (!finished()) {
-    if ((++rounds & 1023) == 0) {
-      if (progress) progress();
-      if (pollInterrupt()) break;
-    }
-    const u32 best_index = ready_.min();
-    const u64 best_start = best_index == MinTree::kNone ? ~u64{0} : ready_.key(best_index).time;
-    const u64 next_event = nextEventTime();
-    if (cut_) [[unlikely]] {
-      if (resumeCut(runner, best_start, next_event)) continue;
-    }
-    if (!fd_waiters_.empty() && !cut_) {
-      // Threads waiting on a guest pipe that another thread has since written (or read).
-      const u64 now =
-          best_index != MinTree::kNone ? best_start : std::min(next_event, elapsedCycles());
-      if (pollFileWaits(now)) continue;
-    }
-    if (best_index == MinTree::kNone && !parked_.empty()) {
-      // Polling threads wait for a write that no running thread can make now: they run on.
-      wakeParkedPolls();
-      continue;
-    }
-    if (best_index == MinTree::kNone && next_event == ~u64{0} && outside_wakes_) {
-      // Only another node can wake it: the timed hook's calls before the pause point come first
-      // (a sampled node is sampled while it waits).
-      if (next_hook_ >= pause_at_) {
-        waiting_outside_ = true;
-        break;
-      }
-    } else if (best_index == MinTree::kNone && next_event == ~u64{0}) {
-      Termination term;
-      term.refused = true;
-      term.status = static_cast<int>(ExitCode::kGuestFault);
-      term.report = "hpmsim: deadlock: every guest thread is blocked and nothing can wake them\n";
-      terminate(std::move(term));
-      break;
-    }
-    if (next_hook_ <= best_start && next_hook_ <= next_event) {
-      // Every thread is at B or later and has done nothing at B (slices end before it).
-      const u64 at = next_hook_;
-      const u64 next = timed_hook_(at);
-      next_hook_ = next == ~u64{0} ? next : std::max(next, at + 1);
-      continue;
-    }
-    if (pause_at_ <= best_start && pause_at_ <= next_event) break;
-    if (best_index == MinTree::kNone || next_event <= best_start) {
-      std::pop_heap(events_.begin(), events_.end(), std::greater<>());
-      const Event e = events_.back();
-      events_.pop_back();
-      fireEvent(e);
-      if (!parked_.empty()) wakeChangedPolls(e.when);
-      continue;
-    }
-    HardwareThread& slot = slots_[best_index];
-    Thread& t = *slot.front;
-    HartState& s = t.hart().state();
-    if (s.cycle < slot.clock) {
-      s.cycle = slot.clock;  // it waited for its hardware thread
-    } else {
-      slot.idle_cycles += s.cycle - slot.clock;
-    }
-    slot.clock = s.cycle;
-    slot.last_run = ++run_seq_;
-    stats_.core_switches += slot.core != last_core_;
-    last_core_ = slot.core;
-    if (!t.pending.empty() || !process_pending_.empty()) {
-      deliverSignals(t);
-      if (finished()) break;
-    }
-    if (t.exited || t.wait != WaitKind::kNone) continue;
-    // The slice's limit: `own` without the timed hook and the pause point.
-    u64 own = next_event;
-    u64 others = ~u64{0};  // the earliest clock of another ready hardware thread
-    if (interleaving == Interleaving::kEarliestFirst) {
-      // Hardware threads of the same core share its pipes cycle by cycle: strict order among
-      // them. Other cores interact through the memory system, where the lookahead applies.
-      const u32 tpc = config_.threads_per_core;
-      u64 siblings = ~u64{0}, other_cores = ~u64{0};
-      if ((tpc & (tpc - 1)) == 0) {
-        const MinTree::Around around = ready_.minAround(best_index, tpc);
-        siblings = around.in_block.time;
-        other_cores = around.outside.time;
-        // With many hardware threads their states no longer stay in the host's L1: the likely
-        // next pick's most used fields (the first two lines of its Thread) are fetched while
-        // this slice runs.
-        next_hint_ = around.next;
-        if (next_hint_ != MinTree::kNone && slots_[next_hint_].front != nullptr) {
-          const auto* next = reinterpret_cast<const char*>(slots_[next_hint_].front);
-          __builtin_prefetch(next);
-          __builtin_prefetch(next + 64);
-        }
-      } else {
-        next_hint_ = MinTree::kNone;
-        const u32 core_first = best_index / tpc * tpc;
-        for (u32 i = core_first; i < core_first + tpc; ++i) {
-          if (i != best_index) siblings = std::min(siblings, ready_.key(i).time);
-        }
-        other_cores = ready_.minExcept(best_index).time;
-      }
-      const u64 relaxed = other_cores > ~u64{0} - lookahead ? other_cores : other_cores + lookahead;
-      own = std::min({own, siblings, relaxed});
-      others = std::min(siblings, other_cores);
-    }
-    own = std::min(own, s.cycle + quantum);
-    if (cpu_timers_armed_) {
-      const u64 cpu_budget = cpuTimerBudget();
-      if (cpu_budget != ~u64{0}) own = std::min(own, s.cycle + std::max<u64>(cpu_budget, 1));
-    }
-    const u64 limit = std::min({own, next_hook_ - 1, pause_at_ - 1});
-    const u64 instret_start = s.instret;
-    // A slice the hook or the pause cuts, when it can come next (every other thread is past the
-    // limit), goes on after it (CutSlice). (Otherwise, as with a lookahead or in the quantum
-    // order, other threads run before the hook: the slice ends there.)
-    if (limit < own && interleaving == Interleaving::kEarliestFirst && others > limit)
-        [[unlikely]] {
-      const Stop stop = runSlice(runner, best_index, t, limit, polls);
-      if (isCut(stop, t, limit, own)) {
-        cut_ = CutSlice{best_index, &t, own, instret_start};
-        placeSlot(best_index, t, false);
-        continue;
-      }
-    } else {
-      runSlice(runner, best_index, t, limit, polls);
-    }
-    endSlice(t, instret_start);
-    placeSlot(best_index, t, true);
-  }
-}
-
-void Kernel::runFunctional(const ProgressFn& progress) {
-  // One instruction per cycle: the budget in instructions is the distance to the limit.
-  struct FunctionalRunner final : SliceRunner {
-    Stop runSlice(Thread& t, u64 limit) override {
-      const u64 now = t.hart().state().cycle;
-      return t.hart().run(limit > now ? limit - now : 1);
-    }
-  } runner;
-  run(runner, Interleaving::kQuantum, progress);
 }
 
 i64 Kernel::unknownSyscall(u64 number) {
@@ -958,15 +523,8 @@ i64 Kernel::unknownSyscall(u64 number) {
 
 namespace hpm {
 
-const Kernel::DeviceWindow* Kernel::deviceWindow(u64 addr, unsigned size) const {
-  auto it = device_windows_.upper_bound(addr);
-  if (it == device_windows_.begin()) return nullptr;
-  const DeviceWindow& w = std::prev(it)->second;
-  return addr + size <= w.start + w.length ? &w : nullptr;
-}
-
 bool Kernel::read(u64 addr, unsigned size, u64& value) {
-  const DeviceWindow* w = deviceWindow(addr, size);
+  const AddressSpace::DeviceWindow* w = space_.deviceWindow(addr, size);
   if (w == nullptr) return false;
   // Registers are 64-bit: a narrower load reads its part of the register.
   const u64 offset = addr - w->start;
@@ -978,7 +536,7 @@ bool Kernel::read(u64 addr, unsigned size, u64& value) {
 }
 
 bool Kernel::write(u64 addr, unsigned size, u64 value) {
-  const DeviceWindow* w = deviceWindow(addr, size);
+  const AddressSpace::DeviceWindow* w = space_.deviceWindow(addr, size);
   if (w == nullptr) return false;
   const u64 offset = addr - w->start;
   if ((offset & 7) + size > 8) return false;

@@ -16,17 +16,21 @@
 #include <string>
 #include <vector>
 
-#include "base/min_tree.h"
 #include "base/types.h"
 #include "config/schema.h"
 #include "hart/code_cache.h"
 #include "hart/hart.h"
 #include "hart/memory.h"
 #include "kernel/abi.h"
+#include "kernel/address_space.h"
 #include "kernel/device.h"
 #include "kernel/elf.h"
 #include "kernel/files.h"
-#include "kernel/poll_probe.h"
+#include "kernel/futex.h"
+#include "kernel/scheduler.h"
+#include "kernel/signal_state.h"
+#include "kernel/thread.h"
+#include "kernel/timer_table.h"
 #include "kernel/vma.h"
 #include "stats/probe.h"
 #include "stats/stats.h"
@@ -174,125 +178,6 @@ struct Termination {
   bool refused = false;  // the kernel stopped the run (strict mode, deadlock, ...)
 };
 
-// The kernel's siginfo (128 bytes, asm-generic layout).
-struct SigInfo {
-  i32 signo = 0;
-  i32 error = 0;
-  i32 code = 0;
-  i32 pad = 0;
-  u8 fields[112] = {};  // the union: pid/uid, addr, timer id/overrun/value, ...
-
-  void setPidUid(i32 pid, u32 uid);
-  void setAddr(u64 addr);
-  void setTimer(i32 timer_id, i32 overrun, u64 value);
-  void setValue(u64 value);  // sigval at offset 24 (queued and timer signals)
-};
-static_assert(sizeof(SigInfo) == 128);
-
-struct SignalAction {
-  u64 handler = 0;  // SIG_DFL (0), SIG_IGN (1) or the handler's address
-  u64 flags = 0;
-  u64 mask = 0;
-};
-
-// What a blocked thread waits for. A wait ends by a wake-up, a timeout (deadline) or a signal.
-enum class WaitKind : u8 {
-  kNone,
-  kFutex,       // futex_addr / futex_bitset
-  kSleep,       // nanosleep, clock_nanosleep: only the deadline ends it
-  kSigsuspend,  // any delivered signal
-  kSigwait,     // a pending signal in sigwait_set
-  kFdReadable,  // host descriptor wait_fd has data (or EOF)
-  kFdWritable,
-  kPoll,  // functional mode: a spin loop on `polled` words (not a system call; kernel/polling.cpp)
-};
-
-// (Aligned, and its most used fields first: in the timing modes the scheduler picks a thread
-// for about every instruction once several hardware threads run, and with 16 or more of them
-// the picked thread's state is no longer in the host's cache: each line it touches is a miss.)
-class alignas(64) Thread {
- public:
-  Thread(int tid, GuestMemory& memory, CodeCache& code) : tid_(tid), hart_(memory, code) {}
-
-  int tid() const { return tid_; }
-  Hart& hart() { return hart_; }
-  const Hart& hart() const { return hart_; }
-  u64 clock() const { return hart_.state().cycle; }
-
-  // What every scheduling pick reads (then the hart's own most used fields follow).
-  bool exited = false;
-  WaitKind wait = WaitKind::kNone;  // blocking: see below
-  u32 slot = 0;                     // the hardware thread it runs on
-  u64 busy_cycles = 0;              // cycles spent running (its CPU time)
-  std::vector<SigInfo> pending;     // thread-directed signals, in arrival order
-
- private:
-  int tid_;
-  Hart hart_;
-
- public:
-  // Every hardware thread it was placed on, first first (what it counted on: stat --per-thread).
-  std::vector<u32> placed_on;
-  void place(u32 hardware_thread) {
-    slot = hardware_thread;
-    if (std::find(placed_on.begin(), placed_on.end(), slot) == placed_on.end()) {
-      placed_on.push_back(slot);
-    }
-  }
-  u64 clear_child_tid = 0;  // set_tid_address / CLONE_CHILD_CLEARTID
-  u64 robust_list = 0;
-  u64 robust_list_len = 0;
-  std::vector<u8> affinity;  // hardware threads it may run on, a bit each; empty: all of them
-
-  // Blocking (`wait` above says on what).
-  u64 wait_deadline = 0;  // cycle at which the wait times out, when wait_has_deadline
-  bool wait_has_deadline = false;
-  u64 wait_generation = 0;  // bumped by every wait, so stale timeout events are ignored
-  u64 futex_addr = 0;
-  u32 futex_bitset = 0;
-  u64 sigwait_set = 0;
-  u64 sigwait_info_addr = 0;  // where rt_sigtimedwait writes the siginfo
-  int wait_fd = -1;
-  u64 sleep_remaining_addr = 0;  // nanosleep's rem argument
-  u64 sleep_start = 0;
-  // kPoll: the words its loop loads, their values then, and how long it stays parked.
-  std::array<PolledWord, PollProbe::kMaxWords> polled{};
-  u8 polled_count = 0;
-  bool probe_first = false;  // its next slice starts with a probe (woken by a change)
-  u64 park_cycles = 0;       // its current park's length (0: poll_park_cycles)
-  u64 parked_at = 0;
-  u64 syscall_number = 0;             // of the blocked call
-  std::array<u64, 6> syscall_args{};  // its arguments (a0 is restored when the call restarts)
-
-  // Signals (`pending` above).
-  u64 blocked = 0;                // signal mask (bit n-1 for signal n)
-  std::optional<u64> saved_mask;  // mask to restore after a sigsuspend's handler
-  u64 altstack_sp = 0;
-  u64 altstack_size = 0;
-  bool altstack_disabled = true;
-};
-
-// A hardware thread of the node: the guest threads bound to it share it in turns. (A line of
-// the host's cache each: the scheduler reads the picked one's at every pick.)
-struct alignas(64) HardwareThread {
-  u64 clock = 0;               // time up to which it has been used
-  u64 idle_cycles = 0;         // time it had nothing to run
-  u64 last_run = 0;            // scheduling sequence number of its latest slice (for ties)
-  std::vector<Thread*> queue;  // runnable threads, the next to run first
-  Thread* front = nullptr;     // queue.front(), null when it is empty (one load less per pick)
-  u32 core = 0;                // the core it belongs to
-};
-
-// How the scheduler interleaves hardware threads.
-enum class Interleaving : u8 {
-  // Each pick runs a slice of KernelParams::quantum cycles (functional mode).
-  kQuantum,
-  // Each pick runs only until the thread's clock passes the next-earliest hardware thread's
-  // (timing modes): instructions of all hardware threads execute in the order of their cycles,
-  // ties round-robin.
-  kEarliestFirst,
-};
-
 class Kernel : public MemoryDevice, public TouchListener {
  public:
   explicit Kernel(KernelConfig config);
@@ -396,18 +281,19 @@ class Kernel : public MemoryDevice, public TouchListener {
   i64 wakeFutexWaiters(u64 addr, u64 when) { return futexWake(addr, ~0u, ~0u, when); }
 
   const std::vector<std::unique_ptr<Thread>>& threads() const { return threads_; }
-  const std::vector<HardwareThread>& hardwareThreads() const { return slots_; }
+  const std::vector<HardwareThread>& hardwareThreads() const { return scheduler_.slots(); }
   const KernelStats& stats() const { return stats_; }
   // Cycles the process's threads have run so far, over every hardware thread (its CPU time).
-  u64 processCpuCycles() const { return process_busy_cycles_; }
+  u64 processCpuCycles() const { return scheduler_.busyCycles(); }
   // In the timing modes, while a slice runs: the hardware thread the scheduler would pick if the
   // running one were done (MinTree::kNone if none), most often the next pick. A runner may
   // fetch its state ahead.
-  u32 nextHint() const { return next_hint_; }
+  u32 nextHint() const { return scheduler_.nextHint(); }
   // The counter devices under /dev/hpm/ (null: none); see device.h.
   void addDeviceProvider(DeviceProvider* provider) {
     device_chain_.add(provider);
     devices_ = &device_chain_;
+    space_.setDevices(devices_);
   }
   // Queues a counter unit's interrupt for thread `tid` as signal `signo`, at cycle `when`.
   void counterInterrupt(int tid, int signo, i32 unit, i32 counter, Cycle when);
@@ -422,7 +308,10 @@ class Kernel : public MemoryDevice, public TouchListener {
   void firstTouch(u64 page) override;
 
   // Kernel and I/O events also go to `bus` (null: none); see stats/probe.h.
-  void setProbe(probe::Bus* bus) { bus_ = bus; }
+  void setProbe(probe::Bus* bus) {
+    bus_ = bus;
+    space_.setProbe(bus);
+  }
   // The kernel's events and the statistics that are their ground truth (probe::TruthRow).
   static std::span<const probe::TruthRow<Kernel>> truthTable();
   std::optional<u64> groundTruth(probe::Event e, u32 instance) const {
@@ -436,7 +325,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   GuestMemory& memory() { return memory_; }
   const GuestMemory& memory() const { return memory_; }
   // The process's mappings now ([stack], [heap], the program's segments, mmaps).
-  const VmaMap& memoryMap() const { return vmas_; }
+  const VmaMap& memoryMap() const { return space_.vmas(); }
   // The simulated time of the whole run: the latest clock of any hardware thread.
   u64 elapsedCycles() const;
 
@@ -469,25 +358,12 @@ class Kernel : public MemoryDevice, public TouchListener {
   static constexpr i64 kBlocked = INT64_MIN;
 
  private:
-  // ---- scheduling and blocking (kernel.cpp, threads.cpp) ----
-  struct Event {
-    u64 when;
-    u64 seq;  // insertion order breaks ties deterministically
-    // kOutside: an action of at(); its generation is the action's key in outside_actions_.
-    enum class Kind : u8 { kThreadTimeout, kItimerReal, kPosixTimer, kOutside } kind;
-    Thread* thread;
-    u64 generation;
-    int timer;
-    bool operator>(const Event& o) const { return when != o.when ? when > o.when : seq > o.seq; }
-  };
-  void schedule(Thread& t);    // make runnable on its hardware thread
-  void unschedule(Thread& t);  // remove from its queue
+  // ---- scheduling and blocking (run.cpp, threads.cpp; the state: scheduler_) ----
+  using Event = Scheduler::Event;
   void block(Thread& t, WaitKind kind, std::optional<u64> deadline);
   // Ends a wait: the blocked system call returns `result` (or restarts) at time `when`.
   void wake(Thread& t, i64 result, u64 when);
-  void addEvent(Event e);
   void fireEvent(const Event& e);
-  u64 nextEventTime() const;
   // Completes the calls of threads waiting on a guest pipe that is now ready, at time `now`.
   // Returns whether any thread was woken.
   bool pollFileWaits(u64 now);
@@ -505,12 +381,7 @@ class Kernel : public MemoryDevice, public TouchListener {
   // Whether a probe can tell anything: another thread lives that could write.
   bool othersLive() const { return stats_.threads_created > stats_.thread_exits; }
   void threadExit(Thread& t, int code);
-  // The hardware thread for a new or moved guest thread, among those `affinity` allows.
-  u32 pickHardwareThread(const std::vector<u8>& affinity = {}) const;
-  static bool allows(const std::vector<u8>& affinity, u32 cpu);
 
-  // Recomputes hardware thread i's place in the scheduler's order.
-  void refreshSlot(u32 i);
   // Runs `t`, the front of hardware thread `index`, up to `limit`, and handles how it stopped.
   // `polls`: the functional mode's polling probes (runPolling).
   Stop runSlice(SliceRunner& runner, u32 index, Thread& t, u64 limit, bool polls);
@@ -522,33 +393,59 @@ class Kernel : public MemoryDevice, public TouchListener {
   bool resumeCut(SliceRunner& runner, u64 best_start, u64 next_event);
   // Counts a slice that ended (KernelStats::slices, empty_slices).
   void endSlice(const Thread& t, u64 instret_start);
-  // Hardware thread `index`'s place in the order after `t` ran on it; `turn_ends`: a thread
-  // sharing it with others goes to the back of its queue.
-  void placeSlot(u32 index, Thread& t, bool turn_ends);
 
   // ---- system calls ----
-  i64 dispatch(Thread& t, u64 number, const std::array<u64, 6>& a);
+  // Calls the row's handler of kernel/syscall_table.h (unknownSyscall without a row).
+  i64 dispatch(Thread& t, u64 number, const SyscallArgs& a);
+  // A handler, as every row names one.
+  using SyscallHandler = i64 (Kernel::*)(Thread& t, u64 number, const SyscallArgs& a);
   i64 unknownSyscall(u64 number);
+  // A known call that is not emulated: answered as an unknown one.
+  i64 sysUnsupported(Thread& t, u64 number, const SyscallArgs& a);
+  // Process identity, limits and system information (syscalls.cpp).
+  i64 sysExitGroup(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetpid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetppid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetuid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGeteuid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetgid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetegid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysUmask(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysPrctl(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysUname(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSysinfo(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysRlimit(Thread& t, u64 number, const SyscallArgs& a);  // getrlimit, setrlimit, prlimit64
+  i64 sysGetrandom(Thread& t, u64 number, const SyscallArgs& a);
   void terminate(Termination termination);
   void killProcess(Thread& t, int signal, u64 fault_addr, std::string_view cause);
   u64 nextRandom();
   void fillRandom(u8* out, std::size_t n);
 
-  // Threads and synchronisation (threads.cpp).
-  i64 sysClone(Thread& t, const std::array<u64, 6>& a);
-  i64 sysFutex(Thread& t, const std::array<u64, 6>& a);
+  // Threads and synchronisation (threads.cpp; the small calls in syscalls.cpp).
+  i64 sysClone(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysClone3(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysExit(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGettid(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSetTidAddress(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSetRobustList(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSchedYield(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysAffinity(Thread& t, u64 number, const SyscallArgs& a);  // sched_[gs]etaffinity
+  i64 sysGetcpu(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFutex(Thread& t, u64 number, const SyscallArgs& a);
   i64 futexWake(u64 addr, u32 count, u32 bitset, u64 when);
-  i64 sysSleep(Thread& t, u64 number, const std::array<u64, 6>& a);
+  i64 sysSleep(Thread& t, u64 number, const SyscallArgs& a);
   void processRobustList(Thread& t);
 
   // Signals (signals.cpp).
-  i64 sysSigaction(const std::array<u64, 6>& a);
-  i64 sysSigprocmask(Thread& t, const std::array<u64, 6>& a);
-  i64 sysSigaltstack(Thread& t, const std::array<u64, 6>& a);
-  i64 sysSigreturn(Thread& t);
-  i64 sysSigsuspend(Thread& t, const std::array<u64, 6>& a);
-  i64 sysSigtimedwait(Thread& t, const std::array<u64, 6>& a);
-  i64 sysKill(Thread& t, u64 number, const std::array<u64, 6>& a);
+  i64 sysSigaction(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigprocmask(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigaltstack(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigreturn(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigsuspend(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigtimedwait(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysSigpending(Thread& t, u64 number, const SyscallArgs& a);
+  // kill, tkill, tgkill, rt_sigqueueinfo and rt_tgsigqueueinfo.
+  i64 sysKill(Thread& t, u64 number, const SyscallArgs& a);
   // Queues a signal for a thread (tgkill) or the process (kill, timers); wakes a waiter.
   void sendToThread(Thread& target, const SigInfo& info, u64 when);
   void sendToProcess(const SigInfo& info, u64 when);
@@ -564,15 +461,18 @@ class Kernel : public MemoryDevice, public TouchListener {
   void interruptWait(Thread& t, u64 when);
 
   // Timers (timers.cpp).
-  i64 sysSetitimer(Thread& t, const std::array<u64, 6>& a);
-  i64 sysGetitimer(Thread& t, const std::array<u64, 6>& a);
-  i64 sysTimerCreate(Thread& t, const std::array<u64, 6>& a);
-  i64 sysTimerSettime(Thread& t, const std::array<u64, 6>& a);
-  i64 sysTimerGettime(Thread& t, const std::array<u64, 6>& a);
-  i64 sysTimerDelete(const std::array<u64, 6>& a);
+  i64 sysSetitimer(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetitimer(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimerCreate(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimerSettime(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimerGettime(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimerGetoverrun(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimerDelete(Thread& t, u64 number, const SyscallArgs& a);
+  // (setitimer, timer_settime and timer_delete: their handlers note the change afterwards.)
+  i64 armItimer(Thread& t, const SyscallArgs& a);
+  i64 armPosixTimer(Thread& t, const SyscallArgs& a);
+  i64 deletePosixTimer(const SyscallArgs& a);
   void checkCpuTimers(u64 when);
-  // Recomputes cpu_timers_armed_ after any change to the timers.
-  void noteCpuTimers();
   u64 cpuTimerBudget() const;  // cycles of process CPU time until the next CPU-time timer
   // The thread whose CPU time `clock` counts (nullptr: the process's), for
   // CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID and the clock ids that
@@ -580,7 +480,6 @@ class Kernel : public MemoryDevice, public TouchListener {
   // of this process.
   bool cpuClock(u64 clock, const Thread& caller, const Thread** owner) const;
   // The current value of a CPU-time timer's clock, in cycles.
-  struct PosixTimer;
   u64 cpuTimerNow(const PosixTimer& pt) const;
   // A POSIX timer expired `expirations` times at `when`: queues its signal, or counts overruns
   // while the signal it queued earlier has not been taken.
@@ -588,84 +487,70 @@ class Kernel : public MemoryDevice, public TouchListener {
   // Called for every signal taken from a pending queue: a timer's signal gets its overrun count.
   void timerSignalTaken(SigInfo& info);
 
-  // Memory management.
-  i64 sysBrk(u64 addr);
-  i64 sysMmap(u64 addr, u64 length, u64 prot, u64 flags, i64 fd, u64 offset);
-  i64 sysMunmap(u64 addr, u64 length);
-  i64 sysMprotect(u64 addr, u64 length, u64 prot);
-  i64 sysMremap(u64 old_addr, u64 old_length, u64 new_length, u64 flags, u64 new_addr);
-  void mapRange(u64 start, u64 length, u8 perm, std::string name);
-  // Whether the guest's committed memory (VmaMap::committedBytes) stays within the node's
-  // memory when a change adds `added` committed bytes and releases `released`: a compute node
-  // has no swap and CNK does not overcommit, so a request past it fails with ENOMEM. A refusal
-  // is counted (MemoryRefusals).
-  bool fitsNodeMemory(u64 added, u64 released);
-  i64 mapDevice(const FdEntry& entry, u64 addr, u64 length, u64 prot, u64 flags, u64 offset);
-  void unmapRange(u64 start, u64 length);
+  // Memory management (memory_syscalls.cpp; the work: space_).
+  i64 sysBrk(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMmap(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMunmap(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMprotect(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMremap(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMadvise(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMsync(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFlushIcache(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysMembarrier(Thread& t, u64 number, const SyscallArgs& a);
 
-  // Files.
+  // Files: descriptors (fd_syscalls.cpp), paths and /proc (file_syscalls.cpp).
   // Reads a path argument as Linux does: -EFAULT if a byte before its end cannot be read,
   // -ENAMETOOLONG if it has no terminator within PATH_MAX (4096) bytes, else 0.
   i64 readPath(u64 addr, std::string& out) const;
   std::string guestPath(i64 dirfd, const std::string& path, i64* error) const;
   i64 openVirtual(const std::string& normalized, int flags, bool* handled);
-  i64 sysOpenat(i64 dirfd, u64 path_addr, u64 flags, u64 mode);
-  i64 sysReadWrite(Thread& t, u64 number, const std::array<u64, 6>& a);
-  i64 sysStat(i64 dirfd, u64 path_addr, u64 stat_addr, u64 flags);
-  i64 sysStatx(i64 dirfd, u64 path_addr, u64 flags, u64 mask, u64 statx_addr);
-  i64 sysFstat(i64 fd, u64 stat_addr);
-  i64 sysPathOp(u64 number, const std::array<u64, 6>& a);
-  i64 sysReadlinkat(i64 dirfd, u64 path_addr, u64 buf, u64 size);
-  i64 sysIoctl(Thread& t, i64 fd, u64 request, u64 arg);
-  i64 sysFcntl(i64 fd, u64 cmd, u64 arg);
-  i64 sysGetdents(i64 fd, u64 buf, u64 size);
-  i64 sysPpoll(Thread& t, const std::array<u64, 6>& a);
+  i64 sysOpenat(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysClose(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysLseek(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysDup(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysDup3(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysPipe2(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetcwd(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysChdir(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFchdir(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFtruncate(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFsync(Thread& t, u64 number, const SyscallArgs& a);  // and fdatasync
+  i64 sysFchmod(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysReadWrite(Thread& t, u64 number, const SyscallArgs& a);  // read, write, readv, ... pwritev
+  i64 sysStat(Thread& t, u64 number, const SyscallArgs& a);       // newfstatat
+  i64 sysStatx(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFstat(Thread& t, u64 number, const SyscallArgs& a);
+  i64 statFd(i64 fd, u64 stat_addr);
+  i64 sysPathOp(Thread& t, u64 number, const SyscallArgs& a);  // mkdirat, unlinkat, ...
+  i64 sysReadlinkat(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysIoctl(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysFcntl(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetdents(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysPpoll(Thread& t, u64 number, const SyscallArgs& a);
 
-  // Time.
-  i64 sysClockGettime(Thread& t, u64 clock, u64 out);
+  // Clocks (timers.cpp).
+  i64 sysClockGettime(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysClockGetres(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGettimeofday(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysTimes(Thread& t, u64 number, const SyscallArgs& a);
+  i64 sysGetrusage(Thread& t, u64 number, const SyscallArgs& a);
   i64 writeTimespec(u64 addr, u64 nanos);
+  // /proc files (file_syscalls.cpp).
   std::string procFileText(const std::string& normalized) const;
   // /proc/self/pagemap as of now: a host descriptor (memfd) or -errno.
   int pagemapFile() const;
-
-  // Interval timers (setitimer) and POSIX timers. CPU-time timers count the process's CPU time
-  // (setitimer, CLOCK_PROCESS_CPUTIME_ID) or one thread's (CLOCK_THREAD_CPUTIME_ID).
-  struct IntervalTimer {
-    u64 value = 0;     // deadline: node cycle (real) or process CPU cycles (virtual, prof)
-    u64 interval = 0;  // cycles, 0 for one-shot
-    bool armed = false;
-    u64 generation = 0;
-  };
-  struct PosixTimer {
-    bool in_use = false;
-    u64 clock = 0;          // CLOCK_* id
-    bool cpu_time = false;  // counts CPU time: the process's, or thread cpu_tid's
-    int cpu_tid = 0;
-    bool signal_queued = false;  // its signal is pending and not yet taken
-    i32 pending_overrun = 0;     // expirations since that signal was queued
-    int signo = 0;
-    int notify = 0;  // SIGEV_SIGNAL, SIGEV_NONE, SIGEV_THREAD_ID
-    int target_tid = 0;
-    u64 value = 0;  // sigev_value
-    IntervalTimer timer;
-    i32 overrun = 0;
-  };
 
   KernelConfig config_;
   FrameSource frame_source_;
   GuestMemory memory_;
   CodeCache code_;
-  VmaMap vmas_;
+  AddressSpace space_;  // mappings, break, mmap area, device windows
   FdTable fds_;
   std::unique_ptr<FileSystem> fs_;
   std::unique_ptr<ElfImage> image_;
   std::vector<std::unique_ptr<Thread>> threads_;
   std::string exe_guest_path_;
   u64 load_bias_ = 0;
-  u64 brk_start_ = 0;
-  u64 brk_current_ = 0;
-  u64 mmap_base_ = 0;
-  u64 stack_top_ = 0;
   u32 umask_ = 022;
   std::array<abi::Rlimit, 16> rlimits_{};
   std::array<u64, 4> random_state_{};
@@ -685,33 +570,16 @@ class Kernel : public MemoryDevice, public TouchListener {
   int next_tid_ = 1;
   int last_exit_code_ = 0;
 
-  std::vector<HardwareThread> slots_;
-  MinTree ready_;                   // runnable hardware threads by (start time, last_run)
-  u32 next_hint_ = MinTree::kNone;  // see nextHint
-  u64 run_seq_ = 0;
-  u32 last_core_ = 0;            // the core of the latest pick (KernelStats::core_switches)
-  u64 process_busy_cycles_ = 0;  // sum of every thread's busy_cycles
-  std::vector<Event> events_;    // a min-heap on (when, seq)
-  u64 event_seq_ = 0;
-  std::map<u64, std::vector<Thread*>> futex_waiters_;  // by address, in arrival order
+  Scheduler scheduler_;  // hardware threads, ready tree, events (the fields of every pick)
+  FutexQueues futexes_;  // threads blocked in FUTEX_WAIT, by address
   std::vector<Thread*> fd_waiters_;
-  std::vector<Thread*> parked_;             // WaitKind::kPoll, in the order they parked
-  std::array<SignalAction, 65> actions_{};  // by signal number
-  std::vector<SigInfo> process_pending_;
-  std::array<IntervalTimer, 3> itimers_{};  // ITIMER_REAL, ITIMER_VIRTUAL, ITIMER_PROF
-  std::vector<PosixTimer> posix_timers_;
-  u64 sigreturn_trampoline_ = 0;   // guest address of `li a7, 139; ecall`
-  bool cpu_timers_armed_ = false;  // some CPU-time timer is armed (checked every slice)
+  std::vector<Thread*> parked_;   // WaitKind::kPoll, in the order they parked
+  SignalState signals_;           // actions, and the signals queued for the process
+  TimerTable timers_;             // interval and POSIX timers
+  u64 sigreturn_trampoline_ = 0;  // guest address of `li a7, 139; ecall`
   probe::Bus* bus_ = nullptr;
   DeviceChain device_chain_;           // every provider added
   DeviceProvider* devices_ = nullptr;  // the chain once one is added
-  struct DeviceWindow {
-    u64 start, length;
-    int device;
-  };
-  std::map<u64, DeviceWindow> device_windows_;  // by start; non-overlapping
-  // The device window holding [addr, addr + size), or null.
-  const DeviceWindow* deviceWindow(u64 addr, unsigned size) const;
   // A slice that the timed hook or the pause point alone cut short (run(), earliest-first
   // order). At a tie a running thread goes on (it issues up to its limit, the others' clock),
   // while a picked one waits for those that ran less recently: so its thread goes on, after the

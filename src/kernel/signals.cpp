@@ -17,14 +17,14 @@ constexpr u64 kSaRestart = 0x10000000;
 constexpr u64 kSaNodefer = 0x40000000;
 constexpr u64 kSaResethand = 0x80000000;
 constexpr u64 kSaRestorer = 0x04000000;  // accepted and ignored, as on riscv64
-constexpr u64 kSigDfl = 0;
-constexpr u64 kSigIgn = 1;
+constexpr u64 kSigDfl = SignalState::kSigDfl;
+constexpr u64 kSigIgn = SignalState::kSigIgn;
 constexpr int kSsOnstack = 1;
 constexpr int kSsDisable = 2;
 constexpr u64 kMinSigstksz = 2048;
 
-u64 bit(int signal) {
-  return u64{1} << (signal - 1);
+constexpr u64 bit(int signal) {
+  return SignalState::bit(signal);
 }
 constexpr u64 kUnblockable = (u64{1} << (SIGKILL - 1)) | (u64{1} << (SIGSTOP - 1));
 
@@ -39,22 +39,6 @@ constexpr u64 kUcMcontext = 176;
 constexpr u64 kMcontextFp = 256;
 constexpr u64 kMcontextFcsr = kMcontextFp + 256;
 constexpr u64 kFrameSize = kUcontextOffset + kUcMcontext + 256 + 528;  // 1088
-
-enum class DefaultAction { kTerminate, kIgnore };
-
-DefaultAction defaultAction(int signal) {
-  switch (signal) {
-    case SIGCHLD:
-    case SIGURG:
-    case SIGWINCH:
-    case SIGCONT:
-    case SIGSTOP:  // no job control: stop signals are ignored
-    case SIGTSTP:
-    case SIGTTIN:
-    case SIGTTOU: return DefaultAction::kIgnore;
-    default: return DefaultAction::kTerminate;
-  }
-}
 
 std::string_view signalDescription(int signal) {
   switch (signal) {
@@ -84,41 +68,20 @@ std::string_view signalDescription(int signal) {
 }  // namespace
 
 bool Kernel::signalPendingFor(const Thread& t) const {
-  for (const SigInfo& info : t.pending) {
-    if (!(t.blocked & bit(info.signo))) return true;
-  }
-  for (const SigInfo& info : process_pending_) {
-    if (!(t.blocked & bit(info.signo))) return true;
-  }
-  return false;
+  return signals_.pendingFor(t);
 }
 
 bool Kernel::takeSignal(Thread& t, u64 set, SigInfo& out) {
-  // Lower-numbered standard signals first, as Linux dequeues; thread-directed before shared.
-  for (auto* queue : {&t.pending, &process_pending_}) {
-    auto best = queue->end();
-    for (auto it = queue->begin(); it != queue->end(); ++it) {
-      if (!(set & bit(it->signo))) continue;
-      if (best == queue->end() || it->signo < best->signo) best = it;
-    }
-    if (best != queue->end()) {
-      out = *best;
-      queue->erase(best);
-      timerSignalTaken(out);
-      return true;
-    }
-  }
-  return false;
+  if (!signals_.take(t, set, out)) return false;
+  timerSignalTaken(out);
+  return true;
 }
 
 void Kernel::sendToThread(Thread& target, const SigInfo& info, u64 when) {
   if (target.exited) return;
   ++stats_.signals_sent;
   HPM_PROBE(bus_, kSignalsSent, 0, 1);
-  const SignalAction& action = actions_[info.signo];
-  const bool ignored =
-      action.handler == kSigIgn ||
-      (action.handler == kSigDfl && defaultAction(info.signo) == DefaultAction::kIgnore);
+  const bool ignored = signals_.ignores(info.signo);
   // An ignored signal is discarded unless a sigwait-style call is waiting for it.
   if (ignored && !(target.wait == WaitKind::kSigwait && (target.sigwait_set & bit(info.signo)))) {
     if (!(target.blocked & bit(info.signo))) return;
@@ -155,14 +118,9 @@ void Kernel::sendToProcess(const SigInfo& info, u64 when) {
   for (const auto& t : threads_) {
     if (!t->exited && !(t->blocked & bit(info.signo))) return sendToThread(*t, info, when);
   }
-  if (info.signo < 32) {
-    for (const SigInfo& p : process_pending_) {
-      if (p.signo == info.signo) return;
-    }
-  }
+  if (!signals_.queueForProcess(info)) return;  // a standard signal already queued
   ++stats_.signals_sent;
   HPM_PROBE(bus_, kSignalsSent, 0, 1);
-  process_pending_.push_back(info);
 }
 
 void Kernel::interruptWait(Thread& t, u64 when) {
@@ -182,7 +140,7 @@ void Kernel::interruptWait(Thread& t, u64 when) {
                            (t.wait == WaitKind::kFutex && !t.wait_has_deadline);
   if (restartable) {
     for (const SigInfo& info : t.pending) {
-      if (!(t.blocked & bit(info.signo)) && (actions_[info.signo].flags & kSaRestart)) {
+      if (!(t.blocked & bit(info.signo)) && (signals_.action(info.signo).flags & kSaRestart)) {
         restart = true;
       }
     }
@@ -202,7 +160,7 @@ void Kernel::interruptWait(Thread& t, u64 when) {
 }
 
 void Kernel::raiseFault(Thread& t, int signal, i32 code, u64 addr, std::string_view cause) {
-  SignalAction& action = actions_[signal];
+  SignalAction& action = signals_.action(signal);
   // A fault that cannot be handled (blocked or ignored) takes the default action, as Linux's
   // force_sig does.
   if ((t.blocked & bit(signal)) || action.handler == kSigIgn || action.handler == kSigDfl) {
@@ -223,10 +181,10 @@ bool Kernel::deliverSignals(Thread& t) {
   bool handled = false;
   SigInfo info;
   while (!finished() && takeSignal(t, ~t.blocked | kUnblockable, info)) {
-    SignalAction& action = actions_[info.signo];
+    SignalAction& action = signals_.action(info.signo);
     if (action.handler == kSigIgn) continue;
     if (action.handler == kSigDfl) {
-      if (defaultAction(info.signo) == DefaultAction::kIgnore) continue;
+      if (SignalState::defaultIgnores(info.signo)) continue;
       killProcess(t, info.signo, 0,
                   info.code == 0                               ? "sent by kill()"
                   : info.code == -6                            ? "sent by tgkill()"
@@ -297,7 +255,7 @@ void Kernel::setupFrame(Thread& t, const SigInfo& info, const SignalAction& acti
   t.saved_mask.reset();
 }
 
-i64 Kernel::sysSigreturn(Thread& t) {
+i64 Kernel::sysSigreturn(Thread& t, u64 /*number*/, const SyscallArgs& /*a*/) {
   HartState& s = t.hart().state();
   const u64 frame = s.x[2];
   u8 bytes[kFrameSize];
@@ -334,11 +292,11 @@ i64 Kernel::sysSigreturn(Thread& t) {
   return static_cast<i64>(s.x[10]);  // the interrupted context's a0, unchanged
 }
 
-i64 Kernel::sysSigaction(const std::array<u64, 6>& a) {
+i64 Kernel::sysSigaction(Thread& /*t*/, u64 /*number*/, const SyscallArgs& a) {
   const u64 signal = a[0];
   if (signal < 1 || signal > 64 || a[3] != 8) return -abi::kEINVAL;
   if (a[2] != 0) {
-    const SignalAction& old = actions_[signal];
+    const SignalAction& old = signals_.action(signal);
     const u64 words[3] = {old.handler, old.flags, old.mask};
     if (!memory_.write(a[2], words, sizeof words)) return -abi::kEFAULT;
   }
@@ -346,14 +304,15 @@ i64 Kernel::sysSigaction(const std::array<u64, 6>& a) {
     if (signal == SIGKILL || signal == SIGSTOP) return -abi::kEINVAL;
     u64 words[3];
     if (!memory_.read(a[1], words, sizeof words)) return -abi::kEFAULT;
-    actions_[signal] = SignalAction{words[0], words[1] & ~kSaRestorer, words[2] & ~kUnblockable};
+    signals_.action(signal) =
+        SignalAction{words[0], words[1] & ~kSaRestorer, words[2] & ~kUnblockable};
     // Setting SIG_IGN discards pending instances (POSIX).
     if (words[0] == kSigIgn) {
       for (auto& t : threads_) {
         std::erase_if(t->pending,
                       [&](const SigInfo& p) { return p.signo == static_cast<i32>(signal); });
       }
-      std::erase_if(process_pending_,
+      std::erase_if(signals_.processPending(),
                     [&](const SigInfo& p) { return p.signo == static_cast<i32>(signal); });
     }
   }
@@ -361,7 +320,7 @@ i64 Kernel::sysSigaction(const std::array<u64, 6>& a) {
   return 0;
 }
 
-i64 Kernel::sysSigprocmask(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysSigprocmask(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   if (a[3] != 8) return -abi::kEINVAL;
   const u64 old = t.blocked;
   if (a[1] != 0) {
@@ -379,7 +338,7 @@ i64 Kernel::sysSigprocmask(Thread& t, const std::array<u64, 6>& a) {
   return 0;
 }
 
-i64 Kernel::sysSigaltstack(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysSigaltstack(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 sp = t.hart().state().x[2];
   const bool on_altstack =
       !t.altstack_disabled && sp > t.altstack_sp && sp <= t.altstack_sp + t.altstack_size;
@@ -414,7 +373,7 @@ i64 Kernel::sysSigaltstack(Thread& t, const std::array<u64, 6>& a) {
   return 0;
 }
 
-i64 Kernel::sysSigsuspend(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysSigsuspend(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   if (a[1] != 8) return -abi::kEINVAL;
   u64 mask = 0;
   if (!memory_.read(a[0], &mask, 8)) return -abi::kEFAULT;
@@ -425,7 +384,7 @@ i64 Kernel::sysSigsuspend(Thread& t, const std::array<u64, 6>& a) {
   return kBlocked;
 }
 
-i64 Kernel::sysSigtimedwait(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysSigtimedwait(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   if (a[3] != 8) return -abi::kEINVAL;
   u64 set = 0;
   if (!memory_.read(a[0], &set, 8)) return -abi::kEFAULT;
@@ -448,7 +407,7 @@ i64 Kernel::sysSigtimedwait(Thread& t, const std::array<u64, 6>& a) {
   return kBlocked;
 }
 
-i64 Kernel::sysKill(Thread& t, u64 number, const std::array<u64, 6>& a) {
+i64 Kernel::sysKill(Thread& t, u64 number, const SyscallArgs& a) {
   // kill(pid, sig), tkill(tid, sig), tgkill(tgid, tid, sig), rt_sigqueueinfo(pid, sig, info),
   // rt_tgsigqueueinfo(tgid, tid, sig, info).
   const bool to_thread = number != abi::kKill && number != abi::kRtSigqueueinfo;
@@ -495,6 +454,12 @@ std::string Kernel::signalReportName(int signal) {
                      ::sigabbrev_np(signal) ? fmt::format("SIG{}", ::sigabbrev_np(signal))
                                             : fmt::format("signal {}", signal),
                      signalDescription(signal));
+}
+
+i64 Kernel::sysSigpending(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  if (a[1] != 8) return -abi::kEINVAL;
+  const u64 set = signals_.blockedPending(t);
+  return memory_.write(a[0], &set, 8) ? 0 : -abi::kEFAULT;
 }
 
 }  // namespace hpm

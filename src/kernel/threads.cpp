@@ -59,7 +59,7 @@ void SigInfo::setValue(u64 value) {
   std::memcpy(fields + 8, &value, 8);
 }
 
-i64 Kernel::sysClone(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysClone(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 flags = a[0];
   constexpr u64 kThreadFlags = kCloneVm | kCloneFs | kCloneFiles | kCloneSighand | kCloneThread;
   // Only threads of this process: no fork, vfork or new namespaces (a compute-node kernel runs
@@ -86,14 +86,14 @@ i64 Kernel::sysClone(Thread& t, const std::array<u64, 6>& a) {
   if (flags & kCloneSettls) cs.x[4] = a[3];
   child->blocked = t.blocked;
   child->affinity = t.affinity;  // inherited, as on Linux
-  child->place(pickHardwareThread(child->affinity));
+  child->place(scheduler_.pickHardwareThread(threads_, child->affinity));
   if (flags & kCloneChildCleartid) child->clear_child_tid = a[4];
   if (flags & kCloneChildSettid) {
     const i32 value = tid;
     if (!memory_.write(a[4], &value, 4)) return -abi::kEFAULT;
   }
   threads_.push_back(std::move(child));
-  schedule(*threads_.back());
+  scheduler_.schedule(*threads_.back());
   ++stats_.threads_created;
   HPM_PROBE(bus_, kThreadsCreated, 0, 1);
   return tid;
@@ -111,7 +111,7 @@ void Kernel::threadExit(Thread& t, int code) {
     if (memory_.write(t.clear_child_tid, &zero, 4)) futexWake(t.clear_child_tid, 1, ~0u, t.clock());
   }
   if (t.wait != WaitKind::kNone) wake(t, kBlocked, t.clock());
-  unschedule(t);
+  scheduler_.unschedule(t);
   t.exited = true;
   t.pending.clear();
   if (std::all_of(threads_.begin(), threads_.end(), [](const auto& th) { return th->exited; })) {
@@ -147,20 +147,14 @@ void Kernel::processRobustList(Thread& t) {
 }
 
 i64 Kernel::futexWake(u64 addr, u32 count, u32 bitset, u64 when) {
-  auto it = futex_waiters_.find(addr);
-  if (it == futex_waiters_.end()) return 0;
-  std::vector<Thread*> woken;
-  for (Thread* w : it->second) {
-    if (woken.size() >= count) break;
-    if (w->futex_bitset & bitset) woken.push_back(w);
-  }
+  const std::vector<Thread*> woken = futexes_.wakeable(addr, count, bitset);
   for (Thread* w : woken) wake(*w, 0, when);
   stats_.futex_wakes += woken.size();
   if (!woken.empty()) HPM_PROBE(bus_, kFutexWakes, 0, woken.size());
   return static_cast<i64>(woken.size());
 }
 
-i64 Kernel::sysFutex(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysFutex(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 addr = a[0];
   const u64 op = a[1];
   const u64 cmd = op & ~(kFutexPrivate | kFutexClockRealtime);
@@ -189,12 +183,11 @@ i64 Kernel::sysFutex(Thread& t, const std::array<u64, 6>& a) {
           deadline = cyclesAfter(t.clock(), nanos > now ? cyclesFor(nanos - now) : 0);
         }
       }
-      t.futex_addr = addr;
       t.futex_bitset = bitset;
       ++stats_.futex_waits;
       HPM_PROBE(bus_, kFutexWaits, 0, 1);
       block(t, WaitKind::kFutex, deadline);
-      futex_waiters_[addr].push_back(&t);
+      futexes_.add(t, addr);
       return kBlocked;
     }
     case kFutexWake:
@@ -213,24 +206,8 @@ i64 Kernel::sysFutex(Thread& t, const std::array<u64, 6>& a) {
       }
       const i64 woken = futexWake(addr, val, ~0u, t.clock());
       const u64 limit = static_cast<u32>(a[3]);  // val2: how many to move
-      i64 moved = 0;
-      auto it = futex_waiters_.find(addr);
-      if (it != futex_waiters_.end()) {
-        // Moved waiters go to the back of the target's queue (the same queue when the two
-        // words are one, as Linux requeues onto the same futex).
-        std::vector<Thread*> taken;
-        auto& from = it->second;
-        while (!from.empty() && taken.size() < limit) {
-          taken.push_back(from.front());
-          from.erase(from.begin());
-        }
-        if (from.empty() && a[4] != addr) futex_waiters_.erase(it);
-        for (Thread* w : taken) {
-          w->futex_addr = a[4];
-          futex_waiters_[a[4]].push_back(w);
-        }
-        moved = static_cast<i64>(taken.size());
-      }
+      // Moved waiters go to the back of the target's queue.
+      const i64 moved = static_cast<i64>(futexes_.requeue(addr, a[4], limit));
       // Linux returns the waiters woken plus those requeued, for FUTEX_REQUEUE too.
       return woken + moved;
     }
@@ -275,7 +252,7 @@ i64 Kernel::sysFutex(Thread& t, const std::array<u64, 6>& a) {
   }
 }
 
-i64 Kernel::sysSleep(Thread& t, u64 number, const std::array<u64, 6>& a) {
+i64 Kernel::sysSleep(Thread& t, u64 number, const SyscallArgs& a) {
   const bool is_nanosleep = number == abi::kNanosleep;
   const u64 clock = is_nanosleep ? CLOCK_MONOTONIC : a[0];
   const u64 flags = is_nanosleep ? 0 : a[1];

@@ -5,6 +5,7 @@
 // CPU clocks) expire when the CPU time they measure reaches their value; the scheduler ends a
 // thread's slice when it does, so they fire within one block of instructions of that time.
 #include <signal.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <cstring>
@@ -60,23 +61,16 @@ u64 Kernel::cpuTimerNow(const PosixTimer& pt) const {
   return 0;
 }
 
-void Kernel::noteCpuTimers() {
-  cpu_timers_armed_ = itimers_[1].armed || itimers_[2].armed;
-  for (const PosixTimer& pt : posix_timers_) {
-    cpu_timers_armed_ = cpu_timers_armed_ || (pt.in_use && pt.timer.armed && pt.cpu_time);
-  }
-}
-
 u64 Kernel::cpuTimerBudget() const {
   // Ends the running thread's slice when a CPU-time timer may expire. A thread's timer only
   // advances while its thread runs; counting it for every thread is conservative.
   const u64 cpu = processCpuCycles();
   u64 budget = ~u64{0};
   for (int which = 1; which <= 2; ++which) {
-    const IntervalTimer& timer = itimers_[which];
+    const IntervalTimer& timer = timers_.interval(which);
     if (timer.armed) budget = std::min(budget, timer.value > cpu ? timer.value - cpu : 0);
   }
-  for (const PosixTimer& pt : posix_timers_) {
+  for (const PosixTimer& pt : timers_.posix()) {
     if (pt.in_use && pt.timer.armed && pt.cpu_time) {
       const u64 now = cpuTimerNow(pt);
       budget = std::min(budget, pt.timer.value > now ? pt.timer.value - now : 0);
@@ -88,7 +82,7 @@ u64 Kernel::cpuTimerBudget() const {
 void Kernel::expirePosixTimer(std::size_t id, u64 expirations, u64 when) {
   stats_.timer_expirations += expirations;
   HPM_PROBE(bus_, kTimerExpirations, 0, expirations);
-  PosixTimer& pt = posix_timers_[id];
+  PosixTimer& pt = timers_.posix()[id];
   constexpr i64 kMaxOverrun = INT32_MAX;
   if (pt.notify == kSigevNone) return;
   if (pt.signal_queued) {
@@ -122,7 +116,7 @@ void Kernel::expirePosixTimer(std::size_t id, u64 expirations, u64 when) {
       }
       return false;
     };
-    bool found = queued(process_pending_);
+    bool found = queued(signals_.processPending());
     for (const auto& th : threads_) found = found || queued(th->pending);
     pt.signal_queued = found;
   }
@@ -132,8 +126,8 @@ void Kernel::timerSignalTaken(SigInfo& info) {
   if (info.code != kSiTimer) return;
   i32 timer_id = -1;
   std::memcpy(&timer_id, info.fields, 4);
-  if (timer_id < 0 || static_cast<std::size_t>(timer_id) >= posix_timers_.size()) return;
-  PosixTimer& pt = posix_timers_[timer_id];
+  if (timer_id < 0 || static_cast<std::size_t>(timer_id) >= timers_.posix().size()) return;
+  PosixTimer& pt = timers_.posix()[timer_id];
   if (!pt.signal_queued) return;
   pt.signal_queued = false;
   pt.overrun = pt.pending_overrun;  // what timer_getoverrun reports from now on
@@ -145,7 +139,7 @@ void Kernel::checkCpuTimers(u64 when) {
   const u64 cpu = processCpuCycles();
   static constexpr int kSignals[3] = {SIGALRM, SIGVTALRM, SIGPROF};
   for (int which = 1; which <= 2; ++which) {
-    IntervalTimer& timer = itimers_[which];
+    IntervalTimer& timer = timers_.interval(which);
     if (!timer.armed || cpu < timer.value) continue;
     SigInfo info;
     ++stats_.timer_expirations;
@@ -160,8 +154,8 @@ void Kernel::checkCpuTimers(u64 when) {
       timer.armed = false;
     }
   }
-  for (std::size_t id = 0; id < posix_timers_.size(); ++id) {
-    PosixTimer& pt = posix_timers_[id];
+  for (std::size_t id = 0; id < timers_.posix().size(); ++id) {
+    PosixTimer& pt = timers_.posix()[id];
     if (!pt.in_use || !pt.timer.armed || !pt.cpu_time) continue;
     const u64 now = cpuTimerNow(pt);
     if (now < pt.timer.value) continue;
@@ -177,14 +171,14 @@ void Kernel::checkCpuTimers(u64 when) {
     }
     expirePosixTimer(id, expirations, when);
   }
-  noteCpuTimers();
+  timers_.noteArmed();
 }
 
-i64 Kernel::sysSetitimer(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::armItimer(Thread& t, const SyscallArgs& a) {
   const u64 which = a[0];
   if (which > 2) return -abi::kEINVAL;
   if (a[2] != 0) {
-    const i64 r = sysGetitimer(t, {which, a[2], 0, 0, 0, 0});
+    const i64 r = sysGetitimer(t, abi::kGetitimer, {which, a[2], 0, 0, 0, 0});
     if (r != 0) return r;
   }
   if (a[1] == 0) return 0;
@@ -196,7 +190,7 @@ i64 Kernel::sysSetitimer(Thread& t, const std::array<u64, 6>& a) {
   auto toCycles = [this](const abi::Timeval& v) {
     return cyclesFor(spanNanos(v.sec, v.usec * 1000));
   };
-  IntervalTimer& timer = itimers_[which];
+  IntervalTimer& timer = timers_.interval(which);
   ++timer.generation;
   timer.interval = toCycles(tv[0]);
   const u64 value = toCycles(tv[1]);
@@ -204,17 +198,18 @@ i64 Kernel::sysSetitimer(Thread& t, const std::array<u64, 6>& a) {
   if (!timer.armed) return 0;
   if (which == 0) {
     timer.value = cyclesAfter(t.clock(), std::max<u64>(value, 1));
-    addEvent(Event{timer.value, 0, Event::Kind::kItimerReal, nullptr, timer.generation, 0});
+    scheduler_.addEvent(
+        Event{timer.value, 0, Event::Kind::kItimerReal, nullptr, timer.generation, 0});
   } else {
     timer.value = cyclesAfter(processCpuCycles(), std::max<u64>(value, 1));
   }
   return 0;
 }
 
-i64 Kernel::sysGetitimer(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysGetitimer(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 which = a[0];
   if (which > 2) return -abi::kEINVAL;
-  const IntervalTimer& timer = itimers_[which];
+  const IntervalTimer& timer = timers_.interval(which);
   u64 left = 0;
   if (timer.armed) {
     const u64 now = which == 0 ? t.clock() : processCpuCycles();
@@ -230,7 +225,7 @@ i64 Kernel::sysGetitimer(Thread& t, const std::array<u64, 6>& a) {
   return memory_.write(a[1], tv, sizeof tv) ? 0 : -abi::kEFAULT;
 }
 
-i64 Kernel::sysTimerCreate(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysTimerCreate(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 clock = a[0];
   const Thread* cpu_owner = nullptr;
   const bool cpu_time = cpuClock(clock, t, &cpu_owner);
@@ -245,12 +240,7 @@ i64 Kernel::sysTimerCreate(Thread& t, const std::array<u64, 6>& a) {
   pt.signo = SIGALRM;
   pt.notify = kSigevSignal;
   pt.target_tid = t.tid();
-  // A deleted timer's id is reused once no signal of it is pending.
-  std::size_t id = 0;
-  while (id < posix_timers_.size() &&
-         (posix_timers_[id].in_use || posix_timers_[id].signal_queued)) {
-    ++id;
-  }
+  const std::size_t id = timers_.freeId();
   pt.value = id;
   if (a[1] != 0) {
     // struct sigevent: sigev_value (8), sigev_signo (4), sigev_notify (4), then the tid.
@@ -277,22 +267,18 @@ i64 Kernel::sysTimerCreate(Thread& t, const std::array<u64, 6>& a) {
   }
   const i32 timer_id = static_cast<i32>(id);
   if (!memory_.write(a[2], &timer_id, 4)) return -abi::kEFAULT;
-  if (id == posix_timers_.size()) {
-    posix_timers_.push_back(pt);
-  } else {
-    pt.timer.generation = posix_timers_[id].timer.generation;
-    posix_timers_[id] = pt;
-  }
+  timers_.install(id, pt);
   return 0;
 }
 
-i64 Kernel::sysTimerSettime(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::armPosixTimer(Thread& t, const SyscallArgs& a) {
   const u64 id = static_cast<u32>(a[0]);
-  if (id >= posix_timers_.size() || !posix_timers_[id].in_use) return -abi::kEINVAL;
+  PosixTimer* timer = timers_.find(id);
+  if (timer == nullptr) return -abi::kEINVAL;
   if (a[1] & ~kTimerAbstime) return -abi::kEINVAL;
-  PosixTimer& pt = posix_timers_[id];
+  PosixTimer& pt = *timer;
   if (a[3] != 0) {
-    const i64 r = sysTimerGettime(t, {a[0], a[3], 0, 0, 0, 0});
+    const i64 r = sysTimerGettime(t, abi::kTimerGettime, {a[0], a[3], 0, 0, 0, 0});
     if (r != 0) return r;
   }
   abi::Timespec ts[2];  // it_interval, it_value
@@ -316,16 +302,17 @@ i64 Kernel::sysTimerSettime(Thread& t, const std::array<u64, 6>& a) {
     pt.timer.value = cyclesAfter(cpuTimerNow(pt), cycles);
   } else {
     pt.timer.value = cyclesAfter(t.clock(), cycles);
-    addEvent(Event{pt.timer.value, 0, Event::Kind::kPosixTimer, nullptr, pt.timer.generation,
-                   static_cast<int>(id)});
+    scheduler_.addEvent(Event{pt.timer.value, 0, Event::Kind::kPosixTimer, nullptr,
+                              pt.timer.generation, static_cast<int>(id)});
   }
   return 0;
 }
 
-i64 Kernel::sysTimerGettime(Thread& t, const std::array<u64, 6>& a) {
+i64 Kernel::sysTimerGettime(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   const u64 id = static_cast<u32>(a[0]);
-  if (id >= posix_timers_.size() || !posix_timers_[id].in_use) return -abi::kEINVAL;
-  const PosixTimer& pt = posix_timers_[id];
+  const PosixTimer* timer = timers_.find(id);
+  if (timer == nullptr) return -abi::kEINVAL;
+  const PosixTimer& pt = *timer;
   u64 left = 0;
   if (pt.timer.armed) {
     const u64 now = pt.cpu_time ? cpuTimerNow(pt) : t.clock();
@@ -341,17 +328,105 @@ i64 Kernel::sysTimerGettime(Thread& t, const std::array<u64, 6>& a) {
   return memory_.write(a[1], ts, sizeof ts) ? 0 : -abi::kEFAULT;
 }
 
-i64 Kernel::sysTimerDelete(const std::array<u64, 6>& a) {
+i64 Kernel::deletePosixTimer(const SyscallArgs& a) {
   const u64 id = static_cast<u32>(a[0]);
-  if (id >= posix_timers_.size() || !posix_timers_[id].in_use) return -abi::kEINVAL;
-  // A signal the timer queued is still delivered, as on Linux. The generation survives, so
-  // the deleted timer's pending expiry events stay stale when the id is reused.
-  const bool queued = posix_timers_[id].signal_queued;
-  const u64 generation = posix_timers_[id].timer.generation + 1;
-  posix_timers_[id] = PosixTimer{};
-  posix_timers_[id].signal_queued = queued;
-  posix_timers_[id].timer.generation = generation;
+  if (timers_.find(id) == nullptr) return -abi::kEINVAL;
+  timers_.remove(id);
   return 0;
+}
+
+// ---- the clocks and the calls that read them ----
+
+i64 Kernel::writeTimespec(u64 addr, u64 nanos) {
+  const abi::Timespec ts{static_cast<i64>(nanos / 1'000'000'000),
+                         static_cast<i64>(nanos % 1'000'000'000)};
+  return memory_.write(addr, &ts, sizeof ts) ? 0 : -abi::kEFAULT;
+}
+
+i64 Kernel::sysClockGettime(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  u64 clock = a[0], out = a[1];
+  const Thread* cpu_owner = nullptr;
+  if ((clock > 11 || clock == 8 || clock == 9 || clock == 10) && !cpuClock(clock, t, &cpu_owner)) {
+    return -abi::kEINVAL;
+  }
+  return writeTimespec(out, clockNanos(t, clock));
+}
+
+i64 Kernel::sysClockGetres(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  const Thread* cpu_owner = nullptr;
+  if (a[0] > 11 && !cpuClock(a[0], t, &cpu_owner)) return -abi::kEINVAL;
+  if (a[1] == 0) return 0;
+  return writeTimespec(a[1], 1);  // one nanosecond: simulated clocks are exact
+}
+
+i64 Kernel::sysGettimeofday(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  if (a[0] != 0) {
+    const u64 nanos = clockNanos(t, CLOCK_REALTIME);
+    const abi::Timeval tv{static_cast<i64>(nanos / 1'000'000'000),
+                          static_cast<i64>(nanos % 1'000'000'000 / 1000)};
+    if (!memory_.write(a[0], &tv, sizeof tv)) return -abi::kEFAULT;
+  }
+  if (a[1] != 0) {
+    const i32 tz[2] = {0, 0};
+    if (!memory_.write(a[1], tz, sizeof tz)) return -abi::kEFAULT;
+  }
+  return 0;
+}
+
+i64 Kernel::sysTimes(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  const u64 ticks = nanosAt(elapsedCycles()) / 10'000'000;
+  if (a[0] != 0) {
+    const abi::Tms tms{static_cast<i64>(clockNanos(t, CLOCK_PROCESS_CPUTIME_ID) / 10'000'000), 0, 0,
+                       0};
+    if (!memory_.write(a[0], &tms, sizeof tms)) return -abi::kEFAULT;
+  }
+  return static_cast<i64>(ticks);
+}
+
+i64 Kernel::sysGetrusage(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  if (static_cast<i64>(a[0]) != RUSAGE_SELF && a[0] != RUSAGE_THREAD &&
+      static_cast<i64>(a[0]) != RUSAGE_CHILDREN) {
+    return -abi::kEINVAL;
+  }
+  abi::Rusage ru{};
+  if (static_cast<i64>(a[0]) != RUSAGE_CHILDREN) {
+    const u64 nanos =
+        clockNanos(t, static_cast<i64>(a[0]) == RUSAGE_THREAD ? CLOCK_THREAD_CPUTIME_ID
+                                                              : CLOCK_PROCESS_CPUTIME_ID);
+    ru.utime = {static_cast<i64>(nanos / 1'000'000'000),
+                static_cast<i64>(nanos % 1'000'000'000 / 1000)};
+    u64 mapped = 0;
+    for (const auto& [start, vma] : space_.vmas().areas()) mapped += vma.end - vma.start;
+    ru.fields[0] = static_cast<i64>(mapped / 1024);  // maxrss in KiB
+  }
+  if (!memory_.write(a[1], &ru, sizeof ru)) return -abi::kEFAULT;
+  return 0;
+}
+
+// ---- the timer calls (a change to the timers is noted: TimerTable::noteArmed) ----
+
+i64 Kernel::sysSetitimer(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  const i64 r = armItimer(t, a);
+  timers_.noteArmed();
+  return r;
+}
+
+i64 Kernel::sysTimerSettime(Thread& t, u64 /*number*/, const SyscallArgs& a) {
+  const i64 r = armPosixTimer(t, a);
+  timers_.noteArmed();
+  return r;
+}
+
+i64 Kernel::sysTimerDelete(Thread& /*t*/, u64 /*number*/, const SyscallArgs& a) {
+  const i64 r = deletePosixTimer(a);
+  timers_.noteArmed();
+  return r;
+}
+
+i64 Kernel::sysTimerGetoverrun(Thread& /*t*/, u64 /*number*/, const SyscallArgs& a) {
+  const u64 id = static_cast<u32>(a[0]);
+  const PosixTimer* timer = timers_.find(id);
+  return timer != nullptr ? timer->overrun : -abi::kEINVAL;
 }
 
 }  // namespace hpm
