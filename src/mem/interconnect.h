@@ -5,8 +5,9 @@
 //     private caches and keeping their sharer masks, with DDR controllers (bgq, bgp, cva6);
 //   - Fireplane (fireplane.h): each CPU's private write-back external cache, kept coherent by
 //     snooping MOESI on one address bus, memory on boards (sunfire, seed 004).
-// The memory system holds its interconnect through this interface only: a virtual call per L1
-// miss, store drain and atomic, never on an L1 hit.
+// The memory system holds its interconnect through this interface only: virtual calls per L1
+// miss, per store (its issue, its drain's port and its drain) and per atomic, none on an L1 hit
+// (docs/PERFORMANCE.md "The interconnect interface": within the host's drift).
 //
 // Addresses are physical (the memory system translates them first: frames()); `line` arguments
 // are line numbers of MemParams::lineBytes() lines.
