@@ -28,8 +28,17 @@ nlohmann::json tomlToJson(const toml::node& node, const std::string& key) {
   badValue(key, "only integers, numbers, booleans and strings are accepted here");
 }
 
-void walkToml(const toml::table& table, const std::string& prefix, const Schema& schema,
-              std::string_view origin, std::initializer_list<std::string_view> ignored) {
+}  // namespace
+
+// Applies TOML tables to a schema (a friend: it records the keys it assigns).
+class Applier {
+ public:
+  static void walk(const toml::table& table, const std::string& prefix, Schema& schema,
+                   std::string_view origin, std::initializer_list<std::string_view> ignored);
+};
+
+void Applier::walk(const toml::table& table, const std::string& prefix, Schema& schema,
+                   std::string_view origin, std::initializer_list<std::string_view> ignored) {
   for (const auto& [name, node] : table) {
     const std::string key = prefix + std::string(name.str());
     if (prefix.empty()) {
@@ -38,17 +47,15 @@ void walkToml(const toml::table& table, const std::string& prefix, const Schema&
       if (skip) continue;
     }
     if (const toml::table* sub = node.as_table()) {
-      walkToml(*sub, key + ".", schema, origin, ignored);
+      walk(*sub, key + ".", schema, origin, ignored);
       continue;
     }
-    const Param* param = schema.find(key);
-    if (param == nullptr) {
-      fail(ExitCode::kConfig, "{}: unknown configuration key '{}' (see `hpmsim config --list`)",
-           origin, key);
-    }
-    param->assign(tomlToJson(node, key));
+    schema.known(key, fmt::format("{}: ", origin)).assign(tomlToJson(node, key));
+    schema.assigned_.push_back(key);
   }
 }
+
+namespace {
 
 // Parses the text of a `--set` value as the JSON value the parameter expects.
 // An integer as the user wrote it (values come from a u64 or an i64: a large unsigned value must
@@ -246,7 +253,7 @@ void Schema::applyToml(std::string_view text, std::string_view origin,
     fail(ExitCode::kConfig, "{}:{}:{}: {}", origin, e.source().begin.line, e.source().begin.column,
          e.description());
   }
-  walkToml(table, "", *this, origin, ignored);
+  Applier::walk(table, "", *this, origin, ignored);
 }
 
 void Schema::applyOverride(std::string_view assignment) {
@@ -255,11 +262,24 @@ void Schema::applyOverride(std::string_view assignment) {
     fail(ExitCode::kConfig, "--set expects KEY=VALUE, got '{}'", assignment);
   }
   const std::string_view key = assignment.substr(0, eq);
-  const Param* param = find(key);
-  if (param == nullptr) {
-    fail(ExitCode::kConfig, "unknown configuration key '{}' (see `hpmsim config --list`)", key);
+  const Param& param = known(key, "");
+  param.assign(parseOverrideValue(param, assignment.substr(eq + 1)));
+  assigned_.emplace_back(key);
+}
+
+void Schema::retire(std::string old_key, std::string message) {
+  retired_.emplace_back(std::move(old_key), std::move(message));
+}
+
+const Param& Schema::known(std::string_view key, std::string_view origin) const {
+  if (const Param* param = find(key)) return *param;
+  for (const auto& [old_key, message] : retired_) {
+    if (key == old_key || (old_key.ends_with('.') && key.starts_with(old_key))) {
+      fail(ExitCode::kConfig, "{}'{}' is no longer a configuration key: {}", origin, key, message);
+    }
   }
-  param->assign(parseOverrideValue(*param, assignment.substr(eq + 1)));
+  fail(ExitCode::kConfig, "{}unknown configuration key '{}' (see `hpmsim config --list`)", origin,
+       key);
 }
 
 nlohmann::json Schema::toJson() const {

@@ -136,13 +136,24 @@ class Schema {
                  std::initializer_list<std::string_view> ignored = {});
   // Applies one `key=value` override; the value is parsed as the parameter's type.
   void applyOverride(std::string_view assignment);
+  // Keys that are no longer keys: `old_key` (a section when it ends with '.': every key under
+  // it) is refused with `message`, which names what replaced it.
+  void retire(std::string old_key, std::string message);
+  // Every key applied so far (files and overrides), in order.
+  const std::vector<std::string>& assigned() const { return assigned_; }
 
   // The effective configuration as a nested JSON object, and as TOML text.
   nlohmann::json toJson() const;
   std::string toToml() const;
 
  private:
+  friend class Applier;
+  // The parameter of `key`, or an error naming `origin` (a retired key's message, or unknown).
+  const Param& known(std::string_view key, std::string_view origin) const;
+
   std::vector<Param> params_;
+  std::vector<std::pair<std::string, std::string>> retired_;
+  std::vector<std::string> assigned_;
 };
 
 }  // namespace hpm::config

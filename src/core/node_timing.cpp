@@ -326,7 +326,7 @@ void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming&
     c.sq_young_hi = std::max(c.sq_young_hi, addr + o.bytes);
     ++c.st.sq_combined;
     HPM_PROBE(bus, kSqCombined, core, 1);
-    mem.l2WriteCombined(core, addr, o.bytes);
+    mem.drainCombined(core, addr, o.bytes);
     if (!c.sq_lo.empty()) {
       const u32 young = (c.sq_pos + sq_entries - 1) % sq_entries;
       c.sq_lo[young] = std::min(c.sq_lo[young], addr);
@@ -337,8 +337,8 @@ void NodeTiming::Impl::storeCommit(Thread& t, Core& c, u32 core, const OpTiming&
   }
   // Entries leave in order, one per store_drain_cycles, when their L2 slice takes them (on
   // Fireplane, once their line is owned).
-  const Cycle start = mem.sliceFree(core, addr, std::max(at, c.sq_tail));
-  const Cycle done = mem.l2Write(core, addr, o.bytes, start);
+  const Cycle start = mem.drainFree(core, addr, std::max(at, c.sq_tail));
+  const Cycle done = mem.drain(core, addr, o.bytes, start);
   const CoreParams& cp = params.core;
   Cycle departure = done + cp.store_drain_cycles;
   // At most store_writes_in_flight writes outstanding: this one leaves once the write that many

@@ -340,7 +340,7 @@ void TimingParams::visit(config::Visitor& v) {
   v.section("l1p", l1p);
   v.section("l2", l2);
   v.section("ddr", ddr);
-  v.section("bus", bus);
+  v.section("fireplane", fireplane);
 }
 
 mem::MemParams TimingParams::memParams() const {
@@ -349,9 +349,10 @@ mem::MemParams TimingParams::memParams() const {
   m.l1i = l1i;
   m.l1d = l1d;
   m.l1p = l1p;
+  m.interconnect = interconnect;
   m.l2 = l2;
   m.ddr = ddr;
-  m.bus = bus;
+  m.fireplane = fireplane;
   return m;
 }
 

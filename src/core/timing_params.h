@@ -163,20 +163,23 @@ struct CoreParams {
   void validate() const;
 };
 
-// Everything the timing model needs. `cores` and `threads_per_core` come from the node section
+// Everything the timing model needs. `cores`, `threads_per_core` and `interconnect` come from the
+// node section
 // of the machine configuration (NodeParams) and are not visited here.
 struct TimingParams {
   u32 cores = 16;
   u32 threads_per_core = 4;
+  probe::Interconnect interconnect = probe::Interconnect::kCrossbar;  // (node.interconnect)
   CoreParams core;
   mem::CacheParams l1i = mem::CacheParams::bgqL1i();
   mem::CacheParams l1d = mem::CacheParams::bgqL1d();
   mem::L1pParams l1p;
   mem::L2Params l2;
   mem::DdrParams ddr;
-  mem::BusParams bus;
+  mem::FireplaneParams fireplane;
 
-  // Sections "core", "l1i", "l1d", "l1p", "l2", "ddr", "bus" at the visitor's current level.
+  // Sections "core", "l1i", "l1d", "l1p", "l2", "ddr", "fireplane" at the visitor's current
+  // level.
   void visit(config::Visitor& v);
   // Throws hpm::Error(kConfig) with a message naming the parameter.
   void validate() const;

@@ -2,7 +2,7 @@
 
 namespace hpm::mem {
 
-FrameTable::FrameTable(const BusParams& bus, u32 cores) : bus_(bus), cores_(cores) {
+FrameTable::FrameTable(const FireplaneParams& bus, u32 cores) : bus_(bus), cores_(cores) {
   placed_.assign(bus_.boards, 0);
 }
 

@@ -1,6 +1,6 @@
 // Physical frames of guest pages on a machine whose memory sits on boards (a Fireplane bus,
-// mem_params.h BusParams): the memory system translates every virtual address it is given to a
-// 42-bit physical one, placing a page's frame on a board the first time the page reaches it.
+// mem_params.h FireplaneParams): the memory system translates every virtual address it is given to
+// a 42-bit physical one, placing a page's frame on a board the first time the page reaches it.
 // Board b's frames start at b << kBoardShift and are handed out in order; frames are never
 // reused (pages a guest unmaps keep theirs). Machines on a crossbar map memory 1:1 and have no
 // frame table.
@@ -25,7 +25,7 @@ class FrameTable {
   static constexpr u32 kPageBits = 12;
   static constexpr u64 kPageMask = (u64{1} << kPageBits) - 1;
 
-  FrameTable(const BusParams& bus, u32 cores);
+  FrameTable(const FireplaneParams& bus, u32 cores);
 
   // The physical address of `va` for an access by `core`, placing its page on first reference.
   u64 physical(u64 va, u32 core) {
@@ -51,7 +51,7 @@ class FrameTable {
   };
   u64 place(u64 va, u32 core);
 
-  BusParams bus_;
+  FireplaneParams bus_;
   u32 cores_;
   std::unordered_map<u64, u64> frames_;  // virtual page -> physical page address
   std::unordered_map<u64, u64> pages_;   // physical page address -> virtual page

@@ -59,7 +59,8 @@ void CacheParams::validate(std::string_view name) const {
 
 void L1pParams::visit(config::Visitor& v) {
   v.param("entries", entries,
-          "Lines the L1P holds, each l2.line_bytes long, fully associative, LRU (bgq: 32)",
+          "Lines the L1P holds, each a line of the level below (l2.line_bytes, "
+          "fireplane.line_bytes) long, fully associative, LRU (bgq: 32)",
           config::Range{1, 1024});
   v.param("hit_latency", hit_latency,
           "Load-to-use cycles of an L1D miss served by the L1P (bgq: 24, estimate)",
@@ -161,56 +162,115 @@ std::string_view placementName(Placement p) {
   return "?";
 }
 
-void BusParams::visit(config::Visitor& v) {
-  v.param("kind", kind,
-          "The interconnect below the private caches: crossbar (a shared L2 of slices, bgq and "
-          "bgp) or fireplane (private write-back external caches snooping one address bus, "
-          "sunfire; docs/sunfire.md)",
-          {{"crossbar", probe::Interconnect::kCrossbar},
-           {"fireplane", probe::Interconnect::kFireplane}});
+void FireplaneParams::visit(config::Visitor& v) {
+  v.param("ecache_kib", ecache_kib,
+          "Each CPU's external cache (E$) in KiB: private, physically indexed, write-back "
+          "(sunfire: 8192, UltraSPARC III Cu)",
+          config::Range{1, 1 << 24});
+  v.param("ecache_ways", ecache_ways, "Associativity of the E$ (sunfire: 2)",
+          config::Range{1, 1024});
+  v.param("line_bytes", line_bytes,
+          "The E$'s line in bytes, the unit of coherence and the L1P's entry (sunfire: 64, "
+          "UltraSPARC III Cu's 512-byte lines' subblocks)",
+          config::powerOfTwo(16, 4096));
+  replacementParam(v, ecache_replacement, "Replacement policy of the E$ (sunfire: lru)");
+  v.param("ecache_hit_latency", ecache_hit_latency,
+          "Load-to-use cycles of an L1 miss that hits the E$; atomics take it too (sunfire: 15, "
+          "estimate)",
+          config::Range{1, 100000});
+  v.param("ecache_busy_cycles", ecache_busy_cycles,
+          "CPU cycles one request holds the E$'s port (sunfire: 2, estimate)",
+          config::Range{1, 10000});
   v.param("boards", boards,
-          "Fireplane: CPU/memory boards; the CPUs are spread evenly over them, each board holds "
+          "CPU/memory boards; the CPUs are spread evenly over them, each board holds "
           "ddr.controllers memory controllers (sunfire: 4)",
           config::Range{1, 8});
   v.param("address_cycles", address_cycles,
-          "Fireplane: CPU cycles one transaction holds the address bus (sunfire: 8: one address "
-          "per 150 MHz Fireplane cycle at a 1.2 GHz CPU clock)",
+          "CPU cycles one transaction holds the address bus (sunfire: 8: one address per 150 MHz "
+          "Fireplane cycle at a 1.2 GHz CPU clock)",
           config::Range{1, 10000});
   v.param("data_cycles", data_cycles,
-          "Fireplane: CPU cycles one line's transfer holds the data port of the board it goes to "
-          "(a fill) or comes from (a writeback); 0: no data-path contention (sunfire: 16, "
-          "estimate: 64 bytes at 4.8 GB/s per board at 1.2 GHz)",
+          "CPU cycles one line's transfer holds the data port of the board it goes to (a fill) or "
+          "comes from (a writeback); 0: no data-path contention (sunfire: 16, estimate: 64 bytes "
+          "at 4.8 GB/s per board at 1.2 GHz)",
           config::Range{0, 10000});
   v.param("cache_to_cache_latency", cache_to_cache_latency,
-          "Fireplane: load-to-use cycles of a line another CPU's cache supplies (sunfire: 264, "
-          "estimate: 220 ns at 1.2 GHz)",
+          "Load-to-use cycles of a line another CPU's E$ supplies (sunfire: 264, estimate: 220 ns "
+          "at 1.2 GHz)",
           config::Range{1, 1000000});
   v.param("remote_latency", remote_latency,
-          "Fireplane: cycles a reply from another board's memory adds to ddr.latency (sunfire: "
-          "48, estimate: 40 ns)",
+          "Cycles a reply from another board's memory adds to ddr.latency (sunfire: 48, "
+          "estimate: 40 ns)",
           config::Range{0, 1000000});
   v.param("placement", placement,
-          "Fireplane: the board a guest page's physical frame is placed on: first_touch (the "
-          "board of the CPU that touches it first), interleave (page number mod boards), "
-          "one_board (bus.home_board)",
+          "The board a guest page's physical frame is placed on: first_touch (the board of the "
+          "CPU that touches it first), interleave (page number mod boards), one_board "
+          "(fireplane.home_board)",
           {{std::string(placementName(Placement::kFirstTouch)), Placement::kFirstTouch},
            {std::string(placementName(Placement::kInterleave)), Placement::kInterleave},
            {std::string(placementName(Placement::kOneBoard)), Placement::kOneBoard}});
-  v.param("home_board", home_board, "Fireplane: the board of placement one_board (sunfire: 0)",
+  v.param("home_board", home_board, "The board of placement one_board (sunfire: 0)",
           config::Range{0, 7});
 }
 
-void BusParams::validate(u32 cores) const {
-  if (!snooping()) return;
-  if (boards == 0 || boards > 8) fail(ExitCode::kConfig, "bus: boards = {} must be 1 to 8", boards);
+void FireplaneParams::validate(u32 cores) const {
+  checkGeometry("fireplane: the E$", u64{ecache_kib} * 1024, ecache_ways, line_bytes, 1);
+  if (boards == 0 || boards > 8) {
+    fail(ExitCode::kConfig, "fireplane: boards = {} must be 1 to 8", boards);
+  }
   if (boards > cores) {
-    fail(ExitCode::kConfig, "bus: {} boards for {} CPUs: every board needs a CPU", boards, cores);
+    fail(ExitCode::kConfig, "fireplane: {} boards for {} CPUs: every board needs a CPU", boards,
+         cores);
   }
   if (home_board >= boards) {
-    fail(ExitCode::kConfig, "bus: home_board = {} is not one of the {} boards", home_board, boards);
+    fail(ExitCode::kConfig, "fireplane: home_board = {} is not one of the {} boards", home_board,
+         boards);
   }
-  if (address_cycles == 0) fail(ExitCode::kConfig, "bus: address_cycles must be at least 1");
-  if (cores > 0x4000) fail(ExitCode::kConfig, "bus: at most 16384 CPUs snoop one bus");
+  if (address_cycles == 0) fail(ExitCode::kConfig, "fireplane: address_cycles must be at least 1");
+  if (ecache_busy_cycles == 0) {
+    fail(ExitCode::kConfig, "fireplane: ecache_busy_cycles must be at least 1");
+  }
+  if (cores > 0x4000) fail(ExitCode::kConfig, "fireplane: at most 16384 CPUs snoop one bus");
+}
+
+std::span<const MovedKey> movedKeys() {
+  static constexpr MovedKey kMoved[] = {
+      {"bus.kind", "the interconnect is chosen by node.interconnect (crossbar or fireplane)"},
+      {"bus.",
+       "the Fireplane bus's parameters are in section [fireplane] (bus.boards is now "
+       "fireplane.boards, and so on)"},
+  };
+  return kMoved;
+}
+
+std::string keyRefusedOn(probe::Interconnect ic, std::string_view key) {
+  // The crossbar's shared L2 and the E$ that replaces it on Fireplane.
+  static constexpr std::pair<std::string_view, std::string_view> kL2ToEcache[] = {
+      {"l2.size_kib", "fireplane.ecache_kib"},
+      {"l2.ways", "fireplane.ecache_ways"},
+      {"l2.line_bytes", "fireplane.line_bytes"},
+      {"l2.replacement", "fireplane.replacement"},
+      {"l2.hit_latency", "fireplane.ecache_hit_latency"},
+      {"l2.slice_busy_cycles", "fireplane.ecache_busy_cycles"},
+  };
+  if (ic == probe::Interconnect::kFireplane && key.starts_with("l2.")) {
+    for (const auto& [old_key, new_key] : kL2ToEcache) {
+      if (key == old_key) {
+        return fmt::format("{}: on the Fireplane bus the external cache is {}", key, new_key);
+      }
+    }
+    return fmt::format(
+        "{}: the Fireplane bus has no shared L2 (its CPUs' external caches are "
+        "fireplane.ecache_*)",
+        key);
+  }
+  if (ic == probe::Interconnect::kCrossbar && key.starts_with("fireplane.")) {
+    return fmt::format(
+        "{}: applies to node.interconnect = \"fireplane\" only; this machine's "
+        "interconnect is the crossbar (its shared L2 is l2.*)",
+        key);
+  }
+  return "";
 }
 
 void MemParams::validate() const {
@@ -218,30 +278,28 @@ void MemParams::validate() const {
   l1i.validate("l1i");
   l1d.validate("l1d");
   l1p.validate();
-  bus.validate(cores);
-  if (bus.snooping()) {
-    // Each CPU's external cache is l2.size_kib; slices do not apply.
-    checkGeometry("l2", u64{l2.size_kib} * 1024, l2.ways, l2.line_bytes, 1);
+  if (snooping()) {
+    fireplane.validate(cores);
   } else {
     l2.validate();
   }
   ddr.validate();
-  if (l1d.line_bytes > l2.line_bytes || l1i.line_bytes > l2.line_bytes) {
-    fail(ExitCode::kConfig,
-         "l1i.line_bytes = {} and l1d.line_bytes = {} must not exceed l2.line_bytes = {}",
-         l1i.line_bytes, l1d.line_bytes, l2.line_bytes);
+  const std::string_view line_key = snooping() ? "fireplane.line_bytes" : "l2.line_bytes";
+  if (l1d.line_bytes > lineBytes() || l1i.line_bytes > lineBytes()) {
+    fail(ExitCode::kConfig, "l1i.line_bytes = {} and l1d.line_bytes = {} must not exceed {} = {}",
+         l1i.line_bytes, l1d.line_bytes, line_key, lineBytes());
   }
-  // (A combined entry drains as one write to one L2 line.)
-  if (l1p.combine_bytes > l2.line_bytes) {
-    fail(ExitCode::kConfig, "l1p.combine_bytes = {} must not exceed l2.line_bytes = {}",
-         l1p.combine_bytes, l2.line_bytes);
+  // (A combined entry drains as one write to one line below.)
+  if (l1p.combine_bytes > lineBytes()) {
+    fail(ExitCode::kConfig, "l1p.combine_bytes = {} must not exceed {} = {}", l1p.combine_bytes,
+         line_key, lineBytes());
   }
 }
 
 u64 MemParams::cacheStateBytes() const {
   constexpr u64 kBytesPerLine = 8 + 8 + 8 + 8 + 1;  // Cache: key, age, ready, meta, flags
   const u64 l1_lines = u64{l1i.sets()} * l1i.ways + u64{l1d.sets()} * l1d.ways + l1p.entries;
-  const u64 l2_lines = u64{l2Instances()} * l2SetsPerInstance() * l2.ways;
+  const u64 l2_lines = u64{l2Instances()} * l2SetsPerInstance() * l2Ways();
   return (u64{cores} * l1_lines + l2_lines) * kBytesPerLine;
 }
 

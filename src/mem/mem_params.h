@@ -4,6 +4,8 @@
 // the values that differ for Blue Gene/P. Each default's source is in docs/timing.md.
 #pragma once
 
+#include <span>
+#include <string>
 #include <string_view>
 
 #include "base/types.h"
@@ -39,7 +41,8 @@ struct CacheParams {
 };
 
 // The L1P: a small fully-associative buffer of L2-line-sized entries between a core's L1D and
-// the L2, filled by L1D misses and by its stream prefetcher. Its line size is l2.line_bytes.
+// the L2, filled by L1D misses and by its stream prefetcher. Its line size is the level below's
+// (MemParams::lineBytes).
 struct L1pParams {
   u32 entries = 32;
   u32 hit_latency = 24;    // load-to-use cycles of an L1D miss that hits the L1P
@@ -56,9 +59,8 @@ struct L1pParams {
   void validate() const;
 };
 
-// The shared L2: `slices` equal slices; a line's slice is an XOR-fold hash of its address. On a
-// Fireplane bus (BusParams) it is each core's private external cache instead: `size_kib` each,
-// `slices` unused.
+// The crossbar's shared L2 (section [l2]): `slices` equal slices; a line's slice is an XOR-fold
+// hash of its address. Only the crossbar has it (MemParams::interconnect).
 struct L2Params {
   u32 size_kib = 32768;
   u32 slices = 16;
@@ -97,20 +99,24 @@ struct DdrParams {
 enum class Placement : u8 {
   kFirstTouch,  // the board of the CPU whose access reaches the memory system first
   kInterleave,  // board = virtual page number mod boards
-  kOneBoard,    // every page on bus.home_board
+  kOneBoard,    // every page on fireplane.home_board
 };
 
 std::string_view placementName(Placement p);  // "first_touch", ...
 
-// The interconnect below the private caches. "crossbar" (bgq, bgp): the shared L2 of address-
-// hashed slices, inclusive, keeping sharer masks, with DDR controllers behind it. "fireplane"
-// (sunfire, seed 004): no shared cache; each core's "L2" is its private, physically indexed,
-// write-back external cache (E$, l2.size_kib each), kept coherent by snooping MOESI over one
-// address bus; memory sits on the CPU/memory boards (ddr.controllers per board), and guest pages
-// get physical frames on boards by `placement` (docs/sunfire.md).
-struct BusParams {
-  probe::Interconnect kind = probe::Interconnect::kCrossbar;
-  // Fireplane only:
+// The Fireplane bus (section [fireplane]; sunfire, seed 004): no shared cache; each CPU has a
+// private, physically indexed, write-back external cache (E$), kept coherent by snooping MOESI
+// over one address bus; memory sits on the CPU/memory boards (ddr.controllers per board), and
+// guest pages get physical frames on boards by `placement` (docs/sunfire.md).
+struct FireplaneParams {
+  // Each CPU's external cache.
+  u32 ecache_kib = 8192;
+  u32 ecache_ways = 2;
+  u32 line_bytes = 64;  // the E$ line, the coherence unit (and the L1P's entry)
+  Replacement ecache_replacement = Replacement::kLru;
+  u32 ecache_hit_latency = 15;  // load-to-use cycles of an L1 miss that hits the E$
+  u32 ecache_busy_cycles = 2;   // cycles one request holds the E$'s port
+  // The bus and the boards.
   u32 boards = 4;                    // CPU/memory boards; CPU c is on board c / (cores / boards)
   u32 address_cycles = 8;            // CPU cycles one transaction holds the address bus
   u32 data_cycles = 16;              // CPU cycles a line transfer holds its board's data port
@@ -121,10 +127,25 @@ struct BusParams {
 
   void visit(config::Visitor& v);
   void validate(u32 cores) const;
-  bool snooping() const { return kind == probe::Interconnect::kFireplane; }
-  // The board of CPU `core` (fireplane).
+  // The board of CPU `core`.
   u32 boardOf(u32 core, u32 cores) const { return core / ((cores + boards - 1) / boards); }
+  u32 ecacheSets() const {
+    return static_cast<u32>(u64{ecache_kib} * 1024 / (u64{ecache_ways} * line_bytes));
+  }
 };
+
+// The keys that moved when the interconnects got sections of their own (issue 42): each old key
+// or section ("bus." covers every key under it) and the message that names its replacement.
+// config::Schema refuses them with that message (and l2.* on a Fireplane machine:
+// refusedOnFireplane).
+struct MovedKey {
+  std::string_view old_key;
+  std::string_view message;
+};
+std::span<const MovedKey> movedKeys();
+// Why a key set on a machine whose interconnect is `ic` does not apply to it, or "" if it does:
+// the crossbar's l2.* on Fireplane (its E$ is fireplane.ecache_*), fireplane.* on the crossbar.
+std::string keyRefusedOn(probe::Interconnect ic, std::string_view key);
 
 // Physical addresses on Fireplane are 42 bits: board b's memory starts at b << kBoardShift.
 inline constexpr u32 kBoardShift = 37;
@@ -136,27 +157,31 @@ struct MemParams {
   CacheParams l1i = CacheParams::bgqL1i();
   CacheParams l1d = CacheParams::bgqL1d();
   L1pParams l1p;
+  // The interconnect below the private caches (node.interconnect): crossbar (l2: a shared L2 of
+  // slices, bgq, bgp, cva6) or fireplane (sunfire).
+  probe::Interconnect interconnect = probe::Interconnect::kCrossbar;
   L2Params l2;
   DdrParams ddr;
-  BusParams bus;
+  FireplaneParams fireplane;
 
   // Every field, and the constraints between levels (line sizes nest). Throws hpm::Error.
   void validate() const;
+  bool snooping() const { return interconnect == probe::Interconnect::kFireplane; }
+  // The line of the level below the L1s (the L2's or the E$'s): the L1P's entry, the unit of
+  // coherence.
+  u32 lineBytes() const { return snooping() ? fireplane.line_bytes : l2.line_bytes; }
   // The L2 "slices" the statistics and events are kept by (Fireplane: one external cache per
   // core) and the memory controllers (Fireplane: ddr.controllers per board).
-  u32 l2Instances() const { return bus.snooping() ? cores : l2.slices; }
-  // The sets of each of them (a slice's, or a whole external cache's).
-  u32 l2SetsPerInstance() const {
-    return bus.snooping()
-               ? static_cast<u32>(u64{l2.size_kib} * 1024 / (u64{l2.ways} * l2.line_bytes))
-               : l2.setsPerSlice();
-  }
+  u32 l2Instances() const { return snooping() ? cores : l2.slices; }
+  // The sets of each of them (a slice's, or a whole external cache's), and their ways.
+  u32 l2SetsPerInstance() const { return snooping() ? fireplane.ecacheSets() : l2.setsPerSlice(); }
+  u32 l2Ways() const { return snooping() ? fireplane.ecache_ways : l2.ways; }
   // The host memory the caches' state takes when every line of every cache is in use (each
   // line's tag, age, ready cycle, sharers and flags: Cache::kBytesPerLine). The arrays are
   // lazily backed, so a run takes only what it touches; this is the most it can take.
   u64 cacheStateBytes() const;
   u32 controllerInstances() const {
-    return bus.snooping() ? bus.boards * ddr.controllers : ddr.controllers;
+    return snooping() ? fireplane.boards * ddr.controllers : ddr.controllers;
   }
 };
 

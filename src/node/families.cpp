@@ -23,7 +23,7 @@ const std::vector<UnitFamily>& unitFamilies() {
           "transaction filters, histogramming counters and sequence FIFOs on the interconnect",
           [](const MachineConfig& m, const pmu::NodeShape& n) {
             imon::Params p = m.imon;
-            p.interconnect = m.timing.bus.kind;  // the namespace its filters cover
+            p.interconnect = m.node.interconnect;  // the namespace its filters cover
             return imon::attach(p, n);
           },
           [](const MachineConfig& m) { return m.monitor.interconnect; }),

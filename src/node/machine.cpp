@@ -60,6 +60,9 @@ std::vector<std::string> machinePresets() {
 MachineConfig loadMachine(const std::string& spec, const std::vector<std::string>& overrides) {
   MachineConfig config;
   config::Schema schema(config);
+  for (const mem::MovedKey& moved : mem::movedKeys()) {
+    schema.retire(std::string(moved.old_key), std::string(moved.message));
+  }
   if (const EmbeddedFile* preset = findPreset(spec)) {
     schema.applyToml(preset->text, spec);
   } else if (std::filesystem::is_regular_file(spec)) {
@@ -79,6 +82,16 @@ MachineConfig loadMachine(const std::string& spec, const std::vector<std::string
   // The machine declares its torus's number of dimensions; overrides change only the sizes.
   const u32 dimensions = config.network.shape.dimensions();
   for (const std::string& o : overrides) schema.applyOverride(o);
+  // The section of the interconnect the machine does not have is refused, whoever set it (the
+  // machine file, the file it inherits, or --set), every such key at once.
+  std::string refused;
+  for (const std::string& key : schema.assigned()) {
+    const std::string why = mem::keyRefusedOn(config.node.interconnect, key);
+    if (!why.empty() && refused.find(why) == std::string::npos) {
+      refused += (refused.empty() ? "" : "; ") + why;
+    }
+  }
+  if (!refused.empty()) fail(ExitCode::kConfig, "machine {}: {}", config.name, refused);
   const NetworkParams& net = config.network;
   if (net.shape.dimensions() != dimensions) {
     fail(ExitCode::kConfig,
@@ -109,10 +122,12 @@ MachineConfig loadMachine(const std::string& spec, const std::vector<std::string
   const long page_bytes = ::sysconf(_SC_PAGESIZE);
   if (pages > 0 && page_bytes > 0 && state > static_cast<u64>(pages) * page_bytes) {
     fail(ExitCode::kConfig,
-         "the caches of machine {} ({} cores: l1i {} KiB, l1d {} KiB, l2 {} KiB) need up to {} "
+         "the caches of machine {} ({} cores: l1i {} KiB, l1d {} KiB, {} KiB) need up to {} "
          "MiB of host memory for their state (33 bytes per line), more than this host's {} MiB",
          config.name, config.node.cores, config.timing.l1i.size_kib, config.timing.l1d.size_kib,
-         config.timing.l2.size_kib, state >> 20, (static_cast<u64>(pages) * page_bytes) >> 20);
+         timing.memParams().snooping() ? fmt::format("an E$ of {}", timing.fireplane.ecache_kib)
+                                       : fmt::format("l2 {}", timing.l2.size_kib),
+         state >> 20, (static_cast<u64>(pages) * page_bytes) >> 20);
   }
   return config;
 }
@@ -131,9 +146,14 @@ KernelConfig kernelConfigFor(const MachineConfig& machine) {
   k.node_name = machine.name;
   const auto kib = [](u32 n) { return u64{n} << 10; };
   const auto& t = machine.timing;
+  // The level below the L1s: the crossbar's shared L2, or each CPU's external cache.
+  const bool ecache = machine.node.interconnect == probe::Interconnect::kFireplane;
+  const mem::FireplaneParams& f = t.fireplane;
   k.caches = {{1, "Data", kib(t.l1d.size_kib), t.l1d.line_bytes, t.l1d.ways},
               {1, "Instruction", kib(t.l1i.size_kib), t.l1i.line_bytes, t.l1i.ways},
-              {2, "Unified", kib(t.l2.size_kib), t.l2.line_bytes, t.l2.ways}};
+              ecache
+                  ? CacheDescription{2, "Unified", kib(f.ecache_kib), f.line_bytes, f.ecache_ways}
+                  : CacheDescription{2, "Unified", kib(t.l2.size_kib), t.l2.line_bytes, t.l2.ways}};
   return k;
 }
 
@@ -141,6 +161,7 @@ timing::TimingParams timingParamsFor(const MachineConfig& machine) {
   timing::TimingParams t = machine.timing;
   t.cores = machine.node.cores;
   t.threads_per_core = machine.node.threads_per_core;
+  t.interconnect = machine.node.interconnect;
   return t;
 }
 

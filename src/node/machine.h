@@ -24,6 +24,9 @@ struct NodeParams {
   u32 threads_per_core = 4;   // hardware threads per core
   double clock_mhz = 1600.0;  // core clock
   u64 memory_mib = 16384;     // node memory: reported to the guest, and its limit
+  // The interconnect below the private caches (mem/interconnect.h): its section is [l2] (the
+  // crossbar's shared L2) or [fireplane].
+  probe::Interconnect interconnect = probe::Interconnect::kCrossbar;
 
   void visit(config::Visitor& v) {
     v.param("cores", cores, "Compute cores available to applications", config::Range{1, 1024});
@@ -34,6 +37,12 @@ struct NodeParams {
             "Node memory in MiB: what the guest sees (sysinfo, /proc/meminfo) and the most it can "
             "map (ENOMEM past it); at most 256 GiB, the largest guest address space",
             config::Range{64, 1 << 18});
+    v.param("interconnect", interconnect,
+            "The interconnect below the private caches: crossbar (a shared L2 of slices, section "
+            "l2; bgq, bgp, cva6) or fireplane (private write-back external caches snooping one "
+            "address bus, section fireplane; sunfire, docs/sunfire.md)",
+            {{"crossbar", probe::Interconnect::kCrossbar},
+             {"fireplane", probe::Interconnect::kFireplane}});
   }
 };
 

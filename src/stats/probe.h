@@ -1,11 +1,13 @@
 // The probe bus: every event the node's models can signal, declared once, and the channel through
 // which they reach the performance-monitoring units.
 //
-// A model counts an event where it keeps its ground-truth statistic, with HPM_PROBE(bus, event,
-// source, n) (a pulse: the event happened n times). The bus forwards it only when some counter
-// selects that (event, source) pair — the interest filter, one bit test — so monitoring costs
-// nothing for events nobody counts, and a null bus costs one compare. Level events (a signal high
-// during an interval of cycles: stalls, a full queue) are published as intervals.
+// A model counts an event where it keeps its ground-truth statistic, with count(bus, event,
+// source, statistic, n), which grows the statistic and publishes the event (a pulse: the event
+// happened n times) in one call, or HPM_PROBE(bus, event, source, n) beside its own increment. The
+// bus forwards it only when some counter selects that (event, source) pair — the interest filter,
+// one bit test — so monitoring costs nothing for events nobody counts, and a null bus costs one
+// compare. Level events (a signal high during an interval of cycles: stalls, a full queue) are
+// published as intervals.
 //
 // Time: the bus's clock `now()` is the cycle of the instruction being processed (the driver sets
 // it before each instruction), and pulses are counted at that cycle. Instructions are processed
@@ -604,6 +606,22 @@ class Bus {
   Sink* sink_ = nullptr;
   Cycle now_ = 0;
 };
+
+// Counts one event where its ground-truth statistic is kept: adds `n` to `stat` and publishes
+// (e, source, n) when some counter wants it (the model's truth table names `stat` as e's). One
+// call, so that no count site can grow the statistic without the event or the reverse.
+inline void count(Bus* bus, Event e, u32 source, u64& stat, u64 n = 1) {
+  stat += n;
+  if (bus != nullptr && bus->wants(e, source)) [[unlikely]] {
+    bus->pulse(e, source, n);
+  }
+}
+
+// The documentation of the statistic that is e's ground truth: the event's own description, so
+// that the event and its statistic are described once (stats::Visitor::counter's doc).
+constexpr std::string_view describe(Event e) {
+  return info(e).description;
+}
 
 // Registers the tallies of `table`'s rows on `bus`, for every instance of each row's scope, with
 // their versions: a kOwnCore row's is `core_version(core)` (the instance's core: itself, or a

@@ -2,6 +2,7 @@
 // "Stores", "Memory"): load-to-use at each level as pointer chases, the load-miss queue, the
 // store queue with and without combining, stores winning the crossbar, fences, atomics, the L1P
 // prefetcher, cache geometry, and coherence between cores.
+#include "mem/crossbar.h"
 #include "mem/memory_system.h"
 #include "tests/core/harness.h"
 
@@ -63,7 +64,8 @@ std::vector<u64> oneL2Set(const TimingParams& p, u32 n) {
   const u64 set_stride = u64{p.l2.line_bytes} * p.l2.slices * p.l2.setsPerSlice();
   std::vector<u64> out;
   for (u64 a = 0x10000000; out.size() < n; a += set_stride) {
-    if (m.sliceOf(a) == m.sliceOf(0x10000000)) out.push_back(a);
+    const auto& xbar = dynamic_cast<const mem::Crossbar&>(m.interconnect());
+    if (xbar.sliceOf(a) == xbar.sliceOf(0x10000000)) out.push_back(a);
   }
   return out;
 }

@@ -7,6 +7,7 @@
 
 #include "base/error.h"
 #include "mem/cache.h"
+#include "mem/crossbar.h"
 #include "mem/memory_system.h"
 #include "stats/probe.h"
 
@@ -74,6 +75,11 @@ TEST(Cache, SetShiftSkipsTheSliceBits) {
 }
 
 // ---- Memory system ----
+
+// The crossbar below m's private caches (its statistics are the crossbar's own).
+const Crossbar& xbar(const MemorySystem& m) {
+  return dynamic_cast<const Crossbar&>(m.interconnect());
+}
 
 MemParams small() {
   MemParams p;
@@ -189,16 +195,16 @@ TEST(MemorySystem, ADeviceWriteGoesToTheL2AndRemovesEveryCoresCopy) {
   const u64 a = 0x600000;
   m.load(0, a, 10, 0);
   m.load(1, a, 20, 0);
-  const u32 sid = m.sliceOf(a);
-  const SliceStats before = m.sliceStats(sid);
+  const u32 sid = xbar(m).sliceOf(a);
+  const SliceStats before = xbar(m).sliceStats(sid);
   m.deviceLines(a + 8, 16, 1000, true, true);
   EXPECT_FALSE(m.l1dPresent(0, a));
   EXPECT_FALSE(m.l1dPresent(1, a));
-  EXPECT_EQ(m.sliceStats(sid).requests, before.requests + 1);
-  EXPECT_EQ(m.sliceStats(sid).writes, before.writes + 1);
-  EXPECT_EQ(m.sliceStats(sid).bytes, before.bytes + 16);
-  EXPECT_EQ(m.sliceStats(sid).hits, before.hits + 1);
-  EXPECT_EQ(m.trafficStats(0).l2_writes, 0u);  // no core's request
+  EXPECT_EQ(xbar(m).sliceStats(sid).requests, before.requests + 1);
+  EXPECT_EQ(xbar(m).sliceStats(sid).writes, before.writes + 1);
+  EXPECT_EQ(xbar(m).sliceStats(sid).bytes, before.bytes + 16);
+  EXPECT_EQ(xbar(m).sliceStats(sid).hits, before.hits + 1);
+  EXPECT_EQ(xbar(m).trafficStats(0).l2_writes, 0u);  // no core's request
   // The receiving core reads the written line from the L2.
   EXPECT_EQ(m.load(0, a, 5000, 0).level, Level::kL2);
 }
@@ -211,7 +217,7 @@ TEST(MemorySystem, ADeviceAccessMissReadsDdrUnlessAWriteCoversTheWholeLine) {
   u64 ddr_reads = 0;
   const auto reads = [&] {
     u64 n = 0;
-    for (u32 c = 0; c < p.ddr.controllers; ++c) n += m.ddrStats(c).reads;
+    for (u32 c = 0; c < p.ddr.controllers; ++c) n += xbar(m).ddrStats(c).reads;
     return n;
   };
   m.deviceLines(a, line, 100, true, true);  // whole line: nothing to read
@@ -246,7 +252,7 @@ MemParams withWidths(u32 slice_bytes, u32 port_bytes) {
 // The first line after `a` in a's slice, after core 1 has read both into the L2.
 u64 secondLineOfTheSlice(MemorySystem& m, u64 a) {
   u64 b = a + 128;
-  while (m.sliceOf(b) != m.sliceOf(a)) b += 128;
+  while (xbar(m).sliceOf(b) != xbar(m).sliceOf(a)) b += 128;
   m.load(1, a, 0, 0);
   m.load(1, b, 0, 0);
   return b;
@@ -262,7 +268,7 @@ TEST(MemorySystem, SlicePortServesOneRequestPerBusyPeriod) {
   const LoadResult rb = m.load(0, b, 5000, 0);
   EXPECT_EQ(ra.ready, 5000u + p.l2.hit_latency);
   EXPECT_EQ(rb.ready, 5000u + p.l2.slice_busy_cycles + p.l2.hit_latency);
-  EXPECT_EQ(m.sliceStats(m.sliceOf(a)).busy_cycles, 4u * p.l2.slice_busy_cycles);
+  EXPECT_EQ(xbar(m).sliceStats(xbar(m).sliceOf(a)).busy_cycles, 4u * p.l2.slice_busy_cycles);
 }
 
 TEST(MemorySystem, AReadHoldsItsSliceForTheLineOverTheSlicesWidth) {
@@ -274,7 +280,7 @@ TEST(MemorySystem, AReadHoldsItsSliceForTheLineOverTheSlicesWidth) {
     const u64 hold = 128 / width;  // 8 or 32 cycles, above slice_busy_cycles (2)
     EXPECT_EQ(m.load(0, a, 5000, 0).ready, 5000u + p.l2.hit_latency) << width;
     EXPECT_EQ(m.load(0, b, 5000, 0).ready, 5000u + hold + p.l2.hit_latency) << width;
-    EXPECT_EQ(m.sliceStats(m.sliceOf(a)).busy_cycles, 4u * hold) << width;
+    EXPECT_EQ(xbar(m).sliceStats(xbar(m).sliceOf(a)).busy_cycles, 4u * hold) << width;
   }
 }
 
@@ -286,7 +292,7 @@ TEST(MemorySystem, ACoresReadsLeaveOneLinePerLineOverItsPortsWidth) {
     std::vector<u64> lines = {0x700000};
     for (u64 x = 0x700080; lines.size() < 3; x += 128) {
       bool fresh = true;
-      for (u64 l : lines) fresh = fresh && m.sliceOf(l) != m.sliceOf(x);
+      for (u64 l : lines) fresh = fresh && xbar(m).sliceOf(l) != xbar(m).sliceOf(x);
       if (fresh) lines.push_back(x);
     }
     for (u64 l : lines) m.load(1, l, 0, 0);
@@ -295,12 +301,12 @@ TEST(MemorySystem, ACoresReadsLeaveOneLinePerLineOverItsPortsWidth) {
     for (u64 k = 0; k < 3; ++k) {
       EXPECT_EQ(m.load(0, lines[k], 5000, 0).ready, 5000 + k * hold + p.l2.hit_latency) << width;
     }
-    EXPECT_EQ(m.trafficStats(0).port_busy_cycles, 3 * hold) << width;
-    EXPECT_EQ(m.trafficStats(0).port_wait_cycles, hold + 2 * hold) << width;
+    EXPECT_EQ(xbar(m).trafficStats(0).port_busy_cycles, 3 * hold) << width;
+    EXPECT_EQ(xbar(m).trafficStats(0).port_wait_cycles, hold + 2 * hold) << width;
     // An atomic's 8-byte result holds the port one cycle (8 / width rounded up).
-    const u64 before = m.trafficStats(1).port_busy_cycles;
+    const u64 before = xbar(m).trafficStats(1).port_busy_cycles;
     m.atomic(1, lines[0] + 8, 9000, 0);
-    EXPECT_EQ(m.trafficStats(1).port_busy_cycles - before, 1u) << width;
+    EXPECT_EQ(xbar(m).trafficStats(1).port_busy_cycles - before, 1u) << width;
   }
 }
 
@@ -312,12 +318,13 @@ TEST(MemorySystem, DdrControllerTransfersOneLineAtATime) {
   EXPECT_EQ(busy, 10u);  // ceil(128 / 13.33)
   const u64 a = 0x800000;
   u64 b = a + 128;
-  while (m.controllerOf(b) != m.controllerOf(a) || m.sliceOf(b) == m.sliceOf(a)) b += 128;
+  while (m.controllerOf(b) != m.controllerOf(a) || xbar(m).sliceOf(b) == xbar(m).sliceOf(a))
+    b += 128;
   const LoadResult ra = m.load(0, a, 100, 0);
   const LoadResult rb = m.load(0, b, 100, 0);
   EXPECT_EQ(ra.ready, 100u + p.ddr.latency);
   EXPECT_EQ(rb.ready, 100u + busy + p.ddr.latency);
-  const DdrStats& s = m.ddrStats(m.controllerOf(a));
+  const DdrStats& s = xbar(m).ddrStats(m.controllerOf(a));
   EXPECT_EQ(s.reads, 2u);
   EXPECT_EQ(s.bytes, 256u);
   EXPECT_EQ(s.busy_cycles, 2u * busy);
@@ -327,7 +334,7 @@ TEST(MemorySystem, SlicesAndControllersSpreadSequentialLines) {
   MemorySystem m(small());
   std::vector<int> slices(16), ctrl(2);
   for (u64 l = 0; l < 1024; ++l) {
-    ++slices[m.sliceOf(l * 128)];
+    ++slices[xbar(m).sliceOf(l * 128)];
     ++ctrl[m.controllerOf(l * 128)];
   }
   for (int n : slices) EXPECT_EQ(n, 64);
@@ -375,13 +382,13 @@ TEST(MemorySystem, DirtyL2EvictionIsWrittenBackToDdr) {
   p.l2.slices = 1;
   p.l1p.prefetch = false;
   MemorySystem m(p);
-  const u64 stride = 4 * 128;    // same set
-  m.l2Write(0, 0xC00000, 8, 0);  // allocates the line dirty
+  const u64 stride = 4 * 128;  // same set
+  m.drain(0, 0xC00000, 8, 0);  // allocates the line dirty
   m.load(0, 0xC00000 + stride, 100, 0);
   m.load(0, 0xC00000 + 2 * stride, 1000, 0);  // evicts the dirty line
-  EXPECT_EQ(m.sliceStats(0).writebacks, 1u);
-  EXPECT_EQ(m.sliceStats(0).evictions, 1u);
-  EXPECT_EQ(m.ddrStats(m.controllerOf(0xC00000)).writes, 1u);
+  EXPECT_EQ(xbar(m).sliceStats(0).writebacks, 1u);
+  EXPECT_EQ(xbar(m).sliceStats(0).evictions, 1u);
+  EXPECT_EQ(xbar(m).ddrStats(m.controllerOf(0xC00000)).writes, 1u);
 }
 
 TEST(MemorySystem, L2EvictionRemovesPrivateCopies) {
@@ -396,7 +403,7 @@ TEST(MemorySystem, L2EvictionRemovesPrivateCopies) {
   m.load(0, 0xD00000 + stride, 1000, 0);
   m.load(0, 0xD00000 + 2 * stride, 2000, 0);
   EXPECT_FALSE(m.l1dPresent(1, 0xD00000));  // inclusion
-  EXPECT_EQ(m.sliceStats(0).back_invalidations, 1u);
+  EXPECT_EQ(xbar(m).sliceStats(0).back_invalidations, 1u);
 }
 
 TEST(MemorySystem, FetchHitCostsL1iHitLatencyAndMissGoesToL2) {
@@ -416,7 +423,7 @@ TEST(MemorySystem, WarmUpChangesStateButTakesNoTime) {
   m.warmLoad(0, 0xE00000, 10);
   EXPECT_TRUE(m.l1dPresent(0, 0xE00000));
   EXPECT_EQ(m.load(0, 0xE00000, 20, 0).ready, 20u + p.l1d.hit_latency);
-  EXPECT_EQ(m.ddrStats(m.controllerOf(0xE00000)).busy_cycles, 0u);
+  EXPECT_EQ(xbar(m).ddrStats(m.controllerOf(0xE00000)).busy_cycles, 0u);
 }
 
 TEST(MemParams, InconsistentGeometryIsRefusedWithTheParameterName) {
@@ -478,8 +485,8 @@ TEST(MemorySystem, ASlicesTallyVersionChangesWheneverOneOfItsStatisticsDoes) {
     switch ((next() >> 59) % 7) {
       case 0: m.load(core, addr, now, 0); break;
       case 1: m.storeIssue(core, addr, now); break;
-      case 2: m.l2Write(core, addr, 8, m.sliceFree(core, addr, now)); break;
-      case 3: m.l2WriteCombined(core, addr, 8); break;
+      case 2: m.drain(core, addr, 8, m.drainFree(core, addr, now)); break;
+      case 3: m.drainCombined(core, addr, 8); break;
       case 4: m.atomic(core, addr, now, 0); break;
       case 5: m.fetch(core, addr & ~u64{15}, now); break;
       default: m.warmLoad(core, addr, now); break;

@@ -45,14 +45,14 @@ struct MonitoredRun {
 // Small machines whose runs have every kind of traffic the filters below look for: writebacks
 // from small caches, cache-to-cache transfers between four CPUs.
 const std::vector<std::string> kBgq = {"node.cores=2"};
-const std::vector<std::string> kSunfire = {"node.cores=4", "l2.size_kib=64"};
+const std::vector<std::string> kSunfire = {"node.cores=4", "fireplane.ecache_kib=64"};
 
 // Runs node_mix on `machine` with `filters` (one per counter: monitor c / 2, counter c % 2), both
 // monitors running and both FIFOs enabled, recording every transaction.
 MonitoredRun runWith(const std::string& name, const std::vector<std::string>& overrides,
                      const std::vector<imon::Filter>& filters) {
   MachineConfig machine = loadMachine(name, overrides);
-  const probe::TransactionNamespace ns = probe::transactionNamespace(machine.timing.bus.kind);
+  const probe::TransactionNamespace ns = probe::transactionNamespace(machine.node.interconnect);
   RunOptions options;
   options.root = std::filesystem::temp_directory_path().string();
   Simulation sim(machine, options);

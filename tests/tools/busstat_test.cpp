@@ -491,7 +491,7 @@ TEST(Locality, RefusesAMachineWithoutBoardsNamingWhy) {
   TempDir dir("hpm-locality");
   const RunResult r = hpmsim({"locality", "--machine", "bgq", "--", kNodeMix, "1"}, dir.path());
   EXPECT_EQ(r.status(), kUsage);
-  EXPECT_NE(r.err.find("bus.kind = crossbar"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("node.interconnect = crossbar"), std::string::npos) << r.err;
 }
 
 // sunfire has no counter unit, only the interconnect monitor: events lists its presets, stat
@@ -526,8 +526,8 @@ TEST(Conflicts, OnSunfireItFindsThePhysicalContendersAndMapsThemBackToTheirVirtu
   TempDir dir("hpm-conflicts");
   fs::copy_file(kWritebacks, dir.path() / "writebacks");
   const RunResult r = hpmsim({"conflicts", "--machine", "sunfire", "--set", "node.cores=4", "--set",
-                              "l2.size_kib=64", "--json", "--top", "8", "--env-clear", "--",
-                              "./writebacks", "conflict", "24", "2097152", "50"},
+                              "fireplane.ecache_kib=64", "--json", "--top", "8", "--env-clear",
+                              "--", "./writebacks", "conflict", "24", "2097152", "50"},
                              dir.path());
   ASSERT_EQ(r.status(), 0) << r.err;
   const json out = json::parse(r.err);

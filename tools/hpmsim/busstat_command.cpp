@@ -90,7 +90,7 @@ int run(const BusstatOptions& opt) {
     return f;
   };
   // The machine's namespace: type i of the rotation is global type ns.first + i.
-  const probe::TransactionNamespace ns = probe::transactionNamespace(machine.timing.bus.kind);
+  const probe::TransactionNamespace ns = probe::transactionNamespace(machine.node.interconnect);
   const u32 types = ns.size;
   // Round r: counter c watches type (r x counters + c) mod types.
   u64 round = 0;
@@ -105,7 +105,7 @@ int run(const BusstatOptions& opt) {
   } else {
     used = static_cast<u32>(names.size());
     for (u32 c = 0; c < used; ++c) {
-      const imon::Preset& p = presetNamed(names[c], machine.timing.bus.kind);
+      const imon::Preset& p = presetNamed(names[c], machine.node.interconnect);
       unit.program(c, filterOf(p.types, p.snoops), 0);
     }
   }
@@ -283,7 +283,7 @@ int run(const BusstatOptions& opt) {
       out["counts"][names[c]] = totals[c];
       // The simulator's count of what the counter's filter matches, over the same run (as
       // --distribution's `exact`): a sampled counter differs from it only if it lost counts.
-      const imon::Preset& p = presetNamed(names[c], machine.timing.bus.kind);
+      const imon::Preset& p = presetNamed(names[c], machine.node.interconnect);
       out["exact"][names[c]] = truth.count(p.types, p.snoops);
     }
     text += "\n";

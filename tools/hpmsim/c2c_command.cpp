@@ -149,7 +149,7 @@ int runFireplane(const C2cOptions& opt, const MachineConfig& machine, Simulation
 
   const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
   const u32 per_board =
-      (machine.node.cores + machine.timing.bus.boards - 1) / machine.timing.bus.boards;
+      (machine.node.cores + machine.timing.fireplane.boards - 1) / machine.timing.fireplane.boards;
   std::string text = fmt::format(
       "\n Who supplied the lines requested by '{}' (machine {}; counted exactly)\n\n"
       "{:>20}      line requests (RTS, RTSA, RTO)\n{:>20}      supplied by memory ({:.1f} %)\n"
@@ -218,7 +218,8 @@ int run(const C2cOptions& opt) {
   Simulation sim(machine, ro);
   ImonHost unit(sim, "c2c");
   if (unit.counters() < 4) fail(ExitCode::kUsage, "c2c: needs two monitors (imon.monitors >= 2)");
-  if (machine.timing.bus.snooping()) return runFireplane(opt, machine, sim, unit);
+  if (machine.node.interconnect == probe::Interconnect::kFireplane)
+    return runFireplane(opt, machine, sim, unit);
 
   // Monitor 0: counter 0 the reads the L2 supplied, counter 1 (the FIFO's) every read, write,
   // atomic and invalidation. Monitor 1: the reads memory supplied, and every read.

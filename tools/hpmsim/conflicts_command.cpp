@@ -69,7 +69,7 @@ int run(const ConflictsOptions& opt) {
 
   // Counter 0 counts every writeback (the exact total), counter 1 the same and feeds FIFO 0: on
   // the crossbar an L2 slice's writeback to DDR, on Fireplane an external cache's WriteBack.
-  const bool fireplane = machine.timing.bus.snooping();
+  const bool fireplane = machine.node.interconnect == probe::Interconnect::kFireplane;
   imon::Filter writebacks;
   writebacks.types = u64{1} << static_cast<u32>(fireplane ? probe::TransactionType::kWriteBack
                                                           : probe::TransactionType::kMemWrite);
@@ -102,13 +102,14 @@ int run(const ConflictsOptions& opt) {
   const Termination& term = sim.kernel().termination();
 
   const mem::L2Params& l2 = machine.timing.l2;
+  const mem::FireplaneParams& ecache = machine.timing.fireplane;
   // Fireplane: a block is a set of the CPUs' (equal) external caches.
   const u32 sets = timingParamsFor(machine).memParams().l2SetsPerInstance();
   const std::string cache =
       fireplane ? fmt::format(
                       "each CPU's external cache, {} sets of {} ways, {}-byte lines; "
                       "physical addresses are frames on the boards",
-                      sets, l2.ways, l2.line_bytes)
+                      sets, ecache.ecache_ways, ecache.line_bytes)
                 : fmt::format(
                       "the L2 as the external cache, {} slices x {} sets of {} ways, "
                       "{}-byte lines; physical addresses are virtual ones on this node",

@@ -26,7 +26,7 @@ ImonHost::ImonHost(Simulation& sim, std::string_view tool) : monitor_(sim.monito
          sim.machine().name);
   }
   counters_ = sim.machine().imon.monitors * imon::kCountersPerMonitor;
-  ns_ = probe::transactionNamespace(sim.machine().timing.bus.kind);
+  ns_ = probe::transactionNamespace(sim.machine().node.interconnect);
 }
 
 void ImonHost::program(u32 counter, const imon::Filter& f, Cycle at) {

@@ -75,10 +75,11 @@ int run(const LocalityOptions& opt) {
   checkFifoSampling(opt.sampling, "locality");
   if (opt.rotation == 0) fail(ExitCode::kUsage, "locality: --rotate must be at least 1 cycle");
   MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
-  const mem::BusParams& bus = machine.timing.bus;
-  if (!bus.snooping()) {
+  const mem::FireplaneParams& bus = machine.timing.fireplane;
+  if (machine.node.interconnect != probe::Interconnect::kFireplane) {
     fail(ExitCode::kUsage,
-         "locality: machine {} has no boards (bus.kind = crossbar): its memory is one node's; "
+         "locality: machine {} has no boards (node.interconnect = crossbar): its memory is one "
+         "node's; "
          "try --machine sunfire",
          machine.name);
   }

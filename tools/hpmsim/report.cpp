@@ -364,7 +364,9 @@ void Report::addRun(const json& stats, const std::string& name) {
   }
   run["stall_causes"] = causes;
   run["l2"] = json::array();
-  const std::vector<Field> slices = timing["l2_slices"].elements();
+  // The caches below the L1s: the crossbar's L2 slices, or each CPU's external cache (Fireplane).
+  const Field below = timing["l2_slices"].missing() ? timing["ecaches"] : timing["l2_slices"];
+  const std::vector<Field> slices = below.elements();
   for (std::size_t i = 0; i < slices.size(); ++i) {
     const Field& l = slices[i];
     run["l2"].push_back({{"slice", i},

@@ -18,8 +18,8 @@ struct Params {
   u32 counter_bits = 32;
   // Entries of a transaction sequence FIFO (the seed's 8).
   u32 fifo_entries = 8;
-  // The interconnect it watches, whose namespace its type masks cover: the machine's (bus.kind),
-  // set when the unit is attached, not a key of the [imon] section.
+  // The interconnect it watches, whose namespace its type masks cover: the machine's
+  // (node.interconnect), set when the unit is attached, not a key of the [imon] section.
   probe::Interconnect interconnect = probe::Interconnect::kCrossbar;
 
   void visit(config::Visitor& v) {
