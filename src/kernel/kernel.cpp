@@ -40,6 +40,9 @@ void KernelStats::visit(stats::Visitor& v) const {
   for (std::size_t i = 0; i < syscalls.size(); ++i) {
     if (syscalls[i] != 0) v.counter(abi::syscallName(i), syscalls[i], "");
   }
+  if (syscalls_beyond != 0) {
+    v.counter("numbered_512_or_more", syscalls_beyond, "Calls of numbers beyond the table");
+  }
   v.endGroup();
   v.counter("unknown_syscalls", unknown_syscalls, "System calls answered with ENOSYS");
   v.counter("threads_created", threads_created, "Threads created (clone)");
@@ -106,17 +109,20 @@ void Kernel::visitStats(stats::Visitor& v) const {
         [](const Kernel& k, u32, probe::TruthTerms& t) { t.push_back({&k.stats_.stat}); }, \
         probe::Changes::kAnytime, probe::Tally::kNone                                      \
   }
-#define HPM_TRUTH_CALLS(event, category)                                     \
-  probe::TruthRow<Kernel> {                                                  \
-    probe::Event::event,                                                     \
-        [](const Kernel& k, u32, probe::TruthTerms& t) {                     \
-          for (u64 n = 0; n < k.stats_.syscalls.size(); ++n) {               \
-            if (abi::syscallCategory(n) == abi::SyscallCategory::category) { \
-              t.push_back({&k.stats_.syscalls[n]});                          \
-            }                                                                \
-          }                                                                  \
-        },                                                                   \
-        probe::Changes::kAnytime, probe::Tally::kNone                        \
+#define HPM_TRUTH_CALLS(event, category)                                        \
+  probe::TruthRow<Kernel> {                                                     \
+    probe::Event::event,                                                        \
+        [](const Kernel& k, u32, probe::TruthTerms& t) {                        \
+          for (u64 n = 0; n < k.stats_.syscalls.size(); ++n) {                  \
+            if (abi::syscallCategory(n) == abi::SyscallCategory::category) {    \
+              t.push_back({&k.stats_.syscalls[n]});                             \
+            }                                                                   \
+          }                                                                     \
+          if (abi::SyscallCategory::category == abi::SyscallCategory::kOther) { \
+            t.push_back({&k.stats_.syscalls_beyond});                           \
+          }                                                                     \
+        },                                                                      \
+        probe::Changes::kAnytime, probe::Tally::kNone                           \
   }
 
 std::span<const probe::TruthRow<Kernel>> Kernel::truthTable() {
@@ -126,6 +132,7 @@ std::span<const probe::TruthRow<Kernel>> Kernel::truthTable() {
       {probe::Event::kSyscalls,
        [](const Kernel& k, u32, probe::TruthTerms& t) {
          for (const u64& n : k.stats_.syscalls) t.push_back({&n});
+         t.push_back({&k.stats_.syscalls_beyond});
        },
        probe::Changes::kAnytime, probe::Tally::kNone},
       HPM_TRUTH(kSyscallsUnknown, unknown_syscalls),
@@ -444,7 +451,11 @@ void Kernel::handleStop(Thread& t, const Stop& stop) {
     case StopReason::kEcall: {
       const u64 number = s.x[17];
       const SyscallArgs args = {s.x[10], s.x[11], s.x[12], s.x[13], s.x[14], s.x[15]};
-      if (number < stats_.syscalls.size()) ++stats_.syscalls[number];
+      if (number < stats_.syscalls.size()) {
+        ++stats_.syscalls[number];
+      } else {
+        ++stats_.syscalls_beyond;
+      }
       t.syscall_number = number;
       t.syscall_args = args;
       if (bus_ != nullptr) [[unlikely]] {

@@ -131,7 +131,8 @@ struct KernelConfig {
 };
 
 struct KernelStats {
-  std::array<u64, 512> syscalls{};  // calls by number (numbers >= 512 are counted as unknown)
+  std::array<u64, 512> syscalls{};  // calls by number below 512
+  u64 syscalls_beyond = 0;          // calls numbered 512 or more (no row: unknown, kOther)
   u64 unknown_syscalls = 0;
   std::map<u64, u64> unknown_by_number;
   u64 threads_created = 0;

@@ -12,8 +12,7 @@
 //   handler   the Kernel member that emulates it, i64 (Thread&, u64 number, const SyscallArgs&);
 //             sysUnsupported answers a known call we do not emulate as an unknown one (ENOSYS,
 //             counted in unknown_syscalls)
-// Rows are in number order. rt_sigqueueinfo and rt_tgsigqueueinfo are counted as kOther, as
-// they always were (the CNK unit's published counts depend on it).
+// Rows are in number order.
 //
 // Adding a call: one row here, and its handler (declared in kernel.h, defined beside its kind).
 #pragma once
@@ -91,7 +90,7 @@
   X(kRtSigprocmask, 135, rt_sigprocmask, kSignal, sysSigprocmask)        \
   X(kRtSigpending, 136, rt_sigpending, kSignal, sysSigpending)           \
   X(kRtSigtimedwait, 137, rt_sigtimedwait, kSignal, sysSigtimedwait)     \
-  X(kRtSigqueueinfo, 138, rt_sigqueueinfo, kOther, sysKill)              \
+  X(kRtSigqueueinfo, 138, rt_sigqueueinfo, kSignal, sysKill)             \
   X(kRtSigreturn, 139, rt_sigreturn, kSignal, sysSigreturn)              \
   X(kTimes, 153, times, kTime, sysTimes)                                 \
   X(kSetpgid, 154, setpgid, kOther, sysUnsupported)                      \
@@ -123,7 +122,7 @@
   X(kMprotect, 226, mprotect, kMemory, sysMprotect)                      \
   X(kMsync, 227, msync, kMemory, sysMsync)                               \
   X(kMadvise, 233, madvise, kMemory, sysMadvise)                         \
-  X(kRtTgsigqueueinfo, 240, rt_tgsigqueueinfo, kOther, sysKill)          \
+  X(kRtTgsigqueueinfo, 240, rt_tgsigqueueinfo, kSignal, sysKill)         \
   X(kRiscvHwprobe, 258, riscv_hwprobe, kOther, sysUnsupported)           \
   X(kRiscvFlushIcache, 259, riscv_flush_icache, kMemory, sysFlushIcache) \
   X(kWait4, 260, wait4, kOther, sysUnsupported)                          \
