@@ -282,6 +282,10 @@ const Param& Schema::known(std::string_view key, std::string_view origin) const 
        key);
 }
 
+void Schema::omit(const std::function<bool(std::string_view key)>& inapplicable) {
+  std::erase_if(params_, [&](const Param& p) { return inapplicable(p.key); });
+}
+
 nlohmann::json Schema::toJson() const {
   nlohmann::json root = nlohmann::json::object();
   for (const Param& p : params_) {

@@ -142,6 +142,11 @@ class Schema {
   // Every key applied so far (files and overrides), in order.
   const std::vector<std::string>& assigned() const { return assigned_; }
 
+  // Leaves out of params(), toJson() and toToml() the keys `inapplicable` answers true for (the
+  // section of a model the machine does not have): the effective configuration shows what
+  // applies. Applying them (applyToml, applyOverride) is the caller's to refuse.
+  void omit(const std::function<bool(std::string_view key)>& inapplicable);
+
   // The effective configuration as a nested JSON object, and as TOML text.
   nlohmann::json toJson() const;
   std::string toToml() const;

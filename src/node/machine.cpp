@@ -132,8 +132,18 @@ MachineConfig loadMachine(const std::string& spec, const std::vector<std::string
   return config;
 }
 
+bool keyApplies(const MachineConfig& config, std::string_view key) {
+  return mem::keyRefusedOn(config.node.interconnect, key).empty();
+}
+
+config::Schema effectiveSchema(MachineConfig& config) {
+  config::Schema schema(config);
+  schema.omit([&config](std::string_view key) { return !keyApplies(config, key); });
+  return schema;
+}
+
 nlohmann::json machineJson(MachineConfig& config) {
-  return config::Schema(config).toJson();
+  return effectiveSchema(config).toJson();
 }
 
 KernelConfig kernelConfigFor(const MachineConfig& machine) {

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/types.h"
@@ -88,7 +89,12 @@ std::vector<std::string> machinePresets();
 // Throws Error (ExitCode::kConfig) naming the problem.
 MachineConfig loadMachine(const std::string& spec, const std::vector<std::string>& overrides);
 
-// The effective configuration, as written beside results.
+// Whether `key` applies to the machine: false for the section of the interconnect it does not
+// have (mem::keyRefusedOn: l2.* on the Fireplane bus, fireplane.* on the crossbar).
+bool keyApplies(const MachineConfig& config, std::string_view key);
+// The machine's parameters that apply to it (keyApplies), over `config`.
+config::Schema effectiveSchema(MachineConfig& config);
+// The effective configuration, as written beside results: the keys that apply.
 nlohmann::json machineJson(MachineConfig& config);
 
 // The kernel's view of the machine.

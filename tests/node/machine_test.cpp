@@ -69,5 +69,19 @@ TEST(Machine, TheFireplaneSectionIsRefusedOnTheCrossbarAndTheChoiceTakesBothWays
             std::string::npos);
 }
 
+TEST(Machine, TheEffectiveConfigurationHoldsOnlyTheSectionOfTheMachinesInterconnect) {
+  MachineConfig sunfire = loadMachine("sunfire", {});
+  const nlohmann::json on_fireplane = machineJson(sunfire);
+  EXPECT_FALSE(on_fireplane.contains("l2"));
+  EXPECT_EQ(on_fireplane["fireplane"]["ecache_kib"], sunfire.timing.fireplane.ecache_kib);
+  MachineConfig bgq = loadMachine("bgq", {});
+  const nlohmann::json on_crossbar = machineJson(bgq);
+  EXPECT_FALSE(on_crossbar.contains("fireplane"));
+  EXPECT_EQ(on_crossbar["l2"]["size_kib"], bgq.timing.l2.size_kib);
+  // (The rest is whole: every other section of both.)
+  EXPECT_TRUE(on_fireplane.contains("l1d") && on_fireplane.contains("ddr"));
+  EXPECT_TRUE(on_crossbar.contains("l1d") && on_crossbar.contains("ddr"));
+}
+
 }  // namespace
 }  // namespace hpm

@@ -28,7 +28,7 @@ struct ConfigOptions {
 
 int run(const ConfigOptions& opt) {
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
-  config::Schema schema(machine);
+  const config::Schema schema = effectiveSchema(machine);
   if (opt.json) {
     fmt::print("{}\n", jsonText(schema.toJson(), 2));
   } else if (opt.markdown) {
@@ -40,7 +40,9 @@ int run(const ConfigOptions& opt) {
       MachineConfig m = loadMachine(preset, {});
       const config::Schema preset_schema(m);
       std::map<std::string, std::string> column;
-      for (const config::Param& p : preset_schema.params()) column[p.key] = jsonText(p.read());
+      for (const config::Param& p : preset_schema.params()) {
+        column[p.key] = keyApplies(m, p.key) ? jsonText(p.read()) : "";
+      }
       values.push_back(std::move(column));
     }
     const bool custom = !opt.overrides.empty() ||
@@ -48,7 +50,10 @@ int run(const ConfigOptions& opt) {
     if (custom) {
       titles.push_back(machine.name + " (this machine)");
       std::map<std::string, std::string> column;
-      for (const config::Param& p : schema.params()) column[p.key] = jsonText(p.read());
+      const config::Schema full(machine);
+      for (const config::Param& p : full.params()) {
+        column[p.key] = keyApplies(machine, p.key) ? jsonText(p.read()) : "";
+      }
       values.push_back(std::move(column));
     }
     std::string header = "| key | type |", rule = "|---|---|";
@@ -63,9 +68,14 @@ int run(const ConfigOptions& opt) {
       for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
       return out;
     };
-    for (const config::Param& p : schema.params()) {
+    // (Every key, and for a machine whose interconnect has no such section, a dash.)
+    const config::Schema every(machine);
+    for (const config::Param& p : every.params()) {
       std::string row = fmt::format("| `{}` | {} |", p.key, cell(p.type));
-      for (const auto& column : values) row += fmt::format(" `{}` |", cell(column.at(p.key)));
+      for (const auto& column : values) {
+        const std::string& v = column.at(p.key);
+        row += v.empty() ? std::string(" — |") : fmt::format(" `{}` |", cell(v));
+      }
       fmt::print("{} {} |\n", row, cell(p.doc));
     }
   } else if (opt.list) {
