@@ -9,12 +9,17 @@
 #     packages the build packages install are given by their directories, so find_package
 #     finds those and no other (GoogleTest and Google Benchmark are test-only).
 # It then checks that the demo ran to the end and printed its output and its counters.
-# Usage: scripts/check-demo-deps.sh [BUILD_DIR]   (default build-demo-check; reused if present)
+# Usage: scripts/check-demo-deps.sh [BUILD_DIR]   (default build-demo-check; reused if present;
+# the hiding folder is BUILD_DIR-deps, made and removed by each run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 build=${1:-build-demo-check}
-fake=$(mktemp -d)
+# (A fixed folder beside the build, not a temporary one: CMake keeps the paths of the programs it
+# found, such as the links to ninja and c++, and a reused build needs them where they were.)
+fake=$(realpath -m "$build")-deps
+rm -rf "$fake"
+mkdir -p "$fake"
 trap 'rm -rf "$fake"' EXIT
 
 mapfile -t build_pkgs < <(scripts/deps.sh list build)
