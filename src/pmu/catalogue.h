@@ -23,6 +23,9 @@ namespace hpm::pmu {
 struct NativeEvent {
   std::string name;         // "PU0_DCACHE_MISS", "PEVT_INST_ALL@t0", ...
   std::string description;  // what it counts, where
+  // Why it never counts on this node (the model has no signal for it, or the input is
+  // reserved); empty when it counts. The description says the same in its own words.
+  std::string never;
   probe::Kind kind = probe::Kind::kPulse;
   // What one count covers: a hardware thread, a core (also a sum over a core's threads), an L2
   // slice, a memory controller, the node or its kernel.

@@ -26,7 +26,103 @@ struct EventsOptions {
   bool json = false;
   bool markdown = false;
   bool generic = false;  // perf's and the generic names, with their native definitions
+  bool summary = false;  // per unit, how many events count and why the others never do
 };
+
+// How many of a machine's events count, per unit kind, and why the others never do: the
+// catalogue's own reasons (NativeEvent::never), most frequent first. Per-thread variants
+// ("PEVT_...@t1") are not events of their own and are left out, as in the tables.
+struct Summary {
+  struct Unit {
+    std::string name;
+    u32 events = 0, counting = 0, never = 0, reserved = 0;
+  };
+  struct Reason {
+    std::string text;
+    u32 events = 0;
+  };
+  std::vector<Unit> units;
+  std::vector<Reason> reasons;
+  u32 events = 0, counting = 0, never = 0, reserved = 0;
+};
+
+constexpr std::string_view kReserved = "reserved";
+
+Summary summarize(const std::vector<const NativeEvent*>& events) {
+  Summary s;
+  for (const NativeEvent* e : events) {
+    if (e->thread > 0) continue;
+    auto unit = std::find_if(s.units.begin(), s.units.end(),
+                             [&](const Summary::Unit& u) { return u.name == e->unit->name; });
+    if (unit == s.units.end()) unit = s.units.insert(s.units.end(), {std::string(e->unit->name)});
+    ++unit->events;
+    ++s.events;
+    if (e->never.empty()) {
+      ++unit->counting;
+      ++s.counting;
+    } else if (e->never == kReserved) {
+      ++unit->reserved;
+      ++s.reserved;
+    } else {
+      ++unit->never;
+      ++s.never;
+      auto r = std::find_if(s.reasons.begin(), s.reasons.end(),
+                            [&](const Summary::Reason& x) { return x.text == e->never; });
+      if (r == s.reasons.end()) r = s.reasons.insert(s.reasons.end(), {e->never});
+      ++r->events;
+    }
+  }
+  std::stable_sort(s.reasons.begin(), s.reasons.end(),
+                   [](const auto& a, const auto& b) { return a.events > b.events; });
+  return s;
+}
+
+nlohmann::json summaryJson(const Summary& s) {
+  nlohmann::json units = nlohmann::json::array(), reasons = nlohmann::json::array();
+  for (const Summary::Unit& u : s.units) {
+    units.push_back({{"unit", u.name},
+                     {"events", u.events},
+                     {"counting", u.counting},
+                     {"never", u.never},
+                     {"reserved", u.reserved}});
+  }
+  for (const Summary::Reason& r : s.reasons) {
+    reasons.push_back({{"reason", r.text}, {"events", r.events}});
+  }
+  return {{"events", s.events},     {"counting", s.counting}, {"never", s.never},
+          {"reserved", s.reserved}, {"units", units},         {"reasons", reasons}};
+}
+
+// The summary as text (markdown: tables for docs/events.md).
+std::string summaryText(const Summary& s, bool markdown) {
+  std::string out;
+  if (markdown) {
+    out += "| unit | events | count | never count | reserved inputs |\n|---|---|---|---|---|\n";
+    for (const Summary::Unit& u : s.units) {
+      out += fmt::format("| {} | {} | {} | {} | {} |\n", u.name, u.events, u.counting, u.never,
+                         u.reserved);
+    }
+    out +=
+        fmt::format("| all | {} | {} | {} | {} |\n\n", s.events, s.counting, s.never, s.reserved);
+    if (s.reasons.empty()) return out;
+    out += "| events | why they never count here |\n|---|---|\n";
+    for (const Summary::Reason& r : s.reasons)
+      out += fmt::format("| {} | {} |\n", r.events, r.text);
+    return out + "\n";
+  }
+  out += fmt::format("{:<8} {:>7} {:>7} {:>12} {:>9}\n", "unit", "events", "count", "never count",
+                     "reserved");
+  for (const Summary::Unit& u : s.units) {
+    out += fmt::format("{:<8} {:>7} {:>7} {:>12} {:>9}\n", u.name, u.events, u.counting, u.never,
+                       u.reserved);
+  }
+  out += fmt::format("{:<8} {:>7} {:>7} {:>12} {:>9}\n", "all", s.events, s.counting, s.never,
+                     s.reserved);
+  if (s.reasons.empty()) return out;
+  out += "\nWhy events never count here (events: reason)\n";
+  for (const Summary::Reason& r : s.reasons) out += fmt::format("{:>6}  {}\n", r.events, r.text);
+  return out;
+}
 
 // --generic: each name stat accepts besides the native ones (perf's names, then the catalogue's
 // generic events), with the native events its count adds up on this machine.
@@ -96,7 +192,20 @@ int run(const EventsOptions& opt) {
   Simulation sim(machine, ro);
   const Monitor* monitor = sim.monitor();
   if (monitor == nullptr) {
-    fmt::print("machine {} has no counter unit (monitor.unit = none)\n", machine.name);
+    // (--json: the same objects, empty, so that a script need not tell the cases apart.)
+    if (opt.json && opt.summary) {
+      nlohmann::json out = summaryJson(Summary{});
+      out["machine"] = machine.name;
+      out["unit"] = "none";
+      fmt::print("{}\n", jsonText(out, 2));
+    } else if (opt.json) {
+      fmt::print("{}\n", jsonText(nlohmann::json{{"machine", machine.name},
+                                                 {"unit", "none"},
+                                                 {"events", nlohmann::json::array()}},
+                                  2));
+    } else {
+      fmt::print("machine {} has no counter unit (monitor.unit = none)\n", machine.name);
+    }
     return 0;
   }
   if (opt.generic) return listGeneric(opt, machine, *monitor);
@@ -123,6 +232,19 @@ int run(const EventsOptions& opt) {
   // Units whose every input has its own counter (UPC-P) list the counter and select.
   const bool fixed = std::all_of(monitor->catalogue().begin(), monitor->catalogue().end(),
                                  [](const NativeEvent& e) { return e.counter >= 0; });
+  if (opt.summary) {
+    const Summary summary = summarize(events);
+    if (opt.json) {
+      nlohmann::json out = summaryJson(summary);
+      out["machine"] = machine.name;
+      out["unit"] = family_name;
+      fmt::print("{}\n", jsonText(out, 2));
+    } else {
+      fmt::print("Events of machine {} ({}): how many count, per unit\n{}", machine.name,
+                 family_title, summaryText(summary, false));
+    }
+    return 0;
+  }
   if (opt.json) {
     nlohmann::json out;
     out["machine"] = machine.name;
@@ -150,6 +272,7 @@ int run(const EventsOptions& opt) {
       j["wired"] = std::any_of(e->instances.begin(), e->instances.end(),
                                [](const NativeEvent::Instance& i) { return !i.feeds.empty(); });
       j["description"] = e->description;
+      if (!e->never.empty()) j["never"] = e->never;
       list.push_back(j);
     }
     out["events"] = list;
@@ -180,6 +303,7 @@ int run(const EventsOptions& opt) {
     fmt::print("## {}: {}, {} ({} native events)\n\n", machine.name, family_title,
                family_description, count);
     fmt::print("Devices: {}\n\n", fmt::join(monitor->devicePaths(), ", "));
+    fmt::print("{}", summaryText(summarize(events), true));
     if (fixed) {
       fmt::print(
           "| input | counter | select | event | kind | scope | counts |\n"
@@ -235,6 +359,9 @@ void addEventsCommand(CLI::App& root, Action& selected) {
   cmd->add_flag("--generic", opt->generic,
                 "The names stat takes besides native events (perf's and the generic events), "
                 "each with the native events it counts on this machine");
+  cmd->add_flag("--summary", opt->summary,
+                "Per unit: how many events count and how many never do, and why (with --json: "
+                "an object)");
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }
 

@@ -15,7 +15,10 @@ pmu::Attachment attach(const Params& params, const pmu::NodeShape& node) {
   for (u32 i = 0; i < table.size(); ++i) {
     pmu::NativeEvent e;
     e.name = table[i].name;
-    e.description = table[i].description;
+    e.never = table[i].never;
+    e.description = e.never.empty()
+                        ? table[i].description
+                        : table[i].description + " (never counts here: " + e.never + ")";
     e.kind = probe::Kind::kPulse;
     e.scope = probe::Scope::kNode;
     e.unit = &kUnitKind;

@@ -14,8 +14,9 @@ namespace hpm::imon {
 struct Preset {
   std::string name;
   std::string description;
-  u32 types = 0;   // bit t: transaction type t, of any namespace (0: never counts here)
-  u32 snoops = 0;  // bit s: snoop result s
+  u32 types = 0;           // bit t: transaction type t, of any namespace (0: never counts here)
+  u32 snoops = 0;          // bit s: snoop result s
+  std::string never = {};  // why it never counts on this node ("": it can)
 };
 
 // The presets of a monitor on interconnect `ic`.

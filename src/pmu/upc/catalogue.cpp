@@ -349,8 +349,10 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
     }
     const std::string description =
         feeds.empty() ? fmt::format("never counts here: {}", note) : note;
+    const bool counts = !feeds.empty();
     place(input, std::string(name), description, kind, scope, std::move(feeds),
           core >= 0 ? core : -1, generic);
+    if (!counts) out.events.back().never = note;
   }
 
   // hpmsim's own events, in the inputs left: each core's one-bit events that no Blue Gene/P
@@ -448,6 +450,7 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
     place(input, fmt::format("UPC_RESERVED_{}", input),
           "reserved: never counts (Blue Gene/P reserves it, or repeats a core's event here)",
           Kind::kPulse, Scope::kNode, {}, -1, "");
+    out.events.back().never = "reserved";
   }
   std::sort(out.events.begin(), out.events.end(),
             [](const pmu::NativeEvent& a, const pmu::NativeEvent& b) { return a.input < b.input; });

@@ -228,6 +228,7 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
     }
     const std::string description = describe(b, !sources.empty());
     const std::string name(b.name);
+    const std::size_t first = out.events.size();
     std::vector<Event> events(b.sources.list().begin(), b.sources.list().end());
     switch (b.unit) {
       case BgpmUnit::kPUnit:
@@ -254,6 +255,9 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
         build.node(kNWUnitKind, nw_unit, b.id - kBgpmFirstNW, p.nw.events, name, description,
                    events, b.id, generic);
         break;
+    }
+    if (sources.empty()) {
+      for (std::size_t i = first; i < out.events.size(); ++i) out.events[i].never = b.note;
     }
   }
 
