@@ -35,6 +35,7 @@ bool SnoopFilter::anyCovers(const std::vector<Register>& set, u64 line) {
 
 SnoopFilter::Entry* SnoopFilter::find(Port& p, u64 line) {
   const u64 block = line >> block_shift_;
+  if (p.in_use[block & 63] == 0) return nullptr;
   for (Entry& e : p.entries) {
     if (e.bits != 0 && e.block == block) return &e;
   }
@@ -75,7 +76,9 @@ bool SnoopFilter::snoop(u32 port, u64 line) {
         }
         if (e.age < victim->age) victim = &e;
       }
+      if (victim->bits != 0) --p.in_use[victim->block & 63];
       *victim = Entry{line >> block_shift_, bit, ++clock_};
+      ++p.in_use[victim->block & 63];
     }
   }
   return !cached && !unregistered;
@@ -84,7 +87,10 @@ bool SnoopFilter::snoop(u32 port, u64 line) {
 u64 SnoopFilter::filled(u64 line) {
   const u64 bit = u64{1} << (line & ((u64{1} << block_shift_) - 1));
   for (Port& p : ports_) {
-    if (Entry* e = find(p, line)) e->bits &= ~bit;
+    Entry* e = find(p, line);
+    if (e == nullptr || (e->bits & bit) == 0) continue;
+    e->bits &= ~bit;
+    if (e->bits == 0) --p.in_use[e->block & 63];
   }
   if (!anyCovers(active_, line)) {
     // A free register takes the line alone; else the one that loses the fewest mask bits grows.

@@ -71,6 +71,9 @@ class SnoopFilter {
   };
   struct Port {
     std::vector<Entry> entries;
+    // Entries in use by block mod 64: a lookup scans the entries only when its count is not 0
+    // (most lookups, a fill's in particular, find none: this keeps the filter cheap to host).
+    u16 in_use[64] = {};
     SnoopPortStats stats;
   };
   struct Register {
@@ -81,7 +84,7 @@ class SnoopFilter {
   };
 
   static bool anyCovers(const std::vector<Register>& set, u64 line);
-  // Whether the set of port `p`'s snoop cache records `line`; the entry, or null.
+  // The entry of port `p`'s snoop cache holding `line`'s block, or null.
   Entry* find(Port& p, u64 line);
   void wrapIfDone();
 
