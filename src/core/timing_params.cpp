@@ -338,6 +338,7 @@ void TimingParams::visit(config::Visitor& v) {
   v.section("l1i", l1i);
   v.section("l1d", l1d);
   v.section("l1p", l1p);
+  v.section("snoop", snoop);
   v.section("l2", l2);
   v.section("ddr", ddr);
   v.section("fireplane", fireplane);
@@ -349,6 +350,7 @@ mem::MemParams TimingParams::memParams() const {
   m.l1i = l1i;
   m.l1d = l1d;
   m.l1p = l1p;
+  m.snoop = snoop;
   m.interconnect = interconnect;
   m.l2 = l2;
   m.ddr = ddr;

@@ -174,12 +174,13 @@ struct TimingParams {
   mem::CacheParams l1i = mem::CacheParams::bgqL1i();
   mem::CacheParams l1d = mem::CacheParams::bgqL1d();
   mem::L1pParams l1p;
+  mem::SnoopParams snoop;
   mem::L2Params l2;
   mem::DdrParams ddr;
   mem::FireplaneParams fireplane;
 
-  // Sections "core", "l1i", "l1d", "l1p", "l2", "ddr", "fireplane" at the visitor's current
-  // level.
+  // Sections "core", "l1i", "l1d", "l1p", "snoop", "l2", "ddr", "fireplane" at the visitor's
+  // current level.
   void visit(config::Visitor& v);
   // Throws hpm::Error(kConfig) with a message naming the parameter.
   void validate() const;

@@ -92,6 +92,37 @@ void L1pParams::validate() const {
   }
 }
 
+void SnoopParams::visit(config::Visitor& v) {
+  v.param("filter", filter,
+          "Snoop filters in front of each core's private caches: every store or atomic sends each "
+          "other core a snoop, which its filter rejects or passes to its caches (bgq: false; "
+          "bgp: true, Salapura et al., HPCA 2008)");
+  v.param("cache_entries", cache_entries,
+          "Entries of each port's snoop cache, LRU (32, estimate: the size BG/P's is not "
+          "published here)",
+          config::Range{1, 1024});
+  v.param("lines_per_entry", lines_per_entry,
+          "Consecutive lines one snoop-cache entry records, aligned (4, estimate: BG/P's entries "
+          "record a vector of lines)",
+          config::powerOfTwo(1, 64));
+  v.param("stream_registers", stream_registers,
+          "Stream registers in each of the active and the history set (8, estimate)",
+          config::Range{1, 64});
+  v.param("l1_cycles", l1_cycles,
+          "Cycles a snoop that passes the filter takes the L1 from the core's loads (1: the "
+          "PowerPC 450's L1 cannot serve a load and a snoop in one cycle)",
+          config::Range{0, 100});
+}
+
+void SnoopParams::validate() const {
+  if (cache_entries == 0) fail(ExitCode::kConfig, "snoop: cache_entries must be at least 1");
+  if (!std::has_single_bit(lines_per_entry) || lines_per_entry > 64) {
+    fail(ExitCode::kConfig, "snoop: lines_per_entry = {} must be a power of two up to 64",
+         lines_per_entry);
+  }
+  if (stream_registers == 0) fail(ExitCode::kConfig, "snoop: stream_registers must be at least 1");
+}
+
 void L2Params::visit(config::Visitor& v) {
   v.param("size_kib", size_kib, "Total capacity in KiB over all slices (bgq: 32768)",
           config::Range{1, 1 << 24});
@@ -278,6 +309,15 @@ void MemParams::validate() const {
   l1i.validate("l1i");
   l1d.validate("l1d");
   l1p.validate();
+  snoop.validate();
+  if (snoop.filter && snooping()) {
+    fail(ExitCode::kConfig,
+         "snoop.filter: the snoop filters sit on the crossbar's cores; the Fireplane bus snoops "
+         "its external caches");
+  }
+  if (snoop.filter && cores > 64) {
+    fail(ExitCode::kConfig, "snoop.filter: at most 64 cores (one port per other core)");
+  }
   if (snooping()) {
     fireplane.validate(cores);
   } else {

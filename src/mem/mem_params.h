@@ -59,6 +59,22 @@ struct L1pParams {
   void validate() const;
 };
 
+// Blue Gene/P's snoop filters (section [snoop]; docs/timing.md "Snoop filters"): in front of each
+// core's private caches, one port per other core, each with a snoop cache of recently filtered
+// lines, and stream registers (an active and a history set) covering every line the caches may
+// hold. Off: coherence by the L2's sharer masks alone (bgq, cva6; sunfire snoops its bus). The
+// defaults besides `filter` are Blue Gene/P's (estimates where docs/timing.md says so).
+struct SnoopParams {
+  bool filter = false;
+  u32 cache_entries = 32;    // snoop-cache entries per port
+  u32 lines_per_entry = 4;   // lines one entry records (its vector), aligned
+  u32 stream_registers = 8;  // in each of the active and the history set
+  u32 l1_cycles = 1;         // cycles a snoop that passes takes the L1 from the core's loads
+
+  void visit(config::Visitor& v);
+  void validate() const;
+};
+
 // The crossbar's shared L2 (section [l2]): `slices` equal slices; a line's slice is an XOR-fold
 // hash of its address. Only the crossbar has it (MemParams::interconnect).
 struct L2Params {
@@ -157,6 +173,7 @@ struct MemParams {
   CacheParams l1i = CacheParams::bgqL1i();
   CacheParams l1d = CacheParams::bgqL1d();
   L1pParams l1p;
+  SnoopParams snoop;
   // The interconnect below the private caches (node.interconnect): crossbar (l2: a shared L2 of
   // slices, bgq, bgp, cva6) or fireplane (sunfire).
   probe::Interconnect interconnect = probe::Interconnect::kCrossbar;
@@ -180,6 +197,9 @@ struct MemParams {
   // line's tag, age, ready cycle, sharers and flags: Cache::kBytesPerLine). The arrays are
   // lazily backed, so a run takes only what it touches; this is the most it can take.
   u64 cacheStateBytes() const;
+  // The ports of each core's snoop filter (Topology::snoop_ports): the other cores, or 0 when
+  // there are no snoop filters.
+  u32 snoopPorts() const { return snoop.filter ? cores - 1 : 0; }
   u32 controllerInstances() const {
     return snooping() ? fireplane.boards * ddr.controllers : ddr.controllers;
   }

@@ -82,6 +82,11 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   l1p_stats_.assign(n, {});
   miss_stats_.assign(n, {});
   epoch_.assign(n, 0);
+  if (p_.snoop.filter) {
+    snoop_.reserve(n);
+    for (u32 c = 0; c < n; ++c) snoop_.emplace_back(p_.snoop, c, snoopPorts());
+    snoop_busy_.assign(n, {0, 0});
+  }
   ic_ = makeInterconnect(p_, *this);
   frames_ = ic_->frames();
 }
@@ -104,6 +109,7 @@ bool MemorySystem::invalidateCore(u32 core, u64 line) {
   const u32 p = l1p_[core].find(line);
   if (p != Cache::kNone) {
     found = true;
+    untracked(core, l1p_[core], p);
     l1p_[core].invalidate(p);
     probe::count(bus_, Event::kL1pInvalidations, core, l1p_stats_[core].invalidations);
   }
@@ -112,6 +118,7 @@ bool MemorySystem::invalidateCore(u32 core, u64 line) {
     const u32 i = l1i_[core].find(first_i + k);
     if (i != Cache::kNone) {
       found = true;
+      untracked(core, l1i_[core], i);
       l1i_[core].invalidate(i);
       probe::count(bus_, Event::kL1iInvalidations, core, l1i_stats_[core].invalidations);
     }
@@ -121,11 +128,29 @@ bool MemorySystem::invalidateCore(u32 core, u64 line) {
     const u32 d = l1d_[core].find(first + k);
     if (d != Cache::kNone) {
       found = true;
+      untracked(core, l1d_[core], d);
       l1d_[core].invalidate(d);
       probe::count(bus_, Event::kL1dInvalidations, core, l1d_stats_[core].invalidations);
     }
   }
   return found;
+}
+
+void MemorySystem::snoopOthers(u32 source, u64 line, Cycle at, bool timed) {
+  for (u32 c = 0; c < p_.cores; ++c) {
+    if (c == source) continue;
+    // Core c's ports take the other cores in order.
+    const u32 port = source < c ? source : source - 1;
+    if (!snoop_[c].snoop(port, line) || !timed || p_.snoop.l1_cycles == 0) continue;
+    // The L1 takes one snoop at a time, from `at` or when the snoops before it are done.
+    auto& [start, end] = snoop_busy_[c];
+    if (at > end) {
+      start = at;
+      end = at + p_.snoop.l1_cycles;
+    } else {
+      end += p_.snoop.l1_cycles;
+    }
+  }
 }
 
 // ---- L1P prefetcher ----
@@ -139,8 +164,10 @@ void MemorySystem::prefetchLine(u32 core, u64 l2line, Cycle at, bool timed) {
   const u32 slot = b.victim(l2line);
   if (b.valid(slot)) {
     probe::count(bus_, Event::kL1pEvictions, core, l1p_stats_[core].evictions);
+    untracked(core, b, slot);
   }
   b.install(slot, l2line, ready);
+  tracked(core, b, slot, l2line);
   b.setFlags(slot, Cache::kPrefetched);
 }
 
@@ -198,8 +225,10 @@ Cycle MemorySystem::fetchImpl(u32 core, u64 addr, Cycle at, bool timed) {
   slot = c.victim(line);
   if (c.valid(slot)) {
     probe::count(bus_, Event::kL1iEvictions, core, st.evictions);
+    untracked(core, c, slot);
   }
   c.install(slot, line, ready);
+  tracked(core, c, slot, line >> l1i_per_l2_shift_);
   return ready;
 }
 
@@ -220,6 +249,8 @@ Cycle MemorySystem::fetch(u32 core, u64 addr, Cycle at) {
 }
 
 LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed) {
+  // (A snoop that passed the filter has the L1 in its cycles: the load waits for them.)
+  if (timed && !snoop_.empty()) at = snoopFree(core, at);
   Cache& d = l1d_[core];
   CacheStats& dst = l1d_stats_[core];
   const u64 line = addr >> l1d_shift_;
@@ -256,15 +287,19 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
     const u32 v = b.victim(l2line);
     if (b.valid(v)) {
       probe::count(bus_, Event::kL1pEvictions, core, bst.evictions);
+      untracked(core, b, v);
     }
     b.install(v, l2line, r.ready);
+    tracked(core, b, v, l2line);
     if (p_.l1p.prefetch) streamOnMiss(core, l2line, at, timed);
   }
   slot = d.victim(line);
   if (d.valid(slot)) {
     probe::count(bus_, Event::kL1dEvictions, core, dst.evictions);
+    untracked(core, d, slot);
   }
   d.install(slot, line, r.ready);
+  tracked(core, d, slot, l2line);
   return r;
 }
 
@@ -272,7 +307,7 @@ LoadResult MemorySystem::load(u32 core, u64 addr, Cycle at, Cycle xbar_free) {
   return loadImpl(core, physical(addr, core), at, xbar_free, true);
 }
 
-void MemorySystem::storeImpl(u32 core, u64 addr) {
+void MemorySystem::storeImpl(u32 core, u64 addr, Cycle at, bool timed) {
   Cache& d = l1d_[core];
   CacheStats& dst = l1d_stats_[core];
   probe::count(bus_, Event::kL1dAccesses, core, dst.accesses);
@@ -285,15 +320,16 @@ void MemorySystem::storeImpl(u32 core, u64 addr) {
     probe::count(bus_, Event::kL1dMisses, core, dst.misses);
     probe::count(bus_, Event::kL1dStoreMisses, core, miss_stats_[core].l1d_store_misses);
   }
+  if (!snoop_.empty()) snoopOthers(core, addr >> line_shift_, at, timed);
   ic_->storeIssued(core, addr >> line_shift_);
 }
 
 void MemorySystem::storeIssue(u32 core, u64 addr, Cycle at) {
-  (void)at;
-  storeImpl(core, physical(addr, core));
+  storeImpl(core, physical(addr, core), at, true);
 }
 
 Cycle MemorySystem::atomicImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed) {
+  if (!snoop_.empty()) snoopOthers(core, addr >> line_shift_, at, timed);
   const Cycle ready = ic_->own(core, addr >> line_shift_, std::max(at, xbar_free), timed);
   return timed ? ready : at;
 }
@@ -310,7 +346,7 @@ void MemorySystem::warmLoad(u32 core, u64 addr, Cycle now) {
 }
 void MemorySystem::warmStore(u32 core, u64 addr, Cycle now) {
   addr = physical(addr, core);
-  storeImpl(core, addr);
+  storeImpl(core, addr, now, false);
   ic_->drain(core, addr >> line_shift_, 8, now, false);
 }
 void MemorySystem::warmAtomic(u32 core, u64 addr, Cycle now) {
@@ -326,6 +362,9 @@ void MemorySystem::warmAtomic(u32 core, u64 addr, Cycle now) {
         [](const MemorySystem& m, u32 i, probe::TruthTerms& t) { t.push_back({&(stat)}); }, \
         probe::Changes::changes                                                             \
   }
+
+// Instance i of a snoop port's event: core i / ports' port i % ports.
+#define HPM_SNOOP_PORT m.snoop_[i / m.snoopPorts()].portStats(i % m.snoopPorts())
 
 std::span<const probe::TruthRow<MemorySystem>> MemorySystem::truthTable() {
   // Invalidations come from other cores' accesses: the others are the core's own activity.
@@ -350,10 +389,21 @@ std::span<const probe::TruthRow<MemorySystem>> MemorySystem::truthTable() {
       HPM_TRUTH(kL1pPrefetchHits, m.l1p_stats_[i].prefetch_hits, kOwnCore),
       HPM_TRUTH(kL1pEvictions, m.l1p_stats_[i].evictions, kOwnCore),
       HPM_TRUTH(kL1pInvalidations, m.l1p_stats_[i].invalidations, kAnytime),
+      // The snoop filters change with the other cores' stores and atomics.
+      HPM_TRUTH(kSnoopRequests, HPM_SNOOP_PORT.requests, kAnytime),
+      HPM_TRUTH(kSnoopCacheRejected, HPM_SNOOP_PORT.cache_rejected, kAnytime),
+      HPM_TRUTH(kSnoopRegisterRejected, HPM_SNOOP_PORT.register_rejected, kAnytime),
+      HPM_TRUTH(kSnoopBothRejected, HPM_SNOOP_PORT.both_rejected, kAnytime),
+      HPM_TRUTH(kSnoopRejected, HPM_SNOOP_PORT.rejected, kAnytime),
+      HPM_TRUTH(kSnoopActiveHits, HPM_SNOOP_PORT.active_hits, kAnytime),
+      HPM_TRUTH(kSnoopHistoryHits, HPM_SNOOP_PORT.history_hits, kAnytime),
+      HPM_TRUTH(kSnoopCacheUpdates, HPM_SNOOP_PORT.cache_updates, kAnytime),
+      HPM_TRUTH(kSnoopWraps, m.snoop_[i].wraps(), kAnytime),
   };
   return kRows;
 }
 
+#undef HPM_SNOOP_PORT
 #undef HPM_TRUTH
 
 void MemorySystem::registerTallies(probe::Bus& bus,
@@ -374,6 +424,7 @@ void MemorySystem::visitCoreStats(u32 core, stats::Visitor& v) const {
             probe::describe(Event::kL1dStoreMisses));
   ic_->visitCoreTraffic(core, v);
   v.endGroup();
+  if (!snoop_.empty()) snoop_[core].visit(v);
 }
 
 }  // namespace hpm::mem

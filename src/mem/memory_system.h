@@ -22,6 +22,7 @@
 #include "mem/frames.h"
 #include "mem/interconnect.h"
 #include "mem/mem_params.h"
+#include "mem/snoop_filter.h"
 #include "stats/probe.h"
 #include "stats/stats.h"
 
@@ -62,6 +63,7 @@ class MemorySystem final : private PrivateCaches {
   void setProbe(probe::Bus* bus) {
     bus_ = bus;
     ic_->setProbe(bus);
+    for (SnoopFilter& f : snoop_) f.setProbe(bus);
   }
 
   // ---- Instruction fetch ----
@@ -140,6 +142,8 @@ class MemorySystem final : private PrivateCaches {
   const CacheStats& l1iStats(u32 core) const { return l1i_stats_[core]; }
   const CacheStats& l1dStats(u32 core) const { return l1d_stats_[core]; }
   const CacheStats& l1pStats(u32 core) const { return l1p_stats_[core]; }
+  // Core's snoop filter (params().snoop.filter only).
+  const SnoopFilter& snoopFilter(u32 core) const { return snoop_[core]; }
   // The model's events and the statistics that are their ground truth (probe::TruthRow): the
   // private caches' here, the interconnect's (Interconnect::groundTruth) below them.
   static std::span<const probe::TruthRow<MemorySystem>> truthTable();
@@ -165,11 +169,29 @@ class MemorySystem final : private PrivateCaches {
   u64 physical(u64 va, u32 core) { return frames_ != nullptr ? frames_->physical(va, core) : va; }
   LoadResult loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed);
   Cycle fetchImpl(u32 core, u64 addr, Cycle at, bool timed);
-  void storeImpl(u32 core, u64 addr);
+  void storeImpl(u32 core, u64 addr, Cycle at, bool timed);
   Cycle atomicImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed);
   // PrivateCaches: removes line's copies from core's L1I, L1D and L1P; whether there were any.
   bool invalidateCore(u32 core, u64 line) override;
   void prefetchLine(u32 core, u64 line, Cycle at, bool timed);
+  // ---- Snoop filters (snoop_ not empty) ----
+  // A store or atomic of `source` to `line` leaving at `at`: its snoop to every other core's
+  // filter; each one that passes takes its L1 snoop.l1_cycles cycles (`timed`).
+  void snoopOthers(u32 source, u64 line, Cycle at, bool timed);
+  // Core's filter learns that `c`'s `slot` now holds (tracked) or no longer holds (untracked)
+  // its line (`l2line`: the line below the L1s); the stamp lives in the slot's meta word.
+  void tracked(u32 core, Cache& c, u32 slot, u64 l2line) {
+    if (!snoop_.empty()) c.setMeta(slot, snoop_[core].filled(l2line));
+  }
+  void untracked(u32 core, const Cache& c, u32 slot) {
+    if (!snoop_.empty()) snoop_[core].removed(c.meta(slot));
+  }
+  // The cycle >= `at` core's L1 is free of snoops.
+  Cycle snoopFree(u32 core, Cycle at) const {
+    const auto [start, end] = snoop_busy_[core];
+    return at >= start && at < end ? end : at;
+  }
+  u32 snoopPorts() const { return p_.snoopPorts(); }
   void streamOnMiss(u32 core, u64 line, Cycle at, bool timed);
   void streamOnPrefetchHit(u32 core, u64 line, Cycle at, bool timed);
 
@@ -189,6 +211,9 @@ class MemorySystem final : private PrivateCaches {
   std::vector<CacheStats> l1p_stats_;
   std::vector<L1MissStats> miss_stats_;
   std::vector<u64> epoch_;
+  std::vector<SnoopFilter> snoop_;  // by core (none without snoop filters)
+  // By core: the last run of cycles [first, second) snoops took its L1 (after it, none).
+  std::vector<std::pair<Cycle, Cycle>> snoop_busy_;
   probe::Bus* bus_ = nullptr;
   std::unique_ptr<Interconnect> ic_;
   FrameTable* frames_ = nullptr;  // the interconnect's (Interconnect::frames), or null

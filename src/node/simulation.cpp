@@ -376,6 +376,7 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
       topology.slices = tp.memParams().l2Instances();
       topology.controllers = tp.memParams().controllerInstances();
       topology.links = impl_->machine.torusLinks();
+      topology.snoop_ports = tp.memParams().snoopPorts();
       impl_->bus = std::make_unique<probe::Bus>(topology, static_cast<u32>(isa::kOpCount));
       impl_->kernel->setProbe(impl_->bus.get());
     }

@@ -14,6 +14,8 @@ std::string_view scopeName(Scope s) {
     case Scope::kNode: return "node";
     case Scope::kKernel: return "kernel";
     case Scope::kLink: return "torus link";
+    case Scope::kSnoopFilter: return "snoop filter";
+    case Scope::kSnoopPort: return "snoop port";
   }
   return "?";
 }
@@ -44,6 +46,8 @@ u32 Topology::instances(Scope s) const {
     case Scope::kNode:
     case Scope::kKernel: return 1;
     case Scope::kLink: return links;
+    case Scope::kSnoopFilter: return snoop_ports == 0 ? 0 : cores;
+    case Scope::kSnoopPort: return cores * snoop_ports;
   }
   return 1;
 }

@@ -29,14 +29,18 @@ namespace hpm::probe {
 
 // What one instance of an event belongs to; `source` in HPM_PROBE indexes within it.
 enum class Scope : u8 {
-  kThread,      // a hardware thread (index: core * threads_per_core + thread)
-  kCore,        // a core
-  kL2Slice,     // a slice of the shared L2 (the L3 of Blue Gene/P)
-  kController,  // a DDR memory controller
-  kNode,        // the whole node (I/O events: one instance)
-  kKernel,      // the compute-node kernel (one instance)
-  kLink,        // a torus link of the node (BG/Q's numbers: 2 x dimension, + 1 for the plus link;
-                // the I/O link last)
+  kThread,       // a hardware thread (index: core * threads_per_core + thread)
+  kCore,         // a core
+  kL2Slice,      // a slice of the shared L2 (the L3 of Blue Gene/P)
+  kController,   // a DDR memory controller
+  kNode,         // the whole node (I/O events: one instance)
+  kKernel,       // the compute-node kernel (one instance)
+  kLink,         // a torus link of the node (BG/Q's numbers: 2 x dimension, + 1 for the plus link;
+                 // the I/O link last)
+  kSnoopFilter,  // a core's snoop filter (Blue Gene/P's; index: the core). None where the machine
+                 // has no snoop filters (mem.snoop.filter off)
+  kSnoopPort,    // a port of a core's snoop filter, one per other core that sends it snoops
+                 // (index: core x Topology::snoop_ports + port). None without snoop filters
 };
 
 // Whether events of `s` have one instance for the whole node.
@@ -166,6 +170,32 @@ enum class Rate : u8 {
   X(CoreL2Atomics, kCore, kPulse, kOne, "Atomic operations this core performed at the L2")         \
   X(CoreDdrReads, kCore, kPulse, kFew, "DDR line reads caused by this core")                       \
   X(CoreDdrWrites, kCore, kPulse, kOne, "DDR line writes (writebacks) caused by this core")        \
+  /* ---- core: Blue Gene/P's snoop filters ---- */                                                \
+  /* (docs/timing.md "Snoop filters": a port's source is one core, which issues at most one */     \
+  /* store or atomic per cycle, so each port's events are one-bit signals) */                      \
+  X(SnoopRequests, kSnoopPort, kPulse, kOne,                                                       \
+    "Snoop requests the port received: invalidations of its source core's stores and atomics")     \
+  X(SnoopCacheRejected, kSnoopPort, kPulse, kOne,                                                  \
+    "Snoop requests the port's snoop cache rejected (their line was snooped before by the port "   \
+    "and not loaded since)")                                                                       \
+  X(SnoopRegisterRejected, kSnoopPort, kPulse, kOne,                                               \
+    "Snoop requests the stream registers rejected (no register of the active or the history set "  \
+    "covers their line)")                                                                          \
+  X(SnoopBothRejected, kSnoopPort, kPulse, kOne,                                                   \
+    "Snoop requests both the snoop cache and the stream registers rejected")                       \
+  X(SnoopRejected, kSnoopPort, kPulse, kOne,                                                       \
+    "Snoop requests the filter rejected (by its snoop cache, its stream registers or both): they " \
+    "never reach the L1")                                                                          \
+  X(SnoopActiveHits, kSnoopPort, kPulse, kOne,                                                     \
+    "Snoop requests whose line a stream register of the active set covers")                        \
+  X(SnoopHistoryHits, kSnoopPort, kPulse, kOne,                                                    \
+    "Snoop requests whose line a stream register of the history set covers")                       \
+  X(SnoopCacheUpdates, kSnoopPort, kPulse, kOne,                                                   \
+    "Snoop requests recorded in an entry the port's snoop cache already had (another line of "     \
+    "the entry's block)")                                                                          \
+  X(SnoopWraps, kSnoopFilter, kPulse, kOne,                                                        \
+    "Cache wraps: every line the core's caches held when the active set started was gone, so the " \
+    "active stream registers became the history set and the active set restarted empty")           \
   /* ---- L2 slices ---- */                                                                        \
   X(L2Requests, kL2Slice, kPulse, kAverageOne,                                                     \
     "Requests to the slice (reads, writes, atomics, prefetches)")                                  \
@@ -306,6 +336,9 @@ struct Topology {
   u32 slices = 1;
   u32 controllers = 1;
   u32 links = 0;  // the node's torus links (none: the events of links have no instance)
+  // Each core's snoop filter ports (the other cores: cores - 1), or 0: no snoop filters, and the
+  // snoop filters' events have no instance.
+  u32 snoop_ports = 0;
   u32 instances(Scope s) const;
 };
 

@@ -87,6 +87,7 @@ probe::Bus busFor(const MachineConfig& m) {
   topology.slices = m.timing.l2.slices;
   topology.controllers = m.timing.ddr.controllers;
   topology.links = m.torusLinks();
+  topology.snoop_ports = m.timing.snoop.filter ? m.node.cores - 1 : 0;
   return probe::Bus(topology, static_cast<u32>(isa::kOpCount));
 }
 

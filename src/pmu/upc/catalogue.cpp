@@ -126,8 +126,9 @@ constexpr CoreEvent kCoreEvents[] = {
     {"L1_INVALIDATION_REQUESTS",
      {},
      G::kNone,
-     "a back-invalidation can remove several L1 lines in one cycle: no one-bit signal here (bgq "
-     "counts them)"},
+     "snoops of several cores (and a back-invalidation's several lines) can reach one L1 in one "
+     "cycle: no one-bit signal here (each snoop port's events count its source's: "
+     "SNOOP_PORT<p>_REMOTE_SOURCE_REQUESTS less _REJECTED_REQUESTS passed)"},
     // The L2 prefetch buffer (the model's L1P).
     {"L2_VALID_PREFETCH_REQUESTS",
      {},
@@ -149,6 +150,44 @@ constexpr CoreEvent kCoreEvents[] = {
      G::kNone,
      "stores written to the shared L2 (store-queue drains)"},
 };
+
+// A Blue Gene/P snoop-filter event of a port ("PU<k>_SNOOP_PORT<p>_" + suffix): the port's event
+// at instance k x ports + p; port p of core k takes the snoops of the p-th other core
+// (docs/timing.md "Snoop filters").
+struct SnoopEvent {
+  std::string_view suffix;
+  Event source;
+  std::string_view note;
+};
+
+constexpr SnoopEvent kSnoopPortEvents[] = {
+    {"REMOTE_SOURCE_REQUESTS", Event::kSnoopRequests,
+     "snoop requests from the port's core (its stores' and atomics' invalidations)"},
+    {"CACHE_REJECTED_REQUEST", Event::kSnoopCacheRejected,
+     "snoops the port's snoop cache rejected (line snooped before, not loaded since)"},
+    {"STREAM_REGISTER_REJECTED_REQUEST", Event::kSnoopRegisterRejected,
+     "snoops no stream register (active or history set) covers"},
+    {"FILTERED_BY_CACHE_AND_REGISTERS", Event::kSnoopBothRejected,
+     "snoops both the snoop cache and the stream registers rejected"},
+    {"REJECTED_REQUESTS", Event::kSnoopRejected,
+     "snoops the filter rejected (snoop cache, stream registers or both)"},
+    {"HIT_STREAM_REGISTER_IN_ACTIVE_SET", Event::kSnoopActiveHits,
+     "snoops an active-set stream register covers"},
+    {"HIT_STREAM_REGISTER_IN_HISTORY_SET", Event::kSnoopHistoryHits,
+     "snoops a history-set stream register covers"},
+    {"UPDATED_CACHE_LINE", Event::kSnoopCacheUpdates,
+     "snoops recorded in an existing snoop-cache entry (another line of its block)"},
+};
+
+// "SNOOP_PORT<p>_<suffix>": p, or -1.
+int snoopPort(std::string_view suffix, std::string_view& rest) {
+  if (suffix.size() < 12 || !suffix.starts_with("SNOOP_PORT") || suffix[11] != '_' ||
+      suffix[10] < '0' || suffix[10] > '9') {
+    return -1;
+  }
+  rest = suffix.substr(12);
+  return suffix[10] - '0';
+}
 
 // A Blue Gene/P L3 bank event ("L3_M<bank>_" + suffix): the model's L2 slice <bank>.
 struct BankEvent {
@@ -197,8 +236,22 @@ int torusPort(std::string_view name, std::string_view& suffix) {
 // Why a Blue Gene/P input without a counterpart never counts, from its name.
 std::string_view whyNot(std::string_view name) {
   if (name.starts_with("L3_")) return "the model's L2 slice has one port and one directory";
+  if (name.find("SNOOP_PORT3_") != std::string_view::npos) {
+    return "port 3 takes the DMA's snoops: the model's message unit writes memory many lines in "
+           "one cycle, where a UPC-P input is one bit per cycle, and its invalidations reach the "
+           "caches without the filter (docs/timing.md \"Snoop filters\")";
+  }
+  if (name.find("RANGE_FILTER") != std::string_view::npos) {
+    return "the model's kernel configures no range filter (the snoop cache and the stream "
+           "registers alone filter, and conservatively)";
+  }
+  if (name.find("SNOOP_PORT") != std::string_view::npos ||
+      name.find("SNOOP_L1_CACHE_WRAP") != std::string_view::npos) {
+    return "this machine has no snoop filters (snoop.filter is off)";
+  }
   if (name.find("SNOOP") != std::string_view::npos) {
-    return "the model keeps coherence by invalidation, without snoop filters";
+    return "the L2 prefetch buffer's snoops are not modelled: a store's invalidation reaches the "
+           "model's L1P through the L1's snoop filter (PU<k>_SNOOP_PORT<p>_...)";
   }
   if (name.starts_with("COL_")) return kNoNetwork;
   if (name.starts_with("TORUS_") && name.find("CHUNKS") != std::string_view::npos) {
@@ -295,7 +348,26 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
     Kind kind = Kind::kPulse;
     Scope scope = core >= 0 ? Scope::kCore : Scope::kNode;
     std::string generic;
-    if (core >= 0 && static_cast<u32>(core) < cores) {
+    std::string_view snoop_suffix;
+    const int snoop_port = core >= 0 ? snoopPort(suffix, snoop_suffix) : -1;
+    const u32 ports = bus.topology().snoop_ports;
+    if (core >= 0 && static_cast<u32>(core) < cores && snoop_port >= 0) {
+      for (const SnoopEvent& e : kSnoopPortEvents) {
+        const u32 pt = static_cast<u32>(snoop_port);
+        if (e.suffix != snoop_suffix || pt >= ports) continue;
+        feeds = {bus.input(e.source, static_cast<u32>(core) * ports + pt)};
+        note = fmt::format("port {} (core {}'s): {}", pt, pt < static_cast<u32>(core) ? pt : pt + 1,
+                           e.note);
+        scope = Scope::kSnoopPort;
+        generic = std::string(probe::info(e.source).name);
+      }
+    } else if (core >= 0 && static_cast<u32>(core) < cores && suffix == "SNOOP_L1_CACHE_WRAP" &&
+               ports != 0) {
+      feeds = {bus.input(Event::kSnoopWraps, static_cast<u32>(core))};
+      note = "cache wraps: the active stream registers became the history set";
+      scope = Scope::kSnoopFilter;
+      generic = std::string(probe::info(Event::kSnoopWraps).name);
+    } else if (core >= 0 && static_cast<u32>(core) < cores) {
       for (const CoreEvent& c : kCoreEvents) {
         if (c.suffix != suffix) continue;
         note = c.note;
@@ -409,8 +481,10 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
   for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
     const Event e = static_cast<Event>(ev);
     const probe::EventInfo& info = probe::kEventInfo[ev];
-    if (info.scope == Scope::kThread || info.scope == Scope::kCore || info.rate == Rate::kFew ||
-        info.rate == Rate::kAny) {
+    // (The snoop filters' events all have Blue Gene/P's names above.)
+    if (info.scope == Scope::kThread || info.scope == Scope::kCore ||
+        info.scope == Scope::kSnoopFilter || info.scope == Scope::kSnoopPort ||
+        info.rate == Rate::kFew || info.rate == Rate::kAny) {
       continue;
     }
     for (u32 s = 0; s < bus.topology().instances(info.scope); ++s) {

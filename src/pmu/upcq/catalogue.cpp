@@ -304,6 +304,9 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
         build.node(kNWUnitKind, nw_unit, nw_next++, p.nw.events, "PEVT_" + upper, description, {e},
                    -1, generic);
         break;
+      case Scope::kSnoopFilter:
+      case Scope::kSnoopPort:
+        break;  // Blue Gene/Q has no snoop filters (its L2 keeps coherence): no unit counts them
     }
   }
   for (u32 op : pmu::countedOps()) {
