@@ -3,6 +3,7 @@
 #include "core/node_timing_impl.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <span>
 #include <utility>
@@ -24,6 +25,8 @@ std::string_view stallName(Stall s) {
     case Stall::kLmqFull: return "lmq_full";
     case Stall::kSqFull: return "sq_full";
     case Stall::kIdle: return "idle";
+    case Stall::kIeratMiss: return "ierat_miss";
+    case Stall::kDeratMiss: return "derat_miss";
     case Stall::kCount: break;
   }
   return "?";
@@ -120,6 +123,76 @@ NodeTiming::Impl::Impl(const TimingParams& p) : params(validated(p)), mem(params
   }
   threads.resize(std::size_t{params.cores} * tpc);
   for (std::size_t h = 0; h < threads.size(); ++h) threads[h].core = static_cast<u32>(h / tpc);
+  const TranslationParams& tp = params.translation;
+  translate = tp.enabled;
+  if (translate) xlate.assign(params.cores, CoreTranslation(tp));
+  page_bits = static_cast<u32>(std::countr_zero(u64{tp.page_kib} * 1024));
+  first_size_bits = static_cast<u32>(std::countr_zero(u64{tp.tlb_first_size_kib} * 1024));
+}
+
+// ---- Address translation (docs/timing.md "Address translation") ----
+
+u32 NodeTiming::Impl::translation(const Thread& t, bool fetch, u64 addr, Page& page,
+                                  bool& miss) const {
+  const PageFilter& f = fetch ? t.ifilter : t.dfilter;
+  miss = false;
+  if (f.contains(addr)) {
+    page = Page{f.base, static_cast<u32>(std::countr_zero(f.mask))};
+    return 0;
+  }
+  const CoreTranslation& x = xlate[t.core];
+  if (const Page* e = (fetch ? x.ierat : x.derat).find(addr)) {
+    page = *e;
+    return 0;
+  }
+  // (Pages of 4 KiB to 2^40 bytes: what the kernel's map answers outside that is clamped.)
+  const u32 bits = page_map ? std::clamp<u32>(page_map(addr), 12, 40) : page_bits;
+  page = pageOf(addr, bits);
+  miss = true;
+  const TranslationParams& tp = params.translation;
+  return tp.erat_miss_cycles + (x.tlb.probe(page) == Tlb::Result::kMiss ? tp.tlb_miss_cycles : 0);
+}
+
+void NodeTiming::Impl::translated(Thread& t, bool fetch, const Page& page, bool miss) {
+  PageFilter& f = fetch ? t.ifilter : t.dfilter;
+  f = PageFilter{page.base, page.mask()};
+  if (!miss) return;
+  CoreTranslation& x = xlate[t.core];
+  const Page old = (fetch ? x.ierat : x.derat).fill(page);
+  if (old.bits != 0) {
+    // The threads whose filter held the page the reload evicted forget it.
+    for (u32 i = 0; i < tpc; ++i) {
+      PageFilter& g = fetch ? threads[t.core * tpc + i].ifilter : threads[t.core * tpc + i].dfilter;
+      if (g.base == old.base && g.mask == old.mask()) g = PageFilter{};
+    }
+  }
+  const bool hit = x.tlb.access(page, ++x.stamp) == Tlb::Result::kHit;
+  const u32 h = static_cast<u32>(&t - threads.data());
+  if (fetch) {
+    ++t.st.ierat_misses;
+    HPM_PROBE(bus, kIeratMisses, h, 1);
+    if (hit) {
+      ++t.st.tlb_hits_ierat;
+      HPM_PROBE(bus, kTlbHitsIerat, h, 1);
+    } else {
+      ++t.st.tlb_misses_ierat;
+      HPM_PROBE(bus, kTlbMissesIerat, h, 1);
+    }
+  } else {
+    ++t.st.derat_misses;
+    HPM_PROBE(bus, kDeratMisses, h, 1);
+    if (hit) {
+      ++t.st.tlb_hits_derat;
+      HPM_PROBE(bus, kTlbHitsDerat, h, 1);
+    } else {
+      ++t.st.tlb_misses_derat;
+      HPM_PROBE(bus, kTlbMissesDerat, h, 1);
+    }
+  }
+  if (hit && page.bits == first_size_bits) {
+    ++cores[t.core].st.tlb_hits_first_size;
+    HPM_PROBE(bus, kTlbHitsFirstSize, t.core, 1);
+  }
 }
 
 // ---- Fetch (docs/timing.md "Instruction fetch") ----
@@ -130,6 +203,7 @@ void NodeTiming::Impl::planFetch(const Thread& t, const Core& c, u32 core, u64 p
   // holding its last byte; the group holding its first is fetched the cycle before.)
   const u64 group = (pc + ((length - 1) & straddle_bytes)) & group_mask;
   const bool straddles = group != (pc & group_mask);
+  p.icycles = 0;
   if (t.stream && pc == t.expect_pc && t.redirect == Redirect::kNone && group == t.group) {
     p.new_group = false;  // the next instruction of the group being consumed
     p.uses_l2 = false;
@@ -158,6 +232,8 @@ void NodeTiming::Impl::planFetch(const Thread& t, const Core& c, u32 core, u64 p
   const u64 keep = ibuffer - slots;
   if (t.seq > keep) e = std::max(e, t.issued_at[(t.seq - 1 - keep) % kRing] + 1);
   e = std::max(e, t.fetch_blocked);
+  // An I-ERAT miss holds the fetch until the TLB has reloaded the entry.
+  if (translate) e += p.icycles = translation(t, true, group, p.ipage, p.imiss);
   p.fetch_earliest = e;
   // One thread fetches per cycle; a thread with an empty buffer and no fetch in flight wins.
   p.priority = t.clock <= e && t.group_arrival <= e;
@@ -204,7 +280,8 @@ const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64
     }
   };
   planFetch(t, c, core, pc, d.length, p);
-  bind(p.arrival_hit, p.group_cause);
+  bind(p.arrival_hit - p.icycles, p.group_cause);
+  bind(p.arrival_hit, Stall::kIeratMiss);
   bind(p.arrival, Stall::kIcacheMiss);
 
   Cycle operands = 0;
@@ -217,6 +294,14 @@ const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64
   bind(operands, Stall::kDependency);
   if (!forwarding && o.kind == Kind::kLoad) [[unlikely]]
     bind(queuedStoreDeparture(c, addr, o.bytes, at), Stall::kDependency);
+  // A D-ERAT miss: the access's address is translated once its operands are ready, and the access
+  // waits for the TLB to reload the entry. (Anchored there, before the shared resources: were the
+  // reload counted from the cycle the pipe frees, the siblings' issues would push it on forever.)
+  p.dcycles = 0;
+  if (translate && o.kind >= Kind::kLoad && o.kind <= Kind::kAtomic) {
+    p.dcycles = translation(t, false, addr, p.dpage, p.dmiss);
+    bind(at + p.dcycles, Stall::kDeratMiss);
+  }
 
   // A device access takes no load-miss-queue or store-queue entry (docs/timing.md "Device
   // registers"). (Only memory accesses look at the page table.)
@@ -472,6 +557,7 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
     if (ready > p.fetch + l1i_hit) t.fetch_blocked = ready;
     t.stream = true;
     t.redirect = Redirect::kNone;
+    if (translate) translated(t, true, p.ipage, p.imiss);
     ++t.st.fetch_groups;
     HPM_PROBE(bus, kFetchGroups, h, 1);
   }
@@ -488,6 +574,8 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
     HPM_PROBE(bus, kIssueAxu, h, 1);
   }
 
+  if (translate && o.kind >= Kind::kLoad && o.kind <= Kind::kAtomic)
+    translated(t, false, p.dpage, p.dmiss);
   Cycle result = at + p.latency;
   t.expect_pc = pc + d.length;
   if (p.device) [[unlikely]] {
@@ -551,8 +639,7 @@ void NodeTiming::Impl::publishIssue(u32 h, u8 cls, Cycle before, Cycle at, const
   for (Stall s : kLumpOrder) {
     const Cycle n = cost.stalls[idx(s)];
     if (n == 0) continue;
-    const auto stall = static_cast<probe::Event>(static_cast<u32>(probe::Event::kStallDependency) +
-                                                 static_cast<u32>(s));
+    const probe::Event stall = stallEvent(s);
     if (bus->wants(stall, h)) bus->level(stall, h, t0, t0 + n);
     t0 += n;
   }
@@ -616,6 +703,10 @@ const IssueCost& NodeTiming::issue(u32 h, const isa::DecodedInst& inst, u64 pc, 
 
 void NodeTiming::setDevicePages(const DevicePages& pages) {
   impl_->device_pages = pages;
+}
+
+void NodeTiming::setPageMap(PageMap map) {
+  impl_->page_map = std::move(map);
 }
 
 const IssueCost& NodeTiming::warmup(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr) {

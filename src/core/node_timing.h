@@ -13,6 +13,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -28,9 +29,9 @@ namespace hpm::timing {
 struct TimingParams;  // core/timing_params.h: every parameter, with documented defaults
 
 // Why an instruction issued later than its thread's clock. Each stall cycle is charged to the
-// first constraint not yet met in that cycle, checked in the order: fetch (kMispredict,
-// kIcacheMiss or kIbufferEmpty, by why the instruction's group came late), kDependency,
-// kLmqFull, kPipeBusy, kSqFull (docs/timing.md "Stall attribution").
+// first constraint not yet met in that cycle, checked in the order: fetch (kMispredict or
+// kIbufferEmpty, by why the instruction's group came late, then kIeratMiss, then kIcacheMiss),
+// kDependency, kDeratMiss, kLmqFull, kPipeBusy, kSqFull (docs/timing.md "Stall attribution").
 enum class Stall : u8 {
   kDependency,    // a source operand was not ready
   kPipeBusy,      // its execution pipe was taken (another thread, or a non-pipelined op)
@@ -40,6 +41,8 @@ enum class Stall : u8 {
   kLmqFull,       // a load miss found the load-miss queue full
   kSqFull,        // a store found the store queue full
   kIdle,          // the hardware thread had nothing to run (idleUntil)
+  kIeratMiss,     // its fetch waited for an I-ERAT reload (address translation)
+  kDeratMiss,     // its load, store or atomic waited for a D-ERAT reload
   kCount
 };
 inline constexpr std::size_t kStallCount = static_cast<std::size_t>(Stall::kCount);
@@ -110,6 +113,12 @@ class NodeTiming final : public probe::LevelSource {
     }
   };
   void setDevicePages(const DevicePages& pages);
+
+  // Address translation (TranslationParams::enabled): the size of the page holding a guest
+  // address, as log2 of its bytes, from the kernel's static mapping of the process (CNK's large
+  // pages). Asked only on ERAT misses. Without one, every page is translation.page_kib.
+  using PageMap = std::function<u32(u64 addr)>;
+  void setPageMap(PageMap map);
 
   // The cycle from which hardware thread h's next instruction may issue: its clock.
   Cycle hartTime(u32 h) const;

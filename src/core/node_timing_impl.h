@@ -10,6 +10,7 @@
 
 #include "core/node_timing.h"
 #include "core/timing_params.h"
+#include "core/translation.h"
 #include "mem/memory_system.h"
 
 namespace hpm::timing {
@@ -48,9 +49,23 @@ enum class Redirect : u8 { kNone, kTaken, kMispredict };
 // Where the stall cycles of a lump lie (probe::LevelSource): from its first cycle, in the order
 // the constraints were checked (an idle lump has only kIdle), then the instruction's own cycles.
 // publishIssue publishes the same intervals.
-constexpr Stall kLumpOrder[] = {Stall::kIdle,       Stall::kIbufferEmpty, Stall::kMispredict,
-                                Stall::kIcacheMiss, Stall::kDependency,   Stall::kLmqFull,
-                                Stall::kPipeBusy,   Stall::kSqFull};
+constexpr Stall kLumpOrder[] = {Stall::kIdle,      Stall::kIbufferEmpty, Stall::kMispredict,
+                                Stall::kIeratMiss, Stall::kIcacheMiss,   Stall::kDependency,
+                                Stall::kDeratMiss, Stall::kLmqFull,      Stall::kPipeBusy,
+                                Stall::kSqFull};
+
+// The thread level event of each stall (probe.h: StallDependency .. StallIdle follow the stalls'
+// order; the translation stalls are address translation's events).
+constexpr probe::Event kStallEvents[] = {
+    probe::Event::kStallDependency,   probe::Event::kStallPipeBusy,
+    probe::Event::kStallIbufferEmpty, probe::Event::kStallIcacheMiss,
+    probe::Event::kStallMispredict,   probe::Event::kStallLmqFull,
+    probe::Event::kStallSqFull,       probe::Event::kStallIdle,
+    probe::Event::kIeratMissCycles,   probe::Event::kDeratMissCycles};
+static_assert(std::size(kStallEvents) == kStallCount);
+constexpr probe::Event stallEvent(Stall s) {
+  return kStallEvents[idx(s)];
+}
 
 // Cycles a queue was full, kept as disjoint intervals that begin in increasing order.
 struct FullTracker {
@@ -85,6 +100,13 @@ struct ThreadStats {
   u64 fetch_groups = 0;
   u64 warmup_instructions = 0;
   u64 device_accesses = 0;  // loads and stores of device registers (either mode)
+  // Address translation (timing mode): ERAT misses, and what the TLB answered them.
+  u64 ierat_misses = 0;
+  u64 derat_misses = 0;
+  u64 tlb_hits_ierat = 0;
+  u64 tlb_misses_ierat = 0;
+  u64 tlb_hits_derat = 0;
+  u64 tlb_misses_derat = 0;
 
   void add(const ThreadStats& o) {
     instructions += o.instructions;
@@ -102,6 +124,12 @@ struct ThreadStats {
     returns += o.returns;
     return_mispredicts += o.return_mispredicts;
     fetch_groups += o.fetch_groups;
+    ierat_misses += o.ierat_misses;
+    derat_misses += o.derat_misses;
+    tlb_hits_ierat += o.tlb_hits_ierat;
+    tlb_misses_ierat += o.tlb_misses_ierat;
+    tlb_hits_derat += o.tlb_hits_derat;
+    tlb_misses_derat += o.tlb_misses_derat;
   }
 };
 
@@ -110,6 +138,26 @@ struct CoreStats {
   u64 lmq_allocations = 0;
   u64 sq_allocations = 0;
   u64 sq_combined = 0;
+  u64 tlb_hits_first_size = 0;  // ERAT misses the TLB held at translation.tlb_first_size_kib
+};
+
+// A hardware thread's last translated page of one side (fetch or data): a one-entry filter in
+// front of the core's ERAT, which holds the page as long as the filter does (an ERAT eviction
+// clears the filters holding the page). Empty: mask 0 and base 1, which no address matches.
+struct PageFilter {
+  u64 base = 1;
+  u64 mask = 0;
+  bool contains(u64 addr) const { return (addr & mask) == base; }
+};
+
+// A core's address translation (translation.enabled).
+struct CoreTranslation {
+  CoreTranslation(const TranslationParams& p)
+      : ierat(p.ierat_entries), derat(p.derat_entries), tlb(p.tlb_entries, p.tlb_ways) {}
+  Erat ierat;
+  Erat derat;
+  Tlb tlb;
+  u64 stamp = 0;  // TLB uses
 };
 
 // The issue plan of one instruction, computed by issueTime() and reused by issue() (and by
@@ -138,6 +186,11 @@ struct Plan {
   Cycle arrival_hit = 0;  // when the group would arrive had its I-cache access hit
   Cycle arrival = 0;
   Stall group_cause = Stall::kIbufferEmpty;  // why it was fetched when it was
+  // Address translation (translation.enabled): the pages of the new group's fetch and of the
+  // access, whether their ERAT missed, and the cycles the reload holds them.
+  Page ipage, dpage;
+  bool imiss = false, dmiss = false;
+  u32 icycles = 0, dcycles = 0;
   // Resources.
   u32 latency = 0;  // cycles from issue to a dependent issue (the serial divider's vary)
   u32 pipe = 0;
@@ -162,9 +215,10 @@ struct alignas(64) Thread {
   Cycle group_fetch = 0;
   Cycle group_arrival_hit = 0;
   Cycle group_arrival = 0;
-  Cycle redirect_time = 0;  // earliest fetch of the group after a redirect
-  Cycle fetch_blocked = 0;  // an I-cache miss holds this thread's fetch until then
-  u64 seq = 0;              // instructions issued
+  Cycle redirect_time = 0;      // earliest fetch of the group after a redirect
+  Cycle fetch_blocked = 0;      // an I-cache miss holds this thread's fetch until then
+  u64 seq = 0;                  // instructions issued
+  PageFilter ifilter, dfilter;  // address translation: the last pages of fetch and of data
   // Prediction.
   u32 ghr = 0;
   u32 ras_top = 0;
@@ -267,6 +321,11 @@ struct NodeTiming::Impl {
     t.redirect = Redirect::kTaken;
     t.redirect_time = t.group_fetch + params.core.taken_branch_cycles;
   }
+  // Address translation of `addr` by thread t's fetch (or data) side, planned: the page that
+  // translates it, and whether the ERAT missed it; returns the cycles its reload holds it.
+  u32 translation(const Thread& t, bool fetch, u64 addr, Page& page, bool& miss) const;
+  // ... and done at issue: the ERAT and TLB take the reload of a miss.
+  void translated(Thread& t, bool fetch, const Page& page, bool miss);
   void visitThread(stats::Visitor& v, const ThreadStats& s, Cycle cycles) const;
   void publishIssue(u32 h, u8 cls, Cycle before, Cycle at, const IssueCost& cost);
   // The model's events and the statistics that are their ground truth (probe::TruthRow); the
@@ -280,6 +339,12 @@ struct NodeTiming::Impl {
   NodeTiming::DevicePages device_pages;
   std::vector<Core> cores;
   std::vector<Thread> threads;
+  // Address translation: on (translation.enabled), each core's ERATs and TLB, the pages' sizes.
+  bool translate = false;
+  std::vector<CoreTranslation> xlate;
+  NodeTiming::PageMap page_map;
+  u32 page_bits = 20;        // translation.page_kib, without a page map
+  u32 first_size_bits = 20;  // translation.tlb_first_size_kib
   std::array<OpTiming, isa::kOpCount> ops{};
   u64 version = 0;
   u32 tpc = 1;

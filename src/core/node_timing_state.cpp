@@ -42,6 +42,18 @@ void NodeTiming::Impl::visitThread(stats::Visitor& v, const ThreadStats& s, Cycl
   v.counter("fetch_groups", s.fetch_groups, "Instruction groups fetched");
   v.counter("device_accesses", s.device_accesses,
             "Loads and stores of device registers (uncached, guarded: no cache or queue)");
+  if (translate) {
+    v.beginGroup("translation");
+    v.counter("ierat_misses", s.ierat_misses, probe::describe(probe::Event::kIeratMisses));
+    v.counter("derat_misses", s.derat_misses, probe::describe(probe::Event::kDeratMisses));
+    v.counter("tlb_hits_ierat", s.tlb_hits_ierat, probe::describe(probe::Event::kTlbHitsIerat));
+    v.counter("tlb_misses_ierat", s.tlb_misses_ierat,
+              probe::describe(probe::Event::kTlbMissesIerat));
+    v.counter("tlb_hits_derat", s.tlb_hits_derat, probe::describe(probe::Event::kTlbHitsDerat));
+    v.counter("tlb_misses_derat", s.tlb_misses_derat,
+              probe::describe(probe::Event::kTlbMissesDerat));
+    v.endGroup();
+  }
 }
 
 // ---- Ground truth ----
@@ -121,6 +133,31 @@ std::span<const probe::TruthRow<NodeTiming::Impl>> NodeTiming::Impl::truthTable(
          [](const Impl& m, u32 c, TruthTerms& t) { t.push_back({&m.cores[c].st.sq_allocations}); }},
         {Event::kSqCombined,
          [](const Impl& m, u32 c, TruthTerms& t) { t.push_back({&m.cores[c].st.sq_combined}); }},
+        // Address translation (zero while translation is off).
+        {Event::kIeratMisses,
+         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].st.ierat_misses}); }},
+        {Event::kDeratMisses,
+         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].st.derat_misses}); }},
+        {Event::kTlbHitsIerat,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].st.tlb_hits_ierat});
+         }},
+        {Event::kTlbMissesIerat,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].st.tlb_misses_ierat});
+         }},
+        {Event::kTlbHitsDerat,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].st.tlb_hits_derat});
+         }},
+        {Event::kTlbMissesDerat,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].st.tlb_misses_derat});
+         }},
+        {Event::kTlbHitsFirstSize,
+         [](const Impl& m, u32 c, TruthTerms& t) {
+           t.push_back({&m.cores[c].st.tlb_hits_first_size});
+         }},
         {Event::kFetchPortWaits,
          [](const Impl& m, u32 c, TruthTerms& t) {
            t.push_back({&m.cores[c].st.fetch_port_waits});
@@ -141,7 +178,7 @@ std::span<const probe::TruthRow<NodeTiming::Impl>> NodeTiming::Impl::truthTable(
          Changes::kAnytime, Tally::kNone},
     };
     // The instruction classes (InstIntAlu .. InstSystem follow the classes' order) and the
-    // stall causes (StallDependency .. StallIdle follow the stalls').
+    // stall causes (stallEvent).
     const auto each = [&rows]<u32... I>(std::integer_sequence<u32, I...>, auto make) {
       (rows.push_back(make(std::integral_constant<u32, I>{})), ...);
     };
@@ -152,7 +189,7 @@ std::span<const probe::TruthRow<NodeTiming::Impl>> NodeTiming::Impl::truthTable(
                  }};
     });
     each(std::make_integer_sequence<u32, kStallCount>{}, [](auto k) {
-      return Row{static_cast<Event>(static_cast<u32>(Event::kStallDependency) + k.value),
+      return Row{stallEvent(static_cast<Stall>(k.value)),
                  [](const Impl& m, u32 h, TruthTerms& t) {
                    t.push_back({&m.threads[h].st.stalls[decltype(k)::value]});
                  },
@@ -201,13 +238,14 @@ const u64* NodeTiming::coreVersion(u32 core) const {
 
 namespace {
 
-// The thread level events' stall, for StallDependency .. StallIdle.
+// The thread level event's stall (stallEvent), if it is one.
 bool stallOf(probe::Event e, Stall& s) {
-  const auto first = static_cast<u32>(probe::Event::kStallDependency);
-  const auto k = static_cast<u32>(e) - first;
-  if (static_cast<u32>(e) < first || k >= kStallCount) return false;
-  s = static_cast<Stall>(k);
-  return true;
+  for (u32 k = 0; k < kStallCount; ++k) {
+    if (kStallEvents[k] != e) continue;
+    s = static_cast<Stall>(k);
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
@@ -291,7 +329,7 @@ void NodeTiming::setProbe(probe::Bus* bus) {
       continue;
     } else if (scope == Scope::kThread || event == Event::kLmqAllocations ||
                event == Event::kSqAllocations || event == Event::kSqCombined ||
-               event == Event::kFetchPortWaits) {
+               event == Event::kFetchPortWaits || event == Event::kTlbHitsFirstSize) {
       timing = true;
     } else {
       memory = true;
@@ -355,6 +393,10 @@ void NodeTiming::visitStats(stats::Visitor& v) const {
     v.counter("sq_combined", c.st.sq_combined,
               "Stores combined into the entry of the store before them");
     v.counter("sq_full_cycles", c.sq_full.total(), "Cycles the store queue was full");
+    if (m.translate) {
+      v.counter("tlb_hits_first_size", c.st.tlb_hits_first_size,
+                probe::describe(probe::Event::kTlbHitsFirstSize));
+    }
     m.mem.visitCoreStats(core, v);
     v.beginList("threads");
     for (u32 i = 0; i < m.tpc; ++i) {

@@ -333,8 +333,52 @@ void CoreParams::validate() const {
     fail(ExitCode::kConfig, "core: divider_extra_cycles must be <= 100");
 }
 
+void TranslationParams::visit(config::Visitor& v) {
+  v.param("enabled", enabled,
+          "Whether the core translates addresses through ERATs and a TLB, charging their misses "
+          "(bgq: true; bgp, cva6, sunfire: false, no translation modelled and no cost)");
+  v.param("ierat_entries", ierat_entries,
+          "Instruction ERAT entries per core, fully associative, round-robin replacement, shared "
+          "by the core's threads (bgq: 16, A2 manual)",
+          config::Range{1, 256});
+  v.param("derat_entries", derat_entries,
+          "Data ERAT entries per core, as the instruction ERAT (bgq: 32, A2 manual)",
+          config::Range{1, 256});
+  v.param("tlb_entries", tlb_entries,
+          "TLB entries per core, shared by its threads, least recently used replacement in a set "
+          "(bgq: 512, A2 manual)",
+          config::powerOfTwo(1, 1 << 16));
+  v.param("tlb_ways", tlb_ways, "TLB ways (bgq: 4, A2 manual)", config::powerOfTwo(1, 64));
+  v.param("erat_miss_cycles", erat_miss_cycles,
+          "Cycles an ERAT miss holds its fetch or access while the TLB reloads the entry (bgq: 12, "
+          "estimate)",
+          config::Range{0, 100000});
+  v.param("tlb_miss_cycles", tlb_miss_cycles,
+          "Further cycles when the TLB misses too: a page evicted from the TLB that the kernel "
+          "writes back (CNK's static mapping never takes one while the TLB holds every page) "
+          "(bgq: 300, estimate)",
+          config::Range{0, 1000000});
+  v.param("tlb_first_size_kib", tlb_first_size_kib,
+          "The page size the TLB searches first on an ERAT miss, in KiB (bgq: 1024, estimate: "
+          "CNK's smallest page)",
+          config::powerOfTwo(4, 1 << 20));
+  v.param("page_kib", page_kib,
+          "The size of every page when the model runs without the kernel's page map (a model on "
+          "its own; a simulation takes each page's size from CNK's static mapping of the process) "
+          "(bgq: 1024)",
+          config::powerOfTwo(4, 1 << 20));
+}
+
+void TranslationParams::validate() const {
+  if (tlb_ways > tlb_entries) {
+    fail(ExitCode::kConfig, "translation: tlb_ways ({}) must be at most tlb_entries ({})", tlb_ways,
+         tlb_entries);
+  }
+}
+
 void TimingParams::visit(config::Visitor& v) {
   v.section("core", core);
+  v.section("translation", translation);
   v.section("l1i", l1i);
   v.section("l1d", l1d);
   v.section("l1p", l1p);
@@ -364,6 +408,7 @@ void TimingParams::validate() const {
     fail(ExitCode::kConfig, "threads_per_core = {} must be from 1 to 64", threads_per_core);
   }
   core.validate();
+  translation.validate();
   memParams().validate();
   if (l1i.line_bytes < core.fetch_group_bytes) {
     fail(ExitCode::kConfig,

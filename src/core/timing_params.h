@@ -163,6 +163,31 @@ struct CoreParams {
   void validate() const;
 };
 
+// Address translation (docs/timing.md "Address translation"): Blue Gene/Q's A2 translates every
+// instruction fetch through a 16-entry instruction ERAT and every load and store through a
+// 32-entry data ERAT (effective-to-real address translation caches, shared by the core's threads),
+// which reload from a 512-entry, 4-way TLB shared by the core's threads (A2 Processor User's
+// Manual for Blue Gene/Q, chapter 6; Linux's reg_a2.h: A2_IERAT_SIZE 16, A2_DERAT_SIZE 32). CNK
+// fills the TLB at job start with large pages covering the whole process (no page tables, no
+// table walks), so in a program's steady state an ERAT miss always hits the TLB. Off (no cost
+// at all) unless a machine enables it: bgq does; bgp, cva6 and sunfire do not.
+struct TranslationParams {
+  bool enabled = false;
+  u32 ierat_entries = 16;
+  u32 derat_entries = 32;
+  u32 tlb_entries = 512;
+  u32 tlb_ways = 4;
+  u32 erat_miss_cycles = 12;  // an ERAT miss the TLB serves (estimate)
+  u32 tlb_miss_cycles = 300;  // more when the TLB misses too: the kernel's refill (estimate)
+  // The page size the TLB searches first on an ERAT miss (PEVT_MMU_TLB_HIT_FIRSTSIZE_TOT).
+  u32 tlb_first_size_kib = 1024;
+  // The pages' size where no page map is given (the model alone, in unit tests).
+  u32 page_kib = 1024;
+
+  void visit(config::Visitor& v);
+  void validate() const;
+};
+
 // Everything the timing model needs. `cores`, `threads_per_core` and `interconnect` come from the
 // node section
 // of the machine configuration (NodeParams) and are not visited here.
@@ -178,9 +203,10 @@ struct TimingParams {
   mem::L2Params l2;
   mem::DdrParams ddr;
   mem::FireplaneParams fireplane;
+  TranslationParams translation;
 
-  // Sections "core", "l1i", "l1d", "l1p", "snoop", "l2", "ddr", "fireplane" at the visitor's
-  // current level.
+  // Sections "core", "translation", "l1i", "l1d", "l1p", "snoop", "l2", "ddr", "fireplane" at
+  // the visitor's current level.
   void visit(config::Visitor& v);
   // Throws hpm::Error(kConfig) with a message naming the parameter.
   void validate() const;

@@ -302,4 +302,14 @@ i64 AddressSpace::madvise(u64 addr, u64 length, u64 advice) {
   return 0;
 }
 
+u32 AddressSpace::staticPageBits(u64 addr) const {
+  constexpr u32 kSmallest = kStaticPageBits[std::size(kStaticPageBits) - 1];
+  for (const u32 bits : kStaticPageBits) {
+    const u64 base = addr & ~((u64{1} << bits) - 1);
+    if (bits == kSmallest || vmas_.coversBlocks(base, base + (u64{1} << bits), u64{1} << kSmallest))
+      return bits;
+  }
+  return kSmallest;
+}
+
 }  // namespace hpm

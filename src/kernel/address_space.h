@@ -56,6 +56,13 @@ class AddressSpace {
   // CNK does not overcommit, so a request past it fails with ENOMEM. A refusal is counted.
   bool fitsNodeMemory(u64 added, u64 released);
 
+  // The size (log2 of its bytes) of the page holding `addr` in CNK's static mapping of the
+  // process, which covers it with large pages (1 MiB, 16 MiB, 1 GiB: kStaticPageBits) and no page
+  // tables: the largest whose aligned page around `addr` the process's mappings fill, block by
+  // 1 MiB block (CNK rounds its regions to its smallest page); at least 1 MiB.
+  static constexpr u32 kStaticPageBits[] = {30, 24, 20};
+  u32 staticPageBits(u64 addr) const;
+
   // A counter device's register window mapped at [start, start + length).
   struct DeviceWindow {
     u64 start, length;

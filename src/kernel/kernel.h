@@ -327,6 +327,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   const GuestMemory& memory() const { return memory_; }
   // The process's mappings now ([stack], [heap], the program's segments, mmaps).
   const VmaMap& memoryMap() const { return space_.vmas(); }
+  // The page size (log2) of `addr` in CNK's static large-page mapping (AddressSpace).
+  u32 staticPageBits(u64 addr) const { return space_.staticPageBits(addr); }
   // The simulated time of the whole run: the latest clock of any hardware thread.
   u64 elapsedCycles() const;
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/bits.h"
 #include "hart/memory.h"
 
 namespace hpm {
@@ -19,6 +20,19 @@ u64 VmaMap::committedIn(u64 start, u64 end) const {
     bytes += std::min(it->second.end, end) - std::max(it->second.start, start);
   }
   return bytes;
+}
+
+bool VmaMap::coversBlocks(u64 start, u64 end, u64 grain) const {
+  // A block is left out only when it lies whole in a gap between areas.
+  u64 covered = start;  // everything below is covered
+  auto it = areas_.lower_bound(start);
+  if (it != areas_.begin() && std::prev(it)->second.end > start) it = std::prev(it);
+  for (; it != areas_.end() && it->second.start < end; ++it) {
+    const Vma& a = it->second;
+    if (a.start > covered && alignUp(covered, grain) + grain <= a.start) return false;
+    covered = std::max(covered, a.end);
+  }
+  return covered >= end || alignUp(covered, grain) + grain > end;
 }
 
 void VmaMap::remove(u64 start, u64 end) {

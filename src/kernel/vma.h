@@ -51,6 +51,10 @@ class VmaMap {
   // nullopt.
   std::optional<u64> findFreeTopDown(u64 length, u64 floor, u64 ceiling) const;
 
+  // Whether every `grain`-aligned block of [start, end) (aligned to `grain`) meets some area: what
+  // a mapping made of `grain`-sized pages at least must cover of the range.
+  bool coversBlocks(u64 start, u64 end, u64 grain) const;
+
   const std::map<u64, Vma>& areas() const { return areas_; }
   // The mappings (areas), as Linux's map_count counts them.
   std::size_t count() const { return areas_.size(); }

@@ -33,7 +33,8 @@ std::string genericUpper(const std::string& generic) {
 void Monitor::Impl::attach(const UnitFamily& f) {
   if (f.beside == nullptr) family = f;
   pmu::Attachment a =
-      f.attach(machine, pmu::NodeShape{machine.node.cores, machine.node.threads_per_core, &bus});
+      f.attach(machine, pmu::NodeShape{machine.node.cores, machine.node.threads_per_core, &bus,
+                                       machine.timing.translation.enabled});
   const u32 first = static_cast<u32>(units.size());
   for (auto& unit : a.units) {
     slots.push_back(Slot{unit.get()});

@@ -366,6 +366,11 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
     const GuestMemory& memory = impl_->kernel->memory();
     impl_->model->setDevicePages({memory.pageTable(), memory.limit() >> GuestMemory::kPageBits,
                                   GuestMemory::kPageBits, GuestMemory::kDevice});
+    // Address translation takes its pages from CNK's static mapping of the process.
+    if (tp.translation.enabled) {
+      const Kernel* kernel = impl_->kernel.get();
+      impl_->model->setPageMap([kernel](u64 va) { return kernel->staticPageBits(va); });
+    }
     const bool monitoring = monitoringWanted(impl_->machine, options.families);
     if (monitoring || options.timed_devices) {
       // The monitor needs the timing model's events: it exists in the warm-up, timing and

@@ -74,6 +74,9 @@ struct NodeShape {
   u32 cores = 1;
   u32 threads_per_core = 1;
   const probe::Bus* bus = nullptr;  // its inputs (topology, numbering)
+  // Whether its cores translate addresses (timing's translation.enabled): without, address
+  // translation's events never happen, and a family fills no spare input with them.
+  bool translation = false;
 };
 
 // ---- helpers the families' catalogues share ----

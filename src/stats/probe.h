@@ -134,6 +134,23 @@ enum class Rate : u8 {
   X(StallSqFull, kThread, kLevel, kOne, "Cycles stalled: a store found the store queue full")      \
   X(StallIdle, kThread, kLevel, kOne, "Cycles the hardware thread had nothing to run")             \
   X(StallAny, kThread, kLevel, kOne, "Cycles stalled for any reason except idle")                  \
+  /* ---- hardware thread / core: address translation ---- */                                      \
+  X(IeratMisses, kThread, kPulse, kOne,                                                            \
+    "Instruction-group fetches whose page the I-ERAT did not hold (reloaded from the TLB)")        \
+  X(IeratMissCycles, kThread, kLevel, kOne,                                                        \
+    "Cycles stalled: an instruction fetch waited for its I-ERAT reload")                           \
+  X(DeratMisses, kThread, kPulse, kOne,                                                            \
+    "Loads, stores and atomics whose page the D-ERAT did not hold (reloaded from the TLB)")        \
+  X(DeratMissCycles, kThread, kLevel, kOne,                                                        \
+    "Cycles stalled: a load, store or atomic waited for its D-ERAT reload")                        \
+  X(TlbHitsIerat, kThread, kPulse, kOne, "I-ERAT misses the TLB held the page of")                 \
+  X(TlbMissesIerat, kThread, kPulse, kOne,                                                         \
+    "I-ERAT misses the TLB missed too (the kernel wrote the evicted page again)")                  \
+  X(TlbHitsDerat, kThread, kPulse, kOne, "D-ERAT misses the TLB held the page of")                 \
+  X(TlbMissesDerat, kThread, kPulse, kOne,                                                         \
+    "D-ERAT misses the TLB missed too (the kernel wrote the evicted page again)")                  \
+  X(TlbHitsFirstSize, kCore, kPulse, kOne,                                                         \
+    "ERAT misses the TLB held the page of at the page size it searches first")                     \
   /* ---- core: caches and queues ---- */                                                          \
   X(L1iAccesses, kCore, kPulse, kOne, "L1I accesses (instruction-group fetches)")                  \
   X(L1iHits, kCore, kPulse, kOne, "L1I hits")                                                      \
@@ -324,6 +341,11 @@ inline constexpr EventInfo kEventInfo[] = {
 
 constexpr const EventInfo& info(Event e) {
   return kEventInfo[static_cast<std::size_t>(e)];
+}
+// Whether `e` is one of address translation's events (IeratMisses .. TlbHitsFirstSize), which
+// only a node whose cores translate addresses has.
+constexpr bool addressTranslation(Event e) {
+  return e >= Event::kIeratMisses && e <= Event::kTlbHitsFirstSize;
 }
 std::string_view scopeName(Scope s);
 // The event's name in upper snake case ("L1D_MISSES"), the form native event names use.

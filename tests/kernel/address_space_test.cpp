@@ -40,6 +40,25 @@ struct AddressSpaceTest : ::testing::Test {
   }
 };
 
+TEST_F(AddressSpaceTest, CnksStaticPagesAreTheLargestWhoseEveryMibBlockTheMappingsMeet) {
+  const u64 base = u64{1} << 30;  // 1 GiB-aligned
+  const u32 rw = GuestMemory::kRead | GuestMemory::kWrite;
+  space.mapRange(base, 40 * kMiB, rw, "data");
+  EXPECT_EQ(space.staticPageBits(base + 5), 24u);              // [0, 16 MiB) is mapped whole
+  EXPECT_EQ(space.staticPageBits(base + 20 * kMiB), 24u);      // [16, 32 MiB)
+  EXPECT_EQ(space.staticPageBits(base + 33 * kMiB), 20u);      // [32, 48 MiB) is not
+  EXPECT_EQ(space.staticPageBits(base + 39 * kMiB + 7), 20u);  // at least a MiB
+  // A hole smaller than a MiB leaves every MiB block of the 16 MiB page met; a whole MiB does not.
+  space.unmapRange(base + 4 * kMiB + kPage, kPage);
+  EXPECT_EQ(space.staticPageBits(base + 5), 24u);
+  space.unmapRange(base + 8 * kMiB, kMiB);
+  EXPECT_EQ(space.staticPageBits(base + 5), 20u);
+  EXPECT_EQ(space.staticPageBits(base + 17 * kMiB), 24u);
+  // A whole GiB mapped: one 1 GiB page.
+  space.mapRange(2 * base, base, rw, "big");
+  EXPECT_EQ(space.staticPageBits(2 * base + 12345), 30u);
+}
+
 TEST_F(AddressSpaceTest, TheBreakGrowsAsHeapAndShrinksAndStaysPutWhenAskedBelowItsStart) {
   EXPECT_EQ(space.brk(0), static_cast<i64>(kBrkStart));
   EXPECT_EQ(space.brk(kBrkStart + 3 * kPage + 5), static_cast<i64>(kBrkStart + 3 * kPage + 5));

@@ -162,10 +162,19 @@ struct Case {
 // back-invalidations (of L1I lines too), DDR writes, full load-miss and store queues.
 const std::vector<std::string> kSmall = {
     "l2.size_kib=64", "l2.ways=2", "core.load_miss_queue_entries=2", "core.store_queue_entries=2"};
-// ... and two cores (eight hardware threads) for ten workers, context switches.
-const std::vector<std::string> kSmallTwoCores = {"l2.size_kib=64", "l2.ways=2",
+// ... and two cores (eight hardware threads) for ten workers, context switches; a one-entry
+// I-ERAT (the signal trampoline's page and the code's take turns), an eight-entry D-ERAT and a
+// one-entry TLB, which the process's pages overflow (ERAT misses all along, TLB refills of
+// evicted pages on both sides; its workers still contend for their lock).
+const std::vector<std::string> kSmallTwoCores = {"l2.size_kib=64",
+                                                 "l2.ways=2",
                                                  "core.load_miss_queue_entries=2",
-                                                 "core.store_queue_entries=2", "node.cores=2"};
+                                                 "core.store_queue_entries=2",
+                                                 "node.cores=2",
+                                                 "translation.ierat_entries=1",
+                                                 "translation.derat_entries=8",
+                                                 "translation.tlb_entries=1",
+                                                 "translation.tlb_ways=1"};
 // What node_mix need not make happen: its store-conditionals succeed, its system calls are all
 // known, its code fits the L1I, no counter takes an interrupt (the host programs none here;
 // tests/counters take them), and one node has no message unit and no traffic on its links.

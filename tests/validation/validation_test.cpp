@@ -672,12 +672,12 @@ TEST(ProfileMode, WritesSamplesAndAFlatProfileWithTheDocumentedColumns) {
             (std::vector<std::string>{"function", "instructions", "cycles", "stall_dependency",
                                       "stall_pipe_busy", "stall_ibuffer_empty", "stall_icache_miss",
                                       "stall_mispredict", "stall_lmq_full", "stall_sq_full",
-                                      "stall_idle"}));
+                                      "stall_idle", "stall_ierat_miss", "stall_derat_miss"}));
   u64 instructions = 0;
   u64 body_instructions = 0;
   u64 body_sq_full = 0;
   for (std::size_t i = 1; i < functions.size(); ++i) {
-    ASSERT_EQ(functions[i].size(), 11u);
+    ASSERT_EQ(functions[i].size(), 13u);
     instructions += std::stoull(functions[i][1]);
     if (functions[i][0] == "\"vk_sq_distinct_body\"") {
       body_instructions = std::stoull(functions[i][1]);

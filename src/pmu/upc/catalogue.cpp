@@ -70,7 +70,11 @@ constexpr CoreEvent kCoreEvents[] = {
      {Event::kInstBranch, Event::kInstJump},
      G::kNone,
      "conditional branches and jumps"},
-    {"IPIPE_TLB_OPS", {}, G::kNone, "the model has no address-translation hardware"},
+    {"IPIPE_TLB_OPS",
+     {},
+     G::kNone,
+     "TLB instructions (tlbwe, tlbre, tlbsx) are the kernel's, and CNK writes its static mapping "
+     "into the TLB when the job starts, none while the program runs"},
     {"IPIPE_PROCESS_CONTROL",
      {Event::kInstSystem},
      G::kNone,
@@ -447,7 +451,8 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
       const Event e = static_cast<Event>(ev);
       const probe::EventInfo& info = probe::kEventInfo[ev];
       if ((info.scope != Scope::kThread && info.scope != Scope::kCore) || info.rate != Rate::kOne ||
-          represented.contains({static_cast<i32>(k), e})) {
+          represented.contains({static_cast<i32>(k), e}) ||
+          (probe::addressTranslation(e) && !node.translation)) {
         continue;
       }
       // A counter free in an even mode, and (for the partner core) in the mode after it; first
