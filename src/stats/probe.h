@@ -302,6 +302,12 @@ enum class Event : u16 {
 };
 inline constexpr std::size_t kEventCount = static_cast<std::size_t>(Event::kCount);
 
+// The list prefetcher's events (BG/Q's L1P; mem/list_prefetcher.h): declared in one run, from
+// L1pListStarted to L1pListLateHits. Blue Gene/P's L1P has none, so its catalogue omits them.
+constexpr bool listPrefetcherEvent(Event e) {
+  return e >= Event::kL1pListStarted && e <= Event::kL1pListLateHits;
+}
+
 struct EventInfo {
   std::string_view name;  // "L1dMisses"
   Scope scope;
