@@ -24,6 +24,10 @@
 #include "stats/probe.h"
 #include "stats/stats.h"
 
+namespace hpm::mem {
+class MemorySystem;  // mem/memory_system.h
+}  // namespace hpm::mem
+
 namespace hpm::timing {
 
 struct TimingParams;  // core/timing_params.h: every parameter, with documented defaults
@@ -157,6 +161,9 @@ class NodeTiming final : public probe::LevelSource {
   // The memory system's physical frames (mem::MemorySystem::frames): null when memory is mapped
   // 1:1.
   const mem::FrameTable* frames() const;
+  // The memory system itself, for the node's devices that reach into it (the L1P's list
+  // prefetchers: node/l1p_device.h).
+  mem::MemorySystem& memory();
   // A counter that changes at every issue() and idleUntil() of the core's hardware threads.
   const u64* coreVersion(u32 core) const;
 

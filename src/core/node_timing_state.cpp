@@ -232,6 +232,10 @@ const mem::FrameTable* NodeTiming::frames() const {
   return impl_->mem.frames();
 }
 
+mem::MemorySystem& NodeTiming::memory() {
+  return impl_->mem;
+}
+
 const u64* NodeTiming::coreVersion(u32 core) const {
   return &impl_->cores[core].version;
 }

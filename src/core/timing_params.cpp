@@ -391,6 +391,7 @@ void TimingParams::visit(config::Visitor& v) {
 mem::MemParams TimingParams::memParams() const {
   mem::MemParams m;
   m.cores = cores;
+  m.threads_per_core = threads_per_core;
   m.l1i = l1i;
   m.l1d = l1d;
   m.l1p = l1p;

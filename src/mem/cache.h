@@ -23,7 +23,7 @@ class Cache {
   static constexpr u64 kInvalid = ~u64{0};
   // kShared (a Fireplane external cache's line): other caches may hold copies. With kDirty it
   // makes the MOESI states: M dirty, O dirty|shared, E clean, S shared.
-  enum Flag : u8 { kDirty = 1, kPrefetched = 2, kShared = 4 };
+  enum Flag : u8 { kDirty = 1, kPrefetched = 2, kShared = 4, kListPrefetched = 8 };
 
   Cache() = default;
   Cache(u32 sets, u32 ways, u32 set_shift, Replacement replacement, u64 seed);

@@ -170,6 +170,8 @@ inline constexpr u32 kPhysicalAddressBits = 42;
 // Everything the memory system needs, with the number of cores it serves.
 struct MemParams {
   u32 cores = 16;
+  // Hardware threads per core (each has a list prefetcher); set from the timing model's.
+  u32 threads_per_core = 1;
   CacheParams l1i = CacheParams::bgqL1i();
   CacheParams l1d = CacheParams::bgqL1d();
   L1pParams l1p;

@@ -81,6 +81,9 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   l1d_stats_.assign(n, {});
   l1p_stats_.assign(n, {});
   miss_stats_.assign(n, {});
+  l1p_extra_.assign(n, {});
+  lists_.assign(std::size_t{n} * p_.threads_per_core, ListPrefetcher{});
+  list_stats_.assign(lists_.size(), ListStats{});
   epoch_.assign(n, 0);
   if (p_.snoop.filter) {
     snoop_.reserve(n);
@@ -162,13 +165,20 @@ void MemorySystem::prefetchLine(u32 core, u64 l2line, Cycle at, bool timed) {
   Level level;
   const Cycle ready = ic_->read(core, l2line, at, Request::kPrefetch, timed, &level);
   const u32 slot = b.victim(l2line);
-  if (b.valid(slot)) {
-    probe::count(bus_, Event::kL1pEvictions, core, l1p_stats_[core].evictions);
-    untracked(core, b, slot);
-  }
+  evictL1p(core, slot);
   b.install(slot, l2line, ready);
   tracked(core, b, slot, l2line);
   b.setFlags(slot, Cache::kPrefetched);
+}
+
+void MemorySystem::evictL1p(u32 core, u32 slot) {
+  const Cache& b = l1p_[core];
+  if (!b.valid(slot)) return;
+  probe::count(bus_, Event::kL1pEvictions, core, l1p_stats_[core].evictions);
+  untracked(core, b, slot);
+  if (b.flags(slot) & Cache::kPrefetched) {
+    probe::count(bus_, Event::kL1pEvictUnused, core, l1p_extra_[core].evict_unused);
+  }
 }
 
 void MemorySystem::streamOnMiss(u32 core, u64 l2line, Cycle at, bool timed) {
@@ -178,6 +188,11 @@ void MemorySystem::streamOnMiss(u32 core, u64 l2line, Cycle at, bool timed) {
     Stream& s = table[i];
     if (s.age != 0 && s.next == l2line) {
       // Confirmed: the miss continues the stream; run prefetch_depth lines ahead.
+      if (!s.confirmed) {
+        s.confirmed = true;
+        probe::count(bus_, Event::kL1pStreamsEstablished, core,
+                     l1p_extra_[core].streams_established);
+      }
       const u64 last = l2line + p_.l1p.prefetch_depth;
       for (u64 x = std::max(s.ahead, l2line) + 1; x <= last; ++x) prefetchLine(core, x, at, timed);
       s.next = l2line + 1;
@@ -187,7 +202,7 @@ void MemorySystem::streamOnMiss(u32 core, u64 l2line, Cycle at, bool timed) {
     }
     if (s.age < oldest->age) oldest = &s;
   }
-  *oldest = Stream{l2line + 1, l2line, ++stream_clock_};
+  *oldest = Stream{l2line + 1, l2line, ++stream_clock_, false};
 }
 
 void MemorySystem::streamOnPrefetchHit(u32 core, u64 l2line, Cycle at, bool timed) {
@@ -202,6 +217,53 @@ void MemorySystem::streamOnPrefetchHit(u32 core, u64 l2line, Cycle at, bool time
       s.age = ++stream_clock_;
       return;
     }
+  }
+}
+
+// ---- List prefetchers ----
+
+void MemorySystem::listWrite(u32 thread, u64 offset, u64 value) {
+  if (list_memory_ == nullptr) return;
+  ListPrefetcher& l = lists_[thread];
+  const bool was = l.active();
+  if (l.write(offset, value, *list_memory_) == ListPrefetcher::Change::kStarted) {
+    lists_used_ = true;
+    probe::count(bus_, Event::kL1pListStarted, thread, list_stats_[thread].started);
+  }
+  if (l.active() && !was) ++lists_active_;
+  if (!l.active() && was) --lists_active_;
+}
+
+void MemorySystem::listOnMiss(u32 core, u64 l2line, Cycle at, bool timed) {
+  const u32 thread = thread_;
+  ListPrefetcher& l = lists_[thread];
+  if (!l.active()) return;
+  ListOutcome& o = list_out_;
+  l.onMiss(l2line, *list_memory_, o);
+  ListStats& st = list_stats_[thread];
+  if (o.overflow) probe::count(bus_, Event::kL1pListOverflows, thread, st.overflows);
+  if (o.compared) probe::count(bus_, Event::kL1pListCompares, thread, st.compares);
+  if (o.skip != 0) {
+    static constexpr Event kSkip[] = {
+        Event::kL1pListSkip1, Event::kL1pListSkip2, Event::kL1pListSkip3, Event::kL1pListSkip4,
+        Event::kL1pListSkip5, Event::kL1pListSkip6, Event::kL1pListSkip7};
+    probe::count(bus_, kSkip[o.skip - 1], thread, st.skip_by[o.skip]);
+    probe::count(bus_, Event::kL1pListSkips, thread, st.skips);
+  }
+  if (o.overrun) probe::count(bus_, Event::kL1pListOverruns, thread, st.overruns);
+  if (o.mismatch) probe::count(bus_, Event::kL1pListMismatches, thread, st.mismatches);
+  if (o.abandoned) probe::count(bus_, Event::kL1pListAbandons, thread, st.abandons);
+  Cache& b = l1p_[core];
+  for (const u64 line : o.lines) {
+    if (b.find(line) != Cache::kNone) continue;  // already there: nothing to establish
+    probe::count(bus_, Event::kL1pListPrefetches, thread, st.prefetches);
+    Level level;
+    const Cycle ready = ic_->read(core, line, at, Request::kPrefetch, timed, &level);
+    const u32 slot = b.victim(line);
+    evictL1p(core, slot);
+    b.install(slot, line, timed ? ready : at);
+    tracked(core, b, slot, line);
+    b.setFlags(slot, Cache::kListPrefetched);
   }
 }
 
@@ -279,19 +341,26 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
       probe::count(bus_, Event::kL1pPrefetchHits, core, bst.prefetch_hits);
       b.setFlags(pslot, 0);
       if (p_.l1p.prefetch) streamOnPrefetchHit(core, l2line, at, timed);
+    } else if (b.flags(pslot) & Cache::kListPrefetched) [[unlikely]] {
+      probe::count(bus_, Event::kL1pListHits, core, l1p_extra_[core].list_hits);
+      if (timed && b.ready(pslot) > at) {
+        probe::count(bus_, Event::kL1pListLateHits, core, l1p_extra_[core].list_late_hits);
+      }
+      b.setFlags(pslot, 0);
     }
   } else {
     probe::count(bus_, Event::kL1pMisses, core, bst.misses);
     r.ready = ic_->read(core, l2line, std::max(at, xbar_free), Request::kData, timed, &r.level);
     if (!timed) r.ready = at;
     const u32 v = b.victim(l2line);
-    if (b.valid(v)) {
-      probe::count(bus_, Event::kL1pEvictions, core, bst.evictions);
-      untracked(core, b, v);
-    }
+    evictL1p(core, v);
     b.install(v, l2line, r.ready);
     tracked(core, b, v, l2line);
     if (p_.l1p.prefetch) streamOnMiss(core, l2line, at, timed);
+  }
+  // (A list runs only between a start and a stop of the guest's: no cost otherwise.)
+  if (lists_active_ != 0) [[unlikely]] {
+    listOnMiss(core, l2line, at, timed);
   }
   slot = d.victim(line);
   if (d.valid(slot)) {
@@ -389,6 +458,26 @@ std::span<const probe::TruthRow<MemorySystem>> MemorySystem::truthTable() {
       HPM_TRUTH(kL1pPrefetchHits, m.l1p_stats_[i].prefetch_hits, kOwnCore),
       HPM_TRUTH(kL1pEvictions, m.l1p_stats_[i].evictions, kOwnCore),
       HPM_TRUTH(kL1pInvalidations, m.l1p_stats_[i].invalidations, kAnytime),
+      HPM_TRUTH(kL1pStreamsEstablished, m.l1p_extra_[i].streams_established, kOwnCore),
+      HPM_TRUTH(kL1pEvictUnused, m.l1p_extra_[i].evict_unused, kOwnCore),
+      HPM_TRUTH(kL1pListHits, m.l1p_extra_[i].list_hits, kOwnCore),
+      HPM_TRUTH(kL1pListLateHits, m.l1p_extra_[i].list_late_hits, kOwnCore),
+      // (A list prefetcher changes with its own thread's accesses and register writes only.)
+      HPM_TRUTH(kL1pListStarted, m.list_stats_[i].started, kOwnCore),
+      HPM_TRUTH(kL1pListCompares, m.list_stats_[i].compares, kOwnCore),
+      HPM_TRUTH(kL1pListSkip1, m.list_stats_[i].skip_by[1], kOwnCore),
+      HPM_TRUTH(kL1pListSkip2, m.list_stats_[i].skip_by[2], kOwnCore),
+      HPM_TRUTH(kL1pListSkip3, m.list_stats_[i].skip_by[3], kOwnCore),
+      HPM_TRUTH(kL1pListSkip4, m.list_stats_[i].skip_by[4], kOwnCore),
+      HPM_TRUTH(kL1pListSkip5, m.list_stats_[i].skip_by[5], kOwnCore),
+      HPM_TRUTH(kL1pListSkip6, m.list_stats_[i].skip_by[6], kOwnCore),
+      HPM_TRUTH(kL1pListSkip7, m.list_stats_[i].skip_by[7], kOwnCore),
+      HPM_TRUTH(kL1pListSkips, m.list_stats_[i].skips, kOwnCore),
+      HPM_TRUTH(kL1pListMismatches, m.list_stats_[i].mismatches, kOwnCore),
+      HPM_TRUTH(kL1pListAbandons, m.list_stats_[i].abandons, kOwnCore),
+      HPM_TRUTH(kL1pListOverflows, m.list_stats_[i].overflows, kOwnCore),
+      HPM_TRUTH(kL1pListOverruns, m.list_stats_[i].overruns, kOwnCore),
+      HPM_TRUTH(kL1pListPrefetches, m.list_stats_[i].prefetches, kOwnCore),
       // The snoop filters change with the other cores' stores and atomics.
       HPM_TRUTH(kSnoopRequests, HPM_SNOOP_PORT.requests, kAnytime),
       HPM_TRUTH(kSnoopCacheRejected, HPM_SNOOP_PORT.cache_rejected, kAnytime),
@@ -413,10 +502,39 @@ void MemorySystem::registerTallies(probe::Bus& bus,
   ic_->registerTallies(bus, core_version);
 }
 
+void MemorySystem::visitLists(u32 core, stats::Visitor& v) const {
+  // The core's hardware threads' list prefetchers together (each thread's: the events).
+  ListStats sum;
+  for (u32 t = core * p_.threads_per_core; t < (core + 1) * p_.threads_per_core; ++t) {
+    const ListStats& s = list_stats_[t];
+    sum.started += s.started;
+    sum.compares += s.compares;
+    sum.skips += s.skips;
+    sum.mismatches += s.mismatches;
+    sum.abandons += s.abandons;
+    sum.overflows += s.overflows;
+    sum.overruns += s.overruns;
+    sum.prefetches += s.prefetches;
+  }
+  v.beginGroup("l1p_list");
+  v.counter("started", sum.started, probe::describe(Event::kL1pListStarted));
+  v.counter("compares", sum.compares, probe::describe(Event::kL1pListCompares));
+  v.counter("skips", sum.skips, probe::describe(Event::kL1pListSkips));
+  v.counter("mismatches", sum.mismatches, probe::describe(Event::kL1pListMismatches));
+  v.counter("abandons", sum.abandons, probe::describe(Event::kL1pListAbandons));
+  v.counter("overflows", sum.overflows, probe::describe(Event::kL1pListOverflows));
+  v.counter("overruns", sum.overruns, probe::describe(Event::kL1pListOverruns));
+  v.counter("prefetches", sum.prefetches, probe::describe(Event::kL1pListPrefetches));
+  v.counter("hits", l1p_extra_[core].list_hits, probe::describe(Event::kL1pListHits));
+  v.counter("late_hits", l1p_extra_[core].list_late_hits, probe::describe(Event::kL1pListLateHits));
+  v.endGroup();
+}
+
 void MemorySystem::visitCoreStats(u32 core, stats::Visitor& v) const {
   visitCache(v, "l1i", l1i_stats_[core], kL1iEvents);
   visitCache(v, "l1d", l1d_stats_[core], kL1dEvents);
   visitCache(v, "l1p", l1p_stats_[core], kL1pEvents);
+  if (lists_used_) visitLists(core, v);
   v.beginGroup("traffic");
   v.counter("l1d_load_misses", miss_stats_[core].l1d_load_misses,
             probe::describe(Event::kL1dLoadMisses));

@@ -21,6 +21,7 @@
 #include "mem/cache.h"
 #include "mem/frames.h"
 #include "mem/interconnect.h"
+#include "mem/list_prefetcher.h"
 #include "mem/mem_params.h"
 #include "mem/snoop_filter.h"
 #include "stats/probe.h"
@@ -38,6 +39,14 @@ struct CacheStats {
   u64 prefetches = 0;     // lines the L1P prefetcher requested
   u64 prefetch_hits = 0;  // first demand hits on prefetched lines
   u64 invalidations = 0;  // lines removed by coherence (a store or atomic of another core)
+};
+
+// The L1P's own counts beyond CacheStats (kept apart so the caches' statistics keep their form).
+struct L1pExtraStats {
+  u64 streams_established = 0;  // streams confirmed
+  u64 evict_unused = 0;         // stream-prefetched lines evicted before a demand hit
+  u64 list_hits = 0;            // first demand hits on list-prefetched lines
+  u64 list_late_hits = 0;       // ... whose line was still in flight
 };
 
 // A core's L1D misses, by kind (the first of its "traffic" statistics).
@@ -116,7 +125,10 @@ class MemorySystem final : private PrivateCaches {
   const Interconnect& interconnect() const { return *ic_; }
   // The hardware thread whose instruction is being processed: the source of the interconnect
   // requests that follow (the timing driver sets it before each instruction's accesses).
-  void setRequesterThread(u32 thread) { ic_->setRequesterThread(thread); }
+  void setRequesterThread(u32 thread) {
+    thread_ = thread;
+    ic_->setRequesterThread(thread);
+  }
   // An uncached access of the requester thread to a device register at `addr`: an I/O
   // transaction on the interconnect (it touches no cache; docs/timing.md "Device registers").
   void deviceAccess(u64 addr, bool write) { ic_->deviceAccess(addr, write); }
@@ -134,6 +146,15 @@ class MemorySystem final : private PrivateCaches {
   // Changes whenever a line of core's L1D or L1P is removed by another core's access (coherence
   // or an eviction below): a timing plan that looked at this core's caches is stale after.
   u64 remoteEpoch(u32 core) const { return epoch_[core]; }
+
+  // ---- The list prefetchers (list_prefetcher.h), one per hardware thread ----
+  // Where the lists are (guest memory); without it (null) no list runs.
+  void setListMemory(ListMemory* memory) { list_memory_ = memory; }
+  // Register accesses of hardware thread `thread` to its list prefetcher (l1plist offsets).
+  u64 listRead(u32 thread, u64 offset) const { return lists_[thread].read(offset); }
+  void listWrite(u32 thread, u64 offset, u64 value);
+  const ListStats& listStats(u32 thread) const { return list_stats_[thread]; }
+  const L1pExtraStats& l1pExtraStats(u32 core) const { return l1p_extra_[core]; }
 
   // ---- Structure and statistics ----
   // Where physical `addr`'s line competes for the ways of a set (Interconnect::block).
@@ -160,9 +181,10 @@ class MemorySystem final : private PrivateCaches {
 
  private:
   struct Stream {
-    u64 next = 0;   // the L1P line a continuing stream touches next
-    u64 ahead = 0;  // the last line prefetched for it
-    u64 age = 0;    // 0: unused
+    u64 next = 0;            // the L1P line a continuing stream touches next
+    u64 ahead = 0;           // the last line prefetched for it
+    u64 age = 0;             // 0: unused
+    bool confirmed = false;  // a miss continued it (PEVT_L1P_STRM_STRM_ESTB counted)
   };
 
   // The physical address of core's access to `va` (identity without frames).
@@ -194,6 +216,12 @@ class MemorySystem final : private PrivateCaches {
   u32 snoopPorts() const { return p_.snoopPorts(); }
   void streamOnMiss(u32 core, u64 line, Cycle at, bool timed);
   void streamOnPrefetchHit(u32 core, u64 line, Cycle at, bool timed);
+  // A line of core's L1P is replaced by a fill (the statistics of the line it held).
+  void evictL1p(u32 core, u32 slot);
+  // The L1D load miss to `line` of the requester thread reaches its running list prefetcher.
+  void listOnMiss(u32 core, u64 line, Cycle at, bool timed);
+  // Group "l1p_list": the list prefetchers of core's hardware threads (once some list started).
+  void visitLists(u32 core, stats::Visitor& v) const;
 
   MemParams p_;
   u32 l1i_shift_ = 0;
@@ -210,6 +238,14 @@ class MemorySystem final : private PrivateCaches {
   std::vector<CacheStats> l1d_stats_;
   std::vector<CacheStats> l1p_stats_;
   std::vector<L1MissStats> miss_stats_;
+  std::vector<L1pExtraStats> l1p_extra_;
+  std::vector<ListPrefetcher> lists_;  // by hardware thread
+  std::vector<ListStats> list_stats_;
+  ListOutcome list_out_;
+  ListMemory* list_memory_ = nullptr;
+  u32 lists_active_ = 0;     // list prefetchers misses reach (ListPrefetcher::active)
+  bool lists_used_ = false;  // some list ever started (the statistics show them from then)
+  u32 thread_ = 0;           // the requester thread (setRequesterThread)
   std::vector<u64> epoch_;
   std::vector<SnoopFilter> snoop_;  // by core (none without snoop filters)
   // By core: the last run of cycles [first, second) snoops took its L1 (after it, none).

@@ -409,6 +409,13 @@ Simulation::~Simulation() = default;
 
 void Simulation::exec(const std::string& path, const std::vector<std::string>& argv,
                       const std::vector<std::string>& envp) {
+  if (impl_->model && !impl_->l1p_device) {
+    // (Added last, so the devices added before, the message unit's, keep their numbers.)
+    Impl* impl = impl_.get();
+    impl_->l1p_device = std::make_unique<L1pDevice>(*impl_->kernel, impl_->model->memory(),
+                                                    [impl] { return impl->running_hw; });
+    impl_->kernel->addDeviceProvider(impl_->l1p_device.get());
+  }
   impl_->kernel->exec(path, argv, envp);
   impl_->readRegionNames();
   if (impl_->options.mode == RunMode::kProfile) {
@@ -434,6 +441,7 @@ class TimedRunner final : public Kernel::SliceRunner {
     Simulation::Impl& sim = sim_;
     timing::NodeTiming& model = model_;
     const u32 hw = t.slot;
+    sim.running_hw = hw;
     Simulation::Impl::HartDriver& driver = sim.harts[hw];
     HartState& state = t.hart().state();
     if (const u32 next = sim.kernel->nextHint(); next != MinTree::kNone) {

@@ -15,6 +15,7 @@
 #include "core/node_timing.h"
 #include "isa/ops.h"
 #include "kernel/kernel.h"
+#include "node/l1p_device.h"
 #include "node/monitor.h"
 #include "node/simulation.h"
 #include "stats/probe.h"
@@ -70,6 +71,10 @@ struct Simulation::Impl {
   std::unique_ptr<timing::NodeTiming> model;
   std::unique_ptr<probe::Bus> bus;
   std::unique_ptr<Monitor> monitor;
+  // The L1P's list prefetchers' window (with a timing model), and the hardware thread whose
+  // slice runs: the one its register accesses come from.
+  std::unique_ptr<L1pDevice> l1p_device;
+  u32 running_hw = 0;
   u64 context_switches = 0;  // a hardware thread changed guest threads
   // Cached from the bus's wanted set (recomputed when its epoch changes): whether the timing
   // model publishes at all, and per hardware thread whether any instruction-mix event is wanted.

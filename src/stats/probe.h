@@ -173,6 +173,30 @@ enum class Rate : u8 {
   X(L1pPrefetchHits, kCore, kPulse, kOne, "First demand hits on prefetched lines")                 \
   X(L1pEvictions, kCore, kPulse, kFew, "L1P lines evicted")                                        \
   X(L1pInvalidations, kCore, kPulse, kFew, "L1P lines removed by coherence")                       \
+  X(L1pStreamsEstablished, kCore, kPulse, kOne,                                                    \
+    "Streams the L1P stream prefetcher confirmed (a miss continued a tracked line)")               \
+  X(L1pEvictUnused, kCore, kPulse, kFew,                                                           \
+    "L1P lines the stream prefetcher brought in, evicted before any demand hit")                   \
+  X(L1pListStarted, kThread, kPulse, kOne, "List prefetcher runs started")                         \
+  X(L1pListCompares, kThread, kPulse, kOne, "L1D load misses compared with the replayed list")     \
+  X(L1pListSkip1, kThread, kPulse, kOne, "List matches after skipping 1 entry")                    \
+  X(L1pListSkip2, kThread, kPulse, kOne, "List matches after skipping 2 entries")                  \
+  X(L1pListSkip3, kThread, kPulse, kOne, "List matches after skipping 3 entries")                  \
+  X(L1pListSkip4, kThread, kPulse, kOne, "List matches after skipping 4 entries")                  \
+  X(L1pListSkip5, kThread, kPulse, kOne, "List matches after skipping 5 entries")                  \
+  X(L1pListSkip6, kThread, kPulse, kOne, "List matches after skipping 6 entries")                  \
+  X(L1pListSkip7, kThread, kPulse, kOne, "List matches after skipping 7 entries")                  \
+  X(L1pListSkips, kThread, kPulse, kOne, "List matches after skipping 1 to 7 entries")             \
+  X(L1pListMismatches, kThread, kPulse, kOne, "List compares that matched no entry in the window") \
+  X(L1pListAbandons, kThread, kPulse, kOne,                                                        \
+    "Lists abandoned (more consecutive mismatches than the threshold)")                            \
+  X(L1pListOverflows, kThread, kPulse, kOne, "List recordings that filled the list's memory")      \
+  X(L1pListOverruns, kThread, kPulse, kOne,                                                        \
+    "List matches at or past the entries already prefetched (the compare overran the prefetch)")   \
+  X(L1pListPrefetches, kThread, kPulse, kFew, "Lines the list prefetcher brought into the L1P")    \
+  X(L1pListHits, kCore, kPulse, kOne, "First demand hits on lines the list prefetcher brought")    \
+  X(L1pListLateHits, kCore, kPulse, kOne,                                                          \
+    "First demand hits on list-prefetched lines still in flight")                                  \
   X(LmqAllocations, kCore, kPulse, kOne, "Load-miss-queue entries taken")                          \
   X(LmqFull, kCore, kLevel, kOne, "Cycles the load-miss queue was full")                           \
   X(SqAllocations, kCore, kPulse, kOne, "Store-queue entries taken")                               \
@@ -324,6 +348,12 @@ enum class Event : u16 {
       kCount
 };
 inline constexpr std::size_t kEventCount = static_cast<std::size_t>(Event::kCount);
+
+// The list prefetcher's events (BG/Q's L1P; mem/list_prefetcher.h): declared in one run, from
+// L1pListStarted to L1pListLateHits. Blue Gene/P's L1P has none, so its catalogue omits them.
+constexpr bool listPrefetcherEvent(Event e) {
+  return e >= Event::kL1pListStarted && e <= Event::kL1pListLateHits;
+}
 
 struct EventInfo {
   std::string_view name;  // "L1dMisses"
