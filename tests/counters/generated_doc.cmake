@@ -17,7 +17,30 @@ function(generated_doc doc marker generated mode target)
   math(EXPR cut "${at} + ${marker_length}")
   string(SUBSTRING "${current}" 0 ${cut} head)
   string(REGEX REPLACE "\n+$" "\n" generated "\n\n${generated}")
-  set(wanted "${head}${generated}")
+  generated_doc_apply(${doc} "${current}" "${head}${generated}" ${mode} ${target})
+endfunction()
+
+#   generated_section(DOC BEGIN END GENERATED MODE TARGET)
+#     As generated_doc, for a generated part between the line BEGIN and the line END, with
+#     hand-written text before and after it.
+function(generated_section doc begin end generated mode target)
+  file(READ ${doc} current)
+  string(FIND "${current}" "${begin}" at)
+  string(FIND "${current}" "${end}" end_at)
+  if(at LESS 0 OR end_at LESS at)
+    message(FATAL_ERROR "${doc}: no marker lines, in this order:\n${begin}\n${end}")
+  endif()
+  string(LENGTH "${begin}" begin_length)
+  math(EXPR cut "${at} + ${begin_length}")
+  string(SUBSTRING "${current}" 0 ${cut} head)
+  string(SUBSTRING "${current}" ${end_at} -1 tail)
+  string(REGEX REPLACE "\n+$" "\n" generated "\n\n${generated}")
+  generated_doc_apply(${doc} "${current}" "${head}${generated}\n${tail}" ${mode} ${target})
+endfunction()
+
+# Writes WANTED to DOC (MODE write) or fails naming the first line where CURRENT, the file's
+# text, differs from it (MODE check).
+function(generated_doc_apply doc current wanted mode target)
   if(mode STREQUAL "write")
     if(NOT wanted STREQUAL current)
       file(WRITE ${doc} "${wanted}")

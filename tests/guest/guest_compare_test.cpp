@@ -280,6 +280,10 @@ std::vector<GuestCase> guestCases() {
   // The L1P list prefetcher's calls (libl1p): no device in the functional mode and under qemu,
   // so they do nothing on both sides, and the walks' checksums agree.
   ok("list_prefetch", {"512"}, "small");
+  // The published-figures micro-benchmarks (docs/timing.md), single-threaded kernels.
+  ok("mem_figures", {"chase", "64", "64", "64"}, "chase");
+  ok("mem_figures", {"fresh", "64"}, "fresh");
+  ok("mem_figures", {"seq", "4096"}, "seq");
 
   c.push_back({"exit_status_0_return", "exit_status", {"0", "return"}, exits(0), 0, "", {}});
   c.push_back({"exit_status_42_exit", "exit_status", {"42", "exit"}, exits(42), 0, "", {}});
