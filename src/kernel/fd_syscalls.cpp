@@ -212,7 +212,7 @@ i64 Kernel::sysReadWrite(Thread& t, u64 number, const SyscallArgs& a) {
     SigInfo info;
     info.signo = SIGPIPE;
     info.code = 0x80;  // SI_KERNEL
-    sendToThread(t, info, t.clock());
+    sendToThread(t, info, t.clock(), &t);
     return -32;
   }
   if (r > 0) {

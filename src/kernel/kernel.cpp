@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <numeric>
 
 #include "base/bits.h"
 #include "base/error.h"
@@ -66,7 +67,12 @@ void KernelStats::visit(stats::Visitor& v) const {
   v.counter("faults_alignment", faults_alignment, "Misaligned atomic memory operations");
   v.counter("faults_illegal", faults_illegal, "Illegal instructions");
   v.counter("faults_breakpoint", faults_breakpoint, "Breakpoints (ebreak)");
-  v.counter("counter_interrupts", counter_interrupts, "Counter-unit interrupts queued");
+  const auto sum = [](const std::vector<u64>& by_thread) {
+    return std::accumulate(by_thread.begin(), by_thread.end(), u64{0});
+  };
+  v.counter("counter_interrupts", sum(counter_interrupts), "Counter-unit interrupts queued");
+  v.counter("external_interrupts", sum(external_interrupts),
+            "Inter-processor interrupts the kernel sent between hardware threads");
   v.counter("memory_refusals", memory_refusals,
             "Memory requests refused with ENOMEM: they would exceed the node's memory");
   v.counter("scheduler_slices", slices, "Scheduler picks that ran a thread");
@@ -108,6 +114,21 @@ void Kernel::visitStats(stats::Visitor& v) const {
     probe::Event::event,                                                                   \
         [](const Kernel& k, u32, probe::TruthTerms& t) { t.push_back({&k.stats_.stat}); }, \
         probe::Changes::kAnytime, probe::Tally::kNone                                      \
+  }
+// (Statistics kept per hardware thread: the thread's own, or the sum over the node's.)
+#define HPM_TRUTH_THREAD(event, stat)                                                              \
+  probe::TruthRow<Kernel> {                                                                        \
+    probe::Event::event,                                                                           \
+        [](const Kernel& k, u32 h, probe::TruthTerms& t) { t.push_back({&k.stats_.stat.at(h)}); }, \
+        probe::Changes::kAnytime, probe::Tally::kNone                                              \
+  }
+#define HPM_TRUTH_THREADS(event, stat)                          \
+  probe::TruthRow<Kernel> {                                     \
+    probe::Event::event,                                        \
+        [](const Kernel& k, u32, probe::TruthTerms& t) {        \
+          for (const u64& n : k.stats_.stat) t.push_back({&n}); \
+        },                                                      \
+        probe::Changes::kAnytime, probe::Tally::kNone           \
   }
 #define HPM_TRUTH_CALLS(event, category)                                        \
   probe::TruthRow<Kernel> {                                                     \
@@ -164,13 +185,18 @@ std::span<const probe::TruthRow<Kernel>> Kernel::truthTable() {
       HPM_TRUTH(kFaultsAlignment, faults_alignment),
       HPM_TRUTH(kFaultsIllegal, faults_illegal),
       HPM_TRUTH(kFaultsBreakpoint, faults_breakpoint),
-      HPM_TRUTH(kCounterInterrupts, counter_interrupts),
+      HPM_TRUTH_THREADS(kCounterInterrupts, counter_interrupts),
+      HPM_TRUTH_THREADS(kExternalInterrupts, external_interrupts),
+      HPM_TRUTH_THREAD(kExternalInterruptsTaken, external_interrupts),
+      HPM_TRUTH_THREAD(kPerfMonInterruptsTaken, counter_interrupts),
       HPM_TRUTH(kMemoryRefusals, memory_refusals),
   };
   return kRows;
 }
 
 #undef HPM_TRUTH
+#undef HPM_TRUTH_THREAD
+#undef HPM_TRUTH_THREADS
 #undef HPM_TRUTH_CALLS
 
 void Kernel::checkLimit(bool grown) {
@@ -228,6 +254,8 @@ Kernel::Kernel(KernelConfig config)
       space_(memory_, code_, config_.memory_bytes, stats_.memory_refusals),
       scheduler_(config_.hardwareThreads(), config_.threads_per_core) {
   fs_ = std::make_unique<FileSystem>(config_.root);
+  stats_.external_interrupts.assign(config_.hardwareThreads(), 0);
+  stats_.counter_interrupts.assign(config_.hardwareThreads(), 0);
   memory_.setDevice(this);
   memory_.setTouchListener(this);
   // splitmix64 expands the seed into the generator's state.
@@ -572,10 +600,18 @@ void Kernel::countFault(const Thread& t, probe::Event e, u64& stat) {
 void Kernel::counterInterrupt(int tid, int signo, i32 unit, i32 counter, Cycle when) {
   for (const auto& t : threads_) {
     if (t->tid() != tid || t->exited) continue;
-    ++stats_.counter_interrupts;
-    if (bus_ != nullptr && bus_->wants(probe::Event::kCounterInterrupts, 0)) [[unlikely]] {
-      bus_->setNow(std::max(bus_->now(), when));
-      bus_->pulse(probe::Event::kCounterInterrupts, 0, 1);
+    // The counter unit interrupts the thread's hardware thread: a performance-monitor
+    // interrupt, which CNK's handler counts (PEVT_CNKHWT_PERFMON) and turns into the signal.
+    ++stats_.counter_interrupts[t->slot];
+    if (bus_ != nullptr) [[unlikely]] {
+      if (bus_->wants(probe::Event::kCounterInterrupts, 0)) {
+        bus_->setNow(std::max(bus_->now(), when));
+        bus_->pulse(probe::Event::kCounterInterrupts, 0, 1);
+      }
+      if (bus_->wants(probe::Event::kPerfMonInterruptsTaken, t->slot)) {
+        bus_->setNow(std::max(bus_->now(), when));
+        bus_->pulse(probe::Event::kPerfMonInterruptsTaken, t->slot, 1);
+      }
     }
     SigInfo info;
     info.signo = signo;
@@ -584,9 +620,21 @@ void Kernel::counterInterrupt(int tid, int signo, i32 unit, i32 counter, Cycle w
     std::memcpy(info.fields + 4, &counter, 4);
     const u64 cycle = when;
     std::memcpy(info.fields + 8, &cycle, 8);
-    sendToThread(*t, info, when);
+    sendToThread(*t, info, when, nullptr);
     return;
   }
+}
+
+void Kernel::interProcessorInterrupt(u32 from, u32 to) {
+  // CNK, in a call of a thread on one hardware thread, makes a thread on another runnable
+  // (Sched_Unblock) or gives it a signal (Signal_Deliver) by an inter-processor interrupt: a
+  // message for the target and a write to the BIC's core-to-core send register, which raises
+  // an external input interrupt on the target hardware thread (docs/kernel.md "Interrupts").
+  // On its own hardware thread it needs none.
+  if (from == to) return;
+  ++stats_.external_interrupts[to];
+  HPM_PROBE(bus_, kExternalInterrupts, 0, 1);
+  HPM_PROBE(bus_, kExternalInterruptsTaken, to, 1);
 }
 
 }  // namespace hpm

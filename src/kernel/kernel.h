@@ -150,11 +150,14 @@ struct KernelStats {
   u64 console_writes = 0;  // writes to guest descriptors 1 and 2
   u64 console_bytes = 0;
   u64 opens = 0;  // files opened (openat that succeeded)
-  // Faults by kind (whether a handler took them or they killed the process), and counter-unit
-  // interrupts queued for a thread.
+  // Faults by kind (whether a handler took them or they killed the process).
   u64 faults_data = 0, faults_fetch = 0, faults_alignment = 0, faults_illegal = 0;
   u64 faults_breakpoint = 0;
-  u64 counter_interrupts = 0;
+  // Interrupts taken, by hardware thread (docs/kernel.md "Interrupts"; the kernel sizes them to
+  // the node's): the kernel's inter-processor interrupts (external inputs), and the counter
+  // units' interrupts queued for a thread (performance-monitor interrupts).
+  std::vector<u64> external_interrupts;
+  std::vector<u64> counter_interrupts;
   u64 memory_refusals = 0;  // brk, mmap, mremap, mprotect refused: node memory exhausted
   u64 slices = 0;           // scheduler picks that ran a thread
   u64 empty_slices = 0;     // ... of which retired no instruction (a timed wait to issue)
@@ -279,7 +282,9 @@ class Kernel : public MemoryDevice, public TouchListener {
   // (`when` not before any thread's next slice: the caller's windows guarantee it).
   void at(u64 when, std::function<void(u64 now)> action);
   // Wakes every thread waiting in futex on guest address `addr`, as FUTEX_WAKE would at `when`.
-  i64 wakeFutexWaiters(u64 addr, u64 when) { return futexWake(addr, ~0u, ~0u, when); }
+  // (No interrupt: BG/Q's wake-up unit resumes a thread waiting on the word the message unit
+  // writes; docs/kernel.md "Interrupts".)
+  i64 wakeFutexWaiters(u64 addr, u64 when) { return futexWake(addr, ~0u, ~0u, when, nullptr); }
 
   const std::vector<std::unique_ptr<Thread>>& threads() const { return threads_; }
   const std::vector<HardwareThread>& hardwareThreads() const { return scheduler_.slots(); }
@@ -435,7 +440,9 @@ class Kernel : public MemoryDevice, public TouchListener {
   i64 sysAffinity(Thread& t, u64 number, const SyscallArgs& a);  // sched_[gs]etaffinity
   i64 sysGetcpu(Thread& t, u64 number, const SyscallArgs& a);
   i64 sysFutex(Thread& t, u64 number, const SyscallArgs& a);
-  i64 futexWake(u64 addr, u32 count, u32 bitset, u64 when);
+  // `waker`: the thread whose call wakes them (null: the message unit, from outside the node's
+  // threads), which sends an inter-processor interrupt to each one on another hardware thread.
+  i64 futexWake(u64 addr, u32 count, u32 bitset, u64 when, const Thread* waker);
   i64 sysSleep(Thread& t, u64 number, const SyscallArgs& a);
   void processRobustList(Thread& t);
 
@@ -450,8 +457,10 @@ class Kernel : public MemoryDevice, public TouchListener {
   // kill, tkill, tgkill, rt_sigqueueinfo and rt_tgsigqueueinfo.
   i64 sysKill(Thread& t, u64 number, const SyscallArgs& a);
   // Queues a signal for a thread (tgkill) or the process (kill, timers); wakes a waiter.
-  void sendToThread(Thread& target, const SigInfo& info, u64 when);
-  void sendToProcess(const SigInfo& info, u64 when);
+  // `sender`: the thread whose call sends it (null: the kernel's timers and the counter units),
+  // which interrupts the target's hardware thread when it is another.
+  void sendToThread(Thread& target, const SigInfo& info, u64 when, const Thread* sender);
+  void sendToProcess(const SigInfo& info, u64 when, const Thread* sender);
   // A synchronous fault: delivered at once to `t` (its handler runs next) or ends the process.
   void raiseFault(Thread& t, int signal, i32 code, u64 addr, std::string_view cause);
   // Delivers the first deliverable pending signal of `t`, if any: builds the handler's frame
@@ -462,6 +471,12 @@ class Kernel : public MemoryDevice, public TouchListener {
   void setupFrame(Thread& t, const SigInfo& info, const SignalAction& action);
   // Interrupts a blocked thread for a signal: its call returns EINTR or restarts.
   void interruptWait(Thread& t, u64 when);
+
+  // Interrupts (docs/kernel.md "Interrupts"; kernel.cpp). A system call on hardware thread
+  // `from` made a thread on hardware thread `to` runnable or gave it a signal: an
+  // inter-processor interrupt when they differ, which `to` takes as an external input interrupt
+  // (at no simulated cost).
+  void interProcessorInterrupt(u32 from, u32 to);
 
   // Timers (timers.cpp).
   i64 sysSetitimer(Thread& t, u64 number, const SyscallArgs& a);

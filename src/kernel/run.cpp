@@ -94,7 +94,7 @@ void Kernel::fireEvent(const Event& e) {
       HPM_PROBE(bus_, kTimerExpirations, 0, 1);
       info.signo = SIGALRM;
       info.code = 0x80;  // SI_KERNEL
-      sendToProcess(info, e.when);
+      sendToProcess(info, e.when, nullptr);
       if (timer.interval != 0) {
         timer.value = cyclesAfter(e.when, timer.interval);
         scheduler_.addEvent(

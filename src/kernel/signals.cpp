@@ -77,8 +77,10 @@ bool Kernel::takeSignal(Thread& t, u64 set, SigInfo& out) {
   return true;
 }
 
-void Kernel::sendToThread(Thread& target, const SigInfo& info, u64 when) {
+void Kernel::sendToThread(Thread& target, const SigInfo& info, u64 when, const Thread* sender) {
   if (target.exited) return;
+  // CNK delivers a signal on the target's hardware thread: from another, by an interrupt.
+  if (sender != nullptr) interProcessorInterrupt(sender->slot, target.slot);
   ++stats_.signals_sent;
   HPM_PROBE(bus_, kSignalsSent, 0, 1);
   const bool ignored = signals_.ignores(info.signo);
@@ -107,16 +109,18 @@ void Kernel::sendToThread(Thread& target, const SigInfo& info, u64 when) {
   }
 }
 
-void Kernel::sendToProcess(const SigInfo& info, u64 when) {
+void Kernel::sendToProcess(const SigInfo& info, u64 when, const Thread* sender) {
   // The first thread that does not block the signal takes it (a waiter in sigwait first);
   // if every thread blocks it, it stays pending for the process.
   for (const auto& t : threads_) {
     if (!t->exited && t->wait == WaitKind::kSigwait && (t->sigwait_set & bit(info.signo))) {
-      return sendToThread(*t, info, when);
+      return sendToThread(*t, info, when, sender);
     }
   }
   for (const auto& t : threads_) {
-    if (!t->exited && !(t->blocked & bit(info.signo))) return sendToThread(*t, info, when);
+    if (!t->exited && !(t->blocked & bit(info.signo))) {
+      return sendToThread(*t, info, when, sender);
+    }
   }
   if (!signals_.queueForProcess(info)) return;  // a standard signal already queued
   ++stats_.signals_sent;
@@ -432,9 +436,9 @@ i64 Kernel::sysKill(Thread& t, u64 number, const SyscallArgs& a) {
     if (signal == 0) return 0;
     // The sender itself takes it when it can, as Linux prefers the current thread.
     if (!(t.blocked & bit(info.signo))) {
-      sendToThread(t, info, t.clock());
+      sendToThread(t, info, t.clock(), &t);
     } else {
-      sendToProcess(info, t.clock());
+      sendToProcess(info, t.clock(), &t);
     }
     return 0;
   }
@@ -442,7 +446,7 @@ i64 Kernel::sysKill(Thread& t, u64 number, const SyscallArgs& a) {
   const i32 tid = static_cast<i32>(a[has_tgid ? 1 : 0]);
   for (const auto& target : threads_) {
     if (target->tid() == tid && !target->exited) {
-      if (signal != 0) sendToThread(*target, info, t.clock());
+      if (signal != 0) sendToThread(*target, info, t.clock(), &t);
       return 0;
     }
   }

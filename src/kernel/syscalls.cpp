@@ -153,7 +153,12 @@ i64 Kernel::sysAffinity(Thread& t, u64 number, const SyscallArgs& a) {
   if (!Scheduler::allows(target->affinity, target->slot)) {
     const u32 cpu = scheduler_.pickHardwareThread(threads_, target->affinity);
     scheduler_.unschedule(*target);
-    if (cpu != target->slot) ++stats_.migrations;
+    if (cpu != target->slot) {
+      ++stats_.migrations;
+      // CNK hands it to its new hardware thread by an interrupt from the caller's (the caller's
+      // old one when it moves itself).
+      interProcessorInterrupt(t.slot, cpu);
+    }
     target->place(cpu);
     if (target->wait == WaitKind::kNone && !target->exited) scheduler_.schedule(*target);
   }

@@ -94,6 +94,7 @@ i64 Kernel::sysClone(Thread& t, u64 /*number*/, const SyscallArgs& a) {
   }
   threads_.push_back(std::move(child));
   scheduler_.schedule(*threads_.back());
+  interProcessorInterrupt(t.slot, threads_.back()->slot);  // (CNK starts it on its own)
   ++stats_.threads_created;
   HPM_PROBE(bus_, kThreadsCreated, 0, 1);
   return tid;
@@ -108,7 +109,9 @@ void Kernel::threadExit(Thread& t, int code) {
   if (t.clear_child_tid != 0) {
     // CLONE_CHILD_CLEARTID: the tid word is cleared and one waiter woken (pthread_join).
     const u32 zero = 0;
-    if (memory_.write(t.clear_child_tid, &zero, 4)) futexWake(t.clear_child_tid, 1, ~0u, t.clock());
+    if (memory_.write(t.clear_child_tid, &zero, 4)) {
+      futexWake(t.clear_child_tid, 1, ~0u, t.clock(), &t);
+    }
   }
   if (t.wait != WaitKind::kNone) wake(t, kBlocked, t.clock());
   scheduler_.unschedule(t);
@@ -134,7 +137,7 @@ void Kernel::processRobustList(Thread& t) {
     if ((word & kFutexTidMask) != static_cast<u32>(t.tid())) return;
     const u32 updated = (word & kFutexWaiters) | kFutexOwnerDied;
     memory_.write(word_addr, &updated, 4);
-    if (word & kFutexWaiters) futexWake(word_addr, 1, ~0u, t.clock());
+    if (word & kFutexWaiters) futexWake(word_addr, 1, ~0u, t.clock(), &t);
   };
   u64 entry = head[0];
   for (int limit = 0; entry != t.robust_list && entry != 0 && limit < 2048; ++limit) {
@@ -146,9 +149,12 @@ void Kernel::processRobustList(Thread& t) {
   if (head[2] != 0) handle(head[2] & ~u64{1});
 }
 
-i64 Kernel::futexWake(u64 addr, u32 count, u32 bitset, u64 when) {
+i64 Kernel::futexWake(u64 addr, u32 count, u32 bitset, u64 when, const Thread* waker) {
   const std::vector<Thread*> woken = futexes_.wakeable(addr, count, bitset);
-  for (Thread* w : woken) wake(*w, 0, when);
+  for (Thread* w : woken) {
+    wake(*w, 0, when);
+    if (waker != nullptr) interProcessorInterrupt(waker->slot, w->slot);
+  }
   stats_.futex_wakes += woken.size();
   if (!woken.empty()) HPM_PROBE(bus_, kFutexWakes, 0, woken.size());
   return static_cast<i64>(woken.size());
@@ -194,7 +200,7 @@ i64 Kernel::sysFutex(Thread& t, u64 /*number*/, const SyscallArgs& a) {
     case kFutexWakeBitset: {
       const u32 bitset = cmd == kFutexWake ? ~0u : static_cast<u32>(a[5]);
       if (bitset == 0) return -abi::kEINVAL;
-      return futexWake(addr, val, bitset, t.clock());
+      return futexWake(addr, val, bitset, t.clock(), &t);
     }
     case kFutexRequeue:
     case kFutexCmpRequeue: {
@@ -204,7 +210,7 @@ i64 Kernel::sysFutex(Thread& t, u64 /*number*/, const SyscallArgs& a) {
         if (!memory_.read(addr, &current, 4)) return -abi::kEFAULT;
         if (current != static_cast<u32>(a[5])) return -abi::kEAGAIN;
       }
-      const i64 woken = futexWake(addr, val, ~0u, t.clock());
+      const i64 woken = futexWake(addr, val, ~0u, t.clock(), &t);
       const u64 limit = static_cast<u32>(a[3]);  // val2: how many to move
       // Moved waiters go to the back of the target's queue.
       const i64 moved = static_cast<i64>(futexes_.requeue(addr, a[4], limit));
@@ -233,7 +239,7 @@ i64 Kernel::sysFutex(Thread& t, u64 /*number*/, const SyscallArgs& a) {
         default: return -abi::kENOSYS;
       }
       if (!memory_.write(addr2, &updated, 4)) return -abi::kEFAULT;
-      i64 woken = futexWake(addr, val, ~0u, t.clock());
+      i64 woken = futexWake(addr, val, ~0u, t.clock(), &t);
       const i32 o = static_cast<i32>(old), c = static_cast<i32>(cmparg);
       bool condition = false;
       switch (cmp) {
@@ -245,7 +251,7 @@ i64 Kernel::sysFutex(Thread& t, u64 /*number*/, const SyscallArgs& a) {
         case 5: condition = o >= c; break;
         default: return -abi::kENOSYS;
       }
-      if (condition) woken += futexWake(addr2, static_cast<u32>(a[3]), ~0u, t.clock());
+      if (condition) woken += futexWake(addr2, static_cast<u32>(a[3]), ~0u, t.clock(), &t);
       return woken;
     }
     default: return -abi::kENOSYS;  // priority-inheritance futexes are not provided

@@ -102,9 +102,9 @@ void Kernel::expirePosixTimer(std::size_t id, u64 expirations, u64 when) {
     if (th->tid() == pt.target_tid && !th->exited) target = th.get();
   }
   if (pt.notify == kSigevThreadId && target != nullptr) {
-    sendToThread(*target, info, when);
+    sendToThread(*target, info, when, nullptr);  // (the decrementer's: no other thread's)
   } else {
-    sendToProcess(info, when);
+    sendToProcess(info, when, nullptr);
   }
   // It may have been discarded (ignored) or taken at once (a thread waiting in sigwait).
   if (pt.signal_queued) {
@@ -146,7 +146,7 @@ void Kernel::checkCpuTimers(u64 when) {
     HPM_PROBE(bus_, kTimerExpirations, 0, 1);
     info.signo = kSignals[which];
     info.code = 0x80;  // SI_KERNEL
-    sendToProcess(info, when);
+    sendToProcess(info, when, nullptr);
     if (timer.interval != 0) {
       // Expirations missed within this slice are folded into one signal, as Linux does.
       while (timer.value <= cpu) timer.value = cyclesAfter(timer.value, timer.interval);

@@ -300,6 +300,17 @@ enum class Rate : u8 {
   X(IoConsoleWrites, kNode, kPulse, kAverageOne, "Writes to the standard output and error")        \
   X(IoConsoleBytes, kNode, kPulse, kAny, "Bytes written to the standard output and error")         \
   X(IoOpens, kNode, kPulse, kAverageOne, "Files opened")                                           \
+  /* interrupts (docs/kernel.md "Interrupts"); kAny: one futex wake may wake threads on any */     \
+  /* number of hardware threads at once, each sent its own */                                      \
+  X(ExternalInterrupts, kKernel, kPulse, kAny,                                                     \
+    "External input interrupts: the kernel's inter-processor interrupts, one for each thread it "  \
+    "made runnable or signalled on another hardware thread than the caller's")                     \
+  X(ExternalInterruptsTaken, kThread, kPulse, kAverageOne,                                         \
+    "External input interrupts the hardware thread took (the kernel's inter-processor "            \
+    "interrupts)")                                                                                 \
+  X(PerfMonInterruptsTaken, kThread, kPulse, kAverageOne,                                          \
+    "Performance-monitor interrupts the hardware thread took (counter-unit interrupts for its "    \
+    "thread)")                                                                                     \
   /* ---- the message unit (many nodes: src/net) ---- */                                           \
   X(MuPacketsInjected, kNode, kPulse, kOne,                                                        \
     "Message unit: packets stored for the network (all their bytes read)")                         \

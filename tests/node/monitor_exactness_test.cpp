@@ -177,9 +177,9 @@ const std::vector<std::string> kSmallTwoCores = {"l2.size_kib=64",
                                                  "translation.tlb_ways=1"};
 // What node_mix need not make happen: its store-conditionals succeed, its system calls are all
 // known, its code fits the L1I, no counter takes an interrupt (the host programs none here;
-// tests/counters take them), one node has no message unit and no traffic on its links, and it
-// starts no L1P list (tests/node/l1p_list_test.cpp makes every list event happen and holds it
-// to the memory system's statistics).
+// tests/counters and tests/node/interrupts_test.cpp take them), one node has no message unit and
+// no traffic on its links, and it starts no L1P list (tests/node/l1p_list_test.cpp makes every
+// list event happen and holds it to the memory system's statistics).
 const std::set<Event> kRareEvents = {Event::kStoreCondFail,
                                      Event::kL1pListStarted,
                                      Event::kL1pListCompares,
@@ -201,6 +201,7 @@ const std::set<Event> kRareEvents = {Event::kStoreCondFail,
                                      Event::kSyscallsUnknown,
                                      Event::kL1iEvictions,
                                      Event::kCounterInterrupts,
+                                     Event::kPerfMonInterruptsTaken,
                                      Event::kMuPacketsInjected,
                                      Event::kMuMessagesInjected,
                                      Event::kMuFifoPacketsReceived,
