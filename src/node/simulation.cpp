@@ -157,6 +157,9 @@ struct TimingObserver {
         at = first_at;
         addr = first_addr;
         first_at = kUnknown;
+        if (sim.tm_watch) [[unlikely]] {
+          if (!sim.tmCheck(hw, d, pc, s, addr)) return false;
+        }
         if (view.tallying != nullptr) view.tallying->issuing(at, *view.dormant);
         return true;
       }
@@ -165,7 +168,11 @@ struct TimingObserver {
     if constexpr (kMode == RunMode::kWarmup) {
       if (bus != nullptr) bus->setNow(state.cycle);
       if (interruptsDue(state.cycle)) return false;
-      return state.cycle <= limit;
+      if (state.cycle > limit) return false;
+      if (sim.tm_watch) [[unlikely]] {
+        return sim.tmCheck(hw, d, pc, s, addr);
+      }
+      return true;
     } else {
       at = model.issueTime(hw, d, pc, addr);
       if (bus != nullptr) bus->setNow(at);  // device accesses and events happen at the issue cycle
@@ -176,6 +183,10 @@ struct TimingObserver {
         driver.parked = true;
         driver.parked_at = at;
         return false;
+      }
+      // (Transactional memory: one branch, not taken while no transaction runs.)
+      if (sim.tm_watch) [[unlikely]] {
+        if (!sim.tmCheck(hw, d, pc, s, addr)) return false;
       }
       if (view.tallying != nullptr) view.tallying->issuing(at, *view.dormant);
       return true;
@@ -385,6 +396,8 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
       impl_->bus = std::make_unique<probe::Bus>(topology, static_cast<u32>(isa::kOpCount));
       impl_->kernel->setProbe(impl_->bus.get());
     }
+    // (Before the tallies, which name its statistics.)
+    impl_->createSpeculation();
     if (monitoring) {
       // Counting from statistics needs instructions in cycle order across the node: the timing
       // modes without lookahead (the warm-up mode counts its instructions apart).
@@ -415,6 +428,12 @@ void Simulation::exec(const std::string& path, const std::vector<std::string>& a
     impl_->l1p_device = std::make_unique<L1pDevice>(*impl_->kernel, impl_->model->memory(),
                                                     [impl] { return impl->running_hw; });
     impl_->kernel->addDeviceProvider(impl_->l1p_device.get());
+    if (impl_->speculation) {
+      // (After the L1P's, whose number stays.)
+      impl_->tm_device =
+          std::make_unique<TmDevice>(impl_->kernel->memory(), *impl_->speculation, *impl_);
+      impl_->kernel->addDeviceProvider(impl_->tm_device.get());
+    }
   }
   impl_->kernel->exec(path, argv, envp);
   impl_->readRegionNames();
@@ -442,6 +461,7 @@ class TimedRunner final : public Kernel::SliceRunner {
     timing::NodeTiming& model = model_;
     const u32 hw = t.slot;
     sim.running_hw = hw;
+    sim.running_thread = &t;
     Simulation::Impl::HartDriver& driver = sim.harts[hw];
     HartState& state = t.hart().state();
     if (const u32 next = sim.kernel->nextHint(); next != MinTree::kNone) {
@@ -451,6 +471,13 @@ class TimedRunner final : public Kernel::SliceRunner {
     if (sim.bus && sim.bus->epoch() != sim.bus_epoch) sim.noteInterest();
     if (driver.last_thread != &t) {
       if (driver.last_thread != nullptr) {
+        // (BG/Q's speculation ID is the hardware thread's: another guest thread taking it
+        // rolls back the transaction of the one that leaves.)
+        if (sim.speculation && sim.speculation->speculating(hw) &&
+            sim.tm_threads[hw].thread != &t) {
+          sim.speculation->rollback(hw, tmreg::kPreempted);
+          sim.tmRestore(hw, tmreg::kPreempted);
+        }
         model.switchContext(hw);
         ++sim.context_switches;
         if (sim.bus != nullptr) HPM_PROBE(sim.bus.get(), kContextSwitches, 0, 1);
@@ -482,6 +509,9 @@ class TimedRunner final : public Kernel::SliceRunner {
       TimingObserver<kMode> observer(sim, driver, t, state, model, sim.regionsOf(t.tid()), hw,
                                      limit, first_at, first_addr);
       stop = t.hart().run(~u64{0} >> 1, observer);
+      if (sim.tm_pending != 0) [[unlikely]] {
+        sim.tmApplyPending(hw);
+      }
     }
     if (sim.monitor && state.cycle >= sim.monitor->pollDue()) sim.monitor->poll(state.cycle);
     return stop;

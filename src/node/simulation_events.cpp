@@ -68,7 +68,12 @@ void Simulation::Impl::noteInterest() {
 
 // The driver's events and their statistics (probe::TruthRow): the instruction-mix events that
 // depend on the operation alone, from the operation counts (kept only while a monitor counts
-// from them: no ground truth), and the hardware threads' context switches.
+// from them: no ground truth), the hardware threads' context switches, and transactional
+// memory's (the L2's speculation, whose model the driver owns).
+namespace {
+const u64 kNoSpeculation = 0;  // the TM events' statistic where the node has no speculation
+}  // namespace
+
 std::span<const probe::TruthRow<Simulation::Impl>> Simulation::Impl::truthTable() {
   using probe::Event;
   using Row = probe::TruthRow<Impl>;
@@ -82,6 +87,34 @@ std::span<const probe::TruthRow<Simulation::Impl>> Simulation::Impl::truthTable(
         {Event::kContextSwitches,
          [](const Impl& sim, u32, probe::TruthTerms& t) { t.push_back({&sim.context_switches}); },
          probe::Changes::kAnytime, probe::Tally::kNone},
+        // Transactional memory (node/speculation.h): another core's access may roll a thread's
+        // transaction back, so they are read at every window end; none without the model.
+        {Event::kTmBegun,
+         [](const Impl& sim, u32 h, probe::TruthTerms& t) {
+           t.push_back({sim.speculation ? &sim.speculation->stats(h).begun : &kNoSpeculation});
+         },
+         probe::Changes::kAnytime},
+        {Event::kTmCommitted,
+         [](const Impl& sim, u32 h, probe::TruthTerms& t) {
+           t.push_back({sim.speculation ? &sim.speculation->stats(h).committed : &kNoSpeculation});
+         },
+         probe::Changes::kAnytime},
+        {Event::kTmRolledBack,
+         [](const Impl& sim, u32 h, probe::TruthTerms& t) {
+           t.push_back(
+               {sim.speculation ? &sim.speculation->stats(h).rolled_back : &kNoSpeculation});
+         },
+         probe::Changes::kAnytime},
+        {Event::kTmConflicts,
+         [](const Impl& sim, u32 h, probe::TruthTerms& t) {
+           t.push_back({sim.speculation ? &sim.speculation->stats(h).conflicts : &kNoSpeculation});
+         },
+         probe::Changes::kAnytime},
+        {Event::kTmLinesCleaned,
+         [](const Impl& sim, u32 s, probe::TruthTerms& t) {
+           t.push_back({sim.speculation ? &sim.speculation->linesCleaned(s) : &kNoSpeculation});
+         },
+         probe::Changes::kAnytime},
     };
     [&rows]<std::size_t... I>(std::index_sequence<I...>) {
       (rows.push_back(

@@ -18,6 +18,8 @@
 #include "node/l1p_device.h"
 #include "node/monitor.h"
 #include "node/simulation.h"
+#include "node/speculation.h"
+#include "node/tm_device.h"
 #include "stats/probe.h"
 
 namespace hpm::driver {
@@ -64,7 +66,7 @@ void forEachMixEvent(const OpMix& m, F&& f) {
 
 namespace hpm {
 
-struct Simulation::Impl {
+struct Simulation::Impl final : TmDevice::Hooks {
   MachineConfig machine;
   RunOptions options;
   std::unique_ptr<Kernel> kernel;
@@ -75,6 +77,39 @@ struct Simulation::Impl {
   // slice runs: the one its register accesses come from.
   std::unique_ptr<L1pDevice> l1p_device;
   u32 running_hw = 0;
+  Thread* running_thread = nullptr;  // the guest thread of running_hw's slice
+  // BG/Q's L2 speculation (transactional memory, node/speculation.h) and its window
+  // (/dev/hpm/tm): on UPC-Q's node (BG/Q's) with a timing model; null elsewhere.
+  std::unique_ptr<Speculation> speculation;
+  std::unique_ptr<TmDevice> tm_device;
+  // Per hardware thread: the guest thread of its transaction, the registers it rolls back to
+  // (taken before the first instruction after the begin), and the code of a rollback of the
+  // running thread's transaction, applied when its run stops (tm_pending: which).
+  struct TmThread {
+    Thread* thread = nullptr;
+    HartState checkpoint;
+    bool checkpoint_pending = false;
+    u64 pending_code = 0;
+  };
+  std::vector<TmThread> tm_threads;
+  u64 tm_pending = 0;
+  // What the observer tests before every instruction: some transaction runs, or a rollback is
+  // pending (the one branch transactional memory costs when no transaction runs).
+  bool tm_watch = false;
+  // The speculation model, on BG/Q's node with a timing model (the constructor's).
+  void createSpeculation();
+  // Before `d` issues on hw (at `pc`, effective address `addr`), while tm_watch: takes a pending
+  // checkpoint, and checks the access against the transactions' lines, rolling back the losers;
+  // false when hw's own transaction rolled back (the run stops before `d`).
+  bool tmCheck(u32 hw, const isa::DecodedInst& d, u64 pc, const HartState& s, u64 addr);
+  // Restores the registers of hw's transaction's thread to its checkpoint, a0 = `code`.
+  void tmRestore(u32 hw, u64 code);
+  // The running hardware thread's pending rollback, once its run has stopped.
+  void tmApplyPending(u32 hw);
+  // TmDevice::Hooks
+  u32 runningThread() const override { return running_hw; }
+  void began(u32 hw) override;
+  void rolledBack(u32 hw, u64 code) override;
   u64 context_switches = 0;  // a hardware thread changed guest threads
   // Cached from the bus's wanted set (recomputed when its epoch changes): whether the timing
   // model publishes at all, and per hardware thread whether any instruction-mix event is wanted.

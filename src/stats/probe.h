@@ -350,7 +350,16 @@ enum class Rate : u8 {
   X(NwPriorityPacketsToNode, kLink, kPulse, kOne,                                                  \
     "Torus link: packets for this node received over the link on the priority channel")            \
   X(NwSystemPacketsToNode, kLink, kPulse, kOne,                                                    \
-    "Torus link: packets for this node received over the link on the system channel")
+    "Torus link: packets for this node received over the link on the system channel")              \
+  /* ---- BG/Q's L2 speculation: transactional memory (node/speculation.h, docs/timing.md */       \
+  /* "Transactional memory"); one run, TmBegun to TmLinesCleaned (speculationEvent) ---- */        \
+  X(TmBegun, kThread, kPulse, kOne, "Transactions begun (a speculation ID taken)")                 \
+  X(TmCommitted, kThread, kPulse, kOne, "Transactions committed")                                  \
+  X(TmRolledBack, kThread, kPulse, kOne,                                                           \
+    "Transactions rolled back (conflicts, system calls, capacity, explicit aborts)")               \
+  X(TmConflicts, kThread, kPulse, kOne, "Transactions rolled back by a conflict")                  \
+  X(TmLinesCleaned, kL2Slice, kPulse, kAny,                                                        \
+    "Lines whose speculative state the slice cleared when their transaction ended")
 
 enum class Event : u16 {
 #define HPM_X(name, scope, kind, rate, doc) k##name,
@@ -364,6 +373,12 @@ inline constexpr std::size_t kEventCount = static_cast<std::size_t>(Event::kCoun
 // L1pListStarted to L1pListLateHits. Blue Gene/P's L1P has none, so its catalogue omits them.
 constexpr bool listPrefetcherEvent(Event e) {
   return e >= Event::kL1pListStarted && e <= Event::kL1pListLateHits;
+}
+
+// BG/Q's L2 speculation's events (node/speculation.h): declared in one run, from TmBegun to
+// TmLinesCleaned. Only BG/Q's L2 versions lines; the other machines' catalogues omit them.
+constexpr bool speculationEvent(Event e) {
+  return e >= Event::kTmBegun && e <= Event::kTmLinesCleaned;
 }
 
 struct EventInfo {

@@ -166,6 +166,23 @@ void addKernelCases(std::vector<GuestCase>& c) {
   threaded("many_threads_64", "many_threads", {"64"});
   threaded("atomics_threads_8", "atomics_threads", {"8"});
   threaded("atomics_threads_64", "atomics_threads", {"64"});
+  // Transactions through libtm (docs/timing.md "Transactional memory"): under qemu and in the
+  // functional mode there is no device and each runs irrevocably under the lock; in the timing
+  // mode they run speculatively on bgq's L2, with conflicts, rollbacks and retries (and, with
+  // more threads than hardware threads, preemptions): the output is the same.
+  threaded("tm_counters", "tm_counters", {"4", "100"});
+  for (const char* threads : {"8", "64"}) {
+    GuestCase gc{std::string("tm_counters_timing_") + threads,
+                 "tm_counters",
+                 {threads, "40"},
+                 exits(0),
+                 0,
+                 "",
+                 {}};
+    gc.threaded = true;
+    gc.hpmsim_args = {"--mode", "timing"};
+    c.push_back(gc);
+  }
   // Threads that wait by spinning (the functional mode parks them: kernel/polling.cpp).
   for (const char* mode : {"flags", "countdown", "yield", "signal"}) {
     threaded(std::string("spin_wait_") + mode, "spin_wait", {mode});
