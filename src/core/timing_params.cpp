@@ -384,6 +384,7 @@ void TimingParams::visit(config::Visitor& v) {
   v.section("l1p", l1p);
   v.section("snoop", snoop);
   v.section("l2", l2);
+  v.section("l3", l3);
   v.section("ddr", ddr);
   v.section("fireplane", fireplane);
 }
@@ -398,6 +399,7 @@ mem::MemParams TimingParams::memParams() const {
   m.snoop = snoop;
   m.interconnect = interconnect;
   m.l2 = l2;
+  m.l3 = l3;
   m.ddr = ddr;
   m.fireplane = fireplane;
   return m;

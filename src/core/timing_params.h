@@ -201,11 +201,12 @@ struct TimingParams {
   mem::L1pParams l1p;
   mem::SnoopParams snoop;
   mem::L2Params l2;
+  mem::L3Params l3;
   mem::DdrParams ddr;
   mem::FireplaneParams fireplane;
   TranslationParams translation;
 
-  // Sections "core", "translation", "l1i", "l1d", "l1p", "snoop", "l2", "ddr", "fireplane" at
+  // Sections "core", "translation", "l1i", "l1d", "l1p", "snoop", "l2", "l3", "ddr", "fireplane" at
   // the visitor's current level.
   void visit(config::Visitor& v);
   // Throws hpm::Error(kConfig) with a message naming the parameter.

@@ -22,7 +22,12 @@ Crossbar::Crossbar(const MemParams& p, PrivateCaches& caches)
   port_atomic_cycles_ = transfer(8, p_.l2.core_port_bytes_per_cycle);
   port_free_.assign(p_.cores, 0);
   transactions_.interconnect = probe::Interconnect::kCrossbar;
+  if (p_.l3.banks) {
+    l3_ = std::make_unique<L3Banks>(p_.l3, p_.l2.slices, p_.l2.line_bytes, slice_bits_);
+  }
 }
+
+Crossbar::~Crossbar() = default;
 
 TransactionType Crossbar::transactionOf(Request request) {
   switch (request) {
@@ -36,6 +41,7 @@ TransactionType Crossbar::transactionOf(Request request) {
 
 Cycle Crossbar::memory(u64 line, Cycle p, bool write, bool timed) {
   const Cycle start = ddrTransfer(line, p, write, timed);
+  if (l3_ && !write) l3_->ddrFetch(sliceOfLine(line));
   transaction(write ? TransactionType::kMemWrite : TransactionType::kMemRead, line << shift_,
               probe::kSliceAgent + sliceOfLine(line), Snoop::kNone);
   return start;
@@ -61,32 +67,63 @@ u32 Crossbar::victim(u32 sid, u64 line, Cycle at, bool timed) {
   return slot;
 }
 
+Cycle Crossbar::fill(u32 sid, u64 line, Cycle p, bool waits, bool timed) {
+  u32 entry = 0;
+  if (l3_) p = l3_->allocate(sid, p, waits, timed, &entry);
+  const Cycle dstart = memory(line, p, false, timed);
+  const Cycle ready = timed ? (waits ? dstart : p) + p_.ddr.latency : p;
+  if (l3_) l3_->release(sid, entry, ready, timed);
+  return ready;
+}
+
+void Crossbar::prefetchIntoEdram(u64 line, Cycle at, bool timed) {
+  for (u64 next = line + 1; next <= line + p_.l3.prefetch_lines; ++next) {
+    const u32 sid = sliceOfLine(next);
+    Slice& s = slices_[sid];
+    if (s.cache.find(next) != Cache::kNone) continue;
+    bumpVersion(sid);
+    l3_->prefetched(sid);
+    const Cycle ready = fill(sid, next, at, true, timed);
+    s.cache.install(victim(sid, next, at, timed), next, ready);
+  }
+}
+
 Cycle Crossbar::read(u32 core, u64 line, Cycle p, Request request, bool timed, Level* level) {
   const u32 sid = sliceOfLine(line);
   Slice& s = slices_[sid];
   requester_ = core;
   const bool waits = request != Request::kFetch;
   if (timed && port_line_cycles_ != 0) p = corePort(core, p, request);
+  if (l3_) p = l3_->lookup(sid, line, p, waits, timed);
   const Cycle start = readRequest(sid, core, p, request, slice_read_cycles_, timed);
   u32 slot = s.cache.find(line);
   transaction(transactionOf(request), line << shift_, thread_,
               slot != Cache::kNone ? Snoop::kL2 : Snoop::kMemory,
               slot != Cache::kNone ? probe::kSliceAgent + sid : probe::kNoSupplier);
+  const bool hits = slot != Cache::kNone;
   Cycle ready;
-  if (slot != Cache::kNone) {
+  if (hits) {
     hit(sid, core, true);
     s.cache.touch(slot);
     ready = timed ? std::max(start + p_.l2.hit_latency, s.cache.ready(slot)) : p;
     *level = Level::kL2;
   } else {
     miss(sid, core, true);
-    const Cycle dstart = memory(line, start, false, timed);
-    ready = timed ? (waits ? dstart : start) + p_.ddr.latency : p;
+    ready = fill(sid, line, start, waits, timed);
     slot = victim(sid, line, start, timed);
     s.cache.install(slot, line, ready);
     *level = Level::kDdr;
   }
   if (request != Request::kAtomic) s.cache.setMeta(slot, s.cache.meta(slot) | coreBit(core));
+  if (l3_) {
+    // The L2 prefetch unit's line requests come as bursts; the rest one line each.
+    const u32 port = L3Banks::readPort(core);
+    l3_->delivered(sid, port, line, hits, request == Request::kPrefetch);
+    ready = l3_->returnPath(sid, port, ready, waits, timed);
+    if (!hits && (request == Request::kData || request == Request::kPrefetch)) {
+      prefetchIntoEdram(line, start, timed);
+    }
+  }
   return ready;
 }
 
@@ -152,6 +189,10 @@ Cycle Crossbar::drain(u32 core, u64 line, u32 bytes, Cycle start, bool timed) {
   const u32 sid = sliceOfLine(line);
   Slice& s = slices_[sid];
   requester_ = core;
+  if (l3_) {
+    start = l3_->deposit(sid, L3Banks::writePort(core), start, timed);
+    start = l3_->lookup(sid, line, start, true, timed);
+  }
   writeRequest(sid, core, bytes, start, p_.l2.slice_busy_cycles, timed);
   u32 slot = s.cache.find(line);
   transaction(TransactionType::kWrite, line << shift_, thread_,
@@ -163,8 +204,7 @@ Cycle Crossbar::drain(u32 core, u64 line, u32 bytes, Cycle start, bool timed) {
   } else {
     // Write-allocate: the rest of the line comes from DDR.
     miss(sid, core, true);
-    const Cycle dstart = memory(line, start, false, timed);
-    const Cycle ready = timed ? dstart + p_.ddr.latency : start;
+    const Cycle ready = fill(sid, line, start, true, timed);
     slot = victim(sid, line, start, timed);
     s.cache.install(slot, line, ready);
   }
@@ -199,6 +239,7 @@ void Crossbar::deviceAccess(u64 addr, bool write) {
 void Crossbar::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) {
   if (bytes == 0) return;
   const u64 line_bytes = u64{1} << shift_;
+  const bool burst = (addr >> shift_) != ((addr + bytes - 1) >> shift_);
   for (u64 line = addr >> shift_; line <= (addr + bytes - 1) >> shift_; ++line) {
     const u64 begin = std::max(addr, line << shift_);
     const u64 end = std::min(addr + bytes, (line + 1) << shift_);
@@ -207,9 +248,14 @@ void Crossbar::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed
     Slice& s = slices_[sid];
     bumpVersion(sid);
     Cycle start = at;
+    if (l3_) {
+      // The DMA's ports: R2 for its reads, W0 for its writes.
+      if (write) start = l3_->deposit(sid, L3Banks::kDmaWritePort, start, timed);
+      start = l3_->lookup(sid, line, start, true, timed);
+    }
     if (timed) {
       const Cycle busy = write ? p_.l2.slice_busy_cycles : slice_read_cycles_;
-      start = std::max(at, s.free);
+      start = std::max(start, s.free);
       s.free = start + busy;
       probe::count(bus_, Event::kL2BusyCycles, sid, s.stats.busy_cycles, busy);
     }
@@ -218,18 +264,29 @@ void Crossbar::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed
     probe::count(bus_, write ? Event::kL2Writes : Event::kL2Reads, sid,
                  write ? s.stats.writes : s.stats.reads);
     u32 slot = s.cache.find(line);
-    if (slot != Cache::kNone) {
+    const bool hits = slot != Cache::kNone;
+    Cycle data = start;  // (when a read's data is ready)
+    if (hits) {
       hit(sid, 0, false);
       s.cache.touch(slot);
+      if (timed) data = std::max(start + p_.l2.hit_latency, s.cache.ready(slot));
     } else {
       miss(sid, 0, false);
       Cycle ready = start;
       if (!(write && n == line_bytes)) {  // (a whole line written needs nothing from DDR)
-        const Cycle dstart = memory(line, start, false, timed);
-        if (timed) ready = dstart + p_.ddr.latency;
+        ready = fill(sid, line, start, true, timed);
+      } else if (l3_) {  // (but its slot a miss-handler entry)
+        u32 entry = 0;
+        ready = l3_->allocate(sid, start, true, timed, &entry);
+        l3_->release(sid, entry, ready, timed);
       }
       slot = victim(sid, line, start, timed);
       s.cache.install(slot, line, ready);
+      data = ready;
+    }
+    if (l3_ && !write) {
+      l3_->delivered(sid, L3Banks::kDmaReadPort, line, hits, burst);
+      l3_->returnPath(sid, L3Banks::kDmaReadPort, data, true, timed);
     }
     if (write) {
       if (const u64 sharers = s.cache.meta(slot)) {
@@ -258,6 +315,20 @@ void Crossbar::visitCoreTraffic(u32 core, stats::Visitor& v) const {
 
 void Crossbar::visitSharedStats(stats::Visitor& v) const {
   visitServers(v, "l2_slices", "ddr_controllers");
+  if (l3_) l3_->visitStats(v);
+}
+
+std::optional<u64> Crossbar::groundTruth(probe::Event e, u32 instance) const {
+  if (l3_) {
+    if (auto v = l3_->groundTruth(e, instance)) return v;
+  }
+  return InterconnectBase::groundTruth(e, instance);
+}
+
+void Crossbar::registerTallies(probe::Bus& bus,
+                               const std::function<const u64*(u32)>& core_version) const {
+  InterconnectBase::registerTallies(bus, core_version);
+  if (l3_) l3_->registerTallies(bus);
 }
 
 }  // namespace hpm::mem

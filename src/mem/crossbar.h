@@ -8,15 +8,22 @@
 //
 // Requests are served in the order the model processes them (issue order), which is time order
 // except for requests that wait behind queued stores; docs/timing.md lists that deviation.
+//
+// With l3.banks (bgp), the slices are Blue Gene/P's L3 banks (l3.h): each request also passes its
+// bank's ports, directories, read-return path and miss handler.
 #pragma once
 
+#include <memory>
+
 #include "mem/interconnect_base.h"
+#include "mem/l3.h"
 
 namespace hpm::mem {
 
 class Crossbar final : public InterconnectBase {
  public:
   Crossbar(const MemParams& p, PrivateCaches& caches);
+  ~Crossbar() override;
 
   Cycle read(u32 core, u64 line, Cycle p, Request request, bool timed, Level* level) override;
   Cycle probeRead(u32 core, u64 line, Cycle p) const override;
@@ -39,6 +46,15 @@ class Crossbar final : public InterconnectBase {
   u32 controllerOf(u64 addr) const override { return controllerWithin(addr >> shift_); }
   void visitCoreTraffic(u32 core, stats::Visitor& v) const override;
   void visitSharedStats(stats::Visitor& v) const override;
+  std::optional<u64> groundTruth(probe::Event e, u32 instance) const override;
+  void registerTallies(probe::Bus& bus,
+                       const std::function<const u64*(u32)>& core_version) const override;
+  void setProbe(probe::Bus* bus) override {
+    bus_ = bus;
+    if (l3_) l3_->setProbe(bus);
+  }
+  // Blue Gene/P's L3 banks (l3.banks), or null.
+  const L3Banks* l3() const { return l3_.get(); }
 
   // The L2 slice of `addr`.
   u32 sliceOf(u64 addr) const { return sliceOfLine(addr >> shift_); }
@@ -55,6 +71,11 @@ class Crossbar final : public InterconnectBase {
   Cycle memory(u64 line, Cycle p, bool write, bool timed);
   // Frees an L2 slot for `line`: writeback of a dirty victim, back-invalidation of copies.
   u32 victim(u32 sid, u64 line, Cycle at, bool timed);
+  // A missing line's fill from DDR wanted at `p` (`waits` false: a fetch's): with L3 banks its
+  // miss-handler entry first. The cycle the line is in the slice.
+  Cycle fill(u32 sid, u64 line, Cycle p, bool waits, bool timed);
+  // The L3 banks' prefetch into the eDRAM after a core's read of `line` missed at `at`.
+  void prefetchIntoEdram(u64 line, Cycle at, bool timed);
   // Removes line's copies from the L1D and L1P of the cores in `sharers` (bit c % 64), except
   // `keep` (kNoCore: none kept).
   void invalidateSharers(u64 line, u64 sharers, u32 keep);
@@ -65,6 +86,7 @@ class Crossbar final : public InterconnectBase {
   u32 port_line_cycles_ = 0;      // a line's hold of a core's crossbar port (0: no limit)
   u32 port_atomic_cycles_ = 0;    // an atomic result's
   std::vector<Cycle> port_free_;  // by core: its crossbar port's next free cycle
+  std::unique_ptr<L3Banks> l3_;   // l3.banks only
 };
 
 }  // namespace hpm::mem

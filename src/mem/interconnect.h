@@ -82,7 +82,7 @@ class Interconnect {
   virtual FrameTable* frames() { return nullptr; }
 
   // ---- Transactions and statistics ----
-  void setProbe(probe::Bus* bus) { bus_ = bus; }
+  virtual void setProbe(probe::Bus* bus) { bus_ = bus; }
   // The hardware thread whose instruction is being processed (the source of its transactions).
   void setRequesterThread(u32 thread) { thread_ = thread; }
   // Every transaction so far, by type and snoop result (the ground truth of a filtering counter).

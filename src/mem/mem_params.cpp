@@ -114,6 +114,40 @@ void SnoopParams::visit(config::Visitor& v) {
           config::Range{0, 100});
 }
 
+void L3Params::visit(config::Visitor& v) {
+  v.param("banks", banks,
+          "The crossbar's L2 slices are Blue Gene/P's L3 banks, with their read ports (RD0, RD1, "
+          "R2), write ports (W0, W1), two directories, read-return path and miss handler (bgq: "
+          "false; bgp: true)");
+  v.param("directory_cycles", directory_cycles,
+          "Cycles one lookup takes its directory; each directory holds half a bank's sets (1, "
+          "estimate)",
+          config::Range{1, 64});
+  v.param("write_port_cycles", write_port_cycles,
+          "Cycles one write request takes its write port (4, estimate)", config::Range{1, 64});
+  v.param("return_bytes_per_cycle", return_bytes_per_cycle,
+          "Bytes a bank's read-return path returns per core cycle: a read holds it ceil(l2."
+          "line_bytes / this) cycles (32: Blue Gene/L's L3 port, 22.4 GB/s at 700 MHz)",
+          config::Range{1, 1024});
+  v.param("miss_handler_entries", miss_handler_entries,
+          "Misses a bank has outstanding to DDR; an allocation waits for a free entry (8, "
+          "estimate)",
+          config::Range{1, 256});
+  v.param("prefetch_lines", prefetch_lines,
+          "Lines after a core's missing read's line that its bank prefetches from DDR into the "
+          "eDRAM (1, estimate; 0: none)",
+          config::Range{0, 16});
+}
+
+void L3Params::validate() const {
+  if (directory_cycles == 0 || write_port_cycles == 0 || return_bytes_per_cycle == 0 ||
+      miss_handler_entries == 0) {
+    fail(ExitCode::kConfig,
+         "l3: directory_cycles, write_port_cycles, return_bytes_per_cycle and "
+         "miss_handler_entries must be at least 1");
+  }
+}
+
 void SnoopParams::validate() const {
   if (cache_entries == 0) fail(ExitCode::kConfig, "snoop: cache_entries must be at least 1");
   if (!std::has_single_bit(lines_per_entry) || lines_per_entry > 64) {
@@ -317,6 +351,12 @@ void MemParams::validate() const {
   }
   if (snoop.filter && cores > 64) {
     fail(ExitCode::kConfig, "snoop.filter: at most 64 cores (one port per other core)");
+  }
+  l3.validate();
+  if (l3.banks && snooping()) {
+    fail(ExitCode::kConfig,
+         "l3.banks: Blue Gene/P's L3 banks are the crossbar's L2 slices; the Fireplane bus has "
+         "none");
   }
   if (snooping()) {
     fireplane.validate(cores);

@@ -75,6 +75,23 @@ struct SnoopParams {
   void validate() const;
 };
 
+// Blue Gene/P's L3 (section [l3]; docs/timing.md "Blue Gene/P's L3"; mem/l3.h): the crossbar's L2
+// slices as the L3's eDRAM banks, each with three read ports, two write ports, two directories, a
+// read-return path and a miss handler in front of the DDR controllers, and a prefetch into its
+// eDRAM. Off: each slice has its one port (bgq, cva6). The defaults besides `banks` are Blue
+// Gene/P's, estimates where docs/timing.md says so.
+struct L3Params {
+  bool banks = false;
+  u32 directory_cycles = 1;         // cycles one lookup takes its directory
+  u32 write_port_cycles = 4;        // cycles one deposit takes its write port
+  u32 return_bytes_per_cycle = 32;  // a bank's read-return path
+  u32 miss_handler_entries = 8;     // a bank's misses outstanding to DDR
+  u32 prefetch_lines = 1;           // lines after a missing read's that its bank prefetches
+
+  void visit(config::Visitor& v);
+  void validate() const;
+};
+
 // The crossbar's shared L2 (section [l2]): `slices` equal slices; a line's slice is an XOR-fold
 // hash of its address. Only the crossbar has it (MemParams::interconnect).
 struct L2Params {
@@ -180,6 +197,7 @@ struct MemParams {
   // slices, bgq, bgp, cva6) or fireplane (sunfire).
   probe::Interconnect interconnect = probe::Interconnect::kCrossbar;
   L2Params l2;
+  L3Params l3;
   DdrParams ddr;
   FireplaneParams fireplane;
 
@@ -202,6 +220,8 @@ struct MemParams {
   // The ports of each core's snoop filter (Topology::snoop_ports): the other cores, or 0 when
   // there are no snoop filters.
   u32 snoopPorts() const { return snoop.filter ? cores - 1 : 0; }
+  // Blue Gene/P's L3 banks (Topology::l3_banks): the L2 slices with l3.banks, else 0.
+  u32 l3Banks() const { return l3.banks && !snooping() ? l2.slices : 0; }
   u32 controllerInstances() const {
     return snooping() ? fireplane.boards * ddr.controllers : ddr.controllers;
   }

@@ -70,9 +70,14 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& Monitor::pe
       {"branch-misses", {"BranchMispredicts"}},
       // perf's cache-* are the last level's: the L2's requests and misses by core (bgq), else
       // the shared last level's own (bgp's L3, node-wide: UPC-P has no per-core input for it).
+      // (bgp's L3 banks, in UPC-P's mode 0 with cores 0 and 1: every request looks up one
+      // directory; the cores' read ports, RD0 and RD1, deliver their reads and count their
+      // misses; the DMA's port is not among them.)
       {"cache-references", {"CoreL2Reads", "CoreL2Writes"}},
+      {"cache-references", {"L3DirLookups"}},
       {"cache-references", {"L2Requests"}},
       {"cache-misses", {"CoreL2Misses"}},
+      {"cache-misses", {"L3Dir0Misses", "L3Dir1Misses"}},
       {"cache-misses", {"L2Misses"}},
       {"L1-dcache-loads", {"InstLoad", "InstFpLoad"}},
       {"L1-dcache-load-misses", {"L1dLoadMisses"}},
@@ -81,10 +86,12 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& Monitor::pe
       {"L1-icache-loads", {"L1iAccesses"}},
       {"L1-icache-load-misses", {"L1iMisses"}},
       {"LLC-loads", {"CoreL2Reads"}},
+      {"LLC-loads", {"L3SingleLines", "L3Bursts"}},
       {"LLC-loads", {"L2Reads"}},
       // Loads only: the core's L2 read requests that missed (its reads less their hits; reads
       // are demand loads, fetches, prefetches and atomics), else the last level's read misses.
       {"LLC-load-misses", {"CoreL2Reads", "-CoreL2Hits"}},
+      {"LLC-load-misses", {"L3Dir0Misses", "L3Dir1Misses"}},
       {"LLC-load-misses", {"L2Misses"}},
       {"LLC-stores", {"CoreL2Writes"}},
       {"stalled-cycles-frontend", {"StallIbufferEmpty", "StallIcacheMiss", "StallMispredict"}},

@@ -393,6 +393,7 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
       topology.controllers = tp.memParams().controllerInstances();
       topology.links = impl_->machine.torusLinks();
       topology.snoop_ports = tp.memParams().snoopPorts();
+      topology.l3_banks = tp.memParams().l3Banks();
       impl_->bus = std::make_unique<probe::Bus>(topology, static_cast<u32>(isa::kOpCount));
       impl_->kernel->setProbe(impl_->bus.get());
     }

@@ -16,6 +16,10 @@ std::string_view scopeName(Scope s) {
     case Scope::kLink: return "torus link";
     case Scope::kSnoopFilter: return "snoop filter";
     case Scope::kSnoopPort: return "snoop port";
+    case Scope::kL3Bank: return "L3 bank";
+    case Scope::kL3ReadPort: return "L3 read port";
+    case Scope::kL3WritePort: return "L3 write port";
+    case Scope::kL3Directory: return "L3 directory";
   }
   return "?";
 }
@@ -48,6 +52,10 @@ u32 Topology::instances(Scope s) const {
     case Scope::kLink: return links;
     case Scope::kSnoopFilter: return snoop_ports == 0 ? 0 : cores;
     case Scope::kSnoopPort: return cores * snoop_ports;
+    case Scope::kL3Bank: return l3_banks;
+    case Scope::kL3ReadPort: return l3_banks * kL3ReadPorts;
+    case Scope::kL3WritePort: return l3_banks * kL3WritePorts;
+    case Scope::kL3Directory: return l3_banks * kL3Directories;
   }
   return 1;
 }

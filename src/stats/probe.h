@@ -41,6 +41,12 @@ enum class Scope : u8 {
                  // has no snoop filters (mem.snoop.filter off)
   kSnoopPort,    // a port of a core's snoop filter, one per other core that sends it snoops
                  // (index: core x Topology::snoop_ports + port). None without snoop filters
+  // Blue Gene/P's L3 (mem/l3.h; index: bank, the L2 slice, x the ports or directories of a bank
+  // + which). None where the machine does not model the L3's banks (mem.l3.banks off)
+  kL3Bank,       // a bank
+  kL3ReadPort,   // a read port of a bank (RD0, RD1, R2: mem::L3Banks::kReadPorts)
+  kL3WritePort,  // a write port of a bank (W0, W1)
+  kL3Directory,  // a directory of a bank (DIR0, DIR1)
 };
 
 // Whether events of `s` have one instance for the whole node.
@@ -251,6 +257,40 @@ enum class Rate : u8 {
     "Private copies removed because a line was evicted")                                           \
   X(L2BusyCycles, kL2Slice, kPulse, kAny,                                                          \
     "Cycles the slice's port was busy (counted per request)")                                      \
+  /* ---- Blue Gene/P's L3 banks (mem/l3.h; docs/timing.md "Blue Gene/P's L3") ---- */             \
+  /* (each resource below takes a request per cycle at most, or counts each cycle once) */         \
+  X(L3SingleLines, kL3ReadPort, kPulse, kAverageOne,                                               \
+    "Read requests the port delivered as a single line (loads, fetches, atomics; the DMA's "       \
+    "one-line reads)")                                                                             \
+  X(L3Bursts, kL3ReadPort, kPulse, kAverageOne,                                                    \
+    "Read requests the port delivered as part of a burst (the L2 prefetch unit's lines; the "      \
+    "DMA's reads of several lines)")                                                               \
+  X(L3ReturnCollisions, kL3ReadPort, kPulse, kAverageOne,                                          \
+    "Reads of the port whose data found the bank's read-return path taken by another return, "     \
+    "and waited for it")                                                                           \
+  X(L3Dir0Hits, kL3ReadPort, kPulse, kAverageOne,                                                  \
+    "Reads of the port that hit in directory 0 (their line in the eDRAM or in flight to it)")      \
+  X(L3Dir0Misses, kL3ReadPort, kPulse, kAverageOne,                                                \
+    "Reads of the port that missed in directory 0")                                                \
+  X(L3Dir1Hits, kL3ReadPort, kPulse, kAverageOne,                                                  \
+    "Reads of the port that hit in directory 1 (their line in the eDRAM or in flight to it)")      \
+  X(L3Dir1Misses, kL3ReadPort, kPulse, kAverageOne,                                                \
+    "Reads of the port that missed in directory 1")                                                \
+  X(L3DirLookups, kL3Directory, kPulse, kAverageOne,                                               \
+    "Lookups in the directory (the reads and writes of every port whose line's set it holds)")     \
+  X(L3DirWaitCycles, kL3Directory, kPulse, kAverageOne,                                            \
+    "Cycles requests waited for the directory, each cycle counted once")                           \
+  X(L3Deposits, kL3WritePort, kPulse, kAverageOne,                                                 \
+    "Write requests the port took (store-queue drains; the DMA's writes)")                         \
+  X(L3DepositWaitCycles, kL3WritePort, kPulse, kAverageOne,                                        \
+    "Cycles write requests waited for the port, each cycle counted once")                          \
+  X(L3Allocations, kL3Bank, kPulse, kAverageOne,                                                   \
+    "Miss-handler entries allocated (the bank's misses and its prefetches into the eDRAM)")        \
+  X(L3AllocationWaitCycles, kL3Bank, kPulse, kAverageOne,                                          \
+    "Cycles allocations waited for a free miss-handler entry, each cycle counted once")            \
+  X(L3DdrFetches, kL3Bank, kPulse, kAverageOne, "Lines the bank fetched from DDR")                 \
+  X(L3EdramPrefetches, kL3Bank, kPulse, kAverageOne,                                               \
+    "Lines the bank prefetched from DDR into its eDRAM (after a core's read missed)")              \
   /* ---- DDR controllers ---- */                                                                  \
   X(DdrRequests, kController, kPulse, kAverageOne, "Line transfers")                               \
   X(DdrReads, kController, kPulse, kAverageOne, "Line reads")                                      \
@@ -417,6 +457,12 @@ struct Topology {
   // Each core's snoop filter ports (the other cores: cores - 1), or 0: no snoop filters, and the
   // snoop filters' events have no instance.
   u32 snoop_ports = 0;
+  // Blue Gene/P's L3 banks (mem.l3.banks: the L2 slices), or 0: the L3 events have no instance.
+  // Each has the ports and directories its UPC-P events name (RD0, RD1, R2; W0, W1; DIR0, DIR1).
+  u32 l3_banks = 0;
+  static constexpr u32 kL3ReadPorts = 3;
+  static constexpr u32 kL3WritePorts = 2;
+  static constexpr u32 kL3Directories = 2;
   u32 instances(Scope s) const;
 };
 

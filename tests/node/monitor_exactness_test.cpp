@@ -88,6 +88,7 @@ probe::Bus busFor(const MachineConfig& m) {
   topology.controllers = m.timing.ddr.controllers;
   topology.links = m.torusLinks();
   topology.snoop_ports = m.timing.snoop.filter ? m.node.cores - 1 : 0;
+  topology.l3_banks = m.timing.memParams().l3Banks();
   return probe::Bus(topology, static_cast<u32>(isa::kOpCount));
 }
 

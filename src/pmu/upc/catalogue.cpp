@@ -193,13 +193,93 @@ int snoopPort(std::string_view suffix, std::string_view& rest) {
   return suffix[10] - '0';
 }
 
-// A Blue Gene/P L3 bank event ("L3_M<bank>_" + suffix): the model's L2 slice <bank>.
+// A Blue Gene/P L3 bank event ("L3_M<bank>_" + suffix) and the model's event for it.
 struct BankEvent {
   std::string_view suffix;
   Event source;
   std::string_view note;
 };
 
+// With the L3's banks (l3.banks; mem/l3.h): a read port's events ("RD0_", "RD1_", "R2_" +
+// suffix), a directory's ("DIR0_", "DIR1_"), a write port's ("W0_", "W1_"), the bank's.
+constexpr BankEvent kL3ReadPortEvents[] = {
+    {"SINGLE_LINE_DELIVERED_L2", Event::kL3SingleLines,
+     "read requests delivered as a single line (loads, fetches, atomics; the DMA's one-line "
+     "reads)"},
+    {"BURST_DELIVERED_L2", Event::kL3Bursts,
+     "read requests delivered as part of a burst (the L2 prefetch unit's lines; the DMA's reads of "
+     "several lines)"},
+    {"READ_RETURN_COLLISION", Event::kL3ReturnCollisions,
+     "reads whose data found the bank's read-return path taken by another return and waited"},
+    {"DIR0_HIT_OR_INFLIGHT", Event::kL3Dir0Hits,
+     "reads that hit in directory 0 (the line in the eDRAM or in flight to it)"},
+    {"DIR0_MISS_OR_LOCKDOWN", Event::kL3Dir0Misses,
+     "reads that missed in directory 0 (the model locks no line down)"},
+    {"DIR1_HIT_OR_INFLIGHT", Event::kL3Dir1Hits,
+     "reads that hit in directory 1 (the line in the eDRAM or in flight to it)"},
+    {"DIR1_MISS_OR_LOCKDOWN", Event::kL3Dir1Misses,
+     "reads that missed in directory 1 (the model locks no line down)"},
+};
+constexpr BankEvent kL3DirectoryEvents[] = {
+    {"LOOKUPS", Event::kL3DirLookups, "lookups (reads and writes of every port)"},
+    {"CYCLES_REQUESTS_NOT_TAKEN", Event::kL3DirWaitCycles,
+     "cycles requests waited for the directory (each cycle once)"},
+};
+constexpr BankEvent kL3WritePortEvents[] = {
+    {"DEPOSIT_REQUESTS", Event::kL3Deposits, "write requests taken"},
+    {"CYCLES_REQUESTS_NOT_TAKEN", Event::kL3DepositWaitCycles,
+     "cycles write requests waited for the port (each cycle once)"},
+};
+constexpr BankEvent kL3Events[] = {
+    {"MH_DDR_STORES", Event::kL2Writebacks, "dirty lines written back to DDR"},
+    {"MH_DDR_FETCHES", Event::kL3DdrFetches,
+     "lines fetched from DDR (misses' and prefetches into the eDRAM)"},
+    {"MH_ALLOCATION_REQUESTS", Event::kL3Allocations,
+     "miss-handler entries allocated (every miss, every prefetch into the eDRAM)"},
+    {"MH_CYCLES_ALLOCATION_REQUESTS_NOT_TAKEN", Event::kL3AllocationWaitCycles,
+     "cycles allocations waited for a free miss-handler entry (each cycle once)"},
+    {"PF_PREFETCH_INTO_EDRAM", Event::kL3EdramPrefetches,
+     "lines prefetched from DDR into the eDRAM after a core's read missed"},
+};
+
+// An L3 bank's event by its name after "L3_M<bank>_": the model's event and its instance, if
+// any. `ports` names the read port, directory or write port ("RD0" ...).
+struct L3Source {
+  const BankEvent* event = nullptr;
+  u32 instance = 0;
+  std::string_view unit;  // "RD0", "DIR1", ... or "" (the bank's)
+};
+L3Source l3Source(u32 bank, std::string_view rest) {
+  struct Prefix {
+    std::string_view text;
+    u32 which;
+    std::span<const BankEvent> events;
+    u32 per_bank;
+  };
+  const Prefix prefixes[] = {
+      {"RD0_", 0, kL3ReadPortEvents, probe::Topology::kL3ReadPorts},
+      {"RD1_", 1, kL3ReadPortEvents, probe::Topology::kL3ReadPorts},
+      {"R2_", 2, kL3ReadPortEvents, probe::Topology::kL3ReadPorts},
+      {"DIR0_", 0, kL3DirectoryEvents, probe::Topology::kL3Directories},
+      {"DIR1_", 1, kL3DirectoryEvents, probe::Topology::kL3Directories},
+      {"W0_", 0, kL3WritePortEvents, probe::Topology::kL3WritePorts},
+      {"W1_", 1, kL3WritePortEvents, probe::Topology::kL3WritePorts},
+  };
+  for (const Prefix& x : prefixes) {
+    if (!rest.starts_with(x.text)) continue;
+    for (const BankEvent& e : x.events) {
+      if (rest.substr(x.text.size()) == e.suffix) {
+        return {&e, bank * x.per_bank + x.which, x.text.substr(0, x.text.size() - 1)};
+      }
+    }
+  }
+  for (const BankEvent& e : kL3Events) {
+    if (rest == e.suffix) return {&e, bank, ""};
+  }
+  return {};
+}
+
+// Without them: the model's L2 slice <bank>, one port and one directory.
 constexpr BankEvent kBankEvents[] = {
     {"RD0_SINGLE_LINE_DELIVERED_L2", Event::kL2Reads, "read requests served"},
     {"RD0_DIR0_HIT_OR_INFLIGHT", Event::kL2Hits, "hits"},
@@ -239,7 +319,9 @@ int torusPort(std::string_view name, std::string_view& suffix) {
 
 // Why a Blue Gene/P input without a counterpart never counts, from its name.
 std::string_view whyNot(std::string_view name) {
-  if (name.starts_with("L3_")) return "the model's L2 slice has one port and one directory";
+  if (name.starts_with("L3_")) {
+    return "the model's L2 slice has one port and one directory (l3.banks is off)";
+  }
   if (name.find("SNOOP_PORT3_") != std::string_view::npos) {
     return "port 3 takes the DMA's snoops: the model's message unit writes memory many lines in "
            "one cycle, where a UPC-P input is one bit per cycle, and its invalidations reach the "
@@ -391,6 +473,23 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
           if (represented.insert({core, e}).second) generic = std::string(probe::info(e).name);
         }
       }
+    } else if (name.starts_with("L3_M") && name.size() > 6 && name[5] == '_' &&
+               bus.topology().l3_banks != 0) {
+      const u32 bank = static_cast<u32>(name[4] - '0');
+      const L3Source l3 = l3Source(bank, name.substr(6));
+      if (bank < bus.topology().l3_banks && l3.event != nullptr) {
+        const Event e = l3.event->source;
+        feeds = {bus.input(e, l3.instance)};
+        note = l3.unit.empty() ? std::string(l3.event->note)
+                               : fmt::format("{}: {}", l3.unit, l3.event->note);
+        scope = probe::info(e).scope;
+        // (The generic name stands for the cores' requests: not the DMA's read port, R2.)
+        if (scope != Scope::kL2Slice) {
+          if (l3.unit != "R2") generic = std::string(probe::info(e).name);
+        } else if (represented.insert({-1 - static_cast<i32>(bank), e}).second) {
+          generic = std::string(probe::info(e).name);
+        }
+      }
     } else if (name.starts_with("L3_M") && name.size() > 6 && name[5] == '_') {
       const u32 bank = static_cast<u32>(name[4] - '0');
       for (const BankEvent& b : kBankEvents) {
@@ -490,9 +589,11 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
   for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
     const Event e = static_cast<Event>(ev);
     const probe::EventInfo& info = probe::kEventInfo[ev];
-    // (The snoop filters' events all have Blue Gene/P's names above.)
+    // (The snoop filters' and the L3 banks' events all have Blue Gene/P's names above.)
     if (info.scope == Scope::kThread || info.scope == Scope::kCore ||
         info.scope == Scope::kSnoopFilter || info.scope == Scope::kSnoopPort ||
+        info.scope == Scope::kL3Bank || info.scope == Scope::kL3ReadPort ||
+        info.scope == Scope::kL3WritePort || info.scope == Scope::kL3Directory ||
         info.rate == Rate::kFew || info.rate == Rate::kAny) {
       continue;
     }

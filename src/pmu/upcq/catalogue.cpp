@@ -307,6 +307,10 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
       case Scope::kSnoopFilter:
       case Scope::kSnoopPort:
         break;  // Blue Gene/Q has no snoop filters (its L2 keeps coherence): no unit counts them
+      case Scope::kL3Bank:
+      case Scope::kL3ReadPort:
+      case Scope::kL3WritePort:
+      case Scope::kL3Directory: break;  // nor Blue Gene/P's L3 (its L2 slices have one port each)
     }
   }
   for (u32 op : pmu::countedOps()) {
