@@ -60,14 +60,15 @@ BLOCKS = [
     ("passive-pipes-64-30", T64 + " OMP_WAIT_POLICY=passive",
      f"sweep --set core.integer_pipes=1,2 -- {AMG} 30 2"),
     ("ack160-64-30", T64,
-     f"sweep --set core.store_ack_cycles=160 --set core.store_queue_entries=10,20,40 -- {AMG} 30 2"),
+     "sweep --set core.store_ack_cycles=160 --set core.store_queue_entries=10,20,40 "
+     f"-- {AMG} 30 2"),
     ("ack160-pipes-64-30", T64,
      f"sweep --set core.store_ack_cycles=160 --set core.integer_pipes=1,2 -- {AMG} 30 2"),
     ("halfwidths-pipes-64-30", T64,
      "sweep --set l2.slice_bytes_per_cycle=8 --set l2.core_port_bytes_per_cycle=8 "
      f"--set core.integer_pipes=1,2 -- {AMG} 30 2"),
     ("widths-64-30", T64,
-     "sweep --set l2.slice_bytes_per_cycle=0,16,32 --set l2.core_port_bytes_per_cycle=0,16,32 "
+     "sweep --set l2.slice_bytes_per_cycle=0,16 --set l2.core_port_bytes_per_cycle=0,16 "
      f"-- {AMG} 30 2"),
 ]
 BLOCK = {key: (env, args) for key, env, args in BLOCKS}
@@ -82,14 +83,25 @@ def shown(key):
 
 
 def wrap(command, width=96):
-    """The command as the page shows it, continued with backslashes past the width."""
-    lines, line = [], ""
-    for word in command.split(" "):
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line + " \\")
-            line = "    " + word
+    """The command as the page shows it, continued with backslashes past the width; an option
+    stays on one line with its value, and `--` with the program and its arguments."""
+    words, units = command.split(" "), []
+    for i, word in enumerate(words):
+        if word == "--":
+            units.append(" ".join(words[i:]))
+            break
+        if units and units[-1].startswith("--") and " " not in units[-1] and \
+                not word.startswith("-"):
+            units[-1] += " " + word
         else:
-            line = f"{line} {word}" if line else word
+            units.append(word)
+    lines, line = [], ""
+    for unit in units:
+        if line and len(line) + 1 + len(unit) > width:
+            lines.append(line + " \\")
+            line = "    " + unit
+        else:
+            line = f"{line} {unit}" if line else unit
     return lines + [line]
 
 
@@ -99,14 +111,8 @@ def run(key, hpmsim, work):
     done = subprocess.run(argv, cwd=work, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"whatif: {shown(key)} failed ({done.returncode}):\n{done.stderr}")
-    if key.startswith("profile"):
-        samples = 0
-        with open(os.path.join(work, "amg4-samples.csv")) as f:
-            next(f)
-            samples = sum(1 for row in f if row.split(",")[0] == "0")
-        top = [l for l in done.stderr.splitlines() if l.strip()]
-        return [f"({samples} samples of core 0 in amg4-samples.csv; the top functions on stderr:)",
-                ""] + top
+    if key.startswith("profile"):  # its summary and top functions, on stderr
+        return [line for line in done.stderr.splitlines() if line.strip()]
     return done.stdout.splitlines()
 
 
@@ -182,8 +188,8 @@ def ack_table(blocks):
         rows = sweep_rows(blocks[key])
         for row in rows:
             hold = row["core.store_ack_cycles"]
-            base = next(r for r in rows
-                        if r["core.store_ack_cycles"] == hold and r["core.store_queue_entries"] == 20)
+            base = next(r for r in rows if r["core.store_ack_cycles"] == hold
+                        and r["core.store_queue_entries"] == 20)
             changes = ["", ""] if row is base else [pct(row["cycles"], base["cycles"]),
                                                      pct(row["matvec"], base["matvec"])]
             out.append(f"| {threads} | {hold} | {row['core.store_queue_entries']} | "
