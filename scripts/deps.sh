@@ -4,8 +4,9 @@
 #   scripts/deps.sh test           that, plus what the tests need: GoogleTest, Google Benchmark,
 #                                  the test oracle (qemu-user), the fuzzing toolchain and the
 #                                  reference PAPI (libpapi-dev, for the host build of a PAPI
-#                                  example), Chromium (the reports' browser test)
-#                                  and Open MPI (the host builds of the guest MPI programs)
+#                                  example), Chromium (the reports' browser test),
+#                                  Open MPI (the host builds of the guest MPI programs)
+#                                  and python3 (bench/whatif.py, docs/whatif.md's generator)
 #   scripts/deps.sh list build|test   prints the packages, one a line, and installs nothing
 set -euo pipefail
 
@@ -15,7 +16,7 @@ build_packages=(
   gcc-riscv64-linux-gnu g++-riscv64-linux-gnu
 )
 test_packages=(libgtest-dev libgmock-dev libbenchmark-dev qemu-user clang libclang-rt-14-dev
-               clang-format libpapi-dev chromium openmpi-bin libopenmpi-dev)
+               clang-format libpapi-dev chromium openmpi-bin libopenmpi-dev python3)
 
 list_only=0
 if [ "${1:-}" = "list" ]; then
