@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "counter_truth.h"
 #include "isa/ops.h"
 #include "node/machine.h"
 #include "node/monitor.h"
@@ -77,37 +78,8 @@ ListRun countRun(Counting counting) {
   run.cycles = sim.elapsedCycles();
   run.regions = sim.regions();
 
-  // (event, source) of every bus input.
-  probe::Topology topology;
-  topology.threads = m.hardwareThreads();
-  topology.cores = m.node.cores;
-  topology.slices = m.timing.l2.slices;
-  topology.controllers = m.timing.ddr.controllers;
-  topology.links = m.torusLinks();
-  const probe::Bus bus(topology, static_cast<u32>(isa::kOpCount));
-  std::map<u32, std::pair<Event, u32>> event_of;
-  for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
-    const Event e = static_cast<Event>(ev);
-    for (u32 s = 0; s < topology.instances(probe::info(e).scope); ++s) {
-      event_of[bus.input(e, s)] = {e, s};
-    }
-  }
-  for (const ProgrammedCounter& c : monitor->readHost(run.cycles)) {
-    const NativeEvent* e = monitor->find(c.event);
-    if (e == nullptr) continue;
-    u64 delivered = 0, truth = 0;
-    for (const NativeEvent::Instance& i : e->instances) {
-      if (monitor->units().at(i.unit)->path() != c.device) continue;
-      for (u32 input : i.feeds) {
-        delivered += monitor->reference(input);
-        const auto [event, source] = event_of.at(input);
-        const std::optional<u64> t = sim.groundTruth(event, source);
-        EXPECT_TRUE(t.has_value()) << probe::info(event).name;
-        truth += t.value_or(0);
-      }
-    }
-    EXPECT_EQ(c.value, delivered) << c.event << " on " << c.device;
-    EXPECT_EQ(c.value, truth) << c.event << " on " << c.device;
+  for (const ProgrammedCounter& c :
+       test::expectCountersEqualBusAndTruth(sim, m, *monitor, run.cycles)) {
     if (c.core == 0) run.counters[c.event] = c.value;
   }
   return run;

@@ -1,0 +1,63 @@
+// What the tests of one mechanism's events check of every counter they program (l1p_list_test,
+// tm_test, interrupts_test): read at `end`, a counter equals what the bus delivered to the inputs
+// of its event, and the models' own statistics (Simulation::groundTruth) of the events behind
+// those inputs. Returns the counters read whose event the catalogue has.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "isa/ops.h"
+#include "node/machine.h"
+#include "node/monitor.h"
+#include "node/simulation.h"
+#include "stats/probe.h"
+
+namespace hpm::test {
+
+inline std::vector<ProgrammedCounter> expectCountersEqualBusAndTruth(const Simulation& sim,
+                                                                     const MachineConfig& m,
+                                                                     Monitor& monitor, Cycle end) {
+  using probe::Event;
+  // (event, source) of every bus input.
+  probe::Topology topology;
+  topology.threads = m.hardwareThreads();
+  topology.cores = m.node.cores;
+  topology.slices = m.timing.l2.slices;
+  topology.controllers = m.timing.ddr.controllers;
+  topology.links = m.torusLinks();
+  const probe::Bus bus(topology, static_cast<u32>(isa::kOpCount));
+  std::map<u32, std::pair<Event, u32>> event_of;
+  for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
+    const Event e = static_cast<Event>(ev);
+    for (u32 s = 0; s < topology.instances(probe::info(e).scope); ++s) {
+      event_of[bus.input(e, s)] = {e, s};
+    }
+  }
+  std::vector<ProgrammedCounter> read;
+  for (const ProgrammedCounter& c : monitor.readHost(end)) {
+    const NativeEvent* e = monitor.find(c.event);
+    if (e == nullptr) continue;
+    u64 delivered = 0, truth = 0;
+    for (const NativeEvent::Instance& i : e->instances) {
+      if (monitor.units().at(i.unit)->path() != c.device) continue;
+      for (u32 input : i.feeds) {
+        delivered += monitor.reference(input);
+        const auto [event, source] = event_of.at(input);
+        const std::optional<u64> t = sim.groundTruth(event, source);
+        EXPECT_TRUE(t.has_value()) << probe::info(event).name;
+        truth += t.value_or(0);
+      }
+    }
+    EXPECT_EQ(c.value, delivered) << c.event << " on " << c.device;
+    EXPECT_EQ(c.value, truth) << c.event << " on " << c.device;
+    read.push_back(c);
+  }
+  return read;
+}
+
+}  // namespace hpm::test
