@@ -1,13 +1,13 @@
-// What the tests of one mechanism's events check of every counter they program (l1p_list_test,
-// tm_test, interrupts_test): read at `end`, a counter equals what the bus delivered to the inputs
-// of its event, and the models' own statistics (Simulation::groundTruth) of the events behind
-// those inputs. Returns the counters read whose event the catalogue has.
+// What the tests of one mechanism's events share (l1p_list_test, tm_test, interrupts_test): they
+// program events by name from the host, run, and check every counter against the bus and the
+// models' statistics.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -19,6 +19,21 @@
 
 namespace hpm::test {
 
+// Programs `names` on the host's side of `monitor`; a name the catalogue lacks fails the test.
+template <typename Names>
+void programByName(Monitor& monitor, const Names& names) {
+  std::vector<const NativeEvent*> events;
+  for (const std::string& name : names) {
+    const NativeEvent* e = monitor.find(name);
+    EXPECT_NE(e, nullptr) << name;
+    if (e != nullptr) events.push_back(e);
+  }
+  monitor.programHost(events);
+}
+
+// Read at `end`, every counter equals what the bus delivered to the inputs of its event, and the
+// models' own statistics (Simulation::groundTruth) of the events behind those inputs. Returns the
+// counters read whose event the catalogue has.
 inline std::vector<ProgrammedCounter> expectCountersEqualBusAndTruth(const Simulation& sim,
                                                                      const MachineConfig& m,
                                                                      Monitor& monitor, Cycle end) {

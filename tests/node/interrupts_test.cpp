@@ -66,13 +66,7 @@ InterruptRun run(const std::vector<std::string>& argv, const std::vector<std::st
   if (counting) {
     EXPECT_NE(monitor, nullptr);
     if (monitor == nullptr) return {};
-    std::vector<const NativeEvent*> events;
-    for (const std::string& name : kEvents) {
-      const NativeEvent* e = monitor->find(name);
-      EXPECT_NE(e, nullptr) << name;
-      if (e != nullptr) events.push_back(e);
-    }
-    monitor->programHost(events);
+    test::programByName(*monitor, kEvents);
   }
   const std::string program = kBin + "/" + argv.front();
   std::vector<std::string> args = argv;

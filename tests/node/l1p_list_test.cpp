@@ -65,13 +65,7 @@ ListRun countRun(Counting counting) {
   ListRun run;
   EXPECT_NE(monitor, nullptr);
   if (monitor == nullptr) return run;
-  std::vector<const NativeEvent*> events;
-  for (const std::string& name : kEvents) {
-    const NativeEvent* e = monitor->find(name);
-    EXPECT_NE(e, nullptr) << name;
-    if (e != nullptr) events.push_back(e);
-  }
-  monitor->programHost(events);
+  test::programByName(*monitor, kEvents);
   sim.exec(kProgram, {kProgram}, {});
   sim.run();
   EXPECT_EQ(sim.kernel().termination().status, 0);
