@@ -81,15 +81,7 @@ struct CountedRun {
 // ---- running ------------------------------------------------------------------------------------
 
 probe::Bus busFor(const MachineConfig& m) {
-  probe::Topology topology;
-  topology.threads = m.hardwareThreads();
-  topology.cores = m.node.cores;
-  topology.slices = m.timing.l2.slices;
-  topology.controllers = m.timing.ddr.controllers;
-  topology.links = m.torusLinks();
-  topology.snoop_ports = m.timing.snoop.filter ? m.node.cores - 1 : 0;
-  topology.l3_banks = m.timing.memParams().l3Banks();
-  return probe::Bus(topology, static_cast<u32>(isa::kOpCount));
+  return probe::Bus(probeTopology(m), static_cast<u32>(isa::kOpCount));
 }
 
 // Splits the catalogue into groups that fit the units' counters together.
