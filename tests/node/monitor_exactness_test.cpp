@@ -174,8 +174,12 @@ const std::vector<std::string> kSmallTwoCores = {"l2.size_kib=64",
 // no traffic on its links, and it starts no L1P list (tests/node/l1p_list_test.cpp makes every
 // list event happen and holds it to the memory system's statistics) and runs no transaction
 // (tests/node/tm_test.cpp makes every transactional-memory event happen and holds it to the
-// speculation model's statistics).
+// speculation model's statistics), and it touches no device register
+// (tests/node/device_bus_test.cpp and tests/cluster/mu_counters_test.cpp make the device buses'
+// events happen and hold them to the memory system's statistics).
 const std::set<Event> kRareEvents = {Event::kStoreCondFail,
+                                     Event::kDeviceBusReads,
+                                     Event::kDeviceBusWrites,
                                      Event::kL1pListStarted,
                                      Event::kL1pListCompares,
                                      Event::kL1pListSkip1,
