@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/types.h"
+#include "stats/probe.h"
 
 namespace hpm {
 
@@ -26,6 +27,9 @@ class DeviceProvider {
   virtual int findDevice(std::string_view path) const = 0;
   // Size of its register window in bytes (a multiple of 4096).
   virtual u64 windowBytes(int device) const = 0;
+  // The bus its registers are on, which a core's L2 routes its uncached accesses to (Blue
+  // Gene/P's device or network bus: mem/device_buses.h, docs/timing.md "Device buses").
+  virtual probe::DeviceBus bus(int device) const = 0;
   // Register accesses at the cycle of the instruction being executed.
   virtual u64 readRegister(int device, u64 offset) = 0;
   virtual void writeRegister(int device, u64 offset, u64 value) = 0;
@@ -66,6 +70,7 @@ class DeviceChain final : public DeviceProvider {
     return -1;
   }
   u64 windowBytes(int device) const override { return of(device)->windowBytes(device % kStride); }
+  probe::DeviceBus bus(int device) const override { return of(device)->bus(device % kStride); }
   u64 readRegister(int device, u64 offset) override {
     return of(device)->readRegister(device % kStride, offset);
   }

@@ -562,6 +562,14 @@ i64 Kernel::unknownSyscall(u64 number) {
 
 namespace hpm {
 
+probe::DeviceBus Kernel::deviceBus(u64 addr) const {
+  const AddressSpace::DeviceWindow* w = space_.deviceWindow(addr, 1);
+  if (w == nullptr) {
+    fail(ExitCode::kInternal, "a device access at {:#x} outside every device window", addr);
+  }
+  return devices_->bus(w->device);
+}
+
 bool Kernel::read(u64 addr, unsigned size, u64& value) {
   const AddressSpace::DeviceWindow* w = space_.deviceWindow(addr, size);
   if (w == nullptr) return false;

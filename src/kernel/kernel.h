@@ -306,6 +306,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   // Counts a fault of kind `e` in `stat` (and on the bus, at the faulting thread's clock).
   void countFault(const Thread& t, probe::Event e, u64& stat);
 
+  // The bus of the device whose window holds `addr`, a device page's address (DeviceProvider::bus).
+  probe::DeviceBus deviceBus(u64 addr) const;
   // MemoryDevice: guest accesses to mapped device windows.
   bool read(u64 addr, unsigned size, u64& value) override;
   bool write(u64 addr, unsigned size, u64 value) override;

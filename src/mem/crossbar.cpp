@@ -25,6 +25,7 @@ Crossbar::Crossbar(const MemParams& p, PrivateCaches& caches)
   if (p_.l3.banks) {
     l3_ = std::make_unique<L3Banks>(p_.l3, p_.l2.slices, p_.l2.line_bytes, slice_bits_);
   }
+  if (p_.l1p.device_buses) buses_ = std::make_unique<DeviceBuses>(p_.cores);
 }
 
 Crossbar::~Crossbar() = default;
@@ -234,6 +235,7 @@ void Crossbar::invalidateSharers(u64 line, u64 sharers, u32 keep) {
 void Crossbar::deviceAccess(u64 addr, bool write) {
   transaction(write ? TransactionType::kIoWrite : TransactionType::kIoRead, addr, thread_,
               Snoop::kNone);
+  if (buses_) buses_->access(thread_ / p_.threads_per_core, addr, write);
 }
 
 void Crossbar::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) {
@@ -311,6 +313,7 @@ void Crossbar::visitCoreTraffic(u32 core, stats::Visitor& v) const {
             "Cycles the core's crossbar port was taken returning data");
   v.counter("port_wait_cycles", t.port_wait_cycles,
             "Cycles read requests waited for the core's crossbar port");
+  if (buses_) buses_->visitCore(core, v);
 }
 
 void Crossbar::visitSharedStats(stats::Visitor& v) const {
@@ -322,6 +325,9 @@ std::optional<u64> Crossbar::groundTruth(probe::Event e, u32 instance) const {
   if (l3_) {
     if (auto v = l3_->groundTruth(e, instance)) return v;
   }
+  if (buses_) {
+    if (auto v = buses_->groundTruth(e, instance)) return v;
+  }
   return InterconnectBase::groundTruth(e, instance);
 }
 
@@ -329,6 +335,7 @@ void Crossbar::registerTallies(probe::Bus& bus,
                                const std::function<const u64*(u32)>& core_version) const {
   InterconnectBase::registerTallies(bus, core_version);
   if (l3_) l3_->registerTallies(bus);
+  if (buses_) buses_->registerTallies(bus, core_version);
 }
 
 }  // namespace hpm::mem

@@ -15,6 +15,7 @@
 
 #include <memory>
 
+#include "mem/device_buses.h"
 #include "mem/interconnect_base.h"
 #include "mem/l3.h"
 
@@ -32,7 +33,11 @@ class Crossbar final : public InterconnectBase {
   Cycle drainFree(u32 core, u64 line, Cycle earliest) const override;
   Cycle drain(u32 core, u64 line, u32 bytes, Cycle start, bool timed) override;
   void drainCombined(u32 core, u64 line, u32 bytes) override;
+  // With l1p.device_buses, also counted on its device's bus (device_buses.h).
   void deviceAccess(u64 addr, bool write) override;
+  void setDeviceRouter(DeviceBuses::Router router) override {
+    if (buses_) buses_->setRouter(std::move(router));
+  }
   // Each L2 line the bytes touch is one request to its slice, a hit or a miss (a miss reads the
   // line from DDR unless a write covers it whole); a write leaves the line dirty and takes the
   // cores' L1 copies away, as another core's store would. No core is charged; `timed` false
@@ -52,9 +57,12 @@ class Crossbar final : public InterconnectBase {
   void setProbe(probe::Bus* bus) override {
     bus_ = bus;
     if (l3_) l3_->setProbe(bus);
+    if (buses_) buses_->setProbe(bus);
   }
   // Blue Gene/P's L3 banks (l3.banks), or null.
   const L3Banks* l3() const { return l3_.get(); }
+  // Blue Gene/P's device and network buses (l1p.device_buses), or null.
+  const DeviceBuses* deviceBuses() const { return buses_.get(); }
 
   // The L2 slice of `addr`.
   u32 sliceOf(u64 addr) const { return sliceOfLine(addr >> shift_); }
@@ -82,11 +90,12 @@ class Crossbar final : public InterconnectBase {
   static u64 coreBit(u32 core) { return u64{1} << (core & 63); }
 
   u32 slice_bits_ = 0;
-  u32 slice_read_cycles_ = 1;     // a read's hold of its slice's port
-  u32 port_line_cycles_ = 0;      // a line's hold of a core's crossbar port (0: no limit)
-  u32 port_atomic_cycles_ = 0;    // an atomic result's
-  std::vector<Cycle> port_free_;  // by core: its crossbar port's next free cycle
-  std::unique_ptr<L3Banks> l3_;   // l3.banks only
+  u32 slice_read_cycles_ = 1;           // a read's hold of its slice's port
+  u32 port_line_cycles_ = 0;            // a line's hold of a core's crossbar port (0: no limit)
+  u32 port_atomic_cycles_ = 0;          // an atomic result's
+  std::vector<Cycle> port_free_;        // by core: its crossbar port's next free cycle
+  std::unique_ptr<L3Banks> l3_;         // l3.banks only
+  std::unique_ptr<DeviceBuses> buses_;  // l1p.device_buses only
 };
 
 }  // namespace hpm::mem

@@ -69,6 +69,9 @@ class Interconnect {
   // ---- Devices ----
   // An uncached access of the requester thread to a device register at (virtual) `addr`.
   virtual void deviceAccess(u64 addr, bool write) = 0;
+  // Which bus each device register's address is on, for an interconnect that routes device
+  // accesses by bus (the crossbar with l1p.device_buses: mem/device_buses.h); else ignored.
+  virtual void setDeviceRouter(std::function<probe::DeviceBus(u64 addr)> router) { (void)router; }
   // A device's reads or writes of `bytes` bytes of memory at `addr` (MemorySystem::deviceLines).
   virtual void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) = 0;
 

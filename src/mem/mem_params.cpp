@@ -81,6 +81,11 @@ void L1pParams::visit(config::Visitor& v) {
           "The aligned block within which stores combine (bgq: 16: two 8-byte stores share an "
           "entry)",
           config::powerOfTwo(2, 4096));
+  v.param("device_buses", device_buses,
+          "The L1P, as Blue Gene/P's per-core L2, routes each uncached access to a device's "
+          "registers to the device's bus, the device bus or the network bus, and counts the "
+          "reads and writes of each core on each (bgq: false; bgp: true; docs/timing.md \"Device "
+          "buses\")");
 }
 
 void L1pParams::validate() const {
@@ -357,6 +362,11 @@ void MemParams::validate() const {
     fail(ExitCode::kConfig,
          "l3.banks: Blue Gene/P's L3 banks are the crossbar's L2 slices; the Fireplane bus has "
          "none");
+  }
+  if (l1p.device_buses && snooping()) {
+    fail(ExitCode::kConfig,
+         "l1p.device_buses: Blue Gene/P's device and network buses are the crossbar's; the "
+         "Fireplane bus has none");
   }
   if (snooping()) {
     fireplane.validate(cores);

@@ -10,6 +10,7 @@
 
 #include "base/types.h"
 #include "config/schema.h"
+#include "stats/probe.h"
 #include "stats/transaction.h"
 
 namespace hpm::mem {
@@ -54,6 +55,9 @@ struct L1pParams {
   // aligned 8-byte stores share an entry; docs/timing.md section 5).
   bool write_combining = true;
   u32 combine_bytes = 16;
+  // Blue Gene/P's L2 routes each uncached device access to the device or the network bus and
+  // counts it there (mem/device_buses.h; bgp only).
+  bool device_buses = false;
 
   void visit(config::Visitor& v);
   void validate() const;
@@ -222,6 +226,9 @@ struct MemParams {
   u32 snoopPorts() const { return snoop.filter ? cores - 1 : 0; }
   // Blue Gene/P's L3 banks (Topology::l3_banks): the L2 slices with l3.banks, else 0.
   u32 l3Banks() const { return l3.banks && !snooping() ? l2.slices : 0; }
+  // Each core's device buses (Topology::device_buses): probe::kDeviceBuses with
+  // l1p.device_buses, else 0.
+  u32 deviceBuses() const { return l1p.device_buses ? probe::kDeviceBuses : 0; }
   u32 controllerInstances() const {
     return snooping() ? fireplane.boards * ddr.controllers : ddr.controllers;
   }

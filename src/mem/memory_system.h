@@ -123,6 +123,7 @@ class MemorySystem final : private PrivateCaches {
 
   // ---- The interconnect ----
   const Interconnect& interconnect() const { return *ic_; }
+  Interconnect& interconnect() { return *ic_; }
   // The hardware thread whose instruction is being processed: the source of the interconnect
   // requests that follow (the timing driver sets it before each instruction's accesses).
   void setRequesterThread(u32 thread) {

@@ -190,6 +190,9 @@ class MessageUnit final : public DeviceProvider {
   // DeviceProvider
   int findDevice(std::string_view path) const override { return path == kPath ? 0 : -1; }
   u64 windowBytes(int) const override { return 4096; }
+  // Blue Gene/P's DMA and the torus' FIFOs are on the network bus (U-Boot's Blue Gene/P map,
+  // kittyhawk/uboot include/configs/bgp.h: "Netbus", upper address 0x6).
+  probe::DeviceBus bus(int) const override { return probe::DeviceBus::kNetwork; }
   u64 readRegister(int device, u64 offset) override;
   void writeRegister(int device, u64 offset, u64 value) override;
   void setInterruptTarget(int, int, int) override {}

@@ -32,6 +32,8 @@ class L1pDevice final : public DeviceProvider, public mem::ListMemory {
   // DeviceProvider
   int findDevice(std::string_view path) const override { return path == kPath ? 0 : -1; }
   u64 windowBytes(int) const override { return mem::l1plist::kWindowBytes; }
+  // (BG/Q's, whose node routes no access by bus: a core unit's registers, on the device bus.)
+  probe::DeviceBus bus(int) const override { return probe::DeviceBus::kDevice; }
   u64 readRegister(int, u64 offset) override { return memory_.listRead(thread_(), offset); }
   void writeRegister(int, u64 offset, u64 value) override {
     memory_.listWrite(thread_(), offset, value);

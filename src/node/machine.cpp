@@ -175,4 +175,18 @@ timing::TimingParams timingParamsFor(const MachineConfig& machine) {
   return t;
 }
 
+probe::Topology probeTopology(const MachineConfig& machine) {
+  const mem::MemParams p = timingParamsFor(machine).memParams();
+  probe::Topology topology;
+  topology.threads = machine.hardwareThreads();
+  topology.cores = machine.node.cores;
+  topology.slices = p.l2Instances();
+  topology.controllers = p.controllerInstances();
+  topology.links = machine.torusLinks();
+  topology.snoop_ports = p.snoopPorts();
+  topology.l3_banks = p.l3Banks();
+  topology.device_buses = p.deviceBuses();
+  return topology;
+}
+
 }  // namespace hpm

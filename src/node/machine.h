@@ -103,4 +103,7 @@ KernelConfig kernelConfigFor(const MachineConfig& machine);
 // The timing model's parameters: the machine's timing sections with its cores and threads.
 timing::TimingParams timingParamsFor(const MachineConfig& machine);
 
+// How many instances each scope of the probe bus's events has on the machine.
+probe::Topology probeTopology(const MachineConfig& machine);
+
 }  // namespace hpm

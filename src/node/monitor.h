@@ -124,6 +124,10 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // ---- DeviceProvider ----
   int findDevice(std::string_view path) const override;
   u64 windowBytes(int device) const override;
+  // Every counter unit is on the device bus, as Blue Gene/P's UPC (U-Boot's Blue Gene/P map,
+  // kittyhawk/uboot include/configs/bgp.h: "Devbus", upper address 0x7, with the interrupt
+  // controller, the lockbox and the SRAM).
+  probe::DeviceBus bus(int) const override { return probe::DeviceBus::kDevice; }
   u64 readRegister(int device, u64 offset) override;
   void writeRegister(int device, u64 offset, u64 value) override;
   // (The unit's own rule: pmu::CounterUnit::writeNarrow.)

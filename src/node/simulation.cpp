@@ -377,6 +377,9 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
     const GuestMemory& memory = impl_->kernel->memory();
     impl_->model->setDevicePages({memory.pageTable(), memory.limit() >> GuestMemory::kPageBits,
                                   GuestMemory::kPageBits, GuestMemory::kDevice});
+    // Each device page's bus is its device's (l1p.device_buses: mem/device_buses.h).
+    impl_->model->memory().interconnect().setDeviceRouter(
+        [kernel = impl_->kernel.get()](u64 va) { return kernel->deviceBus(va); });
     // Address translation takes its pages from CNK's static mapping of the process.
     if (tp.translation.enabled) {
       const Kernel* kernel = impl_->kernel.get();
@@ -386,15 +389,8 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
     if (monitoring || options.timed_devices) {
       // The monitor needs the timing model's events: it exists in the warm-up, timing and
       // profile modes. Timed devices need only the bus's clock.
-      probe::Topology topology;
-      topology.threads = impl_->machine.hardwareThreads();
-      topology.cores = impl_->machine.node.cores;
-      topology.slices = tp.memParams().l2Instances();
-      topology.controllers = tp.memParams().controllerInstances();
-      topology.links = impl_->machine.torusLinks();
-      topology.snoop_ports = tp.memParams().snoopPorts();
-      topology.l3_banks = tp.memParams().l3Banks();
-      impl_->bus = std::make_unique<probe::Bus>(topology, static_cast<u32>(isa::kOpCount));
+      impl_->bus = std::make_unique<probe::Bus>(probeTopology(impl_->machine),
+                                                static_cast<u32>(isa::kOpCount));
       impl_->kernel->setProbe(impl_->bus.get());
     }
     // (Before the tallies, which name its statistics.)

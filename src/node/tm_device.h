@@ -41,6 +41,8 @@ class TmDevice final : public DeviceProvider, public Speculation::LineMemory {
   // DeviceProvider
   int findDevice(std::string_view path) const override { return path == kPath ? 0 : -1; }
   u64 windowBytes(int) const override { return tmreg::kWindowBytes; }
+  // (BG/Q's, whose node routes no access by bus: the L2's registers, on the device bus.)
+  probe::DeviceBus bus(int) const override { return probe::DeviceBus::kDevice; }
   u64 readRegister(int, u64 offset) override {
     const u32 hw = hooks_.runningThread();
     if (offset == tmreg::kBegin) {

@@ -20,6 +20,7 @@ std::string_view scopeName(Scope s) {
     case Scope::kL3ReadPort: return "L3 read port";
     case Scope::kL3WritePort: return "L3 write port";
     case Scope::kL3Directory: return "L3 directory";
+    case Scope::kDeviceBus: return "device bus";
   }
   return "?";
 }
@@ -56,6 +57,7 @@ u32 Topology::instances(Scope s) const {
     case Scope::kL3ReadPort: return l3_banks * kL3ReadPorts;
     case Scope::kL3WritePort: return l3_banks * kL3WritePorts;
     case Scope::kL3Directory: return l3_banks * kL3Directories;
+    case Scope::kDeviceBus: return cores * device_buses;
   }
   return 1;
 }

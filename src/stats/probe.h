@@ -47,7 +47,20 @@ enum class Scope : u8 {
   kL3ReadPort,   // a read port of a bank (RD0, RD1, R2: mem::L3Banks::kReadPorts)
   kL3WritePort,  // a write port of a bank (W0, W1)
   kL3Directory,  // a directory of a bank (DIR0, DIR1)
+  // A bus of a core's L2 that takes its uncached device accesses (Blue Gene/P's device and
+  // network buses: DeviceBus; index: core x Topology::device_buses + bus). None where the node
+  // routes no device access by bus (l1p.device_buses off)
+  kDeviceBus,
 };
+
+// The buses of Blue Gene/P's per-core L2 (the model's L1P) that take a core's uncached accesses
+// to device registers, by the device's address (mem/device_buses.h; docs/timing.md "Device
+// buses"). Each device declares its own (kernel/device.h DeviceProvider::bus).
+enum class DeviceBus : u8 {
+  kDevice,   // the device bus: the UPC, the interrupt controller, the lockbox, the SRAM, ...
+  kNetwork,  // the network bus: the DMA, the torus' and the collective network's FIFOs
+};
+inline constexpr u32 kDeviceBuses = 2;
 
 // Whether events of `s` have one instance for the whole node.
 constexpr bool nodeWide(Scope s) {
@@ -243,6 +256,12 @@ enum class Rate : u8 {
   X(SnoopWraps, kSnoopFilter, kPulse, kOne,                                                        \
     "Cache wraps: every line the core's caches held when the active set started was gone, so the " \
     "active stream registers became the history set and the active set restarted empty")           \
+  /* ---- core: Blue Gene/P's device and network buses (mem/device_buses.h) ---- */                \
+  /* (a core's loads and stores: one per cycle at most, so one-bit signals) */                     \
+  X(DeviceBusReads, kDeviceBus, kPulse, kOne,                                                      \
+    "Uncached reads of device registers (loads) the core's L2 routed to the bus")                  \
+  X(DeviceBusWrites, kDeviceBus, kPulse, kOne,                                                     \
+    "Uncached writes of device registers (stores) the core's L2 routed to the bus")                \
   /* ---- L2 slices ---- */                                                                        \
   X(L2Requests, kL2Slice, kPulse, kAverageOne,                                                     \
     "Requests to the slice (reads, writes, atomics, prefetches)")                                  \
@@ -463,6 +482,9 @@ struct Topology {
   static constexpr u32 kL3ReadPorts = 3;
   static constexpr u32 kL3WritePorts = 2;
   static constexpr u32 kL3Directories = 2;
+  // Each core's buses for device accesses (kDeviceBuses, with l1p.device_buses), or 0: the
+  // device buses' events have no instance.
+  u32 device_buses = 0;
   u32 instances(Scope s) const;
 };
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cluster/cluster.h"
@@ -269,6 +270,52 @@ TEST(NetworkUnitCounters, BlueGenePsTorusEventsCountEachLinksPacketsSent) {
   for (const LinkStats& l : links) crossed += l.packets;
   EXPECT_EQ(sent, crossed);
   EXPECT_GT(sent, 0u);
+}
+
+// Blue Gene/P's network bus (docs/timing.md "Device buses"): libmpi drives the message unit,
+// BG/P's DMA and torus FIFOs, through its registers, so each node's core 0 reads and writes the
+// network bus (its polling: seed 002's Table 1 has NETBUS_READ_REQUESTS at 334M of BT's 414M L2
+// reads) and never the device bus. UPC-P's PU0_L2_NETBUS_READ_REQUESTS and PU0_L2_NETWORK_WRITES,
+// programmed by the host from cycle 0, equal the memory system's counts on every node.
+TEST(NetworkBus, UpcPCountsEachNodesMessageUnitAccessesOnTheNetworkBus) {
+  MachineConfig machine = loadMachine("bgp", {"network.shape=2x1x1"});
+  RunOptions options;
+  options.mode = RunMode::kTiming;
+  options.root = std::filesystem::temp_directory_path().string();
+  ClusterOptions co;
+  co.out_fd = co.err_fd = -1;
+  Cluster cluster(machine, options, co);
+  const std::map<std::string, std::pair<probe::Event, probe::DeviceBus>> names = {
+      {"PU0_L2_NETBUS_READ_REQUESTS", {probe::Event::kDeviceBusReads, probe::DeviceBus::kNetwork}},
+      {"PU0_L2_NETWORK_WRITES", {probe::Event::kDeviceBusWrites, probe::DeviceBus::kNetwork}},
+      {"PU0_L2_DEVBUS_READ_REQUESTS", {probe::Event::kDeviceBusReads, probe::DeviceBus::kDevice}},
+      {"PU0_L2_DEVBUS_WRITES", {probe::Event::kDeviceBusWrites, probe::DeviceBus::kDevice}}};
+  for (u32 n = 0; n < cluster.nodes(); ++n) {
+    Monitor* m = cluster.node(n).monitor();
+    ASSERT_NE(m, nullptr);
+    std::vector<const NativeEvent*> events;
+    for (const auto& [name, source] : names) events.push_back(m->find(name));
+    for (const NativeEvent* e : events) ASSERT_NE(e, nullptr);
+    m->programHost(events);
+  }
+  cluster.exec(kCollectives, {kCollectives, "20"}, {});
+  cluster.run();
+  ASSERT_EQ(cluster.exitStatus(), 0) << cluster.reports();
+  for (u32 n = 0; n < cluster.nodes(); ++n) {
+    Simulation& sim = cluster.node(n);
+    std::map<std::string, u64> counted;
+    for (const ProgrammedCounter& c : sim.monitor()->readHost(sim.elapsedCycles())) {
+      const auto& [event, bus] = names.at(c.event);
+      // (Core 0's instance of the bus.)
+      EXPECT_EQ(sim.groundTruth(event, static_cast<u32>(bus)), c.value) << n << " " << c.event;
+      counted[c.event] = c.value;
+    }
+    ASSERT_EQ(counted.size(), names.size()) << n;
+    EXPECT_GT(counted.at("PU0_L2_NETBUS_READ_REQUESTS"), 0u) << n;
+    EXPECT_GT(counted.at("PU0_L2_NETWORK_WRITES"), 0u) << n;
+    EXPECT_EQ(counted.at("PU0_L2_DEVBUS_READ_REQUESTS"), 0u) << n;
+    EXPECT_EQ(counted.at("PU0_L2_DEVBUS_WRITES"), 0u) << n;
+  }
 }
 
 }  // namespace

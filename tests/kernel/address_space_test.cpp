@@ -19,6 +19,7 @@ constexpr u64 kMiB = u64{1} << 20;
 struct OneDevice : DeviceProvider {
   int findDevice(std::string_view) const override { return 0; }
   u64 windowBytes(int) const override { return 2 * kPage; }
+  probe::DeviceBus bus(int) const override { return probe::DeviceBus::kDevice; }
   u64 readRegister(int, u64) override { return 0; }
   void writeRegister(int, u64, u64) override {}
   void setInterruptTarget(int, int, int) override {}

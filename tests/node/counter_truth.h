@@ -39,12 +39,7 @@ inline std::vector<ProgrammedCounter> expectCountersEqualBusAndTruth(const Simul
                                                                      Monitor& monitor, Cycle end) {
   using probe::Event;
   // (event, source) of every bus input.
-  probe::Topology topology;
-  topology.threads = m.hardwareThreads();
-  topology.cores = m.node.cores;
-  topology.slices = m.timing.l2.slices;
-  topology.controllers = m.timing.ddr.controllers;
-  topology.links = m.torusLinks();
+  const probe::Topology topology = probeTopology(m);
   const probe::Bus bus(topology, static_cast<u32>(isa::kOpCount));
   std::map<u32, std::pair<Event, u32>> event_of;
   for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {

@@ -81,15 +81,7 @@ struct CountedRun {
 // ---- running ------------------------------------------------------------------------------------
 
 probe::Bus busFor(const MachineConfig& m) {
-  probe::Topology topology;
-  topology.threads = m.hardwareThreads();
-  topology.cores = m.node.cores;
-  topology.slices = m.timing.l2.slices;
-  topology.controllers = m.timing.ddr.controllers;
-  topology.links = m.torusLinks();
-  topology.snoop_ports = m.timing.snoop.filter ? m.node.cores - 1 : 0;
-  topology.l3_banks = m.timing.memParams().l3Banks();
-  return probe::Bus(topology, static_cast<u32>(isa::kOpCount));
+  return probe::Bus(probeTopology(m), static_cast<u32>(isa::kOpCount));
 }
 
 // Splits the catalogue into groups that fit the units' counters together.
@@ -182,8 +174,12 @@ const std::vector<std::string> kSmallTwoCores = {"l2.size_kib=64",
 // no traffic on its links, and it starts no L1P list (tests/node/l1p_list_test.cpp makes every
 // list event happen and holds it to the memory system's statistics) and runs no transaction
 // (tests/node/tm_test.cpp makes every transactional-memory event happen and holds it to the
-// speculation model's statistics).
+// speculation model's statistics), and it touches no device register
+// (tests/node/device_bus_test.cpp and tests/cluster/mu_counters_test.cpp make the device buses'
+// events happen and hold them to the memory system's statistics).
 const std::set<Event> kRareEvents = {Event::kStoreCondFail,
+                                     Event::kDeviceBusReads,
+                                     Event::kDeviceBusWrites,
                                      Event::kL1pListStarted,
                                      Event::kL1pListCompares,
                                      Event::kL1pListSkip1,

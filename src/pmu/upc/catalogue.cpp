@@ -155,6 +155,36 @@ constexpr CoreEvent kCoreEvents[] = {
      "stores written to the shared L2 (store-queue drains)"},
 };
 
+// A Blue Gene/P event of a core's L2 routing uncached device accesses to a bus ("PU<k>_" +
+// suffix): the bus's event at instance k x buses + bus (mem/device_buses.h; docs/timing.md
+// "Device buses").
+struct BusEvent {
+  std::string_view suffix;
+  Event source;
+  probe::DeviceBus bus;
+  std::string_view note;
+};
+
+constexpr BusEvent kBusEvents[] = {
+    {"L2_DEVBUS_READ_REQUESTS", Event::kDeviceBusReads, probe::DeviceBus::kDevice,
+     "uncached loads of device-bus registers (the UPC's: the counter units')"},
+    {"L2_NETBUS_READ_REQUESTS", Event::kDeviceBusReads, probe::DeviceBus::kNetwork,
+     "uncached loads of network-bus registers (the DMA's and the torus FIFOs': the message "
+     "unit's)"},
+    {"L2_DEVBUS_WRITES", Event::kDeviceBusWrites, probe::DeviceBus::kDevice,
+     "uncached stores to device-bus registers (the UPC's: the counter units')"},
+    {"L2_NETWORK_WRITES", Event::kDeviceBusWrites, probe::DeviceBus::kNetwork,
+     "uncached stores to network-bus registers (the DMA's and the torus FIFOs': the message "
+     "unit's)"},
+};
+
+const BusEvent* busEvent(std::string_view suffix) {
+  for (const BusEvent& e : kBusEvents) {
+    if (e.suffix == suffix) return &e;
+  }
+  return nullptr;
+}
+
 // A Blue Gene/P snoop-filter event of a port ("PU<k>_SNOOP_PORT<p>_" + suffix): the port's event
 // at instance k x ports + p; port p of core k takes the snoops of the p-th other core
 // (docs/timing.md "Snoop filters").
@@ -352,11 +382,20 @@ std::string_view whyNot(std::string_view name) {
     return "the DMA's ports to the L3 are not modelled, and its reception events can come "
            "several in a cycle where a UPC-P input is one bit per cycle";
   }
+  if (name.find("BLIND_DEV") != std::string_view::npos) {
+    return "reads of Blue Gene/P's blind device (upper address 0x5: an area of no memory and no "
+           "registers, whose lines BG/P's kernel touches to flush the L1, _bgp_dcache_flush_set): "
+           "the model maps no blind device, and RV64GC's guests flush no cache";
+  }
   if (name.find("DEVBUS") != std::string_view::npos ||
       name.find("NETBUS") != std::string_view::npos ||
-      name.find("NETWORK") != std::string_view::npos ||
-      name.find("BLIND_DEV") != std::string_view::npos) {
-    return "no device or network bus on this node";
+      name.find("NETWORK") != std::string_view::npos) {
+    return "this node routes no device access by bus (l1p.device_buses is off)";
+  }
+  if (name == "IC_TIMESTAMP") {
+    return "no public source defines its signal (PAPI's BG/P component says only that this "
+           "time-stamp counter may not be zeroed or given a threshold); the time base's cycles "
+           "count under MISC_ELAPSED_TIME";
   }
   return kNoSignal;
 }
@@ -453,6 +492,14 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
       note = "cache wraps: the active stream registers became the history set";
       scope = Scope::kSnoopFilter;
       generic = std::string(probe::info(Event::kSnoopWraps).name);
+    } else if (const BusEvent* be = core >= 0 ? busEvent(suffix) : nullptr;
+               be != nullptr && static_cast<u32>(core) < cores &&
+               bus.topology().device_buses != 0) {
+      feeds = {bus.input(be->source,
+                         static_cast<u32>(core) * probe::kDeviceBuses + static_cast<u32>(be->bus))};
+      note = be->note;
+      scope = Scope::kDeviceBus;
+      generic = std::string(probe::info(be->source).name);
     } else if (core >= 0 && static_cast<u32>(core) < cores) {
       for (const CoreEvent& c : kCoreEvents) {
         if (c.suffix != suffix) continue;
@@ -589,12 +636,13 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
   for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
     const Event e = static_cast<Event>(ev);
     const probe::EventInfo& info = probe::kEventInfo[ev];
-    // (The snoop filters' and the L3 banks' events all have Blue Gene/P's names above.)
+    // (The snoop filters', the L3 banks' and the device buses' events all have Blue Gene/P's
+    // names above.)
     if (info.scope == Scope::kThread || info.scope == Scope::kCore ||
         info.scope == Scope::kSnoopFilter || info.scope == Scope::kSnoopPort ||
         info.scope == Scope::kL3Bank || info.scope == Scope::kL3ReadPort ||
         info.scope == Scope::kL3WritePort || info.scope == Scope::kL3Directory ||
-        info.rate == Rate::kFew || info.rate == Rate::kAny) {
+        info.scope == Scope::kDeviceBus || info.rate == Rate::kFew || info.rate == Rate::kAny) {
       continue;
     }
     for (u32 s = 0; s < bus.topology().instances(info.scope); ++s) {

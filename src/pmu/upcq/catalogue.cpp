@@ -311,6 +311,7 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
       case Scope::kL3ReadPort:
       case Scope::kL3WritePort:
       case Scope::kL3Directory: break;  // nor Blue Gene/P's L3 (its L2 slices have one port each)
+      case Scope::kDeviceBus: break;    // nor Blue Gene/P's device buses (bgq routes none)
     }
   }
   for (u32 op : pmu::countedOps()) {
