@@ -1,6 +1,6 @@
-// What the tests of one mechanism's events share (l1p_list_test, tm_test, interrupts_test): they
-// program events by name from the host, run, and check every counter against the bus and the
-// models' statistics.
+// What the tests of one mechanism's events share (l1p_list_test, tm_test, interrupts_test,
+// l2_prefetch_events_test): they program events by name from the host, run, and check every
+// counter against the bus and the models' statistics.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -42,9 +42,12 @@ inline std::vector<ProgrammedCounter> expectCountersEqualBusAndTruth(const Simul
   probe::Topology topology;
   topology.threads = m.hardwareThreads();
   topology.cores = m.node.cores;
-  topology.slices = m.timing.l2.slices;
-  topology.controllers = m.timing.ddr.controllers;
+  const mem::MemParams mp = timingParamsFor(m).memParams();
+  topology.slices = mp.l2Instances();
+  topology.controllers = mp.controllerInstances();
   topology.links = m.torusLinks();
+  topology.snoop_ports = mp.snoopPorts();
+  topology.l3_banks = mp.l3Banks();
   const probe::Bus bus(topology, static_cast<u32>(isa::kOpCount));
   std::map<u32, std::pair<Event, u32>> event_of;
   for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
