@@ -82,6 +82,7 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
   l1p_stats_.assign(n, {});
   miss_stats_.assign(n, {});
   l1p_extra_.assign(n, {});
+  signals_.assign(n, {});
   lists_.assign(std::size_t{n} * p_.threads_per_core, ListPrefetcher{});
   list_stats_.assign(lists_.size(), ListStats{});
   epoch_.assign(n, 0);
@@ -160,10 +161,14 @@ void MemorySystem::snoopOthers(u32 source, u64 line, Cycle at, bool timed) {
 
 void MemorySystem::prefetchLine(u32 core, u64 l2line, Cycle at, bool timed) {
   Cache& b = l1p_[core];
-  if (b.find(l2line) != Cache::kNone) return;
+  if (b.find(l2line) != Cache::kNone) {
+    prefetchDropped();
+    return;
+  }
   probe::count(bus_, Event::kL1pPrefetches, core, l1p_stats_[core].prefetches);
   Level level;
   const Cycle ready = ic_->read(core, l2line, at, Request::kPrefetch, timed, &level);
+  prefetchRequested(core, at, timed ? ready : at);
   const u32 slot = b.victim(l2line);
   evictL1p(core, slot);
   b.install(slot, l2line, ready);
@@ -340,7 +345,7 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
     if (b.flags(pslot) & Cache::kPrefetched) {
       probe::count(bus_, Event::kL1pPrefetchHits, core, bst.prefetch_hits);
       b.setFlags(pslot, 0);
-      if (p_.l1p.prefetch) streamOnPrefetchHit(core, l2line, at, timed);
+      if (p_.l1p.prefetch) streamPrefetch(core, l2line, at, timed, false);
     } else if (b.flags(pslot) & Cache::kListPrefetched) [[unlikely]] {
       probe::count(bus_, Event::kL1pListHits, core, l1p_extra_[core].list_hits);
       if (timed && b.ready(pslot) > at) {
@@ -350,13 +355,15 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
     }
   } else {
     probe::count(bus_, Event::kL1pMisses, core, bst.misses);
-    r.ready = ic_->read(core, l2line, std::max(at, xbar_free), Request::kData, timed, &r.level);
+    const Cycle departure = std::max(at, xbar_free);
+    r.ready = ic_->read(core, l2line, departure, Request::kData, timed, &r.level);
     if (!timed) r.ready = at;
+    readRequested(core, departure, r.ready);
     const u32 v = b.victim(l2line);
     evictL1p(core, v);
     b.install(v, l2line, r.ready);
     tracked(core, b, v, l2line);
-    if (p_.l1p.prefetch) streamOnMiss(core, l2line, at, timed);
+    if (p_.l1p.prefetch) streamPrefetch(core, l2line, at, timed, true);
   }
   // (A list runs only between a start and a stop of the guest's: no cost otherwise.)
   if (lists_active_ != 0) [[unlikely]] {
@@ -369,6 +376,7 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
   }
   d.install(slot, line, r.ready);
   tracked(core, d, slot, l2line);
+  lineFilled(core, at, r.ready);
   return r;
 }
 
@@ -432,6 +440,18 @@ void MemorySystem::warmAtomic(u32 core, u64 addr, Cycle now) {
         probe::Changes::changes                                                             \
   }
 
+// A level kept as an IntervalUnion `u`: its cycles, those still to come included, are done +
+// until - from. Published as intervals that reach into the future, so counted from events only
+// (as the core's queue-full levels).
+#define HPM_TRUTH_UNION(event, u)                                               \
+  probe::TruthRow<MemorySystem> {                                               \
+    probe::Event::event,                                                        \
+        [](const MemorySystem& m, u32 i, probe::TruthTerms& t) {                \
+          t.insert(t.end(), {{&(u).done}, {&(u).until}, {&(u).from, ~u64{0}}}); \
+        },                                                                      \
+        probe::Changes::kAnytime, probe::Tally::kNone                           \
+  }
+
 // Instance i of a snoop port's event: core i / ports' port i % ports.
 #define HPM_SNOOP_PORT m.snoop_[i / m.snoopPorts()].portStats(i % m.snoopPorts())
 
@@ -488,11 +508,17 @@ std::span<const probe::TruthRow<MemorySystem>> MemorySystem::truthTable() {
       HPM_TRUTH(kSnoopHistoryHits, HPM_SNOOP_PORT.history_hits, kAnytime),
       HPM_TRUTH(kSnoopCacheUpdates, HPM_SNOOP_PORT.cache_updates, kAnytime),
       HPM_TRUTH(kSnoopWraps, m.snoop_[i].wraps(), kAnytime),
+      // The signals of the L2 prefetch unit's events (l1p_signals.cpp).
+      HPM_TRUTH(kL1pPrefetchAlreadyPresent, m.signals_[i].already_present, kOwnCore),
+      HPM_TRUTH_UNION(kL1pPrefetchPending, m.signals_[i].prefetch_pending),
+      HPM_TRUTH_UNION(kL1pReadPending, m.signals_[i].read_pending),
+      HPM_TRUTH_UNION(kL1dFillPending, m.signals_[i].fill_pending),
   };
   return kRows;
 }
 
 #undef HPM_SNOOP_PORT
+#undef HPM_TRUTH_UNION
 #undef HPM_TRUTH
 
 void MemorySystem::registerTallies(probe::Bus& bus,

@@ -17,6 +17,7 @@
 #include <span>
 #include <vector>
 
+#include "base/interval_union.h"
 #include "base/types.h"
 #include "mem/cache.h"
 #include "mem/frames.h"
@@ -47,6 +48,17 @@ struct L1pExtraStats {
   u64 evict_unused = 0;         // stream-prefetched lines evicted before a demand hit
   u64 list_hits = 0;            // first demand hits on list-prefetched lines
   u64 list_late_hits = 0;       // ... whose line was still in flight
+};
+
+// The signals of Blue Gene/P's L2 prefetch unit events that the L1P's other statistics do not
+// give (probe::prefetchUnitSignal; docs/timing.md "L1P"), kept apart from them: one access's
+// prefetch that dropped lines, and three levels, each the union of its requests' intervals from
+// issue to fill (IntervalUnion: a core's requests are made in cycle order).
+struct L1pSignalStats {
+  u64 already_present = 0;         // accesses whose stream prefetch dropped a line the L1P held
+  IntervalUnion prefetch_pending;  // [issue, fill) of each stream prefetch
+  IntervalUnion read_pending;      // [departure, fill) of each L1P miss's read
+  IntervalUnion fill_pending;      // [issue, ready) of each L1D load miss's line fill
 };
 
 // A core's L1D misses, by kind (the first of its "traffic" statistics).
@@ -156,6 +168,7 @@ class MemorySystem final : private PrivateCaches {
   void listWrite(u32 thread, u64 offset, u64 value);
   const ListStats& listStats(u32 thread) const { return list_stats_[thread]; }
   const L1pExtraStats& l1pExtraStats(u32 core) const { return l1p_extra_[core]; }
+  const L1pSignalStats& l1pSignals(u32 core) const { return signals_[core]; }
 
   // ---- Structure and statistics ----
   // Where physical `addr`'s line competes for the ways of a set (Interconnect::block).
@@ -219,6 +232,16 @@ class MemorySystem final : private PrivateCaches {
   void streamOnPrefetchHit(u32 core, u64 line, Cycle at, bool timed);
   // A line of core's L1P is replaced by a fill (the statistics of the line it held).
   void evictL1p(u32 core, u32 slot);
+  // ---- The signals of the L2 prefetch unit's events (l1p_signals.cpp) ----
+  // The stream prefetcher's run for core's access to `line` (a miss, or else a first hit on a
+  // prefetched line): streamOnMiss or streamOnPrefetchHit, and whether it dropped a line.
+  void streamPrefetch(u32 core, u64 line, Cycle at, bool timed, bool miss);
+  // A line prefetchLine found present (dropped), and one it requested at `at`, filled at `ready`.
+  void prefetchDropped() { prefetch_dropped_ = true; }
+  void prefetchRequested(u32 core, Cycle at, Cycle ready);
+  // Core's L1P miss read, leaving at `departure`, filled at `ready`; its L1D line fill from `at`.
+  void readRequested(u32 core, Cycle departure, Cycle ready);
+  void lineFilled(u32 core, Cycle at, Cycle ready);
   // The L1D load miss to `line` of the requester thread reaches its running list prefetcher.
   void listOnMiss(u32 core, u64 line, Cycle at, bool timed);
   // Group "l1p_list": the list prefetchers of core's hardware threads (once some list started).
@@ -240,6 +263,8 @@ class MemorySystem final : private PrivateCaches {
   std::vector<CacheStats> l1p_stats_;
   std::vector<L1MissStats> miss_stats_;
   std::vector<L1pExtraStats> l1p_extra_;
+  std::vector<L1pSignalStats> signals_;
+  bool prefetch_dropped_ = false;  // the stream prefetcher's run dropped a line (streamPrefetch)
   std::vector<ListPrefetcher> lists_;  // by hardware thread
   std::vector<ListStats> list_stats_;
   ListOutcome list_out_;

@@ -418,7 +418,16 @@ enum class Rate : u8 {
     "Transactions rolled back (conflicts, system calls, capacity, explicit aborts)")               \
   X(TmConflicts, kThread, kPulse, kOne, "Transactions rolled back by a conflict")                  \
   X(TmLinesCleaned, kL2Slice, kPulse, kAny,                                                        \
-    "Lines whose speculative state the slice cleared when their transaction ended")
+    "Lines whose speculative state the slice cleared when their transaction ended")                \
+  /* ---- The signals of Blue Gene/P's L2 prefetch unit events (the model's L1P; docs/timing.md */ \
+  /* "L1P"); one run, L1pPrefetchAlreadyPresent to L1dFillPending (prefetchUnitSignal) ---- */     \
+  X(L1pPrefetchAlreadyPresent, kCore, kPulse, kOne,                                                \
+    "L1P accesses whose stream prefetch dropped a line already in the L1P")                        \
+  X(L1pPrefetchPending, kCore, kLevel, kOne,                                                       \
+    "Cycles with a stream prefetch of the L1P outstanding below it")                               \
+  X(L1pReadPending, kCore, kLevel, kOne,                                                           \
+    "Cycles with a demand read of the L1P (an L1P miss) outstanding below it")                     \
+  X(L1dFillPending, kCore, kLevel, kOne, "Cycles with an L1D line fill (a load miss) in progress")
 
 enum class Event : u16 {
 #define HPM_X(name, scope, kind, rate, doc) k##name,
@@ -438,6 +447,13 @@ constexpr bool listPrefetcherEvent(Event e) {
 // TmLinesCleaned. Only BG/Q's L2 versions lines; the other machines' catalogues omit them.
 constexpr bool speculationEvent(Event e) {
   return e >= Event::kTmBegun && e <= Event::kTmLinesCleaned;
+}
+
+// The signals of Blue Gene/P's L2 prefetch unit events (UPC-P's PU<k>_L2_..., mem/memory_system.h
+// L1pSignalStats): declared in one run, from L1pPrefetchAlreadyPresent to L1dFillPending. BGPM
+// has no such events, so Blue Gene/Q's catalogue leaves them out.
+constexpr bool prefetchUnitSignal(Event e) {
+  return e >= Event::kL1pPrefetchAlreadyPresent && e <= Event::kL1dFillPending;
 }
 
 struct EventInfo {

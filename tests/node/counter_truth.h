@@ -1,6 +1,6 @@
-// What the tests of one mechanism's events share (l1p_list_test, tm_test, interrupts_test): they
-// program events by name from the host, run, and check every counter against the bus and the
-// models' statistics.
+// What the tests of one mechanism's events share (l1p_list_test, tm_test, interrupts_test,
+// l2_prefetch_events_test): they program events by name from the host, run, and check every
+// counter against the bus and the models' statistics.
 #pragma once
 
 #include <gtest/gtest.h>

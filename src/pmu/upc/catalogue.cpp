@@ -83,7 +83,14 @@ constexpr CoreEvent kCoreEvents[] = {
      {},
      G::kIntCompare,
      "integer compares (the ALU instructions the other I-pipe events leave)"},
-    {"DCACHE_LINEFILLINPROG", {}, G::kNone, kNoSignal},
+    // A line fill in progress, as a level: cycles (in rising-edge mode, about the fills: PAPI's
+    // BG/P presets take them as the L1s' writes, PAPI_L1_TCW). The L1I's is the fetch's wait,
+    // which is the fill itself as the in-order fetch sees it; a load miss stalls nothing until
+    // its value is used, so the L1D's is the fill's own time (docs/timing.md "L1P").
+    {"DCACHE_LINEFILLINPROG",
+     {Event::kL1dFillPending},
+     G::kNone,
+     "cycles an L1D line fill was in progress (from a load miss's issue to its line's arrival)"},
     {"ICACHE_LINEFILLINPROG",
      {Event::kStallIcacheMiss},
      G::kNone,
@@ -139,15 +146,40 @@ constexpr CoreEvent kCoreEvents[] = {
      G::kNone,
      "the model's prefetcher can request several lines in one cycle: no one-bit signal here "
      "(bgq counts them: PEVT_L1P_BAS_STRM_LINE_ESTB)"},
+    {"L2_PREFETCH_HITS_IN_FILTER",
+     {Event::kL1pStreamsEstablished},
+     G::kNone,
+     "misses that continued a line of the stream detection history (a tracked stream not yet "
+     "confirmed), establishing a stream"},
     {"L2_PREFETCH_HITS_IN_STREAM",
      {Event::kL1pPrefetchHits},
      G::kNone,
      "first demand hits on prefetched lines"},
+    {"L2_CYCLES_PREFETCH_PENDING",
+     {Event::kL1pPrefetchPending},
+     G::kNone,
+     "cycles with a stream prefetch outstanding below the L1P (from its request to its line's "
+     "arrival)"},
+    {"L2_PAGE_ALREADY_IN_L2",
+     {Event::kL1pPrefetchAlreadyPresent},
+     G::kNone,
+     "accesses whose stream prefetch found a line it would request already in the L1P, and "
+     "dropped it (once per access: the prefetcher may look at several lines in one cycle)"},
+    {"L2_CYCLES_READ_REQUEST_PENDING",
+     {Event::kL1pReadPending},
+     G::kNone,
+     "cycles with a demand read (an L1P miss) outstanding below the L1P (from its departure to "
+     "its line's arrival)"},
     {"L2_READ_REQUESTS", {Event::kL1pAccesses}, G::kNone, "L1P lookups"},
     {"L2_L3_READ_REQUESTS",
      {Event::kL1pMisses},
      G::kNone,
      "L1P misses, which go to the shared L2 (Blue Gene/P's L3)"},
+    {"L2_PREFETCHABLE_REQUESTS",
+     {Event::kL1pAccesses},
+     G::kNone,
+     "L1P lookups: every one is a cacheable data read the prefetcher may follow (device accesses, "
+     "atomics and instruction fetches do not reach the L1P)"},
     {"L2_HIT", {Event::kL1pHits}, G::kNone, "L1P hits"},
     {"L2_MEMORY_WRITES",
      {Event::kCoreL2Writes},
@@ -596,13 +628,12 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
     for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
       const Event e = static_cast<Event>(ev);
       const probe::EventInfo& info = probe::kEventInfo[ev];
-      // (Not BG/Q's L1P internals: Blue Gene/P has no list prefetcher, and its inputs, all
-      // taken, would lose events of the node for streams established; nor BG/Q's L2
-      // speculation, which Blue Gene/P does not have.)
+      // (Not BG/Q's list prefetcher: Blue Gene/P has none; nor BG/Q's L2 speculation, which
+      // Blue Gene/P does not have.)
       if ((info.scope != Scope::kThread && info.scope != Scope::kCore) || info.rate != Rate::kOne ||
           represented.contains({static_cast<i32>(k), e}) ||
           (probe::addressTranslation(e) && !node.translation) || probe::listPrefetcherEvent(e) ||
-          probe::speculationEvent(e) || e == Event::kL1pStreamsEstablished) {
+          probe::speculationEvent(e)) {
         continue;
       }
       // A counter free in an even mode, and (for the partner core) in the mode after it; first

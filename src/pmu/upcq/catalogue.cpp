@@ -274,8 +274,9 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
     const Event e = static_cast<Event>(ev);
     const probe::EventInfo& info = probe::kEventInfo[ev];
     // (Events with no small bound per cycle only where counters take any count: the I/O and
-    // CNK units.)
-    if (represented.contains(e) ||
+    // CNK units. Not the signals of Blue Gene/P's L2 prefetch unit events, which BGPM does not
+    // have: /dev/hpm/sim reads them.)
+    if (represented.contains(e) || probe::prefetchUnitSignal(e) ||
         (info.rate == probe::Rate::kAny && !probe::nodeWide(info.scope))) {
       continue;
     }
