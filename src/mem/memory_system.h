@@ -238,7 +238,8 @@ class MemorySystem final : private PrivateCaches {
   void streamOnMiss(u32 core, u64 line, Cycle at, bool timed);
   void streamOnPrefetchHit(u32 core, u64 line, Cycle at, bool timed);
   // ---- Establishment and depth adaptation (stream_prefetcher.cpp) ----
-  // `s` (core's) becomes established with the register's initial depth, if establishment is on.
+  // `s` (core's) becomes established with the register's initial depth (under adaptation, what
+  // the budget leaves of it, at least a line), if establishment is on.
   void streamEstablish(u32 core, Stream& s);
   // A miss to `line` that continues no stream takes core's least recently used stream `slot`:
   // its depth goes back to the budget; the new stream expects line + 1 and, under the optimistic

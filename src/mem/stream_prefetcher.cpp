@@ -8,10 +8,11 @@
 // but whose data is not yet valid increments the prefetching depth of that line's stream, and
 // that the engine prefetches within each stream's depth; BGPM's PEVT_L1P_STRM_STRM_DEPTH_STEAL
 // says that depth is taken from streams. Where no public source gives the details, the model
-// takes the simplest rule (estimates, marked so in docs/timing.md): one line per late hit; the
-// budget is the register's total depth, which also bounds one stream; once the established
-// streams' depths use it all, the line comes from the deepest other established stream if that
-// is at least two lines deeper than the stream that takes it, or not at all.
+// takes the simplest rule that behaved (estimates, marked so in docs/timing.md): one line per
+// late hit; the budget is the register's total depth, which also bounds one stream; a stream is
+// established with what the budget leaves of the initial depth, at least a line; once the
+// established streams' depths use it all, the line comes from the deepest other established stream
+// if that is at least two lines deeper than the stream that takes it, or not at all.
 #include <algorithm>
 
 #include "mem/memory_system.h"
