@@ -16,6 +16,14 @@ std::string_view replacementName(Replacement r) {
   return "?";
 }
 
+std::string_view streamPolicyName(StreamPolicy p) {
+  switch (p) {
+    case StreamPolicy::kConfirmed: return "confirmed";
+    case StreamPolicy::kOptimistic: return "optimistic";
+  }
+  return "?";
+}
+
 namespace {
 
 void replacementParam(config::Visitor& v, Replacement& r, std::string_view doc) {
@@ -66,13 +74,28 @@ void L1pParams::visit(config::Visitor& v) {
           "Load-to-use cycles of an L1D miss served by the L1P (bgq: 24, estimate)",
           config::Range{0, 10000});
   v.param("prefetch", prefetch,
-          "Stream prefetching: a miss to the line after a tracked stream's last line confirms the "
-          "stream, which then stays prefetch_depth lines ahead (bgq: true)");
+          "Stream prefetching: an established stream stays its depth of lines ahead of its last "
+          "demand line (bgq: true)");
+  v.param("stream_policy", stream_policy,
+          "When a stream is established: confirmed, by a miss to the line after a recorded "
+          "miss's; optimistic, by every miss that continues no stream (bgq: confirmed, the "
+          "firmware's L1P_CFG_PF_USR)",
+          {{"confirmed", StreamPolicy::kConfirmed}, {"optimistic", StreamPolicy::kOptimistic}});
   v.param("streams", streams, "Sequential streams tracked per core (bgq: 16, estimate)",
           config::Range{1, 256});
   v.param("prefetch_depth", prefetch_depth,
-          "Lines a confirmed stream is prefetched ahead of its last demand line (bgq: 2, estimate)",
+          "Lines a stream runs ahead of its last demand line when it is established (bgq: 3, the "
+          "firmware's L1P_CFG_PF_USR dfetch_depth; the guest's register holds 1 to 8)",
           config::Range{1, 64});
+  v.param("adaptive", adaptive,
+          "Depth adaptation: a demand hit on a stream-prefetched line still in flight deepens its "
+          "stream by a line, within total_depth, or by a line of another stream's depth once "
+          "the streams' depths use it all (bgq: true, the firmware's L1P_CFG_PF_USR)");
+  v.param("total_depth", total_depth,
+          "Lines of depth the adaptation may give the core's streams in all, and one stream at "
+          "most (bgq: 8, the firmware's L1P_CFG_PF_USR dfetch_max_footprint; the guest's "
+          "register holds 1 to 16)",
+          config::Range{1, 1024});
   v.param("write_combining", write_combining,
           "A store joins the youngest store-queue entry while that is still queued when both lie "
           "in one aligned combine_bytes block and the store continues the entry's bytes (bgq: "
@@ -92,6 +115,7 @@ void L1pParams::validate() const {
   if (entries == 0) fail(ExitCode::kConfig, "l1p: entries must be at least 1");
   if (streams == 0) fail(ExitCode::kConfig, "l1p: streams must be at least 1");
   if (prefetch_depth == 0) fail(ExitCode::kConfig, "l1p: prefetch_depth must be at least 1");
+  if (total_depth == 0) fail(ExitCode::kConfig, "l1p: total_depth must be at least 1");
   if (!std::has_single_bit(combine_bytes) || combine_bytes < 2) {
     fail(ExitCode::kConfig, "l1p: combine_bytes = {} must be a power of two from 2", combine_bytes);
   }

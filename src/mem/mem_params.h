@@ -41,15 +41,30 @@ struct CacheParams {
   u32 sets() const { return static_cast<u32>(u64{size_kib} * 1024 / (u64{ways} * line_bytes)); }
 };
 
+// When the L1P's stream prefetcher establishes a stream (BG/Q's L1P_SetStreamPolicy; docs/timing.md
+// "The stream prefetcher").
+enum class StreamPolicy : u8 {
+  kConfirmed,   // a miss to the line after a recorded miss's establishes the recorded stream
+  kOptimistic,  // every miss that continues no stream establishes one at once
+};
+std::string_view streamPolicyName(StreamPolicy p);
+
 // The L1P: a small fully-associative buffer of L2-line-sized entries between a core's L1D and
 // the L2, filled by L1D misses and by its stream prefetcher. Its line size is the level below's
-// (MemParams::lineBytes).
+// (MemParams::lineBytes). The stream prefetcher's values here are those the guest finds in its
+// core's L1P_CFG_PF_USR register at the start (mem/stream_control.h), which it may change.
 struct L1pParams {
   u32 entries = 32;
-  u32 hit_latency = 24;    // load-to-use cycles of an L1D miss that hits the L1P
-  bool prefetch = true;    // stream prefetching on
+  u32 hit_latency = 24;  // load-to-use cycles of an L1D miss that hits the L1P
+  bool prefetch = true;  // stream prefetching on
+  StreamPolicy stream_policy = StreamPolicy::kConfirmed;
   u32 streams = 16;        // sequential streams tracked per core
-  u32 prefetch_depth = 2;  // lines fetched ahead of a confirmed stream
+  u32 prefetch_depth = 3;  // lines a stream runs ahead when it is established
+  // Depth adaptation: a demand hit on a stream-prefetched line still in flight gives its stream
+  // one more line of depth, from the budget of total_depth lines or, once that is used, from
+  // another stream (a depth steal).
+  bool adaptive = true;
+  u32 total_depth = 8;
   // A store joins the youngest store-queue entry, while that has not left, when it lies in the
   // same aligned combine_bytes block and continues the bytes the entry holds (bgq: 16, so two
   // aligned 8-byte stores share an entry; docs/timing.md section 5).

@@ -77,6 +77,7 @@ MemorySystem::MemorySystem(const MemParams& params) : p_(params) {
     l1p_.emplace_back(1, p_.l1p.entries, 0, Replacement::kLru, 0x3000 + c);
   }
   streams_.assign(std::size_t{n} * p_.l1p.streams, Stream{});
+  stream_cores_.assign(n, StreamCore{StreamControl::fromParams(p_.l1p), 0});
   l1i_stats_.assign(n, {});
   l1d_stats_.assign(n, {});
   l1p_stats_.assign(n, {});
@@ -166,6 +167,7 @@ void MemorySystem::prefetchLine(u32 core, u64 l2line, Cycle at, bool timed) {
     return;
   }
   probe::count(bus_, Event::kL1pPrefetches, core, l1p_stats_[core].prefetches);
+  HPM_PROBE(bus_, kL1pLinesEstablished, core, 1);
   Level level;
   const Cycle ready = ic_->read(core, l2line, at, Request::kPrefetch, timed, &level);
   prefetchRequested(core, at, timed ? ready : at);
@@ -192,13 +194,10 @@ void MemorySystem::streamOnMiss(u32 core, u64 l2line, Cycle at, bool timed) {
   for (u32 i = 0; i < p_.l1p.streams; ++i) {
     Stream& s = table[i];
     if (s.age != 0 && s.next == l2line) {
-      // Confirmed: the miss continues the stream; run prefetch_depth lines ahead.
-      if (!s.confirmed) {
-        s.confirmed = true;
-        probe::count(bus_, Event::kL1pStreamsEstablished, core,
-                     l1p_extra_[core].streams_established);
-      }
-      const u64 last = l2line + p_.l1p.prefetch_depth;
+      // Confirmed: the miss continues the stream; run its depth ahead (none while establishment
+      // is off and the stream is not established).
+      if (!s.confirmed) streamEstablish(core, s);
+      const u64 last = l2line + s.depth;
       for (u64 x = std::max(s.ahead, l2line) + 1; x <= last; ++x) prefetchLine(core, x, at, timed);
       s.next = l2line + 1;
       s.ahead = std::max(s.ahead, last);
@@ -207,7 +206,7 @@ void MemorySystem::streamOnMiss(u32 core, u64 l2line, Cycle at, bool timed) {
     }
     if (s.age < oldest->age) oldest = &s;
   }
-  *oldest = Stream{l2line + 1, l2line, ++stream_clock_, false};
+  streamStart(core, *oldest, l2line, at, timed);
 }
 
 void MemorySystem::streamOnPrefetchHit(u32 core, u64 l2line, Cycle at, bool timed) {
@@ -215,7 +214,9 @@ void MemorySystem::streamOnPrefetchHit(u32 core, u64 l2line, Cycle at, bool time
   for (u32 i = 0; i < p_.l1p.streams; ++i) {
     Stream& s = table[i];
     if (s.age != 0 && s.next == l2line) {
-      const u64 last = l2line + p_.l1p.prefetch_depth;
+      // (A hit on a prefetched line continuing a recorded stream establishes it too.)
+      if (!s.confirmed) streamEstablish(core, s);
+      const u64 last = l2line + s.depth;
       for (u64 x = std::max(s.ahead, l2line) + 1; x <= last; ++x) prefetchLine(core, x, at, timed);
       s.next = l2line + 1;
       s.ahead = std::max(s.ahead, last);
@@ -262,6 +263,7 @@ void MemorySystem::listOnMiss(u32 core, u64 l2line, Cycle at, bool timed) {
   for (const u64 line : o.lines) {
     if (b.find(line) != Cache::kNone) continue;  // already there: nothing to establish
     probe::count(bus_, Event::kL1pListPrefetches, thread, st.prefetches);
+    HPM_PROBE(bus_, kL1pLinesEstablished, core, 1);
     Level level;
     const Cycle ready = ic_->read(core, line, at, Request::kPrefetch, timed, &level);
     const u32 slot = b.victim(line);
@@ -345,7 +347,8 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
     if (b.flags(pslot) & Cache::kPrefetched) {
       probe::count(bus_, Event::kL1pPrefetchHits, core, bst.prefetch_hits);
       b.setFlags(pslot, 0);
-      if (p_.l1p.prefetch) streamPrefetch(core, l2line, at, timed, false);
+      if (timed && b.ready(pslot) > at) streamOnLateHit(core, l2line);
+      if (stream_cores_[core].control.prefetch) streamPrefetch(core, l2line, at, timed, false);
     } else if (b.flags(pslot) & Cache::kListPrefetched) [[unlikely]] {
       probe::count(bus_, Event::kL1pListHits, core, l1p_extra_[core].list_hits);
       if (timed && b.ready(pslot) > at) {
@@ -355,6 +358,7 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
     }
   } else {
     probe::count(bus_, Event::kL1pMisses, core, bst.misses);
+    HPM_PROBE(bus_, kL1pLinesEstablished, core, 1);
     const Cycle departure = std::max(at, xbar_free);
     r.ready = ic_->read(core, l2line, departure, Request::kData, timed, &r.level);
     if (!timed) r.ready = at;
@@ -363,7 +367,7 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
     evictL1p(core, v);
     b.install(v, l2line, r.ready);
     tracked(core, b, v, l2line);
-    if (p_.l1p.prefetch) streamPrefetch(core, l2line, at, timed, true);
+    if (stream_cores_[core].control.prefetch) streamPrefetch(core, l2line, at, timed, true);
   }
   // (A list runs only between a start and a stop of the guest's: no cost otherwise.)
   if (lists_active_ != 0) [[unlikely]] {
@@ -480,6 +484,19 @@ std::span<const probe::TruthRow<MemorySystem>> MemorySystem::truthTable() {
       HPM_TRUTH(kL1pInvalidations, m.l1p_stats_[i].invalidations, kAnytime),
       HPM_TRUTH(kL1pStreamsEstablished, m.l1p_extra_[i].streams_established, kOwnCore),
       HPM_TRUTH(kL1pEvictUnused, m.l1p_extra_[i].evict_unused, kOwnCore),
+      HPM_TRUTH(kL1pStreamLateHits, m.l1p_extra_[i].late_hits, kOwnCore),
+      HPM_TRUTH(kL1pDepthSteals, m.l1p_extra_[i].depth_steals, kOwnCore),
+      // Every line the L1P fills: a demand miss's, a stream's or a list's prefetch.
+      probe::TruthRow<MemorySystem>{probe::Event::kL1pLinesEstablished,
+                                    [](const MemorySystem& m, u32 i, probe::TruthTerms& t) {
+                                      t.push_back({&m.l1p_stats_[i].misses});
+                                      t.push_back({&m.l1p_stats_[i].prefetches});
+                                      const u32 n = m.p_.threads_per_core;
+                                      for (u32 k = i * n; k < (i + 1) * n; ++k) {
+                                        t.push_back({&m.list_stats_[k].prefetches});
+                                      }
+                                    },
+                                    probe::Changes::kOwnCore},
       HPM_TRUTH(kL1pListHits, m.l1p_extra_[i].list_hits, kOwnCore),
       HPM_TRUTH(kL1pListLateHits, m.l1p_extra_[i].list_late_hits, kOwnCore),
       // (A list prefetcher changes with its own thread's accesses and register writes only.)

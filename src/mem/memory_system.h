@@ -25,6 +25,7 @@
 #include "mem/list_prefetcher.h"
 #include "mem/mem_params.h"
 #include "mem/snoop_filter.h"
+#include "mem/stream_control.h"
 #include "stats/probe.h"
 #include "stats/stats.h"
 
@@ -44,8 +45,10 @@ struct CacheStats {
 
 // The L1P's own counts beyond CacheStats (kept apart so the caches' statistics keep their form).
 struct L1pExtraStats {
-  u64 streams_established = 0;  // streams confirmed
+  u64 streams_established = 0;  // streams established (confirmed, or at once when optimistic)
   u64 evict_unused = 0;         // stream-prefetched lines evicted before a demand hit
+  u64 late_hits = 0;            // first demand hits on stream-prefetched lines still in flight
+  u64 depth_steals = 0;         // lines of depth the adaptation took from another stream
   u64 list_hits = 0;            // first demand hits on list-prefetched lines
   u64 list_late_hits = 0;       // ... whose line was still in flight
 };
@@ -170,6 +173,17 @@ class MemorySystem final : private PrivateCaches {
   const L1pExtraStats& l1pExtraStats(u32 core) const { return l1p_extra_[core]; }
   const L1pSignalStats& l1pSignals(u32 core) const { return signals_[core]; }
 
+  // ---- The stream prefetchers' control registers (mem/stream_control.h), one per core ----
+  // Register accesses of hardware thread `thread` to its core's L1P_CFG_PF_USR (l1pcfg::kPfUsr).
+  u64 streamControlRead(u32 thread) const {
+    return stream_cores_[thread / p_.threads_per_core].control.read();
+  }
+  void streamControlWrite(u32 thread, u64 value) {
+    stream_cores_[thread / p_.threads_per_core].control.write(value);
+  }
+  // The depth of core's established stream that expects `l2line` next (0: none).
+  u32 streamDepth(u32 core, u64 l2line) const;
+
   // ---- Structure and statistics ----
   // Where physical `addr`'s line competes for the ways of a set (Interconnect::block).
   u32 l2Block(u64 addr) const { return ic_->block(addr); }
@@ -198,7 +212,14 @@ class MemorySystem final : private PrivateCaches {
     u64 next = 0;            // the L1P line a continuing stream touches next
     u64 ahead = 0;           // the last line prefetched for it
     u64 age = 0;             // 0: unused
-    bool confirmed = false;  // a miss continued it (PEVT_L1P_STRM_STRM_ESTB counted)
+    bool confirmed = false;  // established (PEVT_L1P_STRM_STRM_ESTB counted)
+    u32 depth = 0;           // lines it runs ahead: 0 until established
+  };
+  // A core's stream prefetcher beside its streams: its register, and the lines of depth its
+  // established streams hold in all (the adaptation's budget is control.total).
+  struct StreamCore {
+    StreamControl control;
+    u32 depth_used = 0;
   };
 
   // The physical address of core's access to `va` (identity without frames).
@@ -230,6 +251,20 @@ class MemorySystem final : private PrivateCaches {
   u32 snoopPorts() const { return p_.snoopPorts(); }
   void streamOnMiss(u32 core, u64 line, Cycle at, bool timed);
   void streamOnPrefetchHit(u32 core, u64 line, Cycle at, bool timed);
+  // ---- Establishment and depth adaptation (stream_prefetcher.cpp) ----
+  // `s` (core's) becomes established with the register's initial depth (under adaptation, what
+  // the budget leaves of it, at least a line), if establishment is on.
+  void streamEstablish(u32 core, Stream& s);
+  // A miss to `line` that continues no stream takes core's least recently used stream `slot`:
+  // its depth goes back to the budget; the new stream expects line + 1 and, under the optimistic
+  // policy, is established and prefetched at once.
+  void streamStart(u32 core, Stream& slot, u64 line, Cycle at, bool timed);
+  // A demand hit on a stream-prefetched line still in flight (PEVT_L1P_BAS_PF2DFC): with
+  // adaptation on, the stream that expects the line gets one more line of depth.
+  void streamOnLateHit(u32 core, u64 line);
+  // `s` one line deeper: from the budget while the streams' depths leave some, else from the
+  // deepest other established stream, when that is at least two lines deeper (a depth steal).
+  void streamDeepen(u32 core, Stream& s);
   // A line of core's L1P is replaced by a fill (the statistics of the line it held).
   void evictL1p(u32 core, u32 slot);
   // ---- The signals of the L2 prefetch unit's events (l1p_signals.cpp) ----
@@ -257,6 +292,7 @@ class MemorySystem final : private PrivateCaches {
   std::vector<Cache> l1d_;
   std::vector<Cache> l1p_;       // one set of l1p.entries ways: fully associative
   std::vector<Stream> streams_;  // l1p.streams per core
+  std::vector<StreamCore> stream_cores_;
   u64 stream_clock_ = 0;
   std::vector<CacheStats> l1i_stats_;
   std::vector<CacheStats> l1d_stats_;

@@ -196,6 +196,15 @@ enum class Rate : u8 {
     "Streams the L1P stream prefetcher confirmed (a miss continued a tracked line)")               \
   X(L1pEvictUnused, kCore, kPulse, kFew,                                                           \
     "L1P lines the stream prefetcher brought in, evicted before any demand hit")                   \
+  /* ---- BG/Q's stream prefetcher's adaptation (mem/stream_control.h), L1pStreamLateHits to */    \
+  /* L1pLinesEstablished (streamAdaptationEvent) ---- */                                           \
+  X(L1pStreamLateHits, kCore, kPulse, kOne,                                                        \
+    "First demand hits on stream-prefetched lines still in flight (the prefetch became the "       \
+    "demand fetch)")                                                                               \
+  X(L1pDepthSteals, kCore, kPulse, kOne,                                                           \
+    "Lines of depth the stream prefetcher's adaptation took from one stream for another")          \
+  X(L1pLinesEstablished, kCore, kPulse, kFew,                                                      \
+    "Lines the L1P filled for any reason: demand misses, stream and list prefetches")              \
   X(L1pListStarted, kThread, kPulse, kOne, "List prefetcher runs started")                         \
   X(L1pListCompares, kThread, kPulse, kOne, "L1D load misses compared with the replayed list")     \
   X(L1pListSkip1, kThread, kPulse, kOne, "List matches after skipping 1 entry")                    \
@@ -441,6 +450,12 @@ inline constexpr std::size_t kEventCount = static_cast<std::size_t>(Event::kCoun
 // L1pListStarted to L1pListLateHits. Blue Gene/P's L1P has none, so its catalogue omits them.
 constexpr bool listPrefetcherEvent(Event e) {
   return e >= Event::kL1pListStarted && e <= Event::kL1pListLateHits;
+}
+
+// The stream prefetcher's events that BG/Q's L1P adds (mem/stream_control.h): declared in one
+// run, from L1pStreamLateHits to L1pLinesEstablished. Blue Gene/P's catalogue omits them.
+constexpr bool streamAdaptationEvent(Event e) {
+  return e >= Event::kL1pStreamLateHits && e <= Event::kL1pLinesEstablished;
 }
 
 // BG/Q's L2 speculation's events (node/speculation.h): declared in one run, from TmBegun to

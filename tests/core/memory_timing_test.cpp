@@ -354,6 +354,7 @@ TEST(Prefetch, StreamPrefetchHidesDdrLatencyInProportionToItsDepth) {
   for (u32 depth : {2u, 8u, 16u}) {
     TimingParams q = wide();
     q.l1p.prefetch_depth = depth;
+    q.l1p.adaptive = false;  // (a fixed depth: tests/mem/stream_prefetcher_test.cpp adapts it)
     NodeTiming m(q);
     Loop r = l;
     r.iterations = 41;
@@ -375,6 +376,9 @@ TEST(Prefetch, TwoInterleavedStreamsNeedTwoStreamEntries) {
   one.l1p.streams = 1;  // each stream's miss replaces the other's entry: never confirmed
   TimingParams two = wide();
   two.l1p.streams = 2;
+  // (A fixed depth of two, as before bgq's firmware depth and adaptation: a whole period.)
+  one.l1p.adaptive = two.l1p.adaptive = false;
+  one.l1p.prefetch_depth = two.l1p.prefetch_depth = 2;
   EXPECT_EQ(steadyPeriod(one, l, 20, 20), 16u * 350);
   EXPECT_LT(steadyPeriod(two, l, 20, 20), 16u * 130);
 }

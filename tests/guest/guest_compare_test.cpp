@@ -297,6 +297,8 @@ std::vector<GuestCase> guestCases() {
   // The L1P list prefetcher's calls (libl1p): no device in the functional mode and under qemu,
   // so they do nothing on both sides, and the walks' checksums agree.
   ok("list_prefetch", {"512"}, "small");
+  // ... and the stream prefetcher's (L1P_SetStreamPolicy, ...): the same, sums of zeros.
+  ok("l1p_stream", {"1", "16"}, "small");
   // The published-figures micro-benchmarks (docs/timing.md), single-threaded kernels.
   ok("mem_figures", {"chase", "64", "64", "64"}, "chase");
   ok("mem_figures", {"fresh", "64"}, "fresh");

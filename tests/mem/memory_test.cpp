@@ -343,6 +343,8 @@ TEST(MemorySystem, SlicesAndControllersSpreadSequentialLines) {
 
 TEST(MemorySystem, StreamPrefetcherStartsOnTheSecondSequentialMiss) {
   MemParams p = small();
+  p.l1p.prefetch_depth = 2;  // (a fixed depth of two: tests/mem/stream_prefetcher_test.cpp
+  p.l1p.adaptive = false;    // holds bgq's depth and its adaptation)
   MemorySystem m(p);
   const u64 a = 0x900000;
   m.load(0, a, 0, 0);  // L1P line n: a new stream

@@ -474,13 +474,17 @@ TEST_P(Exactness, EveryCounterEqualsWhatTheBusDeliveredAndTheModelsStatistics) {
     // (Of the events one node can make happen: the many-node ones, kUncheckedEvents, are held
     // to their truth by tests/cluster.)
     // (node_mix starts no list and no transaction: l1p_list_test.cpp and tm_test.cpp make
-    // their events happen.)
+    // their events happen. A late hit, and so a depth steal, needs a line still in flight, which
+    // the warm-up mode's untimed accesses never leave: l1p_stream_test.cpp makes them happen.)
+    const bool untimed = GetParam().mode == RunMode::kWarmup;
     std::size_t one_node = 0;
     for (Event e : countable) {
-      one_node += kUncheckedEvents.contains(e) || probe::listPrefetcherEvent(e) ||
-                          probe::speculationEvent(e)
-                      ? 0
-                      : 1;
+      one_node +=
+          kUncheckedEvents.contains(e) || probe::listPrefetcherEvent(e) ||
+                  probe::speculationEvent(e) ||
+                  (untimed && (e == Event::kL1pStreamLateHits || e == Event::kL1pDepthSteals))
+              ? 0
+              : 1;
     }
     EXPECT_GE(happened.size() * 4, one_node * 3);
   }

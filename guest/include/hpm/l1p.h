@@ -1,4 +1,5 @@
-/* hpm/l1p.h: the register window of the L1P's list prefetchers (/dev/hpm/l1p), from guest code.
+/* hpm/l1p.h: the register window of the L1P's list prefetchers and of its stream prefetcher's
+ * control (/dev/hpm/l1p), from guest code.
  * The contract is src/mem/list_prefetcher.h (namespace l1plist; docs/timing.md "The list
  * prefetcher"), whose facts these restate; tests/mem/list_prefetcher_test.cpp holds this header
  * to it with static_asserts. Each hardware thread that accesses the window reaches its own list
@@ -28,6 +29,25 @@ enum {
 };
 
 enum { HPM_L1P_FINISHED = 1, HPM_L1P_ABANDONED = 2, HPM_L1P_MAXLENGTH = 4, HPM_L1P_ENDOFLIST = 8 };
+
+/* The stream prefetcher's control of the caller's core, BG/Q's L1P_CFG_PF_USR at BG/Q's offset
+ * (src/mem/stream_control.h, namespace l1pcfg; docs/timing.md "The stream prefetcher"). Fields
+ * in bits 0 to 23; the bits above are reserved (they read as zero, writes leave them so). Most
+ * programs use the SPI-style calls of <l1p/sprefetch.h> instead. */
+enum {
+  HPM_L1P_CFG_PF_USR = 0x108,
+  HPM_L1P_PF_DEPTH_SHIFT = 21, /* 3 bits: the depth a stream is established with, less one */
+  HPM_L1P_PF_TOTAL_SHIFT = 17, /* 4 bits: the lines the adaptation may use in all, less one */
+  HPM_L1P_PF_IFETCH_DEPTH_SHIFT = 14, /* 3 bits (kept, not modelled) */
+  HPM_L1P_PF_IFETCH_TOTAL_SHIFT = 10, /* 4 bits (kept, not modelled) */
+  HPM_L1P_PF_EST_ON_DCBT = 1 << 9,    /* (kept: RV64GC has no dcbt) */
+  HPM_L1P_PF_OPTIMISTIC = 1 << 8,
+  HPM_L1P_PF_PREFETCH_ENABLE = 1 << 7,
+  HPM_L1P_PF_ESTABLISH_ENABLE = 1 << 6,
+  HPM_L1P_PF_LIST_ENABLE = 1 << 5, /* (kept, not modelled) */
+  HPM_L1P_PF_ADAPTIVE_ENABLE = 1 << 4,
+  HPM_L1P_PF_THROTTLE_MASK = 0xf /* (kept, not modelled) */
+};
 
 /* An entry of a list: 4 bytes (the low 32 bits of a line's number); all ones ends a list. */
 #define HPM_L1P_ENTRY_BYTES 4

@@ -628,12 +628,14 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
     for (std::size_t ev = 0; ev < probe::kEventCount; ++ev) {
       const Event e = static_cast<Event>(ev);
       const probe::EventInfo& info = probe::kEventInfo[ev];
-      // (Not BG/Q's list prefetcher: Blue Gene/P has none; nor BG/Q's L2 speculation, which
-      // Blue Gene/P does not have.)
+      // (Not BG/Q's L1P internals: Blue Gene/P has no list prefetcher and no adaptive stream
+      // depth, and its inputs, all taken, would lose events of the node for streams
+      // established; nor BG/Q's L2 speculation, which Blue Gene/P does not have.)
       if ((info.scope != Scope::kThread && info.scope != Scope::kCore) || info.rate != Rate::kOne ||
           represented.contains({static_cast<i32>(k), e}) ||
           (probe::addressTranslation(e) && !node.translation) || probe::listPrefetcherEvent(e) ||
-          probe::speculationEvent(e)) {
+          probe::speculationEvent(e) || probe::streamAdaptationEvent(e) ||
+          e == Event::kL1pStreamsEstablished) {
         continue;
       }
       // A counter free in an even mode, and (for the partner core) in the mode after it; first
