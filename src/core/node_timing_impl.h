@@ -42,6 +42,9 @@ struct OpTiming {
   u8 wb_port = 0;     // shared write-back port (core.writeback), 0 for none
   u8 serial_div = 0;  // 1: an integer divide on the serial divider (core.divider)
   u32 wb_delay = 0;   // cycles from issue to its write-back on the port
+  // The unit whose busy signal it raises (docs/timing.md "Core signals"): 1 the FP divide and
+  // square root (FpDivSqrtBusy), 2 the integer multiply and divide (MulDivBusy), 0 none.
+  u8 busy_unit = 0;
 };
 
 enum class Redirect : u8 { kNone, kTaken, kMispredict };
@@ -107,6 +110,19 @@ struct ThreadStats {
   u64 tlb_misses_ierat = 0;
   u64 tlb_hits_derat = 0;
   u64 tlb_misses_derat = 0;
+  // The core's finer signals (docs/timing.md "Core signals"; probe::coreSignal).
+  u64 fetch_slots = 0;
+  u64 ibuffer_empties = 0;   // issues with StallIbufferEmpty cycles
+  u64 serializations = 0;    // ecall, ebreak, fence.i issued (the fetch restarts after them)
+  u64 dependency_axu = 0;    // of the dependency stall cycles, those on an AXU producer
+  u64 fence_stalls = 0;      // of the dependency stall cycles, those of fences
+  u64 pipe_busy_axu = 0;     // of the pipe-busy stall cycles, those of AXU instructions
+  u64 fp_div_sqrt_busy = 0;  // cycles FP divides and square roots held their pipe
+  u64 mul_div_busy = 0;      // cycles integer multiplies and divides held their pipe or divider
+  u64 mul_div_collisions = 0;
+  u64 lmq_full_stalls = 0;  // issues with StallLmqFull cycles
+  u64 sq_full_stalls = 0;   // issues with StallSqFull cycles
+  u64 load_hits_pending = 0;
 
   void add(const ThreadStats& o) {
     instructions += o.instructions;
@@ -130,6 +146,18 @@ struct ThreadStats {
     tlb_misses_ierat += o.tlb_misses_ierat;
     tlb_hits_derat += o.tlb_hits_derat;
     tlb_misses_derat += o.tlb_misses_derat;
+    fetch_slots += o.fetch_slots;
+    ibuffer_empties += o.ibuffer_empties;
+    serializations += o.serializations;
+    dependency_axu += o.dependency_axu;
+    fence_stalls += o.fence_stalls;
+    pipe_busy_axu += o.pipe_busy_axu;
+    fp_div_sqrt_busy += o.fp_div_sqrt_busy;
+    mul_div_busy += o.mul_div_busy;
+    mul_div_collisions += o.mul_div_collisions;
+    lmq_full_stalls += o.lmq_full_stalls;
+    sq_full_stalls += o.sq_full_stalls;
+    load_hits_pending += o.load_hits_pending;
   }
 };
 
@@ -181,6 +209,7 @@ struct Plan {
   bool new_group = false;
   bool priority = false;
   u64 group = 0;
+  u32 slots = 0;  // the new group's 4-byte slots from pc to its end (the buffer room it takes)
   Cycle fetch_earliest = 0;
   Cycle fetch = 0;
   Cycle arrival_hit = 0;  // when the group would arrive had its I-cache access hit
@@ -191,6 +220,8 @@ struct Plan {
   Page ipage, dpage;
   bool imiss = false, dmiss = false;
   u32 icycles = 0, dcycles = 0;
+  // Of the dependency stall, the cycles on operands of AXU producers (charged first).
+  Cycle dependency_axu = 0;
   // Resources.
   u32 latency = 0;  // cycles from issue to a dependent issue (the serial divider's vary)
   u32 pipe = 0;
@@ -221,6 +252,7 @@ struct alignas(64) Thread {
   PageFilter ifilter, dfilter;  // address translation: the last pages of fetch and of data
   // Prediction.
   u32 ghr = 0;
+  u32 xr_axu = 0;  // bit r: integer register r was last written by an AXU instruction
   u32 ras_top = 0;
   u32 ras_size = 0;
   // Memory ordering (fence).
@@ -263,6 +295,8 @@ struct Core {
   u64 sq_young_hi = 0;
   bool sq_open = false;    // the youngest entry holds a store (one a later store may join)
   Cycle divider_free = 0;  // core.divider = serial: the divider takes a new divide from then
+  // Until when each pipe is held by the last multiply or divide it took (MulDivCollisions).
+  std::array<Cycle, kMaxPipes> mul_div_until{};
   // core.writeback: wb[(port - 1) * kWindow + c % kWindow] == c when the port is taken in c.
   std::vector<Cycle> wb;
   FullTracker lmq_full;
@@ -316,6 +350,8 @@ struct NodeTiming::Impl {
   void mispredict(Thread& t, Cycle at, u32 penalty) const {
     t.redirect = Redirect::kMispredict;
     t.redirect_time = at + penalty - fetch_to_issue;
+    // (Its statistic is the branch or jump mispredict the caller counts.)
+    HPM_PROBE(bus, kPipelineFlushes, static_cast<u32>(&t - threads.data()), 1);
   }
   void takenRedirect(Thread& t) const {
     t.redirect = Redirect::kTaken;
@@ -327,7 +363,10 @@ struct NodeTiming::Impl {
   // ... and done at issue: the ERAT and TLB take the reload of a miss.
   void translated(Thread& t, bool fetch, const Page& page, bool miss);
   void visitThread(stats::Visitor& v, const ThreadStats& s, Cycle cycles) const;
-  void publishIssue(u32 h, u8 cls, Cycle before, Cycle at, const IssueCost& cost);
+  void publishIssue(u32 h, const OpTiming& o, const Plan& p, Cycle before, Cycle at,
+                    const IssueCost& cost);
+  // The signals of a multiply, divide, FP divide or square root issued at `at` (o.busy_unit).
+  void unitBusy(Thread& t, Core& c, const OpTiming& o, const Plan& p, Cycle at);
   // The model's events and the statistics that are their ground truth (probe::TruthRow); the
   // memory system's are its own (MemorySystem::truthTable).
   static std::span<const probe::TruthRow<Impl>> truthTable();
@@ -359,6 +398,7 @@ struct NodeTiming::Impl {
   u32 penalty_not_taken = 13;
   u32 penalty_jump = 13;
   u32 l1i_hit = 0;
+  u32 l1d_hit = 0;
   u32 lmq_entries = 8;
   u32 sq_entries = 20;
   u32 ghr_mask = 0;
