@@ -577,7 +577,7 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
     if (translate) translated(t, true, p.ipage, p.imiss);
     ++t.st.fetch_groups;
     HPM_PROBE(bus, kFetchGroups, h, 1);
-    t.st.fetch_slots += p.slots;
+    t.sig.fetch_slots += p.slots;
     HPM_PROBE(bus, kFetchSlots, h, p.slots);
   }
 
@@ -613,7 +613,7 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
         result = r.ready;
         // An L1D hit later than its hit latency: the line's fill was still on its way.
         if (!r.l1_miss && r.ready > at + l1d_hit) {
-          ++t.st.load_hits_pending;
+          ++t.sig.load_hits_pending;
           HPM_PROBE(bus, kLoadHitsPendingMiss, h, 1);
         }
         if (r.l1_miss) lmqAllocate(c, at, r.ready);
@@ -631,7 +631,7 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
       case Kind::kJalr: control(t, c, o, d, pc, next_pc, at); break;
       case Kind::kSerialize:  // the pipeline refetches after it
         t.stream = false;
-        ++t.st.serializations;
+        ++t.sig.serializations;
         HPM_PROBE(bus, kPipelineFlushes, h, 1);
         break;
       case Kind::kFence:
@@ -662,12 +662,12 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
   for (std::size_t i = 0; i < kStallCount; ++i) t.st.stalls[i] += cost.stalls[i];
   if (at != before) {
     // The stalls' finer signals (docs/timing.md "Core signals").
-    t.st.ibuffer_empties += cost.stalls[idx(Stall::kIbufferEmpty)] != 0;
-    t.st.lmq_full_stalls += cost.stalls[idx(Stall::kLmqFull)] != 0;
-    t.st.sq_full_stalls += cost.stalls[idx(Stall::kSqFull)] != 0;
-    t.st.dependency_axu += p.dependency_axu;
-    if (o.kind == Kind::kFence) t.st.fence_stalls += cost.stalls[idx(Stall::kDependency)];
-    if (o.axu) t.st.pipe_busy_axu += cost.stalls[idx(Stall::kPipeBusy)];
+    t.sig.ibuffer_empties += cost.stalls[idx(Stall::kIbufferEmpty)] != 0;
+    t.sig.lmq_full_stalls += cost.stalls[idx(Stall::kLmqFull)] != 0;
+    t.sig.sq_full_stalls += cost.stalls[idx(Stall::kSqFull)] != 0;
+    t.sig.dependency_axu += p.dependency_axu;
+    if (o.kind == Kind::kFence) t.sig.fence_stalls += cost.stalls[idx(Stall::kDependency)];
+    if (o.axu) t.sig.pipe_busy_axu += cost.stalls[idx(Stall::kPipeBusy)];
   }
   if (bus != nullptr) [[unlikely]]
     publishIssue(h, o, p, before, at, cost);
@@ -676,7 +676,7 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
 void NodeTiming::Impl::unitBusy(Thread& t, Core& c, const OpTiming& o, const Plan& p, Cycle at) {
   const u32 h = static_cast<u32>(&t - threads.data());
   if (o.busy_unit == 1) {
-    t.st.fp_div_sqrt_busy += o.occupancy;
+    t.sig.fp_div_sqrt_busy += o.occupancy;
     HPM_PROBE(bus, kFpDivSqrtBusy, h, o.occupancy);
     return;
   }
@@ -685,13 +685,13 @@ void NodeTiming::Impl::unitBusy(Thread& t, Core& c, const OpTiming& o, const Pla
   const Cycle stalled = t.last.stalls[idx(Stall::kPipeBusy)];
   const Cycle from = at - stalled;
   if (stalled != 0 && (c.mul_div_until[p.pipe] > from || (o.serial_div && c.divider_free > from))) {
-    ++t.st.mul_div_collisions;
+    ++t.sig.mul_div_collisions;
     HPM_PROBE(bus, kMulDivCollisions, h, 1);
   }
   // (A serial divide holds the divider for its latency; anything else its pipe.)
   const u32 busy = o.serial_div ? p.latency : o.occupancy;
   c.mul_div_until[p.pipe] = at + o.occupancy;
-  t.st.mul_div_busy += busy;
+  t.sig.mul_div_busy += busy;
   HPM_PROBE(bus, kMulDivBusy, h, busy);
 }
 

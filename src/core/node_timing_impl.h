@@ -110,19 +110,6 @@ struct ThreadStats {
   u64 tlb_misses_ierat = 0;
   u64 tlb_hits_derat = 0;
   u64 tlb_misses_derat = 0;
-  // The core's finer signals (docs/timing.md "Core signals"; probe::coreSignal).
-  u64 fetch_slots = 0;
-  u64 ibuffer_empties = 0;   // issues with StallIbufferEmpty cycles
-  u64 serializations = 0;    // ecall, ebreak, fence.i issued (the fetch restarts after them)
-  u64 dependency_axu = 0;    // of the dependency stall cycles, those on an AXU producer
-  u64 fence_stalls = 0;      // of the dependency stall cycles, those of fences
-  u64 pipe_busy_axu = 0;     // of the pipe-busy stall cycles, those of AXU instructions
-  u64 fp_div_sqrt_busy = 0;  // cycles FP divides and square roots held their pipe
-  u64 mul_div_busy = 0;      // cycles integer multiplies and divides held their pipe or divider
-  u64 mul_div_collisions = 0;
-  u64 lmq_full_stalls = 0;  // issues with StallLmqFull cycles
-  u64 sq_full_stalls = 0;   // issues with StallSqFull cycles
-  u64 load_hits_pending = 0;
 
   void add(const ThreadStats& o) {
     instructions += o.instructions;
@@ -146,19 +133,24 @@ struct ThreadStats {
     tlb_misses_ierat += o.tlb_misses_ierat;
     tlb_hits_derat += o.tlb_hits_derat;
     tlb_misses_derat += o.tlb_misses_derat;
-    fetch_slots += o.fetch_slots;
-    ibuffer_empties += o.ibuffer_empties;
-    serializations += o.serializations;
-    dependency_axu += o.dependency_axu;
-    fence_stalls += o.fence_stalls;
-    pipe_busy_axu += o.pipe_busy_axu;
-    fp_div_sqrt_busy += o.fp_div_sqrt_busy;
-    mul_div_busy += o.mul_div_busy;
-    mul_div_collisions += o.mul_div_collisions;
-    lmq_full_stalls += o.lmq_full_stalls;
-    sq_full_stalls += o.sq_full_stalls;
-    load_hits_pending += o.load_hits_pending;
   }
+};
+
+// The core's finer signals' statistics (docs/timing.md "Core signals"; probe::coreSignal), kept
+// apart from ThreadStats at the end of Thread: most instructions touch none of them.
+struct SignalStats {
+  u64 fetch_slots = 0;
+  u64 ibuffer_empties = 0;   // issues with StallIbufferEmpty cycles
+  u64 serializations = 0;    // ecall, ebreak, fence.i issued (the fetch restarts after them)
+  u64 dependency_axu = 0;    // of the dependency stall cycles, those on an AXU producer
+  u64 fence_stalls = 0;      // of the dependency stall cycles, those of fences
+  u64 pipe_busy_axu = 0;     // of the pipe-busy stall cycles, those of AXU instructions
+  u64 fp_div_sqrt_busy = 0;  // cycles FP divides and square roots held their pipe
+  u64 mul_div_busy = 0;      // cycles integer multiplies and divides held their pipe or divider
+  u64 mul_div_collisions = 0;
+  u64 lmq_full_stalls = 0;  // issues with StallLmqFull cycles
+  u64 sq_full_stalls = 0;   // issues with StallSqFull cycles
+  u64 load_hits_pending = 0;
 };
 
 struct CoreStats {
@@ -269,6 +261,7 @@ struct alignas(64) Thread {
   // core.scoreboard_entries: when each instruction's scoreboard entry was free again (in order:
   // not before the entry of the instruction before it).
   std::array<Cycle, kRing> retired_at{};
+  SignalStats sig;
 };
 
 struct IndirectEntry {

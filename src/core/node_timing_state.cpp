@@ -179,48 +179,54 @@ std::span<const probe::TruthRow<NodeTiming::Impl>> NodeTiming::Impl::truthTable(
         // The core's finer signals (docs/timing.md "Core signals"). The splits of a stall's
         // cycles are levels its lump publishes, counted from events only.
         {Event::kFetchSlots,
-         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].st.fetch_slots}); }},
+         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].sig.fetch_slots}); }},
         {Event::kIbufferEmpties,
          [](const Impl& m, u32 h, TruthTerms& t) {
-           t.push_back({&m.threads[h].st.ibuffer_empties});
+           t.push_back({&m.threads[h].sig.ibuffer_empties});
          }},
         {Event::kPipelineFlushes,
          [](const Impl& m, u32 h, TruthTerms& t) {
            const ThreadStats& s = m.threads[h].st;
-           t.insert(t.end(), {{&s.branch_mispredicts}, {&s.jump_mispredicts}, {&s.serializations}});
+           t.insert(t.end(), {{&s.branch_mispredicts},
+                              {&s.jump_mispredicts},
+                              {&m.threads[h].sig.serializations}});
          }},
         {Event::kStallDependencyXu,
          [](const Impl& m, u32 h, TruthTerms& t) {
            const ThreadStats& s = m.threads[h].st;
-           t.insert(t.end(), {{&s.stalls[idx(Stall::kDependency)]}, {&s.dependency_axu, ~u64{0}}});
+           t.insert(t.end(), {{&s.stalls[idx(Stall::kDependency)]},
+                              {&m.threads[h].sig.dependency_axu, ~u64{0}}});
          },
          Changes::kOwnCore, Tally::kNone},
         {Event::kStallDependencyAxu,
          [](const Impl& m, u32 h, TruthTerms& t) {
-           t.push_back({&m.threads[h].st.dependency_axu});
+           t.push_back({&m.threads[h].sig.dependency_axu});
          },
          Changes::kOwnCore, Tally::kNone},
         {Event::kStallPipeBusyXu,
          [](const Impl& m, u32 h, TruthTerms& t) {
            const ThreadStats& s = m.threads[h].st;
-           t.insert(t.end(), {{&s.stalls[idx(Stall::kPipeBusy)]}, {&s.pipe_busy_axu, ~u64{0}}});
+           t.insert(t.end(), {{&s.stalls[idx(Stall::kPipeBusy)]},
+                              {&m.threads[h].sig.pipe_busy_axu, ~u64{0}}});
          },
          Changes::kOwnCore, Tally::kNone},
         {Event::kStallPipeBusyAxu,
-         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].st.pipe_busy_axu}); },
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].sig.pipe_busy_axu});
+         },
          Changes::kOwnCore, Tally::kNone},
         {Event::kStallFence,
-         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].st.fence_stalls}); },
+         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].sig.fence_stalls}); },
          Changes::kOwnCore, Tally::kNone},
         {Event::kFpDivSqrtBusy,
          [](const Impl& m, u32 h, TruthTerms& t) {
-           t.push_back({&m.threads[h].st.fp_div_sqrt_busy});
+           t.push_back({&m.threads[h].sig.fp_div_sqrt_busy});
          }},
-        {Event::kMulDivBusy,
-         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].st.mul_div_busy}); }},
+        {Event::kMulDivBusy, [](const Impl& m, u32 h,
+                                TruthTerms& t) { t.push_back({&m.threads[h].sig.mul_div_busy}); }},
         {Event::kMulDivCollisions,
          [](const Impl& m, u32 h, TruthTerms& t) {
-           t.push_back({&m.threads[h].st.mul_div_collisions});
+           t.push_back({&m.threads[h].sig.mul_div_collisions});
          }},
         // Every cycle of the thread's clock but its idle ones.
         {Event::kThreadRunning,
@@ -231,16 +237,14 @@ std::span<const probe::TruthRow<NodeTiming::Impl>> NodeTiming::Impl::truthTable(
          Changes::kOwnCore, Tally::kLevel},
         {Event::kLmqFullStalls,
          [](const Impl& m, u32 h, TruthTerms& t) {
-           t.push_back({&m.threads[h].st.lmq_full_stalls});
+           t.push_back({&m.threads[h].sig.lmq_full_stalls});
          }},
         {Event::kSqFullStalls,
-         [](const Impl& m, u32 h, TruthTerms& t) {
-           t.push_back({&m.threads[h].st.sq_full_stalls});
-         }},
+         [](const Impl& m, u32 h,
+            TruthTerms& t) { t.push_back({&m.threads[h].sig.sq_full_stalls}); }},
         {Event::kLoadHitsPendingMiss,
-         [](const Impl& m, u32 h, TruthTerms& t) {
-           t.push_back({&m.threads[h].st.load_hits_pending});
-         }},
+         [](const Impl& m, u32 h,
+            TruthTerms& t) { t.push_back({&m.threads[h].sig.load_hits_pending}); }},
     };
     // The instruction classes (InstIntAlu .. InstSystem follow the classes' order) and the
     // stall causes (stallEvent).
