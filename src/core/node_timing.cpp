@@ -52,6 +52,8 @@ OpTiming opTiming(isa::Op op, const CoreParams& cp) {
   o.wb_port = static_cast<u8>(cp.writeback.of(info.cls));
   o.wb_delay = info.cls == C::kBranch ? 1 : o.latency;
   o.serial_div = info.cls == C::kIntDiv && cp.divider == Divider::kSerial;
+  if (info.cls == C::kFpDiv || info.cls == C::kFpSqrt) o.busy_unit = 1;
+  if (info.cls == C::kIntMul || info.cls == C::kIntDiv) o.busy_unit = 2;
   if (isa::readsRs1(f) && !isa::rs1IsFp(f)) o.int_src |= 1;
   if (isa::readsRs2(f) && !isa::rs2IsFp(f)) o.int_src |= 2;
   if (isa::rs1IsFp(f)) o.fp_src |= 1;
@@ -100,6 +102,7 @@ NodeTiming::Impl::Impl(const TimingParams& p) : params(validated(p)), mem(params
   penalty_not_taken = cp.penaltyNotTaken();
   penalty_jump = cp.penaltyJump();
   l1i_hit = params.l1i.hit_latency;
+  l1d_hit = params.l1d.hit_latency;
   lmq_entries = cp.load_miss_queue_entries;
   sq_entries = cp.store_queue_entries;
   ghr_mask = cp.history_bits >= 32 ? ~u32{0} : (u32{1} << cp.history_bits) - 1;
@@ -229,6 +232,7 @@ void NodeTiming::Impl::planFetch(const Thread& t, const Core& c, u32 core, u64 p
   // (`slots` 4-byte slots from pc to the group's end), counting instructions in flight: of the
   // instructions before the group, at most ibuffer - slots may still wait to issue.
   const u32 slots = static_cast<u32>((group + group_bytes - pc + 3) / 4);
+  p.slots = slots;
   const u64 keep = ibuffer - slots;
   if (t.seq > keep) e = std::max(e, t.issued_at[(t.seq - 1 - keep) % kRing] + 1);
   e = std::max(e, t.fetch_blocked);
@@ -291,9 +295,22 @@ const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64
   if (o.fp_src & 2) operands = std::max(operands, t.fr[d.rs2 & 31]);
   if (o.fp_src & 4) operands = std::max(operands, t.fr[d.rs3 & 31]);
   if (o.kind == Kind::kFence) operands = std::max({operands, t.loads_done, t.stores_done});
+  const Cycle dependency_from = at;
   bind(operands, Stall::kDependency);
   if (!forwarding && o.kind == Kind::kLoad) [[unlikely]]
     bind(queuedStoreDeparture(c, addr, o.bytes, at), Stall::kDependency);
+  // Of those cycles, the first ones, up to when the operands of AXU producers were ready, are
+  // the AXU's (an FP register's producer is always one; docs/timing.md "Core signals").
+  p.dependency_axu = 0;
+  if (at != dependency_from) {
+    Cycle axu = 0;
+    if (o.fp_src & 1) axu = std::max(axu, t.fr[d.rs1 & 31]);
+    if (o.fp_src & 2) axu = std::max(axu, t.fr[d.rs2 & 31]);
+    if (o.fp_src & 4) axu = std::max(axu, t.fr[d.rs3 & 31]);
+    if ((o.int_src & 1) && (t.xr_axu >> (d.rs1 & 31) & 1)) axu = std::max(axu, t.xr[d.rs1 & 31]);
+    if ((o.int_src & 2) && (t.xr_axu >> (d.rs2 & 31) & 1)) axu = std::max(axu, t.xr[d.rs2 & 31]);
+    p.dependency_axu = axu > dependency_from ? std::min(axu, at) - dependency_from : 0;
+  }
   // A D-ERAT miss: the access's address is translated once its operands are ready, and the access
   // waits for the TLB to reload the entry. (Anchored there, before the shared resources: were the
   // reload counted from the cycle the pipe frees, the siblings' issues would push it on forever.)
@@ -560,6 +577,8 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
     if (translate) translated(t, true, p.ipage, p.imiss);
     ++t.st.fetch_groups;
     HPM_PROBE(bus, kFetchGroups, h, 1);
+    t.sig.fetch_slots += p.slots;
+    HPM_PROBE(bus, kFetchSlots, h, p.slots);
   }
 
   IssueCost& cost = t.last;
@@ -592,6 +611,11 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
       case Kind::kLoad: {
         const mem::LoadResult r = mem.load(core, addr, at, c.sq_tail);
         result = r.ready;
+        // An L1D hit later than its hit latency: the line's fill was still on its way.
+        if (!r.l1_miss && r.ready > at + l1d_hit) {
+          ++t.sig.load_hits_pending;
+          HPM_PROBE(bus, kLoadHitsPendingMiss, h, 1);
+        }
         if (r.l1_miss) lmqAllocate(c, at, r.ready);
         t.loads_done = std::max(t.loads_done, r.ready);
         break;
@@ -605,18 +629,27 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
       case Kind::kBranch:
       case Kind::kJal:
       case Kind::kJalr: control(t, c, o, d, pc, next_pc, at); break;
-      case Kind::kSerialize: t.stream = false; break;  // the pipeline refetches after it
+      case Kind::kSerialize:  // the pipeline refetches after it
+        t.stream = false;
+        ++t.sig.serializations;
+        HPM_PROBE(bus, kPipelineFlushes, h, 1);
+        break;
       case Kind::kFence:
       case Kind::kPlain: break;
     }
   }
   if (o.dst == 1) {
-    if (d.rd != 0 && d.rd < 32) t.xr[d.rd] = result;
+    if (d.rd != 0 && d.rd < 32) {
+      t.xr[d.rd] = result;
+      t.xr_axu = (t.xr_axu & ~(u32{1} << d.rd)) | u32{o.axu} << d.rd;
+    }
   } else if (o.dst == 2) {
     t.fr[d.rd & 31] = result;
   }
 
   t.issued_at[t.seq % kRing] = at;
+  if (o.busy_unit != 0) [[unlikely]]
+    unitBusy(t, c, o, p, at);
   if (structural) [[unlikely]]
     structuralCommit(t, c, o, at, p.latency, result);
   ++t.seq;
@@ -627,24 +660,77 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
   ++t.st.by_class[o.cls];
   t.st.compressed += d.length == 2;
   for (std::size_t i = 0; i < kStallCount; ++i) t.st.stalls[i] += cost.stalls[i];
+  if (at != before) {
+    // The stalls' finer signals (docs/timing.md "Core signals").
+    t.sig.ibuffer_empties += cost.stalls[idx(Stall::kIbufferEmpty)] != 0;
+    t.sig.lmq_full_stalls += cost.stalls[idx(Stall::kLmqFull)] != 0;
+    t.sig.sq_full_stalls += cost.stalls[idx(Stall::kSqFull)] != 0;
+    t.sig.dependency_axu += p.dependency_axu;
+    if (o.kind == Kind::kFence) t.sig.fence_stalls += cost.stalls[idx(Stall::kDependency)];
+    if (o.axu) t.sig.pipe_busy_axu += cost.stalls[idx(Stall::kPipeBusy)];
+  }
   if (bus != nullptr) [[unlikely]]
-    publishIssue(h, o.cls, before, at, cost);
+    publishIssue(h, o, p, before, at, cost);
 }
 
-void NodeTiming::Impl::publishIssue(u32 h, u8 cls, Cycle before, Cycle at, const IssueCost& cost) {
+void NodeTiming::Impl::unitBusy(Thread& t, Core& c, const OpTiming& o, const Plan& p, Cycle at) {
+  const u32 h = static_cast<u32>(&t - threads.data());
+  if (o.busy_unit == 1) {
+    t.sig.fp_div_sqrt_busy += o.occupancy;
+    HPM_PROBE(bus, kFpDivSqrtBusy, h, o.occupancy);
+    return;
+  }
+  // A multiply or divide collides when, in the first cycle it waited for its pipe, an earlier
+  // multiply or divide held that pipe (or, a divide, the serial divider).
+  const Cycle stalled = t.last.stalls[idx(Stall::kPipeBusy)];
+  const Cycle from = at - stalled;
+  if (stalled != 0 && (c.mul_div_until[p.pipe] > from || (o.serial_div && c.divider_free > from))) {
+    ++t.sig.mul_div_collisions;
+    HPM_PROBE(bus, kMulDivCollisions, h, 1);
+  }
+  // (A serial divide holds the divider for its latency; anything else its pipe.)
+  const u32 busy = o.serial_div ? p.latency : o.occupancy;
+  c.mul_div_until[p.pipe] = at + o.occupancy;
+  t.sig.mul_div_busy += busy;
+  HPM_PROBE(bus, kMulDivBusy, h, busy);
+}
+
+void NodeTiming::Impl::publishIssue(u32 h, const OpTiming& o, const Plan& p, Cycle before, Cycle at,
+                                    const IssueCost& cost) {
+  using probe::Event;
   HPM_PROBE(bus, kInstructions, h, 1);
-  const auto event = static_cast<probe::Event>(static_cast<u32>(probe::Event::kInstIntAlu) + cls);
+  const auto event = static_cast<Event>(static_cast<u32>(Event::kInstIntAlu) + o.cls);
   if (bus->wants(event, h)) bus->pulse(event, h, 1);
   Cycle t0 = before;
   for (Stall s : kLumpOrder) {
     const Cycle n = cost.stalls[idx(s)];
     if (n == 0) continue;
-    const probe::Event stall = stallEvent(s);
+    const Event stall = stallEvent(s);
     if (bus->wants(stall, h)) bus->level(stall, h, t0, t0 + n);
+    // The finer signals of a stall lie in its interval (docs/timing.md "Core signals").
+    switch (s) {
+      case Stall::kIbufferEmpty: HPM_PROBE(bus, kIbufferEmpties, h, 1); break;
+      case Stall::kLmqFull: HPM_PROBE(bus, kLmqFullStalls, h, 1); break;
+      case Stall::kSqFull: HPM_PROBE(bus, kSqFullStalls, h, 1); break;
+      case Stall::kDependency:
+        HPM_PROBE_LEVEL(bus, kStallDependencyAxu, h, t0, t0 + p.dependency_axu);
+        HPM_PROBE_LEVEL(bus, kStallDependencyXu, h, t0 + p.dependency_axu, t0 + n);
+        if (o.kind == Kind::kFence) HPM_PROBE_LEVEL(bus, kStallFence, h, t0, t0 + n);
+        break;
+      case Stall::kPipeBusy:
+        if (o.axu) {
+          HPM_PROBE_LEVEL(bus, kStallPipeBusyAxu, h, t0, t0 + n);
+        } else {
+          HPM_PROBE_LEVEL(bus, kStallPipeBusyXu, h, t0, t0 + n);
+        }
+        break;
+      default: break;
+    }
     t0 += n;
   }
   HPM_PROBE_LEVEL(bus, kStallAny, h, before, at);
   HPM_PROBE_LEVEL(bus, kCycles, h, before, before + cost.cycles);
+  HPM_PROBE_LEVEL(bus, kThreadRunning, h, before, before + cost.cycles);
 }
 
 void NodeTiming::Impl::warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr) {
@@ -681,6 +767,7 @@ void NodeTiming::Impl::warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr
   t.st.compressed += d.length == 2;
   if (bus != nullptr) [[unlikely]] {
     HPM_PROBE_LEVEL(bus, kCycles, h, t.clock - 1, t.clock);
+    HPM_PROBE_LEVEL(bus, kThreadRunning, h, t.clock - 1, t.clock);
     HPM_PROBE(bus, kInstructions, h, 1);
     const auto event =
         static_cast<probe::Event>(static_cast<u32>(probe::Event::kInstIntAlu) + o.cls);

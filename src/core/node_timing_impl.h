@@ -42,6 +42,9 @@ struct OpTiming {
   u8 wb_port = 0;     // shared write-back port (core.writeback), 0 for none
   u8 serial_div = 0;  // 1: an integer divide on the serial divider (core.divider)
   u32 wb_delay = 0;   // cycles from issue to its write-back on the port
+  // The unit whose busy signal it raises (docs/timing.md "Core signals"): 1 the FP divide and
+  // square root (FpDivSqrtBusy), 2 the integer multiply and divide (MulDivBusy), 0 none.
+  u8 busy_unit = 0;
 };
 
 enum class Redirect : u8 { kNone, kTaken, kMispredict };
@@ -133,6 +136,23 @@ struct ThreadStats {
   }
 };
 
+// The core's finer signals' statistics (docs/timing.md "Core signals"; probe::coreSignal), kept
+// apart from ThreadStats at the end of Thread: most instructions touch none of them.
+struct SignalStats {
+  u64 fetch_slots = 0;
+  u64 ibuffer_empties = 0;   // issues with StallIbufferEmpty cycles
+  u64 serializations = 0;    // ecall, ebreak, fence.i issued (the fetch restarts after them)
+  u64 dependency_axu = 0;    // of the dependency stall cycles, those on an AXU producer
+  u64 fence_stalls = 0;      // of the dependency stall cycles, those of fences
+  u64 pipe_busy_axu = 0;     // of the pipe-busy stall cycles, those of AXU instructions
+  u64 fp_div_sqrt_busy = 0;  // cycles FP divides and square roots held their pipe
+  u64 mul_div_busy = 0;      // cycles integer multiplies and divides held their pipe or divider
+  u64 mul_div_collisions = 0;
+  u64 lmq_full_stalls = 0;  // issues with StallLmqFull cycles
+  u64 sq_full_stalls = 0;   // issues with StallSqFull cycles
+  u64 load_hits_pending = 0;
+};
+
 struct CoreStats {
   u64 fetch_port_waits = 0;  // cycles group fetches waited for the shared fetch port
   u64 lmq_allocations = 0;
@@ -181,6 +201,7 @@ struct Plan {
   bool new_group = false;
   bool priority = false;
   u64 group = 0;
+  u32 slots = 0;  // the new group's 4-byte slots from pc to its end (the buffer room it takes)
   Cycle fetch_earliest = 0;
   Cycle fetch = 0;
   Cycle arrival_hit = 0;  // when the group would arrive had its I-cache access hit
@@ -191,6 +212,8 @@ struct Plan {
   Page ipage, dpage;
   bool imiss = false, dmiss = false;
   u32 icycles = 0, dcycles = 0;
+  // Of the dependency stall, the cycles on operands of AXU producers (charged first).
+  Cycle dependency_axu = 0;
   // Resources.
   u32 latency = 0;  // cycles from issue to a dependent issue (the serial divider's vary)
   u32 pipe = 0;
@@ -221,6 +244,7 @@ struct alignas(64) Thread {
   PageFilter ifilter, dfilter;  // address translation: the last pages of fetch and of data
   // Prediction.
   u32 ghr = 0;
+  u32 xr_axu = 0;  // bit r: integer register r was last written by an AXU instruction
   u32 ras_top = 0;
   u32 ras_size = 0;
   // Memory ordering (fence).
@@ -237,6 +261,7 @@ struct alignas(64) Thread {
   // core.scoreboard_entries: when each instruction's scoreboard entry was free again (in order:
   // not before the entry of the instruction before it).
   std::array<Cycle, kRing> retired_at{};
+  SignalStats sig;
 };
 
 struct IndirectEntry {
@@ -263,6 +288,8 @@ struct Core {
   u64 sq_young_hi = 0;
   bool sq_open = false;    // the youngest entry holds a store (one a later store may join)
   Cycle divider_free = 0;  // core.divider = serial: the divider takes a new divide from then
+  // Until when each pipe is held by the last multiply or divide it took (MulDivCollisions).
+  std::array<Cycle, kMaxPipes> mul_div_until{};
   // core.writeback: wb[(port - 1) * kWindow + c % kWindow] == c when the port is taken in c.
   std::vector<Cycle> wb;
   FullTracker lmq_full;
@@ -316,6 +343,8 @@ struct NodeTiming::Impl {
   void mispredict(Thread& t, Cycle at, u32 penalty) const {
     t.redirect = Redirect::kMispredict;
     t.redirect_time = at + penalty - fetch_to_issue;
+    // (Its statistic is the branch or jump mispredict the caller counts.)
+    HPM_PROBE(bus, kPipelineFlushes, static_cast<u32>(&t - threads.data()), 1);
   }
   void takenRedirect(Thread& t) const {
     t.redirect = Redirect::kTaken;
@@ -327,7 +356,10 @@ struct NodeTiming::Impl {
   // ... and done at issue: the ERAT and TLB take the reload of a miss.
   void translated(Thread& t, bool fetch, const Page& page, bool miss);
   void visitThread(stats::Visitor& v, const ThreadStats& s, Cycle cycles) const;
-  void publishIssue(u32 h, u8 cls, Cycle before, Cycle at, const IssueCost& cost);
+  void publishIssue(u32 h, const OpTiming& o, const Plan& p, Cycle before, Cycle at,
+                    const IssueCost& cost);
+  // The signals of a multiply, divide, FP divide or square root issued at `at` (o.busy_unit).
+  void unitBusy(Thread& t, Core& c, const OpTiming& o, const Plan& p, Cycle at);
   // The model's events and the statistics that are their ground truth (probe::TruthRow); the
   // memory system's are its own (MemorySystem::truthTable).
   static std::span<const probe::TruthRow<Impl>> truthTable();
@@ -359,6 +391,7 @@ struct NodeTiming::Impl {
   u32 penalty_not_taken = 13;
   u32 penalty_jump = 13;
   u32 l1i_hit = 0;
+  u32 l1d_hit = 0;
   u32 lmq_entries = 8;
   u32 sq_entries = 20;
   u32 ghr_mask = 0;

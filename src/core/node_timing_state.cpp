@@ -176,6 +176,75 @@ std::span<const probe::TruthRow<NodeTiming::Impl>> NodeTiming::Impl::truthTable(
            t.insert(t.end(), {{&f.done}, {&f.until}, {&f.from, ~u64{0}}});
          },
          Changes::kAnytime, Tally::kNone},
+        // The core's finer signals (docs/timing.md "Core signals"). The splits of a stall's
+        // cycles are levels its lump publishes, counted from events only.
+        {Event::kFetchSlots,
+         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].sig.fetch_slots}); }},
+        {Event::kIbufferEmpties,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].sig.ibuffer_empties});
+         }},
+        {Event::kPipelineFlushes,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           const ThreadStats& s = m.threads[h].st;
+           t.insert(t.end(), {{&s.branch_mispredicts},
+                              {&s.jump_mispredicts},
+                              {&m.threads[h].sig.serializations}});
+         }},
+        {Event::kStallDependencyXu,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           const ThreadStats& s = m.threads[h].st;
+           t.insert(t.end(), {{&s.stalls[idx(Stall::kDependency)]},
+                              {&m.threads[h].sig.dependency_axu, ~u64{0}}});
+         },
+         Changes::kOwnCore, Tally::kNone},
+        {Event::kStallDependencyAxu,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].sig.dependency_axu});
+         },
+         Changes::kOwnCore, Tally::kNone},
+        {Event::kStallPipeBusyXu,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           const ThreadStats& s = m.threads[h].st;
+           t.insert(t.end(), {{&s.stalls[idx(Stall::kPipeBusy)]},
+                              {&m.threads[h].sig.pipe_busy_axu, ~u64{0}}});
+         },
+         Changes::kOwnCore, Tally::kNone},
+        {Event::kStallPipeBusyAxu,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].sig.pipe_busy_axu});
+         },
+         Changes::kOwnCore, Tally::kNone},
+        {Event::kStallFence,
+         [](const Impl& m, u32 h, TruthTerms& t) { t.push_back({&m.threads[h].sig.fence_stalls}); },
+         Changes::kOwnCore, Tally::kNone},
+        {Event::kFpDivSqrtBusy,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].sig.fp_div_sqrt_busy});
+         }},
+        {Event::kMulDivBusy, [](const Impl& m, u32 h,
+                                TruthTerms& t) { t.push_back({&m.threads[h].sig.mul_div_busy}); }},
+        {Event::kMulDivCollisions,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].sig.mul_div_collisions});
+         }},
+        // Every cycle of the thread's clock but its idle ones.
+        {Event::kThreadRunning,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].clock});
+           t.push_back({&m.threads[h].st.stalls[idx(Stall::kIdle)], ~u64{0}});
+         },
+         Changes::kOwnCore, Tally::kLevel},
+        {Event::kLmqFullStalls,
+         [](const Impl& m, u32 h, TruthTerms& t) {
+           t.push_back({&m.threads[h].sig.lmq_full_stalls});
+         }},
+        {Event::kSqFullStalls,
+         [](const Impl& m, u32 h,
+            TruthTerms& t) { t.push_back({&m.threads[h].sig.sq_full_stalls}); }},
+        {Event::kLoadHitsPendingMiss,
+         [](const Impl& m, u32 h,
+            TruthTerms& t) { t.push_back({&m.threads[h].sig.load_hits_pending}); }},
     };
     // The instruction classes (InstIntAlu .. InstSystem follow the classes' order) and the
     // stall causes (stallEvent).
@@ -267,6 +336,11 @@ std::pair<Cycle, Cycle> NodeTiming::levelInLastLump(probe::Event e, u32 thread) 
   const Thread& t = impl_->threads[thread];
   const Cycle start = t.clock - t.last.cycles;
   if (e == probe::Event::kCycles) return {start, t.clock};
+  // (An idle lump is all idle; an issue's or a warm-up's has none.)
+  if (e == probe::Event::kThreadRunning) {
+    return t.last.stalls[idx(Stall::kIdle)] != 0 ? std::pair{t.clock, t.clock}
+                                                 : std::pair{start, t.clock};
+  }
   if (e == probe::Event::kStallAny) {
     Cycle n = 0;
     for (std::size_t i = 0; i < kStallCount; ++i)
@@ -291,6 +365,8 @@ u64 NodeTiming::levelBefore(probe::Event e, u32 thread, Cycle at) const {
   Stall s = Stall::kCount;
   if (e == probe::Event::kCycles) {
     total = t.clock;
+  } else if (e == probe::Event::kThreadRunning) {
+    total = t.clock - t.st.stalls[idx(Stall::kIdle)];
   } else if (e == probe::Event::kStallAny) {
     for (std::size_t i = 0; i < kStallCount; ++i)
       total += i == idx(Stall::kIdle) ? 0 : t.st.stalls[i];
@@ -326,7 +402,8 @@ void NodeTiming::setProbe(probe::Bus* bus) {
     if (!wanted) continue;
     const auto event = static_cast<Event>(e);
     // (The thread events from InstCompressed to Fences are the driver's instruction mix.)
-    const bool mix = event >= Event::kInstCompressed && event <= Event::kFences;
+    const bool mix = (event >= Event::kInstCompressed && event <= Event::kFences) ||
+                     event == Event::kFpOpsSingle;
     if (event == Event::kLmqFull || event == Event::kSqFull) {
       queues = true;
     } else if (mix) {

@@ -32,7 +32,7 @@ void Simulation::Impl::noteInterest() {
       Event::kLoads1,         Event::kLoads2,          Event::kLoads4,   Event::kLoads8,
       Event::kStores1,        Event::kStores2,         Event::kStores4,  Event::kStores8,
       Event::kLoadReserved,   Event::kAtomicMemoryOps, Event::kEcalls,   Event::kCsrAccesses,
-      Event::kFences};
+      Event::kFences,         Event::kFpOpsSingle};
   static constexpr Event kDataMixEvents[] = {Event::kMisalignedAccesses, Event::kStoreCondSuccess,
                                              Event::kStoreCondFail};
   const u32 threads = bus->topology().threads;
@@ -81,7 +81,7 @@ std::span<const probe::TruthRow<Simulation::Impl>> Simulation::Impl::truthTable(
       Event::kFpSingle, Event::kFpDouble,    Event::kLoads1,       Event::kLoads2,
       Event::kLoads4,   Event::kLoads8,      Event::kStores1,      Event::kStores2,
       Event::kStores4,  Event::kStores8,     Event::kLoadReserved, Event::kAtomicMemoryOps,
-      Event::kEcalls,   Event::kCsrAccesses, Event::kFences};
+      Event::kEcalls,   Event::kCsrAccesses, Event::kFences,       Event::kFpOpsSingle};
   static const std::vector<Row> kRows = [] {
     std::vector<Row> rows = {
         {Event::kContextSwitches,

@@ -54,6 +54,7 @@ void forEachMixEvent(const OpMix& m, F&& f) {
   if (m.flops != 0) {
     f(Event::kFpOps, m.flops);
     f(m.precision == 2 ? Event::kFpDouble : Event::kFpSingle, 1);
+    if (m.precision == 1) f(Event::kFpOpsSingle, m.flops);
   }
   if (m.lr) f(Event::kLoadReserved, 1);
   if (m.amo) f(Event::kAtomicMemoryOps, 1);

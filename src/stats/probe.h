@@ -436,7 +436,48 @@ enum class Rate : u8 {
     "Cycles with a stream prefetch of the L1P outstanding below it")                               \
   X(L1pReadPending, kCore, kLevel, kOne,                                                           \
     "Cycles with a demand read of the L1P (an L1P miss) outstanding below it")                     \
-  X(L1dFillPending, kCore, kLevel, kOne, "Cycles with an L1D line fill (a load miss) in progress")
+  X(L1dFillPending, kCore, kLevel, kOne, "Cycles with an L1D line fill (a load miss) in progress") \
+  /* ---- hardware thread: the core's finer signals (the A2's core events; one run, */             \
+  /* FpOpsSingle to LoadHitsPendingMiss: coreSignal; docs/timing.md "Core signals") ---- */        \
+  X(FpOpsSingle, kThread, kPulse, kFew,                                                            \
+    "Floating-point operations of single-precision instructions (a fused multiply-add counts "     \
+    "two)")                                                                                        \
+  X(FetchSlots, kThread, kPulse, kFew,                                                             \
+    "Instruction slots fetched: the 4-byte slots of each fetched group from its fetch address to " \
+    "the group's end (the room it took in the instruction buffer)")                                \
+  X(IbufferEmpties, kThread, kPulse, kOne,                                                         \
+    "Times the next instruction was not fetched when it was due (stretches of StallIbufferEmpty "  \
+    "cycles)")                                                                                     \
+  X(PipelineFlushes, kThread, kPulse, kOne,                                                        \
+    "Refetches: mispredicted branches and jumps (their redirect discards the instruction buffer) " \
+    "and serialising instructions (ecall, ebreak, fence.i, after which the fetch restarts)")       \
+  X(StallDependencyXu, kThread, kLevel, kOne,                                                      \
+    "Cycles stalled on a dependency not on an AXU instruction: an integer producer, a fence "      \
+    "waiting for memory, a queued store")                                                          \
+  X(StallDependencyAxu, kThread, kLevel, kOne,                                                     \
+    "Cycles stalled on an operand an AXU (floating-point) instruction produces")                   \
+  X(StallPipeBusyXu, kThread, kLevel, kOne,                                                        \
+    "Cycles an XU instruction stalled: its pipe (or the divider, a write-back port) was taken")    \
+  X(StallPipeBusyAxu, kThread, kLevel, kOne,                                                       \
+    "Cycles an AXU (floating-point) instruction stalled: its pipe was taken")                      \
+  X(StallFence, kThread, kLevel, kOne,                                                             \
+    "Cycles a fence waited for the thread's earlier loads and stores (of StallDependencyXu)")      \
+  X(FpDivSqrtBusy, kThread, kPulse, kAny,                                                          \
+    "Cycles the FP divide and square-root instructions held their pipe (counted per instruction)") \
+  X(MulDivBusy, kThread, kPulse, kAny,                                                             \
+    "Cycles integer multiplies and divides held their pipe or the serial divider (counted per "    \
+    "instruction)")                                                                                \
+  X(MulDivCollisions, kThread, kPulse, kOne,                                                       \
+    "Multiplies and divides that waited for a pipe (or divider) an earlier multiply or divide "    \
+    "held")                                                                                        \
+  X(ThreadRunning, kThread, kLevel, kOne,                                                          \
+    "Cycles the hardware thread had a thread to run (Cycles without StallIdle)")                   \
+  X(LmqFullStalls, kThread, kPulse, kOne,                                                          \
+    "Loads and atomics that waited for a free load-miss-queue entry (StallLmqFull's stretches)")   \
+  X(SqFullStalls, kThread, kPulse, kOne,                                                           \
+    "Stores that waited for a free store-queue entry (StallSqFull's stretches)")                   \
+  X(LoadHitsPendingMiss, kThread, kPulse, kOne,                                                    \
+    "Loads that hit an L1D line an earlier miss was still filling (they wait for the fill)")
 
 enum class Event : u16 {
 #define HPM_X(name, scope, kind, rate, doc) k##name,
@@ -488,6 +529,13 @@ inline constexpr EventInfo kEventInfo[] = {
 constexpr const EventInfo& info(Event e) {
   return kEventInfo[static_cast<std::size_t>(e)];
 }
+// The core's finer signals (the A2's core events BG/Q's BGPM names): declared in one run, from
+// FpOpsSingle to LoadHitsPendingMiss, after every older event, so that the ground-truth unit's
+// registers and the other machines' catalogues keep their order.
+constexpr bool coreSignal(Event e) {
+  return e >= Event::kFpOpsSingle && e <= Event::kLoadHitsPendingMiss;
+}
+
 // Whether `e` is one of address translation's events (IeratMisses .. TlbHitsFirstSize), which
 // only a node whose cores translate addresses has.
 constexpr bool addressTranslation(Event e) {

@@ -630,11 +630,13 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
       const probe::EventInfo& info = probe::kEventInfo[ev];
       // (Not BG/Q's L1P internals: Blue Gene/P has no list prefetcher and no adaptive stream
       // depth, and its inputs, all taken, would lose events of the node for streams
-      // established; nor BG/Q's L2 speculation, which Blue Gene/P does not have.)
+      // established; nor BG/Q's L2 speculation, which Blue Gene/P does not have; nor the core's
+      // finer signals, the A2's events: core 0's would take the inputs core 1's and 3's events
+      // have.)
       if ((info.scope != Scope::kThread && info.scope != Scope::kCore) || info.rate != Rate::kOne ||
           represented.contains({static_cast<i32>(k), e}) ||
           (probe::addressTranslation(e) && !node.translation) || probe::listPrefetcherEvent(e) ||
-          probe::speculationEvent(e) || probe::streamAdaptationEvent(e) ||
+          probe::speculationEvent(e) || probe::streamAdaptationEvent(e) || probe::coreSignal(e) ||
           e == Event::kL1pStreamsEstablished) {
         continue;
       }
