@@ -29,6 +29,7 @@ MemParams oneCore(u32 depth) {
   MemParams p;
   p.cores = 1;
   p.l1p.prefetch_depth = depth;
+  p.l1p.adaptive = false;  // (a fixed depth: stream_prefetcher_test.cpp holds the adaptation)
   return p;
 }
 
