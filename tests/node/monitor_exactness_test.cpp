@@ -485,14 +485,14 @@ TEST_P(Exactness, EveryCounterEqualsWhatTheBusDeliveredAndTheModelsStatistics) {
     const bool untimed = GetParam().mode == RunMode::kWarmup;
     std::size_t one_node = 0;
     for (Event e : countable) {
-      one_node += kUncheckedEvents.contains(e) || probe::listPrefetcherEvent(e) ||
-                          probe::speculationEvent(e) ||
-                          (untimed && (e == Event::kL1pStreamLateHits ||
-                                       e == Event::kL1pDepthSteals)) ||
-                          (untimed && probe::coreSignal(e) && e != Event::kFpOpsSingle &&
-                           e != Event::kThreadRunning)
-                      ? 0
-                      : 1;
+      one_node +=
+          kUncheckedEvents.contains(e) || probe::listPrefetcherEvent(e) ||
+                  probe::speculationEvent(e) ||
+                  (untimed && (e == Event::kL1pStreamLateHits || e == Event::kL1pDepthSteals)) ||
+                  (untimed && probe::coreSignal(e) && e != Event::kFpOpsSingle &&
+                   e != Event::kThreadRunning)
+              ? 0
+              : 1;
     }
     EXPECT_GE(happened.size() * 4, one_node * 3);
   }
