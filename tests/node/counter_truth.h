@@ -1,11 +1,13 @@
-// What the tests of one mechanism's events share (l1p_list_test, tm_test, interrupts_test,
-// l2_prefetch_events_test): they program events by name from the host, run, and check every
-// counter against the bus and the models' statistics.
+// What the tests of one mechanism's events share (l1p_list_test, l1p_stream_test, tm_test,
+// interrupts_test, l2_prefetch_events_test, device_bus_test): they program events by name from
+// the host, run, and check every counter against the bus and the models' statistics.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -29,6 +31,24 @@ void programByName(Monitor& monitor, const Names& names) {
     if (e != nullptr) events.push_back(e);
   }
   monitor.programHost(events);
+}
+
+// Their start: a timing-mode simulation of `machine` counting the way `counting` says, `names`
+// programmed on its monitor's host side (none if empty), the program argv[0] loaded with argv;
+// nullptr, and a failed expectation, when the machine has no monitor.
+inline std::unique_ptr<Simulation> countingSimulation(MachineConfig machine, Counting counting,
+                                                      const std::vector<std::string>& names,
+                                                      const std::vector<std::string>& argv) {
+  machine.monitor.counting = counting;
+  RunOptions options;
+  options.mode = RunMode::kTiming;
+  options.root = std::filesystem::temp_directory_path().string();
+  auto sim = std::make_unique<Simulation>(std::move(machine), options);
+  EXPECT_NE(sim->monitor(), nullptr);
+  if (sim->monitor() == nullptr) return nullptr;
+  if (!names.empty()) programByName(*sim->monitor(), names);
+  sim->exec(argv.at(0), argv, {});
+  return sim;
 }
 
 // Read at `end`, every counter equals what the bus delivered to the inputs of its event, and the

@@ -55,25 +55,18 @@ struct ListRun {
 };
 
 ListRun countRun(Counting counting) {
-  MachineConfig m = loadMachine("bgq", {});
-  m.monitor.counting = counting;
-  RunOptions options;
-  options.mode = RunMode::kTiming;
-  options.root = std::filesystem::temp_directory_path().string();
-  Simulation sim(m, options);
-  Monitor* monitor = sim.monitor();
+  const MachineConfig m = loadMachine("bgq", {});
+  const auto sim = test::countingSimulation(m, counting, kEvents, {kProgram});
   ListRun run;
-  EXPECT_NE(monitor, nullptr);
-  if (monitor == nullptr) return run;
-  test::programByName(*monitor, kEvents);
-  sim.exec(kProgram, {kProgram}, {});
-  sim.run();
-  EXPECT_EQ(sim.kernel().termination().status, 0);
-  run.cycles = sim.elapsedCycles();
-  run.regions = sim.regions();
+  if (sim == nullptr) return run;
+  Monitor* monitor = sim->monitor();
+  sim->run();
+  EXPECT_EQ(sim->kernel().termination().status, 0);
+  run.cycles = sim->elapsedCycles();
+  run.regions = sim->regions();
 
   for (const ProgrammedCounter& c :
-       test::expectCountersEqualBusAndTruth(sim, m, *monitor, run.cycles)) {
+       test::expectCountersEqualBusAndTruth(*sim, m, *monitor, run.cycles)) {
     if (c.core == 0) run.counters[c.event] = c.value;
   }
   return run;

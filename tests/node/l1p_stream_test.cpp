@@ -36,24 +36,18 @@ struct StreamRun {
 };
 
 StreamRun countRun(bool adaptive, Counting counting) {
-  MachineConfig m = loadMachine("bgq", {});
-  m.monitor.counting = counting;
-  RunOptions options;
-  options.mode = RunMode::kTiming;
-  options.root = std::filesystem::temp_directory_path().string();
-  Simulation sim(m, options);
-  Monitor* monitor = sim.monitor();
+  const MachineConfig m = loadMachine("bgq", {});
+  const auto sim =
+      test::countingSimulation(m, counting, kEvents, {kProgram, adaptive ? "1" : "0", "64"});
   StreamRun run;
-  EXPECT_NE(monitor, nullptr);
-  if (monitor == nullptr) return run;
-  test::programByName(*monitor, kEvents);
-  sim.exec(kProgram, {kProgram, adaptive ? "1" : "0", "64"}, {});
-  sim.run();
-  EXPECT_EQ(sim.kernel().termination().status, 0) << "3: the register did not read back";
-  run.cycles = sim.elapsedCycles();
-  for (const RegionReport& r : sim.regions()) run.regions[r.name] = r.total.cycles;
+  if (sim == nullptr) return run;
+  Monitor* monitor = sim->monitor();
+  sim->run();
+  EXPECT_EQ(sim->kernel().termination().status, 0) << "3: the register did not read back";
+  run.cycles = sim->elapsedCycles();
+  for (const RegionReport& r : sim->regions()) run.regions[r.name] = r.total.cycles;
   for (const ProgrammedCounter& c :
-       test::expectCountersEqualBusAndTruth(sim, m, *monitor, run.cycles)) {
+       test::expectCountersEqualBusAndTruth(*sim, m, *monitor, run.cycles)) {
     if (c.core == 0) run.counters[c.event] = c.value;
   }
   return run;

@@ -40,27 +40,20 @@ struct PrefetchRun {
 
 // Runs node_mix counting cores `first` and first + 1's events.
 PrefetchRun countRun(Counting counting, u32 first) {
-  MachineConfig m = loadMachine("bgp", {});
-  m.monitor.counting = counting;
-  RunOptions options;
-  options.mode = RunMode::kTiming;
-  options.root = std::filesystem::temp_directory_path().string();
-  Simulation sim(m, options);
-  Monitor* monitor = sim.monitor();
-  PrefetchRun run;
-  EXPECT_NE(monitor, nullptr);
-  if (monitor == nullptr) return run;
   std::vector<std::string> names;
   for (u32 k = first; k < first + 2; ++k) {
     for (const std::string& s : kSuffixes) names.push_back("PU" + std::to_string(k) + "_" + s);
   }
-  test::programByName(*monitor, names);
-  sim.exec(kProgram, {kProgram, "4"}, {});
-  sim.run();
-  EXPECT_EQ(sim.kernel().termination().status, 0);
-  run.cycles = sim.elapsedCycles();
+  const MachineConfig m = loadMachine("bgp", {});
+  const auto sim = test::countingSimulation(m, counting, names, {kProgram, "4"});
+  PrefetchRun run;
+  if (sim == nullptr) return run;
+  Monitor* monitor = sim->monitor();
+  sim->run();
+  EXPECT_EQ(sim->kernel().termination().status, 0);
+  run.cycles = sim->elapsedCycles();
   for (const ProgrammedCounter& c :
-       test::expectCountersEqualBusAndTruth(sim, m, *monitor, run.cycles)) {
+       test::expectCountersEqualBusAndTruth(*sim, m, *monitor, run.cycles)) {
     run.counters[c.event] = c.value;
   }
   EXPECT_EQ(run.counters.size(), names.size());

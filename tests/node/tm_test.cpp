@@ -38,24 +38,17 @@ struct TmRun {
 
 TmRun countRun(Counting counting) {
   // Two cores: six threads, four on core 0, two on core 1.
-  MachineConfig m = loadMachine("bgq", {"node.cores=2"});
-  m.monitor.counting = counting;
-  RunOptions options;
-  options.mode = RunMode::kTiming;
-  options.root = std::filesystem::temp_directory_path().string();
-  Simulation sim(m, options);
-  Monitor* monitor = sim.monitor();
+  const MachineConfig m = loadMachine("bgq", {"node.cores=2"});
+  const auto sim = test::countingSimulation(m, counting, kEvents, {kProgram, "6", "40"});
   TmRun run;
-  EXPECT_NE(monitor, nullptr);
-  if (monitor == nullptr) return run;
-  test::programByName(*monitor, kEvents);
-  sim.exec(kProgram, {kProgram, "6", "40"}, {});
-  sim.run();
-  EXPECT_EQ(sim.kernel().termination().status, 0);
-  run.cycles = sim.elapsedCycles();
+  if (sim == nullptr) return run;
+  Monitor* monitor = sim->monitor();
+  sim->run();
+  EXPECT_EQ(sim->kernel().termination().status, 0);
+  run.cycles = sim->elapsedCycles();
 
   for (const ProgrammedCounter& c :
-       test::expectCountersEqualBusAndTruth(sim, m, *monitor, run.cycles)) {
+       test::expectCountersEqualBusAndTruth(*sim, m, *monitor, run.cycles)) {
     run.counters[c.event] += c.value;
   }
   probe::Topology topology;  // (the TM events' sources: hardware threads and L2 slices)
@@ -64,7 +57,7 @@ TmRun countRun(Counting counting) {
   for (Event e : {Event::kTmBegun, Event::kTmCommitted, Event::kTmRolledBack, Event::kTmConflicts,
                   Event::kTmLinesCleaned}) {
     for (u32 s = 0; s < topology.instances(probe::info(e).scope); ++s) {
-      run.truth[e] += sim.groundTruth(e, s).value_or(0);
+      run.truth[e] += sim->groundTruth(e, s).value_or(0);
     }
   }
   return run;
