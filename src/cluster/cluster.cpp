@@ -96,6 +96,55 @@ void Cluster::Impl::crossed(const LinkCrossing& x) {
   if (x.last) publish(to, port ^ 1, 2 * kChannels + channel, 1, x.arrived);
 }
 
+namespace {
+// The probe event of each ColSignal kind.
+constexpr std::array<probe::Event, 6> kColEvents = {
+    probe::Event::kColPacketsSent,    probe::Event::kColPacketsReceived,
+    probe::Event::kColSentCutThrough, probe::Event::kColReceivedCutThrough,
+    probe::Event::kColPacketsTaken,   probe::Event::kColClassWins};
+}  // namespace
+
+void Cluster::Impl::colSignal(const ColSignal& s) {
+  if (!isLocal(s.node)) return;
+  Kernel& kernel = sims[s.node]->kernel();
+  if (kernel.finished()) return;
+  const u32 instance = s.kind == ColSignal::kClassWin ? s.port : s.port * kColVcs + s.vc;
+  kernel.at(s.at, [this, node = s.node, kind = s.kind, instance](Cycle t) {
+    ++col_counts[node][kind][instance];
+    const probe::Event e = kColEvents[kind];
+    probe::Bus* bus = sims[node]->kernel().probeBus();
+    if (bus != nullptr && bus->wants(e, instance)) {
+      bus->setNow(std::max(bus->now(), t));
+      bus->pulse(e, instance, 1);
+    }
+  });
+}
+
+std::optional<u64> Cluster::Impl::colTruth(u32 node, probe::Event e, u32 instance) const {
+  const auto* it = std::find(kColEvents.begin(), kColEvents.end(), e);
+  if (it == kColEvents.end()) return std::nullopt;
+  const std::size_t kind = static_cast<std::size_t>(it - kColEvents.begin());
+  return instance < kColClasses ? col_counts[node][kind][instance] : 0;
+}
+
+void Cluster::Impl::colWindow(Cycle at) {
+  if (!colnet) return;
+  for (u32 ch = 0; ch < GlobalBarrier::kChannels; ++ch) {
+    const std::vector<Cycle>& done = barrier->completions(ch);
+    for (; barriers_told[ch] < done.size(); ++barriers_told[ch]) {
+      for (u32 n = local.first; n < local.last; ++n) {
+        if (sims[n]->kernel().finished()) continue;
+        col_units[n]->barrierDone(ch, barriers_told[ch] + 1, done[barriers_told[ch]]);
+      }
+    }
+  }
+  for (u32 n = local.first; n < local.last; ++n) {
+    for (u8 vc = 0; vc < kColVcs; ++vc) {
+      col_units[n]->setInjectionFreed(vc, colnet->injectionFreed(n, vc, at));
+    }
+  }
+}
+
 std::optional<u64> Cluster::Impl::linkTruth(u32 node, probe::Event e, u32 port) const {
   const std::vector<LinkCounts>& ports = link_counts[node];
   const auto* it = std::find(kLinkEvents.begin(), kLinkEvents.end(), e);
@@ -138,6 +187,13 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
   c.link_counts.assign(n,
                        std::vector<LinkCounts>(2 * c.network.torus().dimensions(), LinkCounts{}));
   c.network.onCrossing([&c](const LinkCrossing& x) { c.crossed(x); });
+  if (machine.collective.enabled) {
+    c.colnet.emplace(machine.collective, n, machine.clockHz());
+    c.barrier.emplace(n, machine.collective.barrier_cycles);
+    c.col_units.resize(n);
+    c.col_counts.assign(n, ColCounts{});
+    c.colnet->onSignal([&c](const ColSignal& s) { c.colSignal(s); });
+  }
   options.timed_devices = true;
   for (u32 node = c.local.first; node < c.local.last; ++node) {
     std::array<int, 3> stdio{node == 0 ? c.options.in_fd : c.null_in.fd, -1, -1};
@@ -171,8 +227,25 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
       raw->deviceMemory(addr, bytes, at, write);
     });
     kernel.addDeviceProvider(unit);
-    sim->addTruthSource([unit, &c, node](probe::Event e, u32 instance) {
+    CollectiveUnit* col = nullptr;
+    if (c.colnet) {
+      c.col_units[node] = std::make_unique<CollectiveUnit>(
+          node, n, machine.collective, kernel, [raw] { return raw->accessCycle(); },
+          [&c](ColPacket p, Cycle at) {
+            c.col_outbox.push_back({at, std::move(p)});
+          },
+          [&c, node](u32 channel, Cycle at) {
+            c.arm_outbox.push_back({node, channel, at});
+          });
+      col = c.col_units[node].get();
+      kernel.addDeviceProvider(col);
+    }
+    sim->addTruthSource([unit, col, &c, node](probe::Event e, u32 instance) {
       if (auto v = unit->groundTruth(e, instance)) return v;
+      if (col != nullptr) {
+        if (auto v = col->groundTruth(e, instance)) return v;
+        if (auto v = c.colTruth(node, e, instance)) return v;
+      }
       return c.linkTruth(node, e, instance);
     });
     if (c.options.limit) kernel.setLimitSource(c.options.limit);
@@ -196,7 +269,14 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
   // moved every packet to the window's end, so each link crossing a node's counters see in the
   // window is known (and published at its cycle) before the node runs it.
   const Cycle inject = c.machine.network.injection_cycles;
-  const Cycle lookahead = std::min(c.network.lookahead(), inject);
+  Cycle lookahead = std::min(c.network.lookahead(), inject);
+  // (The same for the collective network, whose packets and barriers reach other nodes no
+  // sooner than its own lookahead and barrier latency.)
+  const Cycle col_inject = c.machine.collective.injection_cycles;
+  if (c.colnet) {
+    lookahead = std::min(
+        {lookahead, c.colnet->lookahead(), col_inject, Cycle{c.machine.collective.barrier_cycles}});
+  }
   for (u32 n = c.local.first; n < c.local.last; ++n) {
     c.sims[n]->kernel().setInterruptSource(interrupted);
   }
@@ -211,6 +291,24 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
       c.units[dst]->receive(d.when, std::move(d.packet));
     }
     return !ds.empty();
+  };
+  const auto deliverCol = [&c](std::vector<ColDelivery> ds) {
+    for (ColDelivery& d : ds) {
+      if (!c.isLocal(d.node)) continue;  // (its host delivers it)
+      if (c.sims[d.node]->kernel().finished()) {
+        ++c.dropped;
+        continue;
+      }
+      c.col_units[d.node]->receive(d.when, std::move(d.packet));
+    }
+    return !ds.empty();
+  };
+  // Moves the collective network to `horizon` and tells the units (nothing without one).
+  const auto advanceCol = [&](Cycle horizon, Cycle window_start) {
+    if (!c.colnet) return false;
+    const bool delivered = deliverCol(c.colnet->advance(horizon));
+    c.colWindow(window_start);
+    return delivered;
   };
   Cycle window = 0;  // the network has advanced to window + inject
   for (;;) {
@@ -228,6 +326,12 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
       }
       // (A node that ended takes every packet: the cluster drops them.)
       mine.rooms.emplace_back(n, k.finished() ? ~u64{0} : c.units[n]->receptionRoom());
+      if (c.colnet) {
+        for (u8 vc = 0; vc < kColVcs; ++vc) {
+          mine.col_rooms.push_back(
+              {n, vc, k.finished() ? ~u32{0} : c.col_units[n]->receptionRoom(vc)});
+        }
+      }
       if (!k.finished()) {
         mine.all_done = false;
         mine.all_waiting = mine.all_waiting && k.waitingOutside();
@@ -244,7 +348,8 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
       c.endOthers(all.failure->node, all.failure->status);
     }
     if (all.all_done || all.failure) break;
-    const bool delivered = deliver(c.network.advance(end + inject));
+    bool delivered = deliver(c.network.advance(end + inject));
+    delivered = advanceCol(end + col_inject, end) || delivered;
     window = end;
     const auto backlogs = [&c](Cycle at) {
       for (u32 n = c.local.first; n < c.local.last; ++n) {
@@ -256,11 +361,21 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
     // Every live node waits for a packet: nothing can be injected until one lands, so the
     // network may run ahead to the first landing, and the nodes' next window start there.
     std::vector<Delivery> first;
+    std::vector<ColDelivery> col_first;
     // (Packets held at a destination with no room make no event: nothing moves them.)
-    while (first.empty() && !c.network.idle() && c.network.nextStep() != ~Cycle{0}) {
-      first = c.network.advance(c.network.nextStep() + 1);
+    for (;;) {
+      const Cycle torus_next = c.network.idle() ? ~Cycle{0} : c.network.nextStep();
+      const Cycle col_next = c.colnet ? c.colnet->nextStep() : ~Cycle{0};
+      if (!first.empty() || !col_first.empty() || std::min(torus_next, col_next) == ~Cycle{0}) {
+        break;
+      }
+      if (torus_next <= col_next) {
+        first = c.network.advance(torus_next + 1);
+      } else {
+        col_first = c.colnet->advance(col_next + 1);
+      }
     }
-    if (first.empty()) {
+    if (first.empty() && col_first.empty()) {
       for (u32 n = c.local.first; n < c.local.last; ++n) {
         c.sims[n]->kernel().endRun(
             static_cast<int>(ExitCode::kGuestFault),
@@ -271,9 +386,13 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
       c.exit_status = static_cast<int>(ExitCode::kGuestFault);
       break;
     }
-    window = std::max(window, first.front().when);
+    const Cycle landing = std::min(first.empty() ? ~Cycle{0} : first.front().when,
+                                   col_first.empty() ? ~Cycle{0} : col_first.front().when);
+    window = std::max(window, landing);
     deliver(std::move(first));
+    deliverCol(std::move(col_first));
     deliver(c.network.advance(window + inject));
+    advanceCol(window + col_inject, window);
     backlogs(window);
   }
   for (u32 n = c.local.first; n < c.local.last; ++n) c.drain(n, true);

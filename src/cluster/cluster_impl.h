@@ -9,6 +9,8 @@
 #include <utility>
 
 #include "cluster/cluster.h"
+#include "net/collective.h"
+#include "net/collective_unit.h"
 
 namespace hpm::net {
 
@@ -51,7 +53,30 @@ struct WindowNews {
   std::vector<Packet> packets;  // what its nodes injected, in node and injection order
   // Per node of its own: the bytes its message unit can take in the next window.
   std::vector<std::pair<u32, u64>> rooms;
+  // The collective network's (net/collective.h): packets its nodes' units completed (the
+  // packet's src is the node), barrier arms, and the packets each reception FIFO can take.
+  struct ColInjection {
+    Cycle at;
+    ColPacket packet;
+  };
+  struct GiArm {
+    u32 node;
+    u32 channel;
+    Cycle at;
+  };
+  struct ColRoom {
+    u32 node;
+    u32 vc;
+    u32 packets;
+  };
+  std::vector<ColInjection> col_packets;
+  std::vector<GiArm> arms;
+  std::vector<ColRoom> col_rooms;
 };
+
+// Per node: what its collective network router did (the ColPackets... events' ground truth), by
+// ColSignal kind and port x kColVcs + vc (kClassWin: by class).
+using ColCounts = std::array<std::array<u64, kColClasses>, 6>;
 
 // A node's results after the run, recorded where it ran.
 struct NodeSummary {
@@ -91,6 +116,15 @@ struct Cluster::Impl {
   // counted at the cycle its event is published on the node's bus.
   // By kLinkEvents' index.
   std::vector<std::vector<LinkCounts>> link_counts;
+  // Blue Gene/P's collective and barrier networks (collective.enabled), with each node's unit
+  // and router counts; the window's arms and packets of this host's nodes.
+  std::optional<CollectiveNetwork> colnet;
+  std::optional<GlobalBarrier> barrier;
+  std::vector<std::unique_ptr<CollectiveUnit>> col_units;
+  std::vector<ColCounts> col_counts;
+  std::vector<WindowNews::ColInjection> col_outbox;
+  std::vector<WindowNews::GiArm> arm_outbox;
+  std::array<u64, GlobalBarrier::kChannels> barriers_told{};  // completions handed to units
   OwnedFd null_in;
   u64 windows = 0;
   u64 dropped = 0;                 // packets for this host's nodes that had ended
@@ -117,6 +151,11 @@ struct Cluster::Impl {
   void crossed(const LinkCrossing& x);
   // Counts kLinkEvents[index] on the node's port at `at`.
   void publish(u32 node, u32 port, u32 index, u64 count, Cycle at);
+  // A collective network router's signal, counted and published on its node's bus at its cycle.
+  void colSignal(const ColSignal& s);
+  std::optional<u64> colTruth(u32 node, probe::Event e, u32 instance) const;
+  // After the window's exchange: barriers completed, rooms and freed injection slots to units.
+  void colWindow(Cycle at);
   std::optional<u64> linkTruth(u32 node, probe::Event e, u32 port) const;
   void endOthers(u32 failed_node, int status);
   // The window's end: every host's news (this host's own when alone), combined in host order.

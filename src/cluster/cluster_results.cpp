@@ -53,6 +53,8 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
   HostLink* link = options.hosts;
   const Torus& torus = network.torus();
   mine.packets = std::move(outbox);
+  mine.col_packets = std::move(col_outbox);
+  mine.arms = std::move(arm_outbox);
   mine.out = std::move(out_text);
   mine.err = std::move(err_text);
   // Combined in host order, which is node order: as one process's nodes run.
@@ -68,6 +70,16 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
     err += n.err;
     for (Packet& p : n.packets) network.inject(std::move(p));
     for (const auto& [node, room] : n.rooms) network.setReceptionRoom(node, room);
+    if (colnet) {
+      for (WindowNews::ColInjection& c : n.col_packets) {
+        const u32 node = c.packet.src;
+        colnet->inject(node, c.at, std::move(c.packet));
+      }
+      for (const WindowNews::GiArm& a : n.arms) barrier->arm(a.node, a.channel, a.at);
+      for (const WindowNews::ColRoom& r : n.col_rooms) {
+        colnet->setReceptionRoom(r.node, static_cast<u8>(r.vc), r.packets);
+      }
+    }
   };
   if (link == nullptr) {
     absorb(mine);
@@ -93,6 +105,13 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
         w.put(node);
         w.put(room);
       }
+      // (Every host keeps the whole collective network: each gets every packet whole.)
+      w.put(u64{mine.col_packets.size()});
+      for (const WindowNews::ColInjection& c : mine.col_packets) w.put(c);
+      w.put(u64{mine.arms.size()});
+      for (const WindowNews::GiArm& a : mine.arms) w.put(a);
+      w.put(u64{mine.col_rooms.size()});
+      for (const WindowNews::ColRoom& r : mine.col_rooms) w.put(r);
       to[h] = w.take();
     }
     std::vector<std::string> from = link->exchange(std::move(to));
@@ -116,6 +135,12 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
         node = r.get<u32>();
         room = r.get<u64>();
       }
+      n.col_packets.resize(r.get<u64>());
+      for (WindowNews::ColInjection& c : n.col_packets) c = r.get<WindowNews::ColInjection>();
+      n.arms.resize(r.get<u64>());
+      for (WindowNews::GiArm& a : n.arms) a = r.get<WindowNews::GiArm>();
+      n.col_rooms.resize(r.get<u64>());
+      for (WindowNews::ColRoom& c : n.col_rooms) c = r.get<WindowNews::ColRoom>();
       absorb(n);
     }
   }
@@ -124,6 +149,8 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
     writeAll(options.err_fd, err);
   }
   outbox.clear();
+  col_outbox.clear();
+  arm_outbox.clear();
   out_text.clear();
   err_text.clear();
   return all;
@@ -347,6 +374,25 @@ void Cluster::visitStats(stats::Visitor& v) const {
   }
   v.endList();
   v.endGroup();
+  if (c.colnet) {
+    // (Every host keeps the whole collective network: host 0's copy is everyone's.)
+    const ColStats& s = c.colnet->stats();
+    v.beginGroup("collective");
+    v.counter("depth", c.colnet->depth(), "Levels of the tree below its root");
+    v.counter("link_cycles", c.colnet->linkCycles(), "Cycles a packet holds a link");
+    v.counter("packets_injected", s.injected, "Packets the nodes injected");
+    v.counter("combines", s.combined, "ALU operations of the routers (combining packets)");
+    v.counter("link_packets", s.link_packets, "Packets sent over a link");
+    v.counter("packets_delivered", s.delivered, "Packets put into reception FIFOs");
+    v.counter("mismatches", s.mismatches,
+              "Combines whose packets' opcodes or operand sizes differed (the first's was used)");
+    u64 barriers = 0;
+    for (u32 ch = 0; ch < GlobalBarrier::kChannels; ++ch) {
+      barriers += c.barrier->completions(ch).size();
+    }
+    v.counter("barriers", barriers, "Global barriers completed (every channel)");
+    v.endGroup();
+  }
   v.beginList("message_units");
   for (const NodeSummary& s : c.summaries) {
     v.beginGroup("");

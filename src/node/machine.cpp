@@ -186,6 +186,10 @@ probe::Topology probeTopology(const MachineConfig& machine) {
   topology.snoop_ports = p.snoopPorts();
   topology.l3_banks = p.l3Banks();
   topology.device_buses = p.deviceBuses();
+  if (machine.collective.enabled) {
+    topology.col_ports = net::kColPorts * net::kColVcs;
+    topology.col_classes = net::kColClasses;
+  }
   return topology;
 }
 

@@ -12,6 +12,7 @@
 #include "config/schema.h"
 #include "core/timing_params.h"
 #include "kernel/kernel.h"
+#include "net/collective_params.h"
 #include "net/network_params.h"
 #include "node/monitor_params.h"
 #include "pmu/imon/params.h"
@@ -61,6 +62,8 @@ struct MachineConfig {
   imon::Params imon;
   // Many nodes: the torus between them and each node's message unit (src/net).
   NetworkParams network;
+  // Blue Gene/P's collective and global barrier networks (net/collective.h): off on bgq.
+  CollectiveParams collective;
 
   void visit(config::Visitor& v) {
     v.param("name", name, "Machine name");
@@ -73,6 +76,7 @@ struct MachineConfig {
     v.section("upcq", upcq);
     v.section("imon", imon);
     v.section("network", network);
+    v.section("collective", collective);
   }
 
   u32 hardwareThreads() const { return node.cores * node.threads_per_core; }

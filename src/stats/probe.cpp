@@ -21,6 +21,8 @@ std::string_view scopeName(Scope s) {
     case Scope::kL3WritePort: return "L3 write port";
     case Scope::kL3Directory: return "L3 directory";
     case Scope::kDeviceBus: return "device bus";
+    case Scope::kColPort: return "collective network port";
+    case Scope::kColClass: return "collective class route";
   }
   return "?";
 }
@@ -58,6 +60,8 @@ u32 Topology::instances(Scope s) const {
     case Scope::kL3WritePort: return l3_banks * kL3WritePorts;
     case Scope::kL3Directory: return l3_banks * kL3Directories;
     case Scope::kDeviceBus: return cores * device_buses;
+    case Scope::kColPort: return col_ports;
+    case Scope::kColClass: return col_classes;
   }
   return 1;
 }

@@ -51,6 +51,12 @@ enum class Scope : u8 {
   // network buses: DeviceBus; index: core x Topology::device_buses + bus). None where the node
   // routes no device access by bus (l1p.device_buses off)
   kDeviceBus,
+  // Blue Gene/P's collective network (net/collective.h): a port of the node's router on a
+  // virtual channel (index: port x 2 + channel; ports 0 to 2 are its links, 3 its local client),
+  // and a class route (index: the class). None where the machine has no collective network
+  // (collective.enabled off)
+  kColPort,
+  kColClass,
 };
 
 // The buses of Blue Gene/P's per-core L2 (the model's L1P) that take a core's uncached accesses
@@ -419,6 +425,32 @@ enum class Rate : u8 {
     "Torus link: packets for this node received over the link on the priority channel")            \
   X(NwSystemPacketsToNode, kLink, kPulse, kOne,                                                    \
     "Torus link: packets for this node received over the link on the system channel")              \
+  /* ---- Blue Gene/P's collective network (many nodes: net/collective.h); a port of the node's */ \
+  /* router: its links 0 to 2 and the local client 3, on virtual channel 0 or 1 ---- */            \
+  X(ColPacketsSent, kColPort, kPulse, kOne,                                                        \
+    "Collective network: packets the router sent over the link (passing through included)")        \
+  X(ColPacketsReceived, kColPort, kPulse, kOne,                                                    \
+    "Collective network: packets whose tail arrived over the link")                                \
+  X(ColSentCutThrough, kColPort, kPulse, kOne,                                                     \
+    "Collective network: packets sent over the link before their tail had reached this router")    \
+  X(ColReceivedCutThrough, kColPort, kPulse, kOne,                                                 \
+    "Collective network: packets received over the link that the router sent on before their "     \
+    "tail arrived")                                                                                \
+  X(ColPacketsTaken, kColPort, kPulse, kOne,                                                       \
+    "Collective network: packets the router's arbiter took from the port's receiver (a link's, "   \
+    "or the local client's injection FIFO)")                                                       \
+  X(ColClassWins, kColClass, kPulse, kAverageOne,                                                  \
+    "Collective network: packets of the class route the router's arbiter routed")                  \
+  X(ColInjectHeaders, kColPort, kPulse, kOne,                                                      \
+    "Collective network: headers stored into the local client's injection FIFO")                   \
+  X(ColInjectPayload, kColPort, kPulse, kOne,                                                      \
+    "Collective network: 16-byte quadwords of payload stored into the injection FIFO")             \
+  X(ColReceptionPackets, kColPort, kPulse, kOne,                                                   \
+    "Collective network: packets added to the local client's reception FIFO")                      \
+  X(ColReceptionHeaders, kColPort, kPulse, kOne,                                                   \
+    "Collective network: headers the program took from the reception FIFO")                        \
+  X(ColReceptionPayload, kColPort, kPulse, kOne,                                                   \
+    "Collective network: 16-byte quadwords of payload the program took from the reception FIFO")   \
   /* ---- BG/Q's L2 speculation: transactional memory (node/speculation.h, docs/timing.md */       \
   /* "Transactional memory"); one run, TmBegun to TmLinesCleaned (speculationEvent) ---- */        \
   X(TmBegun, kThread, kPulse, kOne, "Transactions begun (a speculation ID taken)")                 \
@@ -564,6 +596,10 @@ struct Topology {
   // Each core's buses for device accesses (kDeviceBuses, with l1p.device_buses), or 0: the
   // device buses' events have no instance.
   u32 device_buses = 0;
+  // The collective network's router ports x virtual channels (8) and class routes (16), or 0:
+  // the node has no collective network, and its events have no instance.
+  u32 col_ports = 0;
+  u32 col_classes = 0;
   u32 instances(Scope s) const;
 };
 

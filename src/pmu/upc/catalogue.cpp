@@ -35,7 +35,150 @@ constexpr std::string_view kOnePipe =
 constexpr std::string_view kNoPairedFpu =
     "RV64GC has no paired (SIMD) floating point: the model's FPU is one pipe of one width";
 constexpr std::string_view kNoNetwork =
-    "the model has no collective network (MPI's collectives are torus packets)";
+    "this machine has no collective network (collective.enabled is off)";
+
+// A Blue Gene/P collective network event ("COL_...") that counts here: its probe event and
+// the instances (port x 2 + virtual channel; a class) it sums.
+struct ColSource {
+  Event event = Event::kCount;
+  std::vector<u32> instances;
+  std::string note;
+};
+
+// "VC<v>" at `at` of `name`: v, or -1.
+int vcAt(std::string_view name, std::size_t at) {
+  if (name.size() < at + 3 || name.substr(at, 2) != "VC" ||
+      (name[at + 2] != '0' && name[at + 2] != '1')) {
+    return -1;
+  }
+  return name[at + 2] - '0';
+}
+
+ColSource colSource(std::string_view name) {
+  using std::string_view;
+  constexpr u32 kLocal = 3 * 2;  // the local client's instances: + the channel
+  const string_view rest = name.substr(4);
+  // COL_AS<c>_VC<v>_... and COL_AR<c>_VC<v>_...: a link's sender or receiver on a channel.
+  if ((rest.starts_with("AS") || rest.starts_with("AR")) && rest.size() > 4 && rest[3] == '_' &&
+      rest[2] >= '0' && rest[2] <= '2') {
+    const u32 port = static_cast<u32>(rest[2] - '0');
+    const bool sender = rest[1] == 'S';
+    const int vc = vcAt(rest, 4);
+    if (vc >= 0) {
+      const string_view what = rest.substr(8);
+      const u32 i = port * 2 + static_cast<u32>(vc);
+      if (sender && (what == "PACKETS_SENT" || what.starts_with("DATA_PACKETS_SENT"))) {
+        return {Event::kColPacketsSent,
+                {i},
+                fmt::format("packets the router sent on link {}, channel {}", port, vc)};
+      }
+      if (!sender && what.starts_with("DATA_PACKET")) {
+        return {Event::kColPacketsReceived,
+                {i},
+                fmt::format("packets received on link {}, channel {}", port, vc)};
+      }
+      if (what == "CUT_THROUGH") {
+        return {
+            sender ? Event::kColSentCutThrough : Event::kColReceivedCutThrough,
+            {i},
+            sender
+                ? fmt::format(
+                      "packets sent on link {}, channel {}, before their tail reached this router",
+                      port, vc)
+                : fmt::format(
+                      "packets received on link {}, channel {}, sent on before their tail arrived",
+                      port, vc)};
+      }
+    } else if (!sender && rest.substr(4).starts_with("PACKET_TAKEN")) {
+      return {
+          Event::kColPacketsTaken,
+          {port * 2, port * 2 + 1},
+          fmt::format("packets the arbiter took from link {}'s receiver (both channels)", port)};
+    }
+    return {};
+  }
+  if (rest.starts_with("ALC_PACKET_TAKEN")) {
+    return {Event::kColPacketsTaken,
+            {kLocal, kLocal + 1},
+            "packets the arbiter took from the injection FIFOs (both channels)"};
+  }
+  if (rest.starts_with("ACLS") && rest.ends_with("_WINS")) {
+    const string_view digits = rest.substr(4, rest.size() - 9);
+    u32 cls = 0;
+    for (char c : digits) cls = cls * 10 + static_cast<u32>(c - '0');
+    return {Event::kColClassWins,
+            {cls},
+            fmt::format("packets of class route {} the arbiter routed", cls)};
+  }
+  // COL_INJECT_VC<v>_... and COL_RECEPTION_VC<v>_...: the local client's FIFOs.
+  const bool inject = rest.starts_with("INJECT_"), reception = rest.starts_with("RECEPTION_");
+  if (inject || reception) {
+    const std::size_t at = inject ? 7 : 10;
+    const int vc = vcAt(rest, at);
+    if (vc < 0) return {};
+    const string_view what = rest.substr(at + 4);
+    const u32 i = kLocal + static_cast<u32>(vc);
+    if (inject && what.starts_with("HEADER")) {
+      return {Event::kColInjectHeaders,
+              {i},
+              fmt::format("headers stored into channel {}'s injection FIFO", vc)};
+    }
+    if (inject && what == "PAYLOAD_ADDED") {
+      return {Event::kColInjectPayload,
+              {i},
+              fmt::format("quadwords stored into channel {}'s injection FIFO", vc)};
+    }
+    if (inject && what == "PACKET_TAKEN") {
+      return {Event::kColPacketsTaken,
+              {i},
+              fmt::format("packets the arbiter took from channel {}'s injection FIFO", vc)};
+    }
+    if (reception && (what == "PACKET_ADDED" || what == "PACKED_ADDED")) {
+      return {Event::kColReceptionPackets,
+              {i},
+              fmt::format("packets added to channel {}'s reception FIFO", vc)};
+    }
+    if (reception && what == "HEADER_TAKEN") {
+      return {Event::kColReceptionHeaders,
+              {i},
+              fmt::format("headers the program took from channel {}'s reception FIFO", vc)};
+    }
+    if (reception && what == "PAYLOAD_TAKEN") {
+      return {Event::kColReceptionPayload,
+              {i},
+              fmt::format("quadwords the program took from channel {}'s reception FIFO", vc)};
+    }
+  }
+  return {};
+}
+
+// Why a collective network event without a counterpart never counts, on a machine that has it.
+std::string_view whyNotCol(std::string_view name) {
+  for (std::string_view error : {"PARITY_ERROR", "BAD_PACKET_MARKER", "UNEXPECTED_HEADER", "RESYNC",
+                                 "RESENDS", "ABORT", "DISCARDED"}) {
+    if (name.find(error) != std::string_view::npos) {
+      return "the model's collective links and FIFOs make no errors: no parity or CRC failures, "
+             "resends, resynchronisations, aborts or discarded packets";
+    }
+  }
+  if (name.find("IDLE_PACKET") != std::string_view::npos) {
+    return "the model's collective links send no idle (keep-alive) packets: a link with nothing to "
+           "send is silent";
+  }
+  if (name.find("EMPTY_PACKET") != std::string_view::npos) {
+    return "the model's collective links send no empty (acknowledgement-only) packets: their "
+           "token and acknowledgement protocol is not modelled";
+  }
+  if (name.find("MATURE") != std::string_view::npos ||
+      name.find("REQUESTS") != std::string_view::npos ||
+      name.find("GREEDY") != std::string_view::npos) {
+    return "no public source defines the arbiter's greedy mode and when a request is mature (its "
+           "timeout, bpcore/collective.h's ARB_TO): the model's arbiter routes each packet as "
+           "soon as its targets can take it";
+  }
+  return "the model publishes no level signal of the collective router's occupancy (its ports' "
+         "busy, full, empty and have states; docs/network.md \"The collective network\")";
+}
 
 // A Blue Gene/P event of a core ("PU<k>_" + suffix) and what it counts here.
 struct CoreEvent {
@@ -401,7 +544,7 @@ std::string_view whyNot(std::string_view name) {
     return "the L2 prefetch buffer's snoops are not modelled: a store's invalidation reaches the "
            "model's L1P through the L1's snoop filter (PU<k>_SNOOP_PORT<p>_...)";
   }
-  if (name.starts_with("COL_")) return kNoNetwork;
+  if (name.starts_with("COL_")) return kNoNetwork;  // (with one: whyNotCol)
   if (name.starts_with("TORUS_") && name.find("CHUNKS") != std::string_view::npos) {
     return "a packet's chunks reach the model's links as one count per packet, and a UPC-P input "
            "is one bit per cycle (bgq's NWUnit counts chunks)";
@@ -595,6 +738,19 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
         feeds = {bus.input(t.source, 0)};
         note = t.note;
         represented.insert({-200, t.source});
+      }
+    } else if (name.starts_with("COL_") && bus.topology().col_ports != 0) {
+      ColSource c = colSource(name);
+      if (c.event != Event::kCount) {
+        for (u32 i : c.instances) feeds.push_back(bus.input(c.event, i));
+        note = std::move(c.note);
+        scope = probe::info(c.event).scope;
+        if (c.instances.size() == 1 &&
+            represented.insert({-300 - static_cast<i32>(c.instances[0]), c.event}).second) {
+          generic = std::string(probe::info(c.event).name);
+        }
+      } else {
+        note = whyNotCol(name);
       }
     } else if (name.starts_with("MISC_ELAPSED_TIME")) {
       feeds = {bus.input(Event::kCycles, 0)};

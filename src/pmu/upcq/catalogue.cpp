@@ -313,6 +313,8 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
       case Scope::kL3WritePort:
       case Scope::kL3Directory: break;  // nor Blue Gene/P's L3 (its L2 slices have one port each)
       case Scope::kDeviceBus: break;    // nor Blue Gene/P's device buses (bgq routes none)
+      case Scope::kColPort:
+      case Scope::kColClass: break;  // nor its collective network (bgq's collectives: the torus)
     }
   }
   for (u32 op : pmu::countedOps()) {
