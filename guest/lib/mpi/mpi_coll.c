@@ -5,7 +5,9 @@
  * dissemination, broadcast and reduce on a binomial tree (reduce combines children in rank
  * order, so floating-point sums are the same on every run but may differ in the last bits
  * from another MPI's), allreduce as reduce + broadcast, gather/scatter(v) linearly at the root,
- * allgather(v) as gather + broadcast, alltoall(v) pairwise. */
+ * allgather(v) as gather + broadcast, alltoall(v) pairwise. Barrier, broadcast, reduce and
+ * allreduce first offer the call to the collective network (mpi_colnet.c), which takes it on
+ * machines that have one, for the world's ranks and the types and ops its ALU can combine. */
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +217,8 @@ static int* uniform_layout(int size, int count) {
 int MPI_Barrier(MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
+  const int hw = hpm_colnet_barrier(c);
+  if (hw != HPM_COLNET_DECLINED) return hw;
   char token = 0, in;
   for (int step = 1; step < c->size; step *= 2) {
     MPI_Request r[2];
@@ -248,7 +252,10 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
   const int size = hpm_type_size(type);
   if (size == 0) return MPI_ERR_TYPE;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
-  return bcast_bytes(c, comm, buf, (uint64_t)count * (uint64_t)size, root);
+  const uint64_t bytes = (uint64_t)count * (uint64_t)size;
+  const int hw = count < 0 ? HPM_COLNET_DECLINED : hpm_colnet_bcast(c, buf, bytes, root);
+  if (hw != HPM_COLNET_DECLINED) return hw;
+  return bcast_bytes(c, comm, buf, bytes, root);
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -258,6 +265,8 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   const int size = hpm_type_size(type);
   if (size == 0) return MPI_ERR_TYPE;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
+  const int hw = hpm_colnet_reduce(c, sendbuf, recvbuf, count, type, op, root);
+  if (hw != HPM_COLNET_DECLINED) return hw;
   const size_t bytes = (size_t)count * (size_t)size;
   unsigned char* acc = malloc(bytes + 1);
   unsigned char* in = malloc(bytes + 1);
@@ -286,6 +295,11 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
+  hpm_comm* c = hpm_comm_get(comm);
+  if (c && hpm_type_size(type)) {
+    const int hw = hpm_colnet_reduce(c, sendbuf, recvbuf, count, type, op, -1);
+    if (hw != HPM_COLNET_DECLINED) return hw;
+  }
   const int err = MPI_Reduce(sendbuf, recvbuf, count, type, op, 0, comm);
   return err ? err : MPI_Bcast(recvbuf, count, type, 0, comm);
 }

@@ -86,4 +86,16 @@ int hpm_agree_context(MPI_Comm parent);
 int hpm_type_size(MPI_Datatype type); /* 0: unknown */
 int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, int count);
 
+/* The collective network's fast paths (mpi_colnet.c), called first by MPI_Barrier, MPI_Bcast,
+ * MPI_Reduce and MPI_Allreduce once they have checked their arguments: each returns
+ * HPM_COLNET_DECLINED when the call must run the point-to-point algorithm (no collective
+ * network, the machine's collective.mpi off, a communicator other than the world's ranks in
+ * order, a type or op the tree cannot combine), on every member alike; else the call's
+ * result. reduce's root < 0: an allreduce (every member gets the result). */
+#define HPM_COLNET_DECLINED (-1)
+int hpm_colnet_barrier(hpm_comm* c);
+int hpm_colnet_bcast(hpm_comm* c, void* buf, uint64_t bytes, int root);
+int hpm_colnet_reduce(hpm_comm* c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                      MPI_Op op, int root);
+
 #endif

@@ -1,0 +1,71 @@
+// libmpi on Blue Gene/P's collective network and global barrier (issue 45;
+// guest/lib/mpi/mpi_colnet.c): mpi_colnet's checks of barrier, broadcast, reduce and allreduce
+// pass with the hardware path and without it (collective.mpi=false, or bgq, which has no
+// collective network), and every node prints the same bytes in all three.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/support/process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using hpm::test::RunResult;
+using hpm::test::TempDir;
+
+const std::string kHpmsim = HPM_TEST_HPMSIM;
+const std::string kGuestBin = HPM_TEST_GUEST_BIN_DIR;
+constexpr std::chrono::seconds kTimeout{120};
+
+struct Outcome {
+  std::vector<std::string> nodes;  // each node's standard output
+  nlohmann::json stats;
+};
+
+// mpi_colnet on `nodes` nodes of `machine` (functional mode: the checks are about results),
+// with `settings` (--set KEY=VALUE each).
+Outcome runColnet(const std::string& machine, int nodes, const std::vector<std::string>& settings) {
+  TempDir dir("hpm-colnet");
+  std::vector<std::string> argv = {kHpmsim,     "run",           "--machine", machine,
+                                   "--mode",    "functional",    "--nodes",   std::to_string(nodes),
+                                   "--quiet",   "--node-output", ".",         "--stats-json",
+                                   "stats.json"};
+  for (const std::string& s : settings) {
+    argv.push_back("--set");
+    argv.push_back(s);
+  }
+  argv.push_back("--");
+  argv.push_back(kGuestBin + "/mpi_colnet");
+  const RunResult r = hpm::test::runProcess(argv, {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "",
+                                            dir.path(), kTimeout);
+  EXPECT_EQ(r.status(), 0) << machine << " " << nodes << " nodes: " << r.describe();
+  Outcome o;
+  for (int n = 0; n < nodes; ++n) {
+    o.nodes.push_back(hpm::test::readFile(dir.path() / ("node-" + std::to_string(n) + ".stdout")));
+  }
+  o.stats = nlohmann::json::parse(hpm::test::readFile(dir.path() / "stats.json"), nullptr, false);
+  return o;
+}
+
+TEST(ColnetMpi, EveryCheckPassesAndPrintsTheSameWithTheHardwarePathOnAndOffAndOnBgq) {
+  for (int nodes : {1, 2, 5, 8}) {
+    const Outcome on = runColnet("bgp", nodes, {});
+    const Outcome off = runColnet("bgp", nodes, {"collective.mpi=false"});
+    const Outcome bgq = runColnet("bgq", nodes, {});
+    ASSERT_EQ(on.nodes.size(), static_cast<std::size_t>(nodes));
+    EXPECT_NE(on.nodes[0].find("colnet: " + std::to_string(nodes) + " ranks, all passed\n"),
+              std::string::npos)
+        << on.nodes[0];
+    for (int n = 0; n < nodes; ++n) {
+      EXPECT_EQ(on.nodes[n], off.nodes[n]) << nodes << " nodes, node " << n;
+      EXPECT_EQ(on.nodes[n], bgq.nodes[n]) << nodes << " nodes, node " << n;
+    }
+  }
+}
+
+}  // namespace
