@@ -38,7 +38,11 @@ phase "Release tests"
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 900
 
 phase "unit tests under ASan + UBSan: build"
+# (-O1 and line tables only, as the sanitizers' documentation advises: the stack traces keep
+# their files and lines, and the build takes half the time of -O2 -g: 33 s against 71 s for
+# tests/hart/hart_test.cpp on this machine.)
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPMSIM_SANITIZE=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF >/dev/null
 cmake --build build-asan --target unit_tests
 phase "unit tests under ASan + UBSan: tests"
@@ -47,6 +51,8 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 
 phase "fuzzers: build"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DHPMSIM_FUZZ=ON -DHPMSIM_TESTS=OFF -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF >/dev/null
 cmake --build build-fuzz --target fuzz_elf fuzz_decode fuzz_report fuzz_mu elf_seeds
 # The ELF fuzzer also starts from malformed variants of a real static binary (elf_seeds.h).
