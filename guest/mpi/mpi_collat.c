@@ -15,8 +15,8 @@
  *   barrier 1.234 1.456
  *   ...
  *
- * The results of the calls are checked (a wrong sum would make a latency meaningless); a rank
- * that finds one wrong prints it and the exit status is 1. */
+ * The results of the calls are checked outside the timed part (a wrong sum would make a
+ * latency meaningless); a rank that finds one wrong prints it and the exit status is 1. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,57 +38,68 @@ static void fail(const char* what, int i) {
   printf("rank %d: %s: element %d is wrong\n", rank, what, i);
 }
 
-/* One call of operation `op`; checks its result. */
-static void run_once(int op) {
+/* Sets up the buffers for a call of `op` (untimed: a receiver's broadcast buffer cleared). */
+static void prepare(int op) {
+  if (op >= 4 && rank != 0) memset(bcast_buf, 0, kLargeBcast);
+}
+
+static int64_t int64_in, int64_out;
+
+/* One call of operation `op`: all the timed part does. */
+static void call(int op) {
   switch (op) {
     case 0: MPI_Barrier(MPI_COMM_WORLD); break;
     case 1:
-    case 3: {
-      const int n = op == 1 ? 1 : kVector;
-      MPI_Allreduce(dbuf_in, dbuf_out, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-      /* Inputs are small integers: every partial sum is exact on either path. */
-      for (int i = 0; i < n; ++i) {
-        if (dbuf_out[i] != (double)(i + 1) * size * (size + 1) / 2) fail(kNames[op], i);
-      }
+    case 3:
+      MPI_Allreduce(dbuf_in, dbuf_out, op == 1 ? 1 : kVector, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
       break;
+    case 2: MPI_Allreduce(&int64_in, &int64_out, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD); break;
+    default: MPI_Bcast(bcast_buf, op == 4 ? 8 : kLargeBcast, MPI_BYTE, 0, MPI_COMM_WORLD); break;
+  }
+}
+
+/* Checks the result of the call of `op` just made (untimed). */
+static void check(int op) {
+  if (op == 1 || op == 3) {
+    /* Inputs are small integers: every partial sum is exact on either path. */
+    const int n = op == 1 ? 1 : kVector;
+    for (int i = 0; i < n; ++i) {
+      if (dbuf_out[i] != (double)(i + 1) * size * (size + 1) / 2) fail(kNames[op], i);
     }
-    case 2: {
-      const int64_t in = ((int64_t)1 << 40) + rank;
-      int64_t out = 0;
-      MPI_Allreduce(&in, &out, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-      if (out != ((int64_t)size << 40) + (int64_t)size * (size - 1) / 2) fail(kNames[op], 0);
-      break;
-    }
-    default: {
-      const int n = op == 4 ? 8 : kLargeBcast;
-      if (rank != 0) memset(bcast_buf, 0, (size_t)n);
-      MPI_Bcast(bcast_buf, n, MPI_BYTE, 0, MPI_COMM_WORLD);
-      for (int i = 0; i < n; ++i) {
-        if (bcast_buf[i] != (unsigned char)(i * 7 + 1)) {
-          fail(kNames[op], i);
-          break;
-        }
+  } else if (op == 2) {
+    if (int64_out != ((int64_t)size << 40) + (int64_t)size * (size - 1) / 2) fail(kNames[op], 0);
+  } else if (op >= 4) {
+    const int n = op == 4 ? 8 : kLargeBcast;
+    for (int i = 0; i < n; ++i) {
+      if (bcast_buf[i] != (unsigned char)(i * 7 + 1)) {
+        fail(kNames[op], i);
+        break;
       }
-      break;
     }
   }
 }
 
 /* Rank's mean latency of `op` over `iters` timed calls, in seconds. */
 static double time_op(int op, int iters, int warmup) {
-  for (int i = 0; i < warmup; ++i) run_once(op);
+  for (int i = 0; i < warmup; ++i) {
+    prepare(op);
+    call(op);
+    check(op);
+  }
   double total = 0.0;
   if (op == 0) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
-    for (int i = 0; i < iters; ++i) run_once(op);
+    for (int i = 0; i < iters; ++i) call(op);
     total = MPI_Wtime() - t0;
   } else {
     for (int i = 0; i < iters; ++i) {
+      prepare(op);
       MPI_Barrier(MPI_COMM_WORLD);
       const double t0 = MPI_Wtime();
-      run_once(op);
+      call(op);
       total += MPI_Wtime() - t0;
+      check(op);
     }
   }
   return total / iters;
@@ -106,6 +117,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (int i = 0; i < kVector; ++i) dbuf_in[i] = (double)(i + 1) * (rank + 1);
+  int64_in = ((int64_t)1 << 40) + rank;
   if (rank == 0) {
     for (int i = 0; i < kLargeBcast; ++i) bcast_buf[i] = (unsigned char)(i * 7 + 1);
   }
