@@ -1,14 +1,17 @@
 # docs/network.md's ping-pong tables, from runs of guest/mpi/mpi_pingpong on the simulated
 # torus: one-way time and bandwidth by message size over one hop at two link bandwidths, and
-# the empty message's one-way time by hop count. The text above the file's marker line is
+# the empty message's one-way time by hop count. The text around the two marker lines is
 # written by hand.
 #
 #   cmake -DHPMSIM=... -DPINGPONG=... -DDOC=docs/network.md -DMODE=write|check -P network_doc.cmake
 #
 # MODE write (the `network_doc` target) rewrites the generated part; MODE check (the test
 # NetworkDoc.PingPongTablesComeFromARun) fails while the committed file differs from the runs.
+cmake_policy(SET CMP0011 NEW)
 include(${CMAKE_CURRENT_LIST_DIR}/../counters/generated_doc.cmake)
-set(marker "<!-- generated below: do not edit; `ninja network_doc` rewrites it from runs -->")
+set(begin_marker
+    "<!-- generated below: do not edit; `ninja network_doc` rewrites it from runs -->")
+set(end_marker "<!-- end of the generated ping-pong tables -->")
 foreach(v HPMSIM PINGPONG DOC MODE)
   if(NOT ${v})
     message(FATAL_ERROR "network_doc.cmake needs -D${v}=...")
@@ -67,4 +70,4 @@ set(generated
     "The empty message between rank 0 and rank K of a ring of 8 nodes (8x1x1x1x1: K hops), "
     "20 round trips:\n\n${hops}")
 string(CONCAT generated ${generated})
-generated_doc(${DOC} "${marker}" "${generated}" ${MODE} network_doc)
+generated_section(${DOC} "${begin_marker}" "${end_marker}" "${generated}" ${MODE} network_doc)
