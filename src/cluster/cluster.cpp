@@ -98,10 +98,12 @@ void Cluster::Impl::crossed(const LinkCrossing& x) {
 
 namespace {
 // The probe event of each ColSignal kind.
-constexpr std::array<probe::Event, 6> kColEvents = {
+constexpr std::array<probe::Event, ColSignal::kKinds> kColEvents = {
     probe::Event::kColPacketsSent,    probe::Event::kColPacketsReceived,
     probe::Event::kColSentCutThrough, probe::Event::kColReceivedCutThrough,
-    probe::Event::kColPacketsTaken,   probe::Event::kColClassWins};
+    probe::Event::kColPacketsTaken,   probe::Event::kColClassWins,
+    probe::Event::kColSenderBusy,     probe::Event::kColReceiverBusy,
+    probe::Event::kColAluBusy};
 }  // namespace
 
 void Cluster::Impl::colSignal(const ColSignal& s) {
@@ -109,13 +111,18 @@ void Cluster::Impl::colSignal(const ColSignal& s) {
   Kernel& kernel = sims[s.node]->kernel();
   if (kernel.finished()) return;
   const u32 instance = s.kind == ColSignal::kClassWin ? s.port : s.port * kColVcs + s.vc;
-  kernel.at(s.at, [this, node = s.node, kind = s.kind, instance](Cycle t) {
-    ++col_counts[node][kind][instance];
+  const bool busy = probe::info(kColEvents[s.kind]).kind == probe::Kind::kLevel;
+  kernel.at(s.at, [this, node = s.node, kind = s.kind, instance, busy, until = s.until](Cycle t) {
+    col_counts[node][kind][instance] += busy ? until - t : 1;
     const probe::Event e = kColEvents[kind];
     probe::Bus* bus = sims[node]->kernel().probeBus();
     if (bus != nullptr && bus->wants(e, instance)) {
       bus->setNow(std::max(bus->now(), t));
-      bus->pulse(e, instance, 1);
+      if (busy) {
+        bus->level(e, instance, t, until);
+      } else {
+        bus->pulse(e, instance, 1);
+      }
     }
   });
 }

@@ -75,8 +75,8 @@ struct WindowNews {
 };
 
 // Per node: what its collective network router did (the ColPackets... events' ground truth), by
-// ColSignal kind and port x kColVcs + vc (kClassWin: by class).
-using ColCounts = std::array<std::array<u64, kColClasses>, 6>;
+// ColSignal kind and port x kColVcs + vc (kClassWin: by class; the busy kinds: cycles).
+using ColCounts = std::array<std::array<u64, kColClasses>, ColSignal::kKinds>;
 
 // A node's results after the run, recorded where it ran.
 struct NodeSummary {

@@ -97,8 +97,9 @@ u32 CollectiveNetwork::targetsOf(u32 node, bool down) const {
   return t;
 }
 
-void CollectiveNetwork::signal(ColSignal::Kind kind, u32 node, u32 port, u8 vc, Cycle at) {
-  if (on_signal_) on_signal_(ColSignal{kind, node, port, vc, at});
+void CollectiveNetwork::signal(ColSignal::Kind kind, u32 node, u32 port, u8 vc, Cycle at,
+                               Cycle until) {
+  if (on_signal_) on_signal_(ColSignal{kind, node, port, vc, at, until});
 }
 
 void CollectiveNetwork::inject(u32 node, Cycle at, ColPacket p) {
@@ -140,7 +141,13 @@ bool CollectiveNetwork::canSend(u32 node, u8 vc, u32 targets, Cycle now, Cycle& 
     if (r.far_used[port][vc] >= kColFifoPackets) ok = false;
   }
   // (No room in the reception FIFO: setReceptionRoom wakes it.)
-  if ((targets & kLocalBit) != 0 && r.room[vc] == 0) ok = false;
+  if ((targets & kLocalBit) != 0) {
+    if (r.room[vc] == 0) ok = false;
+    if (r.receive_free > now) {
+      next = std::min(next, r.receive_free);
+      ok = false;
+    }
+  }
   return ok;
 }
 
@@ -176,8 +183,9 @@ bool CollectiveNetwork::tryUp(u32 node, u8 vc, Cycle now, Cycle& next) {
       continue;
     }
     const Entry& e = q.front();
-    if (e.head > now) {
-      next = std::min(next, e.head);
+    const Cycle head = port == kColLocal ? std::max(e.head, r.inject_free) : e.head;
+    if (head > now) {
+      next = std::min(next, head);
       all_ready = false;
       continue;
     }
@@ -219,6 +227,7 @@ bool CollectiveNetwork::tryUp(u32 node, u8 vc, Cycle now, Cycle& next) {
     result.seq = seq_++;
     ++stats_.combined;
     r.alu_free = now + link_cycles_;
+    signal(ColSignal::kAluBusy, node, kColLocal, vc, now, now + link_cycles_);
   }
   send(node, vc, result, sources, targets, now);
   return true;
@@ -235,6 +244,10 @@ void CollectiveNetwork::send(u32 node, u8 vc, const ColPacket& p, u32 sources, u
     q.pop_front();
     --in_flight_;
     signal(ColSignal::kTaken, node, port, vc, now);
+    if (port == kColLocal) {
+      r.inject_free = now + link_cycles_;
+      signal(ColSignal::kReceiverBusy, node, port, vc, now, now + link_cycles_);
+    }
     if (port < kColLinks && cut_through) {
       signal(ColSignal::kReceivedCutThrough, node, port, vc, now);
     }
@@ -259,13 +272,17 @@ void CollectiveNetwork::send(u32 node, u8 vc, const ColPacket& p, u32 sources, u
     ++r.far_used[port][vc];
     ++stats_.link_packets;
     signal(ColSignal::kSent, node, port, vc, now);
+    signal(ColSignal::kSenderBusy, node, port, vc, now, now + link_cycles_);
     const Cycle head = now + params_.hop_cycles;
     routers_[far].in[far_port][vc].push_back(Entry{p, head, head + link_cycles_});
     ++in_flight_;
+    signal(ColSignal::kReceiverBusy, far, far_port, vc, head, head + link_cycles_);
     signal(ColSignal::kReceived, far, far_port, vc, head + link_cycles_);
     wake(far, head);
   }
   if ((targets & kLocalBit) != 0) {
+    r.receive_free = now + link_cycles_;
+    signal(ColSignal::kSenderBusy, node, kColLocal, vc, now, now + link_cycles_);
     --r.room[vc];
     ++stats_.delivered;
     out_.push_back(ColDelivery{now + link_cycles_ + params_.reception_cycles, node, p});

@@ -81,16 +81,31 @@ struct ColDelivery {
   ColPacket packet;
 };
 
-// Something a router did, for the node's events (probe ColPacketsSent ... ColClassWins): at
+// Something a router did, for the node's events (probe ColPacketsSent ... ColAluBusy): at
 // cycle `at`, on `port` (0 to 2: a link; 3: the local client) and virtual channel `vc`; kClassWin
-// names the class in `port`.
+// names the class in `port`. The busy kinds are intervals [at, until), known at `at`: a port
+// sending (a link's sender, or the local client taking a packet into its reception FIFO), a port
+// receiving (a link's receiver, or the router taking a packet out of the injection FIFO), the
+// ALU combining (on the local client's port).
 struct ColSignal {
-  enum Kind : u8 { kSent, kReceived, kSentCutThrough, kReceivedCutThrough, kTaken, kClassWin };
+  enum Kind : u8 {
+    kSent,
+    kReceived,
+    kSentCutThrough,
+    kReceivedCutThrough,
+    kTaken,
+    kClassWin,
+    kSenderBusy,
+    kReceiverBusy,
+    kAluBusy
+  };
+  static constexpr u32 kKinds = 9;
   Kind kind = kSent;
   u32 node = 0;
   u32 port = 0;
   u8 vc = 0;
   Cycle at = 0;
+  Cycle until = 0;
 };
 
 // The ALU: `into` op= `from`, operand by operand (little-endian unsigned integers of
@@ -160,6 +175,9 @@ class CollectiveNetwork {
     std::array<std::array<u32, kColVcs>, kColLinks> far_used{};
     std::array<Cycle, kColLinks> link_free{};
     Cycle alu_free = 0;
+    // The local client's ports: taking packets out of the injection FIFOs, and into the
+    // reception FIFOs (one packet at a time each, whatever its channel).
+    Cycle inject_free = 0, receive_free = 0;
     std::array<u32, kColVcs> room{};  // the reception FIFOs' (setReceptionRoom)
     std::array<std::deque<Cycle>, kColVcs> injection_frees;
     std::array<u64, kColVcs> injection_freed{};
@@ -177,7 +195,7 @@ class CollectiveNetwork {
   // Sends `p` from `node` at `now` to `targets` (bits: links 0 to 2, local client 3), taking the
   // heads of the FIFOs in `sources` (bits by port).
   void send(u32 node, u8 vc, const ColPacket& p, u32 sources, u32 targets, Cycle now);
-  void signal(ColSignal::Kind kind, u32 node, u32 port, u8 vc, Cycle at);
+  void signal(ColSignal::Kind kind, u32 node, u32 port, u8 vc, Cycle at, Cycle until = 0);
 
   CollectiveParams params_;
   u32 nodes_;

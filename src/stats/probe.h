@@ -439,6 +439,15 @@ enum class Rate : u8 {
   X(ColPacketsTaken, kColPort, kPulse, kOne,                                                       \
     "Collective network: packets the router's arbiter took from the port's receiver (a link's, "   \
     "or the local client's injection FIFO)")                                                       \
+  X(ColSenderBusy, kColPort, kLevel, kOne,                                                         \
+    "Collective network: cycles the port sends a packet of the channel (a link's sender; the "     \
+    "local client's: into its reception FIFO)")                                                    \
+  X(ColReceiverBusy, kColPort, kLevel, kOne,                                                       \
+    "Collective network: cycles the port receives a packet of the channel (a link's receiver; "    \
+    "the local client's: out of its injection FIFO)")                                              \
+  X(ColAluBusy, kColPort, kLevel, kOne,                                                            \
+    "Collective network: cycles the router's ALU combines packets of the channel (the local "      \
+    "client's port)")                                                                              \
   X(ColClassWins, kColClass, kPulse, kAverageOne,                                                  \
     "Collective network: packets of the class route the router's arbiter routed")                  \
   X(ColInjectHeaders, kColPort, kPulse, kOne,                                                      \

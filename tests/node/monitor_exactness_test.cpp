@@ -51,19 +51,42 @@ using probe::Scope;
 
 const std::string kNodeMix = std::string(HPM_TEST_GUEST_BIN_DIR) + "/node_mix";
 
-// Events no statistic or identity below pins down, and why: the message unit's and the torus
-// links' exist only on the nodes of a many-node run, and tests/cluster/mu_counters_test.cpp holds
-// their counters to the unit's and the network's own counts there.
-const std::set<Event> kUncheckedEvents = {
-    Event::kMuPacketsInjected,          Event::kMuMessagesInjected,
-    Event::kMuFifoPacketsReceived,      Event::kMuPutPacketsReceived,
-    Event::kMuRemoteGetPacketsReceived, Event::kNwPacketsSent,
-    Event::kNwSystemChunksSent,         Event::kNwSystemPacketsReceived,
-    Event::kNwSystemPacketsToNode,      Event::kNwDynamicChunksSent,
-    Event::kNwEscapeChunksSent,         Event::kNwPriorityChunksSent,
-    Event::kNwDynamicPacketsReceived,   Event::kNwEscapePacketsReceived,
-    Event::kNwPriorityPacketsReceived,  Event::kNwDynamicPacketsToNode,
-    Event::kNwEscapePacketsToNode,      Event::kNwPriorityPacketsToNode};
+// Events no statistic or identity below pins down, and why: the message unit's, the torus
+// links' and the collective network's exist only on the nodes of a many-node run, and
+// tests/cluster/mu_counters_test.cpp and col_counters_test.cpp hold their counters to the units'
+// and the networks' own counts there.
+const std::set<Event> kUncheckedEvents = {Event::kMuPacketsInjected,
+                                          Event::kMuMessagesInjected,
+                                          Event::kMuFifoPacketsReceived,
+                                          Event::kMuPutPacketsReceived,
+                                          Event::kMuRemoteGetPacketsReceived,
+                                          Event::kNwPacketsSent,
+                                          Event::kNwSystemChunksSent,
+                                          Event::kNwSystemPacketsReceived,
+                                          Event::kNwSystemPacketsToNode,
+                                          Event::kNwDynamicChunksSent,
+                                          Event::kNwEscapeChunksSent,
+                                          Event::kNwPriorityChunksSent,
+                                          Event::kNwDynamicPacketsReceived,
+                                          Event::kNwEscapePacketsReceived,
+                                          Event::kNwPriorityPacketsReceived,
+                                          Event::kNwDynamicPacketsToNode,
+                                          Event::kNwEscapePacketsToNode,
+                                          Event::kNwPriorityPacketsToNode,
+                                          Event::kColPacketsSent,
+                                          Event::kColPacketsReceived,
+                                          Event::kColSentCutThrough,
+                                          Event::kColReceivedCutThrough,
+                                          Event::kColPacketsTaken,
+                                          Event::kColClassWins,
+                                          Event::kColSenderBusy,
+                                          Event::kColReceiverBusy,
+                                          Event::kColAluBusy,
+                                          Event::kColInjectHeaders,
+                                          Event::kColInjectPayload,
+                                          Event::kColReceptionPackets,
+                                          Event::kColReceptionHeaders,
+                                          Event::kColReceptionPayload};
 
 // ---- ground truth -------------------------------------------------------------------------------
 

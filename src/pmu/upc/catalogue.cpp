@@ -89,6 +89,11 @@ ColSource colSource(std::string_view name) {
                       "packets received on link {}, channel {}, sent on before their tail arrived",
                       port, vc)};
       }
+    } else if (rest.substr(4) == "BUSY") {
+      return {sender ? Event::kColSenderBusy : Event::kColReceiverBusy,
+              {port * 2, port * 2 + 1},
+              fmt::format("cycles link {}'s {} is busy with a packet (either channel)", port,
+                          sender ? "sender" : "receiver")};
     } else if (!sender && rest.substr(4).starts_with("PACKET_TAKEN")) {
       return {
           Event::kColPacketsTaken,
@@ -96,6 +101,16 @@ ColSource colSource(std::string_view name) {
           fmt::format("packets the arbiter took from link {}'s receiver (both channels)", port)};
     }
     return {};
+  }
+  if (rest == "ALC_BUSY" || rest == "ALC_BUSY_INJECT") {
+    const bool inject = rest == "ALC_BUSY_INJECT";
+    return {inject ? Event::kColReceiverBusy : Event::kColSenderBusy,
+            {kLocal, kLocal + 1},
+            inject ? "cycles the router takes a packet out of an injection FIFO"
+                   : "cycles the router puts a packet into a reception FIFO"};
+  }
+  if (rest == "ALU_BUSY") {
+    return {Event::kColAluBusy, {kLocal, kLocal + 1}, "cycles the ALU combines packets"};
   }
   if (rest.starts_with("ALC_PACKET_TAKEN")) {
     return {Event::kColPacketsTaken,
@@ -176,8 +191,13 @@ std::string_view whyNotCol(std::string_view name) {
            "timeout, bpcore/collective.h's ARB_TO): the model's arbiter routes each packet as "
            "soon as its targets can take it";
   }
-  return "the model publishes no level signal of the collective router's occupancy (its ports' "
-         "busy, full, empty and have states; docs/network.md \"The collective network\")";
+  if (name == "COL_AS1_BUSY_RECEPTION") {
+    return "no public source says what it measures (Blue Gene/P's list has it where "
+           "COL_AS0_BUSY would be)";
+  }
+  return "the model publishes a level as an interval when it begins, and a FIFO's full or empty "
+         "state or the arbiter's having a packet ends at a decision made later (docs/network.md "
+         "\"The collective network\")";
 }
 
 // A Blue Gene/P event of a core ("PU<k>_" + suffix) and what it counts here.
@@ -745,6 +765,7 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
         for (u32 i : c.instances) feeds.push_back(bus.input(c.event, i));
         note = std::move(c.note);
         scope = probe::info(c.event).scope;
+        kind = probe::info(c.event).kind;
         if (c.instances.size() == 1 &&
             represented.insert({-300 - static_cast<i32>(c.instances[0]), c.event}).second) {
           generic = std::string(probe::info(c.event).name);

@@ -1,0 +1,99 @@
+// Blue Gene/P's collective network events (UPC-P's COL_*) on every node of a many-node run:
+// each counter, programmed by the host from cycle 0, equals what the bus delivered and the
+// ground truth (the routers' signals as the cluster counted them, the devices' own counts), in
+// each UPC-P mode that has them; and the counts agree with the tree: what a link's sender sent,
+// the far end's receiver received, and every node took from its reception FIFO what reached it.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "../node/counter_truth.h"
+#include "cluster/cluster.h"
+#include "node/monitor.h"
+
+namespace hpm::net {
+namespace {
+
+const std::string kColnet = std::string(HPM_TEST_GUEST_BIN_DIR) + "/mpi_colnet";
+
+// The COL_ events of UPC-P mode `mode` that count on this machine.
+std::vector<const NativeEvent*> colEvents(const Monitor& m, i32 mode) {
+  std::vector<const NativeEvent*> out;
+  for (const NativeEvent& e : m.catalogue()) {
+    if (e.name.starts_with("COL_") && e.never.empty() && e.select == mode) out.push_back(&e);
+  }
+  return out;
+}
+
+// Runs mpi_colnet on `nodes` bgp nodes with every node counting mode `mode`'s COL_ events;
+// returns each event's count summed over the nodes, having checked every counter.
+std::map<std::string, u64> runCounting(u32 nodes, i32 mode) {
+  MachineConfig machine = loadMachine("bgp", {"network.shape=" + std::to_string(nodes) + "x1x1"});
+  RunOptions options;
+  options.mode = RunMode::kTiming;
+  options.root = std::filesystem::temp_directory_path().string();
+  ClusterOptions co;
+  co.out_fd = co.err_fd = -1;
+  Cluster cluster(machine, options, co);
+  for (u32 n = 0; n < cluster.nodes(); ++n) {
+    Monitor* m = cluster.node(n).monitor();
+    EXPECT_NE(m, nullptr);
+    if (m == nullptr) return {};
+    const std::vector<const NativeEvent*> events = colEvents(*m, mode);
+    EXPECT_GT(events.size(), 10u) << "mode " << mode;
+    m->programHost(events);
+  }
+  cluster.exec(kColnet, {kColnet}, {});
+  cluster.run();
+  EXPECT_EQ(cluster.exitStatus(), 0) << cluster.reports();
+  std::map<std::string, u64> total;
+  for (u32 n = 0; n < cluster.nodes(); ++n) {
+    Simulation& sim = cluster.node(n);
+    for (const ProgrammedCounter& c :
+         test::expectCountersEqualBusAndTruth(sim, machine, *sim.monitor(), sim.elapsedCycles())) {
+      total[c.event] += c.value;
+    }
+  }
+  return total;
+}
+
+TEST(CollectiveCounters, EveryNodesColEventsEqualTheirGroundTruthInEveryMode) {
+  const u32 nodes = 5;
+  const std::map<std::string, u64> mode0 = runCounting(nodes, 0);
+  const std::map<std::string, u64> mode1 = runCounting(nodes, 1);
+  const std::map<std::string, u64> mode3 = runCounting(nodes, 3);
+  // Each link carries as many packets each way as its far end receives: sent on the parent link
+  // (port 0) = received on the children's links (ports 1, 2), and the other way round.
+  for (const char* vc : {"VC0", "VC1"}) {
+    const auto at = [&](const std::string& name) {
+      const auto it = mode0.find(name);
+      return it == mode0.end() ? u64{0} : it->second;
+    };
+    const std::string v(vc);
+    EXPECT_EQ(at("COL_AS0_" + v + "_DATA_PACKETS_SENT"),
+              at("COL_AR1_" + v + "_DATA_PACKETS_RECEIVED") +
+                  at("COL_AR2_" + v + "_DATA_PACKETS_RECEIVED"));
+    EXPECT_EQ(
+        at("COL_AR0_" + v + "_DATA_PACKETS_RECEIVED"),
+        at("COL_AS1_" + v + "_DATA_PACKETS_SENT") + at("COL_AS2_" + v + "_DATA_PACKETS_SENT"));
+  }
+  // The program used the tree on channel 0: packets went up and down every link.
+  EXPECT_GT(mode0.at("COL_AS0_VC0_DATA_PACKETS_SENT"), 0u);
+  EXPECT_GT(mode0.at("COL_RECEPTION_VC0_PACKET_ADDED"), 0u);
+  // Every packet added to a reception FIFO had its header and 16 quadwords taken (the program
+  // reads every packet), and every injected packet was taken by an arbiter.
+  EXPECT_EQ(mode1.at("COL_RECEPTION_VC0_HEADER_TAKEN"), mode0.at("COL_RECEPTION_VC0_PACKET_ADDED"));
+  EXPECT_EQ(mode1.at("COL_RECEPTION_VC0_PAYLOAD_TAKEN"),
+            16 * mode0.at("COL_RECEPTION_VC0_PACKET_ADDED"));
+  EXPECT_EQ(mode1.at("COL_INJECT_VC0_PAYLOAD_ADDED"), 16 * mode0.at("COL_INJECT_VC0_HEADER"));
+  EXPECT_EQ(mode1.at("COL_INJECT_VC0_PACKET_TAKEN"), mode0.at("COL_INJECT_VC0_HEADER"));
+  // Class route 0 (the world's) routed every packet at every router; no other class was used.
+  EXPECT_GT(mode3.at("COL_ACLS0_WINS"), 0u);
+  EXPECT_EQ(mode3.at("COL_ACLS1_WINS"), 0u);
+}
+
+}  // namespace
+}  // namespace hpm::net
