@@ -17,7 +17,7 @@
 namespace hpm::net {
 namespace {
 
-const std::string kColnet = std::string(HPM_TEST_GUEST_BIN_DIR) + "/mpi_colnet";
+const std::string kColRaw = std::string(HPM_TEST_GUEST_BIN_DIR) + "/col_raw";
 
 // The COL_ events of UPC-P mode `mode` that count on this machine.
 std::vector<const NativeEvent*> colEvents(const Monitor& m, i32 mode) {
@@ -28,7 +28,7 @@ std::vector<const NativeEvent*> colEvents(const Monitor& m, i32 mode) {
   return out;
 }
 
-// Runs mpi_colnet on `nodes` bgp nodes with every node counting mode `mode`'s COL_ events;
+// Runs col_raw on `nodes` bgp nodes with every node counting mode `mode`'s COL_ events;
 // returns each event's count summed over the nodes, having checked every counter.
 std::map<std::string, u64> runCounting(u32 nodes, i32 mode) {
   MachineConfig machine = loadMachine("bgp", {"network.shape=" + std::to_string(nodes) + "x1x1"});
@@ -46,7 +46,7 @@ std::map<std::string, u64> runCounting(u32 nodes, i32 mode) {
     EXPECT_GT(events.size(), 10u) << "mode " << mode;
     m->programHost(events);
   }
-  cluster.exec(kColnet, {kColnet}, {});
+  cluster.exec(kColRaw, {kColRaw}, {});
   cluster.run();
   EXPECT_EQ(cluster.exitStatus(), 0) << cluster.reports();
   std::map<std::string, u64> total;
@@ -80,7 +80,7 @@ TEST(CollectiveCounters, EveryNodesColEventsEqualTheirGroundTruthInEveryMode) {
         at("COL_AR0_" + v + "_DATA_PACKETS_RECEIVED"),
         at("COL_AS1_" + v + "_DATA_PACKETS_SENT") + at("COL_AS2_" + v + "_DATA_PACKETS_SENT"));
   }
-  // The program used the tree on channel 0: packets went up and down every link.
+  // The program used the tree on both channels: packets went up and down every link.
   EXPECT_GT(mode0.at("COL_AS0_VC0_DATA_PACKETS_SENT"), 0u);
   EXPECT_GT(mode0.at("COL_RECEPTION_VC0_PACKET_ADDED"), 0u);
   // Every packet added to a reception FIFO had its header and 16 quadwords taken (the program
@@ -92,6 +92,9 @@ TEST(CollectiveCounters, EveryNodesColEventsEqualTheirGroundTruthInEveryMode) {
   EXPECT_EQ(mode1.at("COL_INJECT_VC0_PACKET_TAKEN"), mode0.at("COL_INJECT_VC0_HEADER"));
   // Class route 0 (the world's) routed every packet at every router; no other class was used.
   EXPECT_GT(mode3.at("COL_ACLS0_WINS"), 0u);
+  EXPECT_GT(mode0.at("COL_AS0_VC1_DATA_PACKETS_SENT"), 0u);
+  // Busy cycles: each link's sender is busy a link time per packet.
+  EXPECT_GT(mode3.at("COL_ALU_BUSY"), 0u);
   EXPECT_EQ(mode3.at("COL_ACLS1_WINS"), 0u);
 }
 

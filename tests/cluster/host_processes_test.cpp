@@ -86,9 +86,16 @@ struct Outcome {
 
 // (In `dir`: its name is in the guest's environment, PWD and TMPDIR, whose size moves the
 // guest's stack.)
-Outcome runOn(int hosts, int nodes, const std::vector<std::string>& program, const fs::path& dir) {
-  std::vector<std::string> args = {
-      "run", "--nodes", std::to_string(nodes), "--stats-json", (dir / "stats.json").string(), "--"};
+Outcome runOn(int hosts, int nodes, const std::vector<std::string>& program, const fs::path& dir,
+              const std::string& machine = "bgq") {
+  std::vector<std::string> args = {"run",
+                                   "--machine",
+                                   machine,
+                                   "--nodes",
+                                   std::to_string(nodes),
+                                   "--stats-json",
+                                   (dir / "stats.json").string(),
+                                   "--"};
   args.insert(args.end(), program.begin(), program.end());
   args[args.size() - program.size()] = kGuestBin + "/" + program[0];
   Outcome o{hpmsim(hosts, args, dir), {}};
@@ -120,6 +127,20 @@ TEST(HostProcesses, TheStencilGivesTheSameOutputAndStatisticsForOneTwoAndFourHos
 TEST(HostProcesses, CollectivesOnUnevenBlocksGiveTheSameOutputAndStatisticsForEveryHostCount) {
   // (5 nodes over 4 hosts: blocks of 1, 1, 1 and 2 nodes.)
   expectTheSameForEveryHostCount(5, {"mpi_collectives"});
+}
+
+TEST(HostProcesses, BgpsCollectiveNetworkGivesTheSameOutputAndStatisticsOverThreeHosts) {
+  // (Every host keeps the whole tree: each gets every packet and barrier arm whole. 5 nodes
+  // over 3 hosts: blocks of 2, 2 and 1 nodes, the tree's links crossing hosts.)
+  TempDir dir("hpm-hosts-col");
+  const Outcome alone = runOn(0, 5, {"col_raw"}, dir.path(), "bgp");
+  ASSERT_EQ(alone.result.status(), 0) << alone.result.describe();
+  ASSERT_GT(alone.stats.at("collective").at("combines").get<std::uint64_t>(), 0u);
+  const Outcome three = runOn(3, 5, {"col_raw"}, dir.path(), "bgp");
+  EXPECT_EQ(three.result.status(), 0) << three.result.describe();
+  EXPECT_EQ(three.result.out, alone.result.out);
+  EXPECT_TRUE(three.stats == alone.stats)
+      << "differences: " << json::diff(alone.stats, three.stats).dump();
 }
 
 TEST(HostProcesses, EachHostWritesItsOwnNodesFilesAndTheyEqualOneProcesssFiles) {
