@@ -16,7 +16,7 @@
 namespace hpm::net {
 namespace {
 
-constexpr std::array<probe::Event, 3 * kChannels + 1> kLinkEvents = {
+constexpr std::array<probe::Event, 4 * kChannels + 1> kLinkEvents = {
     probe::Event::kNwDynamicChunksSent,
     probe::Event::kNwEscapeChunksSent,
     probe::Event::kNwPriorityChunksSent,
@@ -29,7 +29,11 @@ constexpr std::array<probe::Event, 3 * kChannels + 1> kLinkEvents = {
     probe::Event::kNwEscapePacketsToNode,
     probe::Event::kNwPriorityPacketsToNode,
     probe::Event::kNwSystemPacketsToNode,
-    probe::Event::kNwPacketsSent};
+    probe::Event::kNwPacketsSent,
+    probe::Event::kNwDynamicChunkLeft,
+    probe::Event::kNwEscapeChunkLeft,
+    probe::Event::kNwPriorityChunkLeft,
+    probe::Event::kNwSystemChunkLeft};
 
 }  // namespace
 
@@ -92,6 +96,13 @@ void Cluster::Impl::crossed(const LinkCrossing& x) {
   const u32 channel = static_cast<u32>(x.channel);
   publish(from, port, kPacketsSentIndex, 1, x.sent);
   publish(from, port, channel, x.chunks, x.sent);
+  if (chunk_signals) {
+    // Chunk i leaves i / chunks of the packet's link time after its first.
+    const u64 cycles = network.linkCycles(u64{x.chunks} * 32);
+    for (u32 i = 0; i < x.chunks; ++i) {
+      publish(from, port, kChunkLeftIndex + channel, 1, x.sent + i * cycles / x.chunks);
+    }
+  }
   publish(to, port ^ 1, kChannels + channel, 1, x.arrived);
   if (x.last) publish(to, port ^ 1, 2 * kChannels + channel, 1, x.arrived);
 }
@@ -194,6 +205,7 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
   c.link_counts.assign(n,
                        std::vector<LinkCounts>(2 * c.network.torus().dimensions(), LinkCounts{}));
   c.network.onCrossing([&c](const LinkCrossing& x) { c.crossed(x); });
+  c.chunk_signals = machine.monitor.unit == "upc";
   if (machine.collective.enabled) {
     c.colnet.emplace(machine.collective, n, machine.clockHz());
     c.barrier.emplace(n, machine.collective.barrier_cycles);

@@ -36,7 +36,9 @@ void writeAll(int fd, std::string_view text);
 // each on the dynamic, escape, priority and system channel (kChannels apart), then packets sent
 // on any channel (kPacketsSentIndex).
 constexpr u32 kPacketsSentIndex = 3 * kChannels;
-using LinkCounts = std::array<u64, 3 * kChannels + 1>;
+// Then chunks leaving, each at its cycle, on each channel (kChunkLeftIndex + channel).
+constexpr u32 kChunkLeftIndex = 3 * kChannels + 1;
+using LinkCounts = std::array<u64, 4 * kChannels + 1>;
 
 // What a host says at a window's end.
 struct WindowNews {
@@ -116,6 +118,9 @@ struct Cluster::Impl {
   // counted at the cycle its event is published on the node's bus.
   // By kLinkEvents' index.
   std::vector<std::vector<LinkCounts>> link_counts;
+  // Whether the nodes' counter units take one-bit inputs (UPC-P): each chunk's leaving is then
+  // published at its own cycle (NwDynamicChunkLeft ...).
+  bool chunk_signals = false;
   // Blue Gene/P's collective and barrier networks (collective.enabled), with each node's unit
   // and router counts; the window's arms and packets of this host's nodes.
   std::optional<CollectiveNetwork> colnet;

@@ -425,6 +425,17 @@ enum class Rate : u8 {
     "Torus link: packets for this node received over the link on the priority channel")            \
   X(NwSystemPacketsToNode, kLink, kPulse, kOne,                                                    \
     "Torus link: packets for this node received over the link on the system channel")              \
+  /* Each chunk at the cycle it leaves (a one-bit signal: a chunk takes a link several cycles; */  \
+  /* published where the node's counter unit takes one-bit inputs, Blue Gene/P's UPC-P; */         \
+  /* chunkLeftSignal) */                                                                           \
+  X(NwDynamicChunkLeft, kLink, kPulse, kOne,                                                       \
+    "Torus link: 32-byte chunks leaving over the link on the dynamic channel, each at its cycle")  \
+  X(NwEscapeChunkLeft, kLink, kPulse, kOne,                                                        \
+    "Torus link: 32-byte chunks leaving over the link on the escape channel, each at its cycle")   \
+  X(NwPriorityChunkLeft, kLink, kPulse, kOne,                                                      \
+    "Torus link: 32-byte chunks leaving over the link on the priority channel, each at its cycle") \
+  X(NwSystemChunkLeft, kLink, kPulse, kOne,                                                        \
+    "Torus link: 32-byte chunks leaving over the link on the system channel, each at its cycle")   \
   /* ---- Blue Gene/P's collective network (many nodes: net/collective.h); a port of the node's */ \
   /* router: its links 0 to 2 and the local client 3, on virtual channel 0 or 1 ---- */            \
   X(ColPacketsSent, kColPort, kPulse, kOne,                                                        \
@@ -551,6 +562,11 @@ constexpr bool speculationEvent(Event e) {
 // has no such events, so Blue Gene/Q's catalogue leaves them out.
 constexpr bool prefetchUnitSignal(Event e) {
   return e >= Event::kL1pPrefetchAlreadyPresent && e <= Event::kL1dFillPending;
+}
+// The one-bit form of the links' chunk counts, published only for Blue Gene/P's UPC-P
+// (NwDynamicChunkLeft to NwSystemChunkLeft): BG/Q's NWUnit counts the chunks as they are sent.
+constexpr bool chunkLeftSignal(Event e) {
+  return e >= Event::kNwDynamicChunkLeft && e <= Event::kNwSystemChunkLeft;
 }
 
 struct EventInfo {

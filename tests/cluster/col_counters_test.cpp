@@ -18,20 +18,22 @@ namespace hpm::net {
 namespace {
 
 const std::string kColRaw = std::string(HPM_TEST_GUEST_BIN_DIR) + "/col_raw";
+const std::string kRing = std::string(HPM_TEST_GUEST_BIN_DIR) + "/mpi_ring";
 
-// The COL_ events of UPC-P mode `mode` that count on this machine.
-std::vector<const NativeEvent*> colEvents(const Monitor& m, i32 mode) {
+// The events named `prefix`... of UPC-P mode `mode` that count on this machine.
+std::vector<const NativeEvent*> eventsOf(const Monitor& m, std::string_view prefix, i32 mode) {
   std::vector<const NativeEvent*> out;
   for (const NativeEvent& e : m.catalogue()) {
-    if (e.name.starts_with("COL_") && e.never.empty() && e.select == mode) out.push_back(&e);
+    if (e.name.starts_with(prefix) && e.never.empty() && e.select == mode) out.push_back(&e);
   }
   return out;
 }
 
-// Runs col_raw on `nodes` bgp nodes with every node counting mode `mode`'s COL_ events;
-// returns each event's count summed over the nodes, having checked every counter.
-std::map<std::string, u64> runCounting(u32 nodes, i32 mode) {
-  MachineConfig machine = loadMachine("bgp", {"network.shape=" + std::to_string(nodes) + "x1x1"});
+// Runs `argv` on a bgp torus of `shape` with every node counting mode `mode`'s events named
+// `prefix`...; returns each event's count summed over the nodes, having checked every counter.
+std::map<std::string, u64> runCounting(const std::string& shape, std::string_view prefix, i32 mode,
+                                       const std::vector<std::string>& argv) {
+  MachineConfig machine = loadMachine("bgp", {"network.shape=" + shape});
   RunOptions options;
   options.mode = RunMode::kTiming;
   options.root = std::filesystem::temp_directory_path().string();
@@ -42,11 +44,11 @@ std::map<std::string, u64> runCounting(u32 nodes, i32 mode) {
     Monitor* m = cluster.node(n).monitor();
     EXPECT_NE(m, nullptr);
     if (m == nullptr) return {};
-    const std::vector<const NativeEvent*> events = colEvents(*m, mode);
-    EXPECT_GT(events.size(), 10u) << "mode " << mode;
+    const std::vector<const NativeEvent*> events = eventsOf(*m, prefix, mode);
+    EXPECT_GT(events.size(), 5u) << prefix << " mode " << mode;
     m->programHost(events);
   }
-  cluster.exec(kColRaw, {kColRaw}, {});
+  cluster.exec(argv.at(0), argv, {});
   cluster.run();
   EXPECT_EQ(cluster.exitStatus(), 0) << cluster.reports();
   std::map<std::string, u64> total;
@@ -61,10 +63,9 @@ std::map<std::string, u64> runCounting(u32 nodes, i32 mode) {
 }
 
 TEST(CollectiveCounters, EveryNodesColEventsEqualTheirGroundTruthInEveryMode) {
-  const u32 nodes = 5;
-  const std::map<std::string, u64> mode0 = runCounting(nodes, 0);
-  const std::map<std::string, u64> mode1 = runCounting(nodes, 1);
-  const std::map<std::string, u64> mode3 = runCounting(nodes, 3);
+  const std::map<std::string, u64> mode0 = runCounting("5x1x1", "COL_", 0, {kColRaw});
+  const std::map<std::string, u64> mode1 = runCounting("5x1x1", "COL_", 1, {kColRaw});
+  const std::map<std::string, u64> mode3 = runCounting("5x1x1", "COL_", 3, {kColRaw});
   // Each link carries as many packets each way as its far end receives: sent on the parent link
   // (port 0) = received on the children's links (ports 1, 2), and the other way round.
   for (const char* vc : {"VC0", "VC1"}) {
@@ -96,6 +97,25 @@ TEST(CollectiveCounters, EveryNodesColEventsEqualTheirGroundTruthInEveryMode) {
   // Busy cycles: each link's sender is busy a link time per packet.
   EXPECT_GT(mode3.at("COL_ALU_BUSY"), 0u);
   EXPECT_EQ(mode3.at("COL_ACLS1_WINS"), 0u);
+}
+
+// The torus links' chunk events (TORUS_<link>_32BCHUNKS and by channel): each chunk counted
+// as it leaves, one a cycle at most, equal to the ground truth; every chunk is on one of the
+// channels, and each link's chunks are at least its packets (a packet is whole chunks).
+TEST(TorusChunkCounters, EveryLinksChunksCountAsTheyLeaveAndAddUpOverTheChannels) {
+  const std::map<std::string, u64> mode0 = runCounting("3x2x1", "TORUS_", 0, {kRing, "2"});
+  const std::map<std::string, u64> mode2 = runCounting("3x2x1", "TORUS_", 2, {kRing, "2"});
+  u64 all = 0, by_channel = 0, packets = 0;
+  for (const auto& [name, count] : mode0) {
+    if (name.ends_with("_32BCHUNKS")) all += count;
+    if (name.ends_with("_PACKETS")) packets += count;
+  }
+  for (const auto& [name, count] : mode2) {
+    if (name.ends_with("_32BCHUNKS")) by_channel += count;
+  }
+  EXPECT_GT(packets, 0u);
+  EXPECT_GE(all, packets);
+  EXPECT_EQ(by_channel, all);
 }
 
 }  // namespace

@@ -86,7 +86,11 @@ const std::set<Event> kUncheckedEvents = {Event::kMuPacketsInjected,
                                           Event::kColInjectPayload,
                                           Event::kColReceptionPackets,
                                           Event::kColReceptionHeaders,
-                                          Event::kColReceptionPayload};
+                                          Event::kColReceptionPayload,
+                                          Event::kNwDynamicChunkLeft,
+                                          Event::kNwEscapeChunkLeft,
+                                          Event::kNwPriorityChunkLeft,
+                                          Event::kNwSystemChunkLeft};
 
 // ---- ground truth -------------------------------------------------------------------------------
 
@@ -193,8 +197,9 @@ const std::vector<std::string> kSmallTwoCores = {"l2.size_kib=64",
                                                  "translation.tlb_ways=1"};
 // What node_mix need not make happen: its store-conditionals succeed, its system calls are all
 // known, its code fits the L1I, no counter takes an interrupt (the host programs none here;
-// tests/counters and tests/node/interrupts_test.cpp take them), one node has no message unit and
-// no traffic on its links, and it starts no L1P list (tests/node/l1p_list_test.cpp makes every
+// tests/counters and tests/node/interrupts_test.cpp take them), one node has no message unit,
+// no traffic on its links and no collective network (tests/cluster/col_counters_test.cpp makes
+// those events happen), and it starts no L1P list (tests/node/l1p_list_test.cpp makes every
 // list event happen and holds it to the memory system's statistics) and runs no transaction
 // (tests/node/tm_test.cpp makes every transactional-memory event happen and holds it to the
 // speculation model's statistics), and it touches no device register
@@ -246,7 +251,25 @@ const std::set<Event> kRareEvents = {Event::kStoreCondFail,
                                      Event::kNwPriorityPacketsReceived,
                                      Event::kNwDynamicPacketsToNode,
                                      Event::kNwEscapePacketsToNode,
-                                     Event::kNwPriorityPacketsToNode};
+                                     Event::kNwPriorityPacketsToNode,
+                                     Event::kColPacketsSent,
+                                     Event::kColPacketsReceived,
+                                     Event::kColSentCutThrough,
+                                     Event::kColReceivedCutThrough,
+                                     Event::kColPacketsTaken,
+                                     Event::kColClassWins,
+                                     Event::kColSenderBusy,
+                                     Event::kColReceiverBusy,
+                                     Event::kColAluBusy,
+                                     Event::kColInjectHeaders,
+                                     Event::kColInjectPayload,
+                                     Event::kColReceptionPackets,
+                                     Event::kColReceptionHeaders,
+                                     Event::kColReceptionPayload,
+                                     Event::kNwDynamicChunkLeft,
+                                     Event::kNwEscapeChunkLeft,
+                                     Event::kNwPriorityChunkLeft,
+                                     Event::kNwSystemChunkLeft};
 
 struct Exactness : ::testing::TestWithParam<Case> {
   MachineConfig machine = loadMachine(GetParam().machine, GetParam().overrides);

@@ -526,6 +526,31 @@ constexpr NetworkEvent kTorusEvents[] = {
     {"PACKETS", Event::kNwPacketsSent,
      "packets sent over the link on every channel (passing through included)"},
 };
+// Its chunk events: each chunk as it leaves on the link (one a cycle at most: a chunk takes a
+// link 64 cycles on bgp), by Blue Gene/P's virtual channels: the model's dynamic channel is
+// VCD0 (it has one, where BG/P has VCD0 and VCD1), its escape channel the bubble-normal one
+// (VCBN), its priority channel the bubble-priority one (VCBP).
+struct ChunkEvent {
+  std::string_view name;
+  pmu::ProbeEvents sources;
+  std::string_view note;
+};
+constexpr ChunkEvent kChunkEvents[] = {
+    {"32BCHUNKS",
+     {Event::kNwDynamicChunkLeft, Event::kNwEscapeChunkLeft, Event::kNwPriorityChunkLeft,
+      Event::kNwSystemChunkLeft},
+     "32-byte chunks sent over the link on every channel (passing through included), each as it "
+     "leaves"},
+    {"VCD0_32BCHUNKS",
+     {Event::kNwDynamicChunkLeft},
+     "32-byte chunks sent over the link on the dynamic channel"},
+    {"VCBN_32BCHUNKS",
+     {Event::kNwEscapeChunkLeft},
+     "32-byte chunks sent over the link on the escape (bubble normal) channel"},
+    {"VCBP_32BCHUNKS",
+     {Event::kNwPriorityChunkLeft},
+     "32-byte chunks sent over the link on the priority (bubble priority) channel"},
+};
 constexpr NetworkEvent kDmaEvents[] = {
     {"DMA_PACKETS_INJECTED", Event::kMuPacketsInjected,
      "packets the message unit (BG/P's DMA) stored for the network"},
@@ -565,9 +590,9 @@ std::string_view whyNot(std::string_view name) {
            "model's L1P through the L1's snoop filter (PU<k>_SNOOP_PORT<p>_...)";
   }
   if (name.starts_with("COL_")) return kNoNetwork;  // (with one: whyNotCol)
-  if (name.starts_with("TORUS_") && name.find("CHUNKS") != std::string_view::npos) {
-    return "a packet's chunks reach the model's links as one count per packet, and a UPC-P input "
-           "is one bit per cycle (bgq's NWUnit counts chunks)";
+  if (name.starts_with("TORUS_") && name.find("VCD1_32BCHUNKS") != std::string_view::npos) {
+    return "the model's torus has one dynamic virtual channel, where Blue Gene/P has two: its "
+           "chunks count under VCD0";
   }
   if (name.starts_with("TORUS_")) {
     return "the links' token and acknowledgement protocol is not modelled (their buffers' "
@@ -751,6 +776,11 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
         feeds = {bus.input(t.source, port)};
         note = t.note;
         represented.insert({-100 - static_cast<i32>(port), t.source});
+      }
+      for (const ChunkEvent& t : kChunkEvents) {
+        if (t.name != link_suffix || port >= bus.topology().links) continue;
+        for (Event e : t.sources.list()) feeds.push_back(bus.input(e, port));
+        note = t.note;
       }
     } else if (name.starts_with("DMA_")) {
       for (const NetworkEvent& t : kDmaEvents) {
