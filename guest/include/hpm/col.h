@@ -34,8 +34,14 @@ enum {
   HPM_COL_NODE = 0x800,          /* this node's tree address (its node id) */
   HPM_COL_NODES = 0x808,         /* nodes on the tree */
   HPM_COL_PAYLOAD_BYTES = 0x810, /* 256 */
-  HPM_COL_MPI = 0x818            /* 1: libmpi may use the tree and the barrier (collective.mpi) */
+  HPM_COL_MPI = 0x818,           /* 1: libmpi may use the tree and the barrier (collective.mpi) */
+  HPM_COL_NOTIFY_ADDR = 0x820,   /* rw: a 64-bit word of this process (0: none) */
+  HPM_COL_EVENTS = 0x828         /* r: packets that became readable + global barriers completed */
 };
+/* After each event the unit writes EVENTS to the word at NOTIFY_ADDR and wakes the futex
+ * waiters on it: a program waits for the tree or the barrier by reading the word, checking
+ * STATUS or DONE, and FUTEX_WAIT on the word with the value it read (so a node that never
+ * joins a collective shows as a deadlock, not as others spinning forever). */
 
 /* A packet: a header and a fixed payload; each FIFO holds 8 packets per virtual channel (an
  * injection beyond that is dropped and counted: check STATUS first). */
@@ -119,6 +125,11 @@ static inline volatile uint64_t* hpm_col_map(void) {
 
 static inline volatile uint64_t* hpm_gi_map(void) {
   return hpm_col_map_device("/dev/hpm/gi");
+}
+
+/* Has the unit write its EVENTS count to *word after each event (NULL: nowhere). */
+static inline void hpm_col_notify(volatile uint64_t* col, volatile uint64_t* word) {
+  col[HPM_COL_NOTIFY_ADDR / 8] = (uint64_t)(uintptr_t)word;
 }
 
 /* A register of the window (byte offset), and virtual channel vc's register. */

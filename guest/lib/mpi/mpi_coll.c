@@ -258,14 +258,17 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
   return bcast_bytes(c, comm, buf, bytes, root);
 }
 
-int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-               int root, MPI_Comm comm) {
+/* MPI_Reduce: the binomial tree below (`tree`: offer the call to the collective
+ * network first; an allreduce the network declined does not offer it twice). */
+static int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+                  int root, MPI_Comm comm, int tree) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
   const int size = hpm_type_size(type);
   if (size == 0) return MPI_ERR_TYPE;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
-  const int hw = hpm_colnet_reduce(c, sendbuf, recvbuf, count, type, op, root);
+  const int hw =
+      tree ? hpm_colnet_reduce(c, sendbuf, recvbuf, count, type, op, root) : HPM_COLNET_DECLINED;
   if (hw != HPM_COLNET_DECLINED) return hw;
   const size_t bytes = (size_t)count * (size_t)size;
   unsigned char* acc = malloc(bytes + 1);
@@ -293,6 +296,11 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
   return err;
 }
 
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+               int root, MPI_Comm comm) {
+  return reduce(sendbuf, recvbuf, count, type, op, root, comm, 1);
+}
+
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
@@ -300,7 +308,8 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
     const int hw = hpm_colnet_reduce(c, sendbuf, recvbuf, count, type, op, -1);
     if (hw != HPM_COLNET_DECLINED) return hw;
   }
-  const int err = MPI_Reduce(sendbuf, recvbuf, count, type, op, 0, comm);
+  /* (The broadcast half may still take the collective network.) */
+  const int err = reduce(sendbuf, recvbuf, count, type, op, 0, comm, 0);
   return err ? err : MPI_Bcast(recvbuf, count, type, 0, comm);
 }
 

@@ -26,11 +26,24 @@
  * While a node waits it also moves the message unit's reception FIFO (hpm_progress), so
  * point-to-point messages sent to it before the collective are buffered as before.
  *
+ * Waiting: after SPINS idle polls a node sleeps on the word the col device writes its EVENTS
+ * count to (a packet became readable, a barrier completed), as the message unit's waits sleep
+ * on its FIFO's tail: so a node that never joins a collective shows as a deadlock rather than
+ * as others spinning forever. It sleeps only when such an event must come next: all it could
+ * inject is injected or 8 packets are outstanding (the injection FIFO's STATUS learns of
+ * packets the router took only at a window's start, which no event announces, so a node
+ * waiting for injection room polls). A sleeping node does not move the message unit's FIFO:
+ * point-to-point data sent to it meanwhile waits there (1 MiB) and then in the torus; only a
+ * program that relies on more buffering than that, which MPI calls unsafe, can block.
+ *
  * The state below is the library's (one thread uses it: MPI_THREAD_FUNNELED). */
 #define _GNU_SOURCE
+#include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "hpm/col.h"
 #include "mpi_impl.h"
@@ -38,6 +51,8 @@
 #define VC 0
 #define WORDS HPM_COL_PACKET_WORDS
 #define PACKET HPM_COL_PACKET_BYTES
+/* Idle polls before a waiting node sleeps until the devices' next event. */
+#define SPINS 16
 
 static struct {
   int probed;
@@ -49,6 +64,9 @@ static struct {
   uint64_t gi_base;  /* channel 0's DONE when first mapped */
   unsigned seq;      /* streams on the tree so far: the next one's tag */
 } hw;
+
+/* The word the col device writes its EVENTS count to (see the top). */
+static volatile uint64_t notify_word __attribute__((aligned(8)));
 
 /* Whether the devices are there and MPI may use them (probed once; the answer is the same on
  * every node). */
@@ -65,6 +83,7 @@ static int usable(void) {
     return 0;
   }
   hw.nodes = (unsigned)hpm_world_size;
+  hpm_col_notify(hw.col, &notify_word);
   /* (No barrier can have completed before this node armed one: DONE is 0 here unless someone
    * else used the channel; counting from what it reads keeps the count right either way.) */
   hw.gi_base = hpm_gi_done(hw.gi, 0);
@@ -85,12 +104,31 @@ static int applies(const hpm_comm* c) {
   return usable() && world_congruent(c);
 }
 
+/* The devices' event count as the notify word holds it: read before checking what to wait
+ * for, so that an event between the check and the sleep makes the sleep return at once. */
+static uint32_t events_seen(void) {
+  return (uint32_t)notify_word;
+}
+
+/* One idle turn of a wait (`idle`: turns in a row so far): moves the message unit's FIFO;
+ * after SPINS turns, when `event_due` (an event must come), sleeps until the notify word
+ * differs from `seen`. */
+static void idle_turn(int* idle, int event_due, uint32_t seen) {
+  if (hpm_progress() || ++*idle < SPINS || !event_due) return;
+  syscall(SYS_futex, &notify_word, FUTEX_WAIT, seen, NULL, NULL, 0);
+  *idle = 0;
+}
+
 int hpm_colnet_barrier(hpm_comm* c) {
   if (!applies(c)) return HPM_COLNET_DECLINED;
   hpm_gi_arm(hw.gi, 0);
   ++hw.barriers;
-  while (hpm_gi_done(hw.gi, 0) - hw.gi_base < hw.barriers) hpm_progress();
-  return MPI_SUCCESS;
+  int idle = 0;
+  for (;;) {
+    const uint32_t seen = events_seen();
+    if (hpm_gi_done(hw.gi, 0) - hw.gi_base >= hw.barriers) return MPI_SUCCESS;
+    idle_turn(&idle, 1, seen);
+  }
 }
 
 /* ---- streams of packets through the tree ---- */
@@ -127,7 +165,9 @@ static void run(stream* s, uint32_t opcode, uint32_t opsize) {
   s->header = HPM_COL_HEADER(0, opcode, opsize, tag);
   uint64_t payload[WORDS];
   size_t injected = s->fill ? 0 : s->packets, received = 0;
+  int idle = 0;
   while (received < s->packets) {
+    const uint32_t seen = events_seen();
     int moved = 0;
     if (injected < s->packets && injected - received < HPM_COL_FIFO_PACKETS &&
         hpm_col_can_inject(hw.col, VC)) {
@@ -143,7 +183,12 @@ static void run(stream* s, uint32_t opcode, uint32_t opsize) {
       ++received;
       moved = 1;
     }
-    if (!moved) hpm_progress();
+    if (moved) {
+      idle = 0;
+    } else {
+      const int due = injected == s->packets || injected - received >= HPM_COL_FIFO_PACKETS;
+      idle_turn(&idle, due, seen);
+    }
   }
 }
 
