@@ -13,6 +13,7 @@
 #include "../node/counter_truth.h"
 #include "cluster/cluster.h"
 #include "node/monitor.h"
+#include "quiet_cluster.h"
 
 namespace hpm::net {
 namespace {
@@ -34,12 +35,8 @@ std::vector<const NativeEvent*> eventsOf(const Monitor& m, std::string_view pref
 std::map<std::string, u64> runCounting(const std::string& shape, std::string_view prefix, i32 mode,
                                        const std::vector<std::string>& argv) {
   MachineConfig machine = loadMachine("bgp", {"network.shape=" + shape});
-  RunOptions options;
-  options.mode = RunMode::kTiming;
-  options.root = std::filesystem::temp_directory_path().string();
-  ClusterOptions co;
-  co.out_fd = co.err_fd = -1;
-  Cluster cluster(machine, options, co);
+  const std::unique_ptr<Cluster> owned = test::quietCluster(machine, RunMode::kTiming);
+  Cluster& cluster = *owned;
   for (u32 n = 0; n < cluster.nodes(); ++n) {
     Monitor* m = cluster.node(n).monitor();
     EXPECT_NE(m, nullptr);

@@ -13,6 +13,7 @@
 
 #include "cluster/cluster.h"
 #include "node/monitor.h"
+#include "quiet_cluster.h"
 
 namespace hpm::net {
 namespace {
@@ -22,12 +23,8 @@ const std::string kCollectives = std::string(HPM_TEST_GUEST_BIN_DIR) + "/mpi_col
 TEST(MessageUnitCounters, EveryNodesIoUnitCountsWhatItsMessageUnitDid) {
   for (const char* mode : {"timing", "warmup"}) {
     MachineConfig machine = loadMachine("bgq", {"network.shape=2x2x1x1x1"});
-    RunOptions options;
-    options.mode = *parseRunMode(mode);
-    options.root = std::filesystem::temp_directory_path().string();
-    ClusterOptions co;
-    co.out_fd = co.err_fd = -1;  // (the guest's output is not needed: its checks are counted)
-    Cluster cluster(machine, options, co);
+    const std::unique_ptr<Cluster> owned = test::quietCluster(machine, *parseRunMode(mode));
+    Cluster& cluster = *owned;
     const std::vector<std::string> names = {"PEVT_MU_PKT_INJ", "PEVT_MU_MSG_INJ",
                                             "PEVT_MU_FIFO_PKT_RCV"};
     for (u32 n = 0; n < cluster.nodes(); ++n) {
@@ -81,12 +78,8 @@ std::map<std::string, u64> checkLinkCounters(const char* mode, const std::string
                                              const std::map<std::string, probe::Event>& names,
                                              Channel channel, bool only_channel) {
   MachineConfig machine = loadMachine("bgq", {"network.shape=" + shape});
-  RunOptions options;
-  options.mode = *parseRunMode(mode);
-  options.root = std::filesystem::temp_directory_path().string();
-  ClusterOptions co;
-  co.out_fd = co.err_fd = -1;
-  Cluster cluster(machine, options, co);
+  const std::unique_ptr<Cluster> owned = test::quietCluster(machine, *parseRunMode(mode));
+  Cluster& cluster = *owned;
   for (u32 n = 0; n < cluster.nodes(); ++n) {
     Monitor* m = cluster.node(n).monitor();
     EXPECT_NE(m, nullptr);
@@ -226,12 +219,8 @@ TEST(NetworkUnitCounters, DynamicPriorityAndSystemChannelsAreCountedApart) {
 // for the network, each equal to the network's and the unit's own counts, on a 3x2x1 torus.
 TEST(NetworkUnitCounters, BlueGenePsTorusEventsCountEachLinksPacketsSent) {
   MachineConfig machine = loadMachine("bgp", {"network.shape=3x2x1"});
-  RunOptions options;
-  options.mode = RunMode::kTiming;
-  options.root = std::filesystem::temp_directory_path().string();
-  ClusterOptions co;
-  co.out_fd = co.err_fd = -1;
-  Cluster cluster(machine, options, co);
+  const std::unique_ptr<Cluster> owned = test::quietCluster(machine, RunMode::kTiming);
+  Cluster& cluster = *owned;
   // (hpmsim's ports: 2 x dimension for the minus link, + 1 for the plus link.)
   const std::map<std::string, u32> ports = {{"TORUS_XM_PACKETS", 0}, {"TORUS_XP_PACKETS", 1},
                                             {"TORUS_YM_PACKETS", 2}, {"TORUS_YP_PACKETS", 3},
@@ -279,12 +268,8 @@ TEST(NetworkUnitCounters, BlueGenePsTorusEventsCountEachLinksPacketsSent) {
 // programmed by the host from cycle 0, equal the memory system's counts on every node.
 TEST(NetworkBus, UpcPCountsEachNodesMessageUnitAccessesOnTheNetworkBus) {
   MachineConfig machine = loadMachine("bgp", {"network.shape=2x1x1"});
-  RunOptions options;
-  options.mode = RunMode::kTiming;
-  options.root = std::filesystem::temp_directory_path().string();
-  ClusterOptions co;
-  co.out_fd = co.err_fd = -1;
-  Cluster cluster(machine, options, co);
+  const std::unique_ptr<Cluster> owned = test::quietCluster(machine, RunMode::kTiming);
+  Cluster& cluster = *owned;
   const std::map<std::string, std::pair<probe::Event, probe::DeviceBus>> names = {
       {"PU0_L2_NETBUS_READ_REQUESTS", {probe::Event::kDeviceBusReads, probe::DeviceBus::kNetwork}},
       {"PU0_L2_NETWORK_WRITES", {probe::Event::kDeviceBusWrites, probe::DeviceBus::kNetwork}},
