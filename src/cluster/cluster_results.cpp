@@ -391,6 +391,8 @@ void Cluster::visitStats(stats::Visitor& v) const {
       barriers += c.barrier->completions(ch).size();
     }
     v.counter("barriers", barriers, "Global barriers completed (every channel)");
+    v.counter("barrier_arms_ignored", c.barrier->ignoredArms(),
+              "Arms of a global barrier channel whose node's bit was set already (no effect)");
     v.endGroup();
   }
   v.beginList("message_units");

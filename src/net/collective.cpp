@@ -335,21 +335,21 @@ std::vector<ColDelivery> CollectiveNetwork::advance(Cycle horizon) {
 }
 
 GlobalBarrier::GlobalBarrier(u32 nodes, Cycle latency) : nodes_(nodes), latency_(latency) {
-  for (auto& a : armed_) a.resize(nodes);
+  for (auto& a : armed_) a.assign(nodes, kClear);
 }
 
-void GlobalBarrier::arm(u32 node, u32 channel, Cycle at) {
-  std::vector<std::deque<Cycle>>& armed = armed_[channel];
-  armed[node].push_back(at);
-  for (;;) {
-    Cycle last = 0;
-    for (const std::deque<Cycle>& a : armed) {
-      if (a.empty()) return;
-      last = std::max(last, a.front());
-    }
-    for (std::deque<Cycle>& a : armed) a.pop_front();
-    done_[channel].push_back(last + latency_);
+bool GlobalBarrier::arm(u32 node, u32 channel, Cycle at) {
+  std::vector<Cycle>& armed = armed_[channel];
+  if (armed[node] != kClear) {
+    ++ignored_;
+    return false;
   }
+  armed[node] = at;
+  if (++set_[channel] < nodes_) return true;
+  done_[channel].push_back(*std::max_element(armed.begin(), armed.end()) + latency_);
+  std::fill(armed.begin(), armed.end(), kClear);
+  set_[channel] = 0;
+  return true;
 }
 
 }  // namespace hpm::net

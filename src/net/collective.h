@@ -220,24 +220,31 @@ class CollectiveNetwork {
   std::function<void(const ColSignal&)> on_signal_;
 };
 
-// Blue Gene/P's global interrupt network used as a barrier: on each of kChannels channels,
-// barrier k completes when every node has armed it k times, barrier_cycles after the last arm,
-// for every node at once.
+// Blue Gene/P's global interrupt network used as a barrier: on each of kChannels channels, a
+// wired AND of one bit per node. Barrier k completes when every node has armed it,
+// barrier_cycles after the last arm, for every node at once; a node's bit stays set until then,
+// so an arm while it is set changes nothing (and holds no host memory, whatever a guest does).
 class GlobalBarrier {
  public:
   static constexpr u32 kChannels = 4;
   GlobalBarrier(u32 nodes, Cycle latency);
-  // `node` arms channel `channel` at `at` (arms of one node come in time order).
-  void arm(u32 node, u32 channel, Cycle at);
+  // `node` arms channel `channel` at `at` (arms of one node come in time order); false: its bit
+  // was set already, and the arm changed nothing.
+  bool arm(u32 node, u32 channel, Cycle at);
+  // Arms that changed nothing, over the run.
+  u64 ignoredArms() const { return ignored_; }
   // Barriers completed on `channel` so far, and the cycle each completed at.
   const std::vector<Cycle>& completions(u32 channel) const { return done_[channel]; }
 
  private:
   u32 nodes_;
   Cycle latency_;
-  // Per channel and node: the arms not yet part of a completed barrier.
-  std::array<std::vector<std::deque<Cycle>>, kChannels> armed_;
+  static constexpr Cycle kClear = ~Cycle{0};
+  // Per channel and node: when its bit was set for the pending barrier (kClear: not set).
+  std::array<std::vector<Cycle>, kChannels> armed_;
+  std::array<u32, kChannels> set_{};  // bits set per channel
   std::array<std::vector<Cycle>, kChannels> done_;
+  u64 ignored_ = 0;
 };
 
 }  // namespace hpm::net

@@ -20,8 +20,9 @@
 // Global registers: NODE, NODES, PAYLOAD_BYTES (256), MPI (collective.mpi), NOTIFY_ADDR (rw:
 // a 64-bit word the unit writes EVENTS to after each change, waking futex waiters on it; 0:
 // none) and EVENTS (packets that became readable plus global barriers completed).
-// /dev/hpm/gi: ARM (w, channel c at 8c) enters the next barrier of channel c; DONE (r, at
-// kGiDone + 8c) is the number of barriers of channel c completed by now.
+// /dev/hpm/gi: ARM (w, channel c at 8c) sets this node's bit of channel c's wired AND, entering
+// its next barrier (while the bit is set, until the barrier completes, an ARM changes nothing);
+// DONE (r, at kGiDone + 8c) is the number of barriers of channel c completed by now.
 #pragma once
 
 #include <array>

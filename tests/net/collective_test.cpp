@@ -270,5 +270,19 @@ TEST(GlobalBarrier, CompletesALatencyAfterTheLastNodeArms) {
   EXPECT_TRUE(b.completions(1).empty());
 }
 
+TEST(GlobalBarrier, AnArmWhileTheNodesBitIsSetChangesNothing) {
+  // A wired AND: node 0's second and third arms before the barrier completes are not the next
+  // barrier's, and a million of them hold no memory.
+  GlobalBarrier b(2, 10);
+  EXPECT_TRUE(b.arm(0, 2, 5));
+  for (Cycle t = 6; t < 1'000'006; ++t) EXPECT_FALSE(b.arm(0, 2, t));
+  EXPECT_EQ(b.ignoredArms(), 1'000'000u);
+  EXPECT_TRUE(b.arm(1, 2, 2'000'000));
+  ASSERT_EQ(b.completions(2).size(), 1u);
+  EXPECT_EQ(b.completions(2)[0], 2'000'010u);
+  EXPECT_TRUE(b.arm(1, 2, 2'000'020));  // the next barrier's
+  EXPECT_EQ(b.completions(2).size(), 1u);
+}
+
 }  // namespace
 }  // namespace hpm::net
