@@ -163,6 +163,13 @@ void Cluster::Impl::colWindow(Cycle at) {
   }
 }
 
+Cycle Cluster::Impl::windowCycles() const {
+  const Cycle torus = std::min(network.lookahead(), Cycle{machine.network.injection_cycles});
+  if (!colnet) return torus;
+  return std::min({torus, colnet->lookahead(), Cycle{machine.collective.injection_cycles},
+                   Cycle{machine.collective.barrier_cycles}});
+}
+
 std::optional<u64> Cluster::Impl::linkTruth(u32 node, probe::Event e, u32 port) const {
   const std::vector<LinkCounts>& ports = link_counts[node];
   const auto* it = std::find(kLinkEvents.begin(), kLinkEvents.end(), e);
@@ -288,14 +295,8 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
   // moved every packet to the window's end, so each link crossing a node's counters see in the
   // window is known (and published at its cycle) before the node runs it.
   const Cycle inject = c.machine.network.injection_cycles;
-  Cycle lookahead = std::min(c.network.lookahead(), inject);
-  // (The same for the collective network, whose packets and barriers reach other nodes no
-  // sooner than its own lookahead and barrier latency.)
   const Cycle col_inject = c.machine.collective.injection_cycles;
-  if (c.colnet) {
-    lookahead = std::min(
-        {lookahead, c.colnet->lookahead(), col_inject, Cycle{c.machine.collective.barrier_cycles}});
-  }
+  const Cycle lookahead = c.windowCycles();
   for (u32 n = c.local.first; n < c.local.last; ++n) {
     c.sims[n]->kernel().setInterruptSource(interrupted);
   }

@@ -79,6 +79,7 @@ struct WindowNews {
 // Per node: what its collective network router did (the ColPackets... events' ground truth), by
 // ColSignal kind and port x kColVcs + vc (kClassWin: by class; the busy kinds: cycles).
 using ColCounts = std::array<std::array<u64, kColClasses>, ColSignal::kKinds>;
+static_assert(kColClasses >= kColPorts * kColVcs, "a port's instances fit a ColCounts row");
 
 // A node's results after the run, recorded where it ran.
 struct NodeSummary {
@@ -161,6 +162,10 @@ struct Cluster::Impl {
   std::optional<u64> colTruth(u32 node, probe::Event e, u32 instance) const;
   // After the window's exchange: barriers completed, rooms and freed injection slots to units.
   void colWindow(Cycle at);
+  // The cycles of a window: the least lookahead of the networks, and at most each network's
+  // injection latency, so that every event a network publishes on a node is known before the
+  // node runs past it (the collective network's barrier latency is its barriers' lookahead).
+  Cycle windowCycles() const;
   std::optional<u64> linkTruth(u32 node, probe::Event e, u32 port) const;
   void endOthers(u32 failed_node, int status);
   // The window's end: every host's news (this host's own when alone), combined in host order.

@@ -339,9 +339,9 @@ void Cluster::visitStats(stats::Visitor& v) const {
   v.counter("windows", c.windows, "Windows the nodes advanced in");
   v.counter("lookahead_cycles", c.network.lookahead(),
             "The least time from an injection to another node's memory");
-  v.counter("window_cycles", std::min(c.network.lookahead(), c.machine.network.injection_cycles),
-            "Cycles of a window: the lookahead, at most the injection latency (so that the "
-            "link counters' events are known before the nodes run past them)");
+  v.counter("window_cycles", c.windowCycles(),
+            "Cycles of a window: the networks' least lookahead, at most each one's injection "
+            "latency (so that the events they publish are known before the nodes run past them)");
   v.counter("packets_delivered", c.network.packetsDelivered(),
             "Packets that crossed the network to another node");
   v.counter("packets_dropped", dropped, "Packets for nodes that had ended");

@@ -224,7 +224,6 @@ bool CollectiveNetwork::tryUp(u32 node, u8 vc, Cycle now, Cycle& next) {
   }
   if (alu) {
     result.src = node;
-    result.seq = seq_++;
     ++stats_.combined;
     r.alu_free = now + link_cycles_;
     signal(ColSignal::kAluBusy, node, kColLocal, vc, now, now + link_cycles_);
@@ -237,10 +236,12 @@ void CollectiveNetwork::send(u32 node, u8 vc, const ColPacket& p, u32 sources, u
                              Cycle now) {
   Router& r = routers_[node];
   signal(ColSignal::kClassWin, node, colhdr::cls(p.header), vc, now);
+  bool any_cut_through = false;  // (a packet sent on before a source's tail arrived)
   for (u32 port = 0; port < kColPorts; ++port) {
     if ((sources & (1u << port)) == 0) continue;
     std::deque<Entry>& q = r.in[port][vc];
     const bool cut_through = q.front().tail > now;
+    any_cut_through = any_cut_through || cut_through;
     q.pop_front();
     --in_flight_;
     signal(ColSignal::kTaken, node, port, vc, now);
@@ -259,9 +260,9 @@ void CollectiveNetwork::send(u32 node, u8 vc, const ColPacket& p, u32 sources, u
     } else {
       frees_.push(Free{tail_gone, node, port * kColVcs + vc});
     }
-    for (u32 out = 0; out < kColLinks && cut_through; ++out) {
-      if ((targets & (1u << out)) != 0) signal(ColSignal::kSentCutThrough, node, out, vc, now);
-    }
+  }
+  for (u32 out = 0; out < kColLinks && any_cut_through; ++out) {
+    if ((targets & (1u << out)) != 0) signal(ColSignal::kSentCutThrough, node, out, vc, now);
   }
   for (u32 port = 0; port < kColLinks; ++port) {
     if ((targets & (1u << port)) == 0) continue;

@@ -69,7 +69,6 @@ constexpr u32 make(u32 cls, u32 opcode, u32 operand_words, u32 tag) {
 
 struct ColPacket {
   u32 src = 0;  // the node that injected it (a combined packet: the router that combined it)
-  u64 seq = 0;  // its number among the packets `src` made
   u8 vc = 0;
   u32 header = 0;
   std::array<u8, kColPayloadBytes> payload{};
@@ -214,8 +213,7 @@ class CollectiveNetwork {
   std::priority_queue<Free, std::vector<Free>, std::greater<>> frees_;
   std::vector<ColDelivery> out_;
   Cycle horizon_ = 0;
-  u64 in_flight_ = 0;  // packets injected or combined whose deliveries are not all made
-  u64 seq_ = 0;        // combined packets' numbers
+  u64 in_flight_ = 0;  // packets in the routers' FIFOs (injected, or on their way)
   ColStats stats_;
   std::function<void(const ColSignal&)> on_signal_;
 };

@@ -93,7 +93,8 @@ u64 CollectiveUnit::status(u8 vc) const {
     rec_bytes += kColPayloadBytes - r.read;
     rec_headers += r.header_taken ? 0 : 1;
   }
-  return (inj_bytes / 16) | inj_headers << 16 | (rec_bytes / 16) << 32 | rec_headers << 48;
+  return (inj_bytes / 16) << kStatusInjQuads | inj_headers << kStatusInjHeaders |
+         (rec_bytes / 16) << kStatusRecQuads | rec_headers << kStatusRecHeaders;
 }
 
 u64 CollectiveUnit::readRegister(int device, u64 offset) {
@@ -174,7 +175,6 @@ void CollectiveUnit::formPackets(u8 vc, Cycle now) {
   while (!c.headers.empty() && c.payload.size() >= kColPayloadBytes) {
     ColPacket p;
     p.src = node_;
-    p.seq = seq_++;
     p.vc = vc;
     p.header = c.headers.front();
     std::memcpy(p.payload.data(), c.payload.data(), kColPayloadBytes);

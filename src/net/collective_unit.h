@@ -52,6 +52,10 @@ inline constexpr u64 kDataInj = 0x00, kHdrInj = 0x08, kDataRec = 0x10, kHdrRec =
 inline constexpr u64 kNode = 0x800, kNodes = 0x808, kPayloadBytes = 0x810, kMpi = 0x818,
                      kNotifyAddr = 0x820, kEvents = 0x828;
 inline constexpr u64 kGiArm = 0x00, kGiDone = 0x40;
+// STATUS's fields: injection payload bytes / 16, injection headers, reception payload bytes /
+// 16, reception headers, at these bits (16, 8, 16 and 8 bits wide).
+inline constexpr u32 kStatusInjQuads = 0, kStatusInjHeaders = 16, kStatusRecQuads = 32,
+                     kStatusRecHeaders = 48;
 }  // namespace col
 
 // What the unit did, per virtual channel (the ColInject... and ColReception... events' ground
@@ -138,7 +142,6 @@ class CollectiveUnit final : public DeviceProvider {
   std::array<u64, 4> barriers_done_{};
   u64 notify_addr_ = 0;
   u64 events_ = 0;
-  u64 seq_ = 0;
   CollectiveUnitStats stats_;
 };
 

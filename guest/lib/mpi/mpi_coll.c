@@ -252,8 +252,9 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
   const int size = hpm_type_size(type);
   if (size == 0) return MPI_ERR_TYPE;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
+  if (count < 0) return MPI_ERR_COUNT;
   const uint64_t bytes = (uint64_t)count * (uint64_t)size;
-  const int hw = count < 0 ? HPM_COLNET_DECLINED : hpm_colnet_bcast(c, buf, bytes, root);
+  const int hw = hpm_colnet_bcast(c, buf, bytes, root);
   if (hw != HPM_COLNET_DECLINED) return hw;
   return bcast_bytes(c, comm, buf, bytes, root);
 }
@@ -267,6 +268,7 @@ static int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
   const int size = hpm_type_size(type);
   if (size == 0) return MPI_ERR_TYPE;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
+  if (count < 0) return MPI_ERR_COUNT;
   const int hw =
       tree ? hpm_colnet_reduce(c, sendbuf, recvbuf, count, type, op, root) : HPM_COLNET_DECLINED;
   if (hw != HPM_COLNET_DECLINED) return hw;
