@@ -118,7 +118,8 @@ TEST(MpiGuest, TheBlueGenePTorusRunsTheSameCollectives) {
 }
 
 // The same sources built for the host and run under Open MPI print the same bytes on every
-// rank: the collectives' checks, the Cartesian topology's coordinates, neighbours and
+// rank: the ring, messages on both sides of the rendezvous cutoff in the orders MPI's matching
+// rules fix, the collectives' checks, the Cartesian topology's coordinates, neighbours and
 // sub-grids (MPI_Dims_create's shapes included), the stencil's sums and CG's residuals (both
 // programs add partial sums in rank order and are built without fused multiply-adds, so the numbers
 // are the same bits).
@@ -131,7 +132,8 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
   for (const Case& c : {Case{"mpi_ring", {"5"}, 4}, Case{"mpi_collectives", {}, 4},
                         Case{"mpi_collectives", {"40"}, 3}, Case{"mpi_stencil", {"64", "40"}, 4},
                         Case{"mpi_cg", {"48"}, 4}, Case{"mpi_cg", {"40"}, 3},
-                        Case{"mpi_topology", {}, 6}, Case{"mpi_topology", {}, 4}}) {
+                        Case{"mpi_topology", {}, 6}, Case{"mpi_topology", {}, 4},
+                        Case{"mpi_rendezvous", {}, 3}, Case{"mpi_rendezvous", {"2049"}, 2}}) {
     const auto sim = simulatedOutputs(c.program, c.args, c.ranks);
     const auto host = openMpiOutputs(c.program, c.args, c.ranks);
     ASSERT_EQ(sim.size(), host.size());
@@ -422,10 +424,11 @@ TEST(MpiGuest, MpiAbortEndsTheJobWithItsErrorCode) {
       << r.err;
 }
 
-// A send from memory that is not mapped: the message unit refuses the descriptor when it is
-// posted and writes why into it; libmpi turns that into MPI_ERR_BUFFER, and MPI's default
-// handler (MPI_ERRORS_ARE_FATAL) ends the job, naming the buffer: never a message lost in
-// silence and a job that ends as a deadlock.
+// A send from memory that is not mapped (4000 bytes: the rendezvous protocol): the message unit
+// refuses the put that would read it when the receiver's remote get asks for it, and counts it
+// in INJ_ERRORS; libmpi turns that into MPI_ERR_BUFFER, and MPI's default handler
+// (MPI_ERRORS_ARE_FATAL) ends the job, naming the buffer: never a message lost in silence and a
+// job that ends as a deadlock.
 TEST(MpiGuest, ASendFromAnUnmappedBufferEndsTheJobWithAnErrorNamingTheBuffer) {
   TempDir dir("hpm-mpi");
   const RunResult r =
@@ -435,6 +438,22 @@ TEST(MpiGuest, ASendFromAnUnmappedBufferEndsTheJobWithAnErrorNamingTheBuffer) {
       r.err.find("[1] libmpi: rank 1: a send of 4000 bytes at 0x5000000000 to rank 0: the send "
                  "buffer is not readable memory (MPI_ERR_BUFFER)"),
       std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("returned"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("deadlock"), std::string::npos) << r.err;
+}
+
+// A rendezvous message received into read-only memory: the message unit drops the put's packets
+// it cannot write, and the receiver, finding its counter not down to zero, takes the guest fault
+// an eager receive's copy would take, with the faulting store named; the job ends with it.
+TEST(MpiGuest, ARendezvousReceiveIntoReadOnlyMemoryTakesTheGuestFault) {
+  TempDir dir("hpm-mpi");
+  const RunResult r =
+      hpmsim({"run", "--nodes", "2", "--", kGuestBin + "/mpi_fail", "readonly", "1"}, dir.path());
+  EXPECT_EQ(r.status(), 139) << r.describe();
+  EXPECT_NE(r.err.find("node 0: hpmsim: guest killed by signal 11 SIGSEGV (segmentation fault): "
+                       "store to protected memory"),
+            std::string::npos)
       << r.err;
   EXPECT_EQ(r.out.find("returned"), std::string::npos) << r.out;
   EXPECT_EQ(r.err.find("deadlock"), std::string::npos) << r.err;

@@ -1,18 +1,19 @@
 # docs/network.md's ping-pong tables, from runs of guest/mpi/mpi_pingpong on the simulated
 # torus: one-way time and bandwidth by message size over one hop at two link bandwidths, and
-# the empty message's one-way time by hop count. The text around the two marker lines is
-# written by hand.
+# the empty message's one-way time by hop count; and its streaming bandwidth table, from runs of
+# guest/mpi/mpi_bw. The text around each pair of marker lines is written by hand.
 #
-#   cmake -DHPMSIM=... -DPINGPONG=... -DDOC=docs/network.md -DMODE=write|check -P network_doc.cmake
+#   cmake -DHPMSIM=... -DPINGPONG=... -DMPIBW=... -DDOC=docs/network.md -DMODE=write|check \
+#         -P network_doc.cmake
 #
 # MODE write (the `network_doc` target) rewrites the generated part; MODE check (the test
-# NetworkDoc.PingPongTablesComeFromARun) fails while the committed file differs from the runs.
+# NetworkDoc.PingPongAndBandwidthTablesComeFromRuns) fails while the committed file differs from the runs.
 cmake_policy(SET CMP0011 NEW)
 include(${CMAKE_CURRENT_LIST_DIR}/../counters/generated_doc.cmake)
 set(begin_marker
     "<!-- generated below: do not edit; `ninja network_doc` rewrites it from runs -->")
 set(end_marker "<!-- end of the generated ping-pong tables -->")
-foreach(v HPMSIM PINGPONG DOC MODE)
+foreach(v HPMSIM PINGPONG MPIBW DOC MODE)
   if(NOT ${v})
     message(FATAL_ERROR "network_doc.cmake needs -D${v}=...")
   endif()
@@ -71,3 +72,50 @@ set(generated
     "20 round trips:\n\n${hops}")
 string(CONCAT generated ${generated})
 generated_section(${DOC} "${begin_marker}" "${end_marker}" "${generated}" ${MODE} network_doc)
+
+# The streaming bandwidth table, from runs of guest/mpi/mpi_bw (OSU's osu_bw pattern) between
+# two bgq nodes: a window of 8 and of 64 messages with libmpi's protocols as they are, and a
+# window of 8 with every message eager (PAMID_EAGER past the largest size), beside the link's
+# payload rate (512 payload bytes per 544-byte packet).
+set(bw_begin "<!-- streaming bandwidth, generated below: do not edit; `ninja network_doc` rewrites it from runs -->")
+set(bw_end "<!-- end of the generated bandwidth table -->")
+function(bandwidth out env window)
+  set(env_args "")
+  if(env)
+    set(env_args --env ${env})
+  endif()
+  execute_process(
+    COMMAND ${HPMSIM} run --env-clear ${env_args} --set network.shape=2x1x1x1x1 -- ${bw_name}
+            65536 ${window} 4 1024
+    WORKING_DIRECTORY ${bw_dir}
+    OUTPUT_VARIABLE text ERROR_VARIABLE err RESULT_VARIABLE status)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "the bandwidth run failed (${status}):\n${err}")
+  endif()
+  string(REGEX MATCHALL "\\[0\\] [0-9]+ [0-9.]+\n" rows "${text}")
+  set(${out} "${rows}" PARENT_SCOPE)
+endfunction()
+get_filename_component(bw_dir ${MPIBW} DIRECTORY)
+get_filename_component(bw_name ${MPIBW} NAME)
+bandwidth(w8 "" 8)
+bandwidth(w64 "" 64)
+bandwidth(eager "PAMID_EAGER=1000000000" 8)
+set(bw "| bytes | window 8 (MB/s) | window 64 (MB/s) | window 8, every message eager (MB/s) |\n")
+string(APPEND bw "|---:|---:|---:|---:|\n")
+list(LENGTH w8 n)
+math(EXPR last "${n} - 1")
+foreach(i RANGE ${last})
+  foreach(v w8 w64 eager)
+    list(GET ${v} ${i} row)
+    string(STRIP "${row}" row)
+    string(REPLACE " " ";" row "${row}")
+    list(GET row 1 bytes)
+    list(GET row 2 ${v}_mbps)
+  endforeach()
+  string(APPEND bw "| ${bytes} | ${w8_mbps} | ${w64_mbps} | ${eager_mbps} |\n")
+endforeach()
+set(bw_generated
+    "Rank 0 streams to rank 1 of two bgq nodes (one hop, 2 GB/s links: 1,882 MB/s of payload), "
+    "4 timed rounds of a window of messages after an untimed one:\n\n${bw}")
+string(CONCAT bw_generated ${bw_generated})
+generated_section(${DOC} "${bw_begin}" "${bw_end}" "${bw_generated}" ${MODE} network_doc)

@@ -82,7 +82,8 @@ int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, M
 }
 
 int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  /* (Eager: completes when injected, not when matched; docs/network.md.) */
+  /* (A message shorter than the rendezvous cutoff completes when injected, not when matched;
+   * from the cutoff up, a send completes only once a receive has matched it: mpi_p2p.c.) */
   return MPI_Send(buf, count, type, dest, tag, comm);
 }
 

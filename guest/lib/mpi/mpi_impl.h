@@ -33,6 +33,10 @@ typedef struct hpm_msg {
   uint64_t got;
   unsigned char* data;
   int claimed; /* a receive owns it (it stays until complete) */
+  /* A rendezvous message's request to send (mpi_p2p.c): its data is still in the sender's
+   * buffer `rts_buf`, to be fetched by a remote get; `rts_req` is the sender's request. */
+  int rts;
+  uint64_t rts_buf, rts_req;
 } hpm_msg;
 
 enum { HPM_REQ_FREE, HPM_REQ_SEND, HPM_REQ_RECV };
@@ -54,6 +58,13 @@ typedef struct {
   uint64_t bytes; /* the message's length */
   uint64_t got;
   MPI_Status status;
+  /* Rendezvous (mpi_p2p.c): a send's request to send (its buffer and this request's index), a
+   * receive's remote get (its descriptors) and the counter the message unit counts its bytes
+   * down on. */
+  int rzv;
+  uint64_t rts[2];
+  volatile uint64_t counter;
+  unsigned char rget[3 * 64] __attribute__((aligned(64)));
 } hpm_req;
 
 extern hpm_comm hpm_comms[HPM_MAX_COMMS];

@@ -4,8 +4,23 @@
  * packets whose 16 software header bytes carry the context, the tag and the message's length.
  * Packets from one node arrive in order (deterministic routing), so a message's packets come
  * one after another and messages from one source in the order they were sent: MPI's
- * non-overtaking rule holds by construction. A message that finds no posted receive is buffered
- * (eager protocol for every size). */
+ * non-overtaking rule holds by construction. A message that finds no posted receive is buffered.
+ *
+ * Two protocols, as Blue Gene's MPI had (docs/network.md, "Guest MPI"):
+ * - Eager, for messages shorter than the rendezvous cutoff: the message travels in memory-FIFO
+ *   packets, and the receiver copies it out of its reception FIFO (or out of a buffered copy).
+ * - Rendezvous, from the cutoff up: the sender's message is only a request to send (one packet
+ *   with its buffer's address); the receive that matches it asks the sender's unit, by a remote
+ *   get, for three descriptors: a direct put of the data into the receive buffer (no copy: the
+ *   unit writes it and counts its bytes down on the receive's counter), then an empty packet to
+ *   the receiver (its receive is complete: the put's packets came before it, in order), then an
+ *   empty packet from the sender's unit to the sender itself (its send is complete: the unit has
+ *   read the whole buffer). The cutoff is BG/Q's MPI's PAMID_EAGER (default 2049 bytes: MPICH's
+ *   BG/Q device, src/mpid/pamid/src/mpidi_env.c) or BG/P's DCMF_EAGER (default 1200 bytes:
+ *   MPICH's BG/P device, src/mpid/dcmfd/src/comm/mpid_comm.c), read from the environment; the
+ *   default is BG/P's on a 3-dimensional torus and BG/Q's otherwise. A send of the cutoff or more
+ *   therefore completes only once a receive has matched it (MPI allows it; a program that needs
+ *   more buffering is unsafe, as on the real machines). */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -29,7 +44,7 @@
 
 /* The unit's descriptor (hpm/mu.h) with libmpi's header in its 16 software bytes. */
 typedef struct {
-  uint32_t dest, zero;
+  uint32_t dest, flags;
   uint64_t payload, bytes;
   int32_t ctx, tag;
   uint64_t length;
@@ -54,7 +69,15 @@ static volatile uint64_t rec_tail_word __attribute__((aligned(8)));
 static uint64_t rec_head;
 static uint64_t inj_tail;
 static uint64_t header_bytes = 32;
-static int state; /* 0 before MPI_Init, 1 running, 2 finalized */
+static int state;       /* 0 before MPI_Init, 1 running, 2 finalized */
+static int in_progress; /* hpm_progress's loop is under way */
+/* Rendezvous: the smallest message sent by rendezvous, and the context of its control packets
+ * (no communicator's: contexts are never negative); a request to send's length has RTS set. */
+static uint64_t eager_limit = 2049;
+#define RZV_CTX (-1)
+#define RZV_DONE 1 /* to the receiver: the put's data is in its buffer */
+#define RZV_FIN 2  /* to the sender: its buffer has been read */
+#define RTS (1ull << 63)
 
 static hpm_req requests[MAX_REQUESTS];
 static int posted[MAX_REQUESTS]; /* receives waiting for a first packet, in posting order */
@@ -93,6 +116,10 @@ int MPI_Init(int* argc, char*** argv) {
   hpm_world_rank = (int)reg(HPM_MU_RANK);
   hpm_world_size = (int)reg(HPM_MU_NODES);
   header_bytes = reg(HPM_MU_HEADER_BYTES);
+  const int bgp = reg(HPM_MU_DIMENSIONS) == 3;
+  const char* cutoff = getenv(bgp ? "DCMF_EAGER" : "PAMID_EAGER");
+  if (!cutoff) cutoff = getenv(bgp ? "DCMF_RZV" : "PAMID_RZV");
+  eager_limit = cutoff ? strtoull(cutoff, NULL, 0) : bgp ? 1200 : 2049;
   inj = aligned_alloc(64, INJ_ENTRIES * sizeof(descriptor));
   rec = aligned_alloc(64, REC_BYTES);
   arriving_req = calloc((size_t)hpm_world_size, sizeof *arriving_req);
@@ -181,8 +208,9 @@ static int new_request(int kind) {
   return -1;
 }
 
-/* The message a packet starts: a posted receive that matches, or a new buffered message. */
-static void first_packet(const packet_header* h) {
+/* The posted receive, in posting order, that a message's first packet matches (removed from the
+ * posted list), or NULL. */
+static hpm_req* match_posted(const packet_header* h) {
   for (int i = 0; i < posted_count; ++i) {
     hpm_req* r = &requests[posted[i]];
     if (r->ctx != h->ctx || (r->src != MPI_ANY_SOURCE && r->src != (int)h->src) ||
@@ -191,22 +219,38 @@ static void first_packet(const packet_header* h) {
     memmove(&posted[i], &posted[i + 1], sizeof(int) * (size_t)(posted_count - i - 1));
     --posted_count;
     r->posted = 0;
-    r->receiving = 1;
-    r->bytes = h->length;
-    r->got = 0;
     r->status.MPI_SOURCE = hpm_comm_rank_of(&hpm_comms[r->comm], (int)h->src);
     r->status.MPI_TAG = h->tag;
-    arriving_req[h->src] = (int)(r - requests) + 1;
-    return;
+    return r;
   }
+  return NULL;
+}
+
+/* A buffered message, at the end of the unexpected list. */
+static hpm_msg* buffer_message(const packet_header* h, uint64_t length) {
   hpm_msg* m = calloc(1, sizeof *m);
-  if (!m || !(m->data = malloc(h->length ? h->length : 1))) fatal("out of memory");
+  if (!m) fatal("out of memory");
   m->src = (int)h->src;
   m->ctx = h->ctx;
   m->tag = h->tag;
-  m->bytes = h->length;
+  m->bytes = length;
   *unexpected_tail = m;
   unexpected_tail = &m->next;
+  return m;
+}
+
+/* The message a packet starts: a posted receive that matches, or a new buffered message. */
+static void first_packet(const packet_header* h) {
+  hpm_req* r = match_posted(h);
+  if (r) {
+    r->receiving = 1;
+    r->bytes = h->length;
+    r->got = 0;
+    arriving_req[h->src] = (int)(r - requests) + 1;
+    return;
+  }
+  hpm_msg* m = buffer_message(h, h->length);
+  if (!(m->data = malloc(h->length ? h->length : 1))) fatal("out of memory");
   arriving_msg[h->src] = m;
 }
 
@@ -216,7 +260,135 @@ static void finish_receive(hpm_req* r) {
   r->status.hpm_bytes = r->bytes > r->capacity ? r->capacity : r->bytes;
 }
 
+/* Posts a descriptor on the injection FIFO (waiting for room); returns its number. */
+static uint64_t post(const descriptor* src) {
+  /* (Inside hpm_progress, a remote get waits for room without reading the FIFO, whose loop is
+   * under way: the ring drains as the unit injects, by time alone.) */
+  while (inj_tail - reg(HPM_MU_INJ_DONE) >= INJ_ENTRIES) {
+    if (!in_progress) hpm_progress();
+  }
+  descriptor* d = &inj[inj_tail % INJ_ENTRIES];
+  *d = *src;
+  d->status = 0;
+  set_reg(HPM_MU_INJ_TAIL, ++inj_tail);
+  if (d->status != 0) {
+    /* The unit refused it when it was posted (the status says why): MPI's default error handler,
+     * MPI_ERRORS_ARE_FATAL, ends the job. */
+    fprintf(stderr, "libmpi: rank %d: a send of %llu bytes at %p to rank %d: %s (MPI_ERR_BUFFER)\n",
+            hpm_world_rank, (unsigned long long)d->bytes, (void*)(uintptr_t)d->payload,
+            (int)d->dest,
+            d->status == HPM_MU_REFUSED_PAYLOAD ? "the send buffer is not readable memory"
+                                                : "the message unit refused its descriptor");
+    MPI_Abort(MPI_COMM_WORLD, MPI_ERR_BUFFER);
+  }
+  return inj_tail;
+}
+
+/* A receive matched a request to send from world rank `src`: it asks the sender's unit for the
+ * data (a direct put into its buffer, as much as it holds) and the two completion packets. */
+static void start_get(hpm_req* r, int src, uint64_t length, uint64_t sender_buf,
+                      uint64_t sender_req) {
+  r->rzv = 1;
+  r->receiving = 1;
+  r->bytes = length;
+  const uint64_t n = length < r->capacity ? length : r->capacity;
+  r->counter = n;
+  descriptor* d = (descriptor*)r->rget;
+  memset(r->rget, 0, sizeof r->rget);
+  int k = 0;
+  if (n) {
+    d[k].dest = (uint32_t)hpm_world_rank;
+    d[k].flags = HPM_MU_DIRECT_PUT;
+    d[k].payload = sender_buf;
+    d[k].bytes = n;
+    d[k].put = (uint64_t)(uintptr_t)r->buf;
+    d[k].counter = (uint64_t)(uintptr_t)&r->counter;
+    ++k;
+  }
+  /* (The two empty packets' payload address is any readable one: they read none of it.) */
+  d[k].dest = (uint32_t)hpm_world_rank;
+  d[k].payload = (uint64_t)(uintptr_t)r->rget;
+  d[k].ctx = RZV_CTX;
+  d[k].tag = RZV_DONE;
+  d[k].length = (uint64_t)(r - requests);
+  ++k;
+  d[k].dest = (uint32_t)src;
+  d[k].payload = (uint64_t)(uintptr_t)r->rget;
+  d[k].ctx = RZV_CTX;
+  d[k].tag = RZV_FIN;
+  d[k].length = sender_req;
+  ++k;
+  descriptor get;
+  memset(&get, 0, sizeof get);
+  get.dest = (uint32_t)src;
+  get.flags = HPM_MU_REMOTE_GET;
+  get.payload = (uint64_t)(uintptr_t)r->rget;
+  get.bytes = (uint64_t)k * sizeof(descriptor);
+  post(&get);
+}
+
+/* A rendezvous control packet: a send's buffer has been read, or a receive's data has landed.
+ *
+ * A bad buffer is found as the eager protocol finds it. The sender's: the unit refuses the put
+ * whose payload is not readable memory (it counts it in INJ_ERRORS, which refuses nothing else
+ * here: a ring descriptor it refuses ends the job when it is posted), and the sender learns it
+ * from its completion packet, which comes before the receiver's (it needs no network): it ends
+ * the job with MPI_ERR_BUFFER, naming the buffer, as for an eager send. The receiver's: the
+ * unit drops put packets whose target is not writable, so the counter is not down to zero when
+ * the receiver's packet comes; the receiver then rewrites its buffer's bytes itself, and takes
+ * the guest fault an eager receive's copy would take. If the buffer is writable after all, the
+ * data stayed in a sender that is ending the job: the receive never completes. */
+static void rendezvous_packet(const packet_header* h) {
+  if (h->length >= MAX_REQUESTS) fatal("a rendezvous packet names no request");
+  hpm_req* r = &requests[h->length];
+  if (h->tag == RZV_FIN) {
+    if (reg(HPM_MU_INJ_ERRORS) != 0) {
+      fprintf(stderr,
+              "libmpi: rank %d: a send of %llu bytes at %p to rank %d: the send buffer is not "
+              "readable memory (MPI_ERR_BUFFER)\n",
+              hpm_world_rank, (unsigned long long)r->bytes, (void*)(uintptr_t)r->rts[0], r->src);
+      MPI_Abort(MPI_COMM_WORLD, MPI_ERR_BUFFER);
+    }
+    r->done = 1;
+    return;
+  }
+  if (r->counter != 0) {
+    volatile unsigned char* b = r->buf;
+    const uint64_t n = r->bytes < r->capacity ? r->bytes : r->capacity;
+    for (uint64_t i = 0; i < n; i += 4096 - ((uintptr_t)(b + i) & 4095)) b[i] = b[i];
+    b[n - 1] = b[n - 1];
+    return;
+  }
+  finish_receive(r);
+}
+
+/* A request to send: the posted receive it matches fetches the data, else it waits buffered
+ * (without its data) for a receive. */
+static void request_to_send(const packet_header* h, const unsigned char* payload) {
+  uint64_t rts[2];
+  memcpy(rts, payload, sizeof rts);
+  const uint64_t length = h->length & ~RTS;
+  hpm_req* r = match_posted(h);
+  if (r) {
+    start_get(r, (int)h->src, length, rts[0], rts[1]);
+    return;
+  }
+  hpm_msg* m = buffer_message(h, length);
+  m->rts = 1;
+  m->got = length;
+  m->rts_buf = rts[0];
+  m->rts_req = rts[1];
+}
+
 static void packet(const packet_header* h, const unsigned char* payload) {
+  if (h->ctx == RZV_CTX) {
+    rendezvous_packet(h);
+    return;
+  }
+  if (h->length & RTS) {
+    request_to_send(h, payload);
+    return;
+  }
   if (h->offset == 0) first_packet(h);
   if (arriving_req[h->src]) {
     hpm_req* r = &requests[arriving_req[h->src] - 1];
@@ -240,6 +412,7 @@ static void packet(const packet_header* h, const unsigned char* payload) {
 int hpm_progress(void) {
   const uint64_t tail = rec_tail_word;
   if (tail == rec_head) return 0;
+  in_progress = 1;
   while (rec_head < tail) {
     const uint64_t pos = rec_head % REC_BYTES;
     const packet_header* h = (const packet_header*)(rec + pos);
@@ -251,6 +424,7 @@ int hpm_progress(void) {
     rec_head += header_bytes + ((h->bytes + 31) & ~31ull);
   }
   set_reg(HPM_MU_REC_HEAD, rec_head);
+  in_progress = 0;
   return 1;
 }
 
@@ -283,27 +457,35 @@ int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag,
     r->done = 1;
     return MPI_SUCCESS;
   }
-  while (inj_tail - reg(HPM_MU_INJ_DONE) >= INJ_ENTRIES) hpm_progress();
-  descriptor* d = &inj[inj_tail % INJ_ENTRIES];
-  memset(d, 0, sizeof *d);
-  d->dest = (uint32_t)dest_world;
-  d->payload = (uint64_t)(uintptr_t)buf;
-  d->bytes = bytes;
-  d->ctx = ctx;
-  d->tag = tag;
-  d->length = bytes;
-  r->descriptor = ++inj_tail;
-  set_reg(HPM_MU_INJ_TAIL, inj_tail);
-  if (d->status != 0) {
-    /* The unit refused it when it was posted (the status says why): MPI's default error handler,
-     * MPI_ERRORS_ARE_FATAL, ends the job. */
-    fprintf(stderr, "libmpi: rank %d: a send of %llu bytes at %p to rank %d: %s (MPI_ERR_BUFFER)\n",
-            hpm_world_rank, (unsigned long long)bytes, buf, dest_world,
-            d->status == HPM_MU_REFUSED_PAYLOAD ? "the send buffer is not readable memory"
-                                                : "the message unit refused its descriptor");
-    MPI_Abort(MPI_COMM_WORLD, MPI_ERR_BUFFER);
+  descriptor d;
+  memset(&d, 0, sizeof d);
+  d.dest = (uint32_t)dest_world;
+  d.payload = (uint64_t)(uintptr_t)buf;
+  d.bytes = bytes;
+  d.ctx = ctx;
+  d.tag = tag;
+  d.length = bytes;
+  if (bytes >= eager_limit) {
+    /* Rendezvous: the unit reads the buffer only when the receiver's remote get comes. */
+    r->rzv = 1;
+    r->rts[0] = (uint64_t)(uintptr_t)buf;
+    r->rts[1] = (uint64_t)i;
+    r->bytes = bytes;
+    r->src = dest_world;
+    d.payload = (uint64_t)(uintptr_t)r->rts;
+    d.bytes = sizeof r->rts;
+    d.length = bytes | RTS;
   }
+  r->descriptor = post(&d);
   return MPI_SUCCESS;
+}
+
+/* Takes a buffered message out of the unexpected list. */
+static void unlink_message(hpm_msg* m) {
+  hpm_msg** p = &unexpected_head;
+  while (*p != m) p = &(*p)->next;
+  *p = m->next;
+  if (unexpected_tail == &m->next) unexpected_tail = p;
 }
 
 int hpm_irecv(void* buf, uint64_t capacity, int comm, int src_world, int ctx, int tag,
@@ -324,16 +506,26 @@ int hpm_irecv(void* buf, uint64_t capacity, int comm, int src_world, int ctx, in
     r->status.MPI_SOURCE = MPI_PROC_NULL;
     return MPI_SUCCESS;
   }
-  hpm_progress();
+  /* Only the messages whose first packet was read already are looked at: the FIFO is not read
+   * here. Its unread messages will meet this receive among the posted ones, in arrival order, so
+   * MPI's matching order holds either way; reading it here would make a receiver posting many
+   * receives read (and buffer, and copy twice) the first messages of the ones it posts next. */
   for (hpm_msg* m = unexpected_head; m; m = m->next) {
     if (m->claimed || m->ctx != ctx || (src_world != MPI_ANY_SOURCE && m->src != src_world) ||
         (tag != MPI_ANY_TAG && m->tag != tag))
       continue;
+    r->status.MPI_SOURCE = hpm_comm_rank_of(&hpm_comms[comm], m->src);
+    r->status.MPI_TAG = m->tag;
+    if (m->rts) {
+      /* A request to send: the data is fetched now, and the buffered request goes. */
+      unlink_message(m);
+      start_get(r, m->src, m->bytes, m->rts_buf, m->rts_req);
+      free(m);
+      return MPI_SUCCESS;
+    }
     m->claimed = 1;
     r->msg = m;
     r->bytes = m->bytes;
-    r->status.MPI_SOURCE = hpm_comm_rank_of(&hpm_comms[comm], m->src);
-    r->status.MPI_TAG = m->tag;
     return MPI_SUCCESS;
   }
   if (posted_count == MAX_REQUESTS) fatal("too many posted receives");
@@ -342,21 +534,19 @@ int hpm_irecv(void* buf, uint64_t capacity, int comm, int src_world, int ctx, in
   return MPI_SUCCESS;
 }
 
-/* A request's completion without waiting: a send when the unit has injected its descriptor, a
- * receive of a buffered message when all of it is here (copied out then). */
+/* A request's completion without waiting: a send when the unit has injected its descriptor (a
+ * rendezvous send: when its buffer has been read), a receive of a buffered message when all of
+ * it is here (copied out then). */
 static int complete(hpm_req* r) {
   if (r->done) return 1;
-  if (r->kind == HPM_REQ_SEND) {
+  if (r->kind == HPM_REQ_SEND && !r->rzv) {
     if (reg(HPM_MU_INJ_DONE) >= r->descriptor) r->done = 1;
     return r->done;
   }
   hpm_msg* m = r->msg;
   if (m == NULL || m->got < m->bytes) return 0;
   memcpy(r->buf, m->data, m->bytes < r->capacity ? m->bytes : r->capacity);
-  hpm_msg** p = &unexpected_head;
-  while (*p != m) p = &(*p)->next;
-  *p = m->next;
-  if (unexpected_tail == &m->next) unexpected_tail = p;
+  unlink_message(m);
   free(m->data);
   free(m);
   r->msg = NULL;
