@@ -274,10 +274,16 @@ static int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
       tree ? hpm_colnet_reduce(c, sendbuf, recvbuf, count, type, op, root) : HPM_COLNET_DECLINED;
   if (hw != HPM_COLNET_DECLINED) return hw;
   const size_t bytes = (size_t)count * (size_t)size;
-  unsigned char* acc = malloc(bytes + 1);
+  /* The root combines into recvbuf itself (one copy fewer of the whole vector). */
+  unsigned char* acc = c->rank == root ? recvbuf : malloc(bytes + 1);
   unsigned char* in = malloc(bytes + 1);
-  if (!acc || !in) return MPI_ERR_OTHER;
-  memcpy(acc, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes);
+  if (!acc || !in) {
+    if (acc != recvbuf) free(acc);
+    free(in);
+    return MPI_ERR_OTHER;
+  }
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (mine != acc) memcpy(acc, mine, bytes);
   const int rel = (c->rank - root + c->size) % c->size;
   int err = MPI_SUCCESS;
   /* Binomial tree: children at rel + 1, rel + 2, rel + 4, ... (below the first set bit), each
@@ -293,8 +299,7 @@ static int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
       if (err) break;
     }
   }
-  if (c->rank == root && !err) memcpy(recvbuf, acc, bytes);
-  free(acc);
+  if (acc != recvbuf) free(acc);
   free(in);
   return err;
 }
