@@ -198,12 +198,21 @@ void MuPorts::dmaAccess(u64 addr, u64 bytes, Cycle at, bool write, MuAccess what
 void MuPorts::dmaPulse(Dma s, Cycle t) {
   const Cycle c = std::max(t, dma_next_[s]);
   dma_next_[s] = c + 1;
-  at_(c, [this, s](Cycle when) {
-    u64* const stats[] = {&dma_.descriptors,    &dma_.fifo_packets,  &dma_.put_packets,
-                          &dma_.remote_gets,    &dma_.read_requests, &dma_.reads_acked,
-                          &dma_.reads_returned, &dma_.write_requests};
-    count(kDmaEvents[s], *stats[s], 1, when);
-  });
+  at_(c, [this, s](Cycle when) { publishDma(s, when); });
+}
+
+void MuPorts::publishDma(Dma s, Cycle when) {
+  probe::Bus* bus = bus_ ? bus_() : nullptr;
+  const Cycle t = bus == nullptr ? when : std::max(when, bus->now());
+  if (dma_counted_[s] != kNever && t <= dma_counted_[s]) {
+    at_(dma_counted_[s] + 1, [this, s](Cycle later) { publishDma(s, later); });
+    return;
+  }
+  dma_counted_[s] = t;
+  u64* const stats[] = {&dma_.descriptors,    &dma_.fifo_packets,  &dma_.put_packets,
+                        &dma_.remote_gets,    &dma_.read_requests, &dma_.reads_acked,
+                        &dma_.reads_returned, &dma_.write_requests};
+  count(kDmaEvents[s], *stats[s], 1, t);
 }
 
 }  // namespace hpm::net

@@ -24,7 +24,9 @@
 //
 // Blue Gene/P (the DMA): its UPC-P events are one-bit inputs, so each signal is published one
 // a cycle, as the DMA's port serializes them: the k-th of a cycle at that cycle + k, after the
-// signal's previous one (as the torus's chunks, Cluster NwDynamicChunkLeft...). Descriptors read
+// signal's previous one (as the torus's chunks, Cluster NwDynamicChunkLeft...); and since the
+// bus counts a pulse at its own clock, which may be past the cycle the signal was due, one that
+// would fall in the cycle of the signal's previous one waits a cycle more. Descriptors read
 // (DMA_DESCRIPTORS_READ_FROM_L3), packets received by type (FIFO, counter = direct put, remote
 // get), and the L3 line requests of the injection side's payload reads (DMA_IDPU_READ_REQUESTS_
 // TO_L3 at the read, _ACKED_ when the L3 took it, _READ_VALID_RETURNED_ at its data) and of the
@@ -147,7 +149,15 @@ class MuPorts {
                  std::span<const Line> lines);
   // Publishes one of signal `s` at the first cycle >= t after its previous one.
   void dmaPulse(Dma s, Cycle t);
+  // Counts one of `s`, due at `when`, at the bus's cycle (the bus counts at its clock, which may
+  // be past `when`), or later if that cycle has one of `s` already.
+  void publishDma(Dma s, Cycle when);
   void count(probe::Event e, u64& stat, u64 n, Cycle at);
+  static constexpr std::array<Cycle, kDmaSignals> filled(Cycle c) {
+    std::array<Cycle, kDmaSignals> a{};
+    a.fill(c);
+    return a;
+  }
 
   Family family_;
   std::function<probe::Bus*()> bus_;
@@ -157,7 +167,9 @@ class MuPorts {
   u64 slave_reads_ = 0, slave_writes_ = 0;
   DmaPortStats dma_;
   std::array<Cycle, kDmaSignals> dma_next_{};  // each signal's first free cycle
-  Cycle write_active_until_ = 0;               // the end of the write-active cycles published
+  static constexpr Cycle kNever = ~Cycle{0};
+  std::array<Cycle, kDmaSignals> dma_counted_ = filled(kNever);  // the cycle of each one's last
+  Cycle write_active_until_ = 0;  // the end of the write-active cycles published
 };
 
 }  // namespace hpm::net
