@@ -187,6 +187,7 @@ void MuPorts::dmaAccess(u64 addr, u64 bytes, Cycle at, bool write, MuAccess what
   if (done_all <= from) return;
   write_active_until_ = done_all;
   at_(from, [this, until = done_all](Cycle t) {
+    if (t >= until) return;  // (a scheduler that ran it late: the rest of the interval only)
     dma_.write_active_cycles += until - t;
     probe::Bus* bus = bus_ ? bus_() : nullptr;
     if (bus == nullptr || !bus->wants(Event::kDmaWriteActive, 0)) return;
