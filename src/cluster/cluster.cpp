@@ -12,6 +12,7 @@
 
 #include "base/error.h"
 #include "cluster/cluster_impl.h"
+#include "mem/interconnect.h"
 
 namespace hpm::net {
 namespace {
@@ -209,6 +210,7 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
   c.wrote.assign(n, 0);
   c.sims.resize(n);
   c.units.resize(n);
+  c.mu_ports.resize(n);
   c.link_counts.assign(n,
                        std::vector<LinkCounts>(2 * c.network.torus().dimensions(), LinkCounts{}));
   c.network.onCrossing([&c](const LinkCrossing& x) { c.crossed(x); });
@@ -249,9 +251,23 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
         [&c](Packet p) { c.outbox.push_back(std::move(p)); },
         [&c](u64 bytes) { return c.network.linkCycles(bytes); });
     MessageUnit* unit = c.units[node].get();
-    unit->onMemory([raw](u64 addr, u64 bytes, Cycle at, bool write) {
-      raw->deviceMemory(addr, bytes, at, write);
+    c.mu_ports[node] = std::make_unique<MuPorts>(
+        c.chunk_signals ? MuPorts::Family::kDma : MuPorts::Family::kMessageUnit,
+        [&kernel] { return kernel.probeBus(); },
+        [&kernel](Cycle t, std::function<void(Cycle)> action) {
+          if (!kernel.finished()) kernel.at(t, std::move(action));
+        });
+    MuPorts* ports = c.mu_ports[node].get();
+    unit->onMemory([raw, ports, times = std::vector<mem::DeviceLineTimes>{},
+                    lines = std::vector<MuPorts::Line>{}](u64 addr, u64 bytes, Cycle at, bool write,
+                                                          MuAccess what) mutable {
+      times.clear();
+      raw->deviceMemory(addr, bytes, at, write, &times);
+      lines.clear();
+      for (const mem::DeviceLineTimes& t : times) lines.push_back({t.addr, t.taken, t.done});
+      ports->access(addr, bytes, at, write, what, lines);
     });
+    unit->onSignal([ports](MuSignal s, Cycle at) { ports->signal(s, at); });
     kernel.addDeviceProvider(unit);
     CollectiveUnit* col = nullptr;
     if (c.colnet) {
@@ -266,8 +282,9 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
       col = c.col_units[node].get();
       kernel.addDeviceProvider(col);
     }
-    sim->addTruthSource([unit, col, &c, node](probe::Event e, u32 instance) {
+    sim->addTruthSource([unit, ports, col, &c, node](probe::Event e, u32 instance) {
       if (auto v = unit->groundTruth(e, instance)) return v;
+      if (auto v = ports->groundTruth(e, instance)) return v;
       if (col != nullptr) {
         if (auto v = col->groundTruth(e, instance)) return v;
         if (auto v = c.colTruth(node, e, instance)) return v;

@@ -11,6 +11,7 @@
 #include "cluster/cluster.h"
 #include "net/collective.h"
 #include "net/collective_unit.h"
+#include "net/mu_ports.h"
 
 namespace hpm::net {
 
@@ -106,6 +107,9 @@ struct Cluster::Impl {
   Network network;
   std::vector<std::unique_ptr<Simulation>> sims;
   std::vector<std::unique_ptr<MessageUnit>> units;
+  // Each node's message unit's ports (BG/Q's master and slave ports, or Blue Gene/P's DMA's
+  // signals: by the node's counter unit).
+  std::vector<std::unique_ptr<MuPorts>> mu_ports;
   // Prefixed output: per node, its stdout and stderr captured in memory files, the bytes read so
   // far and the part of a line not yet written.
   struct Stream {
@@ -120,7 +124,8 @@ struct Cluster::Impl {
   // By kLinkEvents' index.
   std::vector<std::vector<LinkCounts>> link_counts;
   // Whether the nodes' counter units take one-bit inputs (UPC-P): each chunk's leaving is then
-  // published at its own cycle (NwDynamicChunkLeft ...).
+  // published at its own cycle (NwDynamicChunkLeft ...), and the message unit's ports are Blue
+  // Gene/P's DMA's (MuPorts::Family::kDma).
   bool chunk_signals = false;
   // Blue Gene/P's collective and barrier networks (collective.enabled), with each node's unit
   // and router counts; the window's arms and packets of this host's nodes.

@@ -47,6 +47,46 @@ Packet getPacket(wire::Reader& r) {
   return p;
 }
 
+// The unit's ports' statistics (net/mu_ports.h), the ground truth of their events: BG/Q's
+// master and slave ports, or Blue Gene/P's DMA signals, by the node's counter unit.
+void visitPorts(stats::Visitor& v, const MuPorts& ports, bool dma) {
+  if (dma) {
+    const DmaPortStats& d = ports.dma();
+    v.beginGroup("dma");
+    v.counter("descriptors", d.descriptors, probe::describe(probe::Event::kDmaDescriptorRead));
+    v.counter("fifo_packets", d.fifo_packets,
+              probe::describe(probe::Event::kDmaFifoPacketReceived));
+    v.counter("put_packets", d.put_packets, probe::describe(probe::Event::kDmaPutPacketReceived));
+    v.counter("remote_gets", d.remote_gets,
+              probe::describe(probe::Event::kDmaRemoteGetPacketReceived));
+    v.counter("read_requests", d.read_requests, probe::describe(probe::Event::kDmaReadRequest));
+    v.counter("reads_acked", d.reads_acked, probe::describe(probe::Event::kDmaReadAcked));
+    v.counter("reads_returned", d.reads_returned, probe::describe(probe::Event::kDmaReadReturned));
+    v.counter("write_requests", d.write_requests, probe::describe(probe::Event::kDmaWriteRequest));
+    v.counter("write_active_cycles", d.write_active_cycles,
+              probe::describe(probe::Event::kDmaWriteActive));
+    v.endGroup();
+    return;
+  }
+  v.beginList("master_ports");
+  for (u32 p = 0; p < kMuMasterPorts; ++p) {
+    const MuPortStats& s = ports.port(p);
+    v.beginGroup("");
+    v.counter("writes", s.writes, "16-byte write requests issued to the switch");
+    v.counter("reads32", s.reads32, "32-byte read requests issued to the switch");
+    v.counter("reads64", s.reads64, "64-byte read requests issued to the switch");
+    v.counter("reads128", s.reads128, "128-byte read requests issued to the switch");
+    v.counter("pending_writes", s.pending_writes,
+              "Write requests x cycles pending (each from its issue to its completion)");
+    v.counter("pending_reads", s.pending_reads,
+              "Read requests x cycles pending (each from its issue to its data)");
+    v.endGroup();
+  }
+  v.endList();
+  v.counter("slave_reads", ports.slaveReads(), probe::describe(probe::Event::kMuSlaveReads));
+  v.counter("slave_writes", ports.slaveWrites(), probe::describe(probe::Event::kMuSlaveWrites));
+}
+
 }  // namespace
 
 WindowNews Cluster::Impl::exchange(WindowNews mine) {
@@ -169,6 +209,7 @@ void Cluster::Impl::gatherResults(const NodeResult& node_result) {
     s.report = k.finished() ? k.termination().report : "";
     stats::Recorder unit, node;
     visitUnit(unit, *units[n]);
+    visitPorts(unit, *mu_ports[n], chunk_signals);
     s.unit_stats = unit.take();
     sim.visitStats(node);
     s.node_stats = node.take();

@@ -17,6 +17,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "base/types.h"
 #include "isa/decode.h"
@@ -25,7 +26,8 @@
 #include "stats/stats.h"
 
 namespace hpm::mem {
-class MemorySystem;  // mem/memory_system.h
+class MemorySystem;      // mem/memory_system.h
+struct DeviceLineTimes;  // mem/interconnect.h
 }  // namespace hpm::mem
 
 namespace hpm::timing {
@@ -155,7 +157,8 @@ class NodeTiming final : public probe::LevelSource {
   // The memory system's interconnect transactions (mem::MemorySystem::transactionCounts).
   const probe::TransactionCounts& transactionCounts() const;
   // A device's memory accesses (mem::MemorySystem::deviceLines).
-  void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed);
+  void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed,
+                   std::vector<mem::DeviceLineTimes>* times);
   // mem::MemorySystem::l2Block.
   u32 l2Block(u64 addr) const;
   // The memory system's physical frames (mem::MemorySystem::frames): null when memory is mapped

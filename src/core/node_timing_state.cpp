@@ -285,8 +285,9 @@ std::optional<u64> NodeTiming::groundTruth(probe::Event e, u32 instance) const {
   return impl_->mem.groundTruth(e, instance);
 }
 
-void NodeTiming::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) {
-  impl_->mem.deviceLines(addr, bytes, at, write, timed);
+void NodeTiming::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed,
+                             std::vector<mem::DeviceLineTimes>* times) {
+  impl_->mem.deviceLines(addr, bytes, at, write, timed, times);
 }
 
 const probe::TransactionCounts& NodeTiming::transactionCounts() const {

@@ -238,7 +238,8 @@ void Crossbar::deviceAccess(u64 addr, bool write) {
   if (buses_) buses_->access(thread_ / p_.threads_per_core, addr, write);
 }
 
-void Crossbar::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) {
+void Crossbar::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed,
+                           std::vector<DeviceLineTimes>* times) {
   if (bytes == 0) return;
   const u64 line_bytes = u64{1} << shift_;
   const bool burst = (addr >> shift_) != ((addr + bytes - 1) >> shift_);
@@ -290,6 +291,7 @@ void Crossbar::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed
       l3_->delivered(sid, L3Banks::kDmaReadPort, line, hits, burst);
       l3_->returnPath(sid, L3Banks::kDmaReadPort, data, true, timed);
     }
+    if (times != nullptr) times->push_back({line << shift_, start, std::max(start, data)});
     if (write) {
       if (const u64 sharers = s.cache.meta(slot)) {
         invalidateSharers(line, sharers, kNoCore);

@@ -42,7 +42,8 @@ class Crossbar final : public InterconnectBase {
   // line from DDR unless a write covers it whole); a write leaves the line dirty and takes the
   // cores' L1 copies away, as another core's store would. No core is charged; `timed` false
   // leaves the slices' and DDR's clocks alone.
-  void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) override;
+  void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed,
+                   std::vector<DeviceLineTimes>* times) override;
   u32 block(u64 addr) const override {
     const u64 line = addr >> shift_;
     return sliceOfLine(line) * p_.l2.setsPerSlice() +

@@ -232,12 +232,14 @@ void Fireplane::deviceAccess(u64 addr, bool write) {
               Snoop::kNone);
 }
 
-void Fireplane::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) {
+void Fireplane::deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed,
+                            std::vector<DeviceLineTimes>* times) {
   (void)addr;
   (void)bytes;
   (void)at;
   (void)write;
   (void)timed;
+  (void)times;
 }
 
 void Fireplane::visitCoreTraffic(u32 core, stats::Visitor& v) const {

@@ -52,7 +52,8 @@ class Fireplane final : public InterconnectBase {
   void drainCombined(u32 core, u64 line, u32 bytes) override;
   void deviceAccess(u64 addr, bool write) override;
   // (The bus has no device that reads or writes memory: nothing.)
-  void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) override;
+  void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed,
+                   std::vector<DeviceLineTimes>* times) override;
   // `addr` is physical; the block is the set of every E$.
   u32 block(u64 addr) const override {
     return static_cast<u32>((addr >> shift_) & (slices_[0].cache.sets() - 1));

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "base/types.h"
 #include "mem/frames.h"
@@ -30,6 +31,16 @@ enum class Level : u8 { kL1, kL1p, kL2, kDdr, kPeer };
 
 // What a core's private caches ask a line for.
 enum class Request : u8 { kData, kPrefetch, kFetch, kAtomic };
+
+// One line of a device's access (Interconnect::deviceLines), in the order of its lines: the
+// line's first byte's address, the cycle the slice took it (after its waits for the L3's ports
+// and the slice's port) and the cycle it was done (a read's data ready, a write's line complete
+// in the slice). Untimed (warm-up): both the access's cycle.
+struct DeviceLineTimes {
+  u64 addr = 0;
+  Cycle taken = 0;
+  Cycle done = 0;
+};
 
 // The private caches above an interconnect, as it sees them: it removes their copies of a line
 // (coherence, inclusion). The memory system implements it.
@@ -72,8 +83,11 @@ class Interconnect {
   // Which bus each device register's address is on, for an interconnect that routes device
   // accesses by bus (the crossbar with l1p.device_buses: mem/device_buses.h); else ignored.
   virtual void setDeviceRouter(std::function<probe::DeviceBus(u64 addr)> router) { (void)router; }
-  // A device's reads or writes of `bytes` bytes of memory at `addr` (MemorySystem::deviceLines).
-  virtual void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) = 0;
+  // A device's reads or writes of `bytes` bytes of memory at `addr` (MemorySystem::deviceLines);
+  // appends each line's times to `times` when it is not null (an interconnect with no device
+  // lines appends none).
+  virtual void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed,
+                           std::vector<DeviceLineTimes>* times) = 0;
 
   // ---- Structure ----
   // Where `addr`'s line competes with others for the ways of a set (the cache-conflict tool's

@@ -151,8 +151,10 @@ class MemorySystem final : private PrivateCaches {
   // A device's reads or writes of `bytes` bytes of memory at `addr`, at cycle `at` (the message
   // unit's descriptors, payloads and reception FIFOs: docs/network.md), as the interconnect
   // takes them (Crossbar::deviceLines; the Fireplane bus has no such device).
-  void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed) {
-    ic_->deviceLines(addr, bytes, at, write, timed);
+  // Each line's times go to `times` when it is not null.
+  void deviceLines(u64 addr, u64 bytes, Cycle at, bool write, bool timed,
+                   std::vector<DeviceLineTimes>* times = nullptr) {
+    ic_->deviceLines(addr, bytes, at, write, timed, times);
   }
   // Every transaction so far, by type and snoop result (the ground truth of a filtering counter).
   const probe::TransactionCounts& transactionCounts() const { return ic_->transactionCounts(); }

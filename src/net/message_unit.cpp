@@ -68,6 +68,7 @@ MessageUnit::MessageUnit(u32 node, const Torus& torus, const NetworkParams& para
 }
 
 u64 MessageUnit::readRegister(int, u64 offset) {
+  if (signal_observer_) signal(MuSignal::kRegisterRead, now_());
   switch (offset) {
     case kRank: return node_;
     case kNodes: return torus_.nodes();
@@ -98,6 +99,7 @@ u64 MessageUnit::readRegister(int, u64 offset) {
 }
 
 void MessageUnit::writeRegister(int, u64 offset, u64 value) {
+  if (signal_observer_) signal(MuSignal::kRegisterWrite, now_());
   switch (offset) {
     case kInjBase: inj_base_ = value; return;
     case kInjEntries: inj_entries_ = std::min(value, kMaxRingEntries); return;
@@ -167,7 +169,7 @@ void MessageUnit::post(u64 upto, Cycle now) {
       refuse(1, now);
       continue;
     }
-    touched(at, kDescriptorBytes, now, false);
+    touched(at, kDescriptorBytes, now, false, MuAccess::kDescriptor);
     const auto d = parse(bytes);
     if (const u64* why = std::get_if<u64>(&d)) {
       // (The poster learns why from the descriptor itself: libmpi turns it into an MPI error.)
@@ -404,11 +406,13 @@ void MessageUnit::land(Cycle when, Packet p) {
         }
       }
       HPM_PROBE(bus, kMuPutPacketsReceived, 0, 1);
+      signal(MuSignal::kPutPacket, when);
       return;
     }
     case kRemoteGet:
       ++stats_.remote_gets;
       HPM_PROBE(bus, kMuRemoteGetPacketsReceived, 0, 1);
+      signal(MuSignal::kRemoteGetPacket, when);
       // (Its descriptors join the port's queue, or wait in the unit for room there.)
       if (!waiting_gets_.empty() || !takeRemoteGet(when, p)) {
         hold(std::move(p));
@@ -446,6 +450,7 @@ void MessageUnit::store(Cycle when) {
       bus->setNow(std::max(bus->now(), when));
       HPM_PROBE(bus, kMuFifoPacketsReceived, 0, 1);
     }
+    signal(MuSignal::kFifoPacket, when);
     u32 n = 0;
     std::memcpy(&n, p.bytes.data() + 4, 4);
     stats_.bytes_received += n;

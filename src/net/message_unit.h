@@ -114,6 +114,19 @@ inline constexpr u64 kDest = 0, kFlags = 4, kPayload = 8, kBytes = 16, kSoftware
 
 }  // namespace mu
 
+// What a memory access of the unit is, for its ports' model (net/mu_ports.h): a descriptor read
+// from the injection FIFO, or any other (payloads, reception FIFOs, tail words, puts, counters).
+enum class MuAccess : u8 { kData, kDescriptor };
+// What else the unit tells its ports' model: a packet it took in, by type (at the cycle its
+// event is published), and a core's access to its registers (its slave port's requests).
+enum class MuSignal : u8 {
+  kFifoPacket,
+  kPutPacket,
+  kRemoteGetPacket,
+  kRegisterRead,
+  kRegisterWrite
+};
+
 // What the unit did (the IOUnit's message events' ground truth: each counted at the cycle its
 // event is published on the node's probe bus; truthTable()).
 struct MessageUnitStats {
@@ -165,11 +178,16 @@ class MessageUnit final : public DeviceProvider {
   // node's next slice: the caller's windows guarantee it).
   void receive(Cycle when, Packet packet);
 
-  // Called for each of the unit's own memory accesses (address, bytes, cycle, write): its reads
-  // of descriptors and payloads, its writes to reception FIFOs, tail words, put targets and
-  // counters; the node's caches see them there (Simulation::deviceMemory). May be empty.
-  void onMemory(std::function<void(u64, u64, Cycle, bool)> observer) {
+  // Called for each of the unit's own memory accesses (address, bytes, cycle, write, what): its
+  // reads of descriptors and payloads, its writes to reception FIFOs, tail words, put targets
+  // and counters; the node's caches see them there (Simulation::deviceMemory), and its ports'
+  // model cuts them into requests (net/mu_ports.h). May be empty.
+  void onMemory(std::function<void(u64, u64, Cycle, bool, MuAccess)> observer) {
     memory_observer_ = std::move(observer);
+  }
+  // Called for each packet the unit takes in and each register access (MuSignal). May be empty.
+  void onSignal(std::function<void(MuSignal, Cycle)> observer) {
+    signal_observer_ = std::move(observer);
   }
 
   const MessageUnitStats& stats() const { return stats_; }
@@ -195,6 +213,8 @@ class MessageUnit final : public DeviceProvider {
   probe::DeviceBus bus(int) const override { return probe::DeviceBus::kNetwork; }
   u64 readRegister(int device, u64 offset) override;
   void writeRegister(int device, u64 offset, u64 value) override;
+  // (A narrower store changes no register, but is a write request of the slave port.)
+  void writeNarrow(int, u64, unsigned, u64) override { signal(MuSignal::kRegisterWrite, now_()); }
   void setInterruptTarget(int, int, int) override {}
 
  private:
@@ -244,9 +264,13 @@ class MessageUnit final : public DeviceProvider {
   std::function<Cycle()> now_;
   std::function<void(Packet)> send_;
   std::function<u64(u64)> link_cycles_;
-  std::function<void(u64, u64, Cycle, bool)> memory_observer_;
-  void touched(u64 addr, u64 bytes, Cycle at, bool write) {
-    if (memory_observer_ && bytes != 0) memory_observer_(addr, bytes, at, write);
+  std::function<void(u64, u64, Cycle, bool, MuAccess)> memory_observer_;
+  std::function<void(MuSignal, Cycle)> signal_observer_;
+  void touched(u64 addr, u64 bytes, Cycle at, bool write, MuAccess what = MuAccess::kData) {
+    if (memory_observer_ && bytes != 0) memory_observer_(addr, bytes, at, write, what);
+  }
+  void signal(MuSignal s, Cycle at) {
+    if (signal_observer_) signal_observer_(s, at);
   }
   MessageUnitStats stats_;
   u64 packet_seq_ = 0;

@@ -583,9 +583,11 @@ Cycle Simulation::accessCycle() const {
   return impl_->bus ? impl_->bus->now() : impl_->kernel->elapsedCycles();
 }
 
-void Simulation::deviceMemory(u64 addr, u64 bytes, Cycle at, bool write) {
+void Simulation::deviceMemory(u64 addr, u64 bytes, Cycle at, bool write,
+                              std::vector<mem::DeviceLineTimes>* times) {
   if (impl_->model) {
-    impl_->model->deviceLines(addr, bytes, at, write, impl_->options.mode != RunMode::kWarmup);
+    impl_->model->deviceLines(addr, bytes, at, write, impl_->options.mode != RunMode::kWarmup,
+                              times);
   }
 }
 

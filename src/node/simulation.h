@@ -125,7 +125,9 @@ class Simulation {
   // A device of the node (the message unit) reads or writes `bytes` bytes of guest memory at
   // `addr` at cycle `at`: in the timing and warm-up modes the caches see it
   // (mem::MemorySystem::deviceLines); in the functional mode nothing does.
-  void deviceMemory(u64 addr, u64 bytes, Cycle at, bool write);
+  // Each line's times go to `times` when it is not null (none in the functional mode).
+  void deviceMemory(u64 addr, u64 bytes, Cycle at, bool write,
+                    std::vector<mem::DeviceLineTimes>* times = nullptr);
 
   const Kernel& kernel() const;
   Kernel& kernel();

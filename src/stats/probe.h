@@ -529,7 +529,78 @@ enum class Rate : u8 {
   X(SqFullStalls, kThread, kPulse, kOne,                                                           \
     "Stores that waited for a free store-queue entry (StallSqFull's stretches)")                   \
   X(LoadHitsPendingMiss, kThread, kPulse, kOne,                                                    \
-    "Loads that hit an L1D line an earlier miss was still filling (they wait for the fill)")
+    "Loads that hit an L1D line an earlier miss was still filling (they wait for the fill)")       \
+  /* ---- BG/Q's message unit's ports to the switch (net/mu_ports.h; docs/network.md "The */       \
+  /* message unit's ports"): one run, MuPort0Writes to MuSlaveWrites, port p's six events */       \
+  /* at MuPort0Writes + 6p (muPortEvent) ---- */                                                   \
+  X(MuPort0Writes, kNode, kPulse, kAny,                                                            \
+    "Message unit: 16-byte write requests master port 0 issued to the switch")                     \
+  X(MuPort0Reads32, kNode, kPulse, kAny,                                                           \
+    "Message unit: 32-byte read requests master port 0 issued to the switch")                      \
+  X(MuPort0Reads64, kNode, kPulse, kAny,                                                           \
+    "Message unit: 64-byte read requests master port 0 issued to the switch")                      \
+  X(MuPort0Reads128, kNode, kPulse, kAny,                                                          \
+    "Message unit: 128-byte read requests master port 0 issued to the switch")                     \
+  X(MuPort0PendingWrites, kNode, kPulse, kAny,                                                     \
+    "Message unit: write requests pending in master port 0, summed over the cycles (each "         \
+    "request's cycles from its issue to its completion, counted at its issue)")                    \
+  X(MuPort0PendingReads, kNode, kPulse, kAny,                                                      \
+    "Message unit: read requests pending in master port 0, summed over the cycles (each "          \
+    "request's cycles from its issue to its data, counted at its issue)")                          \
+  X(MuPort1Writes, kNode, kPulse, kAny,                                                            \
+    "Message unit: 16-byte write requests master port 1 issued to the switch")                     \
+  X(MuPort1Reads32, kNode, kPulse, kAny,                                                           \
+    "Message unit: 32-byte read requests master port 1 issued to the switch")                      \
+  X(MuPort1Reads64, kNode, kPulse, kAny,                                                           \
+    "Message unit: 64-byte read requests master port 1 issued to the switch")                      \
+  X(MuPort1Reads128, kNode, kPulse, kAny,                                                          \
+    "Message unit: 128-byte read requests master port 1 issued to the switch")                     \
+  X(MuPort1PendingWrites, kNode, kPulse, kAny,                                                     \
+    "Message unit: write requests pending in master port 1, summed over the cycles (each "         \
+    "request's cycles from its issue to its completion, counted at its issue)")                    \
+  X(MuPort1PendingReads, kNode, kPulse, kAny,                                                      \
+    "Message unit: read requests pending in master port 1, summed over the cycles (each "          \
+    "request's cycles from its issue to its data, counted at its issue)")                          \
+  X(MuPort2Writes, kNode, kPulse, kAny,                                                            \
+    "Message unit: 16-byte write requests master port 2 issued to the switch")                     \
+  X(MuPort2Reads32, kNode, kPulse, kAny,                                                           \
+    "Message unit: 32-byte read requests master port 2 issued to the switch")                      \
+  X(MuPort2Reads64, kNode, kPulse, kAny,                                                           \
+    "Message unit: 64-byte read requests master port 2 issued to the switch")                      \
+  X(MuPort2Reads128, kNode, kPulse, kAny,                                                          \
+    "Message unit: 128-byte read requests master port 2 issued to the switch")                     \
+  X(MuPort2PendingWrites, kNode, kPulse, kAny,                                                     \
+    "Message unit: write requests pending in master port 2, summed over the cycles (each "         \
+    "request's cycles from its issue to its completion, counted at its issue)")                    \
+  X(MuPort2PendingReads, kNode, kPulse, kAny,                                                      \
+    "Message unit: read requests pending in master port 2, summed over the cycles (each "          \
+    "request's cycles from its issue to its data, counted at its issue)")                          \
+  X(MuSlaveReads, kNode, kPulse, kAverageOne,                                                      \
+    "Message unit: read requests its slave port received (the cores' loads of its registers)")     \
+  X(MuSlaveWrites, kNode, kPulse, kAverageOne,                                                     \
+    "Message unit: write requests its slave port received (the cores' stores to its registers)")   \
+  /* ---- Blue Gene/P's DMA: its reception events one a cycle and its requests to the L3 */        \
+  /* (net/mu_ports.h), for UPC-P's one-bit inputs; one run, DmaDescriptorRead to */                \
+  /* DmaWriteActive (dmaPortSignal) ---- */                                                        \
+  X(DmaDescriptorRead, kNode, kPulse, kOne,                                                        \
+    "Blue Gene/P's DMA: descriptors read from memory, one a cycle")                                \
+  X(DmaFifoPacketReceived, kNode, kPulse, kOne,                                                    \
+    "Blue Gene/P's DMA: packets stored to a reception FIFO, one a cycle")                          \
+  X(DmaPutPacketReceived, kNode, kPulse, kOne,                                                     \
+    "Blue Gene/P's DMA: direct-put packets written to memory (their counter's), one a cycle")      \
+  X(DmaRemoteGetPacketReceived, kNode, kPulse, kOne,                                               \
+    "Blue Gene/P's DMA: remote-get packets whose descriptors it took, one a cycle")                \
+  X(DmaReadRequest, kNode, kPulse, kOne,                                                           \
+    "Blue Gene/P's DMA: line read requests its injection side issued to the L3 for payloads, "     \
+    "one a cycle")                                                                                 \
+  X(DmaReadAcked, kNode, kPulse, kOne,                                                             \
+    "Blue Gene/P's DMA: its line read requests the L3 took (acknowledged), one a cycle")           \
+  X(DmaReadReturned, kNode, kPulse, kOne,                                                          \
+    "Blue Gene/P's DMA: its line read requests whose data the L3 returned, one a cycle")           \
+  X(DmaWriteRequest, kNode, kPulse, kOne,                                                          \
+    "Blue Gene/P's DMA: line write requests its reception side issued to the L3, one a cycle")     \
+  X(DmaWriteActive, kNode, kLevel, kOne,                                                           \
+    "Blue Gene/P's DMA: cycles its reception side had a write request to the L3 pending")
 
 enum class Event : u16 {
 #define HPM_X(name, scope, kind, rate, doc) k##name,
@@ -567,6 +638,16 @@ constexpr bool prefetchUnitSignal(Event e) {
 // (NwDynamicChunkLeft to NwSystemChunkLeft): BG/Q's NWUnit counts the chunks as they are sent.
 constexpr bool chunkLeftSignal(Event e) {
   return e >= Event::kNwDynamicChunkLeft && e <= Event::kNwSystemChunkLeft;
+}
+// BG/Q's message unit's ports (MuPort0Writes to MuSlaveWrites): Blue Gene/P's catalogue omits them
+// (its DMA's are the Dma... signals).
+constexpr bool muPortEvent(Event e) {
+  return e >= Event::kMuPort0Writes && e <= Event::kMuSlaveWrites;
+}
+// Blue Gene/P's DMA signals (DmaDescriptorRead to DmaWriteActive), published for UPC-P's one-bit
+// inputs only: Blue Gene/Q's catalogue omits them.
+constexpr bool dmaPortSignal(Event e) {
+  return e >= Event::kDmaDescriptorRead && e <= Event::kDmaWriteActive;
 }
 
 struct EventInfo {

@@ -103,8 +103,8 @@ TEST(L3Banks, WritesWaitForTheirWritePortAndDmaTakesItsOwnPorts) {
   EXPECT_EQ(s.deposits[0], 2u);
   EXPECT_EQ(s.deposit_wait_cycles[0], 2u);
   // The DMA reads two lines (a burst on R2) and writes one (on W0).
-  x.deviceLines(a << 7, 256, 9000, false, true);
-  x.deviceLines(b << 7, 8, 9500, true, true);
+  x.deviceLines(a << 7, 256, 9000, false, true, nullptr);
+  x.deviceLines(b << 7, 8, 9500, true, true, nullptr);
   const u64 reads = l3.stats(0).read[2].bursts + s.read[2].bursts;
   EXPECT_EQ(reads, 2u);
   EXPECT_EQ(s.deposits[0], 3u);

@@ -232,6 +232,35 @@ TEST(MemorySystem, ADeviceAccessMissReadsDdrUnlessAWriteCoversTheWholeLine) {
   EXPECT_EQ(m.load(0, a, 5000, 0).level, Level::kL2);
 }
 
+// What the message unit's ports' model reads of a device access (mem::DeviceLineTimes): each
+// line's first byte, when the slice took it and when it was done, a miss later than a hit; both
+// the access's cycle untimed.
+TEST(MemorySystem, ADeviceAccessGivesEachLinesTakenAndDoneCycles) {
+  MemParams p = small();
+  MemorySystem m(p);
+  const u64 line = p.l2.line_bytes;
+  const u64 a = 0x740000;
+  std::vector<DeviceLineTimes> t;
+  m.deviceLines(a, 2 * line, 300, false, true, &t);  // two misses
+  ASSERT_EQ(t.size(), 2u);
+  EXPECT_EQ(t[0].addr, a);
+  EXPECT_EQ(t[1].addr, a + line);
+  for (const DeviceLineTimes& l : t) {
+    EXPECT_GE(l.taken, 300u);
+    EXPECT_GT(l.done, l.taken + p.l2.hit_latency);  // from DDR
+  }
+  t.clear();
+  m.deviceLines(a + 8, 8, 5000, false, true, &t);  // a hit
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].addr, a);
+  EXPECT_EQ(t[0].done, t[0].taken + p.l2.hit_latency);
+  t.clear();
+  m.deviceLines(a + 8, 8, 6000, true, false, &t);  // untimed
+  ASSERT_EQ(t.size(), 1u);
+  EXPECT_EQ(t[0].taken, 6000u);
+  EXPECT_EQ(t[0].done, 6000u);
+}
+
 TEST(MemorySystem, QueuedStoresDelayALoadsL2Request) {
   MemParams p = small();
   MemorySystem m(p);

@@ -551,9 +551,33 @@ constexpr ChunkEvent kChunkEvents[] = {
      {Event::kNwPriorityChunkLeft},
      "32-byte chunks sent over the link on the priority (bubble priority) channel"},
 };
+// The DMA's events other than DMA_PACKETS_INJECTED are one-bit signals, one a cycle as the DMA's
+// port serializes them (net/mu_ports.h; docs/network.md "The message unit's ports").
 constexpr NetworkEvent kDmaEvents[] = {
     {"DMA_PACKETS_INJECTED", Event::kMuPacketsInjected,
      "packets the message unit (BG/P's DMA) stored for the network"},
+    {"DMA_DESCRIPTORS_READ_FROM_L3", Event::kDmaDescriptorRead,
+     "descriptors the DMA read from its injection FIFOs in memory, one a cycle"},
+    {"DMA_FIFO_PACKETS_RECEIVED", Event::kDmaFifoPacketReceived,
+     "packets the DMA stored to a reception FIFO, one a cycle"},
+    {"DMA_COUNTER_PACKETS_RECEIVED", Event::kDmaPutPacketReceived,
+     "direct-put packets the DMA wrote to memory and counted on their reception counter, one a "
+     "cycle"},
+    {"DMA_REMOTE_GET_PACKETS_RECEIVED", Event::kDmaRemoteGetPacketReceived,
+     "remote-get packets whose descriptors the DMA took, one a cycle"},
+    {"DMA_IDPU_READ_REQUESTS_TO_L3", Event::kDmaReadRequest,
+     "line read requests the DMA's injection side issued to the L3 for packet payloads, one a "
+     "cycle (a line each [E])"},
+    {"DMA_READ_VALID_RETURNED", Event::kDmaReadReturned,
+     "those read requests whose data the L3 returned, one a cycle"},
+    {"DMA_ACKED_READ_REQUESTS", Event::kDmaReadAcked,
+     "those read requests the L3 took (after its directory's and port's waits), one a cycle"},
+    {"DMA_CYCLES_RDPU_WRITE_ACTIVE", Event::kDmaWriteActive,
+     "cycles the DMA's reception side had a write to the L3 pending (from its request to its "
+     "line's completion)"},
+    {"DMA_WRITE_REQUESTS_TO_L3", Event::kDmaWriteRequest,
+     "line write requests the DMA's reception side issued to the L3 (FIFO packets, put payloads, "
+     "counters), one a cycle (a line each [E])"},
 };
 
 // "TORUS_<X|Y|Z><P|M>_<suffix>": the link's port in hpmsim's numbering (2 x dimension for the
@@ -597,10 +621,6 @@ std::string_view whyNot(std::string_view name) {
   if (name.starts_with("TORUS_")) {
     return "the links' token and acknowledgement protocol is not modelled (their buffers' "
            "back-pressure is: docs/network.md)";
-  }
-  if (name.starts_with("DMA_")) {
-    return "the DMA's ports to the L3 are not modelled, and its reception events can come "
-           "several in a cycle where a UPC-P input is one bit per cycle";
   }
   if (name.find("BLIND_DEV") != std::string_view::npos) {
     return "reads of Blue Gene/P's blind device (upper address 0x5: an area of no memory and no "
@@ -787,6 +807,7 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
         if (t.name != name) continue;
         feeds = {bus.input(t.source, 0)};
         note = t.note;
+        kind = probe::info(t.source).kind;
         represented.insert({-200, t.source});
       }
     } else if (name.starts_with("COL_") && bus.topology().col_ports != 0) {
@@ -884,7 +905,8 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
         info.scope == Scope::kSnoopFilter || info.scope == Scope::kSnoopPort ||
         info.scope == Scope::kL3Bank || info.scope == Scope::kL3ReadPort ||
         info.scope == Scope::kL3WritePort || info.scope == Scope::kL3Directory ||
-        info.scope == Scope::kDeviceBus || info.rate == Rate::kFew || info.rate == Rate::kAny) {
+        info.scope == Scope::kDeviceBus || info.rate == Rate::kFew || info.rate == Rate::kAny ||
+        probe::muPortEvent(e)) {
       continue;
     }
     for (u32 s = 0; s < bus.topology().instances(info.scope); ++s) {
