@@ -529,7 +529,25 @@ enum class Rate : u8 {
   X(SqFullStalls, kThread, kPulse, kOne,                                                           \
     "Stores that waited for a free store-queue entry (StallSqFull's stretches)")                   \
   X(LoadHitsPendingMiss, kThread, kPulse, kOne,                                                    \
-    "Loads that hit an L1D line an earlier miss was still filling (they wait for the fill)")
+    "Loads that hit an L1D line an earlier miss was still filling (they wait for the fill)")       \
+  /* ---- the torus links' token and acknowledgement protocol (network.link_protocol: bgp; */      \
+  /* net/link_protocol.h); one run, NwTokenAckPackets to NwNoPriorityTokens */                     \
+  /* (linkProtocolSignal), after every older event ---- */                                         \
+  X(NwTokenAckPackets, kLink, kPulse, kOne,                                                        \
+    "Torus link: token/ack packets sent over the link (tokens and acknowledgements with no data "  \
+    "packet going that way to carry them)")                                                        \
+  X(NwAcks, kLink, kPulse, kOne,                                                                   \
+    "Torus link: acknowledgements sent over the link, one per packet received the other way, one " \
+    "a cycle")                                                                                     \
+  X(NwNoTokens, kLink, kLevel, kOne,                                                               \
+    "Torus link: cycles the link was free while a packet waited at it with too few tokens (any "   \
+    "channel)")                                                                                    \
+  X(NwNoDynamicTokens, kLink, kLevel, kOne,                                                        \
+    "Torus link: cycles the link was free while a dynamic packet waited with too few tokens")      \
+  X(NwNoEscapeTokens, kLink, kLevel, kOne,                                                         \
+    "Torus link: cycles the link was free while an escape packet waited with too few tokens")      \
+  X(NwNoPriorityTokens, kLink, kLevel, kOne,                                                       \
+    "Torus link: cycles the link was free while a priority packet waited with too few tokens")
 
 enum class Event : u16 {
 #define HPM_X(name, scope, kind, rate, doc) k##name,
@@ -567,6 +585,11 @@ constexpr bool prefetchUnitSignal(Event e) {
 // (NwDynamicChunkLeft to NwSystemChunkLeft): BG/Q's NWUnit counts the chunks as they are sent.
 constexpr bool chunkLeftSignal(Event e) {
   return e >= Event::kNwDynamicChunkLeft && e <= Event::kNwSystemChunkLeft;
+}
+// The links' token and acknowledgement protocol's signals (net/link_protocol.h), published only
+// where network.link_protocol is on (bgp's UPC-P names them): BGPM has no such events.
+constexpr bool linkProtocolSignal(Event e) {
+  return e >= Event::kNwTokenAckPackets && e <= Event::kNwNoPriorityTokens;
 }
 
 struct EventInfo {

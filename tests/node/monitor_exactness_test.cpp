@@ -90,7 +90,13 @@ const std::set<Event> kUncheckedEvents = {Event::kMuPacketsInjected,
                                           Event::kNwDynamicChunkLeft,
                                           Event::kNwEscapeChunkLeft,
                                           Event::kNwPriorityChunkLeft,
-                                          Event::kNwSystemChunkLeft};
+                                          Event::kNwSystemChunkLeft,
+                                          Event::kNwTokenAckPackets,
+                                          Event::kNwAcks,
+                                          Event::kNwNoTokens,
+                                          Event::kNwNoDynamicTokens,
+                                          Event::kNwNoEscapeTokens,
+                                          Event::kNwNoPriorityTokens};
 
 // ---- ground truth -------------------------------------------------------------------------------
 

@@ -525,6 +525,26 @@ struct NetworkEvent {
 constexpr NetworkEvent kTorusEvents[] = {
     {"PACKETS", Event::kNwPacketsSent,
      "packets sent over the link on every channel (passing through included)"},
+    // The link protocol's (net/link_protocol.h; they count where network.link_protocol is on):
+    // the sender's side of the link, as the events above, and BG/L's names for the same signals
+    // (TS_<link>_LINK_AVAIL_NO_<vc>_TOKENS) read NO_TOKENS as cycles the link is free while a
+    // packet lacks tokens. The channels as the chunk events' below.
+    {"TOKEN_ACK_PACKETS", Event::kNwTokenAckPackets,
+     "token/ack packets sent over the link: tokens and acknowledgements owed when no data packet "
+     "going that way could carry them"},
+    {"ACKS", Event::kNwAcks,
+     "acknowledgements sent over the link, one per packet received the other way (piggybacked "
+     "or in token/ack packets), one a cycle"},
+    {"NO_TOKENS", Event::kNwNoTokens,
+     "cycles the link was free while a packet of some channel waited at it with too few tokens"},
+    {"NO_VCD0_TOKENS", Event::kNwNoDynamicTokens,
+     "cycles the link was free while a dynamic packet waited at it with too few tokens"},
+    {"NO_VCBN_TOKENS", Event::kNwNoEscapeTokens,
+     "cycles the link was free while an escape (bubble normal) packet waited with too few "
+     "tokens"},
+    {"NO_VCBP_TOKENS", Event::kNwNoPriorityTokens,
+     "cycles the link was free while a priority (bubble priority) packet waited with too few "
+     "tokens"},
 };
 // Its chunk events: each chunk as it leaves on the link (one a cycle at most: a chunk takes a
 // link 64 cycles on bgp), by Blue Gene/P's virtual channels: the model's dynamic channel is
@@ -594,10 +614,7 @@ std::string_view whyNot(std::string_view name) {
     return "the model's torus has one dynamic virtual channel, where Blue Gene/P has two: its "
            "chunks count under VCD0";
   }
-  if (name.starts_with("TORUS_")) {
-    return "the links' token and acknowledgement protocol is not modelled (their buffers' "
-           "back-pressure is: docs/network.md)";
-  }
+  if (name.starts_with("TORUS_")) return kNoSignal;
   if (name.starts_with("DMA_")) {
     return "the DMA's ports to the L3 are not modelled, and its reception events can come "
            "several in a cycle where a UPC-P input is one bit per cycle";
@@ -775,6 +792,7 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
         if (t.name != link_suffix || port >= bus.topology().links) continue;
         feeds = {bus.input(t.source, port)};
         note = t.note;
+        kind = probe::info(t.source).kind;
         represented.insert({-100 - static_cast<i32>(port), t.source});
       }
       for (const ChunkEvent& t : kChunkEvents) {
