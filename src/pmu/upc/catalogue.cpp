@@ -176,13 +176,21 @@ std::string_view whyNotCol(std::string_view name) {
              "resends, resynchronisations, aborts or discarded packets";
     }
   }
+  // (IBM's collective network patent, US 8,626,957, "Collective Network for Computer
+  // Structures": its links' protocol has data packets, empty packets that exchange protocol
+  // state when there is no data packet to send, and sync packets that keep the link's logic
+  // levels changing while it is idle; each with a link header and a CRC trailer. No public
+  // source gives the collective links' tokens, buffers per link or these packets' sizes.)
   if (name.find("IDLE_PACKET") != std::string_view::npos) {
-    return "the model's collective links send no idle (keep-alive) packets: a link with nothing to "
-           "send is silent";
+    return "idle (sync) packets keep a collective link's logic levels changing while it has "
+           "nothing to send (IBM's collective network patent, US 8,626,957): no public source "
+           "gives their size or rate, and the model's idle links are silent";
   }
   if (name.find("EMPTY_PACKET") != std::string_view::npos) {
-    return "the model's collective links send no empty (acknowledgement-only) packets: their "
-           "token and acknowledgement protocol is not modelled";
+    return "empty packets carry a collective link's protocol state (tokens, acknowledgements) "
+           "when no data packet goes its way (US 8,626,957): the model's collective links keep "
+           "no link-level protocol (no public source gives their tokens or these packets' "
+           "size), so they send none; the torus links' protocol is modelled (TOKEN_ACK_PACKETS)";
   }
   if (name.find("MATURE") != std::string_view::npos ||
       name.find("REQUESTS") != std::string_view::npos ||
