@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <optional>
+#include <tuple>
 
 #include "base/error.h"
 #include "cluster/cluster_impl.h"
@@ -17,7 +18,7 @@
 namespace hpm::net {
 namespace {
 
-constexpr std::array<probe::Event, 4 * kChannels + 1> kLinkEvents = {
+constexpr std::array<probe::Event, std::tuple_size_v<LinkCounts>> kLinkEvents = {
     probe::Event::kNwDynamicChunksSent,
     probe::Event::kNwEscapeChunksSent,
     probe::Event::kNwPriorityChunksSent,
@@ -34,7 +35,13 @@ constexpr std::array<probe::Event, 4 * kChannels + 1> kLinkEvents = {
     probe::Event::kNwDynamicChunkLeft,
     probe::Event::kNwEscapeChunkLeft,
     probe::Event::kNwPriorityChunkLeft,
-    probe::Event::kNwSystemChunkLeft};
+    probe::Event::kNwSystemChunkLeft,
+    probe::Event::kNwTokenAckPackets,
+    probe::Event::kNwAcks,
+    probe::Event::kNwNoTokens,
+    probe::Event::kNwNoDynamicTokens,
+    probe::Event::kNwNoEscapeTokens,
+    probe::Event::kNwNoPriorityTokens};
 
 }  // namespace
 
@@ -86,6 +93,38 @@ void Cluster::Impl::publish(u32 node, u32 port, u32 index, u64 count, Cycle at) 
       bus->pulse(e, port, count);
     }
   });
+}
+
+void Cluster::Impl::publishLevel(u32 node, u32 port, u32 index, Cycle at, Cycle until) {
+  if (!isLocal(node)) return;
+  Kernel& kernel = sims[node]->kernel();
+  if (kernel.finished()) return;
+  const probe::Event e = kLinkEvents[index];
+  kernel.at(at, [this, node, port, e, index, until](Cycle t) {
+    link_counts[node][port][index] += until - t;
+    probe::Bus* bus = sims[node]->kernel().probeBus();
+    if (bus != nullptr && bus->wants(e, port)) {
+      bus->setNow(std::max(bus->now(), t));
+      bus->level(e, port, t, until);
+    }
+  });
+}
+
+void Cluster::Impl::protocolSignal(const ProtocolSignal& s) {
+  const u32 ports = 2 * network.torus().dimensions();
+  const u32 node = s.link / ports, port = (s.link % ports) ^ 1;  // (as crossed's)
+  switch (s.kind) {
+    case ProtocolSignal::kTokenAckPacket: publish(node, port, kTokenAckIndex, 1, s.at); break;
+    case ProtocolSignal::kAck: publish(node, port, kAcksIndex, 1, s.at); break;
+    case ProtocolSignal::kNoTokens:
+      // (The system channel has no UPC-P event of its own: it counts under any channel's.)
+      if (s.channel == kAnyChannel) {
+        publishLevel(node, port, kNoTokensIndex, s.at, s.until);
+      } else if (s.channel != static_cast<u32>(Channel::kSystem)) {
+        publishLevel(node, port, kNoTokensIndex + 1 + s.channel, s.at, s.until);
+      }
+      break;
+  }
 }
 
 void Cluster::Impl::crossed(const LinkCrossing& x) {
@@ -214,6 +253,7 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
   c.link_counts.assign(n,
                        std::vector<LinkCounts>(2 * c.network.torus().dimensions(), LinkCounts{}));
   c.network.onCrossing([&c](const LinkCrossing& x) { c.crossed(x); });
+  c.network.onProtocol([&c](const ProtocolSignal& s) { c.protocolSignal(s); });
   c.chunk_signals = machine.monitor.unit == "upc";
   if (machine.collective.enabled) {
     c.colnet.emplace(machine.collective, n, machine.clockHz());

@@ -39,7 +39,13 @@ void writeAll(int fd, std::string_view text);
 constexpr u32 kPacketsSentIndex = 3 * kChannels;
 // Then chunks leaving, each at its cycle, on each channel (kChunkLeftIndex + channel).
 constexpr u32 kChunkLeftIndex = 3 * kChannels + 1;
-using LinkCounts = std::array<u64, 4 * kChannels + 1>;
+// Then the link protocol's (network.link_protocol): token/ack packets and acknowledgements
+// sent, and the no-token levels, any channel first, then the dynamic, escape and priority ones
+// (kNoTokensIndex + 1 + channel; the system channel's only under any).
+constexpr u32 kTokenAckIndex = 4 * kChannels + 1;
+constexpr u32 kAcksIndex = kTokenAckIndex + 1;
+constexpr u32 kNoTokensIndex = kAcksIndex + 1;
+using LinkCounts = std::array<u64, kNoTokensIndex + 4>;
 
 // What a host says at a window's end.
 struct WindowNews {
@@ -160,8 +166,12 @@ struct Cluster::Impl {
   // receiving node's port of the same cable (same dimension, the other direction). Ports are
   // BG/Q's link numbers: 2 x dimension for the minus link, + 1 for the plus link.
   void crossed(const LinkCrossing& x);
-  // Counts kLinkEvents[index] on the node's port at `at`.
+  // The link protocol's signal, on the sending node's port.
+  void protocolSignal(const ProtocolSignal& s);
+  // Counts kLinkEvents[index] on the node's port at `at`; publishLevel: the level's cycles
+  // [at, until).
   void publish(u32 node, u32 port, u32 index, u64 count, Cycle at);
+  void publishLevel(u32 node, u32 port, u32 index, Cycle at, Cycle until);
   // A collective network router's signal, counted and published on its node's bus at its cycle.
   void colSignal(const ColSignal& s);
   std::optional<u64> colTruth(u32 node, probe::Event e, u32 instance) const;

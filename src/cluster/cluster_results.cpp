@@ -396,7 +396,12 @@ void Cluster::visitStats(stats::Visitor& v) const {
   const Torus& torus = c.network.torus();
   for (u32 l = 0; l < c.network.links().size(); ++l) {
     const LinkStats& s = c.network.links()[l];
-    if (s.packets == 0) continue;  // (unused links: most of a large torus in a small program)
+    const LinkProtocol* protocol = c.network.protocol();
+    // (Unused links: most of a large torus in a small program. With the link protocol, a link
+    // that carried only token/ack packets is used.)
+    if (s.packets == 0 && (protocol == nullptr || protocol->stats(l).token_ack_packets == 0)) {
+      continue;
+    }
     const u32 dims = torus.dimensions();
     v.beginGroup("");
     v.counter("node", l / (2 * dims), "The node the link leaves");
@@ -411,6 +416,19 @@ void Cluster::visitStats(stats::Visitor& v) const {
     v.counter("priority_packets", s.channel_packets[2],
               "Packets it carried on the priority channel");
     v.counter("system_packets", s.channel_packets[3], "Packets it carried on the system channel");
+    if (protocol != nullptr) {
+      const LinkProtocolStats& p = protocol->stats(l);
+      v.counter("token_ack_packets", p.token_ack_packets,
+                "Token/ack packets it sent (the link protocol: nothing going its way to carry "
+                "them)");
+      v.counter("token_ack_cycles", p.token_ack_cycles, "Cycles its token/ack packets held it");
+      v.counter("acks", p.acks, "Acknowledgements it sent (packets received the other way)");
+      v.counter("piggybacked_acks", p.piggybacked_acks, "Of them, in a data packet's header");
+      v.counter("tokens_returned", p.tokens_returned,
+                "Bytes of tokens it carried back (room freed in its node's buffers)");
+      v.counter("no_token_cycles", p.no_token_cycles[kAnyChannel],
+                "Cycles it was free while a packet waited at it with too few tokens");
+    }
     v.endGroup();
   }
   v.endList();

@@ -18,7 +18,8 @@ Network::Network(const NetworkParams& params, Torus torus, u64 clock_hz)
       wake_pending_(torus_.links(), 0),
       room_(torus_.nodes(), ~u64{0}),
       held_(torus_.nodes()),
-      source_bytes_(torus_.nodes(), 0) {}
+      source_bytes_(torus_.nodes(), 0),
+      protocol_(params.link_protocol ? std::make_unique<LinkProtocol>(torus_) : nullptr) {}
 
 u64 Network::linkCycles(u64 bytes) const {
   // (Rounded up per packet, not per chunk: a 544-byte packet at 1.25 bytes per cycle holds its
@@ -83,6 +84,10 @@ std::vector<Delivery> Network::advance(Cycle horizon) {
     switch (e.kind) {
       case Kind::kFree:
         buffer_used_[e.a][e.src] -= e.seq;
+        if (protocol_) {  // (the sender learns of the room when the tokens come back)
+          protocol_->oweTokens(protocol_->reverse(e.a), e.src, e.seq);
+          scheduleFlush(protocol_->reverse(e.a), e.when);
+        }
         arbitrate(e.a, e.when);
         break;
       case Kind::kLinkFree:
@@ -90,8 +95,18 @@ std::vector<Delivery> Network::advance(Cycle horizon) {
         arbitrate(e.a, e.when);
         break;
       case Kind::kArrive: arrive(e.a, e.when); break;
+      case Kind::kOwe:
+        protocol_->oweAck(e.a);
+        scheduleFlush(e.a, e.when);
+        break;
+      case Kind::kTokens:
+        protocol_->refund(e.a, e.src, e.seq);
+        arbitrate(e.a, e.when);
+        break;
+      case Kind::kFlush: flush(e.a, e.when); break;
     }
   }
+  if (protocol_) protocol_->split(horizon_);
   std::vector<Delivery> out;
   out.swap(out_);
   std::stable_sort(out.begin(), out.end(), [](const Delivery& a, const Delivery& b) {
@@ -151,7 +166,9 @@ void Network::arrive(u32 slot, Cycle now) {
 
 bool Network::fits(u32 link, const Waiter& w) const {
   const u64 size = packets_[w.slot].packet.bytes.size();
-  const u64 used = buffer_used_[link][static_cast<u32>(w.channel)];
+  // (With the link protocol, the room the sender holds tokens for.)
+  const u32 c = static_cast<u32>(w.channel);
+  const u64 used = protocol_ ? protocol_->tokensOut(link, c) : buffer_used_[link][c];
   const u64 need = size + (w.entering ? largest_packet_ : 0);
   return used + need <= params_.vc_buffer_bytes;
 }
@@ -160,7 +177,10 @@ bool Network::arbitrate(u32 link, Cycle now) {
   if (link_free_[link] > now) return false;  // (packets wait: its wake is queued)
   std::vector<Waiter>& list = waiting_[link];
   std::erase_if(list, [&](const Waiter& w) { return packets_[w.slot].generation != w.generation; });
-  if (list.empty()) return false;
+  if (list.empty()) {
+    if (protocol_) protocol_->close(link, now);
+    return false;
+  }
   const auto age = [&](const Waiter& w) {
     const InFlight& f = packets_[w.slot];
     return std::make_tuple(f.head_at, f.packet.src, f.packet.seq);
@@ -199,7 +219,10 @@ bool Network::arbitrate(u32 link, Cycle now) {
       best = &w;
     }
   }
-  if (best == nullptr) return false;
+  if (best == nullptr) {
+    if (protocol_) updateStarved(link, now);
+    return false;
+  }
   send(link, *best, now);
   return true;
 }
@@ -229,6 +252,20 @@ void Network::send(u32 link, const Waiter& w, Cycle now) {
   ++f.generation;  // its other waiting entries are stale now
   const u32 next = torus_.linkTarget(link);
   const bool last = next == f.packet.dst;
+  if (protocol_) {
+    protocol_->spend(link, static_cast<u32>(channel), size);
+    carryOwed(link, now, hold, false);
+    // The far end owes an acknowledgement when the tail has arrived.
+    push(now + hold + params_.hop_cycles, Kind::kOwe, protocol_->reverse(link), 0, 0);
+    // A dynamic packet no longer waits at its other links.
+    if (f.packet.dynamic) {
+      std::vector<u32> others;
+      torus_.minimalLinks(f.at, f.packet.dst, others);
+      for (const u32 l : others) {
+        if (l != link) updateStarved(l, now);
+      }
+    }
+  }
   if (on_crossing_) {
     on_crossing_(
         LinkCrossing{link, f.packet.chunks(), now, now + hold + params_.hop_cycles, last, channel});
@@ -253,6 +290,47 @@ void Network::send(u32 link, const Waiter& w, Cycle now) {
     ++held_count_;
     ++reception_holds_;
   }
+}
+
+void Network::carryOwed(u32 link, Cycle now, u64 hold, bool own_packet) {
+  protocol_->close(link, now);  // (the link is busy from now)
+  if (!protocol_->owes(link)) return;
+  const std::array<u64, kProtocolChannels> tokens = protocol_->carry(link, now, own_packet, hold);
+  const u32 back = protocol_->reverse(link);
+  for (u32 c = 0; c < kProtocolChannels; ++c) {
+    if (tokens[c] != 0) push(now + hold + params_.hop_cycles, Kind::kTokens, back, c, tokens[c]);
+  }
+}
+
+void Network::scheduleFlush(u32 link, Cycle at) {
+  if (protocol_->flushPending(link)) return;
+  protocol_->setFlushPending(link, true);
+  push(std::max(at, link_free_[link]), Kind::kFlush, link, 0, 0);
+}
+
+void Network::flush(u32 link, Cycle now) {
+  protocol_->setFlushPending(link, false);
+  if (!protocol_->owes(link)) return;  // (a data packet carried it)
+  if (link_free_[link] > now) {
+    scheduleFlush(link, link_free_[link]);
+    return;
+  }
+  // A token/ack packet of its own: data packets wanting the link wait for it.
+  const u64 hold = linkCycles(params_.token_ack_bytes);
+  link_free_[link] = now + hold;
+  carryOwed(link, now, hold, true);
+  if (!waiting_[link].empty()) wakeWhenFree(link);
+}
+
+void Network::updateStarved(u32 link, Cycle now) {
+  if (link_free_[link] > now) return;  // (busy: closed when it began)
+  std::array<bool, kProtocolChannels> starved{};
+  for (const Waiter& w : waiting_[link]) {
+    if (packets_[w.slot].generation == w.generation && !fits(link, w)) {
+      starved[static_cast<u32>(w.channel)] = true;
+    }
+  }
+  protocol_->setStarved(link, starved, now);
 }
 
 void Network::deliver(u32 slot, u32 link, Channel channel, Cycle now) {

@@ -32,10 +32,12 @@
 #include <array>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <queue>
 #include <vector>
 
 #include "base/types.h"
+#include "net/link_protocol.h"
 #include "net/network_params.h"
 #include "net/torus.h"
 
@@ -94,6 +96,13 @@ class Network {
   void onCrossing(std::function<void(const LinkCrossing&)> observer) {
     on_crossing_ = std::move(observer);
   }
+  // The links' token and acknowledgement protocol (params.link_protocol; net/link_protocol.h),
+  // or null; its signals go to `observer` as the network decides them (each before the horizon
+  // advance() reached).
+  const LinkProtocol* protocol() const { return protocol_.get(); }
+  void onProtocol(std::function<void(const ProtocolSignal&)> observer) {
+    if (protocol_) protocol_->onSignal(std::move(observer));
+  }
 
   const Torus& torus() const { return torus_; }
   // Cycles a link holds a packet of `bytes` bytes.
@@ -132,16 +141,26 @@ class Network {
 
  private:
   static constexpr u32 kNone = ~u32{0};
-  enum class Kind : u8 { kFree = 0, kLinkFree = 1, kArrive = 2 };
+  // (kOwe, kTokens and kFlush: the link protocol's, only with it.)
+  enum class Kind : u8 {
+    kOwe = 0,       // an acknowledgement owed on link a (a packet's tail arrived the other way)
+    kFree = 1,      // bytes leave the far buffer of link a
+    kTokens = 2,    // tokens back at link a's sender
+    kLinkFree = 3,  // link a frees
+    kArrive = 4,    // a packet's head at a router
+    kFlush = 5,     // link a sends what it owes, if it is idle
+  };
   struct Event {
     Cycle when;
     Kind kind;
-    u32 a;      // kFree, kLinkFree: the link; kArrive: the packet's slot
-    u32 src;    // kArrive: tie order (source, seq); kFree: the channel
-    u64 seq;    // kArrive: the packet's seq; kFree: the bytes freed
+    u32 a;      // kArrive: the packet's slot; the others: the link
+    u32 src;    // kArrive: tie order (source, seq); kFree, kTokens: the channel
+    u64 seq;    // kArrive: the packet's seq; kFree, kTokens: the bytes
     u64 order;  // insertion order, the last tie-break
-    // Ties: frees before link wakes before arrivals; frees and wakes by link (then channel),
-    // arrivals by (source, seq): never by insertion order, which lazy wakes would change.
+    // Ties: in the order of the kinds (owed acks, frees, tokens, link wakes, arrivals, then
+    // flushes, so that a data packet starting at the cycle carries what is owed); the others by
+    // link (then channel), arrivals by (source, seq): never by insertion order, which lazy wakes
+    // would change.
     bool operator>(const Event& o) const {
       if (when != o.when) return when > o.when;
       if (kind != o.kind) return kind > o.kind;
@@ -193,6 +212,14 @@ class Network {
     Cycle tail;
   };
   bool fits(u32 link, const Waiter& w) const;
+  // The link protocol's hooks (protocol_ set): the transmission starting on `link` at `now`
+  // takes what the link owes (tokens back at the far end's sender after `hold` + hop cycles);
+  // a flush of what `link` owes at its first idle moment from `at`; which channels of a free
+  // link have a waiting packet with too few tokens.
+  void carryOwed(u32 link, Cycle now, u64 hold, bool own_packet);
+  void scheduleFlush(u32 link, Cycle at);
+  void flush(u32 link, Cycle now);
+  void updateStarved(u32 link, Cycle now);
 
   NetworkParams params_;
   Torus torus_;
@@ -219,6 +246,7 @@ class Network {
   u64 delivered_ = 0;
   u64 buffer_waits_ = 0;
   std::function<void(const LinkCrossing&)> on_crossing_;
+  std::unique_ptr<LinkProtocol> protocol_;
 };
 
 }  // namespace hpm::net

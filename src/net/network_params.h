@@ -68,6 +68,13 @@ struct NetworkParams {
   // goes on a link only when the buffer at its far end has room for it (virtual cut-through with
   // back-pressure).
   u64 vc_buffer_bytes = 2176;
+  // The links' token and acknowledgement protocol (net/link_protocol.h: Blue Gene/P's, after
+  // Blue Gene/L's): tokens come back to a sender, and packets are acknowledged, over the
+  // reverse link, in a data packet going that way or in a token/ack packet of
+  // `token_ack_bytes` (an estimate). Off: a sender sees its far buffer's room at once, and the
+  // links carry nothing but packets (bgq: BG/Q's link level is not modelled).
+  bool link_protocol = false;
+  u64 token_ack_bytes = 12;
 
   void visit(config::Visitor& v) {
     v.param("shape", shape,
@@ -98,6 +105,13 @@ struct NetworkParams {
             "Bytes of each virtual channel's input buffer at a router, at least two of the "
             "largest packets (assumed: four, 2176)",
             config::Range{64, 1 << 20});
+    v.param("link_protocol", link_protocol,
+            "The links' token and acknowledgement protocol: tokens and acks go back over the "
+            "reverse link, in a data packet or a token/ack packet of their own (bgp)");
+    v.param("token_ack_bytes", token_ack_bytes,
+            "Bytes of a token/ack packet on a link (estimate: 12, an 8-byte link header, CRC "
+            "and valid byte)",
+            config::Range{1, 256});
   }
 };
 

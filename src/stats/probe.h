@@ -600,7 +600,25 @@ enum class Rate : u8 {
   X(DmaWriteRequest, kNode, kPulse, kOne,                                                          \
     "Blue Gene/P's DMA: line write requests its reception side issued to the L3, one a cycle")     \
   X(DmaWriteActive, kNode, kLevel, kOne,                                                           \
-    "Blue Gene/P's DMA: cycles its reception side had a write request to the L3 pending")
+    "Blue Gene/P's DMA: cycles its reception side had a write request to the L3 pending")          \
+  /* ---- the torus links' token and acknowledgement protocol (network.link_protocol: bgp; */      \
+  /* net/link_protocol.h); one run, NwTokenAckPackets to NwNoPriorityTokens */                     \
+  /* (linkProtocolSignal), after every older event ---- */                                         \
+  X(NwTokenAckPackets, kLink, kPulse, kOne,                                                        \
+    "Torus link: token/ack packets sent over the link (tokens and acknowledgements with no data "  \
+    "packet going that way to carry them)")                                                        \
+  X(NwAcks, kLink, kPulse, kOne,                                                                   \
+    "Torus link: acknowledgements sent over the link, one per packet received the other way, one " \
+    "a cycle")                                                                                     \
+  X(NwNoTokens, kLink, kLevel, kOne,                                                               \
+    "Torus link: cycles the link was free while a packet waited at it with too few tokens (any "   \
+    "channel)")                                                                                    \
+  X(NwNoDynamicTokens, kLink, kLevel, kOne,                                                        \
+    "Torus link: cycles the link was free while a dynamic packet waited with too few tokens")      \
+  X(NwNoEscapeTokens, kLink, kLevel, kOne,                                                         \
+    "Torus link: cycles the link was free while an escape packet waited with too few tokens")      \
+  X(NwNoPriorityTokens, kLink, kLevel, kOne,                                                       \
+    "Torus link: cycles the link was free while a priority packet waited with too few tokens")
 
 enum class Event : u16 {
 #define HPM_X(name, scope, kind, rate, doc) k##name,
@@ -648,6 +666,11 @@ constexpr bool muPortEvent(Event e) {
 // inputs only: Blue Gene/Q's catalogue omits them.
 constexpr bool dmaPortSignal(Event e) {
   return e >= Event::kDmaDescriptorRead && e <= Event::kDmaWriteActive;
+}
+// The links' token and acknowledgement protocol's signals (net/link_protocol.h), published only
+// where network.link_protocol is on (bgp's UPC-P names them): BGPM has no such events.
+constexpr bool linkProtocolSignal(Event e) {
+  return e >= Event::kNwTokenAckPackets && e <= Event::kNwNoPriorityTokens;
 }
 
 struct EventInfo {

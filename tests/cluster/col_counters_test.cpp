@@ -115,5 +115,30 @@ TEST(TorusChunkCounters, EveryLinksChunksCountAsTheyLeaveAndAddUpOverTheChannels
   EXPECT_EQ(by_channel, all);
 }
 
+// The links' token and acknowledgement protocol's events (TORUS_<link>_TOKEN_ACK_PACKETS, _ACKS,
+// _NO_TOKENS and by channel; network.link_protocol, bgp): each equal to its ground truth (the
+// network's protocol signals as the cluster counted them); every packet a link sent is
+// acknowledged once over the reverse link, some in token/ack packets (a ring's traffic goes one
+// way round), and a channel waits for tokens only within the cycles some channel does.
+TEST(TorusProtocolCounters, EveryPacketIsAcknowledgedOnceAndEachEventEqualsItsGroundTruth) {
+  const std::map<std::string, u64> mode0 = runCounting("3x2x1", "TORUS_", 0, {kRing, "2"});
+  const std::map<std::string, u64> mode2 = runCounting("3x2x1", "TORUS_", 2, {kRing, "2"});
+  u64 packets = 0, acks = 0, token_acks = 0, no_tokens = 0, by_channel = 0;
+  for (const auto& [name, count] : mode0) {
+    if (name.ends_with("_PACKETS")) packets += count;
+  }
+  for (const auto& [name, count] : mode2) {
+    if (name.ends_with("_ACKS")) acks += count;
+    if (name.ends_with("_TOKEN_ACK_PACKETS")) token_acks += count;
+    if (name.ends_with("_NO_TOKENS")) no_tokens += count;
+    if (name.find("_NO_VC") != std::string::npos) by_channel += count;
+  }
+  EXPECT_GT(packets, 0u);
+  EXPECT_EQ(acks, packets);
+  EXPECT_GT(token_acks, 0u);
+  EXPECT_LE(token_acks, acks);
+  EXPECT_LE(by_channel, 3 * no_tokens);
+}
+
 }  // namespace
 }  // namespace hpm::net

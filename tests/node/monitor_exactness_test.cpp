@@ -90,7 +90,13 @@ const std::set<Event> kUncheckedEvents = {Event::kMuPacketsInjected,
                                           Event::kNwDynamicChunkLeft,
                                           Event::kNwEscapeChunkLeft,
                                           Event::kNwPriorityChunkLeft,
-                                          Event::kNwSystemChunkLeft};
+                                          Event::kNwSystemChunkLeft,
+                                          Event::kNwTokenAckPackets,
+                                          Event::kNwAcks,
+                                          Event::kNwNoTokens,
+                                          Event::kNwNoDynamicTokens,
+                                          Event::kNwNoEscapeTokens,
+                                          Event::kNwNoPriorityTokens};
 // Whether `e` is unchecked here: of kUncheckedEvents, or one of the message unit's ports' events
 // (BG/Q's master and slave ports, Blue Gene/P's DMA's signals: net/mu_ports.h), which also exist
 // only on the nodes of a many-node run (tests/cluster/mu_ports_counters_test.cpp holds them).

@@ -176,13 +176,21 @@ std::string_view whyNotCol(std::string_view name) {
              "resends, resynchronisations, aborts or discarded packets";
     }
   }
+  // (IBM's collective network patent, US 8,626,957, "Collective Network for Computer
+  // Structures": its links' protocol has data packets, empty packets that exchange protocol
+  // state when there is no data packet to send, and sync packets that keep the link's logic
+  // levels changing while it is idle; each with a link header and a CRC trailer. No public
+  // source gives the collective links' tokens, buffers per link or these packets' sizes.)
   if (name.find("IDLE_PACKET") != std::string_view::npos) {
-    return "the model's collective links send no idle (keep-alive) packets: a link with nothing to "
-           "send is silent";
+    return "idle (sync) packets keep a collective link's logic levels changing while it has "
+           "nothing to send (IBM's collective network patent, US 8,626,957): no public source "
+           "gives their size or rate, and the model's idle links are silent";
   }
   if (name.find("EMPTY_PACKET") != std::string_view::npos) {
-    return "the model's collective links send no empty (acknowledgement-only) packets: their "
-           "token and acknowledgement protocol is not modelled";
+    return "empty packets carry a collective link's protocol state (tokens, acknowledgements) "
+           "when no data packet goes its way (US 8,626,957): the model's collective links keep "
+           "no link-level protocol (no public source gives their tokens or these packets' "
+           "size), so they send none; the torus links' protocol is modelled (TOKEN_ACK_PACKETS)";
   }
   if (name.find("MATURE") != std::string_view::npos ||
       name.find("REQUESTS") != std::string_view::npos ||
@@ -525,6 +533,26 @@ struct NetworkEvent {
 constexpr NetworkEvent kTorusEvents[] = {
     {"PACKETS", Event::kNwPacketsSent,
      "packets sent over the link on every channel (passing through included)"},
+    // The link protocol's (net/link_protocol.h; they count where network.link_protocol is on):
+    // the sender's side of the link, as the events above, and BG/L's names for the same signals
+    // (TS_<link>_LINK_AVAIL_NO_<vc>_TOKENS) read NO_TOKENS as cycles the link is free while a
+    // packet lacks tokens. The channels as the chunk events' below.
+    {"TOKEN_ACK_PACKETS", Event::kNwTokenAckPackets,
+     "token/ack packets sent over the link: tokens and acknowledgements owed when no data packet "
+     "going that way could carry them"},
+    {"ACKS", Event::kNwAcks,
+     "acknowledgements sent over the link, one per packet received the other way (piggybacked "
+     "or in token/ack packets), one a cycle"},
+    {"NO_TOKENS", Event::kNwNoTokens,
+     "cycles the link was free while a packet of some channel waited at it with too few tokens"},
+    {"NO_VCD0_TOKENS", Event::kNwNoDynamicTokens,
+     "cycles the link was free while a dynamic packet waited at it with too few tokens"},
+    {"NO_VCBN_TOKENS", Event::kNwNoEscapeTokens,
+     "cycles the link was free while an escape (bubble normal) packet waited with too few "
+     "tokens"},
+    {"NO_VCBP_TOKENS", Event::kNwNoPriorityTokens,
+     "cycles the link was free while a priority (bubble priority) packet waited with too few "
+     "tokens"},
 };
 // Its chunk events: each chunk as it leaves on the link (one a cycle at most: a chunk takes a
 // link 64 cycles on bgp), by Blue Gene/P's virtual channels: the model's dynamic channel is
@@ -618,10 +646,7 @@ std::string_view whyNot(std::string_view name) {
     return "the model's torus has one dynamic virtual channel, where Blue Gene/P has two: its "
            "chunks count under VCD0";
   }
-  if (name.starts_with("TORUS_")) {
-    return "the links' token and acknowledgement protocol is not modelled (their buffers' "
-           "back-pressure is: docs/network.md)";
-  }
+  if (name.starts_with("TORUS_")) return kNoSignal;
   if (name.find("BLIND_DEV") != std::string_view::npos) {
     return "reads of Blue Gene/P's blind device (upper address 0x5: an area of no memory and no "
            "registers, whose lines BG/P's kernel touches to flush the L1, _bgp_dcache_flush_set): "
@@ -795,6 +820,7 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
         if (t.name != link_suffix || port >= bus.topology().links) continue;
         feeds = {bus.input(t.source, port)};
         note = t.note;
+        kind = probe::info(t.source).kind;
         represented.insert({-100 - static_cast<i32>(port), t.source});
       }
       for (const ChunkEvent& t : kChunkEvents) {

@@ -276,9 +276,9 @@ pmu::Attachment attach(const Params& p, const pmu::NodeShape& node) {
     // (Events with no small bound per cycle only where counters take any count: the I/O and
     // CNK units. Not the signals of Blue Gene/P's L2 prefetch unit events, which BGPM does not
     // have: /dev/hpm/sim reads them; nor the one-bit chunk and DMA signals, which only UPC-P
-    // takes.)
+    // takes, nor the link protocol's, which BG/Q's model does not have.)
     if (represented.contains(e) || probe::prefetchUnitSignal(e) || probe::chunkLeftSignal(e) ||
-        probe::dmaPortSignal(e) ||
+        probe::dmaPortSignal(e) || probe::linkProtocolSignal(e) ||
         (info.rate == probe::Rate::kAny && !probe::nodeWide(info.scope))) {
       continue;
     }
