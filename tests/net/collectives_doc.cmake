@@ -26,7 +26,7 @@ get_filename_component(name ${COLLAT} NAME)
 # Node counts, timed calls per operation and untimed warm-up calls before them: few, so that
 # the test stays fast (a run is about a second of host time or less; the results are
 # deterministic, so more calls would change the means only by the first calls' share).
-set(node_counts 2 4 8)
+set(node_counts 2 4 8 16 32)
 set(iterations 5)
 set(warmup 1)
 set(operations barrier allreduce_double_1 allreduce_int64_1 allreduce_double_256 bcast_8
@@ -83,11 +83,76 @@ foreach(i RANGE ${last})
   endforeach()
 endforeach()
 
+# Beyond the runs, each column's formula: the latency at the largest run plus the growth per
+# step of its algorithm's size measure x(N), that growth measured between the smallest and the
+# largest run. x(N): the global barrier network, none (its latency does not depend on N); the
+# collective network's tree, its depth floor(log2 N); the point-to-point algorithms, their
+# rounds ceil(log2 N) (dissemination, binomial trees). Integers of nanoseconds.
+function(log2 out n ceil)
+  set(k 0)
+  set(p 1)
+  while(p LESS n)
+    math(EXPR p "${p} * 2")
+    math(EXPR k "${k} + 1")
+  endwhile()
+  if(NOT ceil AND NOT p EQUAL n)
+    math(EXPR k "${k} - 1")
+  endif()
+  set(${out} ${k} PARENT_SCOPE)
+endfunction()
+function(ns out us)
+  string(REPLACE "." "" v "${us}")
+  math(EXPR v "${v} + 0")
+  set(${out} ${v} PARENT_SCOPE)
+endfunction()
+# The formula's latency (us, 3 decimals) of column `col` for `op` at `nodes`.
+function(formula out col op nodes)
+  list(GET node_counts 0 first)
+  list(GET node_counts -1 last)
+  ns(t_first ${${col}_${first}_${op}})
+  ns(t_last ${${col}_${last}_${op}})
+  if(col STREQUAL "tree" AND op STREQUAL "barrier")
+    set(t ${t_last})
+  else()
+    set(ceil ON)
+    if(col STREQUAL "tree")
+      set(ceil OFF)
+    endif()
+    log2(x_first ${first} ${ceil})
+    log2(x_last ${last} ${ceil})
+    log2(x ${nodes} ${ceil})
+    math(EXPR t "${t_last} + (${x} - ${x_last}) * (${t_last} - ${t_first}) / (${x_last} - ${x_first})")
+  endif()
+  math(EXPR whole "${t} / 1000")
+  math(EXPR part "${t} % 1000 + 1000")
+  string(SUBSTRING "${part}" 1 -1 part)
+  set(${out} "${whole}.${part}" PARENT_SCOPE)
+endfunction()
+set(formula_table "| operation | nodes | bgp, collective network (us) | bgp, point to point (us) "
+                  "| bgq, point to point (us) |\n|---|---:|---:|---:|---:|\n")
+string(CONCAT formula_table ${formula_table})
+foreach(i 0 1 2)
+  list(GET operations ${i} op)
+  list(GET labels ${i} label)
+  foreach(n 512 4096)
+    formula(a tree ${op} ${n})
+    formula(b p2p ${op} ${n})
+    formula(c bgq ${op} ${n})
+    string(APPEND formula_table "| ${label} | ${n} | ${a} | ${b} | ${c} |\n")
+  endforeach()
+endforeach()
+
+list(GET node_counts 0 node_counts_first)
 list(POP_BACK node_counts last_count)
 string(REPLACE ";" ", " counts "${node_counts}")
 set(text
     "The mean over the ranks of each rank's mean latency per call (${iterations} timed calls "
     "after ${warmup} untimed, `guest/mpi/mpi_collat.c`) on ${counts} and ${last_count} "
-    "nodes. MPI_Allreduce sums (MPI_SUM), MPI_Bcast sends from rank 0.\n\n${table}")
+    "nodes. MPI_Allreduce sums (MPI_SUM), MPI_Bcast sends from rank 0.\n\n${table}\n"
+    "Beyond the runs, the model's formula (the latency at ${last_count} nodes plus the growth "
+    "per step of the algorithm's size measure, measured between ${node_counts_first} and "
+    "${last_count} nodes: none for the global barrier network, the tree's depth floor(log2 N) "
+    "for the collective network, the rounds ceil(log2 N) for the point-to-point "
+    "algorithms):\n\n${formula_table}")
 string(CONCAT text ${text})
 generated_section(${DOC} "${begin_marker}" "${end_marker}" "${text}" ${MODE} collectives_doc)
