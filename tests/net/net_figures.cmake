@@ -23,21 +23,8 @@ endforeach()
 set(begin_marker
     "<!-- published figures, generated below: do not edit; `ninja net_figures_doc` rewrites it -->")
 set(end_marker "<!-- end of the generated published-figures table -->")
-get_filename_component(bin_dir ${PINGPONG} DIRECTORY)
 
-# Runs `args` on `machine` with --set `shape`; `out` gets rank 0's rows (the "[0] " prefix cut).
-function(run_rows out machine shape args)
-  execute_process(
-    COMMAND ${HPMSIM} run --env-clear --machine ${machine} --set network.shape=${shape} -- ${args}
-    WORKING_DIRECTORY ${bin_dir}
-    OUTPUT_VARIABLE text ERROR_VARIABLE err RESULT_VARIABLE status)
-  if(NOT status EQUAL 0)
-    message(FATAL_ERROR "the run of ${args} on ${machine} failed (${status}):\n${err}")
-  endif()
-  string(REGEX MATCHALL "\\[0\\] [0-9][^\n]*" rows "${text}")
-  list(TRANSFORM rows REPLACE "^\\[0\\] " "")
-  set(${out} "${rows}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/guest_mpi_run.cmake)
 
 # A preset's parameter `key` ("section.name") from hpmsim config.
 function(preset out machine key)
@@ -84,10 +71,12 @@ function(model_figures machine shape2 ring8)
   decimals(link_payload ${pay} 3)
   set(m_link_raw "${raw} GB/s" PARENT_SCOPE)
   set(m_link_payload "${link_payload} GB/s" PARENT_SCOPE)
-  run_rows(one ${machine} ${shape2} "${PINGPONG_NAME};0;20;1")
+  hpm_mpi_rank0_rows(one PROGRAM ${PINGPONG} HPMSIM_ARGS --machine ${machine} --set
+                     network.shape=${shape2} ARGS 0 20 1)
   string(REPLACE " " ";" one "${one}")
   list(GET one 1 t1)
-  run_rows(four ${machine} ${ring8} "${PINGPONG_NAME};0;20;4")
+  hpm_mpi_rank0_rows(four PROGRAM ${PINGPONG} HPMSIM_ARGS --machine ${machine} --set
+                     network.shape=${ring8} ARGS 0 20 4)
   string(REPLACE " " ";" four "${four}")
   list(GET four 1 t4)
   # Microseconds with 3 decimals as integers of nanoseconds.
@@ -102,7 +91,8 @@ function(model_figures machine shape2 ring8)
   set(m_t1_ns ${t1_ns} PARENT_SCOPE)
   set(m_hop3 ${hop3} PARENT_SCOPE)
   if(machine STREQUAL "bgq")
-    run_rows(bw ${machine} ${shape2} "${MPIBW_NAME};65536;64;4;65536")
+    hpm_mpi_rank0_rows(bw PROGRAM ${MPIBW} HPMSIM_ARGS --machine ${machine} --set
+                       network.shape=${shape2} ARGS 65536 64 4 65536)
     string(REPLACE " " ";" bw "${bw}")
     list(GET bw 1 mbps)
     set(m_mpi_bw_mbps "${mbps} MB/s" PARENT_SCOPE)
@@ -112,8 +102,6 @@ function(model_figures machine shape2 ring8)
   endif()
 endfunction()
 
-get_filename_component(PINGPONG_NAME ${PINGPONG} NAME)
-get_filename_component(MPIBW_NAME ${MPIBW} NAME)
 file(READ ${FIGURES} json)
 set(table "| machine | figure | this model | published | source |\n|---|---|---:|---|---|\n")
 set(notes "")
