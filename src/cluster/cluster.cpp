@@ -16,7 +16,7 @@
 namespace hpm::net {
 namespace {
 
-constexpr std::array<probe::Event, 4 * kPointChannels + 1> kLinkEvents = {
+constexpr std::array<probe::Event, kLinkCountIndexes> kLinkEvents = {
     probe::Event::kNwDynamicChunksSent,
     probe::Event::kNwEscapeChunksSent,
     probe::Event::kNwPriorityChunksSent,
@@ -33,7 +33,16 @@ constexpr std::array<probe::Event, 4 * kPointChannels + 1> kLinkEvents = {
     probe::Event::kNwDynamicChunkLeft,
     probe::Event::kNwEscapeChunkLeft,
     probe::Event::kNwPriorityChunkLeft,
-    probe::Event::kNwSystemChunkLeft};
+    probe::Event::kNwSystemChunkLeft,
+    probe::Event::kNwUserWorldChunksSent,
+    probe::Event::kNwSubcommChunksSent,
+    probe::Event::kNwSysCollChunksSent,
+    probe::Event::kNwUserWorldPacketsReceived,
+    probe::Event::kNwSubcommPacketsReceived,
+    probe::Event::kNwSysCollPacketsReceived,
+    probe::Event::kNwUserWorldPacketsToNode,
+    probe::Event::kNwSubcommPacketsToNode,
+    probe::Event::kNwSysCollPacketsToNode};
 
 }  // namespace
 
@@ -95,7 +104,14 @@ void Cluster::Impl::crossed(const LinkCrossing& x) {
   const u32 to = network.torus().linkTarget(x.link);
   const u32 channel = static_cast<u32>(x.channel);
   publish(from, port, kPacketsSentIndex, 1, x.sent);
-  if (channel >= kPointChannels) return;  // (the collective classes' own counts: not yet)
+  if (channel >= kPointChannels) {
+    // The collective channels: chunks sent, packets received, packets for the node.
+    const u32 c = channel - kPointChannels, k = kChannels - kPointChannels;
+    publish(from, port, kCollIndex + c, x.chunks, x.sent);
+    publish(to, port ^ 1, kCollIndex + k + c, 1, x.arrived);
+    if (x.last) publish(to, port ^ 1, kCollIndex + 2 * k + c, 1, x.arrived);
+    return;
+  }
   publish(from, port, channel, x.chunks, x.sent);
   if (chunk_signals) {
     // Chunk i leaves i / chunks of the packet's link time after its first.

@@ -38,7 +38,11 @@ void writeAll(int fd, std::string_view text);
 constexpr u32 kPacketsSentIndex = 3 * kPointChannels;
 // Then chunks leaving, each at its cycle, on each channel (kChunkLeftIndex + channel).
 constexpr u32 kChunkLeftIndex = 3 * kPointChannels + 1;
-using LinkCounts = std::array<u64, 4 * kPointChannels + 1>;
+// Then the collective channels' chunks sent, packets received and packets for the node (each
+// kChannels - kPointChannels apart, from kCollIndex).
+constexpr u32 kCollIndex = 4 * kPointChannels + 1;
+constexpr u32 kLinkCountIndexes = kCollIndex + 3 * (kChannels - kPointChannels);
+using LinkCounts = std::array<u64, kLinkCountIndexes>;
 
 // What a host says at a window's end.
 struct WindowNews {

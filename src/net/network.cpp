@@ -239,8 +239,12 @@ void Network::send(u32 link, const Waiter& w, Cycle now) {
   const u32 next = torus_.linkTarget(link);
   const bool last = !coll && next == f.packet.dst;
   if (on_crossing_) {
-    on_crossing_(
-        LinkCrossing{link, f.packet.chunks(), now, now + hold + params_.hop_cycles, last, channel});
+    // (A collective packet going down lands at every member it reaches, a reduce's only at its
+    // destination.)
+    const bool lands =
+        coll ? f.down && (f.packet.coll.type != CollType::kReduce || next == f.packet.dst) : last;
+    on_crossing_(LinkCrossing{link, f.packet.chunks(), now, now + hold + params_.hop_cycles, lands,
+                              channel});
   }
   if (!last) {
     f.at = next;

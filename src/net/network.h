@@ -98,7 +98,7 @@ struct LinkStats {
 
 // A packet crossing a link (what the link counters count): it went on `link` at `sent` on
 // `channel`, and its tail reached the link's far end at `arrived`; `last`: that end is its
-// destination.
+// destination (a collective packet's: that end's reception FIFO gets it).
 struct LinkCrossing {
   u32 link = 0;
   u32 chunks = 0;
