@@ -140,8 +140,13 @@ void combineWords(u8 op, u16 word, std::span<const std::span<const u8>> inputs, 
       if (op == collop::kFloatAdd) {
         if (finite) {
           ExactSum sum;
-          for (const auto& in : inputs) sum.add(doubleAt(in.data() + at));
-          r = sum.value();
+          bool minus_zeros = true;  // (IEEE: a sum of -0s is -0, any other exact zero +0)
+          for (const auto& in : inputs) {
+            const double x = doubleAt(in.data() + at);
+            sum.add(x);
+            minus_zeros = minus_zeros && x == 0.0 && std::signbit(x);
+          }
+          r = minus_zeros ? -0.0 : sum.value();
         } else {
           for (std::size_t i = 1; i < inputs.size(); ++i) r += doubleAt(inputs[i].data() + at);
         }

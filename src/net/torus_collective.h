@@ -51,7 +51,8 @@ struct Collective {
 // router's sum depends on its inputs' values only, never on their order or arrival: a whole
 // tree's result depends on the tree alone (binary reproducible, as US patent 8,977,669 claims
 // for BG/Q's adder). A sum with an infinity or a NaN is the IEEE sum of the inputs in their
-// order (inf + -inf: NaN); an exact sum beyond the largest double is an infinity.
+// order (inf + -inf: NaN); an exact sum beyond the largest double is an infinity; an exact zero
+// is +0 but for a sum of -0s (-0, as IEEE's addition gives).
 void combineWords(u8 op, u16 word, std::span<const std::span<const u8>> inputs, std::span<u8> out);
 
 }  // namespace hpm::net

@@ -196,6 +196,10 @@ TEST(CollectiveAlu, FloatingPointAddIsExactRoundedOnceAndIndependentOfInputOrder
       asDouble(combined(collop::kFloatAdd, 8, {doubles({-3.5}), doubles({3.5})})[0]);
   EXPECT_EQ(zero, 0.0);
   EXPECT_FALSE(std::signbit(zero));
+  const double minus =
+      asDouble(combined(collop::kFloatAdd, 8, {doubles({-0.0}), doubles({-0.0})})[0]);
+  EXPECT_EQ(minus, 0.0);
+  EXPECT_TRUE(std::signbit(minus));  // (as IEEE adds two -0s)
   EXPECT_EQ(asDouble(combined(collop::kFloatAdd, 8, {doubles({1e308}), doubles({1e308})})[0]),
             INFINITY);
   EXPECT_EQ(asDouble(combined(collop::kFloatAdd, 8, {doubles({-1.25}), doubles({-2.5})})[0]),
