@@ -397,6 +397,9 @@ void Cluster::visitStats(stats::Visitor& v) const {
                 s.channel_packets[4] + s.channel_packets[5] + s.channel_packets[6],
                 "Packets it carried on the collective channels (user world, sub-communicator, "
                 "system)");
+      v.counter("collective_chunks",
+                s.channel_chunks[4] + s.channel_chunks[5] + s.channel_chunks[6],
+                "32-byte chunks it carried on the collective channels");
     }
     v.endGroup();
   }

@@ -1,7 +1,8 @@
 # docs/network.md's collective latency table, from runs of guest/mpi/mpi_collat: the mean
 # latency of MPI_Barrier, MPI_Allreduce and MPI_Bcast by node count on bgp with libmpi on the
 # collective network and global barrier (the default), on bgp with them off
-# (collective.mpi=false: the point-to-point algorithms over the torus), and on bgq (point to
+# (collective.mpi=false: the point-to-point algorithms over the torus), on bgq with its torus's
+# collective classes (the default) and without them (network.collective_mpi=false: point to
 # point). The text around the two marker lines is written by hand.
 #
 #   cmake -DHPMSIM=... -DCOLLAT=... -DDOC=docs/network.md -DMODE=write|check \
@@ -67,10 +68,12 @@ foreach(n IN LISTS node_counts)
   collat(tree_${n} bgp ${n} "")
   collat(p2p_${n} bgp ${n} "collective.mpi=false")
   collat(bgq_${n} bgq ${n} "")
+  collat(bgqp2p_${n} bgq ${n} "network.collective_mpi=false")
 endforeach()
 
 set(table "| operation | nodes | bgp, collective network (us) | bgp, point to point (us) "
-          "| bgq, point to point (us) |\n|---|---:|---:|---:|---:|\n")
+          "| bgq, collective classes (us) | bgq, point to point (us) |\n"
+          "|---|---:|---:|---:|---:|---:|\n")
 string(CONCAT table ${table})
 list(LENGTH operations n_ops)
 math(EXPR last "${n_ops} - 1")
@@ -79,7 +82,8 @@ foreach(i RANGE ${last})
   list(GET labels ${i} label)
   foreach(n IN LISTS node_counts)
     string(APPEND table
-           "| ${label} | ${n} | ${tree_${n}_${op}} | ${p2p_${n}_${op}} | ${bgq_${n}_${op}} |\n")
+           "| ${label} | ${n} | ${tree_${n}_${op}} | ${p2p_${n}_${op}} | ${bgq_${n}_${op}} "
+           "| ${bgqp2p_${n}_${op}} |\n")
   endforeach()
 endforeach()
 
