@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
   const uint64_t errors = reg(HPM_MU_INJ_ERRORS);
   descriptor bad = {0};
   bad.dest = (uint32_t)server;
-  bad.flags = 1u << 5;
+  bad.flags = 1u << 30; /* (a flag the unit does not define: bit 5 is bgq's collective flag) */
   post(&bad);
   bad.flags = HPM_MU_DYNAMIC | HPM_MU_PRIORITY;
   post(&bad);

@@ -18,7 +18,7 @@
 namespace hpm::net {
 namespace {
 
-constexpr std::array<probe::Event, std::tuple_size_v<LinkCounts>> kLinkEvents = {
+constexpr std::array<probe::Event, kLinkCountIndexes> kLinkEvents = {
     probe::Event::kNwDynamicChunksSent,
     probe::Event::kNwEscapeChunksSent,
     probe::Event::kNwPriorityChunksSent,
@@ -41,7 +41,16 @@ constexpr std::array<probe::Event, std::tuple_size_v<LinkCounts>> kLinkEvents = 
     probe::Event::kNwNoTokens,
     probe::Event::kNwNoDynamicTokens,
     probe::Event::kNwNoEscapeTokens,
-    probe::Event::kNwNoPriorityTokens};
+    probe::Event::kNwNoPriorityTokens,
+    probe::Event::kNwUserWorldChunksSent,
+    probe::Event::kNwSubcommChunksSent,
+    probe::Event::kNwSysCollChunksSent,
+    probe::Event::kNwUserWorldPacketsReceived,
+    probe::Event::kNwSubcommPacketsReceived,
+    probe::Event::kNwSysCollPacketsReceived,
+    probe::Event::kNwUserWorldPacketsToNode,
+    probe::Event::kNwSubcommPacketsToNode,
+    probe::Event::kNwSysCollPacketsToNode};
 
 }  // namespace
 
@@ -135,6 +144,14 @@ void Cluster::Impl::crossed(const LinkCrossing& x) {
   const u32 to = network.torus().linkTarget(x.link);
   const u32 channel = static_cast<u32>(x.channel);
   publish(from, port, kPacketsSentIndex, 1, x.sent);
+  if (channel >= kPointChannels) {
+    // The collective channels: chunks sent, packets received, packets for the node.
+    const u32 c = channel - kPointChannels, k = kChannels - kPointChannels;
+    publish(from, port, kCollIndex + c, x.chunks, x.sent);
+    publish(to, port ^ 1, kCollIndex + k + c, 1, x.arrived);
+    if (x.last) publish(to, port ^ 1, kCollIndex + 2 * k + c, 1, x.arrived);
+    return;
+  }
   publish(from, port, channel, x.chunks, x.sent);
   if (chunk_signals) {
     // Chunk i leaves i / chunks of the packet's link time after its first.
@@ -143,8 +160,8 @@ void Cluster::Impl::crossed(const LinkCrossing& x) {
       publish(from, port, kChunkLeftIndex + channel, 1, x.sent + i * cycles / x.chunks);
     }
   }
-  publish(to, port ^ 1, kChannels + channel, 1, x.arrived);
-  if (x.last) publish(to, port ^ 1, 2 * kChannels + channel, 1, x.arrived);
+  publish(to, port ^ 1, kPointChannels + channel, 1, x.arrived);
+  if (x.last) publish(to, port ^ 1, 2 * kPointChannels + channel, 1, x.arrived);
 }
 
 namespace {
@@ -203,8 +220,26 @@ void Cluster::Impl::colWindow(Cycle at) {
   }
 }
 
+bool Cluster::Impl::giWindow() {
+  bool told = false;
+  for (u32 cls = 0; cls < kClassRoutes; ++cls) {
+    if (!gi[cls]) continue;
+    const std::vector<Cycle>& done = gi[cls]->completions(0);
+    for (; gi_told[cls] < done.size(); ++gi_told[cls]) {
+      told = true;
+      for (u32 n = local.first; n < local.last; ++n) {
+        if (sims[n]->kernel().finished()) continue;
+        units[n]->giDone(cls, gi_told[cls] + 1, done[gi_told[cls]]);
+      }
+    }
+  }
+  return told;
+}
+
 Cycle Cluster::Impl::windowCycles() const {
-  const Cycle torus = std::min(network.lookahead(), Cycle{machine.network.injection_cycles});
+  Cycle torus = std::min(network.lookahead(), Cycle{machine.network.injection_cycles});
+  // (A GI barrier completes gi_cycles after its last arm: no sooner than the window's end.)
+  if (machine.network.collectives) torus = std::min(torus, Cycle{machine.network.gi_cycles});
   if (!colnet) return torus;
   return std::min({torus, colnet->lookahead(), Cycle{machine.collective.injection_cycles},
                    Cycle{machine.collective.barrier_cycles}});
@@ -255,6 +290,18 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
   c.network.onCrossing([&c](const LinkCrossing& x) { c.crossed(x); });
   c.network.onProtocol([&c](const ProtocolSignal& s) { c.protocolSignal(s); });
   c.chunk_signals = machine.monitor.unit == "upc";
+  if (machine.network.collectives) {
+    // The class routes CNK sets (net/class_route.h): the world for user programs (collective
+    // class 0, GI class 0) and for the system (collective class 14, GI classes 14 and 15).
+    const Torus& torus = c.network.torus();
+    c.network.setClassRoute(kWorldClass,
+                            *ClassRoute::make(torus, Box::world(torus), 0, ClassType::kUserWorld));
+    c.network.setClassRoute(kSystemClass,
+                            *ClassRoute::make(torus, Box::world(torus), 0, ClassType::kSystem));
+    for (const u32 cls : {kWorldClass, kSystemClass, kSystemClass + 1}) {
+      c.gi[cls].emplace(n, machine.network.gi_cycles);
+    }
+  }
   if (machine.collective.enabled) {
     c.colnet.emplace(machine.collective, n, machine.clockHz());
     c.barrier.emplace(n, machine.collective.barrier_cycles);
@@ -309,6 +356,20 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
     });
     unit->onSignal([ports](MuSignal s, Cycle at) { ports->signal(s, at); });
     kernel.addDeviceProvider(unit);
+    if (machine.network.collectives) {
+      u32 gi_classes = 0;
+      for (u32 cls = 0; cls < kClassRoutes; ++cls) gi_classes |= c.gi[cls] ? 1u << cls : 0;
+      unit->setCollectives(
+          [&c](u32 cls) {
+            const std::optional<ClassRoute>& r = c.network.classRoute(cls);
+            return r ? &*r : nullptr;
+          },
+          gi_classes,
+          [&c, node](u32 cls, Cycle at) {
+            c.gi_outbox.push_back({node, cls, at});
+          },
+          machine.network.collective_mpi);
+    }
     CollectiveUnit* col = nullptr;
     if (c.colnet) {
       c.col_units[node] = std::make_unique<CollectiveUnit>(
@@ -382,6 +443,8 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
   };
   // Moves the collective network to `horizon` and tells the units (nothing without one).
   const auto advanceCol = [&](Cycle horizon, Cycle window_start) {
+    // (GI barriers told to units are news as deliveries are: their nodes have an event due.)
+    if (c.giWindow()) return true;
     if (!c.colnet) return false;
     const bool delivered = deliverCol(c.colnet->advance(horizon));
     c.colWindow(window_start);

@@ -34,18 +34,22 @@ struct OwnedFd {
 void writeAll(int fd, std::string_view text);
 
 // The link counters' events: chunks sent, packets received, packets for the node (by 0, 1, 2),
-// each on the dynamic, escape, priority and system channel (kChannels apart), then packets sent
-// on any channel (kPacketsSentIndex).
-constexpr u32 kPacketsSentIndex = 3 * kChannels;
+// each on the dynamic, escape, priority and system channel (kPointChannels apart), then packets
+// sent on any channel (kPacketsSentIndex).
+constexpr u32 kPacketsSentIndex = 3 * kPointChannels;
 // Then chunks leaving, each at its cycle, on each channel (kChunkLeftIndex + channel).
-constexpr u32 kChunkLeftIndex = 3 * kChannels + 1;
+constexpr u32 kChunkLeftIndex = 3 * kPointChannels + 1;
 // Then the link protocol's (network.link_protocol): token/ack packets and acknowledgements
 // sent, and the no-token levels, any channel first, then the dynamic, escape and priority ones
 // (kNoTokensIndex + 1 + channel; the system channel's only under any).
-constexpr u32 kTokenAckIndex = 4 * kChannels + 1;
+constexpr u32 kTokenAckIndex = 4 * kPointChannels + 1;
 constexpr u32 kAcksIndex = kTokenAckIndex + 1;
 constexpr u32 kNoTokensIndex = kAcksIndex + 1;
-using LinkCounts = std::array<u64, kNoTokensIndex + 4>;
+// Then the collective channels' chunks sent, packets received and packets for the node (each
+// kChannels - kPointChannels apart, from kCollIndex).
+constexpr u32 kCollIndex = kNoTokensIndex + 4;
+constexpr u32 kLinkCountIndexes = kCollIndex + 3 * (kChannels - kPointChannels);
+using LinkCounts = std::array<u64, kLinkCountIndexes>;
 
 // What a host says at a window's end.
 struct WindowNews {
@@ -81,6 +85,8 @@ struct WindowNews {
   std::vector<ColInjection> col_packets;
   std::vector<GiArm> arms;
   std::vector<ColRoom> col_rooms;
+  // Blue Gene/Q's GI class arms (network.collectives; `channel` is the class).
+  std::vector<GiArm> gi_arms;
 };
 
 // Per node: what its collective network router did (the ColPackets... events' ground truth), by
@@ -142,6 +148,11 @@ struct Cluster::Impl {
   std::vector<WindowNews::ColInjection> col_outbox;
   std::vector<WindowNews::GiArm> arm_outbox;
   std::array<u64, GlobalBarrier::kChannels> barriers_told{};  // completions handed to units
+  // Blue Gene/Q's GI classes (network.collectives): per class set up, a barrier of every node
+  // (its channel 0), the completions handed to units so far, and the window's arms.
+  std::array<std::optional<GlobalBarrier>, kClassRoutes> gi;
+  std::array<u64, kClassRoutes> gi_told{};
+  std::vector<WindowNews::GiArm> gi_outbox;
   OwnedFd null_in;
   u64 windows = 0;
   u64 dropped = 0;                 // packets for this host's nodes that had ended
@@ -177,6 +188,8 @@ struct Cluster::Impl {
   std::optional<u64> colTruth(u32 node, probe::Event e, u32 instance) const;
   // After the window's exchange: barriers completed, rooms and freed injection slots to units.
   void colWindow(Cycle at);
+  // After the window's exchange: GI barriers completed to units; whether there were any.
+  bool giWindow();
   // The cycles of a window: the least lookahead of the networks, and at most each network's
   // injection latency, so that every event a network publishes on a node is known before the
   // node runs past it (the collective network's barrier latency is its barriers' lookahead).

@@ -19,8 +19,17 @@ void putPacket(wire::Writer& w, const Packet& p, bool with_bytes) {
   w.put(p.dst);
   w.put(p.seq);
   w.put(p.entered);
-  w.put(static_cast<u8>(u8{p.dynamic} | u8{p.priority} << 1 | u8{p.system} << 2));
+  w.put(static_cast<u8>(u8{p.dynamic} | u8{p.priority} << 1 | u8{p.system} << 2 |
+                        u8{p.coll.on} << 3));
   w.put(p.type);
+  if (p.coll.on) {
+    // (Every host's routers combine collective packets: each gets their bytes.)
+    with_bytes = true;
+    w.put(p.coll.cls);
+    w.put(static_cast<u8>(p.coll.type));
+    w.put(p.coll.op);
+    w.put(p.coll.word);
+  }
   w.put(u64{p.bytes.size()});
   w.put(static_cast<u8>(with_bytes));
   if (with_bytes) w.raw({reinterpret_cast<const char*>(p.bytes.data()), p.bytes.size()});
@@ -37,6 +46,13 @@ Packet getPacket(wire::Reader& r) {
   p.priority = (flags & 2) != 0;
   p.system = (flags & 4) != 0;
   p.type = r.get<u8>();
+  if ((flags & 8) != 0) {
+    p.coll.on = true;
+    p.coll.cls = r.get<u8>();
+    p.coll.type = static_cast<CollType>(r.get<u8>());
+    p.coll.op = r.get<u8>();
+    p.coll.word = r.get<u16>();
+  }
   const u64 size = r.get<u64>();
   if (r.get<u8>() != 0) {
     const std::string_view bytes = r.raw(size);
@@ -95,6 +111,7 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
   mine.packets = std::move(outbox);
   mine.col_packets = std::move(col_outbox);
   mine.arms = std::move(arm_outbox);
+  mine.gi_arms = std::move(gi_outbox);
   mine.out = std::move(out_text);
   mine.err = std::move(err_text);
   // Combined in host order, which is node order: as one process's nodes run.
@@ -110,6 +127,7 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
     err += n.err;
     for (Packet& p : n.packets) network.inject(std::move(p));
     for (const auto& [node, room] : n.rooms) network.setReceptionRoom(node, room);
+    for (const WindowNews::GiArm& a : n.gi_arms) gi[a.channel]->arm(a.node, 0, a.at);
     if (colnet) {
       for (WindowNews::ColInjection& c : n.col_packets) {
         const u32 node = c.packet.src;
@@ -152,6 +170,8 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
       for (const WindowNews::GiArm& a : mine.arms) w.put(a);
       w.put(u64{mine.col_rooms.size()});
       for (const WindowNews::ColRoom& r : mine.col_rooms) w.put(r);
+      w.put(u64{mine.gi_arms.size()});
+      for (const WindowNews::GiArm& a : mine.gi_arms) w.put(a);
       to[h] = w.take();
     }
     std::vector<std::string> from = link->exchange(std::move(to));
@@ -181,6 +201,8 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
       for (WindowNews::GiArm& a : n.arms) a = r.get<WindowNews::GiArm>();
       n.col_rooms.resize(r.get<u64>());
       for (WindowNews::ColRoom& c : n.col_rooms) c = r.get<WindowNews::ColRoom>();
+      n.gi_arms.resize(r.get<u64>());
+      for (WindowNews::GiArm& a : n.gi_arms) a = r.get<WindowNews::GiArm>();
       absorb(n);
     }
   }
@@ -429,10 +451,35 @@ void Cluster::visitStats(stats::Visitor& v) const {
       v.counter("no_token_cycles", p.no_token_cycles[kAnyChannel],
                 "Cycles it was free while a packet waited at it with too few tokens");
     }
+    if (c.machine.network.collectives) {
+      v.counter("collective_packets",
+                s.channel_packets[4] + s.channel_packets[5] + s.channel_packets[6],
+                "Packets it carried on the collective channels (user world, sub-communicator, "
+                "system)");
+      v.counter("collective_chunks",
+                s.channel_chunks[4] + s.channel_chunks[5] + s.channel_chunks[6],
+                "32-byte chunks it carried on the collective channels");
+    }
     v.endGroup();
   }
   v.endList();
   v.endGroup();
+  if (c.machine.network.collectives) {
+    // (Every host keeps the whole torus: host 0's copy is everyone's.)
+    v.beginGroup("torus_collectives");
+    v.counter("depth", c.network.classRoute(kWorldClass)->depth(),
+              "Hops from the farthest node up to the root of the world's class route");
+    v.counter("combines", c.network.combines(), "Router steps that combined collective packets");
+    v.counter("mismatches", c.network.collectiveMismatches(),
+              "Combined packets whose op, word length, type or size differed from the local "
+              "client's");
+    v.counter("drops", c.network.collectiveDrops(),
+              "Collective packets of a class with no route or from outside it (dropped)");
+    u64 barriers = 0;
+    for (const auto& g : c.gi) barriers += g ? g->completions(0).size() : 0;
+    v.counter("gi_barriers", barriers, "GI barriers completed (every class)");
+    v.endGroup();
+  }
   if (c.colnet) {
     // (Every host keeps the whole collective network: host 0's copy is everyone's.)
     const ColStats& s = c.colnet->stats();

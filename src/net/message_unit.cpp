@@ -94,7 +94,20 @@ u64 MessageUnit::readRegister(int, u64 offset) {
     case kRecTailAddr: return rec_tail_addr_;
     case kRecHead: return rec_head_;
     case kRecTail: return rec_tail_;
-    default: return 0;
+    case kCollMpi: return coll_mpi_ ? 1 : 0;
+    case kClasses: {
+      u64 bits = u64{gi_classes_} << 16;
+      for (u32 c = 0; route_ && c < kClassRoutes; ++c) {
+        if (route_(c) != nullptr) bits |= u64{1} << c;
+      }
+      return bits;
+    }
+    case kGiNotifyAddr: return gi_notify_addr_;
+    default:
+      if (offset >= kGiDone && offset < kGiDone + 8 * kClassRoutes && offset % 8 == 0) {
+        return gi_done_[(offset - kGiDone) / 8];
+      }
+      return 0;
   }
 }
 
@@ -109,6 +122,15 @@ void MessageUnit::writeRegister(int, u64 offset, u64 value) {
     case kRecBase: rec_base_ = value & ~(kChunk - 1); return;
     case kRecBytes: rec_bytes_ = value & ~(kChunk - 1); return;
     case kRecTailAddr: rec_tail_addr_ = value & ~u64{7}; return;
+    case kGiNotifyAddr: gi_notify_addr_ = value & ~u64{7}; return;
+    case kGiArm:
+      // (A class not set up, or armed already: nothing changes, as a wired AND's bit.)
+      if (value < kClassRoutes && (gi_classes_ >> value & 1) != 0 && gi_armed_[value] == 0) {
+        gi_armed_[value] = 1;
+        ++stats_.gi_arms;
+        gi_arm_(static_cast<u32>(value), now_());
+      }
+      return;
     case kRecHead: {
       const Cycle now = now_();
       rec_head_ = std::min(std::max(value, rec_head_), rec_tail_);
@@ -182,6 +204,7 @@ void MessageUnit::post(u64 upto, Cycle now) {
     q.d = std::get<Descriptor>(d);
     q.ready = now + params_.injection_cycles;
     q.posted = now;
+    if (q.d.coll.on) ++stats_.collective_descriptors;
     queue_.push_back(q);
   }
   if (upto > inj_tail_) {
@@ -208,6 +231,31 @@ std::variant<MessageUnit::Descriptor, u64> MessageUnit::parse(
   d.priority = (flags & kFlagPriority) != 0;
   d.system = (flags & kFlagSystem) != 0;
   d.type = static_cast<u8>(flags >> kTypeShift & kTypeMask);
+  if ((flags & kFlagCollective) != 0) {
+    // A collective: its class set up (this node and a reduce's destination members), its
+    // fields valid, the payload whole words in whole-word packets (MU_CollectiveNetworkHeader.h:
+    // "The resulting number of bytes must divide the data packet size evenly"; floating point
+    // only on 8-byte words).
+    d.coll.on = true;
+    d.coll.cls = static_cast<u8>(flags >> kCollClassShift & 15);
+    d.coll.type = static_cast<CollType>(flags >> kCollTypeShift & 3);
+    d.coll.op = static_cast<u8>(flags >> kCollOpShift & 15);
+    d.coll.word = static_cast<u16>(4u << (flags >> kCollWordShift & 7));
+    const ClassRoute* route = route_ ? route_(d.coll.cls) : nullptr;
+    const bool combining = d.coll.type != CollType::kBroadcast;
+    if ((flags & ~kCollFlagBits) != 0 || d.type != kMemoryFifo || route == nullptr ||
+        !route->member(node_) || d.dest >= torus_.nodes() ||
+        (d.coll.type == CollType::kReduce && !route->member(d.dest)) ||
+        static_cast<u8>(d.coll.type) == 1 || (combining && !collop::valid(d.coll.op)) ||
+        (collop::floating(d.coll.op) && d.coll.word != 8) || d.bytes % d.coll.word != 0 ||
+        params_.max_payload_bytes % d.coll.word != 0 || d.bytes > (u64{1} << 32)) {
+      return kRefusedFields;
+    }
+    if (!kernel_.memory().accessible(d.payload, d.bytes, GuestMemory::kRead)) {
+      return kRefusedPayload;
+    }
+    return d;
+  }
   // (At most 4 GiB per descriptor, and its payload readable as a whole before any of it is.)
   if (d.dest >= torus_.nodes() || d.bytes > (u64{1} << 32) || (flags & ~kFlagBits) != 0 ||
       int{d.dynamic} + int{d.priority} + int{d.system} > 1 || d.type > kRemoteGet ||
@@ -257,7 +305,7 @@ void MessageUnit::pump(Cycle now) {
       });
       return;
     }
-    const bool self = d.dest == node_;
+    const bool self = !d.coll.on && d.dest == node_;
     if (self ? heldBytes() + size > kHoldBytes : size > backlog_room_) {
       // The network's queue (or this node's own reception) is full: the port waits for the
       // next window (or for REC_HEAD).
@@ -274,6 +322,7 @@ void MessageUnit::pump(Cycle now) {
     p.priority = d.priority;
     p.system = d.system;
     p.type = d.type;
+    p.coll = d.coll;
     p.bytes.assign(size, 0);
     const u32 src32 = node_, n32 = static_cast<u32>(n);
     std::memcpy(p.bytes.data(), &src32, 4);
@@ -299,8 +348,10 @@ void MessageUnit::pump(Cycle now) {
       touched(from, n, t, false);
       stored(t, last, bytes);
     });
-    ++stats_.packets_to[d.dest];
-    stats_.chunks_to[d.dest] += p.chunks();
+    if (!d.coll.on) {  // (point-to-point packets by destination)
+      ++stats_.packets_to[d.dest];
+      stats_.chunks_to[d.dest] += p.chunks();
+    }
     if (self) {
       // Through the unit alone, as if over a link of the network's rate.
       receive(at + params_.reception_cycles, std::move(p));
@@ -463,6 +514,27 @@ void MessageUnit::store(Cycle when) {
     touched(rec_tail_addr_, sizeof rec_tail_, when, true);
     kernel_.wakeFutexWaiters(rec_tail_addr_, when);
   }
+}
+
+void MessageUnit::setCollectives(std::function<const ClassRoute*(u32)> route, u32 gi_classes,
+                                 std::function<void(u32, Cycle)> arm, bool mpi) {
+  route_ = std::move(route);
+  gi_classes_ = gi_classes;
+  gi_arm_ = std::move(arm);
+  coll_mpi_ = mpi;
+}
+
+void MessageUnit::giDone(u32 cls, u64 count, Cycle when) {
+  kernel_.at(when, [this, cls, count](Cycle t) {
+    if (count <= gi_done_[cls]) return;
+    gi_done_[cls] = count;
+    gi_armed_[cls] = 0;
+    ++gi_events_;
+    if (gi_notify_addr_ != 0 && kernel_.memory().write(gi_notify_addr_, &gi_events_, 8)) {
+      touched(gi_notify_addr_, 8, t, true);
+      kernel_.wakeFutexWaiters(gi_notify_addr_, t);
+    }
+  });
 }
 
 }  // namespace hpm::net

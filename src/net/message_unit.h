@@ -105,6 +105,24 @@ inline constexpr u32 kFlagDynamic = 1, kFlagPriority = 2, kFlagSystem = 16;
 inline constexpr u32 kTypeShift = 2, kTypeMask = 3;
 inline constexpr u32 kFlagBits = 0x1f;  // every other bit must be zero
 inline constexpr u8 kMemoryFifo = 0, kDirectPut = 1, kRemoteGet = 2;  // the packet types
+// A collective descriptor (network.collectives): kFlagCollective, a memory-FIFO packet type, no
+// routing flag, and the collective's fields in the flags (BG/Q's collective header's, as
+// net/torus_collective.h declares them): the class route, the collective type (CollType), the
+// op code (collop::) and the word length's exponent n (4 << n bytes).
+inline constexpr u32 kFlagCollective = 32;
+inline constexpr u32 kCollClassShift = 8, kCollTypeShift = 12, kCollOpShift = 16,
+                     kCollWordShift = 20;
+inline constexpr u32 kCollFlagBits = 0x007f3f2c;  // the bits a collective descriptor may set
+// r: libmpi may do its collectives on the classes (network.collective_mpi); bit c of CLASSES:
+// collective class route c is set up, bit 16 + c: GI class c.
+inline constexpr u64 kCollMpi = 0x300, kClasses = 0x308;
+// w: arms this node's GI class `value` (its next barrier; while armed, an arm changes nothing).
+inline constexpr u64 kGiArm = 0x310;
+// rw: guest address of a 64-bit word the unit writes its GI completions (all classes) to,
+// waking futex waiters on it (0: none).
+inline constexpr u64 kGiNotifyAddr = 0x318;
+// r: at kGiDone + 8c, the barriers of GI class c completed by now.
+inline constexpr u64 kGiDone = 0x380;
 
 // A descriptor's fields: byte offsets (little-endian u32 or u64; `kSoftware` is 16 bytes).
 namespace descriptor {
@@ -146,6 +164,8 @@ struct MessageUnitStats {
   u64 payload_faults = 0;     // packets whose payload became unreadable after the check (zeros)
   u64 injection_stalls = 0;   // times the port waited for the network's queue (kBacklogBytes)
   u64 most_held_bytes = 0;    // the most bytes the unit held for its reception FIFO at once
+  u64 collective_descriptors = 0;  // collective descriptors posted (refused ones not counted)
+  u64 gi_arms = 0;                 // GI arms that armed a class (not those of a class not set up)
   // By destination node: packets and 32-byte chunks (header included) sent there.
   std::vector<u64> packets_to;
   std::vector<u64> chunks_to;
@@ -177,6 +197,15 @@ class MessageUnit final : public DeviceProvider {
   // A packet for this node, its bytes due in the reception FIFO at `when` (not before the
   // node's next slice: the caller's windows guarantee it).
   void receive(Cycle when, Packet packet);
+
+  // Collectives (network.collectives): `route` gives collective class route c (null: not set
+  // up); `gi_classes` has bit c for each GI class set up; `arm` takes each GI arm (class, cycle);
+  // `mpi` is what COLL_MPI reads. Without this call the unit refuses collective descriptors.
+  void setCollectives(std::function<const ClassRoute*(u32)> route, u32 gi_classes,
+                      std::function<void(u32, Cycle)> arm, bool mpi);
+  // Barrier number `count` of GI class `cls` completed at `when` (not before the node's next
+  // slice).
+  void giDone(u32 cls, u64 count, Cycle when);
 
   // Called for each of the unit's own memory accesses (address, bytes, cycle, write, what): its
   // reads of descriptors and payloads, its writes to reception FIFOs, tail words, put targets
@@ -223,6 +252,7 @@ class MessageUnit final : public DeviceProvider {
     u32 dest = 0;
     bool dynamic = false, priority = false, system = false;
     u8 type = 0;
+    Collective coll;
     u64 payload = 0, bytes = 0, put = 0, counter = 0;
     std::array<u8, kHeaderSoftwareBytes> software{};
   };
@@ -291,6 +321,13 @@ class MessageUnit final : public DeviceProvider {
   std::deque<Packet> waiting_gets_;  // remote-get packets that found the queue full
   u64 waiting_bytes_ = 0;            // bytes of both
   u64 landing_bytes_ = 0;            // bytes delivered to the unit, not yet landed
+  std::function<const ClassRoute*(u32)> route_;
+  std::function<void(u32, Cycle)> gi_arm_;
+  u32 gi_classes_ = 0;
+  bool coll_mpi_ = false;
+  std::array<u64, kClassRoutes> gi_done_{};  // barriers completed, per GI class
+  std::array<u8, kClassRoutes> gi_armed_{};  // armed and not yet completed, per GI class
+  u64 gi_events_ = 0, gi_notify_addr_ = 0;
 };
 
 }  // namespace hpm::net

@@ -57,6 +57,8 @@ void Network::inject(Packet p) {
   f.at = p.src;
   f.from = kNone;
   f.blocked = false;
+  f.hold = kNone;
+  f.down = false;
   ++f.generation;  // (never reset: entries of the slot's earlier packets stay stale)
   source_bytes_[p.src] += p.bytes.size();
   f.packet = std::move(p);
@@ -119,6 +121,10 @@ std::vector<Delivery> Network::advance(Cycle horizon) {
 void Network::arrive(u32 slot, Cycle now) {
   InFlight& f = packets_[slot];
   f.head_at = now;
+  if (f.packet.coll.on) {
+    collArrive(slot, now);
+    return;
+  }
   const Packet& p = f.packet;
   const u32 first = torus_.nextLink(f.at, p.dst);
   // Entering a bubble-ruled channel: from the unit, from another channel or another dimension.
@@ -233,7 +239,8 @@ void Network::send(u32 link, const Waiter& w, Cycle now) {
   InFlight& f = packets_[slot];
   if (f.blocked) ++buffer_waits_;
   const u64 size = f.packet.bytes.size();
-  if (f.from == kNone) source_bytes_[f.packet.src] -= size;
+  const bool coll = f.packet.coll.on;
+  if (f.from == kNone && !coll) source_bytes_[f.packet.src] -= size;
   const u64 hold = linkCycles(size);
   link_free_[link] = now + hold;
   if (waiting_[link].size() > 1) wakeWhenFree(link);  // (others wait for it: maybe stale ones)
@@ -246,12 +253,14 @@ void Network::send(u32 link, const Waiter& w, Cycle now) {
   ls.channel_chunks[static_cast<u32>(channel)] += f.packet.chunks();
   buffer_used_[link][static_cast<u32>(channel)] += size;
   // Its tail leaves the buffer it was in as it finishes crossing.
-  if (f.from != kNone) {
+  if (coll) {
+    releaseHold(f.hold, now + hold);
+  } else if (f.from != kNone) {
     push(now + hold, Kind::kFree, f.from, static_cast<u32>(f.from_channel), size);
   }
   ++f.generation;  // its other waiting entries are stale now
   const u32 next = torus_.linkTarget(link);
-  const bool last = next == f.packet.dst;
+  const bool last = !coll && next == f.packet.dst;
   if (protocol_) {
     protocol_->spend(link, static_cast<u32>(channel), size);
     carryOwed(link, now, hold, false);
@@ -267,8 +276,12 @@ void Network::send(u32 link, const Waiter& w, Cycle now) {
     }
   }
   if (on_crossing_) {
-    on_crossing_(
-        LinkCrossing{link, f.packet.chunks(), now, now + hold + params_.hop_cycles, last, channel});
+    // (A collective packet going down lands at every member it reaches, a reduce's only at its
+    // destination.)
+    const bool lands =
+        coll ? f.down && (f.packet.coll.type != CollType::kReduce || next == f.packet.dst) : last;
+    on_crossing_(LinkCrossing{link, f.packet.chunks(), now, now + hold + params_.hop_cycles, lands,
+                              channel});
   }
   if (!last) {
     f.at = next;
@@ -335,7 +348,11 @@ void Network::updateStarved(u32 link, Cycle now) {
 
 void Network::deliver(u32 slot, u32 link, Channel channel, Cycle now) {
   InFlight& f = packets_[slot];
-  push(now, Kind::kFree, link, static_cast<u32>(channel), f.packet.bytes.size());
+  if (f.packet.coll.on) {
+    releaseHold(f.hold, now);
+  } else {
+    push(now, Kind::kFree, link, static_cast<u32>(channel), f.packet.bytes.size());
+  }
   out_.push_back(Delivery{now + params_.reception_cycles, std::move(f.packet)});
   free_slots_.push_back(slot);
   --in_flight_;

@@ -33,19 +33,39 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <map>
+#include <optional>
 #include <queue>
 #include <vector>
 
 #include "base/types.h"
 #include "net/link_protocol.h"
+#include "net/class_route.h"
 #include "net/network_params.h"
 #include "net/torus.h"
+#include "net/torus_collective.h"
 
 namespace hpm::net {
 
-// The virtual channels of user point-to-point packets.
-enum class Channel : u8 { kDynamic = 0, kEscape = 1, kPriority = 2, kSystem = 3 };
-inline constexpr u32 kChannels = 4;
+// The virtual channels: user point-to-point packets' (the first kPointChannels), then the
+// collective classes' (BG/Q's VCs 4 user comm-world, 5 user sub-communicator, 6 system
+// collective: MU_CollectiveNetworkHeader.h).
+enum class Channel : u8 {
+  kDynamic = 0,
+  kEscape = 1,
+  kPriority = 2,
+  kSystem = 3,
+  kUserWorld = 4,
+  kUserSubcomm = 5,
+  kSystemCollective = 6
+};
+inline constexpr u32 kPointChannels = 4, kChannels = 7;
+// The channel a class route's packets travel on (its type must match the packet's channel).
+constexpr Channel channelOf(ClassType t) {
+  return t == ClassType::kUserWorld ? Channel::kUserWorld
+         : t == ClassType::kSystem  ? Channel::kSystemCollective
+                                    : Channel::kUserSubcomm;
+}
 
 // A packet as it travels: where it goes, how, when its head reached the network, and its bytes
 // as they will land in the destination's reception FIFO (header first).
@@ -58,6 +78,7 @@ struct Packet {
   bool priority = false;  // the priority channel (deterministic routing)
   bool system = false;    // the system channel (deterministic routing)
   u8 type = 0;            // the message unit's packet type (message_unit.h); the network's none
+  Collective coll;        // a collective packet's fields (coll.on); dst: a reduce's destination
   std::vector<u8> bytes;  // header + payload, a whole number of 32-byte chunks
   u32 chunks() const { return static_cast<u32>(bytes.size() / 32); }
 };
@@ -79,7 +100,7 @@ struct LinkStats {
 
 // A packet crossing a link (what the link counters count): it went on `link` at `sent` on
 // `channel`, and its tail reached the link's far end at `arrived`; `last`: that end is its
-// destination.
+// destination (a collective packet's: that end's reception FIFO gets it).
 struct LinkCrossing {
   u32 link = 0;
   u32 chunks = 0;
@@ -89,9 +110,33 @@ struct LinkCrossing {
   Channel channel = Channel::kEscape;
 };
 
+// Collectives (BG/Q's collective classes on the torus; docs/network.md "Collectives on Blue
+// Gene/Q's torus"): a collective packet travels on its class route's tree (net/class_route.h),
+// on the channel of the class's type, over the same links as point-to-point packets, with the
+// same link times, buffers and back-pressure.
+// - A combining packet (all-reduce, reduce) waits at each router until every up-tree input of
+//   its class (the links from its children, in link order, then the local client) has one, in
+//   the order each input brought them; the router combines them (net/torus_collective.h
+//   combineWords, the inputs in that order; the result carries the local client's header with
+//   the combining node as its source) and the result goes up, at the time the last input's head
+//   arrived (cut-through: no time of its own). A broadcast goes up alone.
+// - At the root a packet turns down the reverse tree: a copy to each child and one to the local
+//   client, at every member (the sender too); a reduce's goes only along the path to its
+//   destination (Packet::dst) and into that node's unit. A copy for the local client lands as
+//   a point-to-point packet that reached its destination does (one link time after its head,
+//   then reception_cycles; held while the unit has no room).
+// - Buffers: a packet holds the buffer it arrived in (or its source's queue) until what the
+//   router made of it has left: a combined packet's tail, or every copy's. No bubble rule: each
+//   class's tree has no cycle, and on each collective channel a packet waits only for the
+//   buffers up its tree, then down it, then for its unit, so those waits cannot form a ring.
+//   Ties between inputs are decided by link order, never by arrival order.
 class Network {
  public:
   Network(const NetworkParams& params, Torus torus, u64 clock_hz);
+  // Sets (or replaces) class route `cls` (below kClassRoutes); collective packets of a class
+  // with no route are dropped (counted: collectiveDrops). Set before any packet of it moves.
+  void setClassRoute(u32 cls, ClassRoute route) { classes_[cls] = std::move(route); }
+  const std::optional<ClassRoute>& classRoute(u32 cls) const { return classes_[cls]; }
   // Called for every link crossing as advance() decides it (may be empty).
   void onCrossing(std::function<void(const LinkCrossing&)> observer) {
     on_crossing_ = std::move(observer);
@@ -138,6 +183,12 @@ class Network {
   // Packets that waited at some router for room in the next buffer (back-pressure), summed over
   // their hops.
   u64 bufferWaits() const { return buffer_waits_; }
+  // Combines the routers did (one per router step, whatever its inputs), inputs whose op, word
+  // length, type or size differed from the local client's (combined as the local client's), and
+  // collective packets of a class with no route, or injected at a node outside it (dropped).
+  u64 combines() const { return combines_; }
+  u64 collectiveMismatches() const { return coll_mismatches_; }
+  u64 collectiveDrops() const { return coll_drops_; }
 
  private:
   static constexpr u32 kNone = ~u32{0};
@@ -184,6 +235,9 @@ class Network {
     Channel from_channel = Channel::kEscape;
     u32 generation = 0;    // bumped when it moves: older waiting entries are stale
     bool blocked = false;  // counted once per hop in buffer_waits_
+    // Collectives: the buffers it holds (holds_), and whether it goes down its tree.
+    u32 hold = kNone;
+    bool down = false;
   };
   // A packet waiting for a link on a channel (`entering`: the bubble rule applies).
   struct Waiter {
@@ -221,6 +275,35 @@ class Network {
   void flush(u32 link, Cycle now);
   void updateStarved(u32 link, Cycle now);
 
+  // Collectives (net/torus_collective.cpp).
+  // What a collective packet frees when the last of the packets made of it has left: buffers
+  // (link, channel, bytes) or its source's queue (link kNone: node's source bytes).
+  struct Release {
+    u32 link;
+    Channel channel;
+    u64 bytes;
+    u32 node;
+  };
+  struct Hold {
+    std::vector<Release> releases;
+    u32 remaining = 0;  // packets made of it that have not left yet
+  };
+  u32 allocSlot();
+  u32 makeHold(std::vector<Release> releases);
+  // One of the packets sharing hold `h` left at `when` (its tail): the last frees the releases.
+  void releaseHold(u32 h, Cycle when);
+  // A collective packet's head at router packets_[slot].at at `now`.
+  void collArrive(u32 slot, Cycle now);
+  // Combines what every up-tree input of class `cls` at `node` has, as long as each has one.
+  void collCombine(u32 node, u32 cls, Cycle now);
+  // Copies of the packet in `slot` go down from its router: to children and the local client.
+  void collFanout(u32 slot, Cycle now);
+  // The packet waits for `link` on its class's channel.
+  void collWait(u32 slot, u32 link, Cycle now);
+  // The packet in `slot` is for its router's local client; its tail there at `tail`.
+  void collLand(u32 slot, Cycle tail);
+  void collDrop(u32 slot);
+
   NetworkParams params_;
   Torus torus_;
   double cycles_per_byte_;
@@ -245,6 +328,15 @@ class Network {
   u64 in_flight_ = 0;
   u64 delivered_ = 0;
   u64 buffer_waits_ = 0;
+  std::array<std::optional<ClassRoute>, kClassRoutes> classes_;
+  std::vector<Hold> holds_;
+  std::vector<u32> free_holds_;
+  // Per (node x kClassRoutes + class): per up-tree input (child links, then the local client),
+  // the packets waiting to be combined, in arrival order.
+  std::map<u64, std::vector<std::deque<u32>>> combining_;
+  u64 combines_ = 0;
+  u64 coll_mismatches_ = 0;
+  u64 coll_drops_ = 0;
   std::function<void(const LinkCrossing&)> on_crossing_;
   std::unique_ptr<LinkProtocol> protocol_;
 };

@@ -75,6 +75,17 @@ struct NetworkParams {
   // links carry nothing but packets (bgq: BG/Q's link level is not modelled).
   bool link_protocol = false;
   u64 token_ack_bytes = 12;
+  // Blue Gene/Q's collective classes on the torus (net/network.h, "Collectives"): the message
+  // unit takes collective descriptors and arms GI barriers, and the kernel sets the class
+  // routes CNK does (net/class_route.h). Off here; machines/bgq.toml turns it on.
+  bool collectives = false;
+  // libmpi may do MPI_Barrier, MPI_Bcast, MPI_Reduce and MPI_Allreduce on them (the unit's
+  // COLL_MPI register says so); off: its point-to-point algorithms, for comparison.
+  bool collective_mpi = true;
+  // Cycles from the last member's arm of a GI class to every member seeing its barrier done
+  // (estimate: BG/Q's GI signals travel the routers' own wiring, beside the data, so the
+  // latency does not depend on the packets in flight; no published figure, see docs/network.md).
+  u64 gi_cycles = 800;
 
   void visit(config::Visitor& v) {
     v.param("shape", shape,
@@ -112,6 +123,16 @@ struct NetworkParams {
             "Bytes of a token/ack packet on a link (estimate: 12, an 8-byte link header, CRC "
             "and valid byte)",
             config::Range{1, 256});
+    v.param("collectives", collectives,
+            "Blue Gene/Q's collective and GI (barrier) classes on the torus: collective "
+            "descriptors of the message unit, class routes 0 and 14, GI classes 0, 14 and 15");
+    v.param("collective_mpi", collective_mpi,
+            "libmpi does MPI_Barrier, MPI_Bcast, MPI_Reduce and MPI_Allreduce on the collective "
+            "classes where it can (off: point-to-point algorithms)");
+    v.param("gi_cycles", gi_cycles,
+            "Cycles from the last member's arm of a GI class to its barrier done at every member "
+            "(estimate)",
+            config::Range{1, 1e7});
   }
 };
 

@@ -113,6 +113,14 @@ MachineConfig loadMachine(const std::string& spec, const std::vector<std::string
          "max_payload_bytes + header_bytes)",
          net.vc_buffer_bytes, net.max_payload_bytes + net.header_bytes);
   }
+  // (The link protocol's tokens are kept for the point-to-point channels, Blue Gene/P's; BG/Q's
+  // collective channels have none: a torus with both is neither machine.)
+  if (net.link_protocol && net.collectives) {
+    fail(ExitCode::kConfig,
+         "network.link_protocol (Blue Gene/P's link level) and network.collectives (Blue Gene/Q's "
+         "collective classes) cannot both be on: the model keeps the protocol's tokens for the "
+         "point-to-point channels only");
+  }
   const auto timing = timingParamsFor(config);
   timing.validate();  // constraints between timing parameters
   // The caches are lazily backed, but a run that used every line of them must not exhaust the

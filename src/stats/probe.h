@@ -425,6 +425,30 @@ enum class Rate : u8 {
     "Torus link: packets for this node received over the link on the priority channel")            \
   X(NwSystemPacketsToNode, kLink, kPulse, kOne,                                                    \
     "Torus link: packets for this node received over the link on the system channel")              \
+  /* BG/Q's collective channels (network.collectives: user comm-world, user sub-communicator, */   \
+  /* system collective) */                                                                         \
+  X(NwUserWorldChunksSent, kLink, kPulse, kAny,                                                    \
+    "Torus link: 32-byte chunks sent over the link on the user comm-world collective channel")     \
+  X(NwSubcommChunksSent, kLink, kPulse, kAny,                                                      \
+    "Torus link: 32-byte chunks sent over the link on the user sub-communicator collective "       \
+    "channel")                                                                                     \
+  X(NwSysCollChunksSent, kLink, kPulse, kAny,                                                      \
+    "Torus link: 32-byte chunks sent over the link on the system collective channel")              \
+  X(NwUserWorldPacketsReceived, kLink, kPulse, kOne,                                               \
+    "Torus link: packets received over the link on the user comm-world collective channel")        \
+  X(NwSubcommPacketsReceived, kLink, kPulse, kOne,                                                 \
+    "Torus link: packets received over the link on the user sub-communicator collective channel")  \
+  X(NwSysCollPacketsReceived, kLink, kPulse, kOne,                                                 \
+    "Torus link: packets received over the link on the system collective channel")                 \
+  X(NwUserWorldPacketsToNode, kLink, kPulse, kOne,                                                 \
+    "Torus link: collective packets for this node's reception FIFO received over the link on the " \
+    "user comm-world channel")                                                                     \
+  X(NwSubcommPacketsToNode, kLink, kPulse, kOne,                                                   \
+    "Torus link: collective packets for this node's reception FIFO received over the link on the " \
+    "user sub-communicator channel")                                                               \
+  X(NwSysCollPacketsToNode, kLink, kPulse, kOne,                                                   \
+    "Torus link: collective packets for this node's reception FIFO received over the link on the " \
+    "system collective channel")                                                                   \
   /* Each chunk at the cycle it leaves (a one-bit signal: a chunk takes a link several cycles; */  \
   /* published where the node's counter unit takes one-bit inputs, Blue Gene/P's UPC-P; */         \
   /* chunkLeftSignal) */                                                                           \

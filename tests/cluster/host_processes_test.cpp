@@ -143,6 +143,20 @@ TEST(HostProcesses, BgpsCollectiveNetworkGivesTheSameOutputAndStatisticsOverThre
       << "differences: " << json::diff(alone.stats, three.stats).dump();
 }
 
+TEST(HostProcesses, BgqsTorusCollectivesGiveTheSameOutputAndStatisticsOverThreeHosts) {
+  // (Every host combines collective packets in its copy of the torus: each gets their bytes;
+  // GI arms go to every host. 5 nodes over 3 hosts: blocks of 2, 2 and 1 nodes.)
+  TempDir dir("hpm-hosts-mucoll");
+  const Outcome alone = runOn(0, 5, {"mu_coll"}, dir.path());
+  ASSERT_EQ(alone.result.status(), 0) << alone.result.describe();
+  ASSERT_GT(alone.stats.at("torus_collectives").at("combines").get<std::uint64_t>(), 0u);
+  const Outcome three = runOn(3, 5, {"mu_coll"}, dir.path());
+  EXPECT_EQ(three.result.status(), 0) << three.result.describe();
+  EXPECT_EQ(three.result.out, alone.result.out);
+  EXPECT_TRUE(three.stats == alone.stats)
+      << "differences: " << json::diff(alone.stats, three.stats).dump();
+}
+
 TEST(HostProcesses, EachHostWritesItsOwnNodesFilesAndTheyEqualOneProcesssFiles) {
   TempDir dir("hpm-hosts");
   const fs::path alone = dir.path() / "alone", spread = dir.path() / "spread";

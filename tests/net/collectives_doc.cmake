@@ -1,7 +1,8 @@
 # docs/network.md's collective latency table, from runs of guest/mpi/mpi_collat: the mean
 # latency of MPI_Barrier, MPI_Allreduce and MPI_Bcast by node count on bgp with libmpi on the
 # collective network and global barrier (the default), on bgp with them off
-# (collective.mpi=false: the point-to-point algorithms over the torus), and on bgq (point to
+# (collective.mpi=false: the point-to-point algorithms over the torus), on bgq with its torus's
+# collective classes (the default) and without them (network.collective_mpi=false: point to
 # point). The text around the two marker lines is written by hand.
 #
 #   cmake -DHPMSIM=... -DCOLLAT=... -DDOC=docs/network.md -DMODE=write|check \
@@ -67,10 +68,12 @@ foreach(n IN LISTS node_counts)
   collat(tree_${n} bgp ${n} "")
   collat(p2p_${n} bgp ${n} "collective.mpi=false")
   collat(bgq_${n} bgq ${n} "")
+  collat(bgqp2p_${n} bgq ${n} "network.collective_mpi=false")
 endforeach()
 
 set(table "| operation | nodes | bgp, collective network (us) | bgp, point to point (us) "
-          "| bgq, point to point (us) |\n|---|---:|---:|---:|---:|\n")
+          "| bgq, collective classes (us) | bgq, point to point (us) |\n"
+          "|---|---:|---:|---:|---:|---:|\n")
 string(CONCAT table ${table})
 list(LENGTH operations n_ops)
 math(EXPR last "${n_ops} - 1")
@@ -79,15 +82,19 @@ foreach(i RANGE ${last})
   list(GET labels ${i} label)
   foreach(n IN LISTS node_counts)
     string(APPEND table
-           "| ${label} | ${n} | ${tree_${n}_${op}} | ${p2p_${n}_${op}} | ${bgq_${n}_${op}} |\n")
+           "| ${label} | ${n} | ${tree_${n}_${op}} | ${p2p_${n}_${op}} | ${bgq_${n}_${op}} "
+           "| ${bgqp2p_${n}_${op}} |\n")
   endforeach()
 endforeach()
 
 # Beyond the runs, each column's formula: the latency at the largest run plus the growth per
 # step of its algorithm's size measure x(N), that growth measured between the smallest and the
-# largest run. x(N): the global barrier network, none (its latency does not depend on N); the
-# collective network's tree, its depth floor(log2 N); the point-to-point algorithms, their
-# rounds ceil(log2 N) (dissemination, binomial trees). Integers of nanoseconds.
+# largest run. x(N): none for the barrier networks (Blue Gene/P's global barrier, Blue Gene/Q's
+# GI classes: their latency does not depend on N); the depth of the tree for Blue Gene/P's
+# collective network (floor(log2 N)) and for Blue Gene/Q's class routes (on the balanced 5D
+# shape of N nodes, the sum over the dimensions of half their sizes, rounded down; 31 on
+# Sequoia's 16x12x16x16x2); the rounds of the point-to-point algorithms (ceil(log2 N):
+# dissemination, binomial trees). Integers of nanoseconds.
 function(log2 out n ceil)
   set(k 0)
   set(p 1)
@@ -100,6 +107,41 @@ function(log2 out n ceil)
   endif()
   set(${out} ${k} PARENT_SCOPE)
 endfunction()
+# The class-route tree's depth on the balanced 5D shape of `n` nodes (a power of two: its
+# factors of 2 dealt to the dimensions in turn, as `hpmsim run --nodes` shapes it), or Sequoia's.
+function(torus_depth out n)
+  if(n STREQUAL "sequoia")
+    set(${out} 31 PARENT_SCOPE)  # 8 + 6 + 8 + 8 + 1
+    return()
+  endif()
+  log2(k ${n} ON)
+  set(depth 0)
+  foreach(d RANGE 4)
+    math(EXPR e "${k} / 5")
+    math(EXPR rest "${k} % 5")
+    if(d LESS rest)
+      math(EXPR e "${e} + 1")
+    endif()
+    if(e GREATER 0)
+      math(EXPR depth "${depth} + (1 << (${e} - 1))")
+    endif()
+  endforeach()
+  set(${out} ${depth} PARENT_SCOPE)
+endfunction()
+function(measure out col op n)
+  if(op STREQUAL "barrier" AND (col STREQUAL "tree" OR col STREQUAL "bgq"))
+    set(${out} 0 PARENT_SCOPE)
+  elseif(col STREQUAL "tree")
+    log2(x ${n} OFF)
+    set(${out} ${x} PARENT_SCOPE)
+  elseif(col STREQUAL "bgq")
+    torus_depth(x ${n})
+    set(${out} ${x} PARENT_SCOPE)
+  else()
+    log2(x ${n} ON)
+    set(${out} ${x} PARENT_SCOPE)
+  endif()
+endfunction()
 function(ns out us)
   string(REPLACE "." "" v "${us}")
   math(EXPR v "${v} + 0")
@@ -111,16 +153,11 @@ function(formula out col op nodes)
   list(GET node_counts -1 last)
   ns(t_first ${${col}_${first}_${op}})
   ns(t_last ${${col}_${last}_${op}})
-  if(col STREQUAL "tree" AND op STREQUAL "barrier")
-    set(t ${t_last})
-  else()
-    set(ceil ON)
-    if(col STREQUAL "tree")
-      set(ceil OFF)
-    endif()
-    log2(x_first ${first} ${ceil})
-    log2(x_last ${last} ${ceil})
-    log2(x ${nodes} ${ceil})
+  measure(x_first ${col} ${op} ${first})
+  measure(x_last ${col} ${op} ${last})
+  measure(x ${col} ${op} ${nodes})
+  set(t ${t_last})
+  if(NOT x_last EQUAL x_first)
     math(EXPR t "${t_last} + (${x} - ${x_last}) * (${t_last} - ${t_first}) / (${x_last} - ${x_first})")
   endif()
   math(EXPR whole "${t} / 1000")
@@ -129,7 +166,8 @@ function(formula out col op nodes)
   set(${out} "${whole}.${part}" PARENT_SCOPE)
 endfunction()
 set(formula_table "| operation | nodes | bgp, collective network (us) | bgp, point to point (us) "
-                  "| bgq, point to point (us) |\n|---|---:|---:|---:|---:|\n")
+                  "| bgq, collective classes (us) | bgq, point to point (us) |\n"
+                  "|---|---:|---:|---:|---:|---:|\n")
 string(CONCAT formula_table ${formula_table})
 foreach(i 0 1 2)
   list(GET operations ${i} op)
@@ -138,9 +176,13 @@ foreach(i 0 1 2)
     formula(a tree ${op} ${n})
     formula(b p2p ${op} ${n})
     formula(c bgq ${op} ${n})
-    string(APPEND formula_table "| ${label} | ${n} | ${a} | ${b} | ${c} |\n")
+    formula(d bgqp2p ${op} ${n})
+    string(APPEND formula_table "| ${label} | ${n} | ${a} | ${b} | ${c} | ${d} |\n")
   endforeach()
 endforeach()
+list(GET labels 1 label)
+formula(c bgq allreduce_double_1 sequoia)
+string(APPEND formula_table "| ${label} | 98,304 (Sequoia, 16x12x16x16x2) | | | ${c} | |\n")
 
 list(GET node_counts 0 node_counts_first)
 list(POP_BACK node_counts last_count)
@@ -151,8 +193,9 @@ set(text
     "nodes. MPI_Allreduce sums (MPI_SUM), MPI_Bcast sends from rank 0.\n\n${table}\n"
     "Beyond the runs, the model's formula (the latency at ${last_count} nodes plus the growth "
     "per step of the algorithm's size measure, measured between ${node_counts_first} and "
-    "${last_count} nodes: none for the global barrier network, the tree's depth floor(log2 N) "
-    "for the collective network, the rounds ceil(log2 N) for the point-to-point "
+    "${last_count} nodes: none for the barrier networks, the tree's depth for the collective "
+    "network (floor(log2 N)) and for the class routes (on the balanced 5D shape: 4x4x4x4x2 "
+    "for 512 nodes, 8x8x4x4x4 for 4,096), the rounds ceil(log2 N) for the point-to-point "
     "algorithms):\n\n${formula_table}")
 string(CONCAT text ${text})
 generated_section(${DOC} "${begin_marker}" "${end_marker}" "${text}" ${MODE} collectives_doc)

@@ -27,6 +27,28 @@ static_assert(HPM_MU_DYNAMIC == mu::kFlagDynamic && HPM_MU_PRIORITY == mu::kFlag
 static_assert(HPM_MU_MEMORY_FIFO == mu::kMemoryFifo << mu::kTypeShift &&
               HPM_MU_DIRECT_PUT == mu::kDirectPut << mu::kTypeShift &&
               HPM_MU_REMOTE_GET == mu::kRemoteGet << mu::kTypeShift);
+static_assert(HPM_MU_COLL_MPI == mu::kCollMpi && HPM_MU_CLASSES == mu::kClasses &&
+              HPM_MU_GI_ARM == mu::kGiArm && HPM_MU_GI_NOTIFY_ADDR == mu::kGiNotifyAddr &&
+              HPM_MU_GI_DONE == mu::kGiDone);
+static_assert(HPM_MU_COLLECTIVE == mu::kFlagCollective &&
+              HPM_MU_COLL_CLASS_SHIFT == mu::kCollClassShift &&
+              HPM_MU_COLL_TYPE_SHIFT == mu::kCollTypeShift &&
+              HPM_MU_COLL_OP_SHIFT == mu::kCollOpShift &&
+              HPM_MU_COLL_WORD_SHIFT == mu::kCollWordShift);
+static_assert((HPM_MU_COLL(15, 3, 15, 7) | HPM_MU_MEMORY_FIFO) == mu::kCollFlagBits - 0xc);
+static_assert(HPM_MU_BROADCAST == static_cast<int>(CollType::kBroadcast) &&
+              HPM_MU_ALLREDUCE == static_cast<int>(CollType::kAllreduce) &&
+              HPM_MU_REDUCE == static_cast<int>(CollType::kReduce));
+static_assert(HPM_MU_OP_AND == collop::kAnd && HPM_MU_OP_OR == collop::kOr &&
+              HPM_MU_OP_XOR == collop::kXor && HPM_MU_OP_UNSIGNED_ADD == collop::kUnsignedAdd &&
+              HPM_MU_OP_UNSIGNED_MIN == collop::kUnsignedMin &&
+              HPM_MU_OP_UNSIGNED_MAX == collop::kUnsignedMax &&
+              HPM_MU_OP_SIGNED_ADD == collop::kSignedAdd &&
+              HPM_MU_OP_SIGNED_MIN == collop::kSignedMin &&
+              HPM_MU_OP_SIGNED_MAX == collop::kSignedMax &&
+              HPM_MU_OP_FLOAT_ADD == collop::kFloatAdd &&
+              HPM_MU_OP_FLOAT_MIN == collop::kFloatMin && HPM_MU_OP_FLOAT_MAX == collop::kFloatMax);
+static_assert(HPM_MU_WORLD_CLASS == kWorldClass);
 static_assert(HPM_MU_SKIP == MessageUnit::kSkip);
 static_assert(HPM_MU_REFUSED_FIELDS == MessageUnit::kRefusedFields &&
               HPM_MU_REFUSED_PAYLOAD == MessageUnit::kRefusedPayload);

@@ -28,7 +28,12 @@ enum {
   HPM_MU_REC_BYTES = 0x208,
   HPM_MU_REC_TAIL_ADDR = 0x210,
   HPM_MU_REC_HEAD = 0x218,
-  HPM_MU_REC_TAIL = 0x220
+  HPM_MU_REC_TAIL = 0x220,
+  HPM_MU_COLL_MPI = 0x300,
+  HPM_MU_CLASSES = 0x308,
+  HPM_MU_GI_ARM = 0x310,
+  HPM_MU_GI_NOTIFY_ADDR = 0x318,
+  HPM_MU_GI_DONE = 0x380 /* + 8 x GI class */
 };
 
 /* A descriptor's flags: routing (dynamic, the priority channel or the system channel: at most
@@ -41,6 +46,39 @@ enum {
   HPM_MU_REMOTE_GET = 2 << 2,
   HPM_MU_SYSTEM = 1 << 4
 };
+
+/* A collective descriptor (machines with network.collectives, bgq): HPM_MU_COLLECTIVE with
+ * HPM_MU_COLL(class route, type, op code, word length exponent n: 4 << n bytes) in `flags`, a
+ * memory-FIFO packet type and no routing flag; `dest` is a reduce's destination. The result
+ * lands in every member's reception FIFO (a reduce's: its destination's) as a packet whose
+ * header's source is the node that combined it (a broadcast's: its sender). */
+enum { HPM_MU_COLLECTIVE = 1 << 5 };
+enum { HPM_MU_BROADCAST = 0, HPM_MU_ALLREDUCE = 2, HPM_MU_REDUCE = 3 };
+enum {
+  HPM_MU_OP_AND = 0,
+  HPM_MU_OP_OR = 1,
+  HPM_MU_OP_XOR = 2,
+  HPM_MU_OP_UNSIGNED_ADD = 4,
+  HPM_MU_OP_UNSIGNED_MIN = 5,
+  HPM_MU_OP_UNSIGNED_MAX = 6,
+  HPM_MU_OP_SIGNED_ADD = 8,
+  HPM_MU_OP_SIGNED_MIN = 9,
+  HPM_MU_OP_SIGNED_MAX = 10,
+  HPM_MU_OP_FLOAT_ADD = 12,
+  HPM_MU_OP_FLOAT_MIN = 13,
+  HPM_MU_OP_FLOAT_MAX = 14
+};
+#define HPM_MU_COLL_CLASS_SHIFT 8
+#define HPM_MU_COLL_TYPE_SHIFT 12
+#define HPM_MU_COLL_OP_SHIFT 16
+#define HPM_MU_COLL_WORD_SHIFT 20
+#define HPM_MU_COLL(cls, type, op, word_exp)                                             \
+  (HPM_MU_COLLECTIVE | (uint32_t)(cls) << HPM_MU_COLL_CLASS_SHIFT |                      \
+   (uint32_t)(type) << HPM_MU_COLL_TYPE_SHIFT | (uint32_t)(op) << HPM_MU_COLL_OP_SHIFT | \
+   (uint32_t)(word_exp) << HPM_MU_COLL_WORD_SHIFT)
+/* The class routes the kernel sets up (as CNK): collective class 0 and GI class 0 are the world
+ * for user programs; 14 (and GI 15) the system's. */
+enum { HPM_MU_WORLD_CLASS = 0 };
 
 /* A memory-FIFO packet header whose payload bytes are this is a skip header. */
 #define HPM_MU_SKIP 0xffffffffu

@@ -218,7 +218,8 @@ static int* uniform_layout(int size, int count) {
 int MPI_Barrier(MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int hw = hpm_colnet_barrier(c);
+  int hw = hpm_colnet_barrier(c);
+  if (hw == HPM_COLNET_DECLINED) hw = hpm_torcoll_barrier(c);
   if (hw != HPM_COLNET_DECLINED) return hw;
   char token = 0, in;
   for (int step = 1; step < c->size; step *= 2) {
@@ -255,7 +256,8 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
   if (count < 0) return MPI_ERR_COUNT;
   const uint64_t bytes = (uint64_t)count * (uint64_t)size;
-  const int hw = hpm_colnet_bcast(c, buf, bytes, root);
+  int hw = hpm_colnet_bcast(c, buf, bytes, root);
+  if (hw == HPM_COLNET_DECLINED) hw = hpm_torcoll_bcast(c, buf, bytes, root);
   if (hw != HPM_COLNET_DECLINED) return hw;
   return bcast_bytes(c, comm, buf, bytes, root);
 }
@@ -270,8 +272,11 @@ static int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
   if (size == 0) return MPI_ERR_TYPE;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
   if (count < 0) return MPI_ERR_COUNT;
-  const int hw =
+  int hw =
       tree ? hpm_colnet_reduce(c, sendbuf, recvbuf, count, type, op, root) : HPM_COLNET_DECLINED;
+  if (tree && hw == HPM_COLNET_DECLINED) {
+    hw = hpm_torcoll_reduce(c, sendbuf, recvbuf, count, type, op, root);
+  }
   if (hw != HPM_COLNET_DECLINED) return hw;
   const size_t bytes = (size_t)count * (size_t)size;
   /* The root combines into recvbuf itself (one copy fewer of the whole vector). */
@@ -313,7 +318,9 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
                   MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (c && hpm_type_size(type)) {
-    const int hw = hpm_colnet_reduce(c, sendbuf, recvbuf, count, type, op, -1);
+    int hw = hpm_colnet_reduce(c, sendbuf, recvbuf, count, type, op, -1);
+    if (hw == HPM_COLNET_DECLINED)
+      hw = hpm_torcoll_reduce(c, sendbuf, recvbuf, count, type, op, -1);
     if (hw != HPM_COLNET_DECLINED) return hw;
   }
   /* (The broadcast half may still take the collective network.) */

@@ -109,4 +109,23 @@ int hpm_colnet_bcast(hpm_comm* c, void* buf, uint64_t bytes, int root);
 int hpm_colnet_reduce(hpm_comm* c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                       MPI_Op op, int root);
 
+/* Blue Gene/Q's collective classes on the torus (mpi_torcoll.c), offered when the collective
+ * network declined: the same contract as hpm_colnet_*. Their packets carry context
+ * HPM_TORCOLL_CTX, which no communicator uses: the progress engine hands them to
+ * hpm_torcoll_packet (tag, offset in the message, payload bytes, payload). */
+#define HPM_TORCOLL_CTX (-7)
+/* The rendezvous protocol's control packets' context (mpi_p2p.c): no communicator's either. */
+#define HPM_RZV_CTX (-1)
+int hpm_torcoll_barrier(hpm_comm* c);
+int hpm_torcoll_bcast(hpm_comm* c, void* buf, uint64_t bytes, int root);
+int hpm_torcoll_reduce(hpm_comm* c, const void* sendbuf, void* recvbuf, int count,
+                       MPI_Datatype type, MPI_Op op, int root);
+void hpm_torcoll_packet(int tag, uint64_t offset, uint32_t bytes, const unsigned char* payload);
+/* The message unit's window; a collective descriptor posted (returns its INJ_TAIL, 0 when the
+ * unit refused it); waiting as the point-to-point calls wait (moving the FIFO meanwhile). */
+volatile uint64_t* hpm_mu_window(void);
+uint64_t hpm_post_collective(uint32_t flags, uint32_t dest, const void* buf, uint64_t bytes,
+                             int tag);
+void hpm_wait_until(int (*done)(void*), void* arg);
+
 #endif

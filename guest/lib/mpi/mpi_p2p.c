@@ -74,7 +74,7 @@ static int in_progress; /* hpm_progress's loop is under way */
 /* Rendezvous: the smallest message sent by rendezvous, and the context of its control packets
  * (no communicator's: contexts are never negative); a request to send's length has RTS set. */
 static uint64_t eager_limit = 2049;
-#define RZV_CTX (-1)
+#define RZV_CTX HPM_RZV_CTX
 #define RZV_DONE 1 /* to the receiver: the put's data is in its buffer */
 #define RZV_FIN 2  /* to the sender: its buffer has been read */
 #define RTS (1ull << 63)
@@ -420,7 +420,11 @@ int hpm_progress(void) {
       rec_head += REC_BYTES - pos;
       continue;
     }
-    packet(h, rec + pos + header_bytes);
+    if (h->ctx == HPM_TORCOLL_CTX) {
+      hpm_torcoll_packet(h->tag, h->offset, h->bytes, rec + pos + header_bytes);
+    } else {
+      packet(h, rec + pos + header_bytes);
+    }
     rec_head += header_bytes + ((h->bytes + 31) & ~31ull);
   }
   set_reg(HPM_MU_REC_HEAD, rec_head);
@@ -447,6 +451,32 @@ static void wait_for(int (*done)(void*), void* arg) {
     syscall(SYS_futex, &rec_tail_word, FUTEX_WAIT, seen, NULL, NULL, 0);
     idle = 0;
   }
+}
+
+volatile uint64_t* hpm_mu_window(void) {
+  return mu;
+}
+
+void hpm_wait_until(int (*done)(void*), void* arg) {
+  wait_for(done, arg);
+}
+
+uint64_t hpm_post_collective(uint32_t flags, uint32_t dest, const void* buf, uint64_t bytes,
+                             int tag) {
+  while (inj_tail - reg(HPM_MU_INJ_DONE) >= INJ_ENTRIES) {
+    if (!in_progress) hpm_progress();
+  }
+  descriptor* d = &inj[inj_tail % INJ_ENTRIES];
+  memset(d, 0, sizeof *d);
+  d->dest = dest;
+  d->flags = flags;
+  d->payload = (uint64_t)(uintptr_t)buf;
+  d->bytes = bytes;
+  d->ctx = HPM_TORCOLL_CTX;
+  d->tag = tag;
+  d->length = bytes;
+  set_reg(HPM_MU_INJ_TAIL, ++inj_tail);
+  return d->status == 0 ? inj_tail : 0;
 }
 
 int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag, MPI_Request* out) {
