@@ -633,6 +633,11 @@ TEST(MpiGuest, ShapesOverTheNodeLimitOrTheMessageUnitsSizesOrTheMachinesDimensio
   refused({"run", "--nodes", "257", "--", ring},
           "--nodes 257: the most balanced torus of 5 dimensions for 257 nodes (257x1x1x1x1) has a "
           "size over 255");
+  // Blue Gene/P's link protocol and Blue Gene/Q's collective classes on one torus: neither
+  // machine, and the protocol keeps no tokens for the collective channels.
+  refused({"run", "--nodes", "2", "--set", "network.link_protocol=true", "--", ring},
+          "network.link_protocol (Blue Gene/P's link level) and network.collectives (Blue Gene/Q's "
+          "collective classes) cannot both be on");
   // A machine file declares its own number of dimensions.
   const auto file = dir.path() / "ring2d.toml";
   std::ofstream(file) << "inherits = \"bgq\"\n[network]\nshape = \"2x2\"\n";
