@@ -32,15 +32,15 @@
 #include <array>
 #include <deque>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <vector>
 
 #include "base/types.h"
-#include "net/link_protocol.h"
 #include "net/class_route.h"
+#include "net/link_protocol.h"
 #include "net/network_params.h"
 #include "net/torus.h"
 #include "net/torus_collective.h"
