@@ -44,22 +44,11 @@ void Network::wakeWhenFree(u32 link) {
 }
 
 void Network::inject(Packet p) {
-  u32 slot;
-  if (free_slots_.empty()) {
-    slot = static_cast<u32>(packets_.size());
-    packets_.emplace_back();
-  } else {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
-  }
+  const u32 slot = allocSlot();
   InFlight& f = packets_[slot];
   push(p.entered, Kind::kArrive, slot, p.src, p.seq);
   f.at = p.src;
   f.from = kNone;
-  f.blocked = false;
-  f.hold = kNone;
-  f.down = false;
-  ++f.generation;  // (never reset: entries of the slot's earlier packets stay stale)
   source_bytes_[p.src] += p.bytes.size();
   f.packet = std::move(p);
   ++in_flight_;

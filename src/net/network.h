@@ -288,6 +288,8 @@ class Network {
     std::vector<Release> releases;
     u32 remaining = 0;  // packets made of it that have not left yet
   };
+  // A free packet slot (reused or new), its generation bumped and its state reset (inject and
+  // the collectives' packets alike).
   u32 allocSlot();
   u32 makeHold(std::vector<Release> releases);
   // One of the packets sharing hold `h` left at `when` (its tail): the last frees the releases.

@@ -218,7 +218,7 @@ u32 Network::allocSlot() {
     free_slots_.pop_back();
   }
   InFlight& f = packets_[slot];
-  ++f.generation;  // (its earlier packets' waiting entries are stale)
+  ++f.generation;  // (never reset: the slot's earlier packets' waiting entries stay stale)
   f.blocked = false;
   f.hold = kNone;
   f.down = false;

@@ -457,28 +457,10 @@ static uint32_t integer_plan(MPI_Op op, int width, int is_signed, uint64_t* mask
 
 int hpm_colnet_reduce(hpm_comm* c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                       MPI_Op op, int root) {
-  int width = 0, is_signed = 0;
-  switch (type) {
-    case MPI_INT:
-    case MPI_INT32_T:
-      width = 4;
-      is_signed = 1;
-      break;
-    case MPI_UNSIGNED:
-    case MPI_UINT32_T: width = 4; break;
-    case MPI_LONG:
-    case MPI_LONG_LONG:
-    case MPI_INT64_T:
-      width = 8;
-      is_signed = 1;
-      break;
-    case MPI_UNSIGNED_LONG:
-    case MPI_UNSIGNED_LONG_LONG:
-    case MPI_UINT64_T: width = 8; break;
-    case MPI_DOUBLE:
-      if (op != MPI_SUM && op != MPI_MAX && op != MPI_MIN) return HPM_COLNET_DECLINED;
-      break;
-    default: return HPM_COLNET_DECLINED;
+  int is_signed = 0;
+  const int width = hpm_alu_int_width(type, &is_signed);
+  if (!width && (type != MPI_DOUBLE || (op != MPI_SUM && op != MPI_MAX && op != MPI_MIN))) {
+    return HPM_COLNET_DECLINED;
   }
   uint64_t mask = 0;
   const uint32_t opcode = width ? integer_plan(op, width, is_signed, &mask) : 0;

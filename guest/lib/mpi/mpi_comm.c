@@ -165,6 +165,23 @@ int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, 
   }
 }
 
+int hpm_alu_int_width(MPI_Datatype type, int* is_signed) {
+  *is_signed = 0;
+  switch (type) {
+    case MPI_INT:
+    case MPI_INT32_T:
+    case MPI_LONG:
+    case MPI_LONG_LONG:
+    case MPI_INT64_T: *is_signed = 1; return hpm_type_size(type);
+    case MPI_UNSIGNED:
+    case MPI_UINT32_T:
+    case MPI_UNSIGNED_LONG:
+    case MPI_UNSIGNED_LONG_LONG:
+    case MPI_UINT64_T: return hpm_type_size(type);
+    default: return 0;
+  }
+}
+
 /* ---- communicators ---- */
 
 int MPI_Comm_rank(MPI_Comm comm, int* rank) {

@@ -96,6 +96,10 @@ int hpm_agree_context(MPI_Comm parent);
 /* Datatypes and operations. */
 int hpm_type_size(MPI_Datatype type); /* 0: unknown */
 int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, int count);
+/* The integer types the collective networks' ALUs combine (C's int, long, long long, unsigned
+ * and the fixed-width 32- and 64-bit ones): their width in bytes (4 or 8), and whether they are
+ * signed; 0 for any other type. */
+int hpm_alu_int_width(MPI_Datatype type, int* is_signed);
 
 /* The collective network's fast paths (mpi_colnet.c), called first by MPI_Barrier, MPI_Bcast,
  * MPI_Reduce and MPI_Allreduce once they have checked their arguments: each returns

@@ -171,30 +171,10 @@ int hpm_torcoll_bcast(hpm_comm* c, void* buf, uint64_t bytes, int root) {
 
 int hpm_torcoll_reduce(hpm_comm* c, const void* sendbuf, void* recvbuf, int count,
                        MPI_Datatype type, MPI_Op op, int root) {
-  int width = 0, is_signed = 0, floating = 0;
-  switch (type) {
-    case MPI_INT:
-    case MPI_INT32_T:
-      width = 4;
-      is_signed = 1;
-      break;
-    case MPI_UNSIGNED:
-    case MPI_UINT32_T: width = 4; break;
-    case MPI_LONG:
-    case MPI_LONG_LONG:
-    case MPI_INT64_T:
-      width = 8;
-      is_signed = 1;
-      break;
-    case MPI_UNSIGNED_LONG:
-    case MPI_UNSIGNED_LONG_LONG:
-    case MPI_UINT64_T: width = 8; break;
-    case MPI_DOUBLE:
-      width = 8;
-      floating = 1;
-      break;
-    default: return HPM_COLNET_DECLINED;
-  }
+  int is_signed = 0;
+  const int floating = type == MPI_DOUBLE;
+  const int width = floating ? 8 : hpm_alu_int_width(type, &is_signed);
+  if (!width) return HPM_COLNET_DECLINED;
   int opcode = -1;
   switch (op) {
     case MPI_SUM:
