@@ -6,52 +6,26 @@
 // show which path ran: packets and barriers on the tree with the path on, none with it off.
 #include <gtest/gtest.h>
 
-#include <chrono>
-#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "tests/support/process.h"
+#include "tests/cluster/node_outputs.h"
 
 namespace {
 
-namespace fs = std::filesystem;
-using hpm::test::RunResult;
-using hpm::test::TempDir;
-
-const std::string kHpmsim = HPM_TEST_HPMSIM;
 const std::string kGuestBin = HPM_TEST_GUEST_BIN_DIR;
-constexpr std::chrono::seconds kTimeout{120};
-
-struct Outcome {
-  std::vector<std::string> nodes;  // each node's standard output
-  nlohmann::json stats;
-};
+using Outcome = hpm::test::NodeOutputs;
 
 // mpi_colnet on `nodes` nodes of `machine` (functional mode: the checks are about results),
 // with `settings` (--set KEY=VALUE each).
 Outcome runColnet(const std::string& machine, int nodes, const std::vector<std::string>& settings) {
-  TempDir dir("hpm-colnet");
-  std::vector<std::string> argv = {kHpmsim,     "run",           "--machine", machine,
-                                   "--mode",    "functional",    "--nodes",   std::to_string(nodes),
-                                   "--quiet",   "--node-output", ".",         "--stats-json",
-                                   "stats.json"};
+  std::vector<std::string> options = {"--mode", "functional"};
   for (const std::string& s : settings) {
-    argv.push_back("--set");
-    argv.push_back(s);
+    options.push_back("--set");
+    options.push_back(s);
   }
-  argv.push_back("--");
-  argv.push_back(kGuestBin + "/mpi_colnet");
-  const RunResult r = hpm::test::runProcess(argv, {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "",
-                                            dir.path(), kTimeout);
-  EXPECT_EQ(r.status(), 0) << machine << " " << nodes << " nodes: " << r.describe();
-  Outcome o;
-  for (int n = 0; n < nodes; ++n) {
-    o.nodes.push_back(hpm::test::readFile(dir.path() / ("node-" + std::to_string(n) + ".stdout")));
-  }
-  o.stats = nlohmann::json::parse(hpm::test::readFile(dir.path() / "stats.json"), nullptr, false);
-  return o;
+  return hpm::test::runNodes(machine, nodes, options, kGuestBin + "/mpi_colnet");
 }
 
 TEST(ColnetMpi, EveryCheckPassesAndPrintsTheSameWithTheHardwarePathOnAndOffAndOnBgq) {

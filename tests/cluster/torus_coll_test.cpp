@@ -4,51 +4,19 @@
 // on 1 to 8 nodes; the statistics count the routers' combines and the barriers.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "tests/support/process.h"
+#include "tests/cluster/node_outputs.h"
 
 namespace {
 
-using hpm::test::RunResult;
-using hpm::test::TempDir;
-
-const std::string kHpmsim = HPM_TEST_HPMSIM;
 const std::string kGuestBin = HPM_TEST_GUEST_BIN_DIR;
-constexpr std::chrono::seconds kTimeout{120};
-
-struct Outcome {
-  std::vector<std::string> nodes;  // each node's standard output
-  nlohmann::json stats;
-};
+using Outcome = hpm::test::NodeOutputs;
 
 Outcome runMuColl(const std::string& machine, int nodes) {
-  TempDir dir("hpm-mucoll");
-  const std::vector<std::string> argv = {kHpmsim,
-                                         "run",
-                                         "--machine",
-                                         machine,
-                                         "--nodes",
-                                         std::to_string(nodes),
-                                         "--quiet",
-                                         "--node-output",
-                                         ".",
-                                         "--stats-json",
-                                         "stats.json",
-                                         "--",
-                                         kGuestBin + "/mu_coll"};
-  const RunResult r = hpm::test::runProcess(argv, {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "",
-                                            dir.path(), kTimeout);
-  EXPECT_EQ(r.status(), 0) << machine << " " << nodes << " nodes: " << r.describe();
-  Outcome o;
-  for (int n = 0; n < nodes; ++n) {
-    o.nodes.push_back(hpm::test::readFile(dir.path() / ("node-" + std::to_string(n) + ".stdout")));
-  }
-  o.stats = nlohmann::json::parse(hpm::test::readFile(dir.path() / "stats.json"), nullptr, false);
-  return o;
+  return hpm::test::runNodes(machine, nodes, {}, kGuestBin + "/mu_coll");
 }
 
 bool has(const std::string& text, const std::string& line) {
