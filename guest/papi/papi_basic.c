@@ -54,6 +54,10 @@ __attribute__((noinline)) static void run_fma(int set, long long n, long long* v
 }
 
 static void check_library(void) {
+  /* Before PAPI_library_init, as PAPI's compiled-in components (ctests/disable_component). */
+  const PAPI_component_info_t* early = PAPI_get_component_info(0);
+  check_true("before init: component 0's information is there (bgpm/PUnit)",
+             early != NULL && strcmp(early->name, "bgpm/PUnit") == 0);
   check_code("PAPI_library_init with another version: PAPI_EINVAL",
              PAPI_library_init(PAPI_VER_CURRENT + 0x10000), PAPI_EINVAL);
   check_code("PAPI_library_init", PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
@@ -61,9 +65,21 @@ static void check_library(void) {
   check_code("six components (the five BGPM units' and the ground truth)", PAPI_num_components(),
              6);
   const PAPI_component_info_t* cpu = PAPI_get_component_info(0);
-  check_true("component 0 is bgpm/PUnit with 24 counters",
-             cpu != NULL && strcmp(cpu->name, "bgpm/PUnit") == 0 && cpu->num_cntrs == 24 &&
+  check_true("component 0 is bgpm/PUnit with the 12 counters a thread's set can hold",
+             cpu != NULL && strcmp(cpu->name, "bgpm/PUnit") == 0 && cpu->num_cntrs == 12 &&
                  !cpu->disabled);
+  check_code("PAPI_num_hwctrs: component 0's counters", PAPI_num_hwctrs(), 12);
+  PAPI_option_t opt;
+  memset(&opt, 0, sizeof opt);
+  check_code("PAPI_get_opt(PAPI_COMPONENTINFO)", PAPI_get_opt(PAPI_COMPONENTINFO, &opt), PAPI_OK);
+  check_true("  gives component 0's information", opt.cmp_info == cpu);
+  memset(&opt, 0, sizeof opt);
+  check_code("PAPI_get_cmp_opt(PAPI_COMPONENTINFO, 4)",
+             PAPI_get_cmp_opt(PAPI_COMPONENTINFO, &opt, 4), PAPI_OK);
+  check_true("  gives component 4's (bgpm/NWUnit)",
+             opt.cmp_info != NULL && strcmp(opt.cmp_info->name, "bgpm/NWUnit") == 0);
+  check_code("PAPI_get_opt(PAPI_COMPONENTINFO, NULL): PAPI_EINVAL",
+             PAPI_get_opt(PAPI_COMPONENTINFO, NULL), PAPI_EINVAL);
   const PAPI_component_info_t* nw = PAPI_get_component_info(PAPI_get_component_index("NWUnit"));
   check_true(
       "bgpm/NWUnit is enabled with 66 counters, BGPM's 31 network events and hpmsim's "
@@ -180,8 +196,36 @@ static void check_set_rules(void) {
   for (int i = 0; i < 13; ++i) last = PAPI_add_named_event(set, names[i]);
   check_code("the 13th PUnit event: counters exhausted, PAPI_ECNFLCT", last, PAPI_ECNFLCT);
   check_eq("  and the set keeps its 12", (uint64_t)PAPI_num_events(set), 12);
+  check_eq("  which is PAPI_num_hwctrs", (uint64_t)PAPI_num_events(set),
+           (uint64_t)PAPI_num_hwctrs());
+
+  /* What no component here can do: PAPI_ECMP, as PAPI's components that cannot say. */
+  PAPI_option_t opt;
+  memset(&opt, 0, sizeof opt);
+  opt.inherit.eventset = set;
+  opt.inherit.inherit = PAPI_INHERIT_ALL;
+  check_code("PAPI_set_opt(PAPI_INHERIT): PAPI_ECMP", PAPI_set_opt(PAPI_INHERIT, &opt), PAPI_ECMP);
+  memset(&opt, 0, sizeof opt);
+  opt.cpu.eventset = set;
+  opt.cpu.cpu_num = 1;
+  check_code("PAPI_set_opt(PAPI_CPU_ATTACH): PAPI_ECMP", PAPI_set_opt(PAPI_CPU_ATTACH, &opt),
+             PAPI_ECMP);
+  memset(&opt, 0, sizeof opt);
+  opt.attach.eventset = set;
+  opt.attach.tid = 1;
+  check_code("PAPI_set_opt(PAPI_ATTACH): PAPI_ECMP", PAPI_set_opt(PAPI_ATTACH, &opt), PAPI_ECMP);
   PAPI_cleanup_eventset(set);
   PAPI_destroy_eventset(&set);
+  PAPI_create_eventset(&set);
+  memset(&opt, 0, sizeof opt);
+  opt.inherit.eventset = set;
+  check_code("PAPI_set_opt(PAPI_INHERIT) on a set of no component: PAPI_ENOCMP",
+             PAPI_set_opt(PAPI_INHERIT, &opt), PAPI_ENOCMP);
+  PAPI_destroy_eventset(&set);
+  memset(&opt, 0, sizeof opt);
+  opt.inherit.eventset = 9999;
+  check_code("PAPI_set_opt(PAPI_INHERIT) on no set: PAPI_ENOEVST", PAPI_set_opt(PAPI_INHERIT, &opt),
+             PAPI_ENOEVST);
 }
 
 static void check_exact(void) {

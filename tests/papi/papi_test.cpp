@@ -85,7 +85,7 @@ TEST(Bgpm, InitRefusesAMachineWithoutUpcQ) {
 }
 
 TEST(Papi, KeepsPapiRulesCountsExactlyAndWorksAroundBgpm) {
-  expectPassed(run({"--machine", "bgq"}, "papi_basic"), 70);
+  expectPassed(run({"--machine", "bgq"}, "papi_basic"), 83);
 }
 
 TEST(Papi, EachThreadCountsItsOwnInstructionsExactlyWhileOthersCountToo) {
@@ -153,23 +153,53 @@ TEST(PapiTools, NativeAvailListsEveryActiveComponentsEventsAsComponentAvailCount
   EXPECT_FALSE(has(components.out, "Disabled")) << components.out;
 }
 
-TEST(PapiTools, CommandLineCountsTheEventsItIsGivenAndNamesTheOnesItCannot) {
-  const RunResult r = tool({"papi_command_line", "PAPI_TOT_INS", "PEVT_NO_SUCH_EVENT"});
+// Its work is PAPI's testlib's flops loop (1,000,000 iterations of c += a * b: one fused
+// multiply-add each) and a pass over a 512 KiB buffer, so the floating-point counts are exact.
+TEST(PapiTools, CommandLineCountsTheEventsItIsGivenAroundKnownWorkAndNamesTheOnesItCannot) {
+  const RunResult r = tool(
+      {"papi_command_line", "PAPI_TOT_INS", "PEVT_NO_SUCH_EVENT", "PAPI_FP_OPS", "PAPI_FP_INS"});
   EXPECT_EQ(r.exit_code(), 0) << r.err;
-  EXPECT_TRUE(has(r.out, "Successfully added: PAPI_TOT_INS\n")) << r.out;
+  EXPECT_TRUE(
+      r.out.starts_with("\nThis utility lets you add events from the command line "
+                        "interface to see if they work.\n\nSuccessfully added: "
+                        "PAPI_TOT_INS\n"))
+      << r.out;
   EXPECT_TRUE(has(r.out, "Failed adding: PEVT_NO_SUCH_EVENT\nbecause: Event does not exist\n"))
       << r.out;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(PAPI_TOT_INS : \t(\d+)\n)"))) << r.out;
-  EXPECT_GT(std::stoll(m[1]), 1000000);
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(\nPAPI_TOT_INS : \t(\d+) \n)"))) << r.out;
+  EXPECT_GT(std::stoll(m[1]), 3000000);
+  EXPECT_TRUE(has(r.out, "\nPAPI_FP_OPS : \t2000000 \n")) << r.out;
+  // The loop's 1,000,000 fused multiply-adds, and the register move (fmv.d) the compiler puts
+  // before it: an instruction of the floating-point unit, not an operation.
+  EXPECT_TRUE(has(r.out, "\nPAPI_FP_INS : \t1000001 \n")) << r.out;
+  EXPECT_TRUE(r.out.ends_with("\n----------------------------------\n")) << r.out;
 }
 
+// PAPI 7's layout: the header, a line per preset (name, code, whether derived, description),
+// the rule and the total; the given events are already in the set, so not listed.
 TEST(PapiTools, EventChooserListsEventsCountableWithTheGivenOnes) {
   const RunResult r = tool({"papi_event_chooser", "PRESET", "PAPI_TOT_INS"});
   EXPECT_EQ(r.exit_code(), 0) << r.err;
-  EXPECT_TRUE(has(r.out, "PAPI_TOT_CYC\t0x8000003b\t")) << r.out;
-  EXPECT_FALSE(has(r.out, "PAPI_TOT_INS\t")) << r.out;  // already in the set
-  EXPECT_TRUE(has(r.out, "event_chooser.c                          PASSED")) << r.out;
+  EXPECT_TRUE(
+      r.out.starts_with("Event Chooser: Available events which can be added with given "
+                        "events.\n-----"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "\n    Name        Code    Deriv Description (Note)\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nPAPI_TOT_CYC 0x8000003b  No   Total cycles\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "\nPAPI_BR_NTK  0x8000002d  Yes  ")) << r.out;
+  EXPECT_FALSE(has(r.out, "\nPAPI_TOT_INS ")) << r.out;  // already in the set
+  EXPECT_FALSE(has(r.out, "PASSED")) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("\n-{73}\nTotal events reported: \\d+\n$")))
+      << r.out;
+  const RunResult native = tool({"papi_event_chooser", "NATIVE", "PEVT_INST_ALL"});
+  EXPECT_EQ(native.exit_code(), 0) << native.err;
+  EXPECT_TRUE(
+      std::regex_search(native.out, std::regex("\nPEVT_CYCLES\t0x[0-9a-f]+\n \\|[^\n]+\\|\n")))
+      << native.out;
+  const RunResult usage = tool({"papi_event_chooser", "PRESET"});
+  EXPECT_EQ(usage.exit_code(), 1);
+  EXPECT_EQ(usage.err, "Usage: papi_event_chooser NATIVE|PRESET evt1 evt2 ... \n");
 }
 
 TEST(PapiTools, CostReportsEachCallInCycles) {
@@ -212,6 +242,91 @@ TEST(PapiTools, DecodeWritesThePresetsAsCsv) {
                   "PEVT_INST_ALL\n"))
       << r.out;
   EXPECT_FALSE(has(r.out, "PAPI_VEC_INS")) << r.out;
+}
+
+TEST(PapiTools, VersionPrintsTheVersionTheLibraryImplements) {
+  const RunResult r = tool({"papi_version"});
+  EXPECT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_EQ(r.out, "PAPI Version: 7.0.0.0\n");
+}
+
+// PAPI 7's 28 error codes (0 and -1 to -27), each with PAPI_strerror's message.
+TEST(PapiTools, ErrorCodesListsEveryCodeWithItsMessage) {
+  const RunResult r = tool({"papi_error_codes"});
+  EXPECT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_TRUE(
+      r.out.starts_with("\n----------------------------------\nFor PAPI Version: "
+                        "7.0.0.0\n----------------------------------\nError code    0: "
+                        "No error\nError code   -1: Invalid argument\n"))
+      << r.out;
+  EXPECT_TRUE(has(r.out,
+                  "Error code   -8: Event exists, but cannot be counted due to counter resource "
+                  "limitations\n"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "\nError code  -27: ")) << r.out;
+  EXPECT_FALSE(has(r.out, "\nError code  -28: ")) << r.out;
+  EXPECT_TRUE(
+      has(r.out, "There are 28 error codes defined\n----------------------------------\n\n"))
+      << r.out;
+}
+
+// Each clock reads a non-decreasing time; the real cycle clock advances between two readings
+// (each reading is a few instructions: several cycles), as the simulated node's time base does.
+TEST(PapiTools, ClockresGivesEachClocksLatencyAndResolution) {
+  const RunResult r = tool({"papi_clockres", "-n", "1000"});
+  EXPECT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_TRUE(
+      r.out.starts_with("Printing Clock latency and resolution.\n"
+                        "-----------------------------------------------\n"))
+      << r.out;
+  for (const char* clock :
+       {"PAPI_get_real_cyc", "PAPI_get_real_usec", "PAPI_get_virt_cyc", "PAPI_get_virt_usec"}) {
+    EXPECT_TRUE(std::regex_search(
+        r.out, std::regex(std::string(clock) + R"(: min \d+\.\d{3}  max \d+\.\d{3} \n)")))
+        << clock << "\n"
+        << r.out;
+  }
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex(R"(PAPI_get_real_cyc: min (\d+)\.)")))
+      << r.out;
+  EXPECT_GT(std::stol(m[1]), 0) << r.out;
+  // Every reading of the cycle clock differs from the one before: "<" marks a resolution finer
+  // than one reading.
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(PAPI_get_real_cyc : +\d+\.\d{3}   <)")))
+      << r.out;
+}
+
+// PAPI 7's XML: the hardware, then each component's events that fit beside the named ones.
+TEST(PapiTools, XmlEventInfoWritesTheCountableEventsAsXml) {
+  const RunResult r = tool({"papi_xml_event_info", "-c", "0", "PAPI_TOT_INS"});
+  EXPECT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_TRUE(
+      r.out.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<eventinfo>\n"
+                        "<hardware>\n  <vendor string=\""))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "  <cpuMaxMegahertz value=\"1600\"/>\n")) << r.out;
+  EXPECT_TRUE(has(r.out,
+                  "</hardware>\n<component index=\"0\" type=\"CPU\" id=\"bgpm/PUnit\">\n"
+                  "  <eventset type=\"NATIVE\">\n"))
+      << r.out;
+  EXPECT_TRUE(std::regex_search(
+      r.out, std::regex(R"(\n    <event index="\d+" name="PAPI_TOT_CYC" desc="Total cycles">\n)"
+                        R"(    </event>\n)")))
+      << r.out;
+  EXPECT_FALSE(has(r.out, "name=\"PAPI_TOT_INS\"")) << r.out;  // already in the set
+  EXPECT_FALSE(has(r.out, "bgpm/L2Unit")) << r.out;            // -c 0
+  EXPECT_TRUE(r.out.ends_with("  </eventset>\n</component>\n</eventinfo>\n")) << r.out;
+  const auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = r.out.find(what); at != std::string::npos; at = r.out.find(what, at + 1)) ++n;
+    return n;
+  };
+  EXPECT_GT(count("<event "), 30u);
+  EXPECT_EQ(count("<event "), count("</event>"));
+  const RunResult unknown = tool({"papi_xml_event_info", "PEVT_NO_SUCH"});
+  EXPECT_EQ(unknown.exit_code(), 1);
+  EXPECT_TRUE(unknown.err.starts_with("Error: unknown event: PEVT_NO_SUCH\nUsage: "))
+      << unknown.err;
 }
 
 // guest/examples/papi_count.c's "PAPI_TOT_INS <n> <2n>" line: the two counts.

@@ -167,15 +167,18 @@ static void disable(int cidx, const char* reason) {
            sizeof papix_components[cidx].info.disabled_reason, "%s", reason);
 }
 
-int PAPI_library_init(int version) {
-  if (version != PAPI_VER_CURRENT) return papix_error(PAPI_EINVAL, __func__);
-  if (papix_initialized) return PAPI_VER_CURRENT;
-  papix_read_node();
-  Bgpm_ExitOnError(0);
+/* The compiled-in components' descriptions: what PAPI_get_component_info answers at any time, as
+ * PAPI's statically linked components do (ctests/disable_component reads them before
+ * PAPI_library_init). Which are disabled, and the sim component's events, are the node's: init
+ * decides them. */
+static void describe_components(void) {
+  Bgpm_ExitOnError(0); /* set_component asks BGPM of every event id: most are gaps */
   Bgpm_PrintOnError(0);
+  /* PUnit: BGPM_MODE_SWDISTRIB gives one thread at most 12 of its core's 24 counters (libbgpm's
+   * BGPM_PUNIT_PER_SET); a set holds no more, and PAPI's num_cntrs is what a set can hold. */
   set_component(0, "bgpm/PUnit", "PUnit",
                 "Blue Gene/Q's PUnit (the core's counters) through BGPM, on hpmsim",
-                BGPMUnitType_PUNIT, 24, 1);
+                BGPMUnitType_PUNIT, 12, 1);
   set_component(1, "bgpm/L2Unit", "L2Unit", "Blue Gene/Q's L2 unit through BGPM, on hpmsim",
                 BGPMUnitType_L2, 6, 1);
   set_component(2, "bgpm/IOUnit", "IOUnit", "Blue Gene/Q's I/O unit through BGPM, on hpmsim",
@@ -188,9 +191,19 @@ int PAPI_library_init(int version) {
   set_component(PAPIX_SIM, "sim", "sim",
                 "hpmsim's ground truth: the simulator's own statistics (/dev/hpm/sim)",
                 BGPMUnitType_UNDEF, PAPIX_MAX_EVENTS, 0);
+  papix_components[PAPIX_SIM].info.num_native_events = 0;
+  for (int c = 0; c < PAPIX_COMPONENTS; ++c) {
+    if (disabled_before_init[c]) disable(c, "Disabled by PAPI_disable_component()");
+  }
+}
+
+int PAPI_library_init(int version) {
+  if (version != PAPI_VER_CURRENT) return papix_error(PAPI_EINVAL, __func__);
+  if (papix_initialized) return PAPI_VER_CURRENT;
+  papix_read_node();
+  describe_components();
   {
     PAPI_component_info_t* sim = &papix_components[PAPIX_SIM].info;
-    sim->num_native_events = 0;
     sim->num_mpx_cntrs = PAPIX_MAX_EVENTS;
     sim->kernel_multiplex = 0;
     sim->available_domains = PAPI_DOM_ALL;
@@ -204,10 +217,9 @@ int PAPI_library_init(int version) {
   }
   const int bgq = hpmctr_machine() == HPMCTR_BGQ;
   for (int c = 0; c < PAPIX_COMPONENTS; ++c) {
-    if (c != 4 && c != PAPIX_SIM && !bgq) {
+    if (c != 4 && c != PAPIX_SIM && !bgq && !disabled_before_init[c]) {
       disable(c, "No UPC-Q counter units on this machine (hpmsim --machine bgq)");
     }
-    if (disabled_before_init[c]) disable(c, "Disabled by PAPI_disable_component");
   }
   for (int h = 0; h < PAPIX_MAX_SETS; ++h) papix_sets[h].used = 0;
   papix_initialized = PAPI_LOW_LEVEL_INITED;
@@ -244,7 +256,8 @@ int PAPI_num_components(void) {
 }
 
 const PAPI_component_info_t* PAPI_get_component_info(int cidx) {
-  if (!papix_initialized || cidx < 0 || cidx >= PAPIX_COMPONENTS) return NULL;
+  if (cidx < 0 || cidx >= PAPIX_COMPONENTS) return NULL;
+  if (!papix_initialized) describe_components();
   return &papix_components[cidx].info;
 }
 
@@ -481,7 +494,9 @@ int PAPI_enum_cmp_event(int* code, int modifier, int cidx) {
   if (code == NULL) return papix_error(PAPI_EINVAL, __func__);
   if (cidx < 0 || cidx >= PAPIX_COMPONENTS) return papix_error(PAPI_ENOCMP, __func__);
   if (papix_components[cidx].info.disabled) return papix_error(PAPI_ENOCMP, __func__);
-  if (IS_PRESET(*code) && cidx == 0) return PAPI_enum_event(code, modifier);
+  if (IS_PRESET(*code)) { /* the presets are component 0's */
+    return cidx == 0 ? PAPI_enum_event(code, modifier) : PAPI_ENOEVNT;
+  }
   unsigned id = modifier == PAPI_ENUM_FIRST ? 0 : papix_native_id(*code);
   if (modifier != PAPI_ENUM_FIRST && modifier != PAPI_ENUM_EVENTS) {
     return PAPI_ENOEVNT; /* no unit masks or groups: BGPM's events take no attributes here */
@@ -543,9 +558,7 @@ int PAPI_get_opt(int option, PAPI_option_t* ptr) {
       if (ptr == NULL) return papix_error(PAPI_EINVAL, __func__);
       ptr->exe_info = (PAPI_exe_info_t*)PAPI_get_executable_info();
       return PAPI_OK;
-    case PAPI_COMPONENTINFO:
-      if (ptr == NULL || ptr->cmp_info == NULL) return papix_error(PAPI_EINVAL, __func__);
-      return papix_error(PAPI_EINVAL, __func__);
+    case PAPI_COMPONENTINFO: return PAPI_get_cmp_opt(option, ptr, 0);
     case PAPI_DOMAIN:
     case PAPI_GRANUL:
     case PAPI_MULTIPLEX: {
@@ -597,6 +610,22 @@ int PAPI_set_opt(int option, PAPI_option_t* ptr) {
       return PAPI_OK;
     }
     case PAPI_MULTIPLEX: return PAPI_set_multiplex(ptr->multiplex.eventset);
+    case PAPI_ATTACH:
+    case PAPI_DETACH:
+    case PAPI_CPU_ATTACH:
+    case PAPI_INHERIT: {
+      /* PAPI asks the set's component whether it can (its info's attach, cpu and inherit): none
+       * here can (a thread counts its own hardware thread; the node runs no other process to
+       * attach to or to inherit by), so PAPI_ECMP, on which PAPI's tests skip. */
+      const int set = option == PAPI_CPU_ATTACH ? ptr->cpu.eventset
+                      : option == PAPI_INHERIT  ? ptr->inherit.eventset
+                                                : ptr->attach.eventset;
+      if (set < 0 || set >= PAPIX_MAX_SETS || !papix_sets[set].used) {
+        return papix_error(PAPI_ENOEVST, __func__);
+      }
+      if (papix_sets[set].cidx < 0) return papix_error(PAPI_ENOCMP, __func__);
+      return papix_error(PAPI_ECMP, __func__); /* set_component: attach = cpu = inherit = 0 */
+    }
     case PAPI_DEF_ITIMER_NS:
     case PAPI_DEF_MPX_NS:
       return papix_error(
@@ -634,6 +663,11 @@ int PAPI_get_cmp_opt(int option, PAPI_option_t* ptr, int cidx) {
   if (cidx < 0 || cidx >= PAPIX_COMPONENTS) return papix_error(PAPI_ENOCMP, __func__);
   if (option == PAPI_MAX_HWCTRS) return papix_components[cidx].info.num_cntrs;
   if (option == PAPI_MAX_MPX_CTRS) return papix_components[cidx].info.num_mpx_cntrs;
+  if (option == PAPI_COMPONENTINFO) {
+    if (ptr == NULL) return papix_error(PAPI_EINVAL, __func__);
+    ptr->cmp_info = (PAPI_component_info_t*)PAPI_get_component_info(cidx);
+    return PAPI_OK;
+  }
   return PAPI_get_opt(option, ptr);
 }
 
