@@ -62,8 +62,8 @@ static void check_library(void) {
              PAPI_library_init(PAPI_VER_CURRENT + 0x10000), PAPI_EINVAL);
   check_code("PAPI_library_init", PAPI_library_init(PAPI_VER_CURRENT), PAPI_VER_CURRENT);
   check_code("PAPI_is_initialized", PAPI_is_initialized(), PAPI_LOW_LEVEL_INITED);
-  check_code("six components (the five BGPM units' and the ground truth)", PAPI_num_components(),
-             6);
+  check_code("seven components (the five BGPM units', the ground truth and sysdetect)",
+             PAPI_num_components(), 7);
   const PAPI_component_info_t* cpu = PAPI_get_component_info(0);
   check_true("component 0 is bgpm/PUnit with the 12 counters a thread's set can hold",
              cpu != NULL && strcmp(cpu->name, "bgpm/PUnit") == 0 && cpu->num_cntrs == 12 &&
@@ -487,8 +487,23 @@ static void check_rest(void) {
   PAPI_event_name_to_code("PEVT_L2_HITS", &l2);
   check_code("PAPI_get_event_component(PEVT_L2_HITS)", PAPI_get_event_component(l2), 1);
   void* handle = NULL;
-  check_code("PAPI_enum_dev_type: PAPI_ENOSUPP (no sysdetect component)",
-             PAPI_enum_dev_type(PAPI_DEV_TYPE_ENUM__ALL, &handle), PAPI_ENOSUPP);
+  check_code("PAPI_enum_dev_type (sysdetect)", PAPI_enum_dev_type(PAPI_DEV_TYPE_ENUM__ALL, &handle),
+             PAPI_OK);
+  int dev_id = -1, dev_count = 0;
+  unsigned cores = 0, threads = 0;
+  PAPI_get_dev_type_attr(handle, PAPI_DEV_TYPE_ATTR__INT_PAPI_ID, &dev_id);
+  PAPI_get_dev_type_attr(handle, PAPI_DEV_TYPE_ATTR__INT_COUNT, &dev_count);
+  PAPI_get_dev_attr(handle, 0, PAPI_DEV_ATTR__CPU_UINT_CORE_COUNT, &cores);
+  PAPI_get_dev_attr(handle, 0, PAPI_DEV_ATTR__CPU_UINT_THREAD_COUNT, &threads);
+  check_true("  first the CPU type: one device of 16 cores and 64 hardware threads",
+             dev_id == PAPI_DEV_TYPE_ID__CPU && dev_count == 1 && cores == 16 && threads == 64);
+  int types = 1, gpus = 0;
+  while (PAPI_enum_dev_type(PAPI_DEV_TYPE_ENUM__ALL, &handle) == PAPI_OK) {
+    PAPI_get_dev_type_attr(handle, PAPI_DEV_TYPE_ATTR__INT_COUNT, &dev_count);
+    gpus += dev_count;
+    ++types;
+  }
+  check_true("  then CUDA and ROCm, with no devices", types == 3 && gpus == 0);
 
   float rtime, ptime, ipc, mflops;
   long long ins, flpops;

@@ -85,7 +85,7 @@ TEST(Bgpm, InitRefusesAMachineWithoutUpcQ) {
 }
 
 TEST(Papi, KeepsPapiRulesCountsExactlyAndWorksAroundBgpm) {
-  expectPassed(run({"--machine", "bgq"}, "papi_basic"), 83);
+  expectPassed(run({"--machine", "bgq"}, "papi_basic"), 85);
 }
 
 TEST(Papi, EachThreadCountsItsOwnInstructionsExactlyWhileOthersCountToo) {
@@ -294,6 +294,34 @@ TEST(PapiTools, ClockresGivesEachClocksLatencyAndResolution) {
   // than one reading.
   EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(PAPI_get_real_cyc : +\d+\.\d{3}   <)")))
       << r.out;
+}
+
+// The sysdetect component's device queries: the CPU type with the node's cores, threads and
+// caches (bgq: 16 cores of 4 threads, 16 KiB 8-way L1s of 64-byte lines, the 32 MiB L2 of
+// 128-byte lines), the GPU types empty.
+TEST(PapiTools, HardwareAvailDescribesTheNodesDevices) {
+  const RunResult r = tool({"papi_hardware_avail"});
+  EXPECT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_TRUE(r.out.starts_with(
+      "\nDevice Summary -----------------------------------------------------------------\n"
+      "Vendor           DevCount \nhpmsim             (1)\n \\-> Status: Device Initialized\n\n"
+      "NVIDIA             (0)\n \\-> Status: CUDA not configured, no CUDA device available\n\n"))
+      << r.out;
+  for (const char* line : {"Sockets                               : 1\n",
+                           "Cores per socket                      : 16\n",
+                           "Cores per NUMA region                 : 64\n",
+                           "SMT threads per core                  : 4\n",
+                           "L1i Cache                             : Size/LineSize/Lines/Assoc "
+                           "16KB/64B/256/4\n",
+                           "L1d Cache                             : Size/LineSize/Lines/Assoc "
+                           "16KB/64B/256/8\n",
+                           "L2 Cache                              : Size/LineSize/Lines/Assoc "
+                           "32768KB/128B/262144/16\n"}) {
+    EXPECT_TRUE(has(r.out, line)) << line << r.out;
+  }
+  EXPECT_TRUE(std::regex_search(r.out, std::regex("Numa Node 0 Memory +: [1-9]\\d*MB\n"))) << r.out;
+  EXPECT_TRUE(has(r.out, "Numa Node 0 Threads                   : 0 1 2 3 4 ")) << r.out;
+  EXPECT_TRUE(has(r.out, " 62 63 \n\n-----")) << r.out;
 }
 
 // PAPI 7's XML: the hardware, then each component's events that fit beside the named ones.

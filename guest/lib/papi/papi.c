@@ -192,6 +192,11 @@ static void describe_components(void) {
                 "hpmsim's ground truth: the simulator's own statistics (/dev/hpm/sim)",
                 BGPMUnitType_UNDEF, PAPIX_MAX_EVENTS, 0);
   papix_components[PAPIX_SIM].info.num_native_events = 0;
+  set_component(PAPIX_SYSDETECT, "sysdetect", "sysdetect",
+                "System info detection component: the node's devices (PAPI_enum_dev_type)",
+                BGPMUnitType_UNDEF, 0, 0);
+  papix_components[PAPIX_SYSDETECT].info.num_native_events = 0;
+  papix_components[PAPIX_SYSDETECT].info.num_mpx_cntrs = 0;
   for (int c = 0; c < PAPIX_COMPONENTS; ++c) {
     if (disabled_before_init[c]) disable(c, "Disabled by PAPI_disable_component()");
   }
@@ -217,7 +222,7 @@ int PAPI_library_init(int version) {
   }
   const int bgq = hpmctr_machine() == HPMCTR_BGQ;
   for (int c = 0; c < PAPIX_COMPONENTS; ++c) {
-    if (c != 4 && c != PAPIX_SIM && !bgq && !disabled_before_init[c]) {
+    if (c < PAPIX_SIM && c != 4 && !bgq && !disabled_before_init[c]) {
       disable(c, "No UPC-Q counter units on this machine (hpmsim --machine bgq)");
     }
   }
@@ -284,7 +289,8 @@ int PAPI_disable_component_by_name(const char* name) {
   if (name == NULL) return papix_error(PAPI_EINVAL, __func__);
   static const char* const names[PAPIX_COMPONENTS][2] = {
       {"bgpm/PUnit", "PUnit"},     {"bgpm/L2Unit", "L2Unit"}, {"bgpm/IOUnit", "IOUnit"},
-      {"bgpm/CNKUnit", "CNKUnit"}, {"bgpm/NWUnit", "NWUnit"}, {"sim", "sim"}};
+      {"bgpm/CNKUnit", "CNKUnit"}, {"bgpm/NWUnit", "NWUnit"}, {"sim", "sim"},
+      {"sysdetect", "sysdetect"}};
   for (int c = 0; c < PAPIX_COMPONENTS; ++c) {
     if (strcmp(names[c][0], name) == 0 || strcmp(names[c][1], name) == 0) {
       return PAPI_disable_component(c);

@@ -20,8 +20,9 @@
  * through the global offset table (a load less on every access, which PAPI_read's cost feels). */
 #pragma GCC visibility push(hidden)
 
-#define PAPIX_COMPONENTS 6
-#define PAPIX_SIM 5 /* the ground-truth component */
+#define PAPIX_COMPONENTS 7
+#define PAPIX_SIM 5       /* the ground-truth component */
+#define PAPIX_SYSDETECT 6 /* PAPI's sysdetect: the device queries (papi_sysdetect.c), no events */
 #define PAPIX_CMP_SHIFT 26
 #define PAPIX_CMP_BITS 0x3C000000
 #define PAPIX_ID_BITS 0x03FFFFFF

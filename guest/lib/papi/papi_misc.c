@@ -169,20 +169,3 @@ int PAPI_attach(int EventSet, unsigned long tid) {
 int PAPI_detach(int EventSet) {
   return PAPI_attach(EventSet, 0);
 }
-
-/* The device queries are the sysdetect component's, which the node does not have. */
-int PAPI_enum_dev_type(int enum_modifier, void** handle) {
-  (void)enum_modifier;
-  if (handle != NULL) *handle = NULL;
-  return papix_error(PAPI_ENOSUPP, __func__);
-}
-
-int PAPI_get_dev_type_attr(void* handle, PAPI_dev_type_attr_e attr, void* value) {
-  (void)handle, (void)attr, (void)value;
-  return papix_error(PAPI_ENOSUPP, __func__);
-}
-
-int PAPI_get_dev_attr(void* handle, int id, PAPI_dev_attr_e attr, void* value) {
-  (void)handle, (void)id, (void)attr, (void)value;
-  return papix_error(PAPI_ENOSUPP, __func__);
-}

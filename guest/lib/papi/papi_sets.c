@@ -21,7 +21,7 @@
 int papix_default_domain(void);
 
 /* The calling thread's running event set of each component, or -1. */
-static __thread int running_set[PAPIX_COMPONENTS] = {-1, -1, -1, -1, -1, -1};
+static __thread int running_set[PAPIX_COMPONENTS] = {-1, -1, -1, -1, -1, -1, -1};
 
 static struct papix_set* set_of(int h) {
   if (h < 0 || h >= PAPIX_MAX_SETS || !papix_sets[h].used) return NULL;
