@@ -17,6 +17,9 @@ add_custom_target(guests ALL)
 # The guest SDK (guest/sdk): the libraries and the headers.
 add_custom_target(sdk)
 add_dependencies(guests sdk)
+# The libraries under libpapi, which the SDK's wrappers name at the end of every link (so that
+# -lpapi alone links): every guest program's link waits for them.
+set(HPM_SDK_SUPPORT_LIBS bgpm hpmctr CACHE INTERNAL "")
 
 # Include flags for the given directories, and their headers as dependencies (custom commands
 # get no header scanning under Ninja, so a header change must rebuild its users explicitly).
@@ -109,4 +112,7 @@ function(hpm_guest_program name)
     COMMENT "guest build ${name}")
   add_custom_target(guest_${name} DEPENDS ${out})
   add_dependencies(guests guest_${name})
+  foreach(lib IN LISTS HPM_SDK_SUPPORT_LIBS)
+    add_dependencies(guest_${name} guestlib_${lib})
+  endforeach()
 endfunction()
