@@ -106,8 +106,25 @@ for want in "converged" "instructions" "cycles" "LLC-load-misses" "seconds simul
     exit 1
   fi
 done
-# (Open MPI is optional to hpmsim's build: hidden, FindMPI must not have found it.)
-found='HPM_QEMU_RISCV64\|GTest\|benchmark_DIR\|MPI_C_COMPILER:FILEPATH=/'
+# The guest SDK was built too, and its Fortran wrapper, the Fortran cross compiler being a
+# test-only package, says that it is missing.
+for f in bin/mpicc include/bgpm_events.h lib/libpapi.a lib/libmpi.a lib/pkgconfig/papi.pc \
+  share/cmake/hpmsim-guest.cmake; do
+  if [ ! -e "$build/sdk/$f" ]; then
+    echo "check-demo-deps: the demo's build lacks the guest SDK's $f" >&2
+    exit 1
+  fi
+done
+fortran_status=0
+env -i PATH="$fake/bin" "$build/sdk/bin/hpm-f90" --version >"$out" 2>&1 || fortran_status=$?
+if [ "$fortran_status" -ne 127 ] || ! grep -q "Fortran cross compiler .* is missing" "$out"; then
+  cat "$out"
+  echo "check-demo-deps: hpm-f90 without the Fortran cross compiler did not say it is missing" >&2
+  exit 1
+fi
+# (Open MPI and the Fortran cross compiler are optional to hpmsim's build: hidden, FindMPI and
+# find_program must not have found them.)
+found='HPM_QEMU_RISCV64\|GTest\|benchmark_DIR\|MPI_C_COMPILER:FILEPATH=/\|HPM_RISCV_FC:FILEPATH=/'
 if grep -q "$found" "$build/CMakeCache.txt"; then
   echo "check-demo-deps: the demo's configuration looked up a test-only tool:" >&2
   grep "$found" "$build/CMakeCache.txt" >&2

@@ -7,8 +7,10 @@
 #
 # The demo needs only the build packages (scripts/deps.sh build): it configures without the
 # tests and benchmarks, whose tools (qemu-user, clang, GoogleTest, Google Benchmark) only
-# scripts/test.sh installs, and builds just hpmsim, the demo program and the PAPI utilities
-# (`hpmsim run -- papi_avail` then works from anywhere).
+# scripts/test.sh installs, and builds just hpmsim, the demo program, the PAPI utilities
+# (`hpmsim run -- papi_avail` then works from anywhere) and the guest SDK ($build/sdk,
+# docs/sdk.md: its Fortran wrappers need Debian's gfortran-riscv64-linux-gnu, which the demo
+# does not).
 # scripts/check-demo-deps.sh holds it to that.
 # Environment: HPMSIM_BUILD_DIR (default build), HPMSIM_CMAKE_ARGS (extra configure arguments).
 set -euo pipefail
@@ -19,8 +21,8 @@ echo "== configuring $build (the demo's parts only)"
 # shellcheck disable=SC2086 # HPMSIM_CMAKE_ARGS is a list of arguments
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DHPMSIM_TESTS=OFF \
   -DHPMSIM_BENCH=OFF ${HPMSIM_CMAKE_ARGS:-} >/dev/null
-echo "== building hpmsim, the demo program and the PAPI utilities (about 3 minutes on 2 cores the first time)"
-cmake --build "$build" --target hpmsim guest_demo papi_tools
+echo "== building hpmsim, the demo program, the PAPI utilities and the guest SDK (about 3 minutes on 2 cores the first time)"
+cmake --build "$build" --target hpmsim guest_demo papi_tools sdk
 echo "== running the demo"
 # As many events as one run of UPC-Q's 24 counters per core takes (cycles: one per hardware
 # thread); `hpmsim events` lists the rest.

@@ -5,8 +5,10 @@
 #                                  the test oracle (qemu-user), the fuzzing toolchain and the
 #                                  reference PAPI (libpapi-dev, for the host build of a PAPI
 #                                  example), Chromium (the reports' browser test),
-#                                  Open MPI (the host builds of the guest MPI programs)
-#                                  and python3 (bench/whatif.py, docs/whatif.md's generator)
+#                                  Open MPI (the host builds of the guest MPI programs),
+#                                  python3 (bench/whatif.py, docs/whatif.md's generator)
+#                                  and the Fortran cross compiler (the guest SDK's hpm-f90 and
+#                                  mpif90, and the Fortran guest programs)
 #   scripts/deps.sh list build|test   prints the packages, one a line, and installs nothing
 set -euo pipefail
 
@@ -16,7 +18,8 @@ build_packages=(
   gcc-riscv64-linux-gnu g++-riscv64-linux-gnu
 )
 test_packages=(libgtest-dev libgmock-dev libbenchmark-dev qemu-user clang libclang-rt-14-dev
-               clang-format libpapi-dev chromium openmpi-bin libopenmpi-dev python3)
+               clang-format libpapi-dev chromium openmpi-bin libopenmpi-dev python3
+               gfortran-riscv64-linux-gnu)
 
 list_only=0
 if [ "${1:-}" = "list" ]; then

@@ -281,6 +281,8 @@ std::vector<GuestCase> guestCases() {
         "isa_fp_misc"}) {
     ok(p);
   }
+  // Fortran, built with the guest SDK's hpm-f90.
+  ok("fortran_basics");
   ok("isa_fp_arith", {"s"}, "s");
   ok("isa_fp_arith", {"d"}, "d");
   ok("isa_fp_fma", {"s"}, "s");
