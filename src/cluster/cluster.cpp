@@ -171,7 +171,8 @@ constexpr std::array<probe::Event, ColSignal::kKinds> kColEvents = {
     probe::Event::kColSentCutThrough, probe::Event::kColReceivedCutThrough,
     probe::Event::kColPacketsTaken,   probe::Event::kColClassWins,
     probe::Event::kColSenderBusy,     probe::Event::kColReceiverBusy,
-    probe::Event::kColAluBusy};
+    probe::Event::kColAluBusy,        probe::Event::kColReceiverFull,
+    probe::Event::kColSenderEmpty,    probe::Event::kColArbiterHas};
 }  // namespace
 
 void Cluster::Impl::colSignal(const ColSignal& s) {
@@ -308,6 +309,7 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
     c.col_units.resize(n);
     c.col_counts.assign(n, ColCounts{});
     c.colnet->onSignal([&c](const ColSignal& s) { c.colSignal(s); });
+    c.colnet->onLevel([&c](const ColSignal& s) { c.colSignal(s); });
   }
   options.timed_devices = true;
   for (u32 node = c.local.first; node < c.local.last; ++node) {
@@ -451,6 +453,10 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
     return delivered;
   };
   Cycle window = 0;  // the network has advanced to window + inject
+  // (Nothing can happen in the collective network before its injection latency: its states on
+  // from cycle 0, a sender's holding all its tokens, are published up to it before the nodes
+  // start.)
+  if (c.colnet) deliverCol(c.colnet->advance(col_inject));
   for (;;) {
     const Cycle end = window + lookahead;
     WindowNews mine;

@@ -71,6 +71,15 @@ void combine(u32 header, std::array<u8, kColPayloadBytes>& into,
 
 CollectiveNetwork::CollectiveNetwork(const CollectiveParams& params, u32 nodes, u64 clock_hz)
     : params_(params), nodes_(nodes), routers_(nodes) {
+  // Every link's sender holds all its tokens from the start.
+  for (Router& r : routers_) {
+    for (auto& kind : r.since) {
+      for (auto& port : kind) port.fill(kOff);
+    }
+    for (u32 port = 0; port < kColLinks; ++port) {
+      r.since[ColSignal::kSenderEmpty - ColSignal::kFirstState][port].fill(0);
+    }
+  }
   const double bytes_per_cycle = params.link_gbytes_per_s * 1e9 / static_cast<double>(clock_hz);
   const double wire = 4.0 + kColPayloadBytes + static_cast<double>(params.link_overhead_bytes);
   link_cycles_ = std::max<u64>(1, static_cast<u64>(std::ceil(wire / bytes_per_cycle)));
@@ -100,6 +109,58 @@ u32 CollectiveNetwork::targetsOf(u32 node, bool down) const {
 void CollectiveNetwork::signal(ColSignal::Kind kind, u32 node, u32 port, u8 vc, Cycle at,
                                Cycle until) {
   if (on_signal_) on_signal_(ColSignal{kind, node, port, vc, at, until});
+}
+
+bool CollectiveNetwork::stateOn(u32 kind, u32 node, u32 port, u8 vc, Cycle now) const {
+  const Router& r = routers_[node];
+  const std::deque<Entry>& q = r.in[port][vc];
+  switch (kind) {
+    case ColSignal::kReceiverFull: {
+      if (port >= kColLinks) return false;
+      u32 held = r.freeing[port][vc];
+      for (auto it = q.begin(); it != q.end() && it->head <= now; ++it) ++held;
+      return held >= kColFifoPackets;
+    }
+    case ColSignal::kSenderEmpty: return port < kColLinks && r.far_used[port][vc] == 0;
+    case ColSignal::kArbiterHas: return !q.empty() && q.front().head <= now;
+    default: return false;
+  }
+}
+
+void CollectiveNetwork::updateStates(u32 node, Cycle now) {
+  Router& r = routers_[node];
+  for (u32 k = 0; k < ColSignal::kStates; ++k) {
+    const auto kind = static_cast<ColSignal::Kind>(ColSignal::kFirstState + k);
+    for (u32 port = 0; port < kColPorts; ++port) {
+      for (u8 vc = 0; vc < kColVcs; ++vc) {
+        Cycle& since = r.since[k][port][vc];
+        const bool on = stateOn(kind, node, port, vc, now);
+        if (on && since == kOff) {
+          since = now;
+        } else if (!on && since != kOff) {
+          if (now > since && on_level_) on_level_(ColSignal{kind, node, port, vc, since, now});
+          since = kOff;
+        }
+      }
+    }
+  }
+}
+
+void CollectiveNetwork::splitStates(Cycle horizon) {
+  for (u32 node = 0; node < nodes_; ++node) {
+    Router& r = routers_[node];
+    for (u32 k = 0; k < ColSignal::kStates; ++k) {
+      const auto kind = static_cast<ColSignal::Kind>(ColSignal::kFirstState + k);
+      for (u32 port = 0; port < kColPorts; ++port) {
+        for (u8 vc = 0; vc < kColVcs; ++vc) {
+          Cycle& since = r.since[k][port][vc];
+          if (since == kOff || since >= horizon) continue;
+          if (on_level_) on_level_(ColSignal{kind, node, port, vc, since, horizon});
+          since = horizon;
+        }
+      }
+    }
+  }
 }
 
 void CollectiveNetwork::inject(u32 node, Cycle at, ColPacket p) {
@@ -258,6 +319,7 @@ void CollectiveNetwork::send(u32 node, u8 vc, const ColPacket& p, u32 sources, u
     if (port == kColLocal) {
       r.injection_frees[vc].push_back(tail_gone);
     } else {
+      ++r.freeing[port][vc];
       frees_.push(Free{tail_gone, node, port * kColVcs + vc});
     }
   }
@@ -318,7 +380,10 @@ std::vector<ColDelivery> CollectiveNetwork::advance(Cycle horizon) {
       // The slot is in this router's FIFO for `port`: the router at its far end fed it.
       const u32 feeder = neighbour(f.node, port);
       const u32 feeder_port = port == 0 ? 1 + (f.node - 1) % 2 : 0;
+      --routers_[f.node].freeing[port][vc];
       --routers_[feeder].far_used[feeder_port][vc];
+      updateStates(f.node, std::max(f.when, horizon_));
+      updateStates(feeder, std::max(f.when, horizon_));
       wake(feeder, f.when);
       continue;
     }
@@ -326,9 +391,12 @@ std::vector<ColDelivery> CollectiveNetwork::advance(Cycle horizon) {
     wakes_.pop();
     // (Several wakes of one router at one time: the first does everything.)
     while (!wakes_.empty() && wakes_.top() == Wake{t, node}) wakes_.pop();
-    step(node, std::max(t, horizon_));
+    const Cycle now = std::max(t, horizon_);
+    step(node, now);
+    updateStates(node, now);
   }
   horizon_ = std::max(horizon_, horizon);
+  splitStates(horizon_);
   std::stable_sort(out_.begin(), out_.end(), [](const ColDelivery& a, const ColDelivery& b) {
     return a.when != b.when ? a.when < b.when : a.node < b.node;
   });

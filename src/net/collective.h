@@ -80,12 +80,24 @@ struct ColDelivery {
   ColPacket packet;
 };
 
-// Something a router did, for the node's events (probe ColPacketsSent ... ColAluBusy): at
+// Something a router did, for the node's events (probe ColPacketsSent ... ColArbiterHas): at
 // cycle `at`, on `port` (0 to 2: a link; 3: the local client) and virtual channel `vc`; kClassWin
 // names the class in `port`. The busy kinds are intervals [at, until), known at `at`: a port
 // sending (a link's sender, or the local client taking a packet into its reception FIFO), a port
 // receiving (a link's receiver, or the router taking a packet out of the injection FIFO), the
 // ALU combining (on the local client's port).
+// The state kinds (kFirstState on) are intervals [at, until) of a state that ends at a decision
+// made later, published in pieces up to each horizon the network reaches (onLevel), so that each
+// piece is known before the window it falls in (docs/network.md "The collective network's
+// levels"; the readings are the model's, no public source defines them):
+// - kReceiverFull: link `port`'s receiver FIFO of the channel holds kColFifoPackets packets (a
+//   packet is in it from its head's arrival until its tail has left the router);
+// - kSenderEmpty: link `port`'s sender holds every token of the channel: none of the packets it
+//   sent on it is still in the far end's receiver FIFO or on its way there (a link with no far
+//   end: always);
+// - kArbiterHas: the arbiter has a packet of the channel from `port` (a link's receiver FIFO, or
+//   the injection FIFO on the local client's port): its head has reached the router and the
+//   arbiter has not yet taken it.
 struct ColSignal {
   enum Kind : u8 {
     kSent,
@@ -96,9 +108,13 @@ struct ColSignal {
     kClassWin,
     kSenderBusy,
     kReceiverBusy,
-    kAluBusy
+    kAluBusy,
+    kReceiverFull,
+    kSenderEmpty,
+    kArbiterHas
   };
-  static constexpr u32 kKinds = 9;
+  static constexpr u32 kKinds = 12;
+  static constexpr u32 kFirstState = kReceiverFull, kStates = kKinds - kFirstState;
   Kind kind = kSent;
   u32 node = 0;
   u32 port = 0;
@@ -124,10 +140,15 @@ struct ColStats {
 class CollectiveNetwork {
  public:
   CollectiveNetwork(const CollectiveParams& params, u32 nodes, u64 clock_hz);
-  // Called for every ColSignal as advance() decides it (may be empty).
+  // Called for every ColSignal but the state kinds as advance() decides it (may be empty).
   void onSignal(std::function<void(const ColSignal&)> observer) {
     on_signal_ = std::move(observer);
   }
+  // Called for every piece of a state kind's interval (ColSignal::kFirstState on): at the end of
+  // each advance, the states still on are published up to its horizon (and go on from it); a
+  // state that ends is published up to its end. Every piece starts at or after the horizon the
+  // network had reached before (a state on from cycle 0: the first advance's). (May be empty.)
+  void onLevel(std::function<void(const ColSignal&)> observer) { on_level_ = std::move(observer); }
 
   u32 nodes() const { return nodes_; }
   // The tree's neighbours: the node at the far end of link `port` of `node`, or ~0 (none).
@@ -180,7 +201,13 @@ class CollectiveNetwork {
     std::array<u32, kColVcs> room{};  // the reception FIFOs' (setReceptionRoom)
     std::array<std::deque<Cycle>, kColVcs> injection_frees;
     std::array<u64, kColVcs> injection_freed{};
+    // Packets of each link's receiver FIFO taken by the arbiter whose slots are not free yet.
+    std::array<std::array<u32, kColVcs>, kColLinks> freeing{};
+    // Per state kind, port and channel: the start of the piece of the state not yet published
+    // (kOff: the state is off).
+    std::array<std::array<std::array<Cycle, kColVcs>, kColPorts>, ColSignal::kStates> since;
   };
+  static constexpr Cycle kOff = ~Cycle{0};
   using Wake = std::pair<Cycle, u32>;  // (time, node)
 
   void wake(u32 node, Cycle at) { wakes_.push({at, node}); }
@@ -195,6 +222,14 @@ class CollectiveNetwork {
   // heads of the FIFOs in `sources` (bits by port).
   void send(u32 node, u8 vc, const ColPacket& p, u32 sources, u32 targets, Cycle now);
   void signal(ColSignal::Kind kind, u32 node, u32 port, u8 vc, Cycle at, Cycle until = 0);
+  // Whether state `kind` is on at `node`'s `port` and channel `vc` at `now` (everything at the
+  // router before and at `now` decided).
+  bool stateOn(u32 kind, u32 node, u32 port, u8 vc, Cycle now) const;
+  // Brings `node`'s states to `now`: those that ended are published up to it, those that began
+  // start their piece there.
+  void updateStates(u32 node, Cycle now);
+  // Publishes every state still on up to `horizon`.
+  void splitStates(Cycle horizon);
 
   CollectiveParams params_;
   u32 nodes_;
@@ -216,6 +251,7 @@ class CollectiveNetwork {
   u64 in_flight_ = 0;  // packets in the routers' FIFOs (injected, or on their way)
   ColStats stats_;
   std::function<void(const ColSignal&)> on_signal_;
+  std::function<void(const ColSignal&)> on_level_;
 };
 
 // Blue Gene/P's global interrupt network used as a barrier: on each of kChannels channels, a

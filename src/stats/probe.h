@@ -483,6 +483,15 @@ enum class Rate : u8 {
   X(ColAluBusy, kColPort, kLevel, kOne,                                                            \
     "Collective network: cycles the router's ALU combines packets of the channel (the local "      \
     "client's port)")                                                                              \
+  X(ColReceiverFull, kColPort, kLevel, kOne,                                                       \
+    "Collective network: cycles the link's receiver FIFO of the channel was full (8 packets: "     \
+    "each from its head's arrival until its tail has left the router)")                            \
+  X(ColSenderEmpty, kColPort, kLevel, kOne,                                                        \
+    "Collective network: cycles the link's sender had no packet of the channel in the far end's "  \
+    "receiver FIFO or on its way there (it held all its tokens)")                                  \
+  X(ColArbiterHas, kColPort, kLevel, kOne,                                                         \
+    "Collective network: cycles the arbiter had a packet of the channel from the port (its head "  \
+    "at the router, not yet taken; the local client's port: the injection FIFO's)")                \
   X(ColClassWins, kColClass, kPulse, kAverageOne,                                                  \
     "Collective network: packets of the class route the router's arbiter routed")                  \
   X(ColInjectHeaders, kColPort, kPulse, kOne,                                                      \

@@ -62,6 +62,7 @@ std::map<std::string, u64> runCounting(const std::string& shape, std::string_vie
 TEST(CollectiveCounters, EveryNodesColEventsEqualTheirGroundTruthInEveryMode) {
   const std::map<std::string, u64> mode0 = runCounting("5x1x1", "COL_", 0, {kColRaw});
   const std::map<std::string, u64> mode1 = runCounting("5x1x1", "COL_", 1, {kColRaw});
+  const std::map<std::string, u64> mode2 = runCounting("5x1x1", "COL_", 2, {kColRaw});
   const std::map<std::string, u64> mode3 = runCounting("5x1x1", "COL_", 3, {kColRaw});
   // Each link carries as many packets each way as its far end receives: sent on the parent link
   // (port 0) = received on the children's links (ports 1, 2), and the other way round.
@@ -94,6 +95,16 @@ TEST(CollectiveCounters, EveryNodesColEventsEqualTheirGroundTruthInEveryMode) {
   // Busy cycles: each link's sender is busy a link time per packet.
   EXPECT_GT(mode3.at("COL_ALU_BUSY"), 0u);
   EXPECT_EQ(mode3.at("COL_ACLS1_WINS"), 0u);
+  // The levels (net/collective.h's states): mode 3's _UM3 inputs count mode 2's signals; a
+  // sender is empty most of the run, and the arbiters had packets from every source.
+  for (const auto& [name, count] : mode3) {
+    if (!name.ends_with("_FULL_UM3") && !name.ends_with("_EMPTY_UM3")) continue;
+    const std::string base = name.substr(0, name.size() - 4);
+    EXPECT_EQ(count, mode2.at(base)) << name;
+  }
+  EXPECT_GT(mode2.at("COL_AS0_VC0_EMPTY"), 0u);
+  EXPECT_GT(mode3.at("COL_A_INJECT_VC0_HAVE"), 0u);
+  EXPECT_GT(mode3.at("COL_A_CH1_VC0_HAVE"), 0u);
 }
 
 // The torus links' chunk events (TORUS_<link>_32BCHUNKS and by channel): each chunk counted

@@ -91,6 +91,9 @@ const std::set<Event> kUncheckedEvents = {Event::kMuPacketsInjected,
                                           Event::kColSenderBusy,
                                           Event::kColReceiverBusy,
                                           Event::kColAluBusy,
+                                          Event::kColReceiverFull,
+                                          Event::kColSenderEmpty,
+                                          Event::kColArbiterHas,
                                           Event::kColInjectHeaders,
                                           Event::kColInjectPayload,
                                           Event::kColReceptionPackets,
@@ -668,6 +671,12 @@ TEST(ExactnessSignalModes, UpcPLevelLowAndEdgeCountersEqualTheCyclesAndTransitio
         EXPECT_EQ(c.value, expectedCount(mode, runs, read))
             << c.event << " (counter " << c.counter << ") in mode " << modeName(mode) << ", "
             << runs.size() << " high runs, read at " << read;
+        // (The network's inputs, COL_, TORUS_ and DMA_, move only on the nodes of a many-node
+        // run: checked above, where they stay still, but no evidence that the checks bite.)
+        if (c.event.starts_with("COL_") || c.event.starts_with("TORUS_") ||
+            c.event.starts_with("DMA_")) {
+          continue;
+        }
         ++counted[mode];
         // Level low counts the idle end of [0, R) too; an edge count > 0 needs an edge.
         if (mode == Mode::kLevelLow ? c.value > lag : c.value != 0) ++nonzero[mode];

@@ -77,6 +77,22 @@ ColSource colSource(std::string_view name) {
                 {i},
                 fmt::format("packets received on link {}, channel {}", port, vc)};
       }
+      // Levels: the FIFO's and the sender's states (net/collective.h, ColSignal). "_UM3": the
+      // same signal at a second input, in mode 3 (Blue Gene/P's list names a repeated signal so,
+      // as COL_AR0_PACKET_TAKEN_UM3 repeats mode 0's COL_AR0_PACKET_TAKEN).
+      if (!sender && (what == "FULL" || what == "FULL_UM3")) {
+        return {Event::kColReceiverFull,
+                {i},
+                fmt::format("cycles link {}'s receiver FIFO of channel {} was full (8 packets)",
+                            port, vc)};
+      }
+      if (sender && (what == "EMPTY" || what == "EMPTY_UM3")) {
+        return {Event::kColSenderEmpty,
+                {i},
+                fmt::format("cycles link {}'s sender had no packet of channel {} in the far "
+                            "receiver FIFO or on its way there (all its tokens back)",
+                            port, vc)};
+      }
       if (what == "CUT_THROUGH") {
         return {
             sender ? Event::kColSentCutThrough : Event::kColReceivedCutThrough,
@@ -101,6 +117,24 @@ ColSource colSource(std::string_view name) {
           fmt::format("packets the arbiter took from link {}'s receiver (both channels)", port)};
     }
     return {};
+  }
+  // COL_A_CH<c>_VC<v>_HAVE and COL_A_INJECT_VC<v>_HAVE: the arbiter has a packet from the input.
+  if (rest.starts_with("A_") && rest.ends_with("_HAVE")) {
+    const bool inject = rest.starts_with("A_INJECT_");
+    const bool link = rest.size() > 5 && rest.substr(2, 2) == "CH" && rest[4] >= '0' &&
+                      rest[4] <= '2' && rest[5] == '_';
+    const int vc = vcAt(rest, inject ? 9 : 6);
+    if ((inject || link) && vc >= 0) {
+      const u32 port = inject ? 3 : static_cast<u32>(rest[4] - '0');
+      return {Event::kColArbiterHas,
+              {port * 2 + static_cast<u32>(vc)},
+              inject ? fmt::format("cycles the arbiter had a packet of channel {} from the "
+                                   "injection FIFO (its head at the router, not yet taken)",
+                                   vc)
+                     : fmt::format("cycles the arbiter had a packet of channel {} from link {}'s "
+                                   "receiver (its head at the router, not yet taken)",
+                                   vc, port)};
+    }
   }
   if (rest == "ALC_BUSY" || rest == "ALC_BUSY_INJECT") {
     const bool inject = rest == "ALC_BUSY_INJECT";
@@ -203,9 +237,7 @@ std::string_view whyNotCol(std::string_view name) {
     return "no public source says what it measures (Blue Gene/P's list has it where "
            "COL_AS0_BUSY would be)";
   }
-  return "the model publishes a level as an interval when it begins, and a FIFO's full or empty "
-         "state or the arbiter's having a packet ends at a decision made later (docs/network.md "
-         "\"The collective network\")";
+  return "no signal of the model's collective network stands for it";
 }
 
 // A Blue Gene/P event of a core ("PU<k>_" + suffix) and what it counts here.
