@@ -127,39 +127,41 @@ bool CollectiveNetwork::stateOn(u32 kind, u32 node, u32 port, u8 vc, Cycle now) 
   }
 }
 
-void CollectiveNetwork::updateStates(u32 node, Cycle now) {
-  Router& r = routers_[node];
+namespace {
+
+// Calls fn(kind, port, vc, since) for each of a router's tracked states (its level's start, or
+// kOff while it is off).
+template <class Router, class Fn>
+void forEachState(Router& r, Fn&& fn) {
   for (u32 k = 0; k < ColSignal::kStates; ++k) {
     const auto kind = static_cast<ColSignal::Kind>(ColSignal::kFirstState + k);
     for (u32 port = 0; port < kColPorts; ++port) {
-      for (u8 vc = 0; vc < kColVcs; ++vc) {
-        Cycle& since = r.since[k][port][vc];
-        const bool on = stateOn(kind, node, port, vc, now);
-        if (on && since == kOff) {
-          since = now;
-        } else if (!on && since != kOff) {
-          if (now > since && on_level_) on_level_(ColSignal{kind, node, port, vc, since, now});
-          since = kOff;
-        }
-      }
+      for (u8 vc = 0; vc < kColVcs; ++vc) fn(kind, port, vc, r.since[k][port][vc]);
     }
   }
 }
 
+}  // namespace
+
+void CollectiveNetwork::updateStates(u32 node, Cycle now) {
+  forEachState(routers_[node], [&](ColSignal::Kind kind, u32 port, u8 vc, Cycle& since) {
+    const bool on = stateOn(kind, node, port, vc, now);
+    if (on && since == kOff) {
+      since = now;
+    } else if (!on && since != kOff) {
+      if (now > since && on_level_) on_level_(ColSignal{kind, node, port, vc, since, now});
+      since = kOff;
+    }
+  });
+}
+
 void CollectiveNetwork::splitStates(Cycle horizon) {
   for (u32 node = 0; node < nodes_; ++node) {
-    Router& r = routers_[node];
-    for (u32 k = 0; k < ColSignal::kStates; ++k) {
-      const auto kind = static_cast<ColSignal::Kind>(ColSignal::kFirstState + k);
-      for (u32 port = 0; port < kColPorts; ++port) {
-        for (u8 vc = 0; vc < kColVcs; ++vc) {
-          Cycle& since = r.since[k][port][vc];
-          if (since == kOff || since >= horizon) continue;
-          if (on_level_) on_level_(ColSignal{kind, node, port, vc, since, horizon});
-          since = horizon;
-        }
-      }
-    }
+    forEachState(routers_[node], [&](ColSignal::Kind kind, u32 port, u8 vc, Cycle& since) {
+      if (since == kOff || since >= horizon) return;
+      if (on_level_) on_level_(ColSignal{kind, node, port, vc, since, horizon});
+      since = horizon;
+    });
   }
 }
 
