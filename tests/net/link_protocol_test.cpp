@@ -9,6 +9,7 @@
 #include "net/network.h"
 #include "net/network_params.h"
 #include "net/torus.h"
+#include "tests/net/mixed_traffic.h"
 
 namespace hpm::net {
 namespace {
@@ -197,20 +198,7 @@ TEST(LinkProtocol, UnderHeavyMixedTrafficTokensStayWithinTheBufferAndEveryPacket
   Network n(p, t, kClock);
   Recorded r;
   record(n, r);
-  u64 state = 777, sent = 0;
-  const auto next = [&state] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return state >> 33;
-  };
-  for (u32 src = 0; src < t.nodes(); ++src) {
-    for (u64 k = 0; k < 40; ++k) {
-      const u32 dst = static_cast<u32>(next() % t.nodes());
-      if (dst == src) continue;
-      const u64 kind = next() % 3;
-      n.inject(packet(src, dst, k, k * 50, 64 + next() % 16 * 32, kind == 1, kind == 2));
-      ++sent;
-    }
-  }
+  const u64 sent = test::injectMixedTraffic(n, t.nodes(), 777, 40, packet);
   const LinkProtocol& lp = *n.protocol();
   u64 delivered = 0;
   Cycle last = 0;

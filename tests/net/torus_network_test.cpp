@@ -7,6 +7,7 @@
 #include "net/network.h"
 #include "net/network_params.h"
 #include "net/torus.h"
+#include "tests/net/mixed_traffic.h"
 
 namespace hpm::net {
 namespace {
@@ -321,20 +322,7 @@ TEST(Network, HeavyMixedTrafficWithTheSmallestBuffersNeverDeadlocks) {
   p.vc_buffer_bytes = 2 * 544;
   const Torus t({4, 4});
   Network n(p, t, kClock);
-  u64 state = 12345, sent = 0;
-  const auto next = [&state] {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    return state >> 33;
-  };
-  for (u32 src = 0; src < t.nodes(); ++src) {
-    for (u64 k = 0; k < 60; ++k) {
-      const u32 dst = static_cast<u32>(next() % t.nodes());
-      if (dst == src) continue;
-      const u64 kind = next() % 3;
-      n.inject(routed(src, dst, k, k * 50, 64 + next() % 16 * 32, kind == 1, kind == 2));
-      ++sent;
-    }
-  }
+  const u64 sent = test::injectMixedTraffic(n, t.nodes(), 12345, 60, routed);
   const auto ds = n.advance(~Cycle{0});
   EXPECT_EQ(ds.size(), sent);
   EXPECT_TRUE(n.idle());
