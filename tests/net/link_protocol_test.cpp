@@ -9,7 +9,7 @@
 #include "net/network.h"
 #include "net/network_params.h"
 #include "net/torus.h"
-#include "tests/net/mixed_traffic.h"
+#include "tests/net/network_test_util.h"
 
 namespace hpm::net {
 namespace {
@@ -17,31 +17,15 @@ namespace {
 constexpr u64 kClock = 1'600'000'000;
 constexpr u32 kEscape = static_cast<u32>(Channel::kEscape);
 
-// 2 GB/s at 1.6 GHz: 1.25 bytes a cycle; a 544-byte packet holds a link 436 cycles, a 12-byte
-// token/ack packet 10.
+// The tests' links with the protocol on: a 12-byte token/ack packet holds a link 10 cycles.
 NetworkParams params() {
-  NetworkParams p;
-  p.link_gbytes_per_s = 2.0;
-  p.hop_cycles = 64;
-  p.injection_cycles = 200;
-  p.reception_cycles = 150;
+  NetworkParams p = test::baseParams();
   p.link_protocol = true;
   p.token_ack_bytes = 12;
   return p;
 }
 
-Packet packet(u32 src, u32 dst, u64 seq, Cycle entered, u64 bytes, bool dynamic = false,
-              bool priority = false) {
-  Packet p;
-  p.src = src;
-  p.dst = dst;
-  p.seq = seq;
-  p.entered = entered;
-  p.dynamic = dynamic;
-  p.priority = priority;
-  p.bytes.assign(bytes, 0);
-  return p;
-}
+using test::packet;
 
 // Node 0's plus link, and the same cable's other way, node 1's minus link. (On a ring of 2 nodes
 // node 1's packets to node 0 take its plus link, the other cable: a ring of 3 makes them take

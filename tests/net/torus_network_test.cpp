@@ -7,7 +7,7 @@
 #include "net/network.h"
 #include "net/network_params.h"
 #include "net/torus.h"
-#include "tests/net/mixed_traffic.h"
+#include "tests/net/network_test_util.h"
 
 namespace hpm::net {
 namespace {
@@ -110,23 +110,10 @@ TEST(TorusShape, NodeCountsWithNoShapeOfSizesUpTo255AreRefusedWithTheReason) {
 }
 
 NetworkParams params() {
-  NetworkParams p;
-  p.link_gbytes_per_s = 2.0;
-  p.hop_cycles = 64;
-  p.injection_cycles = 200;
-  p.reception_cycles = 150;
-  return p;
+  return test::baseParams();
 }
 
-Packet packet(u32 src, u32 dst, u64 seq, Cycle entered, u64 bytes) {
-  Packet p;
-  p.src = src;
-  p.dst = dst;
-  p.seq = seq;
-  p.entered = entered;
-  p.bytes.assign(bytes, 0);
-  return p;
-}
+using test::packet;
 
 constexpr u64 kClock = 1'600'000'000;
 
@@ -208,20 +195,13 @@ TEST(Network, AdvanceMovesOnlyStepsBeforeTheHorizon) {
 
 // ---- virtual channels, back-pressure, dynamic routing ------------------------------------------
 
-Packet routed(u32 src, u32 dst, u64 seq, Cycle entered, u64 bytes, bool dynamic, bool priority) {
-  Packet p = packet(src, dst, seq, entered, bytes);
-  p.dynamic = dynamic;
-  p.priority = priority;
-  return p;
-}
-
 // Every node sends `per_node` packets of mixed sizes to node 0 at once (a hot spot): the links
 // into node 0 are the bottleneck, and the routers before them fill.
 std::vector<Delivery> hotSpot(Network& n, u32 per_node) {
   std::vector<Delivery> all;
   for (u32 src = 1; src < n.torus().nodes(); ++src) {
     for (u32 k = 0; k < per_node; ++k) {
-      n.inject(routed(src, 0, k, 100 + k * 10, k % 3 == 0 ? 544 : 96, false, false));
+      n.inject(packet(src, 0, k, 100 + k * 10, k % 3 == 0 ? 544 : 96, false, false));
     }
   }
   for (Delivery& d : n.advance(~Cycle{0})) all.push_back(std::move(d));
@@ -274,7 +254,7 @@ TEST(Network, DynamicPacketsTakeAnyLinkThatBringsThemNearerAndOnlySuch) {
   const u32 a_plus = Torus::linkOf(0, 0, 0, 2), b_plus = Torus::linkOf(0, 1, 0, 2);
   for (const bool dynamic : {false, true}) {
     Network n(params(), t, kClock);
-    for (u64 k = 0; k < 8; ++k) n.inject(routed(0, 5, k, 1000, 544, dynamic, false));
+    for (u64 k = 0; k < 8; ++k) n.inject(packet(0, 5, k, 1000, 544, dynamic, false));
     const auto ds = n.advance(~Cycle{0});
     ASSERT_EQ(ds.size(), 8u);
     u64 crossings = 0, on_dynamic = 0;
@@ -295,17 +275,17 @@ TEST(Network, DynamicPacketsTakeAnyLinkThatBringsThemNearerAndOnlySuch) {
   // Spread over two links, the stream lands sooner.
   Network det(params(), t, kClock), dyn(params(), t, kClock);
   for (u64 k = 0; k < 8; ++k) {
-    det.inject(routed(0, 5, k, 1000, 544, false, false));
-    dyn.inject(routed(0, 5, k, 1000, 544, true, false));
+    det.inject(packet(0, 5, k, 1000, 544, false, false));
+    dyn.inject(packet(0, 5, k, 1000, 544, true, false));
   }
   EXPECT_LT(dyn.advance(~Cycle{0}).back().when, det.advance(~Cycle{0}).back().when);
 }
 
 TEST(Network, APriorityPacketGoesBeforeOthersWaitingForTheSameLink) {
   Network n(params(), Torus({4}), kClock);
-  n.inject(routed(0, 1, 0, 1000, 544, false, false));  // holds the link until 1436
-  n.inject(routed(0, 1, 1, 1010, 96, false, false));   // waits
-  n.inject(routed(0, 1, 2, 1020, 96, false, true));    // waits, and goes first
+  n.inject(packet(0, 1, 0, 1000, 544, false, false));  // holds the link until 1436
+  n.inject(packet(0, 1, 1, 1010, 96, false, false));   // waits
+  n.inject(packet(0, 1, 2, 1020, 96, false, true));    // waits, and goes first
   const auto ds = n.advance(~Cycle{0});
   ASSERT_EQ(ds.size(), 3u);
   EXPECT_EQ(ds[1].packet.seq, 2u);
@@ -322,7 +302,7 @@ TEST(Network, HeavyMixedTrafficWithTheSmallestBuffersNeverDeadlocks) {
   p.vc_buffer_bytes = 2 * 544;
   const Torus t({4, 4});
   Network n(p, t, kClock);
-  const u64 sent = test::injectMixedTraffic(n, t.nodes(), 12345, 60, routed);
+  const u64 sent = test::injectMixedTraffic(n, t.nodes(), 12345, 60, packet);
   const auto ds = n.advance(~Cycle{0});
   EXPECT_EQ(ds.size(), sent);
   EXPECT_TRUE(n.idle());

@@ -1,11 +1,37 @@
-// Mixed point-to-point traffic for the network's stress tests: reproducible from a seed, so a
-// failure replays exactly.
+// What the network's tests share: their link parameters, a packet, and mixed point-to-point
+// traffic for the stress tests (reproducible from a seed, so a failure replays exactly).
 #pragma once
 
 #include "base/types.h"
 #include "net/network.h"
+#include "net/network_params.h"
 
 namespace hpm::net::test {
+
+// 2 GB/s links at 1.6 GHz (1.25 bytes a cycle: a 544-byte packet holds a link 436 cycles), 64
+// cycles a hop, 200 to inject and 150 to receive.
+inline NetworkParams baseParams() {
+  NetworkParams p;
+  p.link_gbytes_per_s = 2.0;
+  p.hop_cycles = 64;
+  p.injection_cycles = 200;
+  p.reception_cycles = 150;
+  return p;
+}
+
+// A point-to-point packet of `bytes` zero bytes.
+inline Packet packet(u32 src, u32 dst, u64 seq, Cycle entered, u64 bytes, bool dynamic = false,
+                     bool priority = false) {
+  Packet p;
+  p.src = src;
+  p.dst = dst;
+  p.seq = seq;
+  p.entered = entered;
+  p.dynamic = dynamic;
+  p.priority = priority;
+  p.bytes.assign(bytes, 0);
+  return p;
+}
 
 // For each of `nodes` sources, `per_node` draws of a destination (a draw of the source itself
 // sends nothing): packet k enters at cycle 50k with 64 to 544 bytes in 32-byte steps, a third
