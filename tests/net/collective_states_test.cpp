@@ -10,20 +10,13 @@
 #include <vector>
 
 #include "net/collective.h"
+#include "tests/net/network_test_util.h"
 
 namespace hpm::net {
 namespace {
 
 CollectiveParams params() {
-  CollectiveParams p;
-  p.enabled = true;
-  p.link_gbytes_per_s = 0.85;  // one byte per cycle at 850 MHz
-  p.link_overhead_bytes = 4;   // 264 cycles a packet
-  p.hop_cycles = 50;
-  p.alu_cycles = 10;
-  p.injection_cycles = 20;
-  p.reception_cycles = 30;
-  return p;
+  return test::collectiveParams();
 }
 
 constexpr u64 kHz = 850'000'000;

@@ -1,6 +1,7 @@
 // Blue Gene/P's collective network and global barrier (net/collective.h): the ALU's arithmetic,
 // combining and broadcast over the tree, their timing, ordering and back-pressure.
 #include "net/collective.h"
+#include "tests/net/network_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -30,15 +31,7 @@ u64 word(const Payload& p, u32 i) {
 }
 
 CollectiveParams params() {
-  CollectiveParams p;
-  p.enabled = true;
-  p.link_gbytes_per_s = 0.85;  // one byte per cycle at 850 MHz
-  p.link_overhead_bytes = 4;   // 264 bytes: 264 cycles a packet
-  p.hop_cycles = 50;
-  p.alu_cycles = 10;
-  p.injection_cycles = 20;
-  p.reception_cycles = 30;
-  return p;
+  return test::collectiveParams();
 }
 
 constexpr u64 kHz = 850'000'000;

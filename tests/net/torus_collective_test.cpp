@@ -12,6 +12,7 @@
 #include "net/class_route.h"
 #include "net/network.h"
 #include "net/torus_collective.h"
+#include "tests/net/network_test_util.h"
 
 namespace hpm::net {
 namespace {
@@ -20,12 +21,7 @@ constexpr u64 kClock = 1'600'000'000;
 constexpr u64 kHeader = 32;
 
 NetworkParams params() {
-  NetworkParams p;
-  p.link_gbytes_per_s = 2.0;
-  p.hop_cycles = 64;
-  p.injection_cycles = 200;
-  p.reception_cycles = 150;
-  return p;
+  return test::baseParams();
 }
 
 ClassRoute world(const Torus& t, u32 root = 0, ClassType type = ClassType::kUserWorld) {
