@@ -8,7 +8,10 @@
  *   - a reduce to node nodes / 2: only that node receives a packet;
  *   - malformed collective descriptors refused (INJ_ERRORS and each one's status): a class not set
  *     up, a floating-point op on 4-byte words, bytes not whole words, a direct put, a routing flag;
- *   - three GI barriers on the world's class. */
+ *   - three GI barriers on the world's class;
+ *   - class route register writes refused (CLASS_ERRORS): the kernel's classes 0, 14 and GI 15,
+ *     an empty box, an unknown bit; then collective and GI class 5 set to the world's box
+ *     rooted at node 0 (CLASSES shows them), a GI barrier on it, and both cleared. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <linux/futex.h>
@@ -164,5 +167,33 @@ int main(void) {
     }
   }
   printf("barriers %llu\n", (unsigned long long)(reg(HPM_MU_GI_DONE) - before));
+
+  /* Class route registers. */
+  set(HPM_MU_CLASS_LOW, 0);
+  set(HPM_MU_CLASS_SIZE, reg(HPM_MU_SHAPE));
+  set(HPM_MU_CLASS_ROOT, 0);
+  set(HPM_MU_CLASS_SET, HPM_MU_WORLD_CLASS);
+  set(HPM_MU_CLASS_SET, HPM_MU_SYSTEM_CLASS);
+  set(HPM_MU_CLASS_SET, 15 | HPM_MU_CLASS_GI);
+  set(HPM_MU_CLASS_SET, 5 | 64);
+  set(HPM_MU_CLASS_SIZE, 0);
+  set(HPM_MU_CLASS_SET, 5);
+  const uint64_t class_errors = reg(HPM_MU_CLASS_ERRORS);
+  set(HPM_MU_CLASS_SIZE, reg(HPM_MU_SHAPE));
+  set(HPM_MU_CLASS_SET, 5);
+  set(HPM_MU_CLASS_SET, 5 | HPM_MU_CLASS_GI);
+  const uint64_t with = reg(HPM_MU_CLASSES), gi_before = reg(HPM_MU_GI_DONE + 8 * 5);
+  set(HPM_MU_GI_ARM, 5);
+  for (;;) {
+    const uint64_t seen = gi_word;
+    if (reg(HPM_MU_GI_DONE + 8 * 5) != gi_before) break;
+    syscall(SYS_futex, &gi_word, FUTEX_WAIT, (uint32_t)seen, 0, 0, 0);
+  }
+  set(HPM_MU_CLASS_SET, 5 | HPM_MU_CLASS_CLEAR);
+  set(HPM_MU_CLASS_SET, 5 | HPM_MU_CLASS_GI | HPM_MU_CLASS_CLEAR);
+  printf("class errors %llu, set %#llx, barrier %llu, cleared %#llx\n",
+         (unsigned long long)class_errors, (unsigned long long)with,
+         (unsigned long long)(reg(HPM_MU_GI_DONE + 8 * 5) - gi_before),
+         (unsigned long long)reg(HPM_MU_CLASSES));
   return 0;
 }

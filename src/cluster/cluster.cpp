@@ -221,18 +221,67 @@ void Cluster::Impl::colWindow(Cycle at) {
   }
 }
 
+std::shared_ptr<const ClassRoute> Cluster::Impl::tree(const ClassKey& key) {
+  std::weak_ptr<const ClassRoute>& slot = trees[key];
+  if (std::shared_ptr<const ClassRoute> t = slot.lock()) return t;
+  ClassWrite w;
+  w.root = key.root;
+  w.low = key.low;
+  w.size = key.size;
+  const Torus& torus = network.torus();
+  std::optional<ClassRoute> made =
+      ClassRoute::make(torus, w.box(torus.dimensions()), key.root, ClassType{key.type});
+  std::shared_ptr<const ClassRoute> t =
+      made ? std::make_shared<const ClassRoute>(std::move(*made)) : nullptr;
+  slot = t;
+  if (trees.size() > 2 * trees_pruned_at + 64) {
+    std::erase_if(trees, [](const auto& e) { return e.second.expired(); });
+    trees_pruned_at = trees.size();
+  }
+  return t;
+}
+
+void Cluster::Impl::applyClassWrite(const ClassWrite& w) {
+  const ClassKey key = ClassKey::of(w);
+  std::shared_ptr<const ClassRoute> route = w.set != 0 ? tree(key) : nullptr;
+  if (w.gi == 0) {
+    network.setNodeClassRoute(w.node, w.cls, std::move(route));
+    return;
+  }
+  std::shared_ptr<GiGroup> group;
+  if (route) {
+    std::weak_ptr<GiGroup>& slot = gi_groups[{w.cls, key}];
+    group = slot.lock();
+    if (!group) {
+      const u32 members = route->members();
+      group = std::make_shared<GiGroup>(
+          GiGroup{std::move(route),
+                  GlobalBarrier(network.torus().nodes(), machine.network.gi_cycles, members)});
+      slot = group;
+    }
+  }
+  gi_regs[w.node][w.cls] = std::move(group);
+}
+
 bool Cluster::Impl::giWindow() {
   bool told = false;
-  for (u32 cls = 0; cls < kClassRoutes; ++cls) {
-    if (!gi[cls]) continue;
-    const std::vector<Cycle>& done = gi[cls]->completions(0);
-    for (; gi_told[cls] < done.size(); ++gi_told[cls]) {
+  for (auto it = gi_groups.begin(); it != gi_groups.end();) {
+    const std::shared_ptr<GiGroup> group = it->second.lock();
+    if (!group) {
+      it = gi_groups.erase(it);
+      continue;
+    }
+    const u32 cls = it->first.first;
+    const std::vector<Cycle>& done = group->barrier.completions(0);
+    for (; group->told < done.size(); ++group->told) {
       told = true;
+      ++gi_barriers;
       for (u32 n = local.first; n < local.last; ++n) {
-        if (sims[n]->kernel().finished()) continue;
-        units[n]->giDone(cls, gi_told[cls] + 1, done[gi_told[cls]]);
+        if (gi_regs[n][cls] != group || sims[n]->kernel().finished()) continue;
+        units[n]->giDone(cls, done[group->told]);
       }
     }
+    ++it;
   }
   return told;
 }
@@ -294,13 +343,24 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
   if (machine.network.collectives) {
     // The class routes CNK sets (net/class_route.h): the world for user programs (collective
     // class 0, GI class 0) and for the system (collective class 14, GI classes 14 and 15).
+    // They are the nodes' registers, set as software sets its own (Impl::applyClassWrite).
+    c.gi_regs.resize(n);
     const Torus& torus = c.network.torus();
-    c.network.setClassRoute(kWorldClass,
-                            *ClassRoute::make(torus, Box::world(torus), 0, ClassType::kUserWorld));
-    c.network.setClassRoute(kSystemClass,
-                            *ClassRoute::make(torus, Box::world(torus), 0, ClassType::kSystem));
-    for (const u32 cls : {kWorldClass, kSystemClass, kSystemClass + 1}) {
-      c.gi[cls].emplace(n, machine.network.gi_cycles);
+    for (u32 node = 0; node < n; ++node) {
+      for (const auto& [cls, gi, type] : {std::tuple{kWorldClass, 0, ClassType::kUserWorld},
+                                          {kSystemClass, 0, ClassType::kSystem},
+                                          {kWorldClass, 1, ClassType::kUserWorld},
+                                          {kSystemClass, 1, ClassType::kSystem},
+                                          {kSystemClass + 1, 1, ClassType::kSystem}}) {
+        ClassWrite w;
+        w.node = node;
+        w.cls = static_cast<u8>(cls);
+        w.gi = static_cast<u8>(gi);
+        w.set = 1;
+        w.type = static_cast<u8>(type);
+        for (u32 d = 0; d < torus.dimensions(); ++d) w.size[d] = static_cast<u8>(torus.dims()[d]);
+        c.applyClassWrite(w);
+      }
     }
   }
   if (machine.collective.enabled) {
@@ -359,18 +419,23 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
     unit->onSignal([ports](MuSignal s, Cycle at) { ports->signal(s, at); });
     kernel.addDeviceProvider(unit);
     if (machine.network.collectives) {
-      u32 gi_classes = 0;
-      for (u32 cls = 0; cls < kClassRoutes; ++cls) gi_classes |= c.gi[cls] ? 1u << cls : 0;
-      unit->setCollectives(
-          [&c](u32 cls) {
-            const std::optional<ClassRoute>& r = c.network.classRoute(cls);
-            return r ? &*r : nullptr;
-          },
-          gi_classes,
-          [&c, node](u32 cls, Cycle at) {
-            c.gi_outbox.push_back({node, cls, at});
-          },
-          machine.network.collective_mpi);
+      MessageUnit::Collectives setup;
+      for (u32 cls = 0; cls < kClassRoutes; ++cls) {
+        setup.coll[cls] = c.network.classRouteShared(node, cls);
+        if (c.gi_regs[node][cls]) setup.gi[cls] = c.gi_regs[node][cls]->route;
+      }
+      setup.tree = [&c](const Box& box, u32 root) {
+        ClassKey key{static_cast<u8>(ClassType::kUserSubcomm), root, {}, {}};
+        for (std::size_t d = 0; d < box.low.size() && d < kClassDims; ++d) {
+          key.low[d] = static_cast<u8>(box.low[d]);
+          key.size[d] = static_cast<u8>(box.size[d]);
+        }
+        return c.tree(key);
+      };
+      setup.write = [&c](const ClassWrite& w) { c.class_outbox.push_back(w); };
+      setup.arm = [&c, node](u32 cls, Cycle at) { c.gi_outbox.push_back({node, cls, at}); };
+      setup.mpi = machine.network.collective_mpi;
+      unit->setCollectives(std::move(setup));
     }
     CollectiveUnit* col = nullptr;
     if (c.colnet) {

@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -85,8 +87,19 @@ struct WindowNews {
   std::vector<ColInjection> col_packets;
   std::vector<GiArm> arms;
   std::vector<ColRoom> col_rooms;
-  // Blue Gene/Q's GI class arms (network.collectives; `channel` is the class).
+  // Blue Gene/Q's GI class arms (network.collectives; `channel` is the class), and its nodes'
+  // class route register writes (applied before the arms).
   std::vector<GiArm> gi_arms;
+  std::vector<ClassWrite> class_writes;
+};
+
+// What defines a class route's tree (ClassRoute::make's arguments), ordered.
+struct ClassKey {
+  u8 type = 0;
+  u32 root = 0;
+  std::array<u8, kClassDims> low{}, size{};
+  auto operator<=>(const ClassKey&) const = default;
+  static ClassKey of(const ClassWrite& w) { return {w.type, w.root, w.low, w.size}; }
 };
 
 // Per node: what its collective network router did (the ColPackets... events' ground truth), by
@@ -148,11 +161,29 @@ struct Cluster::Impl {
   std::vector<WindowNews::ColInjection> col_outbox;
   std::vector<WindowNews::GiArm> arm_outbox;
   std::array<u64, GlobalBarrier::kChannels> barriers_told{};  // completions handed to units
-  // Blue Gene/Q's GI classes (network.collectives): per class set up, a barrier of every node
-  // (its channel 0), the completions handed to units so far, and the window's arms.
-  std::array<std::optional<GlobalBarrier>, kClassRoutes> gi;
-  std::array<u64, kClassRoutes> gi_told{};
+  // Blue Gene/Q's class routes (network.collectives). The trees by what defines them, shared by
+  // the registers that name them (a tree no register names goes: trees_made bounds the map).
+  std::map<ClassKey, std::weak_ptr<const ClassRoute>> trees;
+  std::size_t trees_pruned_at = 0;
+  std::shared_ptr<const ClassRoute> tree(const ClassKey& key);
+  // A GI class route's barrier: the tree's members arm it (its channel 0); the completions
+  // handed to units so far.
+  struct GiGroup {
+    std::shared_ptr<const ClassRoute> route;
+    GlobalBarrier barrier;
+    u64 told = 0;
+  };
+  // Per node and GI class, the group its register names (null: clear); every host keeps every
+  // node's, from the writes the hosts exchange. The groups by class and tree (those no register
+  // names go).
+  std::vector<std::array<std::shared_ptr<GiGroup>, kClassRoutes>> gi_regs;
+  std::map<std::pair<u32, ClassKey>, std::weak_ptr<GiGroup>> gi_groups;
+  u64 gi_barriers = 0;  // barriers completed, every group
+  // The window's GI arms and register writes of this host's nodes.
   std::vector<WindowNews::GiArm> gi_outbox;
+  std::vector<ClassWrite> class_outbox;
+  // A node's register write, on the routers and the GI groups.
+  void applyClassWrite(const ClassWrite& w);
   OwnedFd null_in;
   u64 windows = 0;
   u64 dropped = 0;                 // packets for this host's nodes that had ended

@@ -112,6 +112,7 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
   mine.col_packets = std::move(col_outbox);
   mine.arms = std::move(arm_outbox);
   mine.gi_arms = std::move(gi_outbox);
+  mine.class_writes = std::move(class_outbox);
   mine.out = std::move(out_text);
   mine.err = std::move(err_text);
   // Combined in host order, which is node order: as one process's nodes run.
@@ -127,7 +128,12 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
     err += n.err;
     for (Packet& p : n.packets) network.inject(std::move(p));
     for (const auto& [node, room] : n.rooms) network.setReceptionRoom(node, room);
-    for (const WindowNews::GiArm& a : n.gi_arms) gi[a.channel]->arm(a.node, 0, a.at);
+    for (const ClassWrite& w : n.class_writes) applyClassWrite(w);
+    for (const WindowNews::GiArm& a : n.gi_arms) {
+      if (const std::shared_ptr<GiGroup>& g = gi_regs[a.node][a.channel]) {
+        g->barrier.arm(a.node, 0, a.at);
+      }
+    }
     if (colnet) {
       for (WindowNews::ColInjection& c : n.col_packets) {
         const u32 node = c.packet.src;
@@ -172,6 +178,8 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
       for (const WindowNews::ColRoom& r : mine.col_rooms) w.put(r);
       w.put(u64{mine.gi_arms.size()});
       for (const WindowNews::GiArm& a : mine.gi_arms) w.put(a);
+      w.put(u64{mine.class_writes.size()});
+      for (const ClassWrite& cw : mine.class_writes) w.put(cw);
       to[h] = w.take();
     }
     std::vector<std::string> from = link->exchange(std::move(to));
@@ -203,6 +211,8 @@ WindowNews Cluster::Impl::exchange(WindowNews mine) {
       for (WindowNews::ColRoom& c : n.col_rooms) c = r.get<WindowNews::ColRoom>();
       n.gi_arms.resize(r.get<u64>());
       for (WindowNews::GiArm& a : n.gi_arms) a = r.get<WindowNews::GiArm>();
+      n.class_writes.resize(r.get<u64>());
+      for (ClassWrite& cw : n.class_writes) cw = r.get<ClassWrite>();
       absorb(n);
     }
   }
@@ -456,6 +466,8 @@ void Cluster::visitStats(stats::Visitor& v) const {
                 s.channel_packets[4] + s.channel_packets[5] + s.channel_packets[6],
                 "Packets it carried on the collective channels (user world, sub-communicator, "
                 "system)");
+      v.counter("subcomm_packets", s.channel_packets[static_cast<u32>(Channel::kUserSubcomm)],
+                "Packets it carried on the user sub-communicator collective channel");
       v.counter("collective_chunks",
                 s.channel_chunks[4] + s.channel_chunks[5] + s.channel_chunks[6],
                 "32-byte chunks it carried on the collective channels");
@@ -467,17 +479,16 @@ void Cluster::visitStats(stats::Visitor& v) const {
   if (c.machine.network.collectives) {
     // (Every host keeps the whole torus: host 0's copy is everyone's.)
     v.beginGroup("torus_collectives");
-    v.counter("depth", c.network.classRoute(kWorldClass)->depth(),
+    v.counter("depth", c.network.classRoute(0, kWorldClass)->depth(),
               "Hops from the farthest node up to the root of the world's class route");
     v.counter("combines", c.network.combines(), "Router steps that combined collective packets");
     v.counter("mismatches", c.network.collectiveMismatches(),
               "Combined packets whose op, word length, type or size differed from the local "
               "client's");
     v.counter("drops", c.network.collectiveDrops(),
-              "Collective packets of a class with no route or from outside it (dropped)");
-    u64 barriers = 0;
-    for (const auto& g : c.gi) barriers += g ? g->completions(0).size() : 0;
-    v.counter("gi_barriers", barriers, "GI barriers completed (every class)");
+              "Collective packets at a node whose register of their class was clear or named "
+              "another tree than the one they came by (dropped)");
+    v.counter("gi_barriers", c.gi_barriers, "GI barriers completed (every class and tree)");
     v.endGroup();
   }
   if (c.colnet) {

@@ -16,6 +16,15 @@ bool Box::contains(const Torus& torus, u32 node) const {
   return true;
 }
 
+Box ClassWrite::box(u32 dimensions) const {
+  Box b;
+  for (u32 d = 0; d < std::min(dimensions, kClassDims); ++d) {
+    b.low.push_back(low[d]);
+    b.size.push_back(size[d]);
+  }
+  return b;
+}
+
 std::optional<ClassRoute> ClassRoute::make(const Torus& torus, const Box& box, u32 root,
                                            ClassType type) {
   const u32 dims = torus.dimensions();

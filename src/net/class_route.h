@@ -48,6 +48,26 @@ struct Box {
   bool contains(const Torus& torus, u32 node) const;
 };
 
+// One node's write of one of its class route registers (the message unit's CLASS_SET): from
+// the network's next step its router routes that class by the tree it names. Plain bytes, so
+// that the hosts of a run exchange it as it is (no padding).
+inline constexpr u32 kClassDims = 8;  // the most torus dimensions a write names
+struct ClassWrite {
+  u32 node = 0;
+  u32 root = 0;  // the tree's root node
+  Cycle at = 0;  // the write's cycle
+  u8 cls = 0;
+  // 1: a GI (barrier) class route, else a collective one.
+  u8 gi = 0;
+  u8 set = 0;   // 0: clears the register
+  u8 type = 0;  // ClassType
+  // The tree's box (Box), per dimension.
+  std::array<u8, kClassDims> low{}, size{};
+  u32 reserved = 0;
+  Box box(u32 dimensions) const;
+};
+static_assert(sizeof(ClassWrite) == 40, "ClassWrite has no padding");
+
 class ClassRoute {
  public:
   static constexpr u32 kNone = ~u32{0};

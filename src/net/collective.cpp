@@ -405,7 +405,8 @@ std::vector<ColDelivery> CollectiveNetwork::advance(Cycle horizon) {
   return std::move(out_);
 }
 
-GlobalBarrier::GlobalBarrier(u32 nodes, Cycle latency) : nodes_(nodes), latency_(latency) {
+GlobalBarrier::GlobalBarrier(u32 nodes, Cycle latency, u32 members)
+    : members_(members == 0 ? nodes : members), latency_(latency) {
   for (auto& a : armed_) a.assign(nodes, kClear);
 }
 
@@ -416,10 +417,12 @@ bool GlobalBarrier::arm(u32 node, u32 channel, Cycle at) {
     return false;
   }
   armed[node] = at;
-  if (++set_[channel] < nodes_) return true;
-  done_[channel].push_back(*std::max_element(armed.begin(), armed.end()) + latency_);
+  latest_[channel] = std::max(latest_[channel], at);
+  if (++set_[channel] < members_) return true;
+  done_[channel].push_back(latest_[channel] + latency_);
   std::fill(armed.begin(), armed.end(), kClear);
   set_[channel] = 0;
+  latest_[channel] = 0;
   return true;
 }
 

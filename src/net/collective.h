@@ -258,10 +258,13 @@ class CollectiveNetwork {
 // wired AND of one bit per node. Barrier k completes when every node has armed it,
 // barrier_cycles after the last arm, for every node at once; a node's bit stays set until then,
 // so an arm while it is set changes nothing (and holds no host memory, whatever a guest does).
+// (Blue Gene/Q's GI classes use it too, one per class route: there `members` of the nodes take
+// part, those of the class route's tree, and a barrier completes when they all have armed.)
 class GlobalBarrier {
  public:
   static constexpr u32 kChannels = 4;
-  GlobalBarrier(u32 nodes, Cycle latency);
+  // Nodes 0 .. nodes - 1 may arm; a barrier completes at the `members`-th arm (0: every node).
+  GlobalBarrier(u32 nodes, Cycle latency, u32 members = 0);
   // `node` arms channel `channel` at `at` (arms of one node come in time order); false: its bit
   // was set already, and the arm changed nothing.
   bool arm(u32 node, u32 channel, Cycle at);
@@ -271,12 +274,13 @@ class GlobalBarrier {
   const std::vector<Cycle>& completions(u32 channel) const { return done_[channel]; }
 
  private:
-  u32 nodes_;
+  u32 members_;
   Cycle latency_;
   static constexpr Cycle kClear = ~Cycle{0};
   // Per channel and node: when its bit was set for the pending barrier (kClear: not set).
   std::array<std::vector<Cycle>, kChannels> armed_;
-  std::array<u32, kChannels> set_{};  // bits set per channel
+  std::array<u32, kChannels> set_{};       // bits set per channel
+  std::array<Cycle, kChannels> latest_{};  // the pending barrier's latest arm per channel
   std::array<std::vector<Cycle>, kChannels> done_;
   u64 ignored_ = 0;
 };

@@ -94,14 +94,19 @@ u64 MessageUnit::readRegister(int, u64 offset) {
     case kRecTailAddr: return rec_tail_addr_;
     case kRecHead: return rec_head_;
     case kRecTail: return rec_tail_;
-    case kCollMpi: return coll_mpi_ ? 1 : 0;
+    case kCollMpi: return coll_.mpi ? 1 : 0;
     case kClasses: {
-      u64 bits = u64{gi_classes_} << 16;
-      for (u32 c = 0; route_ && c < kClassRoutes; ++c) {
-        if (route_(c) != nullptr) bits |= u64{1} << c;
+      u64 bits = 0;
+      for (u32 c = 0; c < kClassRoutes; ++c) {
+        if (coll_.coll[c]) bits |= u64{1} << c;
+        if (coll_.gi[c]) bits |= u64{1} << (16 + c);
       }
       return bits;
     }
+    case kClassLow: return class_low_;
+    case kClassSize: return class_size_;
+    case kClassRoot: return class_root_;
+    case kClassErrors: return class_errors_;
     case kGiNotifyAddr: return gi_notify_addr_;
     default:
       if (offset >= kGiDone && offset < kGiDone + 8 * kClassRoutes && offset % 8 == 0) {
@@ -125,12 +130,16 @@ void MessageUnit::writeRegister(int, u64 offset, u64 value) {
     case kGiNotifyAddr: gi_notify_addr_ = value & ~u64{7}; return;
     case kGiArm:
       // (A class not set up, or armed already: nothing changes, as a wired AND's bit.)
-      if (value < kClassRoutes && (gi_classes_ >> value & 1) != 0 && gi_armed_[value] == 0) {
+      if (value < kClassRoutes && coll_.gi[value] && gi_armed_[value] == 0) {
         gi_armed_[value] = 1;
         ++stats_.gi_arms;
-        gi_arm_(static_cast<u32>(value), now_());
+        coll_.arm(static_cast<u32>(value), now_());
       }
       return;
+    case kClassLow: class_low_ = value; return;
+    case kClassSize: class_size_ = value; return;
+    case kClassRoot: class_root_ = value; return;
+    case kClassSet: setClassRegister(value); return;
     case kRecHead: {
       const Cycle now = now_();
       rec_head_ = std::min(std::max(value, rec_head_), rec_tail_);
@@ -241,7 +250,7 @@ std::variant<MessageUnit::Descriptor, u64> MessageUnit::parse(
     d.coll.type = static_cast<CollType>(flags >> kCollTypeShift & 3);
     d.coll.op = static_cast<u8>(flags >> kCollOpShift & 15);
     d.coll.word = static_cast<u16>(4u << (flags >> kCollWordShift & 7));
-    const ClassRoute* route = route_ ? route_(d.coll.cls) : nullptr;
+    const ClassRoute* route = coll_.coll[d.coll.cls].get();
     const bool combining = d.coll.type != CollType::kBroadcast;
     if ((flags & ~kCollFlagBits) != 0 || d.type != kMemoryFifo || route == nullptr ||
         !route->member(node_) || d.dest >= torus_.nodes() ||
@@ -516,18 +525,45 @@ void MessageUnit::store(Cycle when) {
   }
 }
 
-void MessageUnit::setCollectives(std::function<const ClassRoute*(u32)> route, u32 gi_classes,
-                                 std::function<void(u32, Cycle)> arm, bool mpi) {
-  route_ = std::move(route);
-  gi_classes_ = gi_classes;
-  gi_arm_ = std::move(arm);
-  coll_mpi_ = mpi;
+static_assert(kClassDims == kMaxTorusDimensions, "a class register write names every dimension");
+
+void MessageUnit::setCollectives(Collectives setup) {
+  collectives_ = true;
+  coll_ = std::move(setup);
 }
 
-void MessageUnit::giDone(u32 cls, u64 count, Cycle when) {
-  kernel_.at(when, [this, cls, count](Cycle t) {
-    if (count <= gi_done_[cls]) return;
-    gi_done_[cls] = count;
+void MessageUnit::setClassRegister(u64 value) {
+  const u32 cls = static_cast<u32>(value & 15);
+  const bool gi = (value & kClassSetGi) != 0, clear = (value & kClassSetClear) != 0;
+  ClassWrite w;
+  w.node = node_;
+  w.at = now_();
+  w.cls = static_cast<u8>(cls);
+  w.gi = gi ? 1 : 0;
+  w.set = clear ? 0 : 1;
+  w.type = static_cast<u8>(ClassType::kUserSubcomm);
+  std::shared_ptr<const ClassRoute> tree;
+  if (!clear && class_root_ < torus_.nodes()) {
+    w.root = static_cast<u32>(class_root_);
+    for (u32 d = 0; d < torus_.dimensions() && d < kClassDims; ++d) {
+      w.low[d] = static_cast<u8>(class_low_ >> (8 * d));
+      w.size[d] = static_cast<u8>(class_size_ >> (8 * d));
+    }
+    if (torus_.dimensions() <= kClassDims) tree = coll_.tree(w.box(torus_.dimensions()), w.root);
+  }
+  if (!collectives_ || (value & ~u64{15 | kClassSetGi | kClassSetClear}) != 0 ||
+      cls == kWorldClass || cls >= kSystemClass || (!clear && (!tree || !tree->member(node_)))) {
+    ++class_errors_;
+    return;
+  }
+  (gi ? coll_.gi : coll_.coll)[cls] = tree;
+  if (gi) gi_armed_[cls] = 0;  // (a new tree: no barrier of it armed yet)
+  coll_.write(w);
+}
+
+void MessageUnit::giDone(u32 cls, Cycle when) {
+  kernel_.at(when, [this, cls](Cycle t) {
+    ++gi_done_[cls];
     gi_armed_[cls] = 0;
     ++gi_events_;
     if (gi_notify_addr_ != 0 && kernel_.memory().write(gi_notify_addr_, &gi_events_, 8)) {

@@ -52,6 +52,7 @@
 #include <array>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -121,7 +122,24 @@ inline constexpr u64 kGiArm = 0x310;
 // rw: guest address of a 64-bit word the unit writes its GI completions (all classes) to,
 // waking futex waiters on it (0: none).
 inline constexpr u64 kGiNotifyAddr = 0x318;
-// r: at kGiDone + 8c, the barriers of GI class c completed by now.
+// rw: the tree CLASS_SET sets: its box's low corner (coordinate d in bits 8d..8d+7, as COORDS),
+// its size in each dimension (as SHAPE) and its root node.
+inline constexpr u64 kClassLow = 0x320, kClassSize = 0x328, kClassRoot = 0x330;
+// w: sets or clears one of this node's class route registers: bits 0-3 the class, bit 4 a GI
+// class (else a collective one), bit 5 clear it (else set it to the tree of CLASS_LOW,
+// CLASS_SIZE and CLASS_ROOT, as a user sub-communicator class route). Classes 0, 14 and 15 are
+// the kernel's (kWorldClass, kSystemClass); a write to one of them, of a tree that does not fit
+// the torus, or of one that does not hold this node, or with other bits set, changes nothing
+// and counts in CLASS_ERRORS. The unit uses a register at once (descriptors, GI arms); the
+// routers from the network's next step (cluster/cluster.h's window, shorter than any packet's
+// way to another router), so software sets every member's register, then synchronizes, before
+// it sends on the class (as on BG/Q).
+inline constexpr u64 kClassSet = 0x338;
+inline constexpr u64 kClassSetGi = 16, kClassSetClear = 32;
+// r: CLASS_SET writes refused.
+inline constexpr u64 kClassErrors = 0x340;
+// r: at kGiDone + 8c, the barriers of GI class c completed by now (while this node's register of
+// the class named the tree that completed them).
 inline constexpr u64 kGiDone = 0x380;
 
 // A descriptor's fields: byte offsets (little-endian u32 or u64; `kSoftware` is 16 bytes).
@@ -198,14 +216,23 @@ class MessageUnit final : public DeviceProvider {
   // node's next slice: the caller's windows guarantee it).
   void receive(Cycle when, Packet packet);
 
-  // Collectives (network.collectives): `route` gives collective class route c (null: not set
-  // up); `gi_classes` has bit c for each GI class set up; `arm` takes each GI arm (class, cycle);
-  // `mpi` is what COLL_MPI reads. Without this call the unit refuses collective descriptors.
-  void setCollectives(std::function<const ClassRoute*(u32)> route, u32 gi_classes,
-                      std::function<void(u32, Cycle)> arm, bool mpi);
-  // Barrier number `count` of GI class `cls` completed at `when` (not before the node's next
-  // slice).
-  void giDone(u32 cls, u64 count, Cycle when);
+  // Collectives (network.collectives). Without setCollectives the unit refuses collective
+  // descriptors and GI arms.
+  struct Collectives {
+    // The class route registers the kernel set (collective and GI; null: clear).
+    std::array<std::shared_ptr<const ClassRoute>, kClassRoutes> coll, gi;
+    // The tree of a user sub-communicator class route (box, root; null: no such tree).
+    std::function<std::shared_ptr<const ClassRoute>(const Box&, u32)> tree;
+    // Takes each register write the unit accepts, for the routers.
+    std::function<void(const ClassWrite&)> write;
+    // Takes each GI arm (class, cycle).
+    std::function<void(u32, Cycle)> arm;
+    bool mpi = false;  // what COLL_MPI reads
+  };
+  void setCollectives(Collectives setup);
+  // A barrier of GI class `cls` (of the tree this node's register names) completed at `when`
+  // (not before the node's next slice).
+  void giDone(u32 cls, Cycle when);
 
   // Called for each of the unit's own memory accesses (address, bytes, cycle, write, what): its
   // reads of descriptors and payloads, its writes to reception FIFOs, tail words, put targets
@@ -272,6 +299,8 @@ class MessageUnit final : public DeviceProvider {
   };
 
   void post(u64 upto, Cycle now);
+  // A CLASS_SET write (mu::kClassSet).
+  void setClassRegister(u64 value);
   // Reads and checks a descriptor: the reason (kRefused...) when it is refused.
   std::variant<Descriptor, u64> parse(std::span<const u8, kDescriptorBytes> d);
   void refuse(u64 count, Cycle now);  // queues a run of refused ring descriptors
@@ -321,10 +350,9 @@ class MessageUnit final : public DeviceProvider {
   std::deque<Packet> waiting_gets_;  // remote-get packets that found the queue full
   u64 waiting_bytes_ = 0;            // bytes of both
   u64 landing_bytes_ = 0;            // bytes delivered to the unit, not yet landed
-  std::function<const ClassRoute*(u32)> route_;
-  std::function<void(u32, Cycle)> gi_arm_;
-  u32 gi_classes_ = 0;
-  bool coll_mpi_ = false;
+  bool collectives_ = false;
+  Collectives coll_;
+  u64 class_low_ = 0, class_size_ = 0, class_root_ = 0, class_errors_ = 0;
   std::array<u64, kClassRoutes> gi_done_{};  // barriers completed, per GI class
   std::array<u8, kClassRoutes> gi_armed_{};  // armed and not yet completed, per GI class
   u64 gi_events_ = 0, gi_notify_addr_ = 0;

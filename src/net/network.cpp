@@ -19,6 +19,7 @@ Network::Network(const NetworkParams& params, Torus torus, u64 clock_hz)
       room_(torus_.nodes(), ~u64{0}),
       held_(torus_.nodes()),
       source_bytes_(torus_.nodes(), 0),
+      node_classes_(torus_.nodes()),
       protocol_(params.link_protocol ? std::make_unique<LinkProtocol>(torus_) : nullptr) {}
 
 u64 Network::linkCycles(u64 bytes) const {

@@ -133,10 +133,24 @@ struct LinkCrossing {
 class Network {
  public:
   Network(const NetworkParams& params, Torus torus, u64 clock_hz);
-  // Sets (or replaces) class route `cls` (below kClassRoutes); collective packets of a class
-  // with no route are dropped (counted: collectiveDrops). Set before any packet of it moves.
-  void setClassRoute(u32 cls, ClassRoute route) { classes_[cls] = std::move(route); }
-  const std::optional<ClassRoute>& classRoute(u32 cls) const { return classes_[cls]; }
+  // Each node's class route registers (BG/Q's 16 per node; `cls` below kClassRoutes): a router
+  // routes a collective packet by its own node's register of the packet's class, which names a
+  // tree the node belongs to (its up-tree inputs and its output are that tree's at the node).
+  // setClassRoute sets `cls` on every member of `route` (the kernel's world classes);
+  // setNodeClassRoute one node's (null: clears it), as that node's software does for a
+  // sub-communicator. A collective packet is dropped (counted: collectiveDrops) at a node whose
+  // register of its class is clear or names another tree than the one the packet came by (it
+  // came on a link that is not the register's input, or not from its output's far end).
+  // Registers may change between advance() calls.
+  void setClassRoute(u32 cls, ClassRoute route);
+  void setNodeClassRoute(u32 node, u32 cls, std::shared_ptr<const ClassRoute> route) {
+    node_classes_[node][cls] = std::move(route);
+  }
+  // Node `node`'s register `cls` (null: clear).
+  const ClassRoute* classRoute(u32 node, u32 cls) const { return node_classes_[node][cls].get(); }
+  const std::shared_ptr<const ClassRoute>& classRouteShared(u32 node, u32 cls) const {
+    return node_classes_[node][cls];
+  }
   // Called for every link crossing as advance() decides it (may be empty).
   void onCrossing(std::function<void(const LinkCrossing&)> observer) {
     on_crossing_ = std::move(observer);
@@ -330,12 +344,17 @@ class Network {
   u64 in_flight_ = 0;
   u64 delivered_ = 0;
   u64 buffer_waits_ = 0;
-  std::array<std::optional<ClassRoute>, kClassRoutes> classes_;
+  // Per node: its class route registers (shared by the members of one tree).
+  std::vector<std::array<std::shared_ptr<const ClassRoute>, kClassRoutes>> node_classes_;
   std::vector<Hold> holds_;
   std::vector<u32> free_holds_;
-  // Per (node x kClassRoutes + class): per up-tree input (child links, then the local client),
-  // the packets waiting to be combined, in arrival order.
-  std::map<u64, std::vector<std::deque<u32>>> combining_;
+  // Per (node x kClassRoutes + class): the tree they came by, and per up-tree input (child
+  // links, then the local client) the packets waiting to be combined, in arrival order.
+  struct Combining {
+    std::shared_ptr<const ClassRoute> route;
+    std::vector<std::deque<u32>> inputs;
+  };
+  std::map<u64, Combining> combining_;
   u64 combines_ = 0;
   u64 coll_mismatches_ = 0;
   u64 coll_drops_ = 0;

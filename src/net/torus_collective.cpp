@@ -263,16 +263,37 @@ void Network::collDrop(u32 slot) {
   --in_flight_;
 }
 
+void Network::setClassRoute(u32 cls, ClassRoute route) {
+  const auto shared = std::make_shared<const ClassRoute>(std::move(route));
+  for (u32 node = 0; node < torus_.nodes(); ++node) {
+    node_classes_[node][cls] = shared->member(node) ? shared : nullptr;
+  }
+}
+
+// Whether a packet at node `node` came by the tree of its register `route`: injected there by a
+// member, or over a link the tree brings it by (up from a child, or down from the parent), on
+// the tree's channel.
+static bool cameByTree(const ClassRoute* route, u32 node, u32 from, Channel from_channel,
+                       bool down) {
+  if (route == nullptr || !route->member(node)) return false;
+  if (from == ClassRoute::kNone) return !down;
+  if (from_channel != channelOf(route->type())) return false;
+  if (down) return node != route->root() && from == route->downLink(route->up(node));
+  const std::vector<u32>& children = route->childLinks(node);
+  return std::binary_search(children.begin(), children.end(), from);
+}
+
 void Network::collArrive(u32 slot, Cycle now) {
   InFlight& f = packets_[slot];
   const Packet& p = f.packet;
   const u64 size = p.bytes.size();
-  const std::optional<ClassRoute>& route = classes_[p.coll.cls];
+  const std::shared_ptr<const ClassRoute>& shared = node_classes_[f.at][p.coll.cls];
+  const ClassRoute* route = shared.get();
   const Channel channel = route ? channelOf(route->type()) : Channel::kUserWorld;
   // The buffer it arrived in, or its source's queue, until what the router makes of it leaves.
   f.hold = makeHold({f.from == kNone ? Release{kNone, channel, size, p.src}
                                      : Release{f.from, f.from_channel, size, 0}});
-  if (!route || !route->member(f.at) ||
+  if (!cameByTree(route, f.at, f.from, f.from_channel, f.down) ||
       (p.coll.type == CollType::kReduce && !route->member(p.dst))) {
     collDrop(slot);
     return;
@@ -292,16 +313,25 @@ void Network::collArrive(u32 slot, Cycle now) {
           : static_cast<u32>(std::lower_bound(children.begin(), children.end(), f.from) -
                              children.begin());
   const u32 node = f.at, cls = p.coll.cls;
-  std::vector<std::deque<u32>>& inputs = combining_[u64{node} * kClassRoutes + cls];
-  inputs.resize(children.size() + 1);
-  inputs[input].push_back(slot);
+  Combining& waiting = combining_[u64{node} * kClassRoutes + cls];
+  if (waiting.route != shared) {
+    // (The node's register names another tree than the packets waiting here came by: they
+    // can never combine, and are dropped.)
+    for (std::deque<u32>& q : waiting.inputs) {
+      for (const u32 s : q) collDrop(s);
+    }
+    waiting.route = shared;
+    waiting.inputs.clear();
+  }
+  waiting.inputs.resize(children.size() + 1);
+  waiting.inputs[input].push_back(slot);
   collCombine(node, cls, now);
 }
 
 void Network::collCombine(u32 node, u32 cls, Cycle now) {
-  const auto it = combining_.find(u64{node} * kClassRoutes + cls);
-  std::vector<std::deque<u32>>& inputs = it->second;
-  const ClassRoute& route = *classes_[cls];
+  Combining& waiting = combining_.find(u64{node} * kClassRoutes + cls)->second;
+  std::vector<std::deque<u32>>& inputs = waiting.inputs;
+  const ClassRoute& route = *waiting.route;
   while (std::all_of(inputs.begin(), inputs.end(), [](const auto& q) { return !q.empty(); })) {
     std::vector<u32> slots;
     for (auto& q : inputs) {
@@ -369,7 +399,7 @@ void Network::collCombine(u32 node, u32 cls, Cycle now) {
 void Network::collFanout(u32 slot, Cycle now) {
   const u32 node = packets_[slot].at;
   const Packet& p = packets_[slot].packet;
-  const ClassRoute& route = *classes_[p.coll.cls];
+  const ClassRoute& route = *node_classes_[node][p.coll.cls];
   std::vector<u32> links;
   bool local = true;
   if (p.coll.type == CollType::kReduce) {
@@ -409,7 +439,7 @@ void Network::collFanout(u32 slot, Cycle now) {
 
 void Network::collWait(u32 slot, u32 link, Cycle now) {
   InFlight& f = packets_[slot];
-  const Channel channel = channelOf(classes_[f.packet.coll.cls]->type());
+  const Channel channel = channelOf(node_classes_[f.at][f.packet.coll.cls]->type());
   waiting_[link].push_back({slot, f.generation, channel, false});
   if (!arbitrate(link, now) && link_free_[link] > now) wakeWhenFree(link);
 }
@@ -417,7 +447,7 @@ void Network::collWait(u32 slot, u32 link, Cycle now) {
 void Network::collLand(u32 slot, Cycle tail) {
   InFlight& f = packets_[slot];
   const u32 node = f.at;
-  const Channel channel = channelOf(classes_[f.packet.coll.cls]->type());
+  const Channel channel = channelOf(node_classes_[node][f.packet.coll.cls]->type());
   const u64 size = f.packet.bytes.size();
   u64& room = room_[node];
   if (held_[node].empty() && room >= size) {

@@ -157,6 +157,21 @@ TEST(HostProcesses, BgqsTorusCollectivesGiveTheSameOutputAndStatisticsOverThreeH
       << "differences: " << json::diff(alone.stats, three.stats).dump();
 }
 
+TEST(HostProcesses, SubCommunicatorClassesGiveTheSameOutputAndStatisticsOverThreeHosts) {
+  // (Every host applies every node's class register writes and GI arms, in the window's order:
+  // 8 nodes over 3 hosts, blocks of 3, 3 and 2 nodes, each sub-communicator's tree crossing
+  // hosts.)
+  TempDir dir("hpm-hosts-subcomm");
+  const Outcome alone = runOn(0, 8, {"mpi_subcomm"}, dir.path());
+  ASSERT_EQ(alone.result.status(), 0) << alone.result.describe();
+  ASSERT_GT(alone.stats.at("torus_collectives").at("gi_barriers").get<std::uint64_t>(), 0u);
+  const Outcome three = runOn(3, 8, {"mpi_subcomm"}, dir.path());
+  EXPECT_EQ(three.result.status(), 0) << three.result.describe();
+  EXPECT_EQ(three.result.out, alone.result.out);
+  EXPECT_TRUE(three.stats == alone.stats)
+      << "differences: " << json::diff(alone.stats, three.stats).dump();
+}
+
 TEST(HostProcesses, EachHostWritesItsOwnNodesFilesAndTheyEqualOneProcesssFiles) {
   TempDir dir("hpm-hosts");
   const fs::path alone = dir.path() / "alone", spread = dir.path() / "spread";

@@ -245,6 +245,22 @@ TEST(NetworkUnitCounters, CollectiveChannelsAreCountedOnTheirLinks) {
   }
 }
 
+// The sub-communicator channel (guest/mpi/mpi_subcomm: libmpi's collectives on communicators
+// that are boxes of the torus, each on a class of its own): PEVT_NW_USER_SUBC_COL_SENT, _RECV
+// and _RECV_FIFO count each link's packets on it, link by link, on a 4x2 torus.
+TEST(NetworkUnitCounters, SubCommunicatorChannelIsCountedOnItsLinks) {
+  const std::string program = std::string(HPM_TEST_GUEST_BIN_DIR) + "/mpi_subcomm";
+  const auto subc = checkLinkCounters(
+      "timing", "4x2x1x1x1", {program},
+      {{"PEVT_NW_USER_SUBC_COL_SENT", probe::Event::kNwSubcommChunksSent},
+       {"PEVT_NW_USER_SUBC_COL_RECV", probe::Event::kNwSubcommPacketsReceived},
+       {"PEVT_NW_USER_SUBC_COL_RECV_FIFO", probe::Event::kNwSubcommPacketsToNode}},
+      Channel::kUserSubcomm, false);
+  EXPECT_GT(subc.at("PEVT_NW_USER_SUBC_COL_RECV"), 0u);
+  EXPECT_GT(subc.at("PEVT_NW_USER_SUBC_COL_RECV_FIFO"), 0u);
+  EXPECT_GE(subc.at("PEVT_NW_USER_SUBC_COL_SENT"), subc.at("PEVT_NW_USER_SUBC_COL_RECV"));
+}
+
 // Blue Gene/P's UPC-P (one 256-counter unit per node): TORUS_<dim><dir>_PACKETS counts the
 // packets the node sent on that link, DMA_PACKETS_INJECTED the packets its message unit stored
 // for the network, each equal to the network's and the unit's own counts, on a 3x2x1 torus.

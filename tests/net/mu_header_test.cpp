@@ -30,6 +30,10 @@ static_assert(HPM_MU_MEMORY_FIFO == mu::kMemoryFifo << mu::kTypeShift &&
 static_assert(HPM_MU_COLL_MPI == mu::kCollMpi && HPM_MU_CLASSES == mu::kClasses &&
               HPM_MU_GI_ARM == mu::kGiArm && HPM_MU_GI_NOTIFY_ADDR == mu::kGiNotifyAddr &&
               HPM_MU_GI_DONE == mu::kGiDone);
+static_assert(HPM_MU_CLASS_LOW == mu::kClassLow && HPM_MU_CLASS_SIZE == mu::kClassSize &&
+              HPM_MU_CLASS_ROOT == mu::kClassRoot && HPM_MU_CLASS_SET == mu::kClassSet &&
+              HPM_MU_CLASS_ERRORS == mu::kClassErrors && HPM_MU_CLASS_GI == mu::kClassSetGi &&
+              HPM_MU_CLASS_CLEAR == mu::kClassSetClear);
 static_assert(HPM_MU_COLLECTIVE == mu::kFlagCollective &&
               HPM_MU_COLL_CLASS_SHIFT == mu::kCollClassShift &&
               HPM_MU_COLL_TYPE_SHIFT == mu::kCollTypeShift &&
@@ -48,7 +52,7 @@ static_assert(HPM_MU_OP_AND == collop::kAnd && HPM_MU_OP_OR == collop::kOr &&
               HPM_MU_OP_SIGNED_MAX == collop::kSignedMax &&
               HPM_MU_OP_FLOAT_ADD == collop::kFloatAdd &&
               HPM_MU_OP_FLOAT_MIN == collop::kFloatMin && HPM_MU_OP_FLOAT_MAX == collop::kFloatMax);
-static_assert(HPM_MU_WORLD_CLASS == kWorldClass);
+static_assert(HPM_MU_WORLD_CLASS == kWorldClass && HPM_MU_SYSTEM_CLASS == kSystemClass);
 static_assert(HPM_MU_SKIP == MessageUnit::kSkip);
 static_assert(HPM_MU_REFUSED_FIELDS == MessageUnit::kRefusedFields &&
               HPM_MU_REFUSED_PAYLOAD == MessageUnit::kRefusedPayload);

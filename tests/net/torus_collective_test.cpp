@@ -361,6 +361,77 @@ TEST(TorusCollectives, PacketsOfAClassWithNoRouteAreDropped) {
   EXPECT_TRUE(n.idle());
 }
 
+// Sub-communicator classes: each node routes by its own register. The two rows of a 4x2 torus
+// (boxes of 4 nodes: coordinate 1 fixed) set class 3 to their own row's tree, rooted at the
+// row's first node; an all-reduce on each row combines that row's nodes only, on the
+// sub-communicator channel, over links inside the row.
+TEST(TorusCollectives, DisjointBoxesShareAClassEachRouterRoutingByItsOwnRegister) {
+  const Torus t({4, 2});
+  Network n(params(), t, kClock);
+  std::vector<std::shared_ptr<const ClassRoute>> rows;
+  for (u32 row = 0; row < 2; ++row) {
+    rows.push_back(std::make_shared<const ClassRoute>(
+        *ClassRoute::make(t, Box{{0, row}, {4, 1}}, row, ClassType::kUserSubcomm)));
+  }
+  for (u32 node = 0; node < t.nodes(); ++node) {
+    n.setNodeClassRoute(node, 3, rows[t.coordinate(node, 1)]);
+  }
+  for (u32 src = 0; src < t.nodes(); ++src) {
+    n.inject(
+        collPacket(src, 0, 1000, CollType::kAllreduce, collop::kUnsignedAdd, {src + 1u}, 0, 3));
+  }
+  const auto ds = n.advance(~Cycle{0});
+  ASSERT_EQ(ds.size(), t.nodes());
+  for (const Delivery& d : ds) {
+    // Row 0 holds nodes 0, 2, 4, 6 (sum of node + 1: 16); row 1 nodes 1, 3, 5, 7 (20).
+    EXPECT_EQ(wordOf(d.packet, 0), d.packet.dst % 2 == 0 ? 16u : 20u) << d.packet.dst;
+  }
+  EXPECT_EQ(n.combines(), t.nodes());
+  EXPECT_EQ(n.collectiveDrops(), 0u);
+  for (u32 l = 0; l < t.links(); ++l) {
+    const LinkStats& s = n.links()[l];
+    EXPECT_EQ(s.channel_packets[static_cast<u32>(Channel::kUserSubcomm)], s.packets) << l;
+    if (s.packets != 0) {
+      // (Inside a row: the link's two ends have the same coordinate 1.)
+      EXPECT_EQ(t.coordinate(l / (2 * t.dimensions()), 1), t.coordinate(t.linkTarget(l), 1)) << l;
+    }
+  }
+}
+
+// A packet reaching a router whose register of its class is clear, or names another tree than
+// the one it came by, is dropped there. On two nodes (the world's tree: 1's up link goes to the
+// root 0): with node 0's register clear, both nodes' packets are dropped at 0; with it naming
+// the tree of node 0 alone, node 1's packet (from a link that is no input of that tree) is
+// dropped and node 0's combines alone and lands at 0.
+TEST(TorusCollectives, APacketReachingAClearRegisterOrOneOfAnotherTreeIsDropped) {
+  const Torus t({2});
+  {
+    Network n(params(), t, kClock);
+    n.setClassRoute(0, world(t));
+    n.setNodeClassRoute(0, 0, nullptr);
+    for (u32 src = 0; src < 2; ++src) {
+      n.inject(collPacket(src, 0, 1000, CollType::kAllreduce, collop::kUnsignedAdd, {src + 1u}));
+    }
+    EXPECT_TRUE(n.advance(~Cycle{0}).empty());
+    EXPECT_EQ(n.collectiveDrops(), 2u);
+    EXPECT_TRUE(n.idle());
+  }
+  Network n(params(), t, kClock);
+  n.setClassRoute(0, world(t));
+  n.setNodeClassRoute(0, 0,
+                      std::make_shared<const ClassRoute>(
+                          *ClassRoute::make(t, Box{{0}, {1}}, 0, ClassType::kUserWorld)));
+  for (u32 src = 0; src < 2; ++src) {
+    n.inject(collPacket(src, 0, 1000, CollType::kAllreduce, collop::kUnsignedAdd, {src + 1u}));
+  }
+  const auto ds = n.advance(~Cycle{0});
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].packet.dst, 0u);
+  EXPECT_EQ(wordOf(ds[0].packet, 0), 1u);
+  EXPECT_EQ(n.collectiveDrops(), 1u);
+  EXPECT_TRUE(n.idle());
+}
+
 TEST(TorusCollectives, CollectivesAndPointToPointPacketsShareALinkOneAfterTheOther) {
   // Node 1's up link to the root 0 carries its all-reduce packet; a point-to-point packet from 1
   // to 0 entering then waits one link time for it (and the collective one waits for none).

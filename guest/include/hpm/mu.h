@@ -33,8 +33,18 @@ enum {
   HPM_MU_CLASSES = 0x308,
   HPM_MU_GI_ARM = 0x310,
   HPM_MU_GI_NOTIFY_ADDR = 0x318,
+  /* A user sub-communicator class route for CLASS_SET: its box (low corner and size, 8 bits per
+   * dimension as COORDS and SHAPE) and root node. */
+  HPM_MU_CLASS_LOW = 0x320,
+  HPM_MU_CLASS_SIZE = 0x328,
+  HPM_MU_CLASS_ROOT = 0x330,
+  /* Writing class | HPM_MU_CLASS_GI? | HPM_MU_CLASS_CLEAR? sets (or clears) this node's register
+   * of that class; refused writes count in CLASS_ERRORS. */
+  HPM_MU_CLASS_SET = 0x338,
+  HPM_MU_CLASS_ERRORS = 0x340,
   HPM_MU_GI_DONE = 0x380 /* + 8 x GI class */
 };
+enum { HPM_MU_CLASS_GI = 16, HPM_MU_CLASS_CLEAR = 32 };
 
 /* A descriptor's flags: routing (dynamic, the priority channel or the system channel: at most
  * one) and the packet type. */
@@ -77,8 +87,8 @@ enum {
    (uint32_t)(type) << HPM_MU_COLL_TYPE_SHIFT | (uint32_t)(op) << HPM_MU_COLL_OP_SHIFT | \
    (uint32_t)(word_exp) << HPM_MU_COLL_WORD_SHIFT)
 /* The class routes the kernel sets up (as CNK): collective class 0 and GI class 0 are the world
- * for user programs; 14 (and GI 15) the system's. */
-enum { HPM_MU_WORLD_CLASS = 0 };
+ * for user programs; 14 (and GI 15) the system's. Programs may set 1 to 13. */
+enum { HPM_MU_WORLD_CLASS = 0, HPM_MU_SYSTEM_CLASS = 14 };
 
 /* A memory-FIFO packet header whose payload bytes are this is a skip header. */
 #define HPM_MU_SKIP 0xffffffffu

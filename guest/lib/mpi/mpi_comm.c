@@ -212,7 +212,7 @@ int hpm_agree_context(MPI_Comm parent) {
 int hpm_new_comm(int size, int rank, int* world, int ctx, MPI_Comm* out) {
   for (int i = 2; i < HPM_MAX_COMMS; ++i) {
     if (hpm_comms[i].used) continue;
-    hpm_comms[i] = (hpm_comm){1, size, rank, world, ctx, 0, NULL, NULL};
+    hpm_comms[i] = (hpm_comm){1, size, rank, world, ctx, 0, NULL, NULL, 0};
     *out = i;
     return MPI_SUCCESS;
   }
@@ -283,6 +283,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
   if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF) return MPI_ERR_COMM;
   hpm_comm* c = hpm_comm_get(*comm);
   if (!c) return MPI_ERR_COMM;
+  hpm_torcoll_free(c);
   free(c->world);
   free(c->dims);
   free(c->periods);

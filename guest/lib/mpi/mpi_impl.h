@@ -21,6 +21,9 @@ typedef struct {
   int ndims;
   int* dims;
   int* periods;
+  /* Its collective class on the torus (mpi_torcoll.c): 0 not chosen yet, -1 none, c + 1 class
+   * c. */
+  int coll_class;
 } hpm_comm;
 
 /* A message that arrived (or is arriving) before a receive matched it. */
@@ -121,6 +124,8 @@ int hpm_colnet_reduce(hpm_comm* c, const void* sendbuf, void* recvbuf, int count
 /* The rendezvous protocol's control packets' context (mpi_p2p.c): no communicator's either. */
 #define HPM_RZV_CTX (-1)
 int hpm_torcoll_barrier(hpm_comm* c);
+/* Gives back the communicator's sub-communicator class, if it has one (collective on it). */
+void hpm_torcoll_free(hpm_comm* c);
 int hpm_torcoll_bcast(hpm_comm* c, void* buf, uint64_t bytes, int root);
 int hpm_torcoll_reduce(hpm_comm* c, const void* sendbuf, void* recvbuf, int count,
                        MPI_Datatype type, MPI_Op op, int root);

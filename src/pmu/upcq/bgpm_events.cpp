@@ -728,7 +728,7 @@ std::span<const BgpmEvent> bgpmEvents() {
     {359, "PEVT_NW_USER_WORLD_COL_SENT", U::kNW, S::kNode, "User world collective 32B packet chunks sent", {E::kNwUserWorldChunksSent}, G::kNone,
      "chunks sent over the link on the user comm-world collective channel (class routes of the user comm-world type: the world's class 0), packets passing through included"},
     {360, "PEVT_NW_USER_SUBC_COL_SENT", U::kNW, S::kNode, "User sub-comm collective 32B packet chunks sent", {E::kNwSubcommChunksSent}, G::kNone,
-     "chunks sent over the link on the user sub-communicator collective channel (class routes of that type: the kernel sets up none, so it counts only when a program has one)"},
+     "chunks sent over the link on the user sub-communicator collective channel (class routes of that type: the kernel sets up none; libmpi sets one up for each communicator that is a box of the torus, and a program may through the message unit)"},
     {361, "PEVT_NW_SYS_COL_SENT", U::kNW, S::kNode, "System collective 32B packet chunks sent", {E::kNwSysCollChunksSent}, G::kNone,
      "chunks sent over the link on the system collective channel (class 14, the system's world)"},
     {362, "PEVT_NW_COMMWORLD_COL_SENT", U::kNW, S::kNode, "Comm-world collective 32B packet chunks sent", {E::kNwUserWorldChunksSent, E::kNwSysCollChunksSent}, G::kNone,
