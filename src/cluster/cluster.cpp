@@ -50,7 +50,8 @@ constexpr std::array<probe::Event, kLinkCountIndexes> kLinkEvents = {
     probe::Event::kNwSysCollPacketsReceived,
     probe::Event::kNwUserWorldPacketsToNode,
     probe::Event::kNwSubcommPacketsToNode,
-    probe::Event::kNwSysCollPacketsToNode};
+    probe::Event::kNwSysCollPacketsToNode,
+    probe::Event::kNwDynamic1ChunkLeft};
 
 }  // namespace
 
@@ -126,10 +127,11 @@ void Cluster::Impl::protocolSignal(const ProtocolSignal& s) {
     case ProtocolSignal::kTokenAckPacket: publish(node, port, kTokenAckIndex, 1, s.at); break;
     case ProtocolSignal::kAck: publish(node, port, kAcksIndex, 1, s.at); break;
     case ProtocolSignal::kNoTokens:
-      // (The system channel has no UPC-P event of its own: it counts under any channel's.)
+      // (The system channel and the second dynamic one have no UPC-P event of their own: they
+      // count under any channel's.)
       if (s.channel == kAnyChannel) {
         publishLevel(node, port, kNoTokensIndex, s.at, s.until);
-      } else if (s.channel != static_cast<u32>(Channel::kSystem)) {
+      } else if (s.channel < static_cast<u32>(Channel::kSystem)) {
         publishLevel(node, port, kNoTokensIndex + 1 + s.channel, s.at, s.until);
       }
       break;
@@ -142,22 +144,25 @@ void Cluster::Impl::crossed(const LinkCrossing& x) {
   const u32 ports = 2 * network.torus().dimensions();
   const u32 from = x.link / ports, port = (x.link % ports) ^ 1;
   const u32 to = network.torus().linkTarget(x.link);
-  const u32 channel = static_cast<u32>(x.channel);
   publish(from, port, kPacketsSentIndex, 1, x.sent);
-  if (channel >= kPointChannels) {
+  if (isCollective(x.channel)) {
     // The collective channels: chunks sent, packets received, packets for the node.
-    const u32 c = channel - kPointChannels, k = kChannels - kPointChannels;
+    const u32 c = static_cast<u32>(x.channel) - kFirstCollChannel, k = kCollChannels;
     publish(from, port, kCollIndex + c, x.chunks, x.sent);
     publish(to, port ^ 1, kCollIndex + k + c, 1, x.arrived);
     if (x.last) publish(to, port ^ 1, kCollIndex + 2 * k + c, 1, x.arrived);
     return;
   }
+  // (The second dynamic channel counts as the dynamic one but for its chunks leaving.)
+  const bool second = x.channel == Channel::kDynamic1;
+  const u32 channel = second ? static_cast<u32>(Channel::kDynamic) : static_cast<u32>(x.channel);
   publish(from, port, channel, x.chunks, x.sent);
   if (chunk_signals) {
     // Chunk i leaves i / chunks of the packet's link time after its first.
     const u64 cycles = network.linkCycles(u64{x.chunks} * 32);
+    const u32 index = second ? kDynamic1ChunkLeftIndex : kChunkLeftIndex + channel;
     for (u32 i = 0; i < x.chunks; ++i) {
-      publish(from, port, kChunkLeftIndex + channel, 1, x.sent + i * cycles / x.chunks);
+      publish(from, port, index, 1, x.sent + i * cycles / x.chunks);
     }
   }
   publish(to, port ^ 1, kPointChannels + channel, 1, x.arrived);

@@ -48,9 +48,12 @@ constexpr u32 kTokenAckIndex = 4 * kPointChannels + 1;
 constexpr u32 kAcksIndex = kTokenAckIndex + 1;
 constexpr u32 kNoTokensIndex = kAcksIndex + 1;
 // Then the collective channels' chunks sent, packets received and packets for the node (each
-// kChannels - kPointChannels apart, from kCollIndex).
+// kCollChannels apart, from kCollIndex).
 constexpr u32 kCollIndex = kNoTokensIndex + 4;
-constexpr u32 kLinkCountIndexes = kCollIndex + 3 * (kChannels - kPointChannels);
+// Then the second dynamic channel's chunks leaving (its other counts count under the dynamic
+// channel's: BG/Q's and the NWUnit's dynamic events count every dynamic channel).
+constexpr u32 kDynamic1ChunkLeftIndex = kCollIndex + 3 * kCollChannels;
+constexpr u32 kLinkCountIndexes = kDynamic1ChunkLeftIndex + 1;
 using LinkCounts = std::array<u64, kLinkCountIndexes>;
 
 // What a host says at a window's end.

@@ -444,6 +444,10 @@ void Cluster::visitStats(stats::Visitor& v) const {
     v.counter("busy_cycles", s.busy_cycles, "Cycles it was sending");
     v.counter("wait_cycles", s.wait_cycles, "Cycles packets waited for it");
     v.counter("dynamic_packets", s.channel_packets[0], "Packets it carried on the dynamic channel");
+    if (c.machine.network.dynamic_channels > 1) {
+      v.counter("dynamic1_packets", s.channel_packets[static_cast<u32>(Channel::kDynamic1)],
+                "Packets it carried on the second dynamic channel");
+    }
     v.counter("escape_packets", s.channel_packets[1], "Packets it carried on the escape channel");
     v.counter("priority_packets", s.channel_packets[2],
               "Packets it carried on the priority channel");

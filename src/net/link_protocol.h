@@ -49,9 +49,10 @@
 
 namespace hpm::net {
 
-// The virtual channels' count (net/network.h's Channel), and the index of "any channel" in the
+// The channels that keep tokens (net/network.h's point-to-point channels: dynamic, escape,
+// priority, system, the second dynamic; protocolIndex), and the index of "any channel" in the
 // no-token signals.
-inline constexpr u32 kProtocolChannels = 4;
+inline constexpr u32 kProtocolChannels = 5;
 inline constexpr u32 kAnyChannel = kProtocolChannels;
 
 // What the protocol did on a link (its sender's side).

@@ -77,7 +77,8 @@ std::vector<Delivery> Network::advance(Cycle horizon) {
       case Kind::kFree:
         buffer_used_[e.a][e.src] -= e.seq;
         if (protocol_) {  // (the sender learns of the room when the tokens come back)
-          protocol_->oweTokens(protocol_->reverse(e.a), e.src, e.seq);
+          protocol_->oweTokens(protocol_->reverse(e.a), protocolIndex(static_cast<Channel>(e.src)),
+                               e.seq);
           scheduleFlush(protocol_->reverse(e.a), e.when);
         }
         arbitrate(e.a, e.when);
@@ -131,8 +132,12 @@ void Network::arrive(u32 slot, Cycle now) {
   } else {
     if (p.dynamic) {
       torus_.minimalLinks(f.at, p.dst, links);
-      for (const u32 l : links)
+      for (const u32 l : links) {
         waiting_[l].push_back({slot, f.generation, Channel::kDynamic, false});
+        if (params_.dynamic_channels > 1) {
+          waiting_[l].push_back({slot, f.generation, Channel::kDynamic1, false});
+        }
+      }
     } else {
       links.push_back(first);
     }
@@ -143,7 +148,9 @@ void Network::arrive(u32 slot, Cycle now) {
   // order; then whatever can take it now (the escape channel included).
   if (p.dynamic) {
     for (const u32 l : links) {
-      if (link_free_[l] <= now && fits(l, {slot, generation, Channel::kDynamic, false})) {
+      if (link_free_[l] <= now && (fits(l, {slot, generation, Channel::kDynamic, false}) ||
+                                   (params_.dynamic_channels > 1 &&
+                                    fits(l, {slot, generation, Channel::kDynamic1, false})))) {
         arbitrate(l, now);
         if (packets_[slot].generation != generation) return;
       }
@@ -160,11 +167,18 @@ void Network::arrive(u32 slot, Cycle now) {
   }
 }
 
+u64 Network::room(u32 link, Channel channel) const {
+  const u64 used = protocol_ ? protocol_->tokensOut(link, protocolIndex(channel))
+                             : buffer_used_[link][static_cast<u32>(channel)];
+  return params_.vc_buffer_bytes - std::min(used, params_.vc_buffer_bytes);
+}
+
 bool Network::fits(u32 link, const Waiter& w) const {
   const u64 size = packets_[w.slot].packet.bytes.size();
   // (With the link protocol, the room the sender holds tokens for.)
   const u32 c = static_cast<u32>(w.channel);
-  const u64 used = protocol_ ? protocol_->tokensOut(link, c) : buffer_used_[link][c];
+  const u64 used =
+      protocol_ ? protocol_->tokensOut(link, protocolIndex(w.channel)) : buffer_used_[link][c];
   const u64 need = size + (w.entering ? largest_packet_ : 0);
   return used + need <= params_.vc_buffer_bytes;
 }
@@ -184,7 +198,7 @@ bool Network::arbitrate(u32 link, Cycle now) {
   // The deterministic channels are FIFOs per input: of the waiters that came from one buffer
   // (or one unit) for one channel, only the oldest may go.
   const auto headOfInput = [&](const Waiter& w) {
-    if (w.channel == Channel::kDynamic) return true;
+    if (isDynamic(w.channel)) return true;
     const InFlight& f = packets_[w.slot];
     for (const Waiter& o : list) {
       const InFlight& g = packets_[o.slot];
@@ -211,7 +225,11 @@ bool Network::arbitrate(u32 link, Cycle now) {
       if (w_pri) best = &w;
       continue;
     }
-    if (age(w) < age(*best) || (w.slot == best->slot && w.channel == Channel::kDynamic)) {
+    // (One packet waiting on several channels of the link: a dynamic one before the escape
+    // one, and of the two dynamic ones the one with more room left, VCD0 on a tie.)
+    if (age(w) < age(*best) ||
+        (w.slot == best->slot && isDynamic(w.channel) &&
+         (!isDynamic(best->channel) || room(link, w.channel) > room(link, best->channel)))) {
       best = &w;
     }
   }
@@ -252,7 +270,7 @@ void Network::send(u32 link, const Waiter& w, Cycle now) {
   const u32 next = torus_.linkTarget(link);
   const bool last = !coll && next == f.packet.dst;
   if (protocol_) {
-    protocol_->spend(link, static_cast<u32>(channel), size);
+    protocol_->spend(link, protocolIndex(channel), size);
     carryOwed(link, now, hold, false);
     // The far end owes an acknowledgement when the tail has arrived.
     push(now + hold + params_.hop_cycles, Kind::kOwe, protocol_->reverse(link), 0, 0);
@@ -330,7 +348,7 @@ void Network::updateStarved(u32 link, Cycle now) {
   std::array<bool, kProtocolChannels> starved{};
   for (const Waiter& w : waiting_[link]) {
     if (packets_[w.slot].generation == w.generation && !fits(link, w)) {
-      starved[static_cast<u32>(w.channel)] = true;
+      starved[protocolIndex(w.channel)] = true;
     }
   }
   protocol_->setStarved(link, starved, now);

@@ -49,7 +49,8 @@ namespace hpm::net {
 
 // The virtual channels: user point-to-point packets' (the first kPointChannels), then the
 // collective classes' (BG/Q's VCs 4 user comm-world, 5 user sub-communicator, 6 system
-// collective: MU_CollectiveNetworkHeader.h).
+// collective: MU_CollectiveNetworkHeader.h), then a second dynamic channel (Blue Gene/P's VCD1
+// beside VCD0: network.dynamic_channels).
 enum class Channel : u8 {
   kDynamic = 0,
   kEscape = 1,
@@ -57,9 +58,23 @@ enum class Channel : u8 {
   kSystem = 3,
   kUserWorld = 4,
   kUserSubcomm = 5,
-  kSystemCollective = 6
+  kSystemCollective = 6,
+  kDynamic1 = 7
 };
-inline constexpr u32 kPointChannels = 4, kChannels = 7;
+inline constexpr u32 kPointChannels = 4, kChannels = 8;
+inline constexpr u32 kFirstCollChannel = 4, kCollChannels = 3;
+constexpr bool isCollective(Channel c) {
+  return c >= Channel::kUserWorld && c <= Channel::kSystemCollective;
+}
+constexpr bool isDynamic(Channel c) {
+  return c == Channel::kDynamic || c == Channel::kDynamic1;
+}
+// A point-to-point channel's index in the link protocol's tokens (net/link_protocol.h: the four
+// point channels, then the second dynamic one).
+constexpr u32 protocolIndex(Channel c) {
+  return c == Channel::kDynamic1 ? kPointChannels : static_cast<u32>(c);
+}
+static_assert(kProtocolChannels == kPointChannels + 1, "the protocol's channels: the point ones");
 // The channel a class route's packets travel on (its type must match the packet's channel).
 constexpr Channel channelOf(ClassType t) {
   return t == ClassType::kUserWorld ? Channel::kUserWorld
@@ -280,6 +295,8 @@ class Network {
     Cycle tail;
   };
   bool fits(u32 link, const Waiter& w) const;
+  // Bytes of the far buffer of `channel` a packet on `link` may still take.
+  u64 room(u32 link, Channel channel) const;
   // The link protocol's hooks (protocol_ set): the transmission starting on `link` at `now`
   // takes what the link owes (tokens back at the far end's sender after `hold` + hop cycles);
   // a flush of what `link` owes at its first idle moment from `at`; which channels of a free

@@ -74,6 +74,11 @@ struct NetworkParams {
   // `token_ack_bytes` (an estimate). Off: a sender sees its far buffer's room at once, and the
   // links carry nothing but packets (bgq: BG/Q's link level is not modelled).
   bool link_protocol = false;
+  // Dynamic virtual channels per link: 1 (BG/Q's user dynamic channel) or 2 (Blue Gene/P's
+  // VCD0 and VCD1, as Blue Gene/L's). With two, a dynamic packet may take either on any link
+  // that brings it nearer; a link that frees sends it on the one with more free room in the far
+  // buffer (VCD0 on a tie), as BG/L's arbiter chose the output with the most tokens.
+  u32 dynamic_channels = 1;
   u64 token_ack_bytes = 12;
   // Blue Gene/Q's collective classes on the torus (net/network.h, "Collectives"): the message
   // unit takes collective descriptors and arms GI barriers, and the kernel sets the class
@@ -119,6 +124,9 @@ struct NetworkParams {
     v.param("link_protocol", link_protocol,
             "The links' token and acknowledgement protocol: tokens and acks go back over the "
             "reverse link, in a data packet or a token/ack packet of their own (bgp)");
+    v.param("dynamic_channels", dynamic_channels,
+            "Dynamic virtual channels per link: 1 (BG/Q) or 2 (BG/P's VCD0 and VCD1)",
+            config::Range{1, 2});
     v.param("token_ack_bytes", token_ack_bytes,
             "Bytes of a token/ack packet on a link (estimate: 12, an 8-byte link header, CRC "
             "and valid byte)",

@@ -460,6 +460,9 @@ enum class Rate : u8 {
     "Torus link: 32-byte chunks leaving over the link on the priority channel, each at its cycle") \
   X(NwSystemChunkLeft, kLink, kPulse, kOne,                                                        \
     "Torus link: 32-byte chunks leaving over the link on the system channel, each at its cycle")   \
+  X(NwDynamic1ChunkLeft, kLink, kPulse, kOne,                                                      \
+    "Torus link: 32-byte chunks leaving over the link on the second dynamic channel (Blue "        \
+    "Gene/P's VCD1; network.dynamic_channels), each at its cycle")                                 \
   /* ---- Blue Gene/P's collective network (many nodes: net/collective.h); a port of the node's */ \
   /* router: its links 0 to 2 and the local client 3, on virtual channel 0 or 1 ---- */            \
   X(ColPacketsSent, kColPort, kPulse, kOne,                                                        \
@@ -686,9 +689,9 @@ constexpr bool prefetchUnitSignal(Event e) {
   return e >= Event::kL1pPrefetchAlreadyPresent && e <= Event::kL1dFillPending;
 }
 // The one-bit form of the links' chunk counts, published only for Blue Gene/P's UPC-P
-// (NwDynamicChunkLeft to NwSystemChunkLeft): BG/Q's NWUnit counts the chunks as they are sent.
+// (NwDynamicChunkLeft to NwDynamic1ChunkLeft): BG/Q's NWUnit counts the chunks as they are sent.
 constexpr bool chunkLeftSignal(Event e) {
-  return e >= Event::kNwDynamicChunkLeft && e <= Event::kNwSystemChunkLeft;
+  return e >= Event::kNwDynamicChunkLeft && e <= Event::kNwDynamic1ChunkLeft;
 }
 // BG/Q's message unit's ports (MuPort0Writes to MuSlaveWrites): Blue Gene/P's catalogue omits them
 // (its DMA's are the Dma... signals).

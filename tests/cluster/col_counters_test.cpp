@@ -126,6 +126,30 @@ TEST(TorusChunkCounters, EveryLinksChunksCountAsTheyLeaveAndAddUpOverTheChannels
   EXPECT_EQ(by_channel, all);
 }
 
+// Blue Gene/P's two dynamic channels (network.dynamic_channels = 2 on bgp): dynamic direct puts
+// (guest/mpi/mu_put) go on both; TORUS_<link>_VCD0_32BCHUNKS and _VCD1_32BCHUNKS each count
+// their chunks as they leave (equal to the ground truth), and with the other channels add up to
+// every chunk but the system channel's, which has no event of its own: mu_put's last messages,
+// one chunk from every node to every other, 7 hops per node on a 3x2x1 torus (2 nodes 1 hop away
+// in X, 1 in Y, 2 nodes 2 hops away), 42 in all.
+TEST(TorusChunkCounters, BothDynamicChannelsCountTheirChunks) {
+  const std::string put = std::string(HPM_TEST_GUEST_BIN_DIR) + "/mu_put";
+  const std::map<std::string, u64> mode0 = runCounting("3x2x1", "TORUS_", 0, {put, "4096"});
+  const std::map<std::string, u64> mode2 = runCounting("3x2x1", "TORUS_", 2, {put, "4096"});
+  u64 all = 0, by_channel = 0, vcd0 = 0, vcd1 = 0;
+  for (const auto& [name, count] : mode0) {
+    if (name.ends_with("_32BCHUNKS")) all += count;
+  }
+  for (const auto& [name, count] : mode2) {
+    if (name.ends_with("_32BCHUNKS")) by_channel += count;
+    if (name.ends_with("_VCD0_32BCHUNKS")) vcd0 += count;
+    if (name.ends_with("_VCD1_32BCHUNKS")) vcd1 += count;
+  }
+  EXPECT_GT(vcd0, 0u);
+  EXPECT_GT(vcd1, 0u);
+  EXPECT_EQ(all - by_channel, 42u);
+}
+
 // The links' token and acknowledgement protocol's events (TORUS_<link>_TOKEN_ACK_PACKETS, _ACKS,
 // _NO_TOKENS and by channel; network.link_protocol, bgp): each equal to its ground truth (the
 // network's protocol signals as the cluster counted them); every packet a link sent is

@@ -2,6 +2,8 @@
 // timing rules (net/network.h), each checked against the formula the model documents.
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include <set>
 
 #include "net/network.h"
@@ -279,6 +281,38 @@ TEST(Network, DynamicPacketsTakeAnyLinkThatBringsThemNearerAndOnlySuch) {
     dyn.inject(packet(0, 5, k, 1000, 544, true, false));
   }
   EXPECT_LT(dyn.advance(~Cycle{0}).back().when, det.advance(~Cycle{0}).back().when);
+}
+
+// Two dynamic channels (network.dynamic_channels = 2, bgp's VCD0 and VCD1): a stream of dynamic
+// packets along one link, faster than the far buffer drains (small buffers), fills one
+// channel's buffer and goes on in the other's: both carry packets, every packet arrives, and the
+// stream lands no later than with one channel. With one, the second carries nothing.
+TEST(Network, ASecondDynamicChannelTakesWhatTheFirstHasNoRoomFor) {
+  const auto run = [](u32 channels) {
+    NetworkParams p = params();
+    p.vc_buffer_bytes = 2 * 544;
+    p.dynamic_channels = channels;
+    auto n = std::make_unique<Network>(p, Torus({8}), kClock);
+    for (u64 k = 0; k < 24; ++k) n->inject(packet(0, 4, k, 1000, 544, true, false));
+    const auto ds = n->advance(~Cycle{0});
+    EXPECT_EQ(ds.size(), 24u) << channels;
+    EXPECT_TRUE(n->idle());
+    return std::pair{std::move(n), ds.back().when};
+  };
+  const auto [one, one_done] = run(1);
+  const auto [two, two_done] = run(2);
+  u64 first = 0, second = 0, second_with_one = 0;
+  for (const LinkStats& s : two->links()) {
+    first += s.channel_packets[static_cast<u32>(Channel::kDynamic)];
+    second += s.channel_packets[static_cast<u32>(Channel::kDynamic1)];
+  }
+  for (const LinkStats& s : one->links()) {
+    second_with_one += s.channel_packets[static_cast<u32>(Channel::kDynamic1)];
+  }
+  EXPECT_GT(first, 0u);
+  EXPECT_GT(second, 0u);
+  EXPECT_EQ(second_with_one, 0u);
+  EXPECT_LE(two_done, one_done);
 }
 
 TEST(Network, APriorityPacketGoesBeforeOthersWaitingForTheSameLink) {

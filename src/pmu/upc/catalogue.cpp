@@ -587,9 +587,9 @@ constexpr NetworkEvent kTorusEvents[] = {
      "tokens"},
 };
 // Its chunk events: each chunk as it leaves on the link (one a cycle at most: a chunk takes a
-// link 64 cycles on bgp), by Blue Gene/P's virtual channels: the model's dynamic channel is
-// VCD0 (it has one, where BG/P has VCD0 and VCD1), its escape channel the bubble-normal one
-// (VCBN), its priority channel the bubble-priority one (VCBP).
+// link 64 cycles on bgp), by Blue Gene/P's virtual channels: the model's dynamic channels are
+// VCD0 and VCD1 (network.dynamic_channels: bgp has two), its escape channel the bubble-normal
+// one (VCBN), its priority channel the bubble-priority one (VCBP).
 struct ChunkEvent {
   std::string_view name;
   pmu::ProbeEvents sources;
@@ -598,12 +598,16 @@ struct ChunkEvent {
 constexpr ChunkEvent kChunkEvents[] = {
     {"32BCHUNKS",
      {Event::kNwDynamicChunkLeft, Event::kNwEscapeChunkLeft, Event::kNwPriorityChunkLeft,
-      Event::kNwSystemChunkLeft},
+      Event::kNwSystemChunkLeft, Event::kNwDynamic1ChunkLeft},
      "32-byte chunks sent over the link on every channel (passing through included), each as it "
      "leaves"},
     {"VCD0_32BCHUNKS",
      {Event::kNwDynamicChunkLeft},
-     "32-byte chunks sent over the link on the dynamic channel"},
+     "32-byte chunks sent over the link on the first dynamic channel"},
+    {"VCD1_32BCHUNKS",
+     {Event::kNwDynamic1ChunkLeft},
+     "32-byte chunks sent over the link on the second dynamic channel (network.dynamic_channels "
+     "2; with one, none)"},
     {"VCBN_32BCHUNKS",
      {Event::kNwEscapeChunkLeft},
      "32-byte chunks sent over the link on the escape (bubble normal) channel"},
@@ -674,10 +678,6 @@ std::string_view whyNot(std::string_view name) {
            "model's L1P through the L1's snoop filter (PU<k>_SNOOP_PORT<p>_...)";
   }
   if (name.starts_with("COL_")) return kNoNetwork;  // (with one: whyNotCol)
-  if (name.starts_with("TORUS_") && name.find("VCD1_32BCHUNKS") != std::string_view::npos) {
-    return "the model's torus has one dynamic virtual channel, where Blue Gene/P has two: its "
-           "chunks count under VCD0";
-  }
   if (name.starts_with("TORUS_")) return kNoSignal;
   if (name.find("BLIND_DEV") != std::string_view::npos) {
     return "reads of Blue Gene/P's blind device (upper address 0x5: an area of no memory and no "
