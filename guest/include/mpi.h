@@ -3,8 +3,9 @@
  * Each node runs one process (rank = node id); messages travel through the node's message unit
  * (/dev/hpm/mu, docs/network.md) and the torus model. The C bindings of the calls mini-apps
  * use: point-to-point (blocking and non-blocking, tags and wildcards, probe), the wait/test
- * families, communicators (dup, split, free), the common collectives with the predefined
- * datatypes and operations, and MPI_Wtime on simulated time. Handles are integers, as MPICH's.
+ * families, communicators (dup, split, free, made from groups) and groups, the common
+ * collectives with the predefined datatypes (complex ones too) and operations and user-defined
+ * operations, and MPI_Wtime on simulated time. Handles are integers, as MPICH's.
  * What is missing is listed in docs/network.md ("Guest MPI").
  */
 #ifndef HPM_MPI_H
@@ -28,6 +29,9 @@ typedef int MPI_Errhandler;
 typedef long MPI_Aint;
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
+typedef int MPI_Info;
+/* A user-defined reduction (MPI_Op_create): inoutvec[i] = invec[i] op inoutvec[i]. */
+typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
 
 typedef struct MPI_Status {
   int MPI_SOURCE;
@@ -42,6 +46,9 @@ typedef struct MPI_Status {
 #define MPI_COMM_SELF 1
 #define MPI_REQUEST_NULL (-1)
 #define MPI_GROUP_NULL (-1)
+#define MPI_GROUP_EMPTY 0
+#define MPI_INFO_NULL 0
+#define MPI_COMM_TYPE_SHARED 1
 #define MPI_ERRHANDLER_NULL (-1)
 #define MPI_ERRORS_ARE_FATAL 1
 #define MPI_ERRORS_RETURN 2
@@ -70,6 +77,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_REQUEST 7
 #define MPI_ERR_ROOT 8
 #define MPI_ERR_OP 9
+#define MPI_ERR_GROUP 10
 #define MPI_ERR_ARG 12
 #define MPI_ERR_TRUNCATE 14
 #define MPI_ERR_OTHER 15
@@ -117,6 +125,12 @@ typedef struct MPI_Status {
 #define MPI_FLOAT_INT 29
 #define MPI_LONG_INT 30
 #define MPI_PACKED 31
+#define MPI_C_FLOAT_COMPLEX 32 /* complex types: MPI_SUM and MPI_PROD */
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX 33
+#define MPI_C_LONG_DOUBLE_COMPLEX 34
+#define MPI_COMPLEX 35 /* Fortran's COMPLEX and DOUBLE COMPLEX, as C's float and double ones */
+#define MPI_DOUBLE_COMPLEX 36
 
 /* Predefined operations. */
 #define MPI_OP_NULL 0
@@ -159,6 +173,28 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm);
 int MPI_Comm_free(MPI_Comm* comm);
 int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int* result);
+
+int MPI_Comm_group(MPI_Comm comm, MPI_Group* group);
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm);
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm);
+int MPI_Group_size(MPI_Group group, int* size);
+int MPI_Group_rank(MPI_Group group, int* rank);
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                              int ranks2[]);
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result);
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup);
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup);
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
+int MPI_Group_free(MPI_Group* group);
+
+int MPI_Op_create(MPI_User_function* function, int commute, MPI_Op* op);
+int MPI_Op_free(MPI_Op* op);
+int MPI_Op_commutative(MPI_Op op, int* commute);
 
 int MPI_Type_size(MPI_Datatype type, int* size);
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count);

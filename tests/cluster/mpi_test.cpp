@@ -120,7 +120,9 @@ TEST(MpiGuest, TheBlueGenePTorusRunsTheSameCollectives) {
 // The same sources built for the host and run under Open MPI print the same bytes on every
 // rank: the ring, messages on both sides of the rendezvous cutoff in the orders MPI's matching
 // rules fix, the collectives' checks, the Cartesian topology's coordinates, neighbours and
-// sub-grids (MPI_Dims_create's shapes included), the stencil's sums and CG's residuals (both
+// sub-grids (MPI_Dims_create's shapes included), groups and the communicators made from them,
+// user-defined reductions (a non-commutative one in rank order) and complex types, collectives
+// on sub-communicators (bgq's classes), the stencil's sums and CG's residuals (both
 // programs add partial sums in rank order and are built without fused multiply-adds, so the numbers
 // are the same bits).
 TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
@@ -129,11 +131,13 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
     std::vector<std::string> args;
     int ranks;
   };
-  for (const Case& c : {Case{"mpi_ring", {"5"}, 4}, Case{"mpi_collectives", {}, 4},
-                        Case{"mpi_collectives", {"40"}, 3}, Case{"mpi_stencil", {"64", "40"}, 4},
-                        Case{"mpi_cg", {"48"}, 4}, Case{"mpi_cg", {"40"}, 3},
-                        Case{"mpi_topology", {}, 6}, Case{"mpi_topology", {}, 4},
-                        Case{"mpi_rendezvous", {}, 3}, Case{"mpi_rendezvous", {"2049"}, 2}}) {
+  for (const Case& c :
+       {Case{"mpi_ring", {"5"}, 4}, Case{"mpi_collectives", {}, 4},
+        Case{"mpi_collectives", {"40"}, 3}, Case{"mpi_stencil", {"64", "40"}, 4},
+        Case{"mpi_cg", {"48"}, 4}, Case{"mpi_cg", {"40"}, 3}, Case{"mpi_topology", {}, 6},
+        Case{"mpi_topology", {}, 4}, Case{"mpi_rendezvous", {}, 3},
+        Case{"mpi_rendezvous", {"2049"}, 2}, Case{"mpi_groups", {}, 4}, Case{"mpi_groups", {}, 5},
+        Case{"mpi_subcomm", {}, 8}}) {
     const auto sim = simulatedOutputs(c.program, c.args, c.ranks);
     const auto host = openMpiOutputs(c.program, c.args, c.ranks);
     ASSERT_EQ(sim.size(), host.size());
@@ -141,6 +145,18 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
       EXPECT_EQ(sim[r], host[r]) << c.program << " rank " << r << " of " << c.ranks;
     }
     EXPECT_FALSE(sim[0].empty()) << c.program;
+  }
+}
+
+// One process per node, and nodes share no memory: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)
+// leaves each process alone (on one host Open MPI puts them together, so this is the
+// simulator's alone).
+TEST(MpiGuest, EachProcessIsAloneInItsSharedMemoryCommunicator) {
+  const auto out = simulatedOutputs("mpi_groups", {"shared"}, 3);
+  ASSERT_EQ(out.size(), 3u);
+  for (const std::string& o : out) {
+    EXPECT_NE(o.find("shared-memory comm: size 1\n"), std::string::npos) << o;
+    EXPECT_NE(o.find("groups freed: yes\n"), std::string::npos) << o;
   }
 }
 

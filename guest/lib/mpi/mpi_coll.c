@@ -262,6 +262,46 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
   return bcast_bytes(c, comm, buf, bytes, root);
 }
 
+/* A non-commutative operation's reduction: the binomial tree rooted at rank 0, each node
+ * combining its value with its children's partial results on its right (a0 op a1 op ... in rank
+ * order: every subtree holds consecutive ranks, ordered by their first), then the result to the
+ * root. */
+static int reduce_in_order(const void* sendbuf, void* recvbuf, size_t bytes, int count,
+                           MPI_Datatype type, MPI_Op op, int root, hpm_comm* c, MPI_Comm comm) {
+  unsigned char* acc = malloc(bytes + 1);
+  unsigned char* in = malloc(bytes + 1);
+  if (!acc || !in) {
+    free(acc);
+    free(in);
+    return MPI_ERR_OTHER;
+  }
+  memcpy(acc, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes);
+  int err = MPI_SUCCESS;
+  for (int mask = 1; mask < c->size; mask <<= 1) {
+    if (c->rank & mask) {
+      csend(c, acc, bytes, c->rank - mask, TAG_REDUCE);
+      break;
+    }
+    if (c->rank + mask < c->size) {
+      /* acc = acc op theirs: apply computes inout = in op inout, into their buffer. */
+      crecv(c, comm, in, bytes, c->rank + mask, TAG_REDUCE);
+      err = hpm_reduce_apply(op, type, acc, in, count);
+      if (err) break;
+      unsigned char* t = acc;
+      acc = in;
+      in = t;
+    }
+  }
+  if (err == MPI_SUCCESS && root != 0) {
+    if (c->rank == 0) csend(c, acc, bytes, root, TAG_REDUCE);
+    if (c->rank == root) crecv(c, comm, acc, bytes, 0, TAG_REDUCE);
+  }
+  if (err == MPI_SUCCESS && c->rank == root) memcpy(recvbuf, acc, bytes);
+  free(acc);
+  free(in);
+  return err;
+}
+
 /* MPI_Reduce: the binomial tree below (`tree`: offer the call to the collective
  * network first; an allreduce the network declined does not offer it twice). */
 static int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -279,6 +319,8 @@ static int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
   }
   if (hw != HPM_COLNET_DECLINED) return hw;
   const size_t bytes = (size_t)count * (size_t)size;
+  if (!hpm_op_commutative(op))
+    return reduce_in_order(sendbuf, recvbuf, bytes, count, type, op, root, c, comm);
   /* The root combines into recvbuf itself (one copy fewer of the whole vector). */
   unsigned char* acc = c->rank == root ? recvbuf : malloc(bytes + 1);
   unsigned char* in = malloc(bytes + 1);

@@ -15,7 +15,7 @@ typedef struct {
   int kind; /* how reductions see it */
 } type_info;
 
-enum { K_NONE, K_SIGNED, K_UNSIGNED, K_FLOAT, K_PAIR };
+enum { K_NONE, K_SIGNED, K_UNSIGNED, K_FLOAT, K_PAIR, K_COMPLEX };
 
 #define PAIR_SIZE(T)    \
   ((int)sizeof(struct { \
@@ -56,6 +56,11 @@ static const type_info types[] = {
     [MPI_FLOAT_INT] = {PAIR_SIZE(float), K_PAIR},
     [MPI_LONG_INT] = {PAIR_SIZE(long), K_PAIR},
     [MPI_PACKED] = {1, K_NONE},
+    [MPI_C_FLOAT_COMPLEX] = {(int)sizeof(float _Complex), K_COMPLEX},
+    [MPI_C_DOUBLE_COMPLEX] = {(int)sizeof(double _Complex), K_COMPLEX},
+    [MPI_C_LONG_DOUBLE_COMPLEX] = {(int)sizeof(long double _Complex), K_COMPLEX},
+    [MPI_COMPLEX] = {(int)sizeof(float _Complex), K_COMPLEX},
+    [MPI_DOUBLE_COMPLEX] = {(int)sizeof(double _Complex), K_COMPLEX},
 };
 
 int hpm_type_size(MPI_Datatype type) {
@@ -119,7 +124,75 @@ int MPI_Type_size(MPI_Datatype type, int* size) {
     }                                                                          \
   } while (0)
 
+/* Complex numbers: MPI_SUM and MPI_PROD only (MPI 3.1, 5.9.2). */
+#define CPLX(T)                                   \
+  do {                                            \
+    switch (op) {                                 \
+      case MPI_SUM: LOOP(T, a[i] + b[i]); break;  \
+      case MPI_PROD: LOOP(T, a[i] * b[i]); break; \
+      default: return MPI_ERR_OP;                 \
+    }                                             \
+  } while (0)
+
+/* ---- user-defined operations (MPI_Op_create): handles from HPM_FIRST_USER_OP ---- */
+
+#define HPM_FIRST_USER_OP 100
+#define HPM_MAX_USER_OPS 64
+
+static struct {
+  MPI_User_function* fn;
+  int commute;
+} user_ops[HPM_MAX_USER_OPS];
+
+static int user_op(MPI_Op op) {
+  const int i = op - HPM_FIRST_USER_OP;
+  return i >= 0 && i < HPM_MAX_USER_OPS && user_ops[i].fn ? i : -1;
+}
+
+int MPI_Op_create(MPI_User_function* function, int commute, MPI_Op* op) {
+  if (!function) return MPI_ERR_ARG;
+  for (int i = 0; i < HPM_MAX_USER_OPS; ++i) {
+    if (user_ops[i].fn) continue;
+    user_ops[i].fn = function;
+    user_ops[i].commute = commute != 0;
+    *op = HPM_FIRST_USER_OP + i;
+    return MPI_SUCCESS;
+  }
+  return MPI_ERR_INTERN;
+}
+
+int MPI_Op_free(MPI_Op* op) {
+  const int i = user_op(*op);
+  if (i < 0) return MPI_ERR_OP;
+  user_ops[i].fn = NULL;
+  *op = MPI_OP_NULL;
+  return MPI_SUCCESS;
+}
+
+int MPI_Op_commutative(MPI_Op op, int* commute) {
+  if (op >= MPI_MAX && op <= MPI_MINLOC) {
+    *commute = 1;
+    return MPI_SUCCESS;
+  }
+  const int i = user_op(op);
+  if (i < 0) return MPI_ERR_OP;
+  *commute = user_ops[i].commute;
+  return MPI_SUCCESS;
+}
+
+int hpm_op_commutative(MPI_Op op) {
+  const int i = user_op(op);
+  return i < 0 || user_ops[i].commute;
+}
+
 int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, int count) {
+  if (user_op(op) >= 0) {
+    if (hpm_type_size(type) == 0) return MPI_ERR_TYPE;
+    int len = count;
+    MPI_Datatype t = type;
+    user_ops[user_op(op)].fn((void*)(uintptr_t)in, inout, &len, &t);
+    return MPI_SUCCESS;
+  }
   if (op < MPI_MAX || op > MPI_MINLOC) return MPI_ERR_OP;
   const int pair =
       type == MPI_2INT || type == MPI_DOUBLE_INT || type == MPI_FLOAT_INT || type == MPI_LONG_INT;
@@ -132,6 +205,11 @@ int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, 
     case MPI_FLOAT: ARITH(float); return MPI_SUCCESS;
     case MPI_DOUBLE: ARITH(double); return MPI_SUCCESS;
     case MPI_LONG_DOUBLE: ARITH(long double); return MPI_SUCCESS;
+    case MPI_C_FLOAT_COMPLEX:
+    case MPI_COMPLEX: CPLX(float _Complex); return MPI_SUCCESS;
+    case MPI_C_DOUBLE_COMPLEX:
+    case MPI_DOUBLE_COMPLEX: CPLX(double _Complex); return MPI_SUCCESS;
+    case MPI_C_LONG_DOUBLE_COMPLEX: CPLX(long double _Complex); return MPI_SUCCESS;
     default: break;
   }
   if (hpm_type_size(type) == 0 || types[type].kind == K_NONE) return MPI_ERR_TYPE;
@@ -207,6 +285,24 @@ int hpm_agree_context(MPI_Comm parent) {
   MPI_Allreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, parent);
   next_context = agreed + 2;
   return agreed;
+}
+
+int hpm_agree_context_among(int size, int rank, const int* world, int tag) {
+  /* A communicator of a moment among the members, on a context of its own that no
+   * communicator has (negative, apart from the protocol's: mpi_impl.h) and the tag sets apart,
+   * agrees as a parent would; it never takes a collective class (mpi_torcoll.c). */
+  int* members = malloc(sizeof(int) * (size_t)size);
+  MPI_Comm tmp = MPI_COMM_NULL;
+  if (!members) return -1;
+  memcpy(members, world, sizeof(int) * (size_t)size);
+  if (hpm_new_comm(size, rank, members, -16 - 2 * (tag & 0xfffff), &tmp) != MPI_SUCCESS) {
+    free(members);
+    return -1;
+  }
+  hpm_comms[tmp].coll_class = -1;
+  const int ctx = hpm_agree_context(tmp);
+  MPI_Comm_free(&tmp);
+  return ctx;
 }
 
 int hpm_new_comm(int size, int rank, int* world, int ctx, MPI_Comm* out) {
@@ -348,6 +444,7 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
       [MPI_ERR_REQUEST] = "invalid request",
       [MPI_ERR_ROOT] = "invalid root",
       [MPI_ERR_OP] = "invalid operation",
+      [MPI_ERR_GROUP] = "invalid group",
       [MPI_ERR_ARG] = "invalid argument",
       [MPI_ERR_TRUNCATE] = "message truncated",
       [MPI_ERR_OTHER] = "other error",

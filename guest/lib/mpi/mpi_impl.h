@@ -95,10 +95,17 @@ hpm_req* hpm_request(MPI_Request r);
  * context `ctx`; agree_context gives a context every member of `parent` agrees on. */
 int hpm_new_comm(int size, int rank, int* world, int ctx, MPI_Comm* out);
 int hpm_agree_context(MPI_Comm parent);
+/* The context a new communicator of the ranks `world` (this process among them, at `rank`)
+ * agrees on with no parent communicator (MPI_Comm_create_group: only its members take part),
+ * using `tag` to keep concurrent creations apart. */
+int hpm_agree_context_among(int size, int rank, const int* world, int tag);
 
 /* Datatypes and operations. */
 int hpm_type_size(MPI_Datatype type); /* 0: unknown */
 int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, int count);
+/* Whether `op` is commutative (every predefined one; a user-defined one as created). A
+ * non-commutative one is applied in rank order: a0 op a1 op ... op a(n-1). */
+int hpm_op_commutative(MPI_Op op);
 /* The integer types the collective networks' ALUs combine (C's int, long, long long, unsigned
  * and the fixed-width 32- and 64-bit ones): their width in bytes (4 or 8), and whether they are
  * signed; 0 for any other type. */
