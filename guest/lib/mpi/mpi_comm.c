@@ -308,7 +308,7 @@ int hpm_agree_context_among(int size, int rank, const int* world, int tag) {
 int hpm_new_comm(int size, int rank, int* world, int ctx, MPI_Comm* out) {
   for (int i = 2; i < HPM_MAX_COMMS; ++i) {
     if (hpm_comms[i].used) continue;
-    hpm_comms[i] = (hpm_comm){1, size, rank, world, ctx, 0, NULL, NULL, 0};
+    hpm_comms[i] = (hpm_comm){1, size, rank, world, ctx, 0, NULL, NULL, 0, 0};
     *out = i;
     return MPI_SUCCESS;
   }

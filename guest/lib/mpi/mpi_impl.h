@@ -24,6 +24,8 @@ typedef struct {
   /* Its collective class on the torus (mpi_torcoll.c): 0 not chosen yet, -1 none, c + 1 class
    * c. */
   int coll_class;
+  /* Its non-blocking collectives so far (mpi_nbc.c: each one's tag). */
+  unsigned nbc_seq;
 } hpm_comm;
 
 /* A message that arrived (or is arriving) before a receive matched it. */
@@ -42,7 +44,7 @@ typedef struct hpm_msg {
   uint64_t rts_buf, rts_req;
 } hpm_msg;
 
-enum { HPM_REQ_FREE, HPM_REQ_SEND, HPM_REQ_RECV };
+enum { HPM_REQ_FREE, HPM_REQ_SEND, HPM_REQ_RECV, HPM_REQ_NBC };
 
 typedef struct {
   int kind;
@@ -68,6 +70,9 @@ typedef struct {
   uint64_t rts[2];
   volatile uint64_t counter;
   unsigned char rget[3 * 64] __attribute__((aligned(64)));
+  /* A non-blocking collective's schedule (mpi_nbc.c), and its error once complete. */
+  void* schedule;
+  int nbc_error;
 } hpm_req;
 
 extern hpm_comm hpm_comms[HPM_MAX_COMMS];
@@ -89,6 +94,12 @@ int hpm_wait(MPI_Request* r, MPI_Status* status);
 int hpm_complete(MPI_Request r);
 /* Moves what the reception FIFO holds into receives and buffered messages; nonzero if it did. */
 int hpm_progress(void);
+/* Non-blocking collectives (mpi_nbc.c): a request for a started schedule; moves every schedule
+ * on as far as its messages allow (the progress engine calls it); whether a schedule has ended
+ * (then it is freed, and its error is in *error). */
+MPI_Request hpm_new_nbc_request(void* schedule);
+void hpm_nbc_progress(void);
+int hpm_nbc_complete(void* schedule, int* error);
 hpm_req* hpm_request(MPI_Request r);
 
 /* A new communicator of `size` members (world ranks `world`, owned), this process at `rank`, on

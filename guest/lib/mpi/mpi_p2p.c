@@ -409,7 +409,22 @@ static void packet(const packet_header* h, const unsigned char* payload) {
   }
 }
 
+static int move_packets(void);
+
 int hpm_progress(void) {
+  const int moved = move_packets();
+  /* (Non-blocking collectives whose messages completed move on.) */
+  hpm_nbc_progress();
+  return moved;
+}
+
+MPI_Request hpm_new_nbc_request(void* schedule) {
+  const int i = new_request(HPM_REQ_NBC);
+  requests[i].schedule = schedule;
+  return i;
+}
+
+static int move_packets(void) {
   const uint64_t tail = rec_tail_word;
   if (tail == rec_head) return 0;
   in_progress = 1;
@@ -569,6 +584,10 @@ int hpm_irecv(void* buf, uint64_t capacity, int comm, int src_world, int ctx, in
  * it is here (copied out then). */
 static int complete(hpm_req* r) {
   if (r->done) return 1;
+  if (r->kind == HPM_REQ_NBC) {
+    r->done = hpm_nbc_complete(r->schedule, &r->nbc_error);
+    return r->done;
+  }
   if (r->kind == HPM_REQ_SEND && !r->rzv) {
     if (reg(HPM_MU_INJ_DONE) >= r->descriptor) r->done = 1;
     return r->done;
@@ -610,7 +629,9 @@ int hpm_wait(MPI_Request* request, MPI_Status* status) {
   hpm_req* r = hpm_request(*request);
   if (r == NULL) return MPI_ERR_REQUEST;
   wait_for(complete_arg, r);
-  const int error = r->kind == HPM_REQ_RECV ? r->status.MPI_ERROR : MPI_SUCCESS;
+  const int error = r->kind == HPM_REQ_RECV  ? r->status.MPI_ERROR
+                    : r->kind == HPM_REQ_NBC ? r->nbc_error
+                                             : MPI_SUCCESS;
   release(request, status);
   return error;
 }
@@ -629,7 +650,9 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     *flag = 0;
     return MPI_SUCCESS;
   }
-  const int error = r->kind == HPM_REQ_RECV ? r->status.MPI_ERROR : MPI_SUCCESS;
+  const int error = r->kind == HPM_REQ_RECV  ? r->status.MPI_ERROR
+                    : r->kind == HPM_REQ_NBC ? r->nbc_error
+                                             : MPI_SUCCESS;
   release(request, status);
   return error;
 }
