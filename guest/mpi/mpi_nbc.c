@@ -111,6 +111,28 @@ int main(int argc, char** argv) {
   print_ints("iallgather", allg, 2 * size);
   print_ints("iscatter", part, 2);
   print_ints("ialltoall", a2a_out, size);
+  /* All-to-all with a type per peer: ints to even ranks, shorts to odd ones. */
+  int wcounts[16], wdispl[16], rwdispl[16];
+  MPI_Datatype wtypes[16];
+  unsigned char wsend[16 * 8], wrecv[16 * 8];
+  for (int i = 0; i < size; ++i) {
+    wtypes[i] = i % 2 ? MPI_SHORT : MPI_INT;
+    wcounts[i] = 1;
+    wdispl[i] = 8 * i;
+  }
+  for (int i = 0; i < 16 * 8; ++i) wsend[i] = (unsigned char)(rank * 31 + i);
+  memset(wrecv, 0, sizeof wrecv);
+  MPI_Datatype rtypes[16];
+  for (int i = 0; i < size; ++i) {
+    rtypes[i] = rank % 2 ? MPI_SHORT : MPI_INT;
+    rwdispl[i] = 8 * i;
+  }
+  MPI_Ialltoallw(wsend, wcounts, wdispl, wtypes, wrecv, wcounts, rwdispl, rtypes, MPI_COMM_WORLD,
+                 &r[0]);
+  MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+  printf("ialltoallw:");
+  for (int i = 0; i < 8 * size; ++i) printf(" %u", wrecv[i]);
+  printf("\n");
 
   /* Varying counts: rank i gives i + 1 ints. */
   int counts[16], displs[16], vin[16], vout[256], total = 0;

@@ -572,6 +572,40 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
                     recvtype, comm, request);
 }
 
+/* All-to-all with a datatype per peer and displacements in bytes. */
+int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request* request) {
+  hpm_comm* c;
+  int e = check(comm, &c, request);
+  if (e) return e;
+  if (sendbuf == MPI_IN_PLACE) return MPI_ERR_BUFFER; /* (not offered here) */
+  schedule* s = schedule_new(comm, c, MPI_OP_NULL, MPI_BYTE);
+  if (!s) return MPI_ERR_OTHER;
+  uint64_t* l = scratch(s, sizeof(uint64_t) * 4 * (size_t)c->size);
+  if (!l) return start(s, request);
+  const int n = c->size;
+  for (int r = 0; r < n; ++r) {
+    const int ssize = hpm_type_size(sendtypes[r]), rsize = hpm_type_size(recvtypes[r]);
+    if (ssize == 0 || rsize == 0) s->err = MPI_ERR_TYPE;
+    l[r] = (uint64_t)sendcounts[r] * (uint64_t)ssize;
+    l[n + r] = (uint64_t)sdispls[r];
+    l[2 * n + r] = (uint64_t)recvcounts[r] * (uint64_t)rsize;
+    l[3 * n + r] = (uint64_t)rdispls[r];
+  }
+  return exchange(c, sendbuf, l, l + n, recvbuf, l + 2 * n, l + 3 * n, 0, s, request);
+}
+
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  MPI_Request r;
+  const int e = MPI_Ialltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                               rdispls, recvtypes, comm, &r);
+  return e ? e : MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
 /* Scans: the linear chain of mpi_coll.c (rank r combines r - 1's prefix with its own). */
 static int iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                  MPI_Comm comm, MPI_Request* request, int exclusive) {
