@@ -13,6 +13,7 @@
 
 #include "base/error.h"
 #include "cluster/cluster_impl.h"
+#include "kernel/thread.h"
 #include "mem/interconnect.h"
 
 namespace hpm::net {
@@ -54,6 +55,26 @@ constexpr std::array<probe::Event, kLinkCountIndexes> kLinkEvents = {
     probe::Event::kNwDynamic1ChunkLeft};
 
 }  // namespace
+
+// What each live thread of a node waits for, for a deadlock's report: "; thread T waits in
+// futex 0x... at pc 0x... (return address 0x...)".
+std::string blockedThreads(const Kernel& kernel) {
+  std::string out;
+  for (const std::unique_ptr<Thread>& t : kernel.threads()) {
+    if (t->exited) continue;
+    const HartState& s = t->hart().state();
+    const char* what = t->wait == WaitKind::kFutex        ? "futex"
+                       : t->wait == WaitKind::kSleep      ? "sleep"
+                       : t->wait == WaitKind::kFdReadable ? "a read"
+                       : t->wait == WaitKind::kFdWritable ? "a write"
+                       : t->wait == WaitKind::kNone       ? "nothing"
+                                                          : "a signal";
+    out += fmt::format("; thread {} waits for {}", t->tid(), what);
+    if (t->wait == WaitKind::kFutex) out += fmt::format(" on {:#x}", t->futex_addr);
+    out += fmt::format(" at pc {:#x} (return address {:#x})", s.pc, s.x[1]);
+  }
+  return out;
+}
 
 void writeAll(int fd, std::string_view text) {
   while (!text.empty()) {
@@ -596,8 +617,8 @@ void Cluster::run(const Kernel::InterruptSource& interrupted, const NodeResult& 
         c.sims[n]->kernel().endRun(
             static_cast<int>(ExitCode::kGuestFault),
             fmt::format("hpmsim: deadlock: every thread of every node is blocked and no packet is "
-                        "in flight (node {} at cycle {})\n",
-                        n, c.sims[n]->elapsedCycles()));
+                        "in flight (node {} at cycle {}{})\n",
+                        n, c.sims[n]->elapsedCycles(), blockedThreads(c.sims[n]->kernel())));
       }
       c.exit_status = static_cast<int>(ExitCode::kGuestFault);
       break;

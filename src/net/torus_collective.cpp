@@ -222,6 +222,12 @@ u32 Network::allocSlot() {
   f.blocked = false;
   f.hold = kNone;
   f.down = false;
+  // (A packet injected at its source has come by no link: its source's queue is its input,
+  // whatever channel the slot's last packet came by. Arbitration keeps deterministic packets of
+  // one input in order by (from, from_channel): a stale channel here let a later packet of the
+  // same source overtake an earlier one that was waiting for room.)
+  f.from = kNone;
+  f.from_channel = Channel::kEscape;
   return slot;
 }
 

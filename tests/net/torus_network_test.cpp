@@ -315,6 +315,33 @@ TEST(Network, ASecondDynamicChannelTakesWhatTheFirstHasNoRoomFor) {
   EXPECT_LE(two_done, one_done);
 }
 
+// Deterministic packets of one source to one destination arrive in the order they left, even
+// when a later, smaller one would fit the next buffer before an earlier, larger one: the source's
+// queue is one input. Node 1's unit takes nothing at first, so the first packet waits at node 1
+// holding 544 bytes of its escape buffer; the next (384 bytes, entering: it needs room for a
+// largest packet more) cannot follow, the last (32 bytes) could. (The slots of two priority
+// packets that went two hops are reused for them: a slot's stale channel once made the source's
+// queue look like two inputs, and the 32-byte packet overtook the 384-byte one; libmpi's
+// rendezvous then saw its completion before the data's last packet and never completed:
+// mpi_collectives on 5 nodes deadlocked.)
+TEST(Network, APacketOfASourceNeverOvertakesAnEarlierOneWaitingForRoom) {
+  NetworkParams p = params();
+  p.vc_buffer_bytes = 1400;
+  Network n(p, Torus({4}), kClock);
+  n.inject(packet(0, 2, 0, 100, 96, false, true));
+  n.inject(packet(3, 1, 0, 100, 96, false, true));
+  ASSERT_EQ(n.advance(5000).size(), 2u);  // (their slots are free again)
+  n.setReceptionRoom(1, 0);
+  n.inject(packet(0, 1, 0, 6000, 544));
+  n.inject(packet(0, 1, 1, 6001, 384));
+  n.inject(packet(0, 1, 2, 6002, 32));
+  ASSERT_TRUE(n.advance(20000).empty());
+  n.setReceptionRoom(1, ~u64{0});
+  std::vector<u64> order;
+  for (const Delivery& d : n.advance(~Cycle{0})) order.push_back(d.packet.seq);
+  EXPECT_EQ(order, (std::vector<u64>{0, 1, 2}));
+}
+
 TEST(Network, APriorityPacketGoesBeforeOthersWaitingForTheSameLink) {
   Network n(params(), Torus({4}), kClock);
   n.inject(packet(0, 1, 0, 1000, 544, false, false));  // holds the link until 1436
