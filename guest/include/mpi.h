@@ -39,6 +39,7 @@ typedef struct MPI_Status {
   int MPI_ERROR;
   int hpm_count_hi; /* the received bytes (private) */
   unsigned long long hpm_bytes;
+  int hpm_cancelled; /* (private: MPI_Test_cancelled) */
 } MPI_Status;
 
 #define MPI_COMM_NULL (-1)
@@ -224,6 +225,30 @@ int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_St
 int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
                  MPI_Status statuses[]);
 int MPI_Request_free(MPI_Request* request);
+/* Persistent requests: MPI_Start starts the operation again; a wait or test completes it and
+ * leaves the request, inactive, until the next start (MPI_Request_free frees it). */
+int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  MPI_Request* request);
+int MPI_Ssend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                   MPI_Request* request);
+int MPI_Bsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                   MPI_Request* request);
+int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  MPI_Request* request);
+int MPI_Start(MPI_Request* request);
+int MPI_Startall(int count, MPI_Request requests[]);
+/* A receive not yet matched is cancelled; a send cannot be (its packets left when it was
+ * posted), and MPI_Test_cancelled says so. */
+int MPI_Cancel(MPI_Request* request);
+int MPI_Test_cancelled(const MPI_Status* status, int* flag);
+/* Buffered sends: the message is copied out of the send buffer (counted against the attached
+ * buffer's size, MPI_BSEND_OVERHEAD more per message) and the call returns. */
+#define MPI_BSEND_OVERHEAD 64
+int MPI_Buffer_attach(void* buffer, int size);
+int MPI_Buffer_detach(void* buffer_addr, int* size);
+int MPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+int MPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+               MPI_Request* request);
 
 int MPI_Barrier(MPI_Comm comm);
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm);

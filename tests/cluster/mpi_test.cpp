@@ -123,7 +123,8 @@ TEST(MpiGuest, TheBlueGenePTorusRunsTheSameCollectives) {
 // sub-grids (MPI_Dims_create's shapes included), groups and the communicators made from them,
 // user-defined reductions (a non-commutative one in rank order) and complex types, collectives
 // on sub-communicators (bgq's classes), non-blocking collectives (one of which completes only if
-// it progresses while its rank waits in MPI_Recv), the stencil's sums and CG's residuals (both
+// it progresses while its rank waits in MPI_Recv), persistent requests, a cancelled receive and
+// buffered sends, the stencil's sums and CG's residuals (both
 // programs add partial sums in rank order and are built without fused multiply-adds, so the numbers
 // are the same bits).
 TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
@@ -138,7 +139,8 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
         Case{"mpi_cg", {"48"}, 4}, Case{"mpi_cg", {"40"}, 3}, Case{"mpi_topology", {}, 6},
         Case{"mpi_topology", {}, 4}, Case{"mpi_rendezvous", {}, 3},
         Case{"mpi_rendezvous", {"2049"}, 2}, Case{"mpi_groups", {}, 4}, Case{"mpi_groups", {}, 5},
-        Case{"mpi_subcomm", {}, 8}, Case{"mpi_nbc", {}, 3}, Case{"mpi_nbc", {}, 5}}) {
+        Case{"mpi_subcomm", {}, 8}, Case{"mpi_nbc", {}, 3}, Case{"mpi_nbc", {}, 5},
+        Case{"mpi_persist", {}, 3}}) {
     const auto sim = simulatedOutputs(c.program, c.args, c.ranks);
     const auto host = openMpiOutputs(c.program, c.args, c.ranks);
     ASSERT_EQ(sim.size(), host.size());

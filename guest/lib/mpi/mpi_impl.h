@@ -44,7 +44,7 @@ typedef struct hpm_msg {
   uint64_t rts_buf, rts_req;
 } hpm_msg;
 
-enum { HPM_REQ_FREE, HPM_REQ_SEND, HPM_REQ_RECV, HPM_REQ_NBC };
+enum { HPM_REQ_FREE, HPM_REQ_SEND, HPM_REQ_RECV, HPM_REQ_NBC, HPM_REQ_PERSISTENT };
 
 typedef struct {
   int kind;
@@ -73,6 +73,12 @@ typedef struct {
   /* A non-blocking collective's schedule (mpi_nbc.c), and its error once complete. */
   void* schedule;
   int nbc_error;
+  /* A persistent request (mpi_persist.c): what MPI_Start starts, and the request it started
+   * (MPI_REQUEST_NULL: inactive). */
+  int p_send; /* 1 send, 2 synchronous send, 3 buffered send; 0 receive */
+  const void* p_buf;
+  int p_count, p_type, p_peer, p_tag, p_comm;
+  MPI_Request active;
 } hpm_req;
 
 extern hpm_comm hpm_comms[HPM_MAX_COMMS];
@@ -98,6 +104,14 @@ int hpm_progress(void);
  * on as far as its messages allow (the progress engine calls it); whether a schedule has ended
  * (then it is freed, and its error is in *error). */
 MPI_Request hpm_new_nbc_request(void* schedule);
+/* A persistent request, inactive (mpi_persist.c fills it in); a send request complete already
+ * (a buffered send's). */
+MPI_Request hpm_new_persistent_request(void);
+MPI_Request hpm_new_done_request(void);
+/* Cancels a receive not yet matched (it completes, its status cancelled); whether it did. */
+int hpm_cancel_receive(MPI_Request request);
+/* Buffered sends whose packets have all left give back their room (mpi_persist.c). */
+void hpm_bsend_reap(void);
 void hpm_nbc_progress(void);
 int hpm_nbc_complete(void* schedule, int* error);
 hpm_req* hpm_request(MPI_Request r);

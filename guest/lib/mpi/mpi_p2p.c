@@ -583,6 +583,10 @@ int hpm_irecv(void* buf, uint64_t capacity, int comm, int src_world, int ctx, in
  * rendezvous send: when its buffer has been read), a receive of a buffered message when all of
  * it is here (copied out then). */
 static int complete(hpm_req* r) {
+  if (r->kind == HPM_REQ_PERSISTENT) {
+    /* (Inactive: complete at once, with an empty status.) */
+    return r->active == MPI_REQUEST_NULL || complete(&requests[r->active]);
+  }
   if (r->done) return 1;
   if (r->kind == HPM_REQ_NBC) {
     r->done = hpm_nbc_complete(r->schedule, &r->nbc_error);
@@ -611,8 +615,27 @@ int hpm_complete(MPI_Request r) {
   return complete(&requests[r]);
 }
 
+/* A completed request's error. */
+static int request_error(const hpm_req* r) {
+  if (r->kind == HPM_REQ_PERSISTENT) {
+    return r->active == MPI_REQUEST_NULL ? MPI_SUCCESS : request_error(&requests[r->active]);
+  }
+  return r->kind == HPM_REQ_RECV  ? r->status.MPI_ERROR
+         : r->kind == HPM_REQ_NBC ? r->nbc_error
+                                  : MPI_SUCCESS;
+}
+
 static void release(MPI_Request* request, MPI_Status* status) {
   hpm_req* r = &requests[*request];
+  if (r->kind == HPM_REQ_PERSISTENT) {
+    /* (A persistent request stays, inactive, for the next MPI_Start.) */
+    if (r->active != MPI_REQUEST_NULL) {
+      release(&r->active, status);
+    } else if (status != MPI_STATUS_IGNORE) {
+      *status = (MPI_Status){MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0, 0};
+    }
+    return;
+  }
   if (status != MPI_STATUS_IGNORE) {
     if (r->kind == HPM_REQ_RECV) {
       *status = r->status;
@@ -629,9 +652,7 @@ int hpm_wait(MPI_Request* request, MPI_Status* status) {
   hpm_req* r = hpm_request(*request);
   if (r == NULL) return MPI_ERR_REQUEST;
   wait_for(complete_arg, r);
-  const int error = r->kind == HPM_REQ_RECV  ? r->status.MPI_ERROR
-                    : r->kind == HPM_REQ_NBC ? r->nbc_error
-                                             : MPI_SUCCESS;
+  const int error = request_error(r);
   release(request, status);
   return error;
 }
@@ -650,9 +671,7 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     *flag = 0;
     return MPI_SUCCESS;
   }
-  const int error = r->kind == HPM_REQ_RECV  ? r->status.MPI_ERROR
-                    : r->kind == HPM_REQ_NBC ? r->nbc_error
-                                             : MPI_SUCCESS;
+  const int error = request_error(r);
   release(request, status);
   return error;
 }
@@ -660,7 +679,41 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 int MPI_Request_free(MPI_Request* request) {
   /* (A freed request still completes: a send's descriptor stays posted, a receive stays
    * matched; its buffer must outlive it, as MPI says.) Here it is waited for at once. */
+  hpm_req* r = hpm_request(*request);
+  if (r != NULL && r->kind == HPM_REQ_PERSISTENT) {
+    const int error = hpm_wait(&r->active, MPI_STATUS_IGNORE);
+    r->kind = HPM_REQ_FREE;
+    *request = MPI_REQUEST_NULL;
+    return error;
+  }
   return hpm_wait(request, MPI_STATUS_IGNORE);
+}
+
+MPI_Request hpm_new_done_request(void) {
+  const int i = new_request(HPM_REQ_SEND);
+  requests[i].done = 1;
+  return i;
+}
+
+MPI_Request hpm_new_persistent_request(void) {
+  const int i = new_request(HPM_REQ_PERSISTENT);
+  requests[i].active = MPI_REQUEST_NULL;
+  return i;
+}
+
+int hpm_cancel_receive(MPI_Request request) {
+  hpm_req* r = hpm_request(request);
+  if (r == NULL || r->kind != HPM_REQ_RECV || !r->posted || r->done) return 0;
+  for (int i = 0; i < posted_count; ++i) {
+    if (posted[i] != request) continue;
+    memmove(&posted[i], &posted[i + 1], sizeof(int) * (size_t)(posted_count - i - 1));
+    --posted_count;
+    break;
+  }
+  r->posted = 0;
+  r->done = 1;
+  r->status = (MPI_Status){MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0, 1};
+  return 1;
 }
 
 /* Probing: the first buffered message that a receive with these arguments would match. */
