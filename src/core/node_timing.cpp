@@ -254,16 +254,11 @@ void NodeTiming::Impl::planFetch(const Thread& t, const Core& c, u32 core, u64 p
 
 // ---- Issue planning (docs/timing.md "Issue") ----
 
-const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr) {
+const Plan& NodeTiming::Impl::replan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr) {
   Thread& t = threads[h];
   Plan& p = t.plan;
   const u32 core = t.core;
   const Core& c = cores[core];
-  if (p.core_version == c.version && p.remote_epoch == mem.remoteEpoch(core) &&
-      (!p.uses_l2 || p.node_version == version) && p.pc == pc && p.addr == addr &&
-      std::memcmp(&p.inst, &d, sizeof d) == 0) {
-    return p;
-  }
   p.core_version = c.version;
   p.remote_epoch = mem.remoteEpoch(core);
   p.node_version = version;
@@ -277,9 +272,11 @@ const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64
   // fetch, operands, load-miss queue, pipe, store queue, that is not yet met in that cycle.
   Cycle at = t.clock;
   p.stalls = {};
+  p.stall_mask = 0;
   auto bind = [&](Cycle x, Stall s) {
     if (x > at) {
       p.stalls[idx(s)] += x - at;
+      p.stall_mask |= static_cast<u16>(1u << idx(s));
       at = x;
     }
   };
@@ -659,7 +656,13 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
   ++t.st.instructions;
   ++t.st.by_class[o.cls];
   t.st.compressed += d.length == 2;
-  for (std::size_t i = 0; i < kStallCount; ++i) t.st.stalls[i] += cost.stalls[i];
+  // (Only the stalls this instruction had: most have none or one.)
+  u32 stalled = p.stall_mask;
+  if (at > p.at) stalled |= 1u << idx(Stall::kPipeBusy);
+  for (; stalled != 0; stalled &= stalled - 1) {
+    const auto i = static_cast<std::size_t>(std::countr_zero(stalled));
+    t.st.stalls[i] += cost.stalls[i];
+  }
   if (at != before) {
     // The stalls' finer signals (docs/timing.md "Core signals").
     t.sig.ibuffer_empties += cost.stalls[idx(Stall::kIbufferEmpty)] != 0;

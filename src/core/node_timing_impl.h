@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -197,6 +198,8 @@ struct Plan {
   // Stall attribution: the cycles from the thread's clock to `at`, charged in layers to the
   // constraints in the order they are checked (docs/timing.md "Stall attribution").
   std::array<Cycle, kStallCount> stalls{};
+  u16 stall_mask = 0;  // bit idx(s): stalls[idx(s)] may be nonzero
+  static_assert(kStallCount <= 16);
   // Fetch.
   bool new_group = false;
   bool priority = false;
@@ -304,7 +307,20 @@ inline bool isLink(u8 r) {
 struct NodeTiming::Impl {
   explicit Impl(const TimingParams& p);
 
-  const Plan& plan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
+  // The plan of hardware thread h's next instruction: the one kept when nothing it depends on
+  // has changed since it was made (issueTime plans, issue asks again), else a new one. (The check
+  // is inline: the second ask of every instruction then costs no call of the planner.)
+  const Plan& plan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr) {
+    const Thread& t = threads[h];
+    const Plan& p = t.plan;
+    if (p.core_version == cores[t.core].version && p.remote_epoch == mem.remoteEpoch(t.core) &&
+        (!p.uses_l2 || p.node_version == version) && p.pc == pc && p.addr == addr &&
+        std::memcmp(&p.inst, &d, sizeof d) == 0) {
+      return p;
+    }
+    return replan(h, d, pc, addr);
+  }
+  const Plan& replan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
   void planFetch(const Thread& t, const Core& c, u32 core, u64 pc, u32 length, Plan& p) const;
   void issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 addr, Cycle at);
   void warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);

@@ -533,6 +533,10 @@ void MessageUnit::setCollectives(Collectives setup) {
 }
 
 void MessageUnit::setClassRegister(u64 value) {
+  if (!collectives_) {  // (no class routes on this machine: nothing to set)
+    ++class_errors_;
+    return;
+  }
   const u32 cls = static_cast<u32>(value & 15);
   const bool gi = (value & kClassSetGi) != 0, clear = (value & kClassSetClear) != 0;
   ClassWrite w;
@@ -551,7 +555,7 @@ void MessageUnit::setClassRegister(u64 value) {
     }
     if (torus_.dimensions() <= kClassDims) tree = coll_.tree(w.box(torus_.dimensions()), w.root);
   }
-  if (!collectives_ || (value & ~u64{15 | kClassSetGi | kClassSetClear}) != 0 ||
+  if ((value & ~u64{15 | kClassSetGi | kClassSetClear}) != 0 ||
       cls == kWorldClass || cls >= kSystemClass || (!clear && (!tree || !tree->member(node_)))) {
     ++class_errors_;
     return;
