@@ -555,8 +555,8 @@ void MessageUnit::setClassRegister(u64 value) {
     }
     if (torus_.dimensions() <= kClassDims) tree = coll_.tree(w.box(torus_.dimensions()), w.root);
   }
-  if ((value & ~u64{15 | kClassSetGi | kClassSetClear}) != 0 ||
-      cls == kWorldClass || cls >= kSystemClass || (!clear && (!tree || !tree->member(node_)))) {
+  if ((value & ~u64{15 | kClassSetGi | kClassSetClear}) != 0 || cls == kWorldClass ||
+      cls >= kSystemClass || (!clear && (!tree || !tree->member(node_)))) {
     ++class_errors_;
     return;
   }
