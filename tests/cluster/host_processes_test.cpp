@@ -129,47 +129,38 @@ TEST(HostProcesses, CollectivesOnUnevenBlocksGiveTheSameOutputAndStatisticsForEv
   expectTheSameForEveryHostCount(5, {"mpi_collectives"});
 }
 
-TEST(HostProcesses, BgpsCollectiveNetworkGivesTheSameOutputAndStatisticsOverThreeHosts) {
-  // (Every host keeps the whole tree: each gets every packet and barrier arm whole. 5 nodes
-  // over 3 hosts: blocks of 2, 2 and 1 nodes, the tree's links crossing hosts.)
-  TempDir dir("hpm-hosts-col");
-  const Outcome alone = runOn(0, 5, {"col_raw"}, dir.path(), "bgp");
+// `program` on `nodes` nodes of `machine`, alone and over 3 host processes: the same output and
+// statistics; the run alone must have done the work its statistic `group`.`key` counts.
+void expectTheSameOverThreeHosts(int nodes, const std::string& program, const std::string& machine,
+                                 const char* group, const char* key) {
+  TempDir dir("hpm-hosts-three");
+  const Outcome alone = runOn(0, nodes, {program}, dir.path(), machine);
   ASSERT_EQ(alone.result.status(), 0) << alone.result.describe();
-  ASSERT_GT(alone.stats.at("collective").at("combines").get<std::uint64_t>(), 0u);
-  const Outcome three = runOn(3, 5, {"col_raw"}, dir.path(), "bgp");
+  ASSERT_GT(alone.stats.at(group).at(key).get<std::uint64_t>(), 0u) << group << "." << key;
+  const Outcome three = runOn(3, nodes, {program}, dir.path(), machine);
   EXPECT_EQ(three.result.status(), 0) << three.result.describe();
   EXPECT_EQ(three.result.out, alone.result.out);
   EXPECT_TRUE(three.stats == alone.stats)
       << "differences: " << json::diff(alone.stats, three.stats).dump();
 }
 
+TEST(HostProcesses, BgpsCollectiveNetworkGivesTheSameOutputAndStatisticsOverThreeHosts) {
+  // (Every host keeps the whole tree: each gets every packet and barrier arm whole. 5 nodes
+  // over 3 hosts: blocks of 2, 2 and 1 nodes, the tree's links crossing hosts.)
+  expectTheSameOverThreeHosts(5, "col_raw", "bgp", "collective", "combines");
+}
+
 TEST(HostProcesses, BgqsTorusCollectivesGiveTheSameOutputAndStatisticsOverThreeHosts) {
   // (Every host combines collective packets in its copy of the torus: each gets their bytes;
   // GI arms go to every host. 5 nodes over 3 hosts: blocks of 2, 2 and 1 nodes.)
-  TempDir dir("hpm-hosts-mucoll");
-  const Outcome alone = runOn(0, 5, {"mu_coll"}, dir.path());
-  ASSERT_EQ(alone.result.status(), 0) << alone.result.describe();
-  ASSERT_GT(alone.stats.at("torus_collectives").at("combines").get<std::uint64_t>(), 0u);
-  const Outcome three = runOn(3, 5, {"mu_coll"}, dir.path());
-  EXPECT_EQ(three.result.status(), 0) << three.result.describe();
-  EXPECT_EQ(three.result.out, alone.result.out);
-  EXPECT_TRUE(three.stats == alone.stats)
-      << "differences: " << json::diff(alone.stats, three.stats).dump();
+  expectTheSameOverThreeHosts(5, "mu_coll", "bgq", "torus_collectives", "combines");
 }
 
 TEST(HostProcesses, SubCommunicatorClassesGiveTheSameOutputAndStatisticsOverThreeHosts) {
   // (Every host applies every node's class register writes and GI arms, in the window's order:
   // 8 nodes over 3 hosts, blocks of 3, 3 and 2 nodes, each sub-communicator's tree crossing
   // hosts.)
-  TempDir dir("hpm-hosts-subcomm");
-  const Outcome alone = runOn(0, 8, {"mpi_subcomm"}, dir.path());
-  ASSERT_EQ(alone.result.status(), 0) << alone.result.describe();
-  ASSERT_GT(alone.stats.at("torus_collectives").at("gi_barriers").get<std::uint64_t>(), 0u);
-  const Outcome three = runOn(3, 8, {"mpi_subcomm"}, dir.path());
-  EXPECT_EQ(three.result.status(), 0) << three.result.describe();
-  EXPECT_EQ(three.result.out, alone.result.out);
-  EXPECT_TRUE(three.stats == alone.stats)
-      << "differences: " << json::diff(alone.stats, three.stats).dump();
+  expectTheSameOverThreeHosts(8, "mpi_subcomm", "bgq", "torus_collectives", "gi_barriers");
 }
 
 TEST(HostProcesses, EachHostWritesItsOwnNodesFilesAndTheyEqualOneProcesssFiles) {
