@@ -50,6 +50,9 @@ typedef struct MPI_Status {
 #define MPI_GROUP_EMPTY 0
 #define MPI_INFO_NULL 0
 #define MPI_COMM_TYPE_SHARED 1
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
 #define MPI_ERRHANDLER_NULL (-1)
 #define MPI_ERRORS_ARE_FATAL 1
 #define MPI_ERRORS_RETURN 2
@@ -163,6 +166,17 @@ int MPI_Abort(MPI_Comm comm, int errorcode);
 int MPI_Query_thread(int* provided);
 int MPI_Get_processor_name(char* name, int* resultlen);
 int MPI_Get_version(int* version, int* subversion);
+int MPI_Get_library_version(char* version, int* resultlen);
+/* Info objects: (key, value) strings in the order keys were first set. */
+int MPI_Info_create(MPI_Info* info);
+int MPI_Info_set(MPI_Info info, const char* key, const char* value);
+int MPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag);
+int MPI_Info_get_nkeys(MPI_Info info, int* nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char* key);
+int MPI_Info_delete(MPI_Info info, const char* key);
+int MPI_Info_dup(MPI_Info info, MPI_Info* newinfo);
+int MPI_Info_free(MPI_Info* info);
 int MPI_Error_string(int errorcode, char* string, int* resultlen);
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler);
 double MPI_Wtime(void);

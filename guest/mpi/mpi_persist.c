@@ -6,7 +6,9 @@
  *   changed between starts; a wait leaves the requests inactive; MPI_Request_free frees them.
  * - A receive that nothing matches, cancelled: its status says so (MPI_Test_cancelled).
  * - Buffered sends from an attached buffer, their send buffer overwritten at once; detaching
- *   gives the buffer back. */
+ *   gives the buffer back.
+ * - An info object: keys set, replaced, read (truncated too), counted, listed, deleted, copied;
+ *   and the library's version string (printed only as non-empty: each library has its own). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +75,40 @@ int main(int argc, char** argv) {
   printf("detached: %s, size %s\n", back == buffer ? "the buffer" : "another",
          back_size == room ? "as attached" : "changed");
   free(buffer);
+
+  MPI_Info info, copy;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "alpha", "1");
+  MPI_Info_set(info, "beta", "two");
+  MPI_Info_set(info, "alpha", "one"); /* (replaced in place) */
+  char value[MPI_MAX_INFO_VAL + 1], key[MPI_MAX_INFO_KEY + 1];
+  int flag = 0, nkeys = 0, length = 0;
+  MPI_Info_get(info, "alpha", MPI_MAX_INFO_VAL, value, &flag);
+  printf("info alpha: %s (%d)\n", flag ? value : "-", flag);
+  MPI_Info_get(info, "beta", 2, value, &flag);
+  printf("info beta, 2 characters: %s\n", value);
+  MPI_Info_get_valuelen(info, "beta", &length, &flag);
+  MPI_Info_get(info, "gamma", MPI_MAX_INFO_VAL, value, &flag);
+  printf("info beta's length %d, gamma set %d\n", length, flag);
+  MPI_Info_dup(info, &copy);
+  MPI_Info_delete(info, "alpha");
+  MPI_Info_get_nkeys(info, &nkeys);
+  printf("info keys after delete: %d\n", nkeys);
+  MPI_Info_get_nkeys(copy, &nkeys);
+  printf("copy's keys:");
+  for (int i = 0; i < nkeys; ++i) {
+    MPI_Info_get_nthkey(copy, i, key);
+    printf(" %s", key);
+  }
+  printf("\n");
+  MPI_Info_free(&info);
+  MPI_Info_free(&copy);
+  printf("infos freed: %s\n", info == MPI_INFO_NULL && copy == MPI_INFO_NULL ? "yes" : "no");
+  char library[MPI_MAX_LIBRARY_VERSION_STRING];
+  int library_length = 0;
+  MPI_Get_library_version(library, &library_length);
+  printf("library version: %s\n", library_length > 0 ? "named" : "empty");
+
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) printf("persist: %d ranks done\n", size);
   MPI_Finalize();
