@@ -141,6 +141,11 @@ TEST_P(TimingReference, EveryStatisticOfTheRunIsTheReferences) {
   const fs::path stats = out_dir / (c.name + ".json");
   std::vector<std::string> argv = {kHpmsim, "run",         "--machine",    c.machine,     "--mode",
                                    c.mode,  "--env-clear", "--stats-json", stats.string()};
+  if (c.mode == "profile") {
+    // (Its CSV files go beside the statistics, not into the programs' folder.)
+    argv.push_back("--profile-prefix");
+    argv.push_back((out_dir / c.name).string());
+  }
   if (c.threads > 0) {
     argv.push_back("--env");
     argv.push_back("OMP_NUM_THREADS=" + std::to_string(c.threads));
