@@ -247,16 +247,12 @@ void Cluster::Impl::colWindow(Cycle at) {
   }
 }
 
-std::shared_ptr<const ClassRoute> Cluster::Impl::tree(const ClassKey& key) {
-  std::weak_ptr<const ClassRoute>& slot = trees[key];
+std::shared_ptr<const ClassRoute> Cluster::Impl::tree(const ClassWrite& w) {
+  std::weak_ptr<const ClassRoute>& slot = trees[ClassKey::of(w)];
   if (std::shared_ptr<const ClassRoute> t = slot.lock()) return t;
-  ClassWrite w;
-  w.root = key.root;
-  w.low = key.low;
-  w.size = key.size;
   const Torus& torus = network.torus();
   std::optional<ClassRoute> made =
-      ClassRoute::make(torus, w.box(torus.dimensions()), key.root, ClassType{key.type});
+      ClassRoute::make(torus, w.box(torus.dimensions()), w.root, ClassType{w.type});
   std::shared_ptr<const ClassRoute> t =
       made ? std::make_shared<const ClassRoute>(std::move(*made)) : nullptr;
   slot = t;
@@ -268,15 +264,14 @@ std::shared_ptr<const ClassRoute> Cluster::Impl::tree(const ClassKey& key) {
 }
 
 void Cluster::Impl::applyClassWrite(const ClassWrite& w) {
-  const ClassKey key = ClassKey::of(w);
-  std::shared_ptr<const ClassRoute> route = w.set != 0 ? tree(key) : nullptr;
+  std::shared_ptr<const ClassRoute> route = w.set != 0 ? tree(w) : nullptr;
   if (w.gi == 0) {
     network.setNodeClassRoute(w.node, w.cls, std::move(route));
     return;
   }
   std::shared_ptr<GiGroup> group;
   if (route) {
-    std::weak_ptr<GiGroup>& slot = gi_groups[{w.cls, key}];
+    std::weak_ptr<GiGroup>& slot = gi_groups[{w.cls, ClassKey::of(w)}];
     group = slot.lock();
     if (!group) {
       const u32 members = route->members();
@@ -450,14 +445,7 @@ Cluster::Cluster(const MachineConfig& machine, RunOptions options, ClusterOption
         setup.coll[cls] = c.network.classRouteShared(node, cls);
         if (c.gi_regs[node][cls]) setup.gi[cls] = c.gi_regs[node][cls]->route;
       }
-      setup.tree = [&c](const Box& box, u32 root) {
-        ClassKey key{static_cast<u8>(ClassType::kUserSubcomm), root, {}, {}};
-        for (std::size_t d = 0; d < box.low.size() && d < kClassDims; ++d) {
-          key.low[d] = static_cast<u8>(box.low[d]);
-          key.size[d] = static_cast<u8>(box.size[d]);
-        }
-        return c.tree(key);
-      };
+      setup.tree = [&c](const ClassWrite& w) { return c.tree(w); };
       setup.write = [&c](const ClassWrite& w) { c.class_outbox.push_back(w); };
       setup.arm = [&c, node](u32 cls, Cycle at) { c.gi_outbox.push_back({node, cls, at}); };
       setup.mpi = machine.network.collective_mpi;

@@ -165,10 +165,12 @@ struct Cluster::Impl {
   std::vector<WindowNews::GiArm> arm_outbox;
   std::array<u64, GlobalBarrier::kChannels> barriers_told{};  // completions handed to units
   // Blue Gene/Q's class routes (network.collectives). The trees by what defines them, shared by
-  // the registers that name them (a tree no register names goes: trees_made bounds the map).
+  // the registers that name them (a tree no register names goes: the map is pruned of them
+  // whenever it has doubled since the last pruning). tree(): the tree a write names (null: none
+  // fits the torus).
   std::map<ClassKey, std::weak_ptr<const ClassRoute>> trees;
   std::size_t trees_pruned_at = 0;
-  std::shared_ptr<const ClassRoute> tree(const ClassKey& key);
+  std::shared_ptr<const ClassRoute> tree(const ClassWrite& w);
   // A GI class route's barrier: the tree's members arm it (its channel 0); the completions
   // handed to units so far.
   struct GiGroup {

@@ -528,12 +528,11 @@ void MessageUnit::store(Cycle when) {
 static_assert(kClassDims == kMaxTorusDimensions, "a class register write names every dimension");
 
 void MessageUnit::setCollectives(Collectives setup) {
-  collectives_ = true;
   coll_ = std::move(setup);
 }
 
 void MessageUnit::setClassRegister(u64 value) {
-  if (!collectives_) {  // (no class routes on this machine: nothing to set)
+  if (!coll_.tree) {  // (no class routes on this machine: nothing to set)
     ++class_errors_;
     return;
   }
@@ -549,11 +548,11 @@ void MessageUnit::setClassRegister(u64 value) {
   std::shared_ptr<const ClassRoute> tree;
   if (!clear && class_root_ < torus_.nodes()) {
     w.root = static_cast<u32>(class_root_);
-    for (u32 d = 0; d < torus_.dimensions() && d < kClassDims; ++d) {
+    for (u32 d = 0; d < torus_.dimensions(); ++d) {
       w.low[d] = static_cast<u8>(class_low_ >> (8 * d));
       w.size[d] = static_cast<u8>(class_size_ >> (8 * d));
     }
-    if (torus_.dimensions() <= kClassDims) tree = coll_.tree(w.box(torus_.dimensions()), w.root);
+    tree = coll_.tree(w);
   }
   if ((value & ~u64{15 | kClassSetGi | kClassSetClear}) != 0 || cls == kWorldClass ||
       cls >= kSystemClass || (!clear && (!tree || !tree->member(node_)))) {

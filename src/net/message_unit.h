@@ -221,8 +221,8 @@ class MessageUnit final : public DeviceProvider {
   struct Collectives {
     // The class route registers the kernel set (collective and GI; null: clear).
     std::array<std::shared_ptr<const ClassRoute>, kClassRoutes> coll, gi;
-    // The tree of a user sub-communicator class route (box, root; null: no such tree).
-    std::function<std::shared_ptr<const ClassRoute>(const Box&, u32)> tree;
+    // The tree a register write names (its box, root and type; null: no such tree).
+    std::function<std::shared_ptr<const ClassRoute>(const ClassWrite&)> tree;
     // Takes each register write the unit accepts, for the routers.
     std::function<void(const ClassWrite&)> write;
     // Takes each GI arm (class, cycle).
@@ -350,8 +350,7 @@ class MessageUnit final : public DeviceProvider {
   std::deque<Packet> waiting_gets_;  // remote-get packets that found the queue full
   u64 waiting_bytes_ = 0;            // bytes of both
   u64 landing_bytes_ = 0;            // bytes delivered to the unit, not yet landed
-  bool collectives_ = false;
-  Collectives coll_;
+  Collectives coll_;                 // (empty functions until setCollectives)
   u64 class_low_ = 0, class_size_ = 0, class_root_ = 0, class_errors_ = 0;
   std::array<u64, kClassRoutes> gi_done_{};  // barriers completed, per GI class
   std::array<u8, kClassRoutes> gi_armed_{};  // armed and not yet completed, per GI class

@@ -168,6 +168,7 @@ void Network::arrive(u32 slot, Cycle now) {
 }
 
 u64 Network::room(u32 link, Channel channel) const {
+  // (With the link protocol, the room the sender holds tokens for.)
   const u64 used = protocol_ ? protocol_->tokensOut(link, protocolIndex(channel))
                              : buffer_used_[link][static_cast<u32>(channel)];
   return params_.vc_buffer_bytes - std::min(used, params_.vc_buffer_bytes);
@@ -175,12 +176,7 @@ u64 Network::room(u32 link, Channel channel) const {
 
 bool Network::fits(u32 link, const Waiter& w) const {
   const u64 size = packets_[w.slot].packet.bytes.size();
-  // (With the link protocol, the room the sender holds tokens for.)
-  const u32 c = static_cast<u32>(w.channel);
-  const u64 used =
-      protocol_ ? protocol_->tokensOut(link, protocolIndex(w.channel)) : buffer_used_[link][c];
-  const u64 need = size + (w.entering ? largest_packet_ : 0);
-  return used + need <= params_.vc_buffer_bytes;
+  return size + (w.entering ? largest_packet_ : 0) <= room(link, w.channel);
 }
 
 bool Network::arbitrate(u32 link, Cycle now) {
