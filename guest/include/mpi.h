@@ -4,8 +4,8 @@
  * (/dev/hpm/mu, docs/network.md) and the torus model. The C bindings of the calls mini-apps
  * use: point-to-point (blocking and non-blocking, tags and wildcards, probe), the wait/test
  * families, communicators (dup, split, free, made from groups) and groups, the common
- * collectives with the predefined datatypes (complex ones too) and operations and user-defined
- * operations, and MPI_Wtime on simulated time. Handles are integers, as MPICH's.
+ * collectives (blocking and not), predefined (complex ones too) and derived datatypes, the
+ * predefined and user-defined operations, and MPI_Wtime on simulated time. Handles are integers, as MPICH's.
  * What is missing is listed in docs/network.md ("Guest MPI").
  */
 #ifndef HPM_MPI_H
@@ -136,6 +136,14 @@ typedef struct MPI_Status {
 #define MPI_COMPLEX 35 /* Fortran's COMPLEX and DOUBLE COMPLEX, as C's float and double ones */
 #define MPI_DOUBLE_COMPLEX 36
 
+/* Array datatypes (MPI_Type_create_subarray, MPI_Type_create_darray). */
+#define MPI_ORDER_C 0
+#define MPI_ORDER_FORTRAN 1
+#define MPI_DISTRIBUTE_BLOCK 0
+#define MPI_DISTRIBUTE_CYCLIC 1
+#define MPI_DISTRIBUTE_NONE 2
+#define MPI_DISTRIBUTE_DFLT_DARG (-1)
+
 /* Predefined operations. */
 #define MPI_OP_NULL 0
 #define MPI_MAX 1
@@ -211,7 +219,49 @@ int MPI_Op_create(MPI_User_function* function, int commute, MPI_Op* op);
 int MPI_Op_free(MPI_Op* op);
 int MPI_Op_commutative(MPI_Op op, int* commute);
 
+/* Derived datatypes (mpi_dtype.c): every communication call takes them (committed); reductions
+ * take them with user-defined operations, as Open MPI does. */
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                    MPI_Datatype* newtype);
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                            MPI_Datatype* newtype);
+int MPI_Type_indexed(int count, const int blocklengths[], const int displacements[],
+                     MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
+                             MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_create_indexed_block(int count, int blocklength, const int displacements[],
+                                  MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
+                           const MPI_Datatype types[], MPI_Datatype* newtype);
+int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[],
+                             int order, MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[],
+                           const int dargs[], const int psizes[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype* newtype);
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                            MPI_Datatype* newtype);
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_commit(MPI_Datatype* type);
+int MPI_Type_free(MPI_Datatype* type);
 int MPI_Type_size(MPI_Datatype type, int* size);
+int MPI_Type_size_x(MPI_Datatype type, MPI_Count* size);
+int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint* lb, MPI_Aint* extent);
+int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count* lb, MPI_Count* extent);
+int MPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint* true_lb, MPI_Aint* true_extent);
+int MPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count* true_lb, MPI_Count* true_extent);
+int MPI_Get_elements(const MPI_Status* status, MPI_Datatype type, int* count);
+int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype type, MPI_Count* count);
+int MPI_Get_address(const void* location, MPI_Aint* address);
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+int MPI_Pack(const void* inbuf, int incount, MPI_Datatype type, void* outbuf, int outsize,
+             int* position, MPI_Comm comm);
+int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
+               MPI_Datatype type, MPI_Comm comm);
+int MPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int* size);
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count);
 
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);

@@ -50,12 +50,34 @@ static int check_rank(const hpm_comm* c, int rank, int wildcard_ok) {
   return rank >= 0 && rank < c->size ? MPI_SUCCESS : MPI_ERR_RANK;
 }
 
+/* The sends and receives of derived types (kept out of the predefined types' path, whose
+ * latency for small messages depends on its few instructions). */
+static __attribute__((noinline)) int isend_derived(const void* buf, int count, MPI_Datatype type,
+                                                   int dest, int tag, hpm_comm* c,
+                                                   MPI_Request* request) {
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
+  if (count < 0) return MPI_ERR_COUNT;
+  if (tag < 0) return MPI_ERR_TAG;
+  if (check_rank(c, dest, 0)) return MPI_ERR_RANK;
+  return hpm_isend_typed(buf, count, type, world_of(c, dest), c->ctx, tag, request);
+}
+
+static __attribute__((noinline)) int irecv_derived(void* buf, int count, MPI_Datatype type,
+                                                   int source, int tag, MPI_Comm comm, hpm_comm* c,
+                                                   MPI_Request* request) {
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
+  if (count < 0) return MPI_ERR_COUNT;
+  if (tag < 0 && tag != MPI_ANY_TAG) return MPI_ERR_TAG;
+  if (check_rank(c, source, 1)) return MPI_ERR_RANK;
+  return hpm_irecv_typed(buf, count, type, comm, world_of(c, source), c->ctx, tag, request);
+}
+
 int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
               MPI_Request* request) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int size = hpm_type_size(type);
-  if (size == 0) return MPI_ERR_TYPE;
+  const int size = hpm_basic_size(type);
+  if (size == 0) return isend_derived(buf, count, type, dest, tag, c, request);
   if (count < 0) return MPI_ERR_COUNT;
   if (tag < 0) return MPI_ERR_TAG;
   if (check_rank(c, dest, 0)) return MPI_ERR_RANK;
@@ -66,8 +88,8 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
               MPI_Request* request) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int size = hpm_type_size(type);
-  if (size == 0) return MPI_ERR_TYPE;
+  const int size = hpm_basic_size(type);
+  if (size == 0) return irecv_derived(buf, count, type, source, tag, comm, c, request);
   if (count < 0) return MPI_ERR_COUNT;
   if (tag < 0 && tag != MPI_ANY_TAG) return MPI_ERR_TAG;
   if (check_rank(c, source, 1)) return MPI_ERR_RANK;
@@ -109,13 +131,15 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
                          int recvtag, MPI_Comm comm, MPI_Status* status) {
   const int size = hpm_type_size(type);
-  if (size == 0) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
   if (count < 0) return MPI_ERR_COUNT;
-  void* copy = malloc((size_t)count * (size_t)size + 1);
+  const uint64_t bytes = (uint64_t)count * (uint64_t)size;
+  if (bytes > INT32_MAX) return MPI_ERR_COUNT;
+  void* copy = malloc(bytes + 1);
   if (!copy) return MPI_ERR_OTHER;
-  memcpy(copy, buf, (size_t)count * (size_t)size);
-  const int err = MPI_Sendrecv(copy, count, type, dest, sendtag, buf, count, type, source, recvtag,
-                               comm, status);
+  hpm_type_pack(buf, count, type, copy);
+  const int err = MPI_Sendrecv(copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, type, source,
+                               recvtag, comm, status);
   free(copy);
   return err;
 }
@@ -184,8 +208,12 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices
 
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
   const int size = hpm_type_size(type);
-  if (size == 0) return MPI_ERR_TYPE;
-  *count = status->hpm_bytes % (uint64_t)size ? MPI_UNDEFINED : (int)(status->hpm_bytes / size);
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
+  if (size == 0) {
+    *count = 0; /* (a type of no data: Open MPI's answer) */
+  } else {
+    *count = status->hpm_bytes % (uint64_t)size ? MPI_UNDEFINED : (int)(status->hpm_bytes / size);
+  }
   return MPI_SUCCESS;
 }
 
@@ -200,6 +228,21 @@ static int csend(const hpm_comm* c, const void* buf, uint64_t bytes, int to, int
 static int crecv(const hpm_comm* c, MPI_Comm comm, void* buf, uint64_t bytes, int from, int tag) {
   MPI_Request r;
   hpm_irecv(buf, bytes, comm, c->world[from], c->ctx + 1, tag, &r);
+  return hpm_wait(&r, MPI_STATUS_IGNORE);
+}
+
+/* The same with `count` elements of a type (packed and unpacked unless it is dense). */
+static int tsend(const hpm_comm* c, const void* buf, int64_t count, MPI_Datatype type, int to,
+                 int tag) {
+  MPI_Request r;
+  hpm_isend_typed(buf, count, type, c->world[to], c->ctx + 1, tag, &r);
+  return hpm_wait(&r, MPI_STATUS_IGNORE);
+}
+
+static int trecv(const hpm_comm* c, MPI_Comm comm, void* buf, int64_t count, MPI_Datatype type,
+                 int from, int tag) {
+  MPI_Request r;
+  hpm_irecv_typed(buf, count, type, comm, c->world[from], c->ctx + 1, tag, &r);
   return hpm_wait(&r, MPI_STATUS_IGNORE);
 }
 
@@ -252,10 +295,21 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
   const int size = hpm_type_size(type);
-  if (size == 0) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
   if (count < 0) return MPI_ERR_COUNT;
   const uint64_t bytes = (uint64_t)count * (uint64_t)size;
+  if (!hpm_type_dense(type)) {
+    /* The data packed at the root, broadcast as bytes, unpacked by the others. */
+    unsigned char* packed = malloc(bytes + 1);
+    if (!packed) return MPI_ERR_OTHER;
+    if (c->rank == root) hpm_type_pack(buf, count, type, packed);
+    int err =
+        bytes > INT32_MAX ? MPI_ERR_COUNT : MPI_Bcast(packed, (int)bytes, MPI_BYTE, root, comm);
+    if (!err && c->rank != root) hpm_type_unpack(packed, bytes, buf, count, type);
+    free(packed);
+    return err;
+  }
   int hw = hpm_colnet_bcast(c, buf, bytes, root);
   if (hw == HPM_COLNET_DECLINED) hw = hpm_torcoll_bcast(c, buf, bytes, root);
   if (hw != HPM_COLNET_DECLINED) return hw;
@@ -266,25 +320,26 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) 
  * combining its value with its children's partial results on its right (a0 op a1 op ... in rank
  * order: every subtree holds consecutive ranks, ordered by their first), then the result to the
  * root. */
-static int reduce_in_order(const void* sendbuf, void* recvbuf, size_t bytes, int count,
-                           MPI_Datatype type, MPI_Op op, int root, hpm_comm* c, MPI_Comm comm) {
-  unsigned char* acc = malloc(bytes + 1);
-  unsigned char* in = malloc(bytes + 1);
+static int reduce_in_order(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+                           MPI_Op op, int root, hpm_comm* c, MPI_Comm comm) {
+  void *acc_block, *in_block;
+  unsigned char* acc = hpm_type_alloc(count, type, &acc_block);
+  unsigned char* in = hpm_type_alloc(count, type, &in_block);
   if (!acc || !in) {
-    free(acc);
-    free(in);
+    free(acc_block);
+    free(in_block);
     return MPI_ERR_OTHER;
   }
-  memcpy(acc, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes);
+  hpm_type_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, type, acc, count, type);
   int err = MPI_SUCCESS;
   for (int mask = 1; mask < c->size; mask <<= 1) {
     if (c->rank & mask) {
-      csend(c, acc, bytes, c->rank - mask, TAG_REDUCE);
+      tsend(c, acc, count, type, c->rank - mask, TAG_REDUCE);
       break;
     }
     if (c->rank + mask < c->size) {
       /* acc = acc op theirs: apply computes inout = in op inout, into their buffer. */
-      crecv(c, comm, in, bytes, c->rank + mask, TAG_REDUCE);
+      trecv(c, comm, in, count, type, c->rank + mask, TAG_REDUCE);
       err = hpm_reduce_apply(op, type, acc, in, count);
       if (err) break;
       unsigned char* t = acc;
@@ -293,12 +348,12 @@ static int reduce_in_order(const void* sendbuf, void* recvbuf, size_t bytes, int
     }
   }
   if (err == MPI_SUCCESS && root != 0) {
-    if (c->rank == 0) csend(c, acc, bytes, root, TAG_REDUCE);
-    if (c->rank == root) crecv(c, comm, acc, bytes, 0, TAG_REDUCE);
+    if (c->rank == 0) tsend(c, acc, count, type, root, TAG_REDUCE);
+    if (c->rank == root) trecv(c, comm, acc, count, type, 0, TAG_REDUCE);
   }
-  if (err == MPI_SUCCESS && c->rank == root) memcpy(recvbuf, acc, bytes);
-  free(acc);
-  free(in);
+  if (err == MPI_SUCCESS && c->rank == root) hpm_type_copy(acc, count, type, recvbuf, count, type);
+  free(acc_block);
+  free(in_block);
   return err;
 }
 
@@ -308,8 +363,7 @@ static int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
                   int root, MPI_Comm comm, int tree) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int size = hpm_type_size(type);
-  if (size == 0) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
   if (count < 0) return MPI_ERR_COUNT;
   int hw =
@@ -318,36 +372,36 @@ static int reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype ty
     hw = hpm_torcoll_reduce(c, sendbuf, recvbuf, count, type, op, root);
   }
   if (hw != HPM_COLNET_DECLINED) return hw;
-  const size_t bytes = (size_t)count * (size_t)size;
   if (!hpm_op_commutative(op))
-    return reduce_in_order(sendbuf, recvbuf, bytes, count, type, op, root, c, comm);
+    return reduce_in_order(sendbuf, recvbuf, count, type, op, root, c, comm);
   /* The root combines into recvbuf itself (one copy fewer of the whole vector). */
-  unsigned char* acc = c->rank == root ? recvbuf : malloc(bytes + 1);
-  unsigned char* in = malloc(bytes + 1);
+  void *acc_block = NULL, *in_block;
+  unsigned char* acc = c->rank == root ? recvbuf : hpm_type_alloc(count, type, &acc_block);
+  unsigned char* in = hpm_type_alloc(count, type, &in_block);
   if (!acc || !in) {
-    if (acc != recvbuf) free(acc);
-    free(in);
+    free(acc_block);
+    free(in_block);
     return MPI_ERR_OTHER;
   }
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (mine != acc) memcpy(acc, mine, bytes);
+  if (mine != acc) hpm_type_copy(mine, count, type, acc, count, type);
   const int rel = (c->rank - root + c->size) % c->size;
   int err = MPI_SUCCESS;
   /* Binomial tree: children at rel + 1, rel + 2, rel + 4, ... (below the first set bit), each
    * combined in that order; then the partial result goes to the parent. */
   for (int mask = 1; mask < c->size; mask <<= 1) {
     if (rel & mask) {
-      csend(c, acc, bytes, (c->rank - mask + c->size) % c->size, TAG_REDUCE);
+      tsend(c, acc, count, type, (c->rank - mask + c->size) % c->size, TAG_REDUCE);
       break;
     }
     if (rel + mask < c->size) {
-      crecv(c, comm, in, bytes, (c->rank + mask) % c->size, TAG_REDUCE);
+      trecv(c, comm, in, count, type, (c->rank + mask) % c->size, TAG_REDUCE);
       err = hpm_reduce_apply(op, type, in, acc, count);
       if (err) break;
     }
   }
-  if (acc != recvbuf) free(acc);
-  free(in);
+  free(acc_block);
+  free(in_block);
   return err;
 }
 
@@ -359,7 +413,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
-  if (c && hpm_type_size(type)) {
+  if (c && hpm_type_ok(type) && hpm_type_size(type)) {
     int hw = hpm_colnet_reduce(c, sendbuf, recvbuf, count, type, op, -1);
     if (hw == HPM_COLNET_DECLINED)
       hw = hpm_torcoll_reduce(c, sendbuf, recvbuf, count, type, op, -1);
@@ -374,21 +428,20 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, M
              MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int size = hpm_type_size(type);
-  if (size == 0) return MPI_ERR_TYPE;
-  const size_t bytes = (size_t)count * (size_t)size;
-  if (sendbuf != MPI_IN_PLACE) memcpy(recvbuf, sendbuf, bytes);
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
+  if (sendbuf != MPI_IN_PLACE) hpm_type_copy(sendbuf, count, type, recvbuf, count, type);
   /* Linear: rank r combines r - 1's prefix with its own, in rank order. */
   int err = MPI_SUCCESS;
   if (c->rank > 0) {
-    unsigned char* prefix = malloc(bytes + 1);
+    void* block;
+    unsigned char* prefix = hpm_type_alloc(count, type, &block);
     if (!prefix) return MPI_ERR_OTHER;
-    crecv(c, comm, prefix, bytes, c->rank - 1, TAG_SCAN);
+    trecv(c, comm, prefix, count, type, c->rank - 1, TAG_SCAN);
     /* op(prefix, mine) with the prefix first: apply computes inout = in op inout. */
     err = hpm_reduce_apply(op, type, prefix, recvbuf, count);
-    free(prefix);
+    free(block);
   }
-  if (c->rank + 1 < c->size) csend(c, recvbuf, bytes, c->rank + 1, TAG_SCAN);
+  if (c->rank + 1 < c->size) tsend(c, recvbuf, count, type, c->rank + 1, TAG_SCAN);
   return err;
 }
 
@@ -396,24 +449,27 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
                MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int size = hpm_type_size(type);
-  if (size == 0) return MPI_ERR_TYPE;
-  const size_t bytes = (size_t)count * (size_t)size;
-  unsigned char* mine = malloc(bytes + 1);
-  unsigned char* prefix = malloc(bytes + 1);
-  if (!mine || !prefix) return MPI_ERR_OTHER;
-  memcpy(mine, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, bytes);
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
+  void *mine_block, *prefix_block;
+  unsigned char* mine = hpm_type_alloc(count, type, &mine_block);
+  unsigned char* prefix = hpm_type_alloc(count, type, &prefix_block);
+  if (!mine || !prefix) {
+    free(mine_block);
+    free(prefix_block);
+    return MPI_ERR_OTHER;
+  }
+  hpm_type_copy(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, type, mine, count, type);
   /* Linear: rank r receives the prefix of ranks 0..r-1 (rank 0's recvbuf is left as it is),
    * and passes on that prefix combined with its own value. */
   int err = MPI_SUCCESS;
   if (c->rank > 0) {
-    crecv(c, comm, prefix, bytes, c->rank - 1, TAG_EXSCAN);
-    memcpy(recvbuf, prefix, bytes);
+    trecv(c, comm, prefix, count, type, c->rank - 1, TAG_EXSCAN);
+    hpm_type_copy(prefix, count, type, recvbuf, count, type);
     err = hpm_reduce_apply(op, type, prefix, mine, count);
   }
-  if (c->rank + 1 < c->size) csend(c, mine, bytes, c->rank + 1, TAG_EXSCAN);
-  free(mine);
-  free(prefix);
+  if (c->rank + 1 < c->size) tsend(c, mine, count, type, c->rank + 1, TAG_EXSCAN);
+  free(mine_block);
+  free(prefix_block);
   return err;
 }
 
@@ -421,8 +477,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
                        MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int size = hpm_type_size(type);
-  if (size == 0) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
   int* displs = malloc(sizeof(int) * (size_t)c->size);
   if (!displs) return MPI_ERR_OTHER;
   int total = 0;
@@ -431,7 +486,8 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
     total += recvcounts[i];
   }
   /* The whole vector reduced at rank 0, then each part sent to its rank. */
-  void* all = malloc((size_t)total * (size_t)size + 1);
+  void* block;
+  void* all = hpm_type_alloc(total, type, &block);
   if (!all) {
     free(displs);
     return MPI_ERR_OTHER;
@@ -442,7 +498,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   if (!err) {
     err = MPI_Scatterv(all, recvcounts, displs, type, recvbuf, recvcounts[c->rank], type, 0, comm);
   }
-  free(all);
+  free(block);
   free(displs);
   return err;
 }
@@ -463,17 +519,17 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
                 MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int ssize = hpm_type_size(sendtype), rsize = hpm_type_size(recvtype);
-  if (ssize == 0 || (c->rank == root && rsize == 0)) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(sendtype) || (c->rank == root && !hpm_type_ok(recvtype))) return MPI_ERR_TYPE;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
-  if (c->rank != root) return csend(c, sendbuf, (uint64_t)sendcount * ssize, root, TAG_GATHER);
+  if (c->rank != root) return tsend(c, sendbuf, sendcount, sendtype, root, TAG_GATHER);
+  const int64_t extent = hpm_type_extent(recvtype);
   for (int i = 0; i < c->size; ++i) {
-    char* at = (char*)recvbuf + (size_t)displs[i] * (size_t)rsize;
-    const uint64_t bytes = (uint64_t)recvcounts[i] * (uint64_t)rsize;
+    char* at = (char*)recvbuf + (int64_t)displs[i] * extent;
     if (i == root) {
-      if (sendbuf != MPI_IN_PLACE) memcpy(at, sendbuf, (size_t)sendcount * (size_t)ssize);
+      if (sendbuf != MPI_IN_PLACE)
+        hpm_type_copy(sendbuf, sendcount, sendtype, at, recvcounts[i], recvtype);
     } else {
-      crecv(c, comm, at, bytes, i, TAG_GATHER);
+      trecv(c, comm, at, recvcounts[i], recvtype, i, TAG_GATHER);
     }
   }
   return MPI_SUCCESS;
@@ -486,7 +542,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   int* counts = uniform_layout(c->size, recvcount);
   if (!counts) return MPI_ERR_OTHER;
   if (sendbuf == MPI_IN_PLACE) {
-    sendbuf = (char*)recvbuf + (size_t)root * recvcount * hpm_type_size(recvtype);
+    sendbuf = (char*)recvbuf + (int64_t)root * recvcount * hpm_type_extent(recvtype);
     sendcount = recvcount;
     sendtype = recvtype;
   }
@@ -501,19 +557,17 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
                  int root, MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int ssize = hpm_type_size(sendtype), rsize = hpm_type_size(recvtype);
-  if (rsize == 0 || (c->rank == root && ssize == 0)) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(recvtype) || (c->rank == root && !hpm_type_ok(sendtype))) return MPI_ERR_TYPE;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
-  if (c->rank != root) {
-    return crecv(c, comm, recvbuf, (uint64_t)recvcount * rsize, root, TAG_SCATTER);
-  }
+  if (c->rank != root) return trecv(c, comm, recvbuf, recvcount, recvtype, root, TAG_SCATTER);
+  const int64_t extent = hpm_type_extent(sendtype);
   for (int i = 0; i < c->size; ++i) {
-    const char* at = (const char*)sendbuf + (size_t)displs[i] * (size_t)ssize;
-    const uint64_t bytes = (uint64_t)sendcounts[i] * (uint64_t)ssize;
+    const char* at = (const char*)sendbuf + (int64_t)displs[i] * extent;
     if (i == root) {
-      if (recvbuf != MPI_IN_PLACE) memcpy(recvbuf, at, bytes);
+      if (recvbuf != MPI_IN_PLACE)
+        hpm_type_copy(at, sendcounts[i], sendtype, recvbuf, recvcount, recvtype);
     } else {
-      csend(c, at, bytes, i, TAG_SCATTER);
+      tsend(c, at, sendcounts[i], sendtype, i, TAG_SCATTER);
     }
   }
   return MPI_SUCCESS;
@@ -537,21 +591,45 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
   const int rsize = hpm_type_size(recvtype);
-  if (rsize == 0) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(recvtype)) return MPI_ERR_TYPE;
   if (sendbuf == MPI_IN_PLACE) {
-    sendbuf = (char*)recvbuf + (size_t)displs[c->rank] * (size_t)rsize;
+    sendbuf = (char*)recvbuf + (int64_t)displs[c->rank] * hpm_type_extent(recvtype);
     sendcount = recvcounts[c->rank];
     sendtype = recvtype;
   }
   int err =
       MPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, 0, comm);
   if (err) return err;
-  /* The root broadcasts the whole extent the displacements span. */
-  int end = 0;
-  for (int i = 0; i < c->size; ++i) {
-    if (displs[i] + recvcounts[i] > end) end = displs[i] + recvcounts[i];
+  if (hpm_type_dense(recvtype)) {
+    /* The root broadcasts the whole extent the displacements span. */
+    int end = 0;
+    for (int i = 0; i < c->size; ++i) {
+      if (displs[i] + recvcounts[i] > end) end = displs[i] + recvcounts[i];
+    }
+    return bcast_bytes(c, comm, recvbuf, (uint64_t)end * (uint64_t)rsize, 0);
   }
-  return bcast_bytes(c, comm, recvbuf, (uint64_t)end * (uint64_t)rsize, 0);
+  /* Not dense: the blocks packed in rank order (the type's holes are not the call's to write). */
+  uint64_t total = 0;
+  for (int i = 0; i < c->size; ++i) total += (uint64_t)recvcounts[i] * (uint64_t)rsize;
+  unsigned char* packed = malloc(total + 1);
+  if (!packed) return MPI_ERR_OTHER;
+  const int64_t extent = hpm_type_extent(recvtype);
+  uint64_t at = 0;
+  for (int i = 0; i < c->size; ++i) {
+    char* block = (char*)recvbuf + (int64_t)displs[i] * extent;
+    if (c->rank == 0) {
+      at += hpm_type_pack(block, recvcounts[i], recvtype, packed + at);
+    }
+  }
+  err = bcast_bytes(c, comm, packed, total, 0);
+  for (int i = 0; c->rank != 0 && i < c->size; ++i) {
+    const uint64_t bytes = (uint64_t)recvcounts[i] * (uint64_t)rsize;
+    hpm_type_unpack(packed + at, bytes, (char*)recvbuf + (int64_t)displs[i] * extent, recvcounts[i],
+                    recvtype);
+    at += bytes;
+  }
+  free(packed);
+  return err;
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -571,19 +649,19 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
                   MPI_Datatype recvtype, MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  const int ssize = hpm_type_size(sendtype), rsize = hpm_type_size(recvtype);
-  if (ssize == 0 || rsize == 0) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(sendtype) || !hpm_type_ok(recvtype)) return MPI_ERR_TYPE;
   const int me = c->rank;
-  memcpy((char*)recvbuf + (size_t)rdispls[me] * rsize,
-         (const char*)sendbuf + (size_t)sdispls[me] * ssize, (size_t)sendcounts[me] * ssize);
+  const int64_t sext = hpm_type_extent(sendtype), rext = hpm_type_extent(recvtype);
+  hpm_type_copy((const char*)sendbuf + sdispls[me] * sext, sendcounts[me], sendtype,
+                (char*)recvbuf + rdispls[me] * rext, recvcounts[me], recvtype);
   /* Step k: send to me + k, receive from me - k. */
   for (int k = 1; k < c->size; ++k) {
     const int to = (me + k) % c->size, from = (me - k + c->size) % c->size;
     MPI_Request r[2];
-    hpm_irecv((char*)recvbuf + (size_t)rdispls[from] * rsize, (uint64_t)recvcounts[from] * rsize,
-              comm, c->world[from], c->ctx + 1, TAG_ALLTOALL, &r[0]);
-    hpm_isend((const char*)sendbuf + (size_t)sdispls[to] * ssize, (uint64_t)sendcounts[to] * ssize,
-              c->world[to], c->ctx + 1, TAG_ALLTOALL, &r[1]);
+    hpm_irecv_typed((char*)recvbuf + rdispls[from] * rext, recvcounts[from], recvtype, comm,
+                    c->world[from], c->ctx + 1, TAG_ALLTOALL, &r[0]);
+    hpm_isend_typed((const char*)sendbuf + sdispls[to] * sext, sendcounts[to], sendtype,
+                    c->world[to], c->ctx + 1, TAG_ALLTOALL, &r[1]);
     MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
   }
   return MPI_SUCCESS;

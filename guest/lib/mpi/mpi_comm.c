@@ -63,14 +63,9 @@ static const type_info types[] = {
     [MPI_DOUBLE_COMPLEX] = {(int)sizeof(double _Complex), K_COMPLEX},
 };
 
-int hpm_type_size(MPI_Datatype type) {
+int hpm_basic_size(MPI_Datatype type) {
   if (type <= 0 || type >= (int)(sizeof types / sizeof types[0])) return 0;
   return types[type].size;
-}
-
-int MPI_Type_size(MPI_Datatype type, int* size) {
-  *size = hpm_type_size(type);
-  return *size ? MPI_SUCCESS : MPI_ERR_TYPE;
 }
 
 /* ---- reductions: inout[i] = in[i] op inout[i] ---- */
@@ -185,9 +180,9 @@ int hpm_op_commutative(MPI_Op op) {
   return i < 0 || user_ops[i].commute;
 }
 
-int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, int count) {
+int hpm_basic_reduce(MPI_Op op, MPI_Datatype type, const void* in, void* inout, int count) {
   if (user_op(op) >= 0) {
-    if (hpm_type_size(type) == 0) return MPI_ERR_TYPE;
+    if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
     int len = count;
     MPI_Datatype t = type;
     user_ops[user_op(op)].fn((void*)(uintptr_t)in, inout, &len, &t);
@@ -212,9 +207,9 @@ int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, 
     case MPI_C_LONG_DOUBLE_COMPLEX: CPLX(long double _Complex); return MPI_SUCCESS;
     default: break;
   }
-  if (hpm_type_size(type) == 0 || types[type].kind == K_NONE) return MPI_ERR_TYPE;
+  if (hpm_basic_size(type) == 0 || types[type].kind == K_NONE) return MPI_ERR_TYPE;
   const int is_signed = types[type].kind == K_SIGNED;
-  switch (hpm_type_size(type)) {
+  switch (hpm_basic_size(type)) {
     case 1:
       if (is_signed)
         BITS(int8_t);

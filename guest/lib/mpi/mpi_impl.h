@@ -73,12 +73,26 @@ typedef struct {
   /* A non-blocking collective's schedule (mpi_nbc.c), and its error once complete. */
   void* schedule;
   int nbc_error;
-  /* A persistent request (mpi_persist.c): what MPI_Start starts, and the request it started
-   * (MPI_REQUEST_NULL: inactive). */
-  int p_send; /* 1 send, 2 synchronous send, 3 buffered send; 0 receive */
-  const void* p_buf;
-  int p_count, p_type, p_peer, p_tag, p_comm;
-  MPI_Request active;
+  union {
+    /* A persistent request (mpi_persist.c): what MPI_Start starts, and the request it started
+     * (MPI_REQUEST_NULL: inactive). */
+    struct {
+      int p_send; /* 1 send, 2 synchronous send, 3 buffered send; 0 receive */
+      const void* p_buf;
+      int p_count, p_type, p_peer, p_tag, p_comm;
+      MPI_Request active;
+    };
+    /* A send's or receive's typed message of a non-contiguous datatype (mpi_dtype.c): its
+     * packed data, which the request frees when released; a receive unpacks it into dt_buf
+     * (dt_count of dt_type) then. (A union: the request is persistent or sends or receives,
+     * and its size decides how many requests share the L1's lines.) */
+    struct {
+      void* dt_packed;
+      void* dt_buf;
+      int64_t dt_count;
+      MPI_Datatype dt_type;
+    };
+  };
 } hpm_req;
 
 extern hpm_comm hpm_comms[HPM_MAX_COMMS];
@@ -125,9 +139,38 @@ int hpm_agree_context(MPI_Comm parent);
  * using `tag` to keep concurrent creations apart. */
 int hpm_agree_context_among(int size, int rank, const int* world, int tag);
 
-/* Datatypes and operations. */
-int hpm_type_size(MPI_Datatype type); /* 0: unknown */
+/* Datatypes and operations. Derived types' handles start at HPM_TYPE_DERIVED (mpi_dtype.c). */
+#define HPM_TYPE_DERIVED 64
+/* A predefined type's size (0: not one), and the reduction of count elements of one. */
+int hpm_basic_size(MPI_Datatype type);
+int hpm_basic_reduce(MPI_Op op, MPI_Datatype type, const void* in, void* inout, int count);
+/* Whether communication may use a type: a predefined one, or a derived one committed and not
+ * freed. */
+int hpm_type_ok(MPI_Datatype type);
+/* Bytes of data per element (0 for a type not ok, or of no data). */
+int hpm_type_size(MPI_Datatype type);
+int64_t hpm_type_extent(MPI_Datatype type);
+/* Whether `count` elements are the `count * size` bytes at the buffer's address, in order. */
+int hpm_type_dense(MPI_Datatype type);
+/* Packs count elements at buf into out (returns the bytes); unpacks at most `bytes` into buf. */
+uint64_t hpm_type_pack(const void* buf, int64_t count, MPI_Datatype type, void* out);
+void hpm_type_unpack(const void* in, uint64_t bytes, void* buf, int64_t count, MPI_Datatype type);
+/* A local copy from one typed buffer to another (as a message between them would). */
+int hpm_type_copy(const void* src, int64_t scount, MPI_Datatype stype, void* dst, int64_t rcount,
+                  MPI_Datatype rtype);
+/* A scratch buffer for `count` elements in the type's layout: the address to use (NULL: out of
+ * memory); *block is what to free. */
+void* hpm_type_alloc(int64_t count, MPI_Datatype type, void** block);
+/* inout = in op inout, count elements in the type's layout. */
 int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, int count);
+/* Messages of `count` elements of a type: packed first if it is not dense, unpacked (a receive)
+ * when the request is released. */
+int hpm_isend_typed(const void* buf, int64_t count, MPI_Datatype type, int dest_world, int ctx,
+                    int tag, MPI_Request* r);
+int hpm_irecv_typed(void* buf, int64_t count, MPI_Datatype type, int comm, int src_world, int ctx,
+                    int tag, MPI_Request* r);
+/* Unpacks and frees a released request's typed message. */
+void hpm_type_release_request(hpm_req* r);
 /* Whether `op` is commutative (every predefined one; a user-defined one as created). A
  * non-commutative one is applied in rank order: a0 op a1 op ... op a(n-1). */
 int hpm_op_commutative(MPI_Op op);

@@ -34,8 +34,10 @@ typedef struct {
   int peer; /* comm rank (sends, receives): schedule's world[peer] */
   const void* in;
   void* out;
-  uint64_t bytes; /* sends, receives, copies */
-  int count;      /* reductions: out = in op out, count elements */
+  int64_t count;     /* sends, receives: elements of `type`; copies: of `type` from `in`; */
+  MPI_Datatype type; /* reductions: out = in op out, count elements of the schedule's type */
+  int64_t out_count; /* copies: elements of `out_type` into `out` */
+  MPI_Datatype out_type;
 } step;
 
 typedef struct schedule {
@@ -91,33 +93,46 @@ static void add(schedule* s, step st) {
   s->steps[s->n++] = st;
 }
 
-static void add_send(schedule* s, int round, int peer, const void* buf, uint64_t bytes) {
-  add(s, (step){OP_SEND, round, peer, buf, NULL, bytes, 0});
+static void add_send(schedule* s, int round, int peer, const void* buf, int64_t count,
+                     MPI_Datatype type) {
+  add(s, (step){OP_SEND, round, peer, buf, NULL, count, type, 0, 0});
 }
-static void add_recv(schedule* s, int round, int peer, void* buf, uint64_t bytes) {
-  add(s, (step){OP_RECV, round, peer, NULL, buf, bytes, 0});
+static void add_recv(schedule* s, int round, int peer, void* buf, int64_t count,
+                     MPI_Datatype type) {
+  add(s, (step){OP_RECV, round, peer, NULL, buf, count, type, 0, 0});
 }
 static void add_reduce(schedule* s, int round, const void* in, void* inout, int count) {
-  add(s, (step){OP_REDUCE, round, 0, in, inout, 0, count});
+  add(s, (step){OP_REDUCE, round, 0, in, inout, count, s->type, 0, 0});
 }
-static void add_copy(schedule* s, int round, const void* src, void* dst, uint64_t bytes) {
-  add(s, (step){OP_COPY, round, 0, src, dst, bytes, 0});
+static void add_copy(schedule* s, int round, const void* src, int64_t count, MPI_Datatype type,
+                     void* dst, int64_t out_count, MPI_Datatype out_type) {
+  add(s, (step){OP_COPY, round, 0, src, dst, count, type, out_count, out_type});
+}
+/* A copy between two buffers of the schedule's type. */
+static void add_move(schedule* s, int round, const void* src, void* dst, int64_t count) {
+  add_copy(s, round, src, count, s->type, dst, count, s->type);
 }
 
-/* Scratch memory that lives as long as the schedule. */
-static void* scratch(schedule* s, size_t bytes) {
+/* Scratch memory that lives as long as the schedule: `count` elements of `type` in its layout
+ * (the address to use). */
+static void* scratch_of(schedule* s, int64_t count, MPI_Datatype type) {
   if (s->err) return NULL;
   void** grown = realloc(s->buffers, sizeof(void*) * (size_t)(s->nbuffers + 1));
-  void* b = malloc(bytes + 1);
-  if (!grown || !b) {
+  void* block = NULL;
+  void* at = grown ? hpm_type_alloc(count, type, &block) : NULL;
+  if (!grown || !at) {
     if (grown) s->buffers = grown;
-    free(b);
+    free(block);
     s->err = MPI_ERR_OTHER;
     return NULL;
   }
   s->buffers = grown;
-  s->buffers[s->nbuffers++] = b;
-  return b;
+  s->buffers[s->nbuffers++] = block;
+  return at;
+}
+
+static void* scratch(schedule* s, size_t bytes) {
+  return scratch_of(s, (int64_t)bytes, MPI_BYTE);
 }
 
 static void pend(schedule* s, MPI_Request r) {
@@ -157,21 +172,26 @@ static int advance(schedule* s) {
       MPI_Request r = MPI_REQUEST_NULL;
       switch (st->kind) {
         case OP_SEND:
-          hpm_isend(st->in, st->bytes, s->world[st->peer], s->ctx, s->tag, &r);
+          hpm_isend_typed(st->in, st->count, st->type, s->world[st->peer], s->ctx, s->tag, &r);
           pend(s, r);
           break;
         case OP_RECV:
           /* (Its status is not read: the world's communicator, always there, names its source.) */
-          hpm_irecv(st->out, st->bytes, MPI_COMM_WORLD, s->world[st->peer], s->ctx, s->tag, &r);
+          hpm_irecv_typed(st->out, st->count, st->type, MPI_COMM_WORLD, s->world[st->peer], s->ctx,
+                          s->tag, &r);
           pend(s, r);
           break;
         case OP_REDUCE: {
-          const int e = hpm_reduce_apply(s->op, s->type, st->in, st->out, st->count);
+          const int e = hpm_reduce_apply(s->op, st->type, st->in, st->out, (int)st->count);
           if (e) s->err = e;
           break;
         }
         case OP_COPY:
-          if (st->bytes) memmove(st->out, st->in, st->bytes);
+          if (st->in != st->out) {
+            const int e =
+                hpm_type_copy(st->in, st->count, st->type, st->out, st->out_count, st->out_type);
+            if (e) s->err = e;
+          }
           break;
       }
     }
@@ -250,26 +270,26 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   char* token = scratch(s, 2);
   int round = 0;
   for (int step = 1; step < c->size; step *= 2, ++round) {
-    add_recv(s, round, (c->rank - step + c->size) % c->size, token + 1, 1);
-    add_send(s, round, (c->rank + step) % c->size, token, 1);
+    add_recv(s, round, (c->rank - step + c->size) % c->size, token + 1, 1, MPI_BYTE);
+    add_send(s, round, (c->rank + step) % c->size, token, 1, MPI_BYTE);
   }
   return start(s, request);
 }
 
 /* The binomial broadcast of `buf` from `root`, from round `round` on; returns the next round. */
-static int bcast_rounds(schedule* s, const hpm_comm* c, void* buf, uint64_t bytes, int root,
+static int bcast_rounds(schedule* s, const hpm_comm* c, void* buf, int64_t count, int root,
                         int round) {
   const int rel = (c->rank - root + c->size) % c->size;
   int mask = 1;
   while (mask < c->size) {
     if (rel & mask) {
-      add_recv(s, round++, (c->rank - mask + c->size) % c->size, buf, bytes);
+      add_recv(s, round++, (c->rank - mask + c->size) % c->size, buf, count, s->type);
       break;
     }
     mask <<= 1;
   }
   for (mask >>= 1; mask > 0; mask >>= 1) {
-    if (rel + mask < c->size) add_send(s, round, (c->rank + mask) % c->size, buf, bytes);
+    if (rel + mask < c->size) add_send(s, round, (c->rank + mask) % c->size, buf, count, s->type);
   }
   return round + 1;
 }
@@ -279,13 +299,12 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
   hpm_comm* c;
   int e = check(comm, &c, request);
   if (e) return e;
-  const int size = hpm_type_size(type);
-  if (size == 0) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
   if (count < 0) return MPI_ERR_COUNT;
   schedule* s = schedule_new(c, MPI_OP_NULL, type);
   if (!s) return MPI_ERR_OTHER;
-  bcast_rounds(s, c, buf, (uint64_t)count * (uint64_t)size, root, 0);
+  bcast_rounds(s, c, buf, count, root, 0);
   return start(s, request);
 }
 
@@ -293,49 +312,48 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
  * `round` on, as mpi_coll.c's reduce; returns the next round. */
 static int reduce_rounds(schedule* s, const hpm_comm* c, const void* in, void* out, int count,
                          int root, int round) {
-  const size_t bytes = (size_t)count * (size_t)hpm_type_size(s->type);
-  unsigned char* theirs = scratch(s, bytes);
+  unsigned char* theirs = scratch_of(s, count, s->type);
   if (!theirs) return round;
   if (!hpm_op_commutative(s->op)) {
     /* Rank order: the tree rooted at rank 0 (every subtree holds consecutive ranks), each
      * node's value on the left of its children's (acc op theirs, into theirs, then back), then
      * the result to the root. */
-    unsigned char* acc = scratch(s, bytes);
+    unsigned char* acc = scratch_of(s, count, s->type);
     if (!acc) return round;
-    add_copy(s, round, in, acc, bytes);
+    add_move(s, round, in, acc, count);
     for (int mask = 1; mask < c->size; mask <<= 1) {
       if (c->rank & mask) {
-        add_send(s, round++, c->rank - mask, acc, bytes);
+        add_send(s, round++, c->rank - mask, acc, count, s->type);
         break;
       }
       if (c->rank + mask < c->size) {
-        add_recv(s, round++, c->rank + mask, theirs, bytes);
+        add_recv(s, round++, c->rank + mask, theirs, count, s->type);
         add_reduce(s, round, acc, theirs, count);
-        add_copy(s, round, theirs, acc, bytes);
+        add_move(s, round, theirs, acc, count);
       }
     }
     if (root != 0) {
-      if (c->rank == 0) add_send(s, round, root, acc, bytes);
-      if (c->rank == root) add_recv(s, round, 0, acc, bytes);
+      if (c->rank == 0) add_send(s, round, root, acc, count, s->type);
+      if (c->rank == root) add_recv(s, round, 0, acc, count, s->type);
       ++round;
     }
-    if (c->rank == root) add_copy(s, round, acc, out, bytes);
+    if (c->rank == root) add_move(s, round, acc, out, count);
     return round + 1;
   }
   /* Binomial tree from the root: children at rel + 1, rel + 2, rel + 4, ... (below the first
    * set bit), each combined in that order, then the partial result to the parent. The root
    * combines into `out` itself (one copy fewer of the whole vector). */
-  unsigned char* acc = c->rank == root ? out : scratch(s, bytes);
+  unsigned char* acc = c->rank == root ? out : scratch_of(s, count, s->type);
   if (!acc) return round;
-  if (in != acc) add_copy(s, round, in, acc, bytes);
+  if (in != acc) add_move(s, round, in, acc, count);
   const int rel = (c->rank - root + c->size) % c->size;
   for (int mask = 1; mask < c->size; mask <<= 1) {
     if (rel & mask) {
-      add_send(s, round++, (c->rank - mask + c->size) % c->size, acc, bytes);
+      add_send(s, round++, (c->rank - mask + c->size) % c->size, acc, count, s->type);
       break;
     }
     if (rel + mask < c->size) {
-      add_recv(s, round++, (c->rank + mask) % c->size, theirs, bytes);
+      add_recv(s, round++, (c->rank + mask) % c->size, theirs, count, s->type);
       add_reduce(s, round, theirs, acc, count);
     }
   }
@@ -343,7 +361,7 @@ static int reduce_rounds(schedule* s, const hpm_comm* c, const void* in, void* o
 }
 
 static int reduce_args(MPI_Datatype type, int count) {
-  if (hpm_type_size(type) == 0) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
   return count < 0 ? MPI_ERR_COUNT : MPI_SUCCESS;
 }
 
@@ -368,37 +386,51 @@ int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
   if (!s) return MPI_ERR_OTHER;
   const int round =
       reduce_rounds(s, c, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, 0, 0);
-  bcast_rounds(s, c, recvbuf, (uint64_t)count * (uint64_t)hpm_type_size(type), 0, round);
+  bcast_rounds(s, c, recvbuf, count, 0, round);
   return start(s, request);
 }
 
-/* Linear gather of each rank's `bytes[rank]` at `displ[rank]` bytes into root's recvbuf. */
-static void gather_rounds(schedule* s, const hpm_comm* c, const void* mine, uint64_t my_bytes,
-                          void* recvbuf, const uint64_t* bytes, const uint64_t* displ, int root,
-                          int round) {
+/* Per-rank blocks of a typed buffer: rank r's `count[r]` elements of `type[r]` at `displ[r]` bytes
+ * from the buffer. */
+typedef struct {
+  int64_t* count;
+  int64_t* displ;
+  MPI_Datatype* type;
+} blocks;
+
+/* The blocks of `n` ranks: counts[r] (or `count` each) elements of `type`, displs[r] (or r *
+ * count) extents from the buffer; displacements in bytes instead when `displ_bytes`. */
+static blocks layout(schedule* s, int n, const int counts[], const int displs[], int count,
+                     MPI_Datatype type) {
+  blocks b = {scratch(s, sizeof(int64_t) * (size_t)n), scratch(s, sizeof(int64_t) * (size_t)n),
+              scratch(s, sizeof(MPI_Datatype) * (size_t)n)};
+  if (!b.count || !b.displ || !b.type) return (blocks){NULL, NULL, NULL};
+  const int64_t extent = hpm_type_extent(type);
+  for (int i = 0; i < n; ++i) {
+    b.count[i] = counts ? counts[i] : count;
+    b.displ[i] = (displs ? (int64_t)displs[i] : (int64_t)i * count) * extent;
+    b.type[i] = type;
+  }
+  return b;
+}
+
+/* Linear gather of each rank's block into root's recvbuf; this rank's is `mine` (`my_count`
+ * elements of `my_type`, or MPI_IN_PLACE: at its place already). */
+static void gather_rounds(schedule* s, const hpm_comm* c, const void* mine, int64_t my_count,
+                          MPI_Datatype my_type, void* recvbuf, blocks l, int root, int round) {
   if (c->rank != root) {
-    add_send(s, round, root, mine, my_bytes);
+    add_send(s, round, root, mine, my_count, my_type);
     return;
   }
   for (int r = 0; r < c->size; ++r) {
-    unsigned char* at = (unsigned char*)recvbuf + displ[r];
+    unsigned char* at = (unsigned char*)recvbuf + l.displ[r];
     if (r == root) {
-      if (mine != MPI_IN_PLACE) add_copy(s, round, mine, at, bytes[r]);
+      if (mine != MPI_IN_PLACE)
+        add_copy(s, round, mine, my_count, my_type, at, l.count[r], l.type[r]);
     } else {
-      add_recv(s, round, r, at, bytes[r]);
+      add_recv(s, round, r, at, l.count[r], l.type[r]);
     }
   }
-}
-
-static uint64_t* layout(schedule* s, int n, const int counts[], const int displs[], int count,
-                        int size) {
-  uint64_t* v = scratch(s, sizeof(uint64_t) * 2 * (size_t)n);
-  if (!v) return NULL;
-  for (int i = 0; i < n; ++i) {
-    v[i] = (uint64_t)(counts ? counts[i] : count) * (uint64_t)size;
-    v[n + i] = (uint64_t)(displs ? displs[i] : i * count) * (uint64_t)size;
-  }
-  return v;
 }
 
 static int igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -408,17 +440,14 @@ static int igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
   int e = check(comm, &c, request);
   if (e) return e;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
-  const int ssize = hpm_type_size(sendtype), rsize = hpm_type_size(recvtype);
-  if ((sendbuf != MPI_IN_PLACE && ssize == 0) || (c->rank == root && rsize == 0)) {
+  if ((sendbuf != MPI_IN_PLACE && !hpm_type_ok(sendtype)) ||
+      (c->rank == root && !hpm_type_ok(recvtype))) {
     return MPI_ERR_TYPE;
   }
   schedule* s = schedule_new(c, MPI_OP_NULL, recvtype);
   if (!s) return MPI_ERR_OTHER;
-  const uint64_t* l = layout(s, c->size, recvcounts, displs, recvcount, rsize);
-  if (l) {
-    gather_rounds(s, c, sendbuf, (uint64_t)sendcount * (uint64_t)ssize, recvbuf, l, l + c->size,
-                  root, 0);
-  }
+  const blocks l = layout(s, c->size, recvcounts, displs, recvcount, recvtype);
+  if (l.count) gather_rounds(s, c, sendbuf, sendcount, sendtype, recvbuf, l, root, 0);
   return start(s, request);
 }
 
@@ -443,23 +472,24 @@ static int iscatterv(const void* sendbuf, const int sendcounts[], const int disp
   int e = check(comm, &c, request);
   if (e) return e;
   if (root < 0 || root >= c->size) return MPI_ERR_ROOT;
-  const int ssize = hpm_type_size(sendtype), rsize = hpm_type_size(recvtype);
-  if ((c->rank == root && ssize == 0) || (recvbuf != MPI_IN_PLACE && rsize == 0)) {
+  if ((c->rank == root && !hpm_type_ok(sendtype)) ||
+      (recvbuf != MPI_IN_PLACE && !hpm_type_ok(recvtype))) {
     return MPI_ERR_TYPE;
   }
   schedule* s = schedule_new(c, MPI_OP_NULL, sendtype);
   if (!s) return MPI_ERR_OTHER;
-  const uint64_t mine = (uint64_t)recvcount * (uint64_t)rsize;
   if (c->rank != root) {
-    add_recv(s, 0, root, recvbuf, mine);
+    add_recv(s, 0, root, recvbuf, recvcount, recvtype);
   } else {
-    const uint64_t* l = layout(s, c->size, sendcounts, displs, sendcount, ssize);
-    for (int r = 0; l && r < c->size; ++r) {
-      const unsigned char* at = (const unsigned char*)sendbuf + l[c->size + r];
+    const blocks l = layout(s, c->size, sendcounts, displs, sendcount, sendtype);
+    for (int r = 0; l.count && r < c->size; ++r) {
+      const unsigned char* at = (const unsigned char*)sendbuf + l.displ[r];
       if (r == root) {
-        if (recvbuf != MPI_IN_PLACE) add_copy(s, 0, at, recvbuf, l[r]);
+        if (recvbuf != MPI_IN_PLACE) {
+          add_copy(s, 0, at, l.count[r], l.type[r], recvbuf, recvcount, recvtype);
+        }
       } else {
-        add_send(s, 0, r, at, l[r]);
+        add_send(s, 0, r, at, l.count[r], l.type[r]);
       }
     }
   }
@@ -480,20 +510,20 @@ int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[
                    comm, request);
 }
 
-/* Every rank's block to every rank, one round: the block for rank r from `sendbuf` + sdispl[r]
- * (sbytes[r]), rank r's into `recvbuf` + rdispl[r] (rbytes[r]); this rank's own copied unless
+/* Every rank's block to every rank, one round: the block for rank r from `sendbuf` (block r of
+ * `sl`), rank r's into `recvbuf` (block r of `rl`); this rank's own copied unless
  * `self_in_place` (it is there already). */
-static int exchange(const hpm_comm* c, const void* sendbuf, const uint64_t* sbytes,
-                    const uint64_t* sdispl, void* recvbuf, const uint64_t* rbytes,
-                    const uint64_t* rdispl, int self_in_place, schedule* s, MPI_Request* request) {
+static int exchange(const hpm_comm* c, const void* sendbuf, blocks sl, void* recvbuf, blocks rl,
+                    int self_in_place, schedule* s, MPI_Request* request) {
   for (int r = 0; r < c->size; ++r) {
-    unsigned char* to = (unsigned char*)recvbuf + rdispl[r];
-    const unsigned char* from = (const unsigned char*)sendbuf + sdispl[r];
+    unsigned char* to = (unsigned char*)recvbuf + rl.displ[r];
+    const unsigned char* from = (const unsigned char*)sendbuf + sl.displ[r];
     if (r == c->rank) {
-      if (!self_in_place) add_copy(s, 0, from, to, rbytes[r]);
+      if (!self_in_place)
+        add_copy(s, 0, from, sl.count[r], sl.type[r], to, rl.count[r], rl.type[r]);
     } else {
-      add_recv(s, 0, r, to, rbytes[r]);
-      add_send(s, 0, r, from, sbytes[r]);
+      add_recv(s, 0, r, to, rl.count[r], rl.type[r]);
+      add_send(s, 0, r, from, sl.count[r], sl.type[r]);
     }
   }
   return start(s, request);
@@ -505,24 +535,18 @@ static int iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype
   hpm_comm* c;
   int e = check(comm, &c, request);
   if (e) return e;
-  const int ssize = hpm_type_size(sendtype), rsize = hpm_type_size(recvtype);
-  if ((sendbuf != MPI_IN_PLACE && ssize == 0) || rsize == 0) return MPI_ERR_TYPE;
+  if ((sendbuf != MPI_IN_PLACE && !hpm_type_ok(sendtype)) || !hpm_type_ok(recvtype))
+    return MPI_ERR_TYPE;
   schedule* s = schedule_new(c, MPI_OP_NULL, recvtype);
   if (!s) return MPI_ERR_OTHER;
-  const uint64_t* l = layout(s, c->size, recvcounts, displs, recvcount, rsize);
-  uint64_t* sl = scratch(s, sizeof(uint64_t) * 2 * (size_t)c->size);
-  if (!l || !sl) return start(s, request);
-  /* (In place: this rank's block is already at its place in recvbuf.) */
-  const void* mine =
-      sendbuf == MPI_IN_PLACE ? (unsigned char*)recvbuf + l[c->size + c->rank] : sendbuf;
-  const uint64_t my_bytes =
-      sendbuf == MPI_IN_PLACE ? l[c->rank] : (uint64_t)sendcount * (uint64_t)ssize;
-  for (int r = 0; r < c->size; ++r) {
-    sl[r] = my_bytes;
-    sl[c->size + r] = 0;
-  }
-  return exchange(c, mine, sl, sl + c->size, recvbuf, l, l + c->size, sendbuf == MPI_IN_PLACE, s,
-                  request);
+  const blocks l = layout(s, c->size, recvcounts, displs, recvcount, recvtype);
+  /* Every rank's send block is this rank's own (in place: at its place in recvbuf). */
+  const int in_place = sendbuf == MPI_IN_PLACE;
+  const blocks sl = layout(s, c->size, NULL, NULL, 0, in_place ? recvtype : sendtype);
+  if (!l.count || !sl.count) return start(s, request);
+  for (int r = 0; r < c->size; ++r) sl.count[r] = in_place ? l.count[c->rank] : sendcount;
+  const void* mine = in_place ? (unsigned char*)recvbuf + l.displ[c->rank] : sendbuf;
+  return exchange(c, mine, sl, recvbuf, l, in_place, s, request);
 }
 
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -545,15 +569,14 @@ static int ialltoallv(const void* sendbuf, const int sendcounts[], const int sdi
   hpm_comm* c;
   int e = check(comm, &c, request);
   if (e) return e;
-  const int ssize = hpm_type_size(sendtype), rsize = hpm_type_size(recvtype);
-  if (ssize == 0 || rsize == 0) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(sendtype) || !hpm_type_ok(recvtype)) return MPI_ERR_TYPE;
   if (sendbuf == MPI_IN_PLACE) return MPI_ERR_BUFFER; /* (not offered here) */
   schedule* s = schedule_new(c, MPI_OP_NULL, recvtype);
   if (!s) return MPI_ERR_OTHER;
-  const uint64_t* sl = layout(s, c->size, sendcounts, sdispls, sendcount, ssize);
-  const uint64_t* rl = layout(s, c->size, recvcounts, rdispls, recvcount, rsize);
-  if (!sl || !rl) return start(s, request);
-  return exchange(c, sendbuf, sl, sl + c->size, recvbuf, rl, rl + c->size, 0, s, request);
+  const blocks sl = layout(s, c->size, sendcounts, sdispls, sendcount, sendtype);
+  const blocks rl = layout(s, c->size, recvcounts, rdispls, recvcount, recvtype);
+  if (!sl.count || !rl.count) return start(s, request);
+  return exchange(c, sendbuf, sl, recvbuf, rl, 0, s, request);
 }
 
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -581,18 +604,20 @@ int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
   if (sendbuf == MPI_IN_PLACE) return MPI_ERR_BUFFER; /* (not offered here) */
   schedule* s = schedule_new(c, MPI_OP_NULL, MPI_BYTE);
   if (!s) return MPI_ERR_OTHER;
-  uint64_t* l = scratch(s, sizeof(uint64_t) * 4 * (size_t)c->size);
-  if (!l) return start(s, request);
   const int n = c->size;
+  const blocks sl = layout(s, n, sendcounts, NULL, 0, MPI_BYTE);
+  const blocks rl = layout(s, n, recvcounts, NULL, 0, MPI_BYTE);
+  if (!sl.count || !rl.count) return start(s, request);
   for (int r = 0; r < n; ++r) {
-    const int ssize = hpm_type_size(sendtypes[r]), rsize = hpm_type_size(recvtypes[r]);
-    if (ssize == 0 || rsize == 0) s->err = MPI_ERR_TYPE;
-    l[r] = (uint64_t)sendcounts[r] * (uint64_t)ssize;
-    l[n + r] = (uint64_t)sdispls[r];
-    l[2 * n + r] = (uint64_t)recvcounts[r] * (uint64_t)rsize;
-    l[3 * n + r] = (uint64_t)rdispls[r];
+    if (!hpm_type_ok(sendtypes[r]) || !hpm_type_ok(recvtypes[r])) {
+      s->err = MPI_ERR_TYPE;
+    }
+    sl.type[r] = sendtypes[r];
+    sl.displ[r] = sdispls[r];
+    rl.type[r] = recvtypes[r];
+    rl.displ[r] = rdispls[r];
   }
-  return exchange(c, sendbuf, l, l + n, recvbuf, l + 2 * n, l + 3 * n, 0, s, request);
+  return exchange(c, sendbuf, sl, recvbuf, rl, 0, s, request);
 }
 
 int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -612,20 +637,19 @@ static int iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype typ
   if (e || (e = reduce_args(type, count))) return e;
   schedule* s = schedule_new(c, op, type);
   if (!s) return MPI_ERR_OTHER;
-  const size_t bytes = (size_t)count * (size_t)hpm_type_size(type);
-  unsigned char* mine = scratch(s, bytes);
-  unsigned char* prefix = scratch(s, bytes);
+  unsigned char* mine = scratch_of(s, count, type);
+  unsigned char* prefix = scratch_of(s, count, type);
   if (!mine || !prefix) return start(s, request);
-  add_copy(s, 0, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, mine, bytes);
+  add_move(s, 0, sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, mine, count);
   int round = 1;
   if (c->rank > 0) {
-    add_recv(s, round++, c->rank - 1, prefix, bytes);
-    if (exclusive) add_copy(s, round, prefix, recvbuf, bytes);
+    add_recv(s, round++, c->rank - 1, prefix, count, type);
+    if (exclusive) add_move(s, round, prefix, recvbuf, count);
     /* prefix op mine, into mine */
     add_reduce(s, round, prefix, mine, count);
   }
-  if (!exclusive) add_copy(s, round, mine, recvbuf, bytes);
-  if (c->rank + 1 < c->size) add_send(s, round, c->rank + 1, mine, bytes);
+  if (!exclusive) add_move(s, round, mine, recvbuf, count);
+  if (c->rank + 1 < c->size) add_send(s, round, c->rank + 1, mine, count, type);
   return start(s, request);
 }
 
@@ -648,28 +672,28 @@ static int ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcou
   if (e || (e = reduce_args(type, recvcount))) return e;
   schedule* s = schedule_new(c, op, type);
   if (!s) return MPI_ERR_OTHER;
-  const int size = hpm_type_size(type);
-  const uint64_t* l = layout(s, c->size, recvcounts, NULL, recvcount, size);
-  if (!l) return start(s, request);
   int total = 0;
   for (int r = 0; r < c->size; ++r) total += recvcounts ? recvcounts[r] : recvcount;
-  uint64_t* displ = scratch(s, sizeof(uint64_t) * (size_t)c->size);
-  unsigned char* whole = scratch(s, (size_t)total * (size_t)size);
-  if (!displ || !whole) return start(s, request);
-  for (int r = 0, at = 0; r < c->size; ++r) {
-    displ[r] = (uint64_t)at * (uint64_t)size;
+  /* (Rank r's block starts where the blocks before it end.) */
+  int* displs = scratch(s, sizeof(int) * (size_t)c->size);
+  for (int r = 0, at = 0; displs && r < c->size; ++r) {
+    displs[r] = at;
     at += recvcounts ? recvcounts[r] : recvcount;
   }
+  unsigned char* whole = scratch_of(s, total, type);
+  const blocks l =
+      displs ? layout(s, c->size, recvcounts, displs, recvcount, type) : (blocks){NULL, NULL, NULL};
+  if (!l.count || !whole) return start(s, request);
   const void* in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   int round = reduce_rounds(s, c, in, whole, total, 0, 0);
   if (c->rank != 0) {
-    add_recv(s, round, 0, recvbuf, l[c->rank]);
+    add_recv(s, round, 0, recvbuf, l.count[c->rank], type);
   } else {
     for (int r = 0; r < c->size; ++r) {
       if (r == 0) {
-        add_copy(s, round, whole + displ[0], recvbuf, l[0]);
+        add_move(s, round, whole + l.displ[0], recvbuf, l.count[0]);
       } else {
-        add_send(s, round, r, whole + displ[r], l[r]);
+        add_send(s, round, r, whole + l.displ[r], l.count[r], type);
       }
     }
   }

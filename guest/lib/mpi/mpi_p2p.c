@@ -643,6 +643,7 @@ static void release(MPI_Request* request, MPI_Status* status) {
       status->MPI_ERROR = MPI_SUCCESS;
     }
   }
+  if (r->dt_packed) hpm_type_release_request(r);
   r->kind = HPM_REQ_FREE;
   *request = MPI_REQUEST_NULL;
 }

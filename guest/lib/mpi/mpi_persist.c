@@ -12,7 +12,7 @@ static int persistent(int send, const void* buf, int count, MPI_Datatype type, i
   if (!request) return MPI_ERR_REQUEST;
   *request = MPI_REQUEST_NULL;
   if (!hpm_comm_get(comm)) return MPI_ERR_COMM;
-  if (hpm_type_size(type) == 0) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
   if (count < 0) return MPI_ERR_COUNT;
   if (tag < 0 && !(send == 0 && tag == MPI_ANY_TAG)) return MPI_ERR_TAG;
   /* (The peer is checked when the operation starts, as MPI_Isend and MPI_Irecv check it.) */
@@ -159,7 +159,7 @@ int MPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag,
   if (!request) return MPI_ERR_REQUEST;
   *request = MPI_REQUEST_NULL;
   const int size = hpm_type_size(type);
-  if (size == 0) return MPI_ERR_TYPE;
+  if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
   if (count < 0) return MPI_ERR_COUNT;
   const long bytes = (long)count * size, charge = bytes + MPI_BSEND_OVERHEAD;
   hpm_bsend_reap();
@@ -171,8 +171,8 @@ int MPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag,
     free(copy);
     return MPI_ERR_OTHER;
   }
-  memcpy(copy, buf, (size_t)bytes);
-  const int error = MPI_Isend(copy, count, type, dest, tag, comm, &b->request);
+  hpm_type_pack(buf, count, type, copy);
+  const int error = MPI_Isend(copy, (int)bytes, MPI_BYTE, dest, tag, comm, &b->request);
   if (error) {
     free(b);
     free(copy);
