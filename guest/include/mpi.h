@@ -5,8 +5,8 @@
  * use: point-to-point (blocking and non-blocking, tags and wildcards, probe), the wait/test
  * families, communicators (dup, split, free, made from groups) and groups, the common
  * collectives (blocking and not), predefined (complex ones too) and derived datatypes, the
- * predefined and user-defined operations, and MPI_Wtime on simulated time. Handles are integers, as MPICH's.
- * What is missing is listed in docs/network.md ("Guest MPI").
+ * predefined and user-defined operations, and MPI_Wtime on simulated time. Handles are integers, as
+ * MPICH's. What is missing is listed in docs/network.md ("Guest MPI").
  */
 #ifndef HPM_MPI_H
 #define HPM_MPI_H
@@ -30,6 +30,7 @@ typedef long MPI_Aint;
 typedef long long MPI_Offset;
 typedef long long MPI_Count;
 typedef int MPI_Info;
+typedef int MPI_Win;
 /* A user-defined reduction (MPI_Op_create): inoutvec[i] = invec[i] op inoutvec[i]. */
 typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
 
@@ -49,6 +50,7 @@ typedef struct MPI_Status {
 #define MPI_GROUP_NULL (-1)
 #define MPI_GROUP_EMPTY 0
 #define MPI_INFO_NULL 0
+#define MPI_WIN_NULL (-1)
 #define MPI_COMM_TYPE_SHARED 1
 #define MPI_MAX_INFO_KEY 255
 #define MPI_MAX_INFO_VAL 1024
@@ -87,6 +89,11 @@ typedef struct MPI_Status {
 #define MPI_ERR_OTHER 15
 #define MPI_ERR_INTERN 16
 #define MPI_ERR_IN_STATUS 17
+#define MPI_ERR_WIN 45
+#define MPI_ERR_RMA_SYNC 46
+#define MPI_ERR_RMA_RANGE 47
+#define MPI_ERR_DISP 48
+#define MPI_ERR_LOCKTYPE 49
 #define MPI_ERR_LASTCODE 74
 
 /* Thread levels: the library is for one thread at a time (FUNNELED). */
@@ -158,6 +165,17 @@ typedef struct MPI_Status {
 #define MPI_BXOR 10
 #define MPI_MAXLOC 11
 #define MPI_MINLOC 12
+#define MPI_REPLACE 13 /* one-sided accumulates only */
+#define MPI_NO_OP 14
+
+/* One-sided communication: lock types and assertions (accepted, not needed). */
+#define MPI_LOCK_EXCLUSIVE 1
+#define MPI_LOCK_SHARED 2
+#define MPI_MODE_NOCHECK 1
+#define MPI_MODE_NOPRECEDE 2
+#define MPI_MODE_NOPUT 4
+#define MPI_MODE_NOSTORE 8
+#define MPI_MODE_NOSUCCEED 16
 
 /* Comparisons. */
 #define MPI_IDENT 0
@@ -176,6 +194,8 @@ int MPI_Get_processor_name(char* name, int* resultlen);
 int MPI_Get_version(int* version, int* subversion);
 int MPI_Get_library_version(char* version, int* resultlen);
 /* Info objects: (key, value) strings in the order keys were first set. */
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr);
+int MPI_Free_mem(void* base);
 int MPI_Info_create(MPI_Info* info);
 int MPI_Info_set(MPI_Info info, const char* key, const char* value);
 int MPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag);
@@ -218,6 +238,47 @@ int MPI_Group_free(MPI_Group* group);
 int MPI_Op_create(MPI_User_function* function, int commute, MPI_Op* op);
 int MPI_Op_free(MPI_Op* op);
 int MPI_Op_commutative(MPI_Op op, int* commute);
+
+/* One-sided communication (mpi_rma.c): windows over the message unit (puts are direct puts,
+ * gets remote gets; accumulates and synchronization are messages the target's library serves
+ * whenever it runs, as MPI's progress rules allow). */
+int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                   MPI_Win* win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                     MPI_Win* win);
+int MPI_Win_free(MPI_Win* win);
+int MPI_Win_get_group(MPI_Win win, MPI_Group* group);
+int MPI_Win_fence(int assert, MPI_Win win);
+int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+            MPI_Win win);
+int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                   int target_rank, MPI_Aint target_disp, int target_count,
+                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       void* result_addr, int result_count, MPI_Datatype result_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int* flag);
 
 /* Derived datatypes (mpi_dtype.c): every communication call takes them (committed); reductions
  * take them with user-defined operations, as Open MPI does. */

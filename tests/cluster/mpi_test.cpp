@@ -68,10 +68,13 @@ std::vector<std::string> openMpiOutputs(const std::string& program,
       kMpirun, "--oversubscribe",       "-np", std::to_string(ranks), "--output-filename",
       "out",   kHostBin + "/" + program};
   argv.insert(argv.end(), args.begin(), args.end());
-  // (Open MPI refuses to run as root unless told; the CI machine runs the tests as root.)
-  const RunResult r = run(argv, dir.path(),
-                          {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
-                           "OMPI_MCA_plm_rsh_agent=", "TMPDIR=" + dir.path().string()});
+  // (Open MPI refuses to run as root unless told; the CI machine runs the tests as root. Its
+  // one-sided component "rdma" dies in MPI_Compare_and_swap over shared memory, in
+  // mca_btl_vader_emu_acswap (Debian 12's Open MPI 4.1.4): "pt2pt", its other one, is used.)
+  const RunResult r =
+      run(argv, dir.path(),
+          {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+           "OMPI_MCA_plm_rsh_agent=", "OMPI_MCA_osc=pt2pt", "TMPDIR=" + dir.path().string()});
   EXPECT_EQ(r.status(), 0) << r.describe();
   std::vector<std::string> out;
   for (int n = 0; n < ranks; ++n) {
@@ -125,7 +128,8 @@ TEST(MpiGuest, TheBlueGenePTorusRunsTheSameCollectives) {
 // on sub-communicators (bgq's classes), non-blocking collectives (one of which completes only if
 // it progresses while its rank waits in MPI_Recv), persistent requests, a cancelled receive and
 // buffered sends, derived datatypes (every constructor's bounds as Open MPI computes them, and
-// in point-to-point, collective and non-blocking calls, a darray's empty part included), the
+// in point-to-point, collective and non-blocking calls, a darray's empty part included),
+// one-sided communication (fence, post/start/complete/wait and passive-target epochs), the
 // stencil's sums and CG's residuals (both
 // programs add partial sums in rank order and are built without fused multiply-adds, so the numbers
 // are the same bits).
@@ -135,15 +139,28 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
     std::vector<std::string> args;
     int ranks;
   };
-  for (const Case& c :
-       {Case{"mpi_ring", {"5"}, 4}, Case{"mpi_collectives", {}, 4},
-        Case{"mpi_collectives", {"40"}, 3}, Case{"mpi_stencil", {"64", "40"}, 4},
-        Case{"mpi_cg", {"48"}, 4}, Case{"mpi_cg", {"40"}, 3}, Case{"mpi_topology", {}, 6},
-        Case{"mpi_topology", {}, 4}, Case{"mpi_rendezvous", {}, 3},
-        Case{"mpi_rendezvous", {"2049"}, 2}, Case{"mpi_groups", {}, 4}, Case{"mpi_groups", {}, 5},
-        Case{"mpi_subcomm", {}, 8}, Case{"mpi_nbc", {}, 3}, Case{"mpi_nbc", {}, 5},
-        Case{"mpi_persist", {}, 3}, Case{"mpi_dtype", {}, 3}, Case{"mpi_dtype", {}, 5},
-        Case{"mpi_dtype", {}, 8}}) {
+  for (const Case& c : {Case{"mpi_ring", {"5"}, 4},
+                        Case{"mpi_collectives", {}, 4},
+                        Case{"mpi_collectives", {"40"}, 3},
+                        Case{"mpi_stencil", {"64", "40"}, 4},
+                        Case{"mpi_cg", {"48"}, 4},
+                        Case{"mpi_cg", {"40"}, 3},
+                        Case{"mpi_topology", {}, 6},
+                        Case{"mpi_topology", {}, 4},
+                        Case{"mpi_rendezvous", {}, 3},
+                        Case{"mpi_rendezvous", {"2049"}, 2},
+                        Case{"mpi_groups", {}, 4},
+                        Case{"mpi_groups", {}, 5},
+                        Case{"mpi_subcomm", {}, 8},
+                        Case{"mpi_nbc", {}, 3},
+                        Case{"mpi_nbc", {}, 5},
+                        Case{"mpi_persist", {}, 3},
+                        Case{"mpi_dtype", {}, 3},
+                        Case{"mpi_dtype", {}, 5},
+                        Case{"mpi_dtype", {}, 8},
+                        Case{"mpi_rma", {}, 2},
+                        Case{"mpi_rma", {}, 5},
+                        Case{"mpi_rma", {}, 8}}) {
     const auto sim = simulatedOutputs(c.program, c.args, c.ranks);
     const auto host = openMpiOutputs(c.program, c.args, c.ranks);
     ASSERT_EQ(sim.size(), host.size());

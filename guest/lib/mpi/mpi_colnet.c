@@ -114,7 +114,9 @@ static uint32_t events_seen(void) {
  * after SPINS turns, when `event_due` (an event must come), sleeps until the notify word
  * differs from `seen`. */
 static void idle_turn(int* idle, int event_due, uint32_t seen) {
-  if (hpm_progress() || ++*idle < SPINS || !event_due) return;
+  /* (While a window exists this node polls: a one-sided operation's message may come, which
+   * only the reception FIFO's word would wake it for.) */
+  if (hpm_progress() || ++*idle < SPINS || !event_due || hpm_rma_windows) return;
   syscall(SYS_futex, &notify_word, FUTEX_WAIT, seen, NULL, NULL, 0);
   *idle = 0;
 }

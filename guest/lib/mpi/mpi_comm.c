@@ -445,6 +445,11 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
       [MPI_ERR_OTHER] = "other error",
       [MPI_ERR_INTERN] = "internal error",
       [MPI_ERR_IN_STATUS] = "error in status",
+      [MPI_ERR_WIN] = "invalid window",
+      [MPI_ERR_RMA_SYNC] = "wrong synchronization of one-sided operations",
+      [MPI_ERR_RMA_RANGE] = "target memory outside the window",
+      [MPI_ERR_DISP] = "invalid displacement",
+      [MPI_ERR_LOCKTYPE] = "invalid lock type",
   };
   const char* text =
       errorcode >= 0 && errorcode < (int)(sizeof names / sizeof names[0]) && names[errorcode]

@@ -636,6 +636,31 @@ void* hpm_type_alloc(int64_t count, MPI_Datatype t, void** block) {
   return *block ? (void*)((uintptr_t)*block - (uintptr_t)low) : NULL;
 }
 
+void hpm_type_runs(int64_t count, MPI_Datatype t, hpm_run_fn fn, void* arg) {
+  const dtype* d = entry(t);
+  if (!d) {
+    if (count > 0) fn(arg, 0, count * hpm_basic_size(t), t);
+    return;
+  }
+  const int64_t ext = d->ub - d->lb;
+  int64_t at = 0, len = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  for (int64_t i = 0; i < count; ++i) {
+    for (int k = 0; k < d->nruns; ++k) {
+      const run* r = &d->runs[k];
+      if (len && type == r->type && at + len == i * ext + r->disp) {
+        len += r->len;
+        continue;
+      }
+      if (len) fn(arg, at, len, type);
+      at = i * ext + r->disp;
+      len = r->len;
+      type = r->type;
+    }
+  }
+  if (len) fn(arg, at, len, type);
+}
+
 int MPI_Pack_size(int incount, MPI_Datatype t, MPI_Comm comm, int* size) {
   (void)comm;
   MPI_Count s;

@@ -161,6 +161,11 @@ int hpm_type_copy(const void* src, int64_t scount, MPI_Datatype stype, void* dst
 /* A scratch buffer for `count` elements in the type's layout: the address to use (NULL: out of
  * memory); *block is what to free. */
 void* hpm_type_alloc(int64_t count, MPI_Datatype type, void** block);
+/* Calls fn for each run of bytes that `count` elements of a type occupy (displacements from the
+ * buffer's address, in typemap order, neighbouring runs of one predefined type merged), with
+ * that predefined type. */
+typedef void (*hpm_run_fn)(void* arg, int64_t disp, int64_t len, MPI_Datatype basic);
+void hpm_type_runs(int64_t count, MPI_Datatype type, hpm_run_fn fn, void* arg);
 /* inout = in op inout, count elements in the type's layout. */
 int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, int count);
 /* Messages of `count` elements of a type: packed first if it is not dense, unpacked (a receive)
@@ -198,6 +203,29 @@ int hpm_colnet_reduce(hpm_comm* c, const void* sendbuf, void* recvbuf, int count
 #define HPM_TORCOLL_CTX (-7)
 /* The rendezvous protocol's control packets' context (mpi_p2p.c): no communicator's either. */
 #define HPM_RZV_CTX (-1)
+/* One-sided operations' messages (mpi_rma.c): always eager, served by hpm_rma_progress. */
+#define HPM_RMA_CTX (-9)
+/* The first complete buffered message on context `ctx`, taken out of the unexpected list (its
+ * data and itself are the caller's to free), or NULL. */
+hpm_msg* hpm_take_message(int ctx);
+/* Descriptors (64 bytes each, the unit's layout): a direct put of `bytes` at `payload` into
+ * `put` at the destination, counting down the 8-byte counter at `counter` there (0: none); an
+ * empty memory-FIFO packet with libmpi's header (context, tag, length). */
+#define HPM_DESCRIPTOR_BYTES 64
+void hpm_fill_put(void* descriptor, int dest_world, uint64_t payload, uint64_t bytes, uint64_t put,
+                  uint64_t counter);
+void hpm_fill_packet(void* descriptor, int dest_world, int ctx, int tag, uint64_t length);
+/* Posts a descriptor, or a remote get of `n` descriptors (read from this node's memory when the
+ * get reaches the destination, which then injects them); returns its number in the injection
+ * FIFO, which hpm_injected(number) says the unit has injected. */
+uint64_t hpm_post_descriptor(const void* descriptor);
+uint64_t hpm_post_remote_get(int dest_world, const void* descriptors, int n);
+int hpm_injected(uint64_t seq);
+/* Serves the one-sided operations' messages that have arrived (the progress engine calls it). */
+void hpm_rma_progress(void);
+/* Windows exist (mpi_rma.c): waits must keep serving messages rather than sleep on anything but
+ * the reception FIFO (a passive target's lock requests are served by its progress engine). */
+extern int hpm_rma_windows;
 int hpm_torcoll_barrier(hpm_comm* c);
 /* Gives back the communicator's sub-communicator class, if it has one (collective on it). */
 void hpm_torcoll_free(hpm_comm* c);

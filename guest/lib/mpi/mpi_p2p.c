@@ -410,12 +410,65 @@ static void packet(const packet_header* h, const unsigned char* payload) {
 }
 
 static int move_packets(void);
+static void unlink_message(hpm_msg* m);
 
 int hpm_progress(void) {
   const int moved = move_packets();
-  /* (Non-blocking collectives whose messages completed move on.) */
+  /* (Non-blocking collectives whose messages completed move on; one-sided operations' messages
+   * are served.) */
   hpm_nbc_progress();
+  hpm_rma_progress();
   return moved;
+}
+
+hpm_msg* hpm_take_message(int ctx) {
+  for (hpm_msg* m = unexpected_head; m; m = m->next) {
+    if (m->ctx != ctx || m->claimed || m->rts) continue;
+    if (m->got < m->bytes) return NULL; /* (the first is still arriving: order is kept) */
+    unlink_message(m);
+    return m;
+  }
+  return NULL;
+}
+
+void hpm_fill_put(void* descriptor_out, int dest_world, uint64_t payload, uint64_t bytes,
+                  uint64_t put, uint64_t counter) {
+  descriptor* d = descriptor_out;
+  memset(d, 0, sizeof *d);
+  d->dest = (uint32_t)dest_world;
+  d->flags = HPM_MU_DIRECT_PUT;
+  d->payload = payload;
+  d->bytes = bytes;
+  d->put = put;
+  d->counter = counter;
+}
+
+void hpm_fill_packet(void* descriptor_out, int dest_world, int ctx, int tag, uint64_t length) {
+  descriptor* d = descriptor_out;
+  memset(d, 0, sizeof *d);
+  d->dest = (uint32_t)dest_world;
+  d->payload = (uint64_t)(uintptr_t)d; /* (any readable address: it reads none of it) */
+  d->ctx = ctx;
+  d->tag = tag;
+  d->length = length;
+}
+
+uint64_t hpm_post_descriptor(const void* descriptor_in) {
+  return post(descriptor_in);
+}
+
+uint64_t hpm_post_remote_get(int dest_world, const void* descriptors, int n) {
+  descriptor get;
+  memset(&get, 0, sizeof get);
+  get.dest = (uint32_t)dest_world;
+  get.flags = HPM_MU_REMOTE_GET;
+  get.payload = (uint64_t)(uintptr_t)descriptors;
+  get.bytes = (uint64_t)n * sizeof(descriptor);
+  return post(&get);
+}
+
+int hpm_injected(uint64_t seq) {
+  return reg(HPM_MU_INJ_DONE) >= seq;
 }
 
 MPI_Request hpm_new_nbc_request(void* schedule) {
@@ -510,8 +563,9 @@ int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag,
   d.ctx = ctx;
   d.tag = tag;
   d.length = bytes;
-  if (bytes >= eager_limit) {
-    /* Rendezvous: the unit reads the buffer only when the receiver's remote get comes. */
+  if (bytes >= eager_limit && ctx != HPM_RMA_CTX) {
+    /* Rendezvous: the unit reads the buffer only when the receiver's remote get comes. (One-sided
+     * operations' messages stay eager: their target handles them as they come, mpi_rma.c.) */
     r->rzv = 1;
     r->rts[0] = (uint64_t)(uintptr_t)buf;
     r->rts[1] = (uint64_t)i;
