@@ -221,8 +221,10 @@ void hpm_fill_packet(void* descriptor, int dest_world, int ctx, int tag, uint64_
 uint64_t hpm_post_descriptor(const void* descriptor);
 uint64_t hpm_post_remote_get(int dest_world, const void* descriptors, int n);
 int hpm_injected(uint64_t seq);
-/* Serves the one-sided operations' messages that have arrived (the progress engine calls it). */
+/* Serves the one-sided operations' messages that have arrived, and releases the sent ones
+ * (the progress engine calls it while hpm_rma_active: windows exist or messages are out). */
 void hpm_rma_progress(void);
+extern int hpm_rma_active;
 /* Windows exist (mpi_rma.c): waits must keep serving messages rather than sleep on anything but
  * the reception FIFO (a passive target's lock requests are served by its progress engine). */
 extern int hpm_rma_windows;

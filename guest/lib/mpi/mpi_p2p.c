@@ -417,7 +417,7 @@ int hpm_progress(void) {
   /* (Non-blocking collectives whose messages completed move on; one-sided operations' messages
    * are served.) */
   hpm_nbc_progress();
-  hpm_rma_progress();
+  if (hpm_rma_active) hpm_rma_progress(); /* (a load and a branch when no window exists) */
   return moved;
 }
 

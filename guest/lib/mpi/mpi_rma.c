@@ -29,6 +29,7 @@
 #define MAX_WINDOWS 64
 
 int hpm_rma_windows;
+int hpm_rma_active; /* windows + messages not yet released */
 
 enum {
   RMA_ACC = 1,  /* apply op to the runs with the data */
@@ -151,6 +152,7 @@ static void reap_outbox(void) {
     *at = o->next;
     free(o->buf);
     free(o);
+    --hpm_rma_active;
   }
 }
 
@@ -173,6 +175,7 @@ static int send_msg(window* w, int target, int kind, int op, int64_t disp, uint6
   hpm_isend(buf, total, world_of(w, target), HPM_RMA_CTX, kind, &o->request);
   o->next = outbox;
   outbox = o;
+  ++hpm_rma_active;
   return MPI_SUCCESS;
 }
 
@@ -437,6 +440,7 @@ static int create(void* base, MPI_Aint size, int disp_unit, MPI_Comm comm, void*
   }
   free(all);
   ++hpm_rma_windows;
+  ++hpm_rma_active;
   *out = slot;
   return err;
 }
@@ -480,6 +484,7 @@ int MPI_Win_free(MPI_Win* win) {
   free(w->allocated);
   memset(w, 0, sizeof *w);
   --hpm_rma_windows;
+  --hpm_rma_active;
   *win = MPI_WIN_NULL;
   return MPI_SUCCESS;
 }
