@@ -273,6 +273,60 @@ TEST(PapiTools, CostReportsEachCallInCycles) {
   }
 }
 
+// PAPI 7's papi_multiplex_cost: its messages, and its five .dat files (a header, then a row per
+// set size: the kernel-multiplexed set's min, max, mean and standard deviation in cycles, then the
+// software-multiplexed one's), with figures of real calls: positive, min <= mean <= max, and a
+// start/stop dearer than a read.
+TEST(PapiTools, MultiplexCostWritesPapisFiveDatFilesOfRealCallCosts) {
+  TempDir dir("hpm-papi-mpx");
+  const RunResult r = tool({"papi_multiplex_cost", "-x", "4", "-t", "20"}, {}, dir.path());
+  ASSERT_EQ(r.exit_code(), 0) << r.out << r.err;
+  EXPECT_EQ(r.out,
+            "This utility benchmarks the overhead of PAPI multiplexing\n"
+            "Warning!  This can take a long time (many minutes) to run\n"
+            "The output goes to multiple .dat files in the current directory\n\n");
+  EXPECT_EQ(r.err, "Running test[s]\n\tKernel multiplexing read\n\tSoftware Multiplexing read\n");
+  const std::string columns =
+      "#number of events\tmin cycles\tmax cycles\tmean cycles\tstd deviation\tsw min cycles\t"
+      "sw max cycles\tsw avg cycles\tsw std dev\n";
+  std::map<std::string, double> mean_of;  // file -> the mean of its last row, kernel set
+  for (const auto& [file, title] : std::vector<std::pair<std::string, std::string>>{
+           {"papi_startstop.dat", "Multiplexed PAPI_read()"},
+           {"papi_read.dat", "Multiplexed PAPI_read()"},
+           {"papi_read_ts.dat", "Multiplexed PAPI_read_ts()"},
+           {"papi_accum.dat", "Multiplexed PAPI_accum()"},
+           {"papi_reset.dat", "Multiplexed PAPI_reset()"}}) {
+    SCOPED_TRACE(file);
+    std::ifstream in(std::filesystem::path(dir.path()) / file);
+    ASSERT_TRUE(in.good());
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "###" + title);
+    std::getline(in, line);
+    EXPECT_EQ(line + "\n", columns);
+    int rows = 0;
+    while (std::getline(in, line)) {
+      // "%20d\t%10lld\t%10lld\t%10lf\t%10lf" twice over (the events' count once).
+      const std::regex row(R"( {19}(\d)\t *(\d+)\t *(\d+)\t *([\d.]+)\t *([\d.]+))"
+                           R"(\t *(\d+)\t *(\d+)\t *([\d.]+)\t *([\d.]+))");
+      std::smatch m;
+      ASSERT_TRUE(std::regex_match(line, m, row)) << line;
+      ++rows;
+      EXPECT_EQ(std::stoi(m[1]), rows) << "sets of 1, 2, 3 events (-x 4: up to 3, as PAPI's)";
+      for (int k : {2, 6}) {
+        const double lo = std::stod(m[k]), hi = std::stod(m[k + 1]), mean = std::stod(m[k + 2]);
+        EXPECT_GT(lo, 0) << line;
+        EXPECT_LE(lo, mean) << line;
+        EXPECT_LE(mean, hi) << line;
+        EXPECT_GE(std::stod(m[k + 3]), 0) << line;
+      }
+      mean_of[file] = std::stod(m[4]);
+    }
+    EXPECT_EQ(rows, 3);
+  }
+  EXPECT_GT(mean_of["papi_startstop.dat"], mean_of["papi_read.dat"]) << "a start and a stop";
+}
+
 TEST(PapiTools, MemInfoGivesTheMachinesCacheGeometry) {
   const RunResult bgq = tool({"papi_mem_info"});
   EXPECT_EQ(bgq.exit_code(), 0) << bgq.err;
