@@ -144,7 +144,8 @@ enum hpmctr_run_mode {
 };
 enum hpmctr_run_mode hpmctr_run_mode(void);
 /* Whether an event of run modes `modes` (bit m - 1 for mode m, as `hpmsim events --json` lists
- * them) counts in this run's mode; every event does in an unknown mode. */
+ * them) counts in this run's mode; every event does in an unknown mode. An event of no modes,
+ * which never counts on the node (docs/events.md), is offered in every mode (it reads 0). */
 int hpmctr_counts_in_run_mode(unsigned modes);
 
 /* Opens unit `kind` (instance: the PUnit's core; ignored otherwise) and maps its registers.
