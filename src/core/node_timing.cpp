@@ -778,6 +778,16 @@ void NodeTiming::Impl::warmup(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr
   }
 }
 
+bool NodeTiming::publishesInWarmup(probe::Event e) {
+  using probe::Event;
+  // What warmup() publishes (above) and idleUntil() (below): the clock's cycles, running or idle,
+  // and each instruction with its class's event (InstIntAlu .. InstSystem, in the classes' order).
+  const auto first_class = static_cast<u32>(Event::kInstIntAlu);
+  const auto v = static_cast<u32>(e);
+  return e == Event::kCycles || e == Event::kThreadRunning || e == Event::kStallIdle ||
+         e == Event::kInstructions || (v >= first_class && v < first_class + kClasses);
+}
+
 NodeTiming::NodeTiming(const TimingParams& params) : impl_(std::make_unique<Impl>(params)) {}
 NodeTiming::~NodeTiming() = default;
 

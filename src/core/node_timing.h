@@ -104,6 +104,13 @@ class NodeTiming final : public probe::LevelSource {
   // timing is modelled; the hardware thread's clock advances by one cycle.
   const IssueCost& warmup(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr);
 
+  // The events the model publishes (those of its ground-truth table: every one it signals), and
+  // those of them its warm-up path publishes too (warmup() and idleUntil(): a thread's cycles,
+  // instructions and their classes; no pipeline, so no fetch, branch prediction, issue, stalls
+  // or translation). What a run mode can count follows (node/run_modes.h).
+  static bool publishes(probe::Event e);
+  static bool publishesInWarmup(probe::Event e);
+
   // Which addresses are device registers (a counter unit's window: uncached and guarded, no
   // cache or queue holds them; docs/timing.md "Device registers"): the driver's page table, one
   // byte per page of 2^page_bits bytes, `device_bit` set on a device page. It must outlive the

@@ -2,6 +2,8 @@
 // the level events' clocks and the cores' snapshots (docs/timing.md).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/node_timing_impl.h"
 
 namespace hpm::timing {
@@ -278,6 +280,11 @@ void NodeTiming::registerTallies(probe::Bus& bus) const {
   probe::registerTallies(bus, Impl::truthTable(), m, core_version,
                          [](u32) -> const u64* { return nullptr; });
   m.mem.registerTallies(bus, core_version);
+}
+
+bool NodeTiming::publishes(probe::Event e) {
+  const auto rows = Impl::truthTable();
+  return std::any_of(rows.begin(), rows.end(), [e](const auto& row) { return row.event == e; });
 }
 
 std::optional<u64> NodeTiming::groundTruth(probe::Event e, u32 instance) const {

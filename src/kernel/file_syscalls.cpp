@@ -200,6 +200,7 @@ std::string Kernel::procFileText(const std::string& path) const {
     }
     return text;
   }
+  if (path == "/proc/hpmsim/mode" && !config_.run_mode.empty()) return config_.run_mode + "\n";
   if (path == "/proc/meminfo") {
     return fmt::format("MemTotal:       {} kB\nMemFree:        {} kB\nMemAvailable:   {} kB\n",
                        config_.memory_bytes / 1024, config_.memory_bytes / 1024,

@@ -123,6 +123,10 @@ struct KernelConfig {
   bool strict_syscalls = false;          // an unknown system call stops the run
   bool host_time = false;                // wall-clock time from the host instead of simulated
   std::vector<CacheDescription> caches;  // every CPU's, index 0 first (/sys, for PAPI's tools)
+  // The simulator's run mode ("functional", "warmup", "timing", "profile"), which the guest
+  // reads from /proc/hpmsim/mode (its libraries offer only the events the mode counts:
+  // docs/papi.md "Run modes"); empty: the file does not exist.
+  std::string run_mode;
   // The host descriptors the guest's standard input, output and error duplicate (a node of a
   // many-node run writes to its own; the descriptors stay the caller's).
   std::array<int, 3> stdio{0, 1, 2};

@@ -434,6 +434,22 @@ void MemorySystem::warmAtomic(u32 core, u64 addr, Cycle now) {
   atomicImpl(core, physical(addr, core), now, now, false);
 }
 
+bool MemorySystem::timedOnly(probe::Event e) {
+  using probe::Event;
+  switch (e) {
+    case Event::kL2BusyCycles:
+    case Event::kDdrBusyCycles:
+    case Event::kL3ReturnCollisions:
+    case Event::kL3DirWaitCycles:
+    case Event::kL3DepositWaitCycles:
+    case Event::kL3AllocationWaitCycles:
+    case Event::kL1pPrefetchPending:
+    case Event::kL1pReadPending:
+    case Event::kL1dFillPending: return true;
+    default: return false;
+  }
+}
+
 // ---- Statistics ----
 
 // One row: `stat` (an expression of the model `m` and the instance `i`) is the event's count.

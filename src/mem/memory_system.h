@@ -198,6 +198,11 @@ class MemorySystem final : private PrivateCaches {
   // The model's events and the statistics that are their ground truth (probe::TruthRow): the
   // private caches' here, the interconnect's (Interconnect::groundTruth) below them.
   static std::span<const probe::TruthRow<MemorySystem>> truthTable();
+  // The events only its timed accesses publish: the cycles a resource is busy or a request waits
+  // (L2 slices, DDR controllers, the L3's ports, directories and miss handlers, a return path
+  // taken) and the L1P's pending intervals. The warm-up mode's accesses take no time, so these
+  // do not count there (node/run_modes.h).
+  static bool timedOnly(probe::Event e);
   // Names on `bus` the statistic behind each of this model's events (probe::Bus::addTally), with
   // `core_version(core)` for the events only a core's own activity changes.
   void registerTallies(probe::Bus& bus, const std::function<const u64*(u32)>& core_version) const;

@@ -6,6 +6,7 @@
 
 #include "base/error.h"
 #include "node/monitor_impl.h"
+#include "node/run_modes.h"
 
 namespace hpm {
 
@@ -335,6 +336,7 @@ Monitor::Monitor(const MachineConfig& machine, probe::Bus& bus, Kernel& kernel,
   for (const UnitFamily& f : families) {
     if (f.beside != nullptr && f.beside(machine)) m.attach(f);
   }
+  for (NativeEvent& e : m.catalogue) e.run_modes = runModesOf(e, bus);
   m.route();
   // Interrupts are collected as the units raise them and delivered by poll().
   for (u32 s = 0; s < m.slots.size(); ++s) {

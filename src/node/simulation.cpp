@@ -366,6 +366,7 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
   kc.strict_syscalls = options.strict_syscalls;
   kc.host_time = options.host_time;
   kc.stdio = options.stdio;
+  kc.run_mode = std::string(runModeName(options.mode));
   impl_->kernel = std::make_unique<Kernel>(kc);
   if (options.mode != RunMode::kFunctional) {
     const timing::TimingParams tp = timingParamsFor(impl_->machine);

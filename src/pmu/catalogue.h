@@ -45,6 +45,9 @@ struct NativeEvent {
   i32 id = -1;
   // The unit's mode the event is counted in (the L2 unit: 0 combined, 1 sliced).
   u32 unit_mode = 0;
+  // The run modes it counts in: bit m for mode m (node/simulation.h RunMode), derived from what
+  // publishes its bus events (node/run_modes.h); 0 for an event that never counts.
+  u8 run_modes = 0;
   // A filtering unit's event (the interconnect monitor's): the transactions it counts, by type
   // (bit t) and snoop result (bit s); its ground truth is TransactionCounts::count(types,
   // snoops). Both 0 for the events of the probe bus.

@@ -726,6 +726,12 @@ inline constexpr EventInfo kEventInfo[] = {
 constexpr const EventInfo& info(Event e) {
   return kEventInfo[static_cast<std::size_t>(e)];
 }
+// The driver's instruction mix (node/simulation_events.cpp): events the operation and its data
+// decide, published by the run loop of every mode with a counter unit as each instruction
+// retires, whatever models time. Declared in one run, InstCompressed to Fences, and FpOpsSingle.
+constexpr bool driverMixEvent(Event e) {
+  return (e >= Event::kInstCompressed && e <= Event::kFences) || e == Event::kFpOpsSingle;
+}
 // The core's finer signals (the A2's core events BG/Q's BGPM names): declared in one run, from
 // FpOpsSingle to LoadHitsPendingMiss, after every older event, so that the ground-truth unit's
 // registers and the other machines' catalogues keep their order.

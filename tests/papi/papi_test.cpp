@@ -11,8 +11,10 @@
 //   PapiHighLevel.<rule>  PAPI_hl_*: the JSON report a run leaves
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -100,12 +102,30 @@ TEST(Papi, OverflowsInSoftwareAndProfilesIntoBucketsAsProfilDoes) {
   expectPassed(run({"--machine", "bgq"}, "papi_profil"), 15);
 }
 
-// A PAPI utility run by its name alone, as a user types it, from an empty directory.
-RunResult tool(const std::vector<std::string>& command) {
-  TempDir dir("hpm-papi-tool");
-  std::vector<std::string> argv = {kHpmsim, "run", "--"};
+// ---- hpmsim's run modes (docs/papi.md "Run modes"): each mode offers what it counts ----
+
+TEST(PapiModes, TheFunctionalModeHasNoCounterUnitsAndItsComponentsSaySoNamingTheMode) {
+  expectPassed(run({"--machine", "bgq", "--mode", "functional"}, "papi_modes", {"functional"}), 9);
+}
+
+TEST(PapiModes, TheWarmupModeRefusesThePipelinesEventsWhenAddedAndCountsTheOthersExactly) {
+  expectPassed(run({"--machine", "bgq", "--mode", "warmup"}, "papi_modes", {"warmup"}), 40);
+}
+
+TEST(PapiModes, TheTimingModeTakesThePipelinesEventsAndCountsThemExactly) {
+  expectPassed(run({"--machine", "bgq"}, "papi_modes", {"timing"}), 41);
+}
+
+// A PAPI utility run by its name alone, as a user types it, from an empty directory (`dir`, or
+// one of its own), with hpmsim's `options` (a mode).
+RunResult tool(const std::vector<std::string>& command,
+               const std::vector<std::string>& options = {}, const std::string& dir = "") {
+  TempDir own("hpm-papi-tool");
+  std::vector<std::string> argv = {kHpmsim, "run"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  argv.push_back("--");
   argv.insert(argv.end(), command.begin(), command.end());
-  return hpm::test::runProcess(argv, kEnv, "", dir.path(), kTimeout);
+  return hpm::test::runProcess(argv, kEnv, "", dir.empty() ? own.path().string() : dir, kTimeout);
 }
 
 bool has(const std::string& text, const std::string& part) {
@@ -121,6 +141,45 @@ TEST(PapiTools, AvailIsFoundByNameAndListsThisNodesPresets) {
   EXPECT_TRUE(has(r.out, "PAPI_TOT_INS 0x80000032  Yes   No   Instructions completed\n")) << r.out;
   EXPECT_TRUE(has(r.out, "PAPI_VEC_INS 0x80000038  No    No   Vector/SIMD instructions")) << r.out;
   EXPECT_TRUE(has(r.out, "CPU Max MHz              : 1600\n")) << r.out;
+}
+
+TEST(PapiTools, AvailInTheWarmupModeListsOnlyThePresetsWhoseEventsTheModeCounts) {
+  const RunResult r = tool({"papi_avail"}, {"--mode", "warmup"});
+  ASSERT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_TRUE(has(r.out, "PAPI_TOT_INS 0x80000032  Yes   No   Instructions completed\n")) << r.out;
+  EXPECT_TRUE(has(r.out, "PAPI_BR_CN   0x8000002b  Yes   No ")) << r.out;
+  EXPECT_TRUE(has(r.out, "PAPI_L1_DCM  0x80000000  Yes   Yes ")) << r.out;
+  EXPECT_TRUE(has(r.out, "PAPI_BR_TKN  0x8000002c  No    No ")) << r.out;
+  EXPECT_TRUE(has(r.out, "PAPI_STL_ICY 0x80000025  No    No ")) << r.out;
+  const std::smatch m = [&] {
+    std::smatch found;
+    std::regex_search(r.out, found, std::regex(R"(Of 108 possible events, (\d+) are available)"));
+    return found;
+  }();
+  ASSERT_EQ(m.size(), 2u) << r.out;
+  EXPECT_LT(std::stoi(m[1]), 37) << "the timing mode's 37 presets, less the pipeline's";
+  EXPECT_GT(std::stoi(m[1]), 15);
+}
+
+TEST(PapiTools, ComponentAvailInTheFunctionalModeNamesTheModeNotAnotherMachine) {
+  const RunResult r = tool({"papi_component_avail"}, {"--machine", "bgq", "--mode", "functional"});
+  ASSERT_EQ(r.exit_code(), 0) << r.err;
+  EXPECT_FALSE(has(r.out, "hpmsim --machine bgq")) << r.out;
+  // Each counter component's line, then its reason.
+  std::vector<std::string> lines;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (const std::string c :
+       {"bgpm/PUnit ", "bgpm/L2Unit ", "bgpm/IOUnit ", "bgpm/CNKUnit ", "bgpm/NWUnit ", "sim "}) {
+    const auto at = std::find_if(lines.begin(), lines.end(), [&](const std::string& l) {
+      return l.starts_with("Name:   " + c);
+    });
+    ASSERT_TRUE(at != lines.end() && at + 1 != lines.end()) << c << "\n" << r.out;
+    EXPECT_EQ(*(at + 1),
+              "   \\-> Disabled: hpmsim's functional mode has no counter units (hpmsim run --mode "
+              "warmup, timing or profile has them)")
+        << c;
+  }
 }
 
 TEST(PapiTools, AvailDetailsADerivedPreset) {
@@ -212,6 +271,60 @@ TEST(PapiTools, CostReportsEachCallInCycles) {
         << what << "\n"
         << r.out;
   }
+}
+
+// PAPI 7's papi_multiplex_cost: its messages, and its five .dat files (a header, then a row per
+// set size: the kernel-multiplexed set's min, max, mean and standard deviation in cycles, then the
+// software-multiplexed one's), with figures of real calls: positive, min <= mean <= max, and a
+// start/stop dearer than a read.
+TEST(PapiTools, MultiplexCostWritesPapisFiveDatFilesOfRealCallCosts) {
+  TempDir dir("hpm-papi-mpx");
+  const RunResult r = tool({"papi_multiplex_cost", "-x", "4", "-t", "20"}, {}, dir.path());
+  ASSERT_EQ(r.exit_code(), 0) << r.out << r.err;
+  EXPECT_EQ(r.out,
+            "This utility benchmarks the overhead of PAPI multiplexing\n"
+            "Warning!  This can take a long time (many minutes) to run\n"
+            "The output goes to multiple .dat files in the current directory\n\n");
+  EXPECT_EQ(r.err, "Running test[s]\n\tKernel multiplexing read\n\tSoftware Multiplexing read\n");
+  const std::string columns =
+      "#number of events\tmin cycles\tmax cycles\tmean cycles\tstd deviation\tsw min cycles\t"
+      "sw max cycles\tsw avg cycles\tsw std dev\n";
+  std::map<std::string, double> mean_of;  // file -> the mean of its last row, kernel set
+  for (const auto& [file, title] : std::vector<std::pair<std::string, std::string>>{
+           {"papi_startstop.dat", "Multiplexed PAPI_read()"},
+           {"papi_read.dat", "Multiplexed PAPI_read()"},
+           {"papi_read_ts.dat", "Multiplexed PAPI_read_ts()"},
+           {"papi_accum.dat", "Multiplexed PAPI_accum()"},
+           {"papi_reset.dat", "Multiplexed PAPI_reset()"}}) {
+    SCOPED_TRACE(file);
+    std::ifstream in(std::filesystem::path(dir.path()) / file);
+    ASSERT_TRUE(in.good());
+    std::string line;
+    std::getline(in, line);
+    EXPECT_EQ(line, "###" + title);
+    std::getline(in, line);
+    EXPECT_EQ(line + "\n", columns);
+    int rows = 0;
+    while (std::getline(in, line)) {
+      // "%20d\t%10lld\t%10lld\t%10lf\t%10lf" twice over (the events' count once).
+      const std::regex row(R"( {19}(\d)\t *(\d+)\t *(\d+)\t *([\d.]+)\t *([\d.]+))"
+                           R"(\t *(\d+)\t *(\d+)\t *([\d.]+)\t *([\d.]+))");
+      std::smatch m;
+      ASSERT_TRUE(std::regex_match(line, m, row)) << line;
+      ++rows;
+      EXPECT_EQ(std::stoi(m[1]), rows) << "sets of 1, 2, 3 events (-x 4: up to 3, as PAPI's)";
+      for (int k : {2, 6}) {
+        const double lo = std::stod(m[k]), hi = std::stod(m[k + 1]), mean = std::stod(m[k + 2]);
+        EXPECT_GT(lo, 0) << line;
+        EXPECT_LE(lo, mean) << line;
+        EXPECT_LE(mean, hi) << line;
+        EXPECT_GE(std::stod(m[k + 3]), 0) << line;
+      }
+      mean_of[file] = std::stod(m[4]);
+    }
+    EXPECT_EQ(rows, 3);
+  }
+  EXPECT_GT(mean_of["papi_startstop.dat"], mean_of["papi_read.dat"]) << "a start and a stop";
 }
 
 TEST(PapiTools, MemInfoGivesTheMachinesCacheGeometry) {

@@ -12,6 +12,7 @@
 #include "base/json_text.h"
 #include "node/machine.h"
 #include "node/monitor.h"
+#include "node/run_modes.h"
 #include "node/simulation.h"
 #include "stats/probe.h"
 #include "tools/hpmsim/commands.h"
@@ -185,6 +186,20 @@ std::string_view kindName(probe::Kind k) {
   return k == probe::Kind::kLevel ? "level" : "pulse";
 }
 
+// The run modes an event counts in, as letters in the modes' order (f functional, w warm-up,
+// t timing, p profile; '-' where it does not count): "-wtp", "--tp", "----".
+std::string modeLetters(RunModes modes) {
+  std::string out = "fwtp";
+  for (u32 m = 0; m < out.size(); ++m) {
+    if ((modes & (1u << m)) == 0) out[m] = '-';
+  }
+  return out;
+}
+// For the reference table: "warmup timing profile", or "never".
+std::string modesCell(RunModes modes) {
+  return modes == 0 ? std::string("never") : runModesText(modes);
+}
+
 int run(const EventsOptions& opt) {
   MachineConfig machine = loadMachine(opt.machine, opt.overrides);
   RunOptions ro;
@@ -264,6 +279,11 @@ int run(const EventsOptions& opt) {
       if (e->core >= 0) j["core"] = e->core;
       if (e->thread >= 0) j["thread"] = e->thread;
       if (e->unit_mode != 0) j["unit_mode"] = e->unit_mode;
+      j["modes"] = nlohmann::json::array();
+      for (RunMode m :
+           {RunMode::kFunctional, RunMode::kWarmup, RunMode::kTiming, RunMode::kProfile}) {
+        if (e->run_modes & runModeBit(m)) j["modes"].push_back(runModeName(m));
+      }
       j["kind"] = kindName(e->kind);
       j["scope"] = probe::scopeName(e->scope);
       j["generic"] = e->generic;
@@ -306,20 +326,22 @@ int run(const EventsOptions& opt) {
     fmt::print("{}", summaryText(summarize(events), true));
     if (fixed) {
       fmt::print(
-          "| input | counter | select | event | kind | scope | counts |\n"
-          "|---|---|---|---|---|---|---|\n");
+          "| input | counter | select | event | kind | scope | modes | counts |\n"
+          "|---|---|---|---|---|---|---|---|\n");
       for (const NativeEvent* e : events) {
-        fmt::print("| {} | {} | {} | `{}` | {} | {} | {} |\n", e->input, e->counter, e->select,
-                   e->name, kindName(e->kind), probe::scopeName(e->scope), e->description);
+        fmt::print("| {} | {} | {} | `{}` | {} | {} | {} | {} |\n", e->input, e->counter, e->select,
+                   e->name, kindName(e->kind), probe::scopeName(e->scope), modesCell(e->run_modes),
+                   e->description);
       }
     } else {
       fmt::print(
-          "| unit | BGPM | input | event | kind | scope | counts |\n"
-          "|---|---|---|---|---|---|---|\n");
+          "| unit | BGPM | input | event | kind | scope | modes | counts |\n"
+          "|---|---|---|---|---|---|---|---|\n");
       for (const NativeEvent* e : events) {
         if (!shown(e)) continue;
-        fmt::print("| {} | {} | {} | `{}` | {} | {} | {} |\n", e->unit->name, idOf(e), inputOf(e),
-                   nameOf(e), kindName(e->kind), probe::scopeName(e->scope), e->description);
+        fmt::print("| {} | {} | {} | `{}` | {} | {} | {} | {} |\n", e->unit->name, idOf(e),
+                   inputOf(e), nameOf(e), kindName(e->kind), probe::scopeName(e->scope),
+                   modesCell(e->run_modes), e->description);
       }
     }
     fmt::print("\n");
@@ -327,16 +349,19 @@ int run(const EventsOptions& opt) {
   }
   fmt::print("Native events of machine {} ({}), devices {}\n", machine.name, family_title,
              fmt::join(monitor->devicePaths(), ", "));
+  fmt::print(
+      "Modes: the run modes it counts in (f functional, w warmup, t timing, p profile; - not "
+      "there)\n");
   fmt::print("{:-<100}\n", "");
   for (const NativeEvent* e : events) {
     if (fixed) {
-      fmt::print("{:<34} counter {:>3} select {} input {:>4} {:<5} {:<17}  {}\n", e->name,
+      fmt::print("{:<34} counter {:>3} select {} input {:>4} {:<5} {:<17} {}  {}\n", e->name,
                  e->counter, e->select, e->input, kindName(e->kind), probe::scopeName(e->scope),
-                 e->description);
+                 modeLetters(e->run_modes), e->description);
     } else if (shown(e)) {
-      fmt::print("{:<40} {:<5} {:>3} input {:>10} {:<5} {:<17}  {}\n", nameOf(e), e->unit->name,
+      fmt::print("{:<40} {:<5} {:>3} input {:>10} {:<5} {:<17} {}  {}\n", nameOf(e), e->unit->name,
                  idOf(e), inputOf(e), kindName(e->kind), probe::scopeName(e->scope),
-                 e->description);
+                 modeLetters(e->run_modes), e->description);
     }
   }
   fmt::print("{:-<100}\nTotal events reported: {}\n", "", count);

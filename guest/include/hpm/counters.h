@@ -132,6 +132,22 @@ typedef struct hpmctr_unit {
 /* Which counter hardware exists (it opens the devices to find out). */
 enum hpmctr_machine hpmctr_machine(void);
 
+/* The simulator's run mode (hpmsim run --mode), from /proc/hpmsim/mode; UNKNOWN where there is
+ * no such file (qemu-user, a real machine). Which events count depends on it: `hpmsim events`
+ * lists each event's modes, and libbgpm refuses an event the mode does not count. */
+enum hpmctr_run_mode {
+  HPMCTR_RUN_UNKNOWN = 0,
+  HPMCTR_RUN_FUNCTIONAL = 1, /* no counter units at all */
+  HPMCTR_RUN_WARMUP = 2,     /* the caches, no pipeline: no branch prediction, stalls, ... */
+  HPMCTR_RUN_TIMING = 3,
+  HPMCTR_RUN_PROFILE = 4,
+};
+enum hpmctr_run_mode hpmctr_run_mode(void);
+/* Whether an event of run modes `modes` (bit m - 1 for mode m, as `hpmsim events --json` lists
+ * them) counts in this run's mode; every event does in an unknown mode. An event of no modes,
+ * which never counts on the node (docs/events.md), is offered in every mode (it reads 0). */
+int hpmctr_counts_in_run_mode(unsigned modes);
+
 /* Opens unit `kind` (instance: the PUnit's core; ignored otherwise) and maps its registers.
  * 0 on success, else -errno (-ENODEV: no such unit on this machine). */
 int hpmctr_open(hpmctr_unit* u, enum hpmctr_kind kind, int instance);

@@ -85,6 +85,7 @@ static const struct err_text err_texts[] = {
     {BGPM_EMAX_EVTSETS, "maximum number of event sets reached"},
     {BGPM_ECTRS_IN_USE, "counters needed by the event set are in use by another event set"},
     {BGPM_EINV_WRT2OVF, "write invalid for an event with overflow"},
+    {BGPM_ENOT_IN_RUN_MODE, "the event does not count in hpmsim's run mode (hpmsim events)"},
     {BGPM_WALREADY_STARTED, "shared counters are already started"},
     {BGPM_WALREADY_STOPPED, "shared counters are already stopped"},
 };
@@ -164,6 +165,12 @@ int Bgpm_GetEventIdFromLabel(const char* evtLabel) {
     if (strcasecmp(bgpm_events[i].label, evtLabel) == 0) return (int)bgpm_events[i].id;
   }
   return 0;
+}
+
+int Bgpm_HpmEventCountsInRunMode(unsigned evtId) {
+  const struct bgpm_event_entry* e = event_by_id(evtId);
+  if (e == NULL) return bgpm_report(BGPM_EINV_EVENT, __func__);
+  return hpmctr_counts_in_run_mode(e->modes);
 }
 
 int Bgpm_GetEventIdInfo(unsigned evtId, Bgpm_EventInfo_t* pInfo) {
@@ -319,6 +326,7 @@ static int add_locked(struct bgpm_set* s, unsigned id) {
   if (s->applied) return BGPM_EES_FROZEN;
   const struct bgpm_event_entry* e = event_by_id(id);
   if (e == NULL) return BGPM_EINV_EVENT;
+  if (!hpmctr_counts_in_run_mode(e->modes)) return BGPM_ENOT_IN_RUN_MODE;
   if (s->n == 0 && s->unit == BGPMUnitType_UNDEF) {
     s->unit = (BgpmUnitTypes)e->unit;
     s->sliced = is_slice_event(e);

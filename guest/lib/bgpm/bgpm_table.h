@@ -11,6 +11,7 @@ struct bgpm_event_entry {
   unsigned char per_thread; /* a PUnit event the calling thread can count alone (NAME@t<t>) */
   unsigned short input;     /* the unit's input (a PUnit's: the core's) */
   unsigned char wired;      /* 0: the event never counts on hpmsim's node */
+  unsigned char modes;      /* the run modes it counts in: bit m - 1 for hpmctr_run_mode m */
 };
 
 extern const struct bgpm_event_entry bgpm_events[];

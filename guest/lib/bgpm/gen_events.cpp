@@ -80,10 +80,16 @@ int main(int argc, char** argv) {
         last_id = id;
         const bool per_thread = names.count(name + "@t0") != 0 || name != e.at("name");
         header << "  " << name << " = " << id << ",\n";
+        // The run modes it counts in, as bits in hpmctr_run_mode's order (hpm/counters.h).
+        unsigned modes = 0;
+        const char* const mode_names[] = {"functional", "warmup", "timing", "profile"};
+        for (const auto& m : e.at("modes")) {
+          for (unsigned b = 0; b < 4; ++b) modes |= m == mode_names[b] ? 1u << b : 0u;
+        }
         table << "    {" << id << ", " << cString(name) << ", "
               << cString(e.at("description").get<std::string>()) << ", " << unitType(e.at("unit"))
               << ", " << (per_thread ? 1 : 0) << ", " << input << ", "
-              << (e.value("wired", true) ? 1 : 0) << "},\n";
+              << (e.value("wired", true) ? 1 : 0) << ", " << modes << "},\n";
         ++count;
       }
     }

@@ -99,6 +99,7 @@ int papix_from_bgpm(int e) {
     case BGPM_ECTRRESERVED:
     case BGPM_ECONF_L2_COMBINE: return PAPI_ECNFLCT;
     case BGPM_EINV_EVENT:
+    case BGPM_ENOT_IN_RUN_MODE: /* hpmsim's run mode does not count it (docs/papi.md) */
     case BGPM_EUNREC_EVTID: return PAPI_ENOEVNT;
     case BGPM_ENOMEM: return PAPI_ENOMEM;
     case BGPM_ENOTIMPL: return PAPI_ENOIMPL;
@@ -139,12 +140,15 @@ static void set_component(int cidx, const char* name, const char* short_name,
   i->num_native_events = 0;
   for (unsigned id = 1; id < BGPM_EVENT_ID_LIMIT; ++id) {
     Bgpm_EventInfo_t info;
-    if (Bgpm_GetEventIdInfo(id, &info) == 0 && (int)info.unitType == (int)unit) {
+    if (Bgpm_GetEventIdInfo(id, &info) == 0 && (int)info.unitType == (int)unit &&
+        Bgpm_HpmEventCountsInRunMode(id) == 1) {
       ++i->num_native_events;
     }
   }
   if (cidx == 0) {
-    for (int p = 0; p < papi_preset_def_count; ++p) ++i->num_preset_events;
+    for (int p = 0; p < papi_preset_def_count; ++p) {
+      i->num_preset_events += papix_preset_counts(&papi_preset_defs[p]);
+    }
   }
   i->default_domain = PAPI_DOM_USER;
   i->available_domains = PAPI_DOM_USER | PAPI_DOM_KERNEL;
@@ -221,8 +225,15 @@ int PAPI_library_init(int version) {
     }
   }
   const int bgq = hpmctr_machine() == HPMCTR_BGQ;
-  for (int c = 0; c < PAPIX_COMPONENTS; ++c) {
-    if (c < PAPIX_SIM && c != 4 && !bgq && !disabled_before_init[c]) {
+  const int functional = hpmctr_run_mode() == HPMCTR_RUN_FUNCTIONAL;
+  for (int c = 0; c <= PAPIX_SIM; ++c) {
+    if (disabled_before_init[c]) continue;
+    if (functional) {
+      /* (The node is whatever machine it is: the mode, not the machine, has no units.) */
+      disable(c,
+              "hpmsim's functional mode has no counter units (hpmsim run --mode warmup, timing "
+              "or profile has them)");
+    } else if (c < PAPIX_SIM && c != 4 && !bgq) {
       disable(c, "No UPC-Q counter units on this machine (hpmsim --machine bgq)");
     }
   }
@@ -322,7 +333,17 @@ int papix_native_cidx(int code) {
   }
   Bgpm_EventInfo_t info;
   if (Bgpm_GetEventIdInfo(papix_native_id(code), &info) != 0) return -1;
+  /* An event this run's mode does not count is no event here (PAPI_ENOEVNT), not a silent 0. */
+  if (Bgpm_HpmEventCountsInRunMode(papix_native_id(code)) != 1) return -1;
   return papix_cidx_of_unit(info.unitType) == cidx ? cidx : -1;
+}
+
+int papix_preset_counts(const struct papi_preset_def* def) {
+  for (int t = 0; t < def->terms; ++t) {
+    const int id = Bgpm_GetEventIdFromLabel(def->natives[t]);
+    if (id <= 0 || Bgpm_HpmEventCountsInRunMode((unsigned)id) != 1) return 0;
+  }
+  return 1;
 }
 
 unsigned papix_native_id(int code) {
@@ -336,8 +357,17 @@ static int native_code(unsigned id, int cidx) {
 const struct papi_preset_def* papix_preset(int code) {
   if (!IS_PRESET(code) || papix_components[0].info.disabled) return NULL;
   const int index = code & PAPI_PRESET_AND_MASK;
-  for (int p = 0; p < papi_preset_def_count; ++p) {
-    if (papi_preset_defs[p].index == index) return &papi_preset_defs[p];
+  /* Whether each preset's natives all count in this run's mode, found once. */
+  static signed char counts[PAPI_MAX_PRESET_EVENTS];
+  static int counted = 0;
+  if (!counted) {
+    for (int p = 0; p < papi_preset_def_count && p < PAPI_MAX_PRESET_EVENTS; ++p) {
+      counts[p] = (signed char)papix_preset_counts(&papi_preset_defs[p]);
+    }
+    counted = 1;
+  }
+  for (int p = 0; p < papi_preset_def_count && p < PAPI_MAX_PRESET_EVENTS; ++p) {
+    if (papi_preset_defs[p].index == index) return counts[p] ? &papi_preset_defs[p] : NULL;
   }
   return NULL;
 }

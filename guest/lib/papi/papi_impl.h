@@ -84,8 +84,11 @@ int papix_native_cidx(int code);
 unsigned papix_native_id(int code);
 /* The component a BGPM unit type belongs to. */
 int papix_cidx_of_unit(int unit);
-/* A preset's definition, or NULL if it is not available here. */
+/* A preset's definition, or NULL if it is not available here (one whose natives do not all count
+ * in this run's mode is not). */
 const struct papi_preset_def* papix_preset(int code);
+/* 1 if every native of `def` counts in this run's mode (hpmctr_run_mode), else 0. */
+int papix_preset_counts(const struct papi_preset_def* def);
 /* BGPM errors as PAPI's. */
 int papix_from_bgpm(int bgpm_error);
 /* The number of BGPM sets rebuilt for an event set by the seed's work-arounds (tests). */
