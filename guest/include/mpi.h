@@ -31,6 +31,10 @@ typedef long long MPI_Offset;
 typedef long long MPI_Count;
 typedef int MPI_Info;
 typedef int MPI_Win;
+/* Error handlers of the program's (MPI_Comm_create_errhandler, MPI_Win_create_errhandler): called
+ * with the communicator or window and the error code. */
+typedef void MPI_Comm_errhandler_function(MPI_Comm* comm, int* error, ...);
+typedef void MPI_Win_errhandler_function(MPI_Win* win, int* error, ...);
 /* A user-defined reduction (MPI_Op_create): inoutvec[i] = invec[i] op inoutvec[i]. */
 typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
 
@@ -206,7 +210,17 @@ int MPI_Info_delete(MPI_Info info, const char* key);
 int MPI_Info_dup(MPI_Info info, MPI_Info* newinfo);
 int MPI_Info_free(MPI_Info* info);
 int MPI_Error_string(int errorcode, char* string, int* resultlen);
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler);
+/* Error handlers (MPI 3.1, 8.3): MPI_ERRORS_ARE_FATAL, every communicator's and window's default,
+ * ends the job naming the call and the error; MPI_ERRORS_RETURN returns the error. */
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler);
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* fn, MPI_Errhandler* errhandler);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function* fn, MPI_Errhandler* errhandler);
+int MPI_Errhandler_free(MPI_Errhandler* errhandler);
+int MPI_Error_class(int errorcode, int* errorclass);
 double MPI_Wtime(void);
 double MPI_Wtick(void);
 
@@ -247,6 +261,9 @@ int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                      MPI_Win* win);
 int MPI_Win_free(MPI_Win* win);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win);
+int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void* base);
 int MPI_Win_get_group(MPI_Win win, MPI_Group* group);
 int MPI_Win_fence(int assert, MPI_Win win);
 int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,

@@ -129,7 +129,8 @@ TEST(MpiGuest, TheBlueGenePTorusRunsTheSameCollectives) {
 // it progresses while its rank waits in MPI_Recv), persistent requests, a cancelled receive and
 // buffered sends, derived datatypes (every constructor's bounds as Open MPI computes them, and
 // in point-to-point, collective and non-blocking calls, a darray's empty part included),
-// one-sided communication (fence, post/start/complete/wait and passive-target epochs), the
+// one-sided communication (fence, post/start/complete/wait and passive-target epochs), error
+// handlers (the error classes MPI_ERRORS_RETURN gives back, inherited and user handlers), the
 // stencil's sums and CG's residuals (both
 // programs add partial sums in rank order and are built without fused multiply-adds, so the numbers
 // are the same bits).
@@ -160,7 +161,9 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
                         Case{"mpi_dtype", {}, 8},
                         Case{"mpi_rma", {}, 2},
                         Case{"mpi_rma", {}, 5},
-                        Case{"mpi_rma", {}, 8}}) {
+                        Case{"mpi_rma", {}, 8},
+                        Case{"mpi_errhandler", {}, 1},
+                        Case{"mpi_errhandler", {}, 4}}) {
     const auto sim = simulatedOutputs(c.program, c.args, c.ranks);
     const auto host = openMpiOutputs(c.program, c.args, c.ranks);
     ASSERT_EQ(sim.size(), host.size());
@@ -175,8 +178,10 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
 // leaves each process alone (on one host Open MPI puts them together, so this is the
 // simulator's alone).
 TEST(MpiGuest, EachProcessIsAloneInItsSharedMemoryCommunicator) {
-  const auto out = simulatedOutputs("mpi_groups", {"shared"}, 3);
-  ASSERT_EQ(out.size(), 3u);
+  // (4 ranks: on 3 the program translates a rank its group of odd ranks does not have, which
+  // MPI's default error handler makes the end of the job, as under Open MPI.)
+  const auto out = simulatedOutputs("mpi_groups", {"shared"}, 4);
+  ASSERT_EQ(out.size(), 4u);
   for (const std::string& o : out) {
     EXPECT_NE(o.find("shared-memory comm: size 1\n"), std::string::npos) << o;
     EXPECT_NE(o.find("groups freed: yes\n"), std::string::npos) << o;
@@ -458,6 +463,20 @@ TEST(MpiGuest, AJobWhoseRanksAllWaitForNothingIsADeadlock) {
               std::string::npos)
         << r.err;
   }
+}
+
+// MPI's default error handler, MPI_ERRORS_ARE_FATAL, ends the job at a wrong call, naming the
+// call and the error; the job's status is the error code, as under Open MPI.
+TEST(MpiGuest, AWrongCallUnderTheDefaultHandlerEndsTheJobNamingTheCallAndTheError) {
+  TempDir dir("hpm-mpi");
+  const RunResult r =
+      hpmsim({"run", "--nodes", "3", "--", kGuestBin + "/mpi_errhandler", "fatal"}, dir.path());
+  EXPECT_EQ(r.status(), 6) << r.describe();  // MPI_ERR_RANK
+  EXPECT_NE(r.err.find("[2] libmpi: rank 2: MPI_Send: MPI error 6: invalid rank "
+                       "(MPI_ERRORS_ARE_FATAL ends the job)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.out.find("not reached"), std::string::npos) << r.out;
 }
 
 TEST(MpiGuest, MpiAbortEndsTheJobWithItsErrorCode) {

@@ -303,7 +303,7 @@ int hpm_agree_context_among(int size, int rank, const int* world, int tag) {
 int hpm_new_comm(int size, int rank, int* world, int ctx, MPI_Comm* out) {
   for (int i = 2; i < HPM_MAX_COMMS; ++i) {
     if (hpm_comms[i].used) continue;
-    hpm_comms[i] = (hpm_comm){1, size, rank, world, ctx, 0, NULL, NULL, 0, 0};
+    hpm_comms[i] = (hpm_comm){1, size, rank, world, ctx, 0, NULL, NULL, 0, 0, 0};
     *out = i;
     return MPI_SUCCESS;
   }
@@ -318,7 +318,9 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   if (!world) return MPI_ERR_OTHER;
   memcpy(world, c->world, sizeof(int) * (size_t)c->size);
   const int err = hpm_new_comm(c->size, c->rank, world, ctx, newcomm);
-  if (err || c->ndims == 0) return err;
+  if (err) return err;
+  hpm_comms[*newcomm].errhandler = c->errhandler; /* (inherited, as MPI 3.1, 8.3 says) */
+  if (c->ndims == 0) return err;
   /* A duplicate keeps the topology. */
   hpm_comm* n = &hpm_comms[*newcomm];
   n->ndims = c->ndims;
@@ -367,7 +369,9 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   free(all);
   /* Each color's communicator may share the context: their members differ, and messages are
    * matched by source as well as context. */
-  return hpm_new_comm(n, rank, world, ctx, newcomm);
+  const int err = hpm_new_comm(n, rank, world, ctx, newcomm);
+  if (!err) hpm_comms[*newcomm].errhandler = c->errhandler;
+  return err;
 }
 
 int MPI_Comm_free(MPI_Comm* comm) {
@@ -402,11 +406,6 @@ int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int* result) {
   }
   *result = same_order ? MPI_CONGRUENT : same_set ? MPI_SIMILAR : MPI_UNEQUAL;
   return MPI_SUCCESS;
-}
-
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
-  (void)handler; /* errors are always returned to the caller */
-  return hpm_comm_get(comm) ? MPI_SUCCESS : MPI_ERR_COMM;
 }
 
 /* ---- queries ---- */

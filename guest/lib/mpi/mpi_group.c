@@ -241,14 +241,16 @@ int MPI_Group_free(MPI_Group* g) {
 
 /* A communicator of the group's members, in its order, on context `ctx`; MPI_COMM_NULL for a
  * process outside it. */
-static int comm_of(const group* p, int ctx, MPI_Comm* out) {
+static int comm_of(const group* p, int ctx, MPI_Errhandler errhandler, MPI_Comm* out) {
   *out = MPI_COMM_NULL;
   const int rank = find(p, hpm_world_rank);
   if (rank < 0) return MPI_SUCCESS;
   int* world = ranks_array(p->size);
   if (!world) return MPI_ERR_OTHER;
   memcpy(world, p->world, sizeof(int) * (size_t)p->size);
-  return hpm_new_comm(p->size, rank, world, ctx, out);
+  const int err = hpm_new_comm(p->size, rank, world, ctx, out);
+  if (!err) hpm_comms[*out].errhandler = errhandler; /* (the parent's: MPI 3.1, 8.3) */
+  return err;
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm* out) {
@@ -260,7 +262,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm* out) {
     if (hpm_comm_rank_of(c, p->world[i]) == MPI_UNDEFINED) return MPI_ERR_GROUP;
   }
   /* (Collective on the parent: every member agrees on the context, the group's members use it.) */
-  return comm_of(p, hpm_agree_context(comm), out);
+  return comm_of(p, hpm_agree_context(comm), c->errhandler, out);
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm* out) {
@@ -276,7 +278,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm* out) {
   }
   const int ctx = hpm_agree_context_among(p->size, rank, p->world, tag);
   if (ctx < 0) return MPI_ERR_OTHER;
-  return comm_of(p, ctx, out);
+  return comm_of(p, ctx, c->errhandler, out);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* out) {

@@ -26,6 +26,8 @@ typedef struct {
   int coll_class;
   /* Its non-blocking collectives so far (mpi_nbc.c: each one's tag). */
   unsigned nbc_seq;
+  /* Its error handler (mpi_errors.c; 0: MPI_ERRORS_ARE_FATAL, MPI's default). */
+  MPI_Errhandler errhandler;
 } hpm_comm;
 
 /* A message that arrived (or is arriving) before a receive matched it. */
@@ -129,6 +131,14 @@ void hpm_bsend_reap(void);
 void hpm_nbc_progress(void);
 int hpm_nbc_complete(void* schedule, int* error);
 hpm_req* hpm_request(MPI_Request r);
+
+/* An error of call `name` on communicator `comm` (MPI_COMM_NULL: on window `win`), handed to its
+ * error handler (mpi_errors.c): MPI_ERRORS_ARE_FATAL ends the job naming the call and the error,
+ * MPI_ERRORS_RETURN and a user's handler (after it ran) return the error. The generated wrappers
+ * (gen_wrappers.cmake) call it for every MPI call that fails. */
+int hpm_raise(MPI_Comm comm, MPI_Win win, int error, const char* name);
+/* A window's error handler, and the communicator it was made over (mpi_rma.c). */
+MPI_Errhandler* hpm_win_errhandler(MPI_Win win);
 
 /* A new communicator of `size` members (world ranks `world`, owned), this process at `rank`, on
  * context `ctx`; agree_context gives a context every member of `parent` agrees on. */

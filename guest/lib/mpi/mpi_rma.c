@@ -101,7 +101,9 @@ typedef struct {
   uint64_t* bytes;
   int64_t* unit;
   uint64_t* counter;
-  void* allocated;               /* MPI_Win_allocate's memory */
+  void* allocated; /* MPI_Win_allocate's memory */
+  int dynamic;     /* MPI_Win_create_dynamic: displacements are addresses, attached or not */
+  MPI_Errhandler errhandler;     /* (0: MPI_ERRORS_ARE_FATAL, the default) */
   volatile uint64_t put_counter; /* direct puts into this window count down here */
   int* acks;                     /* per member: answers awaited */
   unsigned char* touched;        /* per member: used since the last flush of it */
@@ -463,6 +465,25 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
   return err;
 }
 
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  (void)info;
+  const int err = create(NULL, 0, 1, comm, NULL, win);
+  if (!err) windows[*win].dynamic = 1;
+  return err;
+}
+
+/* (A dynamic window's target addresses are the origin's to get right, as MPI says: memory is
+ * attached and detached with no bookkeeping, and no range is checked.) */
+int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
+  if (!win_get(win)) return MPI_ERR_WIN;
+  return base || size == 0 ? MPI_SUCCESS : MPI_ERR_ARG;
+}
+
+int MPI_Win_detach(MPI_Win win, const void* base) {
+  (void)base;
+  return win_get(win) ? MPI_SUCCESS : MPI_ERR_WIN;
+}
+
 int MPI_Win_free(MPI_Win* win) {
   window* w = win_get(*win);
   if (!w) return MPI_ERR_WIN;
@@ -487,6 +508,11 @@ int MPI_Win_free(MPI_Win* win) {
   --hpm_rma_active;
   *win = MPI_WIN_NULL;
   return MPI_SUCCESS;
+}
+
+MPI_Errhandler* hpm_win_errhandler(MPI_Win win) {
+  window* w = win_get(win);
+  return w ? &w->errhandler : NULL;
 }
 
 int MPI_Win_get_group(MPI_Win win, MPI_Group* group) {
@@ -520,6 +546,10 @@ static int target_of(window* w, int rank, MPI_Aint disp, int count, MPI_Datatype
   if (count < 0) return MPI_ERR_COUNT;
   if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
   if (disp < 0) return MPI_ERR_DISP;
+  if (w->dynamic) {
+    *target = (unsigned char*)(uintptr_t)disp;
+    return MPI_SUCCESS;
+  }
   MPI_Aint lb = 0, extent = 0;
   MPI_Type_get_true_extent(type, &lb, &extent);
   const int64_t offset = disp * w->unit[rank];
