@@ -149,14 +149,20 @@ static void packing(void) {
   MPI_Type_free(&column);
 }
 
-static void point_to_point(void) {
-  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
-  int m[4][5];
+/* This rank's 4x5 matrix (100 rank + 10 i + j), and the committed type of one of its columns. */
+static MPI_Datatype matrix(int m[4][5]) {
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 5; ++j) m[i][j] = 100 * rank + 10 * i + j;
   MPI_Datatype column;
   MPI_Type_vector(4, 1, 5, MPI_INT, &column);
   MPI_Type_commit(&column);
+  return column;
+}
+
+static void point_to_point(void) {
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  int m[4][5];
+  MPI_Datatype column = matrix(m);
   /* A column out, received as contiguous ints; and contiguous ints received as a column. */
   int in[4];
   MPI_Sendrecv(&m[0][2], 1, column, next, 1, in, 4, MPI_INT, prev, 1, MPI_COMM_WORLD,
@@ -224,11 +230,7 @@ static void point_to_point(void) {
 
 static void collectives(void) {
   int m[4][5];
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 5; ++j) m[i][j] = 100 * rank + 10 * i + j;
-  MPI_Datatype column;
-  MPI_Type_vector(4, 1, 5, MPI_INT, &column);
-  MPI_Type_commit(&column);
+  MPI_Datatype column = matrix(m);
   MPI_Bcast(&m[0][3], 1, column, size - 1, MPI_COMM_WORLD);
   print_ints("column 3 from the last rank", &m[0][0], 20);
   /* Records gathered and scattered back with their struct type. */

@@ -590,15 +590,24 @@ static const unsigned char* packed_origin(const void* origin, int count, MPI_Dat
   return *owned;
 }
 
+/* A put's or get's arguments: the target's (target_of) and the origin buffer's count and type. */
+static int check_transfer(window* w, int target_rank, MPI_Aint target_disp, int target_count,
+                          MPI_Datatype target_datatype, int origin_count,
+                          MPI_Datatype origin_datatype, unsigned char** target) {
+  const int err = target_of(w, target_rank, target_disp, target_count, target_datatype, target);
+  if (err || !*target) return err;
+  if (origin_count < 0) return MPI_ERR_COUNT;
+  return hpm_type_ok(origin_datatype) ? MPI_SUCCESS : MPI_ERR_TYPE;
+}
+
 int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
             MPI_Win win) {
   window* w = win_get(win);
   unsigned char* target;
-  int err = target_of(w, target_rank, target_disp, target_count, target_datatype, &target);
+  const int err = check_transfer(w, target_rank, target_disp, target_count, target_datatype,
+                                 origin_count, origin_datatype, &target);
   if (err || !target) return err;
-  if (origin_count < 0) return MPI_ERR_COUNT;
-  if (!hpm_type_ok(origin_datatype)) return MPI_ERR_TYPE;
   if (target_rank == w->rank) {
     return hpm_type_copy(origin_addr, origin_count, origin_datatype, target, target_count,
                          target_datatype);
@@ -632,10 +641,9 @@ int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, i
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   window* w = win_get(win);
   unsigned char* target;
-  int err = target_of(w, target_rank, target_disp, target_count, target_datatype, &target);
+  const int err = check_transfer(w, target_rank, target_disp, target_count, target_datatype,
+                                 origin_count, origin_datatype, &target);
   if (err || !target) return err;
-  if (origin_count < 0) return MPI_ERR_COUNT;
-  if (!hpm_type_ok(origin_datatype)) return MPI_ERR_TYPE;
   if (target_rank == w->rank) {
     return hpm_type_copy(target, target_count, target_datatype, origin_addr, origin_count,
                          origin_datatype);
