@@ -488,6 +488,10 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* source, int* des
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm);
 int MPI_Topo_test(MPI_Comm comm, int* status);
 
+/* The profiling interface: every call above under its PMPI_ name, for tools that wrap the MPI_
+ * ones (generated at build time from this file, into the SDK's include folder). */
+#include "mpi_pmpi.h"
+
 #ifdef __cplusplus
 }
 #endif
