@@ -6,7 +6,8 @@
  * families, communicators (dup, split, free, made from groups) and groups, the common
  * collectives (blocking and not), predefined (complex ones too) and derived datatypes, the
  * predefined and user-defined operations, and MPI_Wtime on simulated time. Handles are integers, as
- * MPICH's. What is missing is listed in docs/network.md ("Guest MPI").
+ * MPICH's. The same calls from Fortran: mpif.h and the mpi module (guest/lib/mpi/fortran,
+ * docs/sdk.md). What is missing is listed in docs/network.md ("Guest MPI").
  */
 #ifndef HPM_MPI_H
 #define HPM_MPI_H
@@ -35,6 +36,9 @@ typedef int MPI_Win;
  * with the communicator or window and the error code. */
 typedef void MPI_Comm_errhandler_function(MPI_Comm* comm, int* error, ...);
 typedef void MPI_Win_errhandler_function(MPI_Win* win, int* error, ...);
+/* A Fortran INTEGER: Fortran's handles are C's (MPI_Comm_f2c and its kin return them as they
+ * are). */
+typedef int MPI_Fint;
 /* A user-defined reduction (MPI_Op_create): inoutvec[i] = invec[i] op inoutvec[i]. */
 typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
 
@@ -71,6 +75,12 @@ typedef struct MPI_Status {
 #define MPI_TAG_UB 1
 #define MPI_MAX_PROCESSOR_NAME 64
 #define MPI_MAX_ERROR_STRING 128
+/* A Fortran status is MPI_F_STATUS_SIZE INTEGERs holding a C status's bytes (the fields at
+ * MPI_F_SOURCE, MPI_F_TAG and MPI_F_ERROR, counted from 0). */
+#define MPI_F_STATUS_SIZE 8
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
 #define MPI_STATUS_IGNORE ((MPI_Status*)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status*)0)
 #define MPI_IN_PLACE ((void*)-1)
@@ -146,6 +156,23 @@ typedef struct MPI_Status {
 #define MPI_C_LONG_DOUBLE_COMPLEX 34
 #define MPI_COMPLEX 35 /* Fortran's COMPLEX and DOUBLE COMPLEX, as C's float and double ones */
 #define MPI_DOUBLE_COMPLEX 36
+/* Fortran's types (mpif.h and the mpi module, docs/network.md "Guest MPI"), as gfortran lays them
+ * out: INTEGER and LOGICAL are 4 bytes (.TRUE. is 1; MPI_LAND, MPI_LOR and MPI_LXOR only), REAL
+ * 4, DOUBLE PRECISION 8; the pairs (value, index) of one type for MPI_MAXLOC and MPI_MINLOC. */
+#define MPI_INTEGER 37
+#define MPI_REAL 38
+#define MPI_DOUBLE_PRECISION 39
+#define MPI_LOGICAL 40
+#define MPI_CHARACTER 41
+#define MPI_INTEGER1 42
+#define MPI_INTEGER2 43
+#define MPI_INTEGER4 44
+#define MPI_INTEGER8 45
+#define MPI_REAL4 46
+#define MPI_REAL8 47
+#define MPI_2INTEGER 48
+#define MPI_2REAL 49
+#define MPI_2DOUBLE_PRECISION 50
 
 /* Array datatypes (MPI_Type_create_subarray, MPI_Type_create_darray). */
 #define MPI_ORDER_C 0
@@ -487,6 +514,25 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* source, int* dest);
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm);
 int MPI_Topo_test(MPI_Comm comm, int* status);
+
+/* Handles between C and Fortran (guest/lib/mpi/fortran: mpif.h and the mpi module), and a
+ * Fortran status (MPI_F_STATUS_SIZE integers) to and from a C one. */
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_Datatype MPI_Type_f2c(MPI_Fint type);
+MPI_Fint MPI_Type_c2f(MPI_Datatype type);
+MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+int MPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status);
+int MPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status);
 
 /* The profiling interface: every call above under its PMPI_ name, for tools that wrap the MPI_
  * ones (generated at build time from this file, into the SDK's include folder). */

@@ -87,6 +87,37 @@ const char* const kFortranProgram = R"(program hello
 end program hello
 )";
 
+// MPI from Fortran: the mpi module (free source form) and mpif.h (fixed source form, as older
+// programs are written), each summing over every rank.
+const char* const kFortranMpiModuleProgram = R"(program sum
+  use mpi
+  implicit none
+  integer :: ierr, rank, nprocs, total
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, nprocs, ierr)
+  call MPI_Allreduce(rank + 1, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  print '(a, i0, a, i0, a, i0)', 'use mpi: rank ', rank, ' of ', nprocs, ': sum ', total
+  call MPI_Finalize(ierr)
+end program sum
+)";
+
+const char* const kFortranMpifProgram = R"(      PROGRAM SUMF
+      IMPLICIT NONE
+      INCLUDE 'mpif.h'
+      INTEGER IERR, RANK, NPROCS, ONE(1), TOTAL(1)
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_RANK(MPI_COMM_WORLD, RANK, IERR)
+      CALL MPI_COMM_SIZE(MPI_COMM_WORLD, NPROCS, IERR)
+      ONE(1) = RANK + 1
+      CALL MPI_ALLREDUCE(ONE, TOTAL, 1, MPI_INTEGER, MPI_SUM,
+     &                   MPI_COMM_WORLD, IERR)
+      WRITE (*, '(A, I0, A, I0, A, I0)') 'mpif.h: rank ', RANK,
+     &    ' of ', NPROCS, ': sum ', TOTAL(1)
+      CALL MPI_FINALIZE(IERR)
+      END
+)";
+
 TEST(SdkWrappers, BuildAPapiProgramFromOutsideTheProjectThatCountsUnderHpmsim) {
   TempDir dir("hpm-sdk");
   write(dir.path() / "count.c", kPapiProgram);
@@ -150,7 +181,7 @@ TEST(SdkWrappers, FindTheSdkFromTheirOwnPlaceWhenItMoves) {
 TEST(SdkWrappers, BuildFortranProgramsThatRunUnderHpmsim) {
   TempDir dir("hpm-sdk");
   write(dir.path() / "hello.f90", kFortranProgram);
-  // mpif90 compiles and links against the SDK (MPI's Fortran bindings are not there yet).
+  // A program without MPI builds with mpif90 too.
   for (const char* wrapper : {"hpm-f90", "mpif90"}) {
     const RunResult build = sh(bin(wrapper) + " -O2 -o hello hello.f90", dir.path());
     ASSERT_EQ(build.status(), 0) << wrapper << ": " << shown(build);
@@ -158,6 +189,25 @@ TEST(SdkWrappers, BuildFortranProgramsThatRunUnderHpmsim) {
     EXPECT_EQ(run.status(), 0) << shown(run);
     EXPECT_EQ(run.out, "sum of squares: 385\n") << wrapper;
   }
+}
+
+TEST(SdkWrappers, Mpif90FindsTheMpiModuleAndMpifHAndLinksTheirCallsWithNoFlags) {
+  TempDir dir("hpm-sdk");
+  write(dir.path() / "sum.f90", kFortranMpiModuleProgram);
+  write(dir.path() / "sumf.f", kFortranMpifProgram);
+  // Compiled and linked apart, as makefiles do.
+  const RunResult build = sh(bin("mpif90") + " -O2 -c sum.f90 && " + bin("mpif90") +
+                                 " -o sum sum.o && " + bin("mpif90") + " -O2 -o sumf sumf.f",
+                             dir.path());
+  ASSERT_EQ(build.status(), 0) << shown(build);
+  const RunResult run = sh(kHpmsim + " run --quiet --nodes 2 -- ./sum", dir.path());
+  EXPECT_EQ(run.status(), 0) << shown(run);
+  EXPECT_NE(run.out.find("[0] use mpi: rank 0 of 2: sum 3\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("[1] use mpi: rank 1 of 2: sum 3\n"), std::string::npos) << run.out;
+  const RunResult runf = sh(kHpmsim + " run --quiet --nodes 2 -- ./sumf", dir.path());
+  EXPECT_EQ(runf.status(), 0) << shown(runf);
+  EXPECT_NE(runf.out.find("[0] mpif.h: rank 0 of 2: sum 3\n"), std::string::npos) << runf.out;
+  EXPECT_NE(runf.out.find("[1] mpif.h: rank 1 of 2: sum 3\n"), std::string::npos) << runf.out;
 }
 
 TEST(SdkWrappers, SayWhichCrossCompilerIsMissing) {

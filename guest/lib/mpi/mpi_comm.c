@@ -15,7 +15,8 @@ typedef struct {
   int kind; /* how reductions see it */
 } type_info;
 
-enum { K_NONE, K_SIGNED, K_UNSIGNED, K_FLOAT, K_PAIR, K_COMPLEX };
+/* (K_LOGICAL: Fortran's LOGICAL, which takes the logical operations only.) */
+enum { K_NONE, K_SIGNED, K_UNSIGNED, K_FLOAT, K_PAIR, K_COMPLEX, K_LOGICAL };
 
 #define PAIR_SIZE(T)    \
   ((int)sizeof(struct { \
@@ -61,6 +62,20 @@ static const type_info types[] = {
     [MPI_C_LONG_DOUBLE_COMPLEX] = {(int)sizeof(long double _Complex), K_COMPLEX},
     [MPI_COMPLEX] = {(int)sizeof(float _Complex), K_COMPLEX},
     [MPI_DOUBLE_COMPLEX] = {(int)sizeof(double _Complex), K_COMPLEX},
+    [MPI_INTEGER] = {4, K_SIGNED},
+    [MPI_REAL] = {4, K_FLOAT},
+    [MPI_DOUBLE_PRECISION] = {8, K_FLOAT},
+    [MPI_LOGICAL] = {4, K_LOGICAL},
+    [MPI_CHARACTER] = {1, K_NONE},
+    [MPI_INTEGER1] = {1, K_SIGNED},
+    [MPI_INTEGER2] = {2, K_SIGNED},
+    [MPI_INTEGER4] = {4, K_SIGNED},
+    [MPI_INTEGER8] = {8, K_SIGNED},
+    [MPI_REAL4] = {4, K_FLOAT},
+    [MPI_REAL8] = {8, K_FLOAT},
+    [MPI_2INTEGER] = {8, K_PAIR},
+    [MPI_2REAL] = {8, K_PAIR},
+    [MPI_2DOUBLE_PRECISION] = {16, K_PAIR},
 };
 
 int hpm_basic_size(MPI_Datatype type) {
@@ -104,12 +119,14 @@ int hpm_basic_size(MPI_Datatype type) {
   } while (0)
 
 /* MAXLOC/MINLOC on (value, index) pairs: the larger (smaller) value, on a tie the smaller
- * index, as the standard says. */
-#define LOC(T)                                                                 \
+ * index, as the standard says. C's pairs have an int index (LOC), Fortran's one of the value's
+ * type (LOC_AS). */
+#define LOC(T) LOC_AS(T, int)
+#define LOC_AS(T, I)                                                           \
   do {                                                                         \
     typedef struct {                                                           \
       T v;                                                                     \
-      int i;                                                                   \
+      I i;                                                                     \
     } pair;                                                                    \
     const pair* a = in;                                                        \
     pair* b = inout;                                                           \
@@ -180,6 +197,16 @@ int hpm_op_commutative(MPI_Op op) {
   return i < 0 || user_ops[i].commute;
 }
 
+/* Fortran's LOGICAL (gfortran's: 4 bytes, .TRUE. is 1, any other nonzero value true as well). */
+static int logical_reduce(MPI_Op op, const void* in, void* inout, int count) {
+  switch (op) {
+    case MPI_LAND: LOOP(int32_t, (a[i] != 0) && (b[i] != 0)); return MPI_SUCCESS;
+    case MPI_LOR: LOOP(int32_t, (a[i] != 0) || (b[i] != 0)); return MPI_SUCCESS;
+    case MPI_LXOR: LOOP(int32_t, (a[i] != 0) != (b[i] != 0)); return MPI_SUCCESS;
+    default: return MPI_ERR_OP;
+  }
+}
+
 int hpm_basic_reduce(MPI_Op op, MPI_Datatype type, const void* in, void* inout, int count) {
   if (user_op(op) >= 0) {
     if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
@@ -189,16 +216,23 @@ int hpm_basic_reduce(MPI_Op op, MPI_Datatype type, const void* in, void* inout, 
     return MPI_SUCCESS;
   }
   if (op < MPI_MAX || op > MPI_MINLOC) return MPI_ERR_OP;
-  const int pair =
-      type == MPI_2INT || type == MPI_DOUBLE_INT || type == MPI_FLOAT_INT || type == MPI_LONG_INT;
+  const int pair = hpm_basic_size(type) > 0 && types[type].kind == K_PAIR;
   if ((op == MPI_MAXLOC || op == MPI_MINLOC) != pair) return MPI_ERR_OP;
   switch (type) {
-    case MPI_2INT: LOC(int); return MPI_SUCCESS;
+    case MPI_2INT:
+    case MPI_2INTEGER: LOC(int); return MPI_SUCCESS;
+    case MPI_2REAL: LOC_AS(float, float); return MPI_SUCCESS;
+    case MPI_2DOUBLE_PRECISION: LOC_AS(double, double); return MPI_SUCCESS;
     case MPI_DOUBLE_INT: LOC(double); return MPI_SUCCESS;
     case MPI_FLOAT_INT: LOC(float); return MPI_SUCCESS;
     case MPI_LONG_INT: LOC(long); return MPI_SUCCESS;
-    case MPI_FLOAT: ARITH(float); return MPI_SUCCESS;
-    case MPI_DOUBLE: ARITH(double); return MPI_SUCCESS;
+    case MPI_FLOAT:
+    case MPI_REAL:
+    case MPI_REAL4: ARITH(float); return MPI_SUCCESS;
+    case MPI_DOUBLE:
+    case MPI_DOUBLE_PRECISION:
+    case MPI_REAL8: ARITH(double); return MPI_SUCCESS;
+    case MPI_LOGICAL: return logical_reduce(op, in, inout, count);
     case MPI_LONG_DOUBLE: ARITH(long double); return MPI_SUCCESS;
     case MPI_C_FLOAT_COMPLEX:
     case MPI_COMPLEX: CPLX(float _Complex); return MPI_SUCCESS;

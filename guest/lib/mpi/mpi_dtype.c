@@ -57,7 +57,10 @@ static dtype* derived(MPI_Datatype t) {
 static int basic_align(MPI_Datatype t) {
   switch (t) {
     case MPI_2INT:
+    case MPI_2INTEGER:
+    case MPI_2REAL:
     case MPI_FLOAT_INT: return 4;
+    case MPI_2DOUBLE_PRECISION: return 8;
     case MPI_DOUBLE_INT:
     case MPI_LONG_INT: return 8;
     case MPI_C_FLOAT_COMPLEX:
