@@ -177,6 +177,33 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
   }
 }
 
+// MPI's Fortran bindings (mpif.h, the mpi module) print on every rank what Open MPI's print for
+// the same Fortran sources, on 1, 2, 4 and 8 nodes: point-to-point calls with their status fields
+// (MPI_SOURCE, MPI_TAG, MPI_Get_count), MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE, indices from 1
+// (MPI_Waitany, MPI_Waitsome), persistent requests, a cancelled receive and buffered sends, and
+// Fortran's types (CHARACTER, LOGICAL, INTEGER*8, REAL*4, the complex ones); every collective,
+// blocking and not, with MPI_IN_PLACE, MAXLOC and MINLOC on Fortran's pairs, the logical
+// operations on LOGICAL and user-defined operations written in Fortran (a non-commutative one in
+// rank order); communicators, groups, Cartesian grids, info objects (CHARACTER keys and values)
+// and error handling (MPI_ERRORS_RETURN, a handler written in Fortran) through mpif.h; derived
+// datatypes (every constructor's bounds, a structure sent from MPI_BOTTOM by absolute addresses, a
+// Fortran-order subarray, MPI_Pack and MPI_Unpack); one-sided calls (fences, locks,
+// post-start-complete-wait, a window MPI_Win_allocate made).
+TEST(MpiGuest, EveryRankOfAFortranProgramPrintsWhatOpenMpisFortranBindingsPrint) {
+  for (const char* program : {"mpif_p2p", "mpif_coll", "mpif_comm", "mpif_dtype", "mpif_rma"}) {
+    for (int ranks : {1, 2, 4, 8}) {
+      const auto sim = simulatedOutputs(program, {}, ranks);
+      const auto host = openMpiOutputs(program, {}, ranks);
+      ASSERT_EQ(sim.size(), host.size());
+      for (int r = 0; r < ranks; ++r) {
+        EXPECT_EQ(sim[r], host[r]) << program << " rank " << r << " of " << ranks;
+      }
+      EXPECT_NE(sim[0].find("rank 0 of " + std::to_string(ranks)), std::string::npos)
+          << program << ": " << sim[0];
+    }
+  }
+}
+
 // One process per node, and nodes share no memory: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)
 // leaves each process alone (on one host Open MPI puts them together, so this is the
 // simulator's alone).
