@@ -1478,6 +1478,26 @@ TEST(Stat, SoftwareEventsAreTheKernelsFiguresAndUnmodelledOnesAreNotSupported) {
   EXPECT_NE(text.err.find("CPUs utilized"), std::string::npos) << text.err;
 }
 
+// In the warm-up mode the timing model's pipeline does not run: its events are "<not supported>"
+// there, with a note naming the modes they count in, never a silent 0; what the warm-up mode
+// keeps (instructions) counts as in the timing mode.
+TEST(Stat, APipelineEventIsNotSupportedInTheWarmupModeNeverASilentZero) {
+  const RunResult r = hpmsim(
+      {"stat", "--mode", "warmup", "-e", "PEVT_XU_BR_TAKEN_COMMIT", "--", guest("count_loop")});
+  ASSERT_EQ(r.status(), 0) << r.err;
+  EXPECT_NE(r.err.find("hpmsim stat: PEVT_XU_BR_TAKEN_COMMIT counts in the timing and profile "
+                       "modes only: <not supported> in the warmup mode"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("<not supported>      PEVT_XU_BR_TAKEN_COMMIT"), std::string::npos) << r.err;
+  const json warm = statJson({"--mode", "warmup", "-e", "PEVT_INST_ALL,PEVT_XU_BR_TAKEN_COMMIT"},
+                             {guest("count_loop")});
+  const json timed = statJson({"-e", "PEVT_INST_ALL"}, {guest("count_loop")});
+  EXPECT_EQ(warm["counts"]["PEVT_INST_ALL"], timed["counts"]["PEVT_INST_ALL"]);
+  EXPECT_FALSE(warm["counts"].contains("PEVT_XU_BR_TAKEN_COMMIT"));
+  EXPECT_EQ(warm["events"][1]["counter-value"], "<not supported>");
+}
+
 // --per-core splits each count by core; the cores' counts add up to the node's.
 TEST(Stat, PerCoreCountsAddUpToTheNodes) {
   const json stat =

@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -27,6 +28,7 @@
 #include "node/host_mux.h"
 #include "node/machine.h"
 #include "node/monitor.h"
+#include "node/run_modes.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/finite_range.h"
@@ -290,6 +292,30 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
       }
     }
     if (r.natives.empty() && r.source == Request::Source::kUnit && unsupportedPerfEvent(name)) {
+      r.source = Request::Source::kUnsupported;
+    }
+    // An event whose model runs in other modes than this one (a pipeline event in the warm-up
+    // mode) is <not supported> here, as perf says of an event its PMU cannot count, never a
+    // silent 0; an event that never counts is still counted (docs/events.md: it reads 0).
+    const auto elsewhere = [&](const NativeEvent* e) {
+      return e->run_modes != 0 && (e->run_modes & runModeBit(mode)) == 0;
+    };
+    if (std::any_of(r.natives.begin(), r.natives.end(), elsewhere)) {
+      const NativeEvent* e = *std::find_if(r.natives.begin(), r.natives.end(), elsewhere);
+      std::string modes = runModesText(e->run_modes);  // "timing profile" -> "timing and profile"
+      if (const auto last = modes.rfind(' '); last != std::string::npos) {
+        modes.replace(last, 1, " and ");
+        for (auto at = modes.find(' '); at < last; at = modes.find(' ', at + 2)) {
+          modes.replace(at, 1, ", ");
+        }
+      }
+      fmt::print(stderr,
+                 "hpmsim stat: {} counts in the {} modes only: <not supported> in the {} "
+                 "mode\n",
+                 e->name == name ? name : fmt::format("{} ({})", name, e->name), modes,
+                 runModeName(mode));
+      r.natives.clear();
+      r.signs.clear();
       r.source = Request::Source::kUnsupported;
     }
     if (r.natives.empty() && r.source == Request::Source::kUnit) {
