@@ -91,6 +91,10 @@ static int usable(void) {
   return 1;
 }
 
+volatile uint64_t* hpm_colnet_wake_word(void) {
+  return usable() ? &notify_word : NULL;
+}
+
 /* The communicator's ranks are the world's, in order. */
 static int world_congruent(const hpm_comm* c) {
   if (c->size != hpm_world_size) return 0;
@@ -114,9 +118,7 @@ static uint32_t events_seen(void) {
  * after SPINS turns, when `event_due` (an event must come), sleeps until the notify word
  * differs from `seen`. */
 static void idle_turn(int* idle, int event_due, uint32_t seen) {
-  /* (While a window exists this node polls: a one-sided operation's message may come, which
-   * only the reception FIFO's word would wake it for.) */
-  if (hpm_progress() || ++*idle < SPINS || !event_due || hpm_rma_windows) return;
+  if (hpm_progress() || ++*idle < SPINS || !event_due) return;
   syscall(SYS_futex, &notify_word, FUTEX_WAIT, seen, NULL, NULL, 0);
   *idle = 0;
 }

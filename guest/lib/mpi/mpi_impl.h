@@ -235,9 +235,14 @@ int hpm_injected(uint64_t seq);
  * (the progress engine calls it while hpm_rma_active: windows exist or messages are out). */
 void hpm_rma_progress(void);
 extern int hpm_rma_active;
-/* Windows exist (mpi_rma.c): waits must keep serving messages rather than sleep on anything but
- * the reception FIFO (a passive target's lock requests are served by its progress engine). */
+/* Windows exist (mpi_rma.c). */
 extern int hpm_rma_windows;
+/* The word a wait on the collective network (mpi_colnet.c) or the torus's barrier
+ * (mpi_torcoll.c) sleeps on, when this node has them (else NULL): a one-sided operation's
+ * message to a node is followed by a direct put that counts this word down, which wakes it to
+ * serve the message (mpi_rma.c). */
+volatile uint64_t* hpm_colnet_wake_word(void);
+volatile uint64_t* hpm_torcoll_wake_word(void);
 int hpm_torcoll_barrier(hpm_comm* c);
 /* Gives back the communicator's sub-communicator class, if it has one (collective on it). */
 void hpm_torcoll_free(hpm_comm* c);

@@ -11,8 +11,9 @@
  *   always eager) that the target's library serves whenever its progress engine runs (any MPI
  *   call that waits, tests or probes), in the order they came, one at a time: so an accumulate
  *   is atomic with respect to the others, and an acknowledgement sent after a message has been
- *   served follows everything the origin sent before it. While a window exists, waits on the
- *   collective networks poll rather than sleep, so a process in MPI_Barrier serves them too.
+ *   served follows everything the origin sent before it. A target asleep in a wait on a
+ *   collective device (MPI_Barrier on the GI network) is woken for them by a one-byte direct put
+ *   behind each message that counts down the word it sleeps on, so it serves them too.
  * - Remote completion (flush, unlock, fence) is an acknowledged message: the target answers it
  *   after serving what came before it, and packets from one node arrive in order, so the direct
  *   puts have landed too. A fence flushes every target this process used, then is a barrier.
@@ -101,10 +102,13 @@ typedef struct {
   uint64_t* bytes;
   int64_t* unit;
   uint64_t* counter;
-  void* allocated; /* MPI_Win_allocate's memory */
-  int dynamic;     /* MPI_Win_create_dynamic: displacements are addresses, attached or not */
+  uint64_t* wake;      /* per member: the word its collective waits sleep on (0: none) */
+  uint64_t* wake_sink; /* per member: a byte the put that wakes it writes */
+  void* allocated;     /* MPI_Win_allocate's memory */
+  int dynamic;         /* MPI_Win_create_dynamic: displacements are addresses, attached or not */
   MPI_Errhandler errhandler;     /* (0: MPI_ERRORS_ARE_FATAL, the default) */
   volatile uint64_t put_counter; /* direct puts into this window count down here */
+  volatile uint64_t sink;        /* what the puts that wake this process write */
   int* acks;                     /* per member: answers awaited */
   unsigned char* touched;        /* per member: used since the last flush of it */
   get_op* gets;
@@ -175,6 +179,16 @@ static int send_msg(window* w, int target, int kind, int op, int64_t disp, uint6
   if (bytes) memcpy(buf + sizeof h + sizeof(rma_run) * (size_t)nruns, data, bytes);
   o->buf = buf;
   hpm_isend(buf, total, world_of(w, target), HPM_RMA_CTX, kind, &o->request);
+  if (w->wake[target]) {
+    /* A target asleep in a wait on a collective device sleeps on another word than the
+     * reception FIFO's: one byte put behind the message (so after it, in order) counts that
+     * word down, which wakes it to serve the message. */
+    static const unsigned char one = 1;
+    unsigned char d[HPM_DESCRIPTOR_BYTES] __attribute__((aligned(64)));
+    hpm_fill_put(d, world_of(w, target), (uint64_t)(uintptr_t)&one, 1, w->wake_sink[target],
+                 w->wake[target]);
+    hpm_post_descriptor(d);
+  }
   o->next = outbox;
   outbox = o;
   ++hpm_rma_active;
@@ -419,26 +433,33 @@ static int create(void* base, MPI_Aint size, int disp_unit, MPI_Comm comm, void*
   w->bytes = calloc(n, sizeof(uint64_t));
   w->unit = calloc(n, sizeof(int64_t));
   w->counter = calloc(n, sizeof(uint64_t));
+  w->wake = calloc(n, sizeof(uint64_t));
+  w->wake_sink = calloc(n, sizeof(uint64_t));
   w->acks = calloc(n, sizeof(int));
   w->touched = calloc(n, 1);
   w->posts = calloc(n, sizeof(int));
   w->completes = calloc(n, sizeof(int));
   w->access = calloc(n, sizeof(int));
   w->exposure = calloc(n, sizeof(int));
-  uint64_t* all = calloc(4 * n, sizeof(uint64_t));
-  if (!w->base || !w->bytes || !w->unit || !w->counter || !w->acks || !w->touched || !w->posts ||
-      !w->completes || !w->access || !w->exposure || !all) {
+  uint64_t* all = calloc(6 * n, sizeof(uint64_t));
+  if (!w->base || !w->bytes || !w->unit || !w->counter || !w->wake || !w->wake_sink || !w->acks ||
+      !w->touched || !w->posts || !w->completes || !w->access || !w->exposure || !all) {
     free(all);
     return MPI_ERR_OTHER;
   }
-  const uint64_t mine[4] = {(uint64_t)(uintptr_t)base, (uint64_t)size, (uint64_t)disp_unit,
-                            (uint64_t)(uintptr_t)&w->put_counter};
-  err = MPI_Allgather(mine, 4, MPI_UINT64_T, all, 4, MPI_UINT64_T, w->comm);
+  volatile uint64_t* wake = hpm_colnet_wake_word();
+  if (!wake) wake = hpm_torcoll_wake_word();
+  const uint64_t mine[6] = {(uint64_t)(uintptr_t)base, (uint64_t)size,
+                            (uint64_t)disp_unit,       (uint64_t)(uintptr_t)&w->put_counter,
+                            (uint64_t)(uintptr_t)wake, (uint64_t)(uintptr_t)&w->sink};
+  err = MPI_Allgather(mine, 6, MPI_UINT64_T, all, 6, MPI_UINT64_T, w->comm);
   for (size_t i = 0; i < n; ++i) {
-    w->base[i] = all[4 * i];
-    w->bytes[i] = all[4 * i + 1];
-    w->unit[i] = (int64_t)all[4 * i + 2];
-    w->counter[i] = all[4 * i + 3];
+    w->base[i] = all[6 * i];
+    w->bytes[i] = all[6 * i + 1];
+    w->unit[i] = (int64_t)all[6 * i + 2];
+    w->counter[i] = all[6 * i + 3];
+    w->wake[i] = all[6 * i + 4];
+    w->wake_sink[i] = all[6 * i + 5];
   }
   free(all);
   ++hpm_rma_windows;
@@ -495,6 +516,8 @@ int MPI_Win_free(MPI_Win* win) {
   free(w->bytes);
   free(w->unit);
   free(w->counter);
+  free(w->wake);
+  free(w->wake_sink);
   free(w->acks);
   free(w->touched);
   free(w->posts);

@@ -118,6 +118,10 @@ static int usable(void) {
   return 1;
 }
 
+volatile uint64_t* hpm_torcoll_wake_word(void) {
+  return usable() ? &gi_word : NULL;
+}
+
 /* Whether the communicator's members are a box of the torus in node order: its low corner and
  * sizes into `low` and `size` (8 bits per dimension, as the unit's COORDS and SHAPE). */
 static int box_of(const hpm_comm* c, uint64_t* low, uint64_t* size) {
@@ -277,9 +281,7 @@ static void gi_barrier(class_state* s) {
   for (;;) {
     const uint32_t seen = (uint32_t)gi_word;
     if (reg(HPM_MU_GI_DONE + 8 * k) - s->gi_base >= s->barriers) return;
-    /* (While a window exists this node polls: a one-sided operation's message may come, which
-     * only the reception FIFO's word would wake it for.) */
-    if (hpm_progress() || ++idle < SPINS || hpm_rma_windows) continue;
+    if (hpm_progress() || ++idle < SPINS) continue;
     syscall(SYS_futex, &gi_word, FUTEX_WAIT, seen, NULL, NULL, 0);
     idle = 0;
   }
