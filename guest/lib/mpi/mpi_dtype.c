@@ -106,13 +106,9 @@ static void add_run(dtype* d, int64_t disp, int64_t len, int type) {
       return;
     }
   }
-  if (d->nruns == d->cap) {
-    const int cap = d->cap ? 2 * d->cap : 8;
-    run* grown = realloc(d->runs, sizeof(run) * (size_t)cap);
-    if (!grown) abort(); /* (the guest is out of memory: nothing sensible remains) */
-    d->runs = grown;
-    d->cap = cap;
-  }
+  run* grown = hpm_grow(d->runs, d->nruns, &d->cap, sizeof *grown);
+  if (!grown) MPI_Abort(MPI_COMM_WORLD, MPI_ERR_OTHER); /* (nothing sensible remains) */
+  d->runs = grown;
   d->runs[d->nruns++] = (run){disp, len, type};
 }
 
@@ -151,7 +147,7 @@ static void append(dtype* d, MPI_Datatype old, int64_t disp, int64_t count) {
     add_run(d, disp, count * ext, o->runs[0].type); /* (dense: one run) */
     return;
   }
-  const int n = o->nruns; /* (o may be d's own table entry moving under realloc: not here) */
+  const int n = o->nruns;
   for (int64_t i = 0; i < count; ++i) {
     for (int k = 0; k < n; ++k) {
       add_run(d, disp + i * ext + o->runs[k].disp, o->runs[k].len, o->runs[k].type);

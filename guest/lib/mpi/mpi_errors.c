@@ -79,8 +79,8 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function* fn, MPI_Errhandler* e
 }
 
 int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
-  /* (A handler still set on a communicator keeps working, as MPI says: freeing it here only
-   * forgets the handle when it is the program's own and set nowhere; this library keeps it.) */
+  /* (A handler still set on a communicator keeps working after this, as MPI says: the library
+   * never reuses a handler's slot, so only the program's handle is cleared.) */
   if (!valid(*errhandler)) return MPI_ERR_ARG;
   *errhandler = MPI_ERRHANDLER_NULL;
   return MPI_SUCCESS;

@@ -5,8 +5,20 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "mpi.h"
+
+/* Room for one more element in a growable array of `count` elements of `size` bytes with room
+ * for *cap: the array (realloc'ed, doubling *cap, when full), or NULL when out of memory (then
+ * the array and *cap are as they were). */
+static inline void* hpm_grow(void* items, int count, int* cap, size_t size) {
+  if (count < *cap) return items;
+  const int bigger = *cap ? 2 * *cap : 8;
+  void* grown = realloc(items, size * (size_t)bigger);
+  if (grown) *cap = bigger;
+  return grown;
+}
 
 /* Communicators: a table indexed by the handle. Context ctx carries point-to-point traffic and
  * ctx + 1 the collectives', so that the two never match each other. */

@@ -80,16 +80,12 @@ static schedule* schedule_new(hpm_comm* c, MPI_Op op, MPI_Datatype type) {
 
 static void add(schedule* s, step st) {
   if (s->err) return;
-  if (s->n == s->cap) {
-    const int cap = s->cap ? 2 * s->cap : 16;
-    step* grown = realloc(s->steps, sizeof(step) * (size_t)cap);
-    if (!grown) {
-      s->err = MPI_ERR_OTHER;
-      return;
-    }
-    s->steps = grown;
-    s->cap = cap;
+  step* grown = hpm_grow(s->steps, s->n, &s->cap, sizeof *grown);
+  if (!grown) {
+    s->err = MPI_ERR_OTHER;
+    return;
   }
+  s->steps = grown;
   s->steps[s->n++] = st;
 }
 
@@ -136,16 +132,12 @@ static void* scratch(schedule* s, size_t bytes) {
 }
 
 static void pend(schedule* s, MPI_Request r) {
-  if (s->npending == s->pending_cap) {
-    const int cap = s->pending_cap ? 2 * s->pending_cap : 16;
-    MPI_Request* grown = realloc(s->pending, sizeof(MPI_Request) * (size_t)cap);
-    if (!grown) {
-      s->err = MPI_ERR_OTHER;
-      return;
-    }
-    s->pending = grown;
-    s->pending_cap = cap;
+  MPI_Request* grown = hpm_grow(s->pending, s->npending, &s->pending_cap, sizeof *grown);
+  if (!grown) {
+    s->err = MPI_ERR_OTHER;
+    return;
   }
+  s->pending = grown;
   s->pending[s->npending++] = r;
 }
 

@@ -231,13 +231,9 @@ static void request_lock(window* w, int origin, int type) {
     grant(w, origin, type);
     return;
   }
-  if (w->queued == w->queue_cap) {
-    const int cap = w->queue_cap ? 2 * w->queue_cap : 8;
-    lock_wait* grown = realloc(w->queue, sizeof(lock_wait) * (size_t)cap);
-    if (!grown) MPI_Abort(MPI_COMM_WORLD, MPI_ERR_OTHER);
-    w->queue = grown;
-    w->queue_cap = cap;
-  }
+  lock_wait* grown = hpm_grow(w->queue, w->queued, &w->queue_cap, sizeof *grown);
+  if (!grown) MPI_Abort(MPI_COMM_WORLD, MPI_ERR_OTHER);
+  w->queue = grown;
   w->queue[w->queued++] = (lock_wait){origin, type};
 }
 
@@ -592,13 +588,9 @@ typedef struct {
 
 static void add_run(void* arg, int64_t disp, int64_t len, MPI_Datatype basic) {
   run_list* l = arg;
-  if (l->n == l->cap) {
-    const int cap = l->cap ? 2 * l->cap : 8;
-    rma_run* grown = realloc(l->runs, sizeof(rma_run) * (size_t)cap);
-    if (!grown) MPI_Abort(MPI_COMM_WORLD, MPI_ERR_OTHER);
-    l->runs = grown;
-    l->cap = cap;
-  }
+  rma_run* grown = hpm_grow(l->runs, l->n, &l->cap, sizeof *grown);
+  if (!grown) MPI_Abort(MPI_COMM_WORLD, MPI_ERR_OTHER);
+  l->runs = grown;
   l->runs[l->n++] = (rma_run){disp, len, basic, 0};
 }
 
@@ -673,21 +665,23 @@ int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, i
   }
   run_list l = {NULL, 0, 0};
   hpm_type_runs(target_count, target_datatype, add_run, &l);
-  get_op* g = calloc(1, sizeof *g);
   const uint64_t bytes = (uint64_t)target_count * (uint64_t)hpm_type_size(target_datatype);
-  unsigned char* into = origin_addr;
-  if (g && !hpm_type_dense(origin_datatype)) {
-    g->packed = malloc(bytes + 1);
-    into = g->packed;
+  get_op* g = calloc(1, sizeof *g);
+  if (g) {
+    /* (The data lands packed when the origin's type is not dense: unpacked once complete.) */
+    if (!hpm_type_dense(origin_datatype)) g->packed = malloc(bytes + 1);
+    g->descriptors = aligned_alloc(64, HPM_DESCRIPTOR_BYTES * (size_t)(l.n + 1));
   }
-  g = g && into ? g : NULL;
-  if (g) g->descriptors = aligned_alloc(64, HPM_DESCRIPTOR_BYTES * (size_t)(l.n + 1));
-  if (!g || !g->descriptors) {
+  if (!g || !g->descriptors || (!hpm_type_dense(origin_datatype) && !g->packed)) {
     free(l.runs);
-    if (g) free(g->packed);
+    if (g) {
+      free(g->packed);
+      free(g->descriptors);
+    }
     free(g);
     return MPI_ERR_OTHER;
   }
+  unsigned char* into = g->packed ? g->packed : origin_addr;
   g->target = target_rank;
   g->user = origin_addr;
   g->count = origin_count;
