@@ -3,7 +3,8 @@
  * build under Open MPI can be compared line by line. Plain MPI C.
  *
  *   mpi_groups          the checks below (3 or more ranks)
- *   mpi_groups shared   also MPI_Comm_split_type(MPI_COMM_TYPE_SHARED): one process per node
+ *   mpi_groups shared   also MPI_Comm_split_type(MPI_COMM_TYPE_SHARED): one process per node,
+ *                       and a shared window over it (the process's own memory), none over more
  *                       here, so each is alone (Open MPI on one host puts them all together)
  *
  * Printed, per rank: group sizes and ranks of unions, intersections, differences, included,
@@ -221,6 +222,26 @@ int main(int argc, char** argv) {
     int n = 0;
     MPI_Comm_size(shared, &n);
     printf("shared-memory comm: size %d\n", n);
+    /* A shared window over it is this process's memory; over the world (more than one node),
+     * no memory is shared. */
+    int* mem = NULL;
+    int* queried = NULL;
+    MPI_Aint bytes = 0;
+    int unit = 0;
+    MPI_Win win;
+    MPI_Win_allocate_shared(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, shared, &mem, &win);
+    MPI_Win_shared_query(win, MPI_PROC_NULL, &bytes, &unit, &queried);
+    mem[3] = rank;
+    printf("shared window: %ld bytes, unit %d, same memory %s, holds %d\n", (long)bytes, unit,
+           queried == mem ? "yes" : "no", queried[3]);
+    MPI_Win_free(&win);
+    if (size > 1) {
+      MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+      const int err = MPI_Win_allocate_shared(4, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+      printf("shared window over the world: %s\n",
+             err == MPI_ERR_RMA_SHARED ? "MPI_ERR_RMA_SHARED" : "allowed");
+      MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    }
     MPI_Comm_free(&shared);
   }
 

@@ -2,9 +2,10 @@
  * (derived datatypes at either side), post/start/complete/wait around a ring, passive-target
  * locks (fetch-and-op and compare-and-swap taking turns, get-accumulate under lock_all, and the
  * pattern of OSU's put latency test: one rank locking and putting while its target waits in
- * MPI_Barrier), and windows MPI_Win_allocate made. Each rank prints what it computed, so that the
- * simulated run and the host build under Open MPI can be compared line by line. Plain MPI C, 2 or
- * more ranks. */
+ * MPI_Barrier), windows MPI_Win_allocate made, and request-based operations (MPI_Rput, MPI_Rget,
+ * MPI_Raccumulate, MPI_Rget_accumulate; one outside an epoch refused). Each rank prints what it
+ * computed, so that the simulated run and the host build under Open MPI can be compared line by
+ * line. Plain MPI C, 2 or more ranks. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -146,6 +147,43 @@ static void allocated_doubles(void) {
   MPI_Win_free(&win);
 }
 
+/* Request-based operations under lock_all: each completes at its request (an MPI_Rget into a
+ * strided origin among them); then an MPI_Rput outside any epoch is refused. */
+static void request_based(void) {
+  int* mem;
+  MPI_Win win;
+  MPI_Win_allocate(8 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+  for (int i = 0; i < 8; ++i) mem[i] = rank * 100 + i;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  MPI_Datatype every_other;
+  MPI_Type_vector(2, 1, 2, MPI_INT, &every_other);
+  MPI_Type_commit(&every_other);
+  int got[4] = {-1, -1, -1, -1}, old = -1;
+  const int me = 5000 + rank, mine = rank + 1, three = 3;
+  MPI_Request r[4];
+  MPI_Win_lock_all(0, win);
+  MPI_Rput(&me, 1, MPI_INT, next, 0, 1, MPI_INT, win, &r[0]);
+  MPI_Rget(got, 1, every_other, prev, 4, 2, MPI_INT, win, &r[1]);
+  MPI_Raccumulate(&mine, 1, MPI_INT, 0, 6, 1, MPI_INT, MPI_SUM, win, &r[2]);
+  MPI_Rget_accumulate(&three, 1, MPI_INT, &old, 1, MPI_INT, next, 7, 1, MPI_INT, MPI_SUM, win,
+                      &r[3]);
+  MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+  print_ints("rget into every other int", got, 4);
+  printf("rget_accumulate old %d\n", old);
+  MPI_Win_unlock_all(win);
+  MPI_Barrier(MPI_COMM_WORLD);
+  print_ints("window after the requests", mem, 8);
+  MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+  MPI_Request outside;
+  const int err = MPI_Rput(&me, 1, MPI_INT, next, 0, 1, MPI_INT, win, &outside);
+  int cls = -1;
+  MPI_Error_class(err, &cls);
+  printf("rput outside an epoch: %s\n", cls == MPI_ERR_RMA_SYNC ? "MPI_ERR_RMA_SYNC" : "other");
+  MPI_Type_free(&every_other);
+  MPI_Win_free(&win);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -159,6 +197,7 @@ int main(int argc, char** argv) {
   pscw_ring();
   passive_target();
   allocated_doubles();
+  request_based();
   MPI_Finalize();
   return 0;
 }

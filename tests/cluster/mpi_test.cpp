@@ -131,7 +131,10 @@ TEST(MpiGuest, TheBlueGenePTorusRunsTheSameCollectives) {
 // in point-to-point, collective and non-blocking calls, a darray's empty part included),
 // one-sided communication (fence, post/start/complete/wait and passive-target epochs), error
 // handlers (the error classes MPI_ERRORS_RETURN gives back, inherited and user handlers), the
-// profiling interface (a program's own MPI_Send over PMPI_Send, linked statically), the
+// profiling interface (a program's own MPI_Send over PMPI_Send, linked statically), graph and
+// distributed graph topologies with the neighbourhood collectives (on grids whose periodic
+// dimensions of 2 or 1 make a process both neighbours, or its own), synchronous sends that are
+// not complete before their receive is posted, the
 // stencil's sums and CG's residuals (both
 // programs add partial sums in rank order and are built without fused multiply-adds, so the numbers
 // are the same bits).
@@ -166,7 +169,11 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
                         Case{"mpi_errhandler", {}, 1},
                         Case{"mpi_errhandler", {}, 4},
                         Case{"mpi_profile", {}, 1},
-                        Case{"mpi_profile", {}, 3}}) {
+                        Case{"mpi_profile", {}, 3},
+                        Case{"mpi_graph", {}, 1},
+                        Case{"mpi_graph", {}, 2},
+                        Case{"mpi_graph", {}, 5},
+                        Case{"mpi_graph", {}, 8}}) {
     const auto sim = simulatedOutputs(c.program, c.args, c.ranks);
     const auto host = openMpiOutputs(c.program, c.args, c.ranks);
     ASSERT_EQ(sim.size(), host.size());
@@ -188,9 +195,11 @@ TEST(MpiGuest, EveryRankPrintsWhatTheHostBuildPrintsUnderOpenMpi) {
 // and error handling (MPI_ERRORS_RETURN, a handler written in Fortran) through mpif.h; derived
 // datatypes (every constructor's bounds, a structure sent from MPI_BOTTOM by absolute addresses, a
 // Fortran-order subarray, MPI_Pack and MPI_Unpack); one-sided calls (fences, locks,
-// post-start-complete-wait, a window MPI_Win_allocate made).
+// post-start-complete-wait, a window MPI_Win_allocate made); graph and distributed graph
+// topologies (MPI_UNWEIGHTED among their weights) with neighbourhood collectives, and MPI_Issend.
 TEST(MpiGuest, EveryRankOfAFortranProgramPrintsWhatOpenMpisFortranBindingsPrint) {
-  for (const char* program : {"mpif_p2p", "mpif_coll", "mpif_comm", "mpif_dtype", "mpif_rma"}) {
+  for (const char* program :
+       {"mpif_p2p", "mpif_coll", "mpif_comm", "mpif_dtype", "mpif_rma", "mpif_topo"}) {
     for (int ranks : {1, 2, 4, 8}) {
       const auto sim = simulatedOutputs(program, {}, ranks);
       const auto host = openMpiOutputs(program, {}, ranks);
@@ -205,8 +214,9 @@ TEST(MpiGuest, EveryRankOfAFortranProgramPrintsWhatOpenMpisFortranBindingsPrint)
 }
 
 // One process per node, and nodes share no memory: MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)
-// leaves each process alone (on one host Open MPI puts them together, so this is the
-// simulator's alone).
+// leaves each process alone, a shared window over that communicator is the process's own memory,
+// and one over more processes is refused (on one host Open MPI puts them together, so this is
+// the simulator's alone).
 TEST(MpiGuest, EachProcessIsAloneInItsSharedMemoryCommunicator) {
   // (4 ranks: on 3 the program translates a rank its group of odd ranks does not have, which
   // MPI's default error handler makes the end of the job, as under Open MPI.)
@@ -214,6 +224,9 @@ TEST(MpiGuest, EachProcessIsAloneInItsSharedMemoryCommunicator) {
   ASSERT_EQ(out.size(), 4u);
   for (const std::string& o : out) {
     EXPECT_NE(o.find("shared-memory comm: size 1\n"), std::string::npos) << o;
+    EXPECT_NE(o.find("shared window: 16 bytes, unit 4, same memory yes, holds "), std::string::npos)
+        << o;
+    EXPECT_NE(o.find("shared window over the world: MPI_ERR_RMA_SHARED\n"), std::string::npos) << o;
     EXPECT_NE(o.find("groups freed: yes\n"), std::string::npos) << o;
   }
 }

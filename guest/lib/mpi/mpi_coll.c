@@ -53,13 +53,13 @@ static int check_rank(const hpm_comm* c, int rank, int wildcard_ok) {
 /* The sends and receives of derived types (kept out of the predefined types' path, whose
  * latency for small messages depends on its few instructions). */
 static __attribute__((noinline)) int isend_derived(const void* buf, int count, MPI_Datatype type,
-                                                   int dest, int tag, hpm_comm* c,
+                                                   int dest, int tag, hpm_comm* c, int sync,
                                                    MPI_Request* request) {
   if (!hpm_type_ok(type)) return MPI_ERR_TYPE;
   if (count < 0) return MPI_ERR_COUNT;
   if (tag < 0) return MPI_ERR_TAG;
   if (check_rank(c, dest, 0)) return MPI_ERR_RANK;
-  return hpm_isend_typed(buf, count, type, world_of(c, dest), c->ctx, tag, request);
+  return hpm_isend_typed(buf, count, type, world_of(c, dest), c->ctx, tag, sync, request);
 }
 
 static __attribute__((noinline)) int irecv_derived(void* buf, int count, MPI_Datatype type,
@@ -72,16 +72,30 @@ static __attribute__((noinline)) int irecv_derived(void* buf, int count, MPI_Dat
   return hpm_irecv_typed(buf, count, type, comm, world_of(c, source), c->ctx, tag, request);
 }
 
-int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-              MPI_Request* request) {
+/* A standard send, or a synchronous one (`sync`). */
+static inline __attribute__((always_inline)) int isend(const void* buf, int count,
+                                                       MPI_Datatype type, int dest, int tag,
+                                                       MPI_Comm comm, int sync,
+                                                       MPI_Request* request) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
   const int size = hpm_basic_size(type);
-  if (size == 0) return isend_derived(buf, count, type, dest, tag, c, request);
+  if (size == 0) return isend_derived(buf, count, type, dest, tag, c, sync, request);
   if (count < 0) return MPI_ERR_COUNT;
   if (tag < 0) return MPI_ERR_TAG;
   if (check_rank(c, dest, 0)) return MPI_ERR_RANK;
-  return hpm_isend(buf, (uint64_t)count * (uint64_t)size, world_of(c, dest), c->ctx, tag, request);
+  return hpm_isend_mode(buf, (uint64_t)count * (uint64_t)size, world_of(c, dest), c->ctx, tag, sync,
+                        request);
+}
+
+int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+              MPI_Request* request) {
+  return isend(buf, count, type, dest, tag, comm, 0, request);
+}
+
+int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+               MPI_Request* request) {
+  return isend(buf, count, type, dest, tag, comm, 1, request);
 }
 
 int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
@@ -104,9 +118,9 @@ int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, M
 }
 
 int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  /* (A message shorter than the rendezvous cutoff completes when injected, not when matched;
-   * from the cutoff up, a send completes only once a receive has matched it: mpi_p2p.c.) */
-  return MPI_Send(buf, count, type, dest, tag, comm);
+  MPI_Request r;
+  const int err = MPI_Issend(buf, count, type, dest, tag, comm, &r);
+  return err ? err : hpm_wait(&r, MPI_STATUS_IGNORE);
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
@@ -235,7 +249,7 @@ static int crecv(const hpm_comm* c, MPI_Comm comm, void* buf, uint64_t bytes, in
 static int tsend(const hpm_comm* c, const void* buf, int64_t count, MPI_Datatype type, int to,
                  int tag) {
   MPI_Request r;
-  hpm_isend_typed(buf, count, type, c->world[to], c->ctx + 1, tag, &r);
+  hpm_isend_typed(buf, count, type, c->world[to], c->ctx + 1, tag, 0, &r);
   return hpm_wait(&r, MPI_STATUS_IGNORE);
 }
 
@@ -661,7 +675,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
     hpm_irecv_typed((char*)recvbuf + rdispls[from] * rext, recvcounts[from], recvtype, comm,
                     c->world[from], c->ctx + 1, TAG_ALLTOALL, &r[0]);
     hpm_isend_typed((const char*)sendbuf + sdispls[to] * sext, sendcounts[to], sendtype,
-                    c->world[to], c->ctx + 1, TAG_ALLTOALL, &r[1]);
+                    c->world[to], c->ctx + 1, TAG_ALLTOALL, 0, &r[1]);
     MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
   }
   return MPI_SUCCESS;

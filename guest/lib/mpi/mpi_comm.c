@@ -337,7 +337,7 @@ int hpm_agree_context_among(int size, int rank, const int* world, int tag) {
 int hpm_new_comm(int size, int rank, int* world, int ctx, MPI_Comm* out) {
   for (int i = 2; i < HPM_MAX_COMMS; ++i) {
     if (hpm_comms[i].used) continue;
-    hpm_comms[i] = (hpm_comm){1, size, rank, world, ctx, 0, NULL, NULL, 0, 0, 0};
+    hpm_comms[i] = (hpm_comm){1, size, rank, world, ctx, NULL, 0, 0, 0};
     *out = i;
     return MPI_SUCCESS;
   }
@@ -354,16 +354,10 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   const int err = hpm_new_comm(c->size, c->rank, world, ctx, newcomm);
   if (err) return err;
   hpm_comms[*newcomm].errhandler = c->errhandler; /* (inherited, as MPI 3.1, 8.3 says) */
-  if (c->ndims == 0) return err;
+  if (!c->topo) return err;
   /* A duplicate keeps the topology. */
-  hpm_comm* n = &hpm_comms[*newcomm];
-  n->ndims = c->ndims;
-  n->dims = malloc(sizeof(int) * (size_t)c->ndims);
-  n->periods = malloc(sizeof(int) * (size_t)c->ndims);
-  if (!n->dims || !n->periods) return MPI_ERR_OTHER;
-  memcpy(n->dims, c->dims, sizeof(int) * (size_t)c->ndims);
-  memcpy(n->periods, c->periods, sizeof(int) * (size_t)c->ndims);
-  return MPI_SUCCESS;
+  hpm_comms[*newcomm].topo = hpm_topo_copy(c->topo);
+  return hpm_comms[*newcomm].topo ? MPI_SUCCESS : MPI_ERR_OTHER;
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
@@ -414,8 +408,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
   if (!c) return MPI_ERR_COMM;
   hpm_torcoll_free(c);
   free(c->world);
-  free(c->dims);
-  free(c->periods);
+  free(c->topo);
   c->used = 0;
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;
@@ -473,7 +466,9 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
       [MPI_ERR_ROOT] = "invalid root",
       [MPI_ERR_OP] = "invalid operation",
       [MPI_ERR_GROUP] = "invalid group",
+      [MPI_ERR_TOPOLOGY] = "invalid topology",
       [MPI_ERR_ARG] = "invalid argument",
+      [MPI_ERR_DIMS] = "invalid dimensions",
       [MPI_ERR_TRUNCATE] = "message truncated",
       [MPI_ERR_OTHER] = "other error",
       [MPI_ERR_INTERN] = "internal error",
@@ -483,6 +478,7 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
       [MPI_ERR_RMA_RANGE] = "target memory outside the window",
       [MPI_ERR_DISP] = "invalid displacement",
       [MPI_ERR_LOCKTYPE] = "invalid lock type",
+      [MPI_ERR_RMA_SHARED] = "memory cannot be shared",
   };
   const char* text =
       errorcode >= 0 && errorcode < (int)(sizeof names / sizeof names[0]) && names[errorcode]

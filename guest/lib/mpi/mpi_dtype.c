@@ -701,13 +701,13 @@ int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, 
 }
 
 int hpm_isend_typed(const void* buf, int64_t count, MPI_Datatype type, int dest_world, int ctx,
-                    int tag, MPI_Request* r) {
+                    int tag, int sync, MPI_Request* r) {
   const uint64_t bytes = (uint64_t)count * (uint64_t)hpm_type_size(type);
-  if (hpm_type_dense(type)) return hpm_isend(buf, bytes, dest_world, ctx, tag, r);
+  if (hpm_type_dense(type)) return hpm_isend_mode(buf, bytes, dest_world, ctx, tag, sync, r);
   void* packed = malloc(bytes + 1);
   if (!packed) return MPI_ERR_OTHER;
   hpm_type_pack(buf, count, type, packed);
-  const int err = hpm_isend(packed, bytes, dest_world, ctx, tag, r);
+  const int err = hpm_isend_mode(packed, bytes, dest_world, ctx, tag, sync, r);
   hpm_request(*r)->dt_packed = packed;
   return err;
 }

@@ -20,6 +20,20 @@ static inline void* hpm_grow(void* items, int count, int* cap, size_t size) {
   return grown;
 }
 
+/* A communicator's virtual topology (MPI 3.1, 7; mpi_topo.c): one block, which MPI_Comm_dup
+ * copies whole. `data` holds, for MPI_CART, dims[ndims] then periods[ndims] (0 or 1); for
+ * MPI_GRAPH, index[nnodes] then edges[nedges] (MPI_Graph_create's arrays); for MPI_DIST_GRAPH,
+ * sources[indegree], their weights, destinations[outdegree], theirs (weights 1 when
+ * unweighted). */
+typedef struct hpm_topo {
+  int kind; /* MPI_CART, MPI_GRAPH or MPI_DIST_GRAPH */
+  int ndims;
+  int nnodes, nedges;
+  int indegree, outdegree, weighted;
+  size_t bytes; /* of the whole block */
+  int data[];
+} hpm_topo;
+
 /* Communicators: a table indexed by the handle. Context ctx carries point-to-point traffic and
  * ctx + 1 the collectives', so that the two never match each other. */
 #define HPM_MAX_COMMS 256
@@ -29,10 +43,7 @@ typedef struct {
   int rank;
   int* world; /* world rank of each member */
   int ctx;
-  /* A Cartesian communicator's dimensions and periodicity (ndims 0: none). */
-  int ndims;
-  int* dims;
-  int* periods;
+  hpm_topo* topo; /* its virtual topology, or NULL */
   /* Its collective class on the torus (mpi_torcoll.c): 0 not chosen yet, -1 none, c + 1 class
    * c. */
   int coll_class;
@@ -84,7 +95,8 @@ typedef struct {
   uint64_t rts[2];
   volatile uint64_t counter;
   unsigned char rget[3 * 64] __attribute__((aligned(64)));
-  /* A non-blocking collective's schedule (mpi_nbc.c), and its error once complete. */
+  /* A polled request's state (a non-blocking collective's schedule, mpi_nbc.c, or a one-sided
+   * operation's, mpi_rma.c), and its error once complete. */
   void* schedule;
   int nbc_error;
   union {
@@ -106,6 +118,11 @@ typedef struct {
       int64_t dt_count;
       MPI_Datatype dt_type;
     };
+    /* A polled request (HPM_REQ_NBC): whether its operation has completed (then it has freed
+     * `schedule` and set *error). */
+    struct {
+      int (*poll)(void* schedule, int* error);
+    };
   };
 } hpm_req;
 
@@ -119,8 +136,25 @@ int hpm_comm_rank_of(const hpm_comm* c, int world);
 /* Checks a communicator handle; returns its entry or NULL. */
 hpm_comm* hpm_comm_get(MPI_Comm comm);
 
+/* A topology of `kind` with room for `ints` ints of data, zeroed (NULL: out of memory). */
+hpm_topo* hpm_topo_new(int kind, size_t ints);
+/* A copy of a topology (NULL when out of memory or none). */
+hpm_topo* hpm_topo_copy(const hpm_topo* t);
+/* A communicator's neighbours as the neighbourhood collectives see them (comm ranks,
+ * MPI_PROC_NULL among them on a Cartesian grid's open edges): *in those received from, *out
+ * those sent to (one array, freed with free(*in); *out points into it). MPI_ERR_TOPOLOGY
+ * without a topology. */
+int hpm_topo_neighbors(const hpm_comm* c, int* nin, int** in, int* nout, int** out);
+
 /* Point-to-point on a context: requests are indexes in the library's pool. */
-int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag, MPI_Request* r);
+/* A synchronous send (`sync`: MPI_Ssend's) completes only once a receive has matched it: it
+ * always takes the rendezvous protocol, whose data the receive fetches (mpi_p2p.c). */
+int hpm_isend_mode(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag, int sync,
+                   MPI_Request* r);
+static inline int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag,
+                            MPI_Request* r) {
+  return hpm_isend_mode(buf, bytes, dest_world, ctx, tag, 0, r);
+}
 int hpm_irecv(void* buf, uint64_t capacity, int comm, int src_world, int ctx, int tag,
               MPI_Request* r);
 int hpm_wait(MPI_Request* r, MPI_Status* status);
@@ -132,6 +166,9 @@ int hpm_progress(void);
  * on as far as its messages allow (the progress engine calls it); whether a schedule has ended
  * (then it is freed, and its error is in *error). */
 MPI_Request hpm_new_nbc_request(void* schedule);
+/* A request that completes when poll(state, &error) says so (it is polled as the request is
+ * tested or waited for). */
+MPI_Request hpm_new_polled_request(int (*poll)(void* state, int* error), void* state);
 /* A persistent request, inactive (mpi_persist.c fills it in); a send request complete already
  * (a buffered send's). */
 MPI_Request hpm_new_persistent_request(void);
@@ -141,6 +178,18 @@ int hpm_cancel_receive(MPI_Request request);
 /* Buffered sends whose packets have all left give back their room (mpi_persist.c). */
 void hpm_bsend_reap(void);
 void hpm_nbc_progress(void);
+/* A non-blocking collective of one round on the communicator's collective context: the
+ * receives posted in order, then the sends in order (peers are comm ranks; MPI_PROC_NULL's
+ * transfers are skipped). Messages between two processes match in the order each posted them,
+ * which the neighbourhood collectives (mpi_neighbor.c) order their transfers by. */
+typedef struct {
+  int peer;
+  void* buf;
+  int64_t count;
+  MPI_Datatype type;
+} hpm_xfer;
+int hpm_nbc_exchange(hpm_comm* c, int nrecv, const hpm_xfer* recvs, int nsend,
+                     const hpm_xfer* sends, MPI_Request* request);
 int hpm_nbc_complete(void* schedule, int* error);
 hpm_req* hpm_request(MPI_Request r);
 
@@ -193,7 +242,7 @@ int hpm_reduce_apply(MPI_Op op, MPI_Datatype type, const void* in, void* inout, 
 /* Messages of `count` elements of a type: packed first if it is not dense, unpacked (a receive)
  * when the request is released. */
 int hpm_isend_typed(const void* buf, int64_t count, MPI_Datatype type, int dest_world, int ctx,
-                    int tag, MPI_Request* r);
+                    int tag, int sync, MPI_Request* r);
 int hpm_irecv_typed(void* buf, int64_t count, MPI_Datatype type, int comm, int src_world, int ctx,
                     int tag, MPI_Request* r);
 /* Unpacks and frees a released request's typed message. */

@@ -146,7 +146,9 @@ static int round_complete(schedule* s) {
   for (int i = 0; i < s->npending; ++i) {
     if (s->pending[i] == MPI_REQUEST_NULL) continue;
     if (!hpm_complete(s->pending[i])) return 0;
-    hpm_wait(&s->pending[i], MPI_STATUS_IGNORE); /* (complete: releases it) */
+    /* (Complete: releases it. A receive's error, a truncation, is the collective's.) */
+    const int e = hpm_wait(&s->pending[i], MPI_STATUS_IGNORE);
+    if (e && !s->err) s->err = e;
   }
   s->npending = 0;
   return 1;
@@ -164,7 +166,7 @@ static int advance(schedule* s) {
       MPI_Request r = MPI_REQUEST_NULL;
       switch (st->kind) {
         case OP_SEND:
-          hpm_isend_typed(st->in, st->count, st->type, s->world[st->peer], s->ctx, s->tag, &r);
+          hpm_isend_typed(st->in, st->count, st->type, s->world[st->peer], s->ctx, s->tag, 0, &r);
           pend(s, r);
           break;
         case OP_RECV:
@@ -700,4 +702,23 @@ int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   return ireduce_scatter(sendbuf, recvbuf, recvcounts, 0, type, op, comm, request);
+}
+
+/* ---- neighbourhood collectives (mpi_neighbor.c builds the transfers) ---- */
+
+int hpm_nbc_exchange(hpm_comm* c, int nrecv, const hpm_xfer* recvs, int nsend,
+                     const hpm_xfer* sends, MPI_Request* request) {
+  schedule* s = schedule_new(c, MPI_OP_NULL, MPI_BYTE);
+  if (!s) return MPI_ERR_OTHER;
+  for (int i = 0; i < nrecv; ++i) {
+    if (recvs[i].peer != MPI_PROC_NULL) {
+      add_recv(s, 0, recvs[i].peer, recvs[i].buf, recvs[i].count, recvs[i].type);
+    }
+  }
+  for (int i = 0; i < nsend; ++i) {
+    if (sends[i].peer != MPI_PROC_NULL) {
+      add_send(s, 0, sends[i].peer, sends[i].buf, sends[i].count, sends[i].type);
+    }
+  }
+  return start(s, request);
 }

@@ -471,10 +471,15 @@ int hpm_injected(uint64_t seq) {
   return reg(HPM_MU_INJ_DONE) >= seq;
 }
 
-MPI_Request hpm_new_nbc_request(void* schedule) {
+MPI_Request hpm_new_polled_request(int (*poll)(void* state, int* error), void* state) {
   const int i = new_request(HPM_REQ_NBC);
-  requests[i].schedule = schedule;
+  requests[i].schedule = state;
+  requests[i].poll = poll;
   return i;
+}
+
+MPI_Request hpm_new_nbc_request(void* schedule) {
+  return hpm_new_polled_request(hpm_nbc_complete, schedule);
 }
 
 static int move_packets(void) {
@@ -547,7 +552,8 @@ uint64_t hpm_post_collective(uint32_t flags, uint32_t dest, const void* buf, uin
   return d->status == 0 ? inj_tail : 0;
 }
 
-int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag, MPI_Request* out) {
+int hpm_isend_mode(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag, int sync,
+                   MPI_Request* out) {
   const int i = new_request(HPM_REQ_SEND);
   hpm_req* r = &requests[i];
   *out = i;
@@ -563,8 +569,9 @@ int hpm_isend(const void* buf, uint64_t bytes, int dest_world, int ctx, int tag,
   d.ctx = ctx;
   d.tag = tag;
   d.length = bytes;
-  if (bytes >= eager_limit && ctx != HPM_RMA_CTX) {
-    /* Rendezvous: the unit reads the buffer only when the receiver's remote get comes. (One-sided
+  if ((bytes >= eager_limit || sync) && ctx != HPM_RMA_CTX) {
+    /* Rendezvous: the unit reads the buffer only when the receiver's remote get comes, so a
+     * synchronous send of any length completes only once a receive has matched it. (One-sided
      * operations' messages stay eager: their target handles them as they come, mpi_rma.c.) */
     r->rzv = 1;
     r->rts[0] = (uint64_t)(uintptr_t)buf;
@@ -643,7 +650,7 @@ static int complete(hpm_req* r) {
   }
   if (r->done) return 1;
   if (r->kind == HPM_REQ_NBC) {
-    r->done = hpm_nbc_complete(r->schedule, &r->nbc_error);
+    r->done = r->poll(r->schedule, &r->nbc_error);
     return r->done;
   }
   if (r->kind == HPM_REQ_SEND && !r->rzv) {
@@ -697,7 +704,8 @@ static void release(MPI_Request* request, MPI_Status* status) {
       status->MPI_ERROR = MPI_SUCCESS;
     }
   }
-  if (r->dt_packed) hpm_type_release_request(r);
+  /* (A polled request's `poll` shares the typed message's fields.) */
+  if (r->dt_packed && r->kind != HPM_REQ_NBC) hpm_type_release_request(r);
   r->kind = HPM_REQ_FREE;
   *request = MPI_REQUEST_NULL;
 }

@@ -60,6 +60,9 @@ int MPI_Start(MPI_Request* request) {
       error = MPI_Irecv((void*)r->p_buf, r->p_count, r->p_type, r->p_peer, r->p_tag, r->p_comm,
                         &started);
       break;
+    case 2:
+      error = MPI_Issend(r->p_buf, r->p_count, r->p_type, r->p_peer, r->p_tag, r->p_comm, &started);
+      break;
     case 3:
       error = MPI_Ibsend(r->p_buf, r->p_count, r->p_type, r->p_peer, r->p_tag, r->p_comm, &started);
       break;

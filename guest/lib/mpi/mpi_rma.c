@@ -63,7 +63,9 @@ typedef struct {
 } rma_run;
 
 /* A get in flight: the unit counts its bytes down on `counter`; its data lands in `into`
- * (`packed` when the origin's type is not dense: unpacked into `user` once complete). */
+ * (`packed` when the origin's type is not dense: unpacked into `user` once complete). An
+ * MPI_Rget's is also its request's: whichever of the request and the window's flush is done with
+ * it last frees it. */
 typedef struct get_op {
   struct get_op* next;
   volatile uint64_t counter;
@@ -73,6 +75,8 @@ typedef struct get_op {
   void* user;
   int64_t count;
   MPI_Datatype type;
+  int by_request; /* its request is not complete yet */
+  int unlisted;   /* a flush has taken it off the window's list */
 } get_op;
 
 /* A put's packed origin data, freed once its descriptors are injected. */
@@ -82,11 +86,14 @@ typedef struct put_op {
   void* packed;
 } put_op;
 
-/* A result still to come (RMA_RESULT): where it goes. */
+/* A result still to come (RMA_RESULT): where it goes. An MPI_Rget_accumulate's stays, once
+ * arrived, until its request sees it. */
 typedef struct {
   void* buf;
   int64_t count;
   MPI_Datatype type;
+  int by_request;
+  int arrived;
 } result_op;
 
 typedef struct {
@@ -111,6 +118,7 @@ typedef struct {
   volatile uint64_t sink;        /* what the puts that wake this process write */
   int* acks;                     /* per member: answers awaited */
   unsigned char* touched;        /* per member: used since the last flush of it */
+  unsigned char* held;           /* per member: this process holds its lock (a passive epoch) */
   get_op* gets;
   put_op* puts;
   /* As a target: the locks held and waiting. */
@@ -307,7 +315,11 @@ static void serve(const unsigned char* payload, uint64_t length) {
     case RMA_RESULT: {
       result_op* r = (result_op*)(uintptr_t)h.id;
       hpm_type_unpack(data, h.bytes, r->buf, r->count, r->type);
-      free(r);
+      if (r->by_request) {
+        r->arrived = 1;
+      } else {
+        free(r);
+      }
       --w->acks[h.origin];
       break;
     }
@@ -354,6 +366,18 @@ static int get_done(void* arg) {
   return g->counter == 0;
 }
 
+/* A get whose data is all here: unpacked into the origin's buffer (once); whether nothing but
+ * the caller still needs it (its request, if any, has seen it complete). */
+static int get_finish(get_op* g) {
+  if (g->packed) {
+    hpm_type_unpack(g->packed, (uint64_t)g->count * (uint64_t)hpm_type_size(g->type), g->user,
+                    g->count, g->type);
+    free(g->packed);
+    g->packed = NULL;
+  }
+  return !g->by_request;
+}
+
 /* Completes the gets from `target` (-1: every target): their data is in the origin's buffers. */
 static void finish_gets(window* w, int target) {
   for (get_op** at = &w->gets; *at;) {
@@ -363,12 +387,9 @@ static void finish_gets(window* w, int target) {
       continue;
     }
     hpm_wait_until(get_done, g);
-    if (g->packed) {
-      hpm_type_unpack(g->packed, (uint64_t)g->count * (uint64_t)hpm_type_size(g->type), g->user,
-                      g->count, g->type);
-    }
     *at = g->next;
-    free(g->packed);
+    g->unlisted = 1;
+    if (!get_finish(g)) continue;
     free(g->descriptors);
     free(g);
   }
@@ -433,13 +454,14 @@ static int create(void* base, MPI_Aint size, int disp_unit, MPI_Comm comm, void*
   w->wake_sink = calloc(n, sizeof(uint64_t));
   w->acks = calloc(n, sizeof(int));
   w->touched = calloc(n, 1);
+  w->held = calloc(n, 1);
   w->posts = calloc(n, sizeof(int));
   w->completes = calloc(n, sizeof(int));
   w->access = calloc(n, sizeof(int));
   w->exposure = calloc(n, sizeof(int));
   uint64_t* all = calloc(6 * n, sizeof(uint64_t));
   if (!w->base || !w->bytes || !w->unit || !w->counter || !w->wake || !w->wake_sink || !w->acks ||
-      !w->touched || !w->posts || !w->completes || !w->access || !w->exposure || !all) {
+      !w->touched || !w->held || !w->posts || !w->completes || !w->access || !w->exposure || !all) {
     free(all);
     return MPI_ERR_OTHER;
   }
@@ -516,6 +538,7 @@ int MPI_Win_free(MPI_Win* win) {
   free(w->wake_sink);
   free(w->acks);
   free(w->touched);
+  free(w->held);
   free(w->posts);
   free(w->completes);
   free(w->access);
@@ -615,9 +638,11 @@ static int check_transfer(window* w, int target_rank, MPI_Aint target_disp, int 
   return hpm_type_ok(origin_datatype) ? MPI_SUCCESS : MPI_ERR_TYPE;
 }
 
-int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-            MPI_Win win) {
+/* A put; *last (if asked) the number of its last descriptor in the injection FIFO (0: none,
+ * done already). */
+static int put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+               int target_rank, MPI_Aint target_disp, int target_count,
+               MPI_Datatype target_datatype, MPI_Win win, uint64_t* last_out) {
   window* w = win_get(win);
   unsigned char* target;
   const int err = check_transfer(w, target_rank, target_disp, target_count, target_datatype,
@@ -643,6 +668,7 @@ int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datat
   }
   free(l.runs);
   w->touched[target_rank] = 1;
+  if (last_out) *last_out = last;
   if (owned) {
     put_op* p = malloc(sizeof *p);
     if (!p) return MPI_ERR_OTHER;
@@ -652,8 +678,18 @@ int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datat
   return MPI_SUCCESS;
 }
 
-int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+            MPI_Win win) {
+  return put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+             target_datatype, win, NULL);
+}
+
+/* A get; *out (if asked) its operation, kept for a request until the request has seen it
+ * complete (NULL: none, done already). */
+static int get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+               get_op** out) {
   window* w = win_get(win);
   unsigned char* target;
   const int err = check_transfer(w, target_rank, target_disp, target_count, target_datatype,
@@ -701,7 +737,17 @@ int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, i
   free(l.runs);
   g->next = w->gets;
   w->gets = g;
+  if (out) {
+    g->by_request = 1;
+    *out = g;
+  }
   return MPI_SUCCESS;
+}
+
+int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  return get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+             target_datatype, win, NULL);
 }
 
 static int check_op(MPI_Op op) {
@@ -710,11 +756,12 @@ static int check_op(MPI_Op op) {
 }
 
 /* Accumulate and get-accumulate (result_addr non-NULL): the target's elements combined with the
- * origin's, the old ones to the result buffer. */
+ * origin's, the old ones to the result buffer; *out (if asked) the result still to come, kept
+ * for a request (NULL: none, here already). */
 static int accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                       void* result_addr, int result_count, MPI_Datatype result_datatype,
                       int target_rank, MPI_Aint target_disp, int target_count,
-                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, result_op** out) {
   window* w = win_get(win);
   unsigned char* target;
   int err = target_of(w, target_rank, target_disp, target_count, target_datatype, &target);
@@ -751,9 +798,10 @@ static int accumulate(const void* origin_addr, int origin_count, MPI_Datatype or
       result_op* r = malloc(sizeof *r);
       if (!r) err = MPI_ERR_OTHER;
       if (r) {
-        *r = (result_op){result_addr, result_count, result_datatype};
+        *r = (result_op){result_addr, result_count, result_datatype, out != NULL, 0};
         ++w->acks[target_rank];
         h.id = (uint64_t)(uintptr_t)r;
+        if (out) *out = r;
       }
     }
     if (!err) {
@@ -770,7 +818,7 @@ int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origi
                    int target_rank, MPI_Aint target_disp, int target_count,
                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   return accumulate(origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                    target_rank, target_disp, target_count, target_datatype, op, win);
+                    target_rank, target_disp, target_count, target_datatype, op, win, NULL);
 }
 
 int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
@@ -780,7 +828,7 @@ int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype o
   if (!result_addr || !hpm_type_ok(result_datatype)) return MPI_ERR_TYPE;
   return accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                     result_datatype, target_rank, target_disp, target_count, target_datatype, op,
-                    win);
+                    win, NULL);
 }
 
 int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype,
@@ -808,7 +856,7 @@ int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void
   memcpy(data + size, compare_addr, (size_t)size);
   result_op* r = malloc(sizeof *r);
   if (!r) return MPI_ERR_OTHER;
-  *r = (result_op){result_addr, 1, datatype};
+  *r = (result_op){result_addr, 1, datatype, 0, 0};
   ++w->acks[target_rank];
   const rma_run run = {0, size, datatype, 0};
   w->touched[target_rank] = 1;
@@ -845,6 +893,7 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
     err = send_msg(w, rank, RMA_LOCK, lock_type, 0, 0, NULL, 0, NULL, 0);
   }
   await_acks(w, rank);
+  w->held[rank] = !err;
   return err;
 }
 
@@ -854,6 +903,7 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
   if (err) return err;
   finish_gets(w, rank);
   hpm_wait_until(puts_injected, w);
+  w->held[rank] = 0;
   if (rank == w->rank) {
     release_lock(w, rank);
     return MPI_SUCCESS;
@@ -1015,4 +1065,132 @@ int MPI_Win_wait(MPI_Win win) {
   hpm_wait_until(all_noticed, &s);
   int flag;
   return MPI_Win_test(win, &flag);
+}
+
+/* ---- request-based operations (MPI 3.1, 11.3.5): in a passive-target epoch only ---- */
+
+static int passive(MPI_Win win, int target_rank) {
+  window* w = win_get(win);
+  if (!w) return MPI_ERR_WIN;
+  if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (target_rank < 0 || target_rank >= w->size) return MPI_ERR_RANK;
+  return w->held[target_rank] ? MPI_SUCCESS : MPI_ERR_RMA_SYNC;
+}
+
+/* An MPI_Rput: complete locally once the unit has injected its last descriptor. */
+static int rput_poll(void* state, int* error) {
+  *error = MPI_SUCCESS;
+  return hpm_injected((uint64_t)(uintptr_t)state);
+}
+
+/* An MPI_Rget: complete once its data is all in the origin's buffer. */
+static int rget_poll(void* state, int* error) {
+  get_op* g = state;
+  if (g->counter != 0) return 0;
+  g->by_request = 0;
+  get_finish(g);
+  if (g->unlisted) {
+    free(g->descriptors);
+    free(g);
+  }
+  *error = MPI_SUCCESS;
+  return 1;
+}
+
+/* An MPI_Rget_accumulate: complete once its result has come. */
+static int result_poll(void* state, int* error) {
+  result_op* r = state;
+  if (!r->arrived) return 0;
+  free(r);
+  *error = MPI_SUCCESS;
+  return 1;
+}
+
+int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+             MPI_Win win, MPI_Request* request) {
+  *request = MPI_REQUEST_NULL;
+  int err = passive(win, target_rank);
+  uint64_t last = 0;
+  if (!err) {
+    err = put(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+              target_datatype, win, &last);
+  }
+  if (err) return err;
+  *request =
+      last ? hpm_new_polled_request(rput_poll, (void*)(uintptr_t)last) : hpm_new_done_request();
+  return MPI_SUCCESS;
+}
+
+int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request* request) {
+  *request = MPI_REQUEST_NULL;
+  int err = passive(win, target_rank);
+  get_op* g = NULL;
+  if (!err) {
+    err = get(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+              target_datatype, win, &g);
+  }
+  if (err) return err;
+  *request = g ? hpm_new_polled_request(rget_poll, g) : hpm_new_done_request();
+  return MPI_SUCCESS;
+}
+
+/* (An accumulate's data travels in its message, copied at the call: complete locally then.) */
+int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  *request = MPI_REQUEST_NULL;
+  int err = passive(win, target_rank);
+  if (!err) {
+    err = MPI_Accumulate(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                         target_count, target_datatype, op, win);
+  }
+  if (!err) *request = hpm_new_done_request();
+  return err;
+}
+
+int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void* result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                        MPI_Request* request) {
+  *request = MPI_REQUEST_NULL;
+  int err = passive(win, target_rank);
+  if (!err && (!result_addr || !hpm_type_ok(result_datatype))) err = MPI_ERR_TYPE;
+  result_op* r = NULL;
+  if (!err) {
+    err = accumulate(origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                     result_datatype, target_rank, target_disp, target_count, target_datatype, op,
+                     win, &r);
+  }
+  if (err) return err;
+  *request = r ? hpm_new_polled_request(result_poll, r) : hpm_new_done_request();
+  return MPI_SUCCESS;
+}
+
+/* ---- shared-memory windows ----
+ * Each process is alone on its node (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) gives it a
+ * communicator of one): a shared window over one process is its own memory; over more, whose
+ * memories no load or store can reach, it is refused with MPI_ERR_RMA_SHARED. */
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            void* baseptr, MPI_Win* win) {
+  const hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  if (c->size > 1) return MPI_ERR_RMA_SHARED;
+  return MPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
+}
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
+  window* w = win_get(win);
+  if (!w) return MPI_ERR_WIN;
+  if (rank == MPI_PROC_NULL) rank = 0; /* (the lowest rank with memory: the only one) */
+  if (rank < 0 || rank >= w->size) return MPI_ERR_RANK;
+  if (w->size > 1) return MPI_ERR_RMA_SHARED;
+  *size = (MPI_Aint)w->bytes[rank];
+  *disp_unit = (int)w->unit[rank];
+  *(void**)baseptr = (void*)(uintptr_t)w->base[rank];
+  return MPI_SUCCESS;
 }

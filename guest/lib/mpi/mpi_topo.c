@@ -1,5 +1,6 @@
-/* libmpi: Cartesian topologies. Ranks keep their order (reorder is allowed and not done); the
- * coordinates of a rank are row-major, the last dimension varying fastest, as MPI specifies. */
+/* libmpi: Cartesian topologies, and what every topology shares (its block, MPI_Topo_test). Ranks
+ * keep their order (reorder is allowed and not done); the coordinates of a rank are row-major,
+ * the last dimension varying fastest, as MPI specifies. Graphs are in mpi_graph.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -56,9 +57,44 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
   return MPI_SUCCESS;
 }
 
+hpm_topo* hpm_topo_new(int kind, size_t ints) {
+  const size_t bytes = sizeof(hpm_topo) + sizeof(int) * ints;
+  hpm_topo* t = calloc(1, bytes);
+  if (!t) return NULL;
+  t->kind = kind;
+  t->bytes = bytes;
+  return t;
+}
+
+hpm_topo* hpm_topo_copy(const hpm_topo* t) {
+  hpm_topo* n = t ? malloc(t->bytes) : NULL;
+  if (n) memcpy(n, t, t->bytes);
+  return n;
+}
+
+/* A Cartesian communicator's entry (NULL for any other), its dimensions and periodicity. */
 static hpm_comm* cart(MPI_Comm comm) {
   hpm_comm* c = hpm_comm_get(comm);
-  return c && c->ndims > 0 ? c : NULL;
+  return c && c->topo && c->topo->kind == MPI_CART ? c : NULL;
+}
+static int* dims_of(const hpm_comm* c) {
+  return c->topo->data;
+}
+static int* periods_of(const hpm_comm* c) {
+  return c->topo->data + c->topo->ndims;
+}
+
+/* Gives the new communicator a Cartesian topology of `ndims` dimensions (periods: 0 or 1). */
+static int set_cart(MPI_Comm comm, int ndims, const int dims[], const int periods[]) {
+  hpm_topo* t = hpm_topo_new(MPI_CART, 2 * (size_t)ndims);
+  if (!t) return MPI_ERR_OTHER;
+  t->ndims = ndims;
+  for (int d = 0; d < ndims; ++d) {
+    t->data[d] = dims[d];
+    t->data[ndims + d] = periods[d] != 0;
+  }
+  hpm_comms[comm].topo = t;
+  return MPI_SUCCESS;
 }
 
 int MPI_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods[], int reorder,
@@ -76,27 +112,36 @@ int MPI_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods
   /* The first `product` ranks, in order; the others get MPI_COMM_NULL. */
   const int err = MPI_Comm_split(old, c->rank < product ? 0 : MPI_UNDEFINED, c->rank, out);
   if (err || *out == MPI_COMM_NULL) return err;
-  hpm_comm* n = &hpm_comms[*out];
-  n->ndims = ndims;
-  n->dims = malloc(sizeof(int) * (size_t)ndims);
-  n->periods = malloc(sizeof(int) * (size_t)ndims);
-  if (!n->dims || !n->periods) return MPI_ERR_OTHER;
-  memcpy(n->dims, dims, sizeof(int) * (size_t)ndims);
-  for (int d = 0; d < ndims; ++d) n->periods[d] = periods[d] != 0;
+  return set_cart(*out, ndims, dims, periods);
+}
+
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
+  (void)periods;
+  hpm_comm* c = hpm_comm_get(comm);
+  if (!c) return MPI_ERR_COMM;
+  if (ndims <= 0) return MPI_ERR_DIMS;
+  int product = 1;
+  for (int d = 0; d < ndims; ++d) {
+    if (dims[d] <= 0) return MPI_ERR_DIMS;
+    product *= dims[d];
+  }
+  if (product > c->size) return MPI_ERR_DIMS;
+  /* (The identity placement MPI_Cart_create makes.) */
+  *newrank = c->rank < product ? c->rank : MPI_UNDEFINED;
   return MPI_SUCCESS;
 }
 
 int MPI_Topo_test(MPI_Comm comm, int* status) {
   hpm_comm* c = hpm_comm_get(comm);
   if (!c) return MPI_ERR_COMM;
-  *status = c->ndims > 0 ? MPI_CART : MPI_UNDEFINED;
+  *status = c->topo ? c->topo->kind : MPI_UNDEFINED;
   return MPI_SUCCESS;
 }
 
 int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
   hpm_comm* c = cart(comm);
   if (!c) return MPI_ERR_COMM;
-  *ndims = c->ndims;
+  *ndims = c->topo->ndims;
   return MPI_SUCCESS;
 }
 
@@ -104,9 +149,10 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   hpm_comm* c = cart(comm);
   if (!c) return MPI_ERR_COMM;
   if (rank < 0 || rank >= c->size) return MPI_ERR_RANK;
-  for (int d = c->ndims - 1; d >= 0; --d) {
-    if (d < maxdims) coords[d] = rank % c->dims[d];
-    rank /= c->dims[d];
+  const int* dims = dims_of(c);
+  for (int d = c->topo->ndims - 1; d >= 0; --d) {
+    if (d < maxdims) coords[d] = rank % dims[d];
+    rank /= dims[d];
   }
   return MPI_SUCCESS;
 }
@@ -114,9 +160,9 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
   hpm_comm* c = cart(comm);
   if (!c) return MPI_ERR_COMM;
-  for (int d = 0; d < c->ndims && d < maxdims; ++d) {
-    dims[d] = c->dims[d];
-    periods[d] = c->periods[d];
+  for (int d = 0; d < c->topo->ndims && d < maxdims; ++d) {
+    dims[d] = dims_of(c)[d];
+    periods[d] = periods_of(c)[d];
   }
   return MPI_Cart_coords(comm, c->rank, maxdims, coords);
 }
@@ -124,15 +170,17 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
 int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
   hpm_comm* c = cart(comm);
   if (!c) return MPI_ERR_COMM;
+  const int* dims = dims_of(c);
+  const int* periods = periods_of(c);
   int r = 0;
-  for (int d = 0; d < c->ndims; ++d) {
+  for (int d = 0; d < c->topo->ndims; ++d) {
     int x = coords[d];
-    if (c->periods[d]) {
-      x = ((x % c->dims[d]) + c->dims[d]) % c->dims[d];
-    } else if (x < 0 || x >= c->dims[d]) {
+    if (periods[d]) {
+      x = ((x % dims[d]) + dims[d]) % dims[d];
+    } else if (x < 0 || x >= dims[d]) {
       return MPI_ERR_ARG;
     }
-    r = r * c->dims[d] + x;
+    r = r * dims[d] + x;
   }
   *rank = r;
   return MPI_SUCCESS;
@@ -141,10 +189,11 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* source, int* dest) {
   hpm_comm* c = cart(comm);
   if (!c) return MPI_ERR_COMM;
-  if (direction < 0 || direction >= c->ndims) return MPI_ERR_ARG;
+  const int ndims = c->topo->ndims;
+  if (direction < 0 || direction >= ndims) return MPI_ERR_ARG;
   int coords[64];
-  if (c->ndims > 64) return MPI_ERR_ARG;
-  MPI_Cart_coords(comm, c->rank, c->ndims, coords);
+  if (ndims > 64) return MPI_ERR_ARG;
+  MPI_Cart_coords(comm, c->rank, ndims, coords);
   const int here = coords[direction];
   /* The rank `delta` steps along the direction, or MPI_PROC_NULL off a non-periodic edge. */
   for (int k = 0; k < 2; ++k) {
@@ -159,33 +208,25 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* source, int* des
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   hpm_comm* c = cart(comm);
   if (!c) return MPI_ERR_COMM;
-  int coords[64];
-  if (c->ndims > 64) return MPI_ERR_ARG;
-  MPI_Cart_coords(comm, c->rank, c->ndims, coords);
+  const int ndims = c->topo->ndims;
+  int coords[64], dims[64], periods[64];
+  if (ndims > 64) return MPI_ERR_ARG;
+  MPI_Cart_coords(comm, c->rank, ndims, coords);
   /* Ranks that share the dropped dimensions' coordinates form one sub-grid; the kept
-   * dimensions' coordinates order them. */
+   * dimensions' coordinates order them. Keeping none leaves a grid of one dimension of 1. */
   int color = 0, key = 0, kept = 0;
-  for (int d = 0; d < c->ndims; ++d) {
+  dims[0] = 1;
+  periods[0] = 0;
+  for (int d = 0; d < ndims; ++d) {
     if (remain_dims[d]) {
-      key = key * c->dims[d] + coords[d];
-      ++kept;
+      key = key * dims_of(c)[d] + coords[d];
+      dims[kept] = dims_of(c)[d];
+      periods[kept++] = periods_of(c)[d];
     } else {
-      color = color * c->dims[d] + coords[d];
+      color = color * dims_of(c)[d] + coords[d];
     }
   }
   const int err = MPI_Comm_split(comm, color, key, newcomm);
   if (err) return err;
-  hpm_comm* n = &hpm_comms[*newcomm];
-  n->ndims = kept > 0 ? kept : 1;
-  n->dims = malloc(sizeof(int) * (size_t)n->ndims);
-  n->periods = malloc(sizeof(int) * (size_t)n->ndims);
-  if (!n->dims || !n->periods) return MPI_ERR_OTHER;
-  n->dims[0] = 1;
-  n->periods[0] = 0;
-  for (int d = 0, k = 0; d < c->ndims; ++d) {
-    if (!remain_dims[d]) continue;
-    n->dims[k] = c->dims[d];
-    n->periods[k++] = c->periods[d];
-  }
-  return MPI_SUCCESS;
+  return set_cart(*newcomm, kept > 0 ? kept : 1, dims, periods);
 }

@@ -27,11 +27,19 @@ MPI_Fint HPM_F_BOTTOM COMMON_BLOCK;
 MPI_Fint HPM_F_IN_PLACE COMMON_BLOCK;
 MPI_Fint HPM_F_STATUS_IGNORE[MPI_F_STATUS_SIZE] COMMON_BLOCK;
 MPI_Fint HPM_F_STATUSES_IGNORE[MPI_F_STATUS_SIZE] COMMON_BLOCK;
+MPI_Fint HPM_F_UNWEIGHTED[1] COMMON_BLOCK;
+MPI_Fint HPM_F_WEIGHTS_EMPTY[1] COMMON_BLOCK;
 
 void* hpm_f_buf(void* buf) {
   if (buf == &HPM_F_IN_PLACE) return MPI_IN_PLACE;
   if (buf == &HPM_F_BOTTOM) return MPI_BOTTOM;
   return buf;
+}
+
+int* hpm_f_weights(int* weights) {
+  if (weights == HPM_F_UNWEIGHTED) return MPI_UNWEIGHTED;
+  if (weights == HPM_F_WEIGHTS_EMPTY) return MPI_WEIGHTS_EMPTY;
+  return weights;
 }
 
 MPI_Status* hpm_f_status_in(MPI_Fint* f, MPI_Status* c) {

@@ -13,6 +13,9 @@
 
 /* A choice buffer: MPI_BOTTOM's and MPI_IN_PLACE's variables become C's constants. */
 void* hpm_f_buf(void* buf);
+/* A distributed graph's weights: MPI_UNWEIGHTED's and MPI_WEIGHTS_EMPTY's variables become C's
+ * constants. */
+int* hpm_f_weights(int* weights);
 /* A status for the C call: NULL for MPI_STATUS_IGNORE, else *c holding the Fortran status's
  * bytes (a Fortran array is only 4-byte aligned; the C status wants 8). Copied back after the
  * call unless ignored. */

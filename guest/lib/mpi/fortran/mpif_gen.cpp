@@ -44,6 +44,8 @@ const std::vector<Special> kSpecials = {
     {"MPI_IN_PLACE", "", "HPM_F_IN_PLACE"},
     {"MPI_STATUS_IGNORE", "(MPI_STATUS_SIZE)", "HPM_F_STATUS_IGNORE"},
     {"MPI_STATUSES_IGNORE", "(MPI_STATUS_SIZE,1)", "HPM_F_STATUSES_IGNORE"},
+    {"MPI_UNWEIGHTED", "(1)", "HPM_F_UNWEIGHTED"},
+    {"MPI_WEIGHTS_EMPTY", "(1)", "HPM_F_WEIGHTS_EMPTY"},
 };
 
 std::string lower(std::string s) {
@@ -159,6 +161,7 @@ CPart cPart(const Arg& a) {
   if (a.kind == "aint_out" || a.kind == "aints") return {"MPI_Aint* " + x, x, "", ""};
   if (a.kind == "count_out") return {"MPI_Count* " + x, x, "", ""};
   if (a.kind == "buf") return {"void* " + x, "hpm_f_buf(" + x + ")", "", ""};
+  if (a.kind == "weights") return {"int* " + x, "hpm_f_weights(" + x + ")", "", ""};
   if (a.kind == "loc") return {"void* " + x, x, "", ""};
   if (a.kind == "detach") {
     return {"void* " + x, "&c_" + x, "  void* c_" + x + " = NULL;\n  (void)" + x + ";\n", ""};
@@ -261,7 +264,9 @@ std::string fDecl(const Arg& a) {
   const std::string ind = "      ";
   if (a.kind == "in" || a.kind == "strlen") return ind + "integer, intent(in) :: " + x + "\n";
   if (a.kind == "out" || a.kind == "index") return ind + "integer :: " + x + "\n";
-  if (a.kind == "ints" || a.kind == "indices") return ind + "integer :: " + x + "(*)\n";
+  if (a.kind == "ints" || a.kind == "indices" || a.kind == "weights") {
+    return ind + "integer :: " + x + "(*)\n";
+  }
   if (a.kind == "ranges") return ind + "integer :: " + x + "(3, *)\n";
   if (a.kind == "aint") return ind + "integer(kind=MPI_ADDRESS_KIND), intent(in) :: " + x + "\n";
   if (a.kind == "aint_out") return ind + "integer(kind=MPI_ADDRESS_KIND) :: " + x + "\n";
