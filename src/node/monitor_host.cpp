@@ -65,6 +65,10 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& Monitor::pe
   static const std::vector<std::pair<std::string, std::vector<std::string>>> kAliases = {
       {"instructions", {"Instructions"}},
       {"cycles", {"Cycles"}},
+      // perf's alias of cycles, and its reference cycles: the nodes' clocks run at one
+      // frequency, never scaled, so a reference cycle is a cycle.
+      {"cpu-cycles", {"Cycles"}},
+      {"ref-cycles", {"Cycles"}},
       {"branches", {"InstBranch"}},
       {"branch-instructions", {"InstBranch"}},
       {"branch-misses", {"BranchMispredicts"}},

@@ -1478,6 +1478,39 @@ TEST(Stat, SoftwareEventsAreTheKernelsFiguresAndUnmodelledOnesAreNotSupported) {
   EXPECT_NE(text.err.find("CPUs utilized"), std::string::npos) << text.err;
 }
 
+// perf's names are never unknown events: cpu-cycles (perf's alias) and ref-cycles (the clock is
+// never scaled) count the cycles; a perf name whose events a machine has no model for (sunfire's
+// instructions: it has no counter unit) is <not supported>; -d and -dd append perf's detailed
+// events, each level to the one before, after the events asked for.
+TEST(Stat, PerfNamesAreNeverUnknownAndDetailedLevelsAddPerfsDetailedEvents) {
+  const json cycles = statJson({"-e", "cpu-cycles,ref-cycles,cycles"}, {guest("count_loop")});
+  EXPECT_GT(cycles["counts"]["cycles"].get<u64>(), 0u);
+  EXPECT_EQ(cycles["counts"]["cpu-cycles"], cycles["counts"]["cycles"]);
+  EXPECT_EQ(cycles["counts"]["ref-cycles"], cycles["counts"]["cycles"]);
+  const RunResult sunfire =
+      hpmsim({"stat", "--machine", "sunfire", "-e", "instructions", "--", guest("count_loop")});
+  ASSERT_EQ(sunfire.status(), 0) << sunfire.err;
+  EXPECT_NE(sunfire.err.find("<not supported>      instructions"), std::string::npos)
+      << sunfire.err;
+  const auto names = [](const json& j) {
+    std::vector<std::string> out;
+    for (const json& e : j["events"]) out.push_back(e["event"].get<std::string>());
+    return out;
+  };
+  const json d = statJson({"-d", "-e", "instructions"}, {guest("count_loop")});
+  EXPECT_EQ(names(d),
+            (std::vector<std::string>{"instructions", "L1-dcache-loads", "L1-dcache-load-misses",
+                                      "LLC-loads", "LLC-load-misses"}));
+  const json dd = statJson({"-dd"}, {guest("count_loop")});
+  const std::vector<std::string> all = names(dd);
+  ASSERT_EQ(all.size(), 16u);
+  EXPECT_EQ(all[0], "instructions");
+  EXPECT_EQ(all[6], "L1-dcache-loads");
+  EXPECT_EQ(all[15], "iTLB-load-misses");
+  EXPECT_EQ(dd["counts"]["L1-icache-loads"].get<u64>() > 0, true);
+  EXPECT_FALSE(dd["counts"].contains("dTLB-loads")) << "no model: <not supported>";
+}
+
 // In the warm-up mode the timing model's pipeline does not run: its events are "<not supported>"
 // there, with a note naming the modes they count in, never a silent 0; what the warm-up mode
 // keeps (instructions) counts as in the timing mode.

@@ -57,6 +57,7 @@ struct StatOptions {
   std::string separator;    // -x: perf's CSV output with this separator
   bool no_big_num = false;  // --no-big-num: no thousands separators
   bool all_cpus = false;    // -a: the whole node (the default; accepted as perf's)
+  int detailed = 0;         // -d, -dd, -ddd: perf's detailed events after the others
   u32 repeat = 1;           // -r
   bool json = false;
   bool per_region = false;
@@ -266,6 +267,21 @@ Measured measure(const StatOptions& opt, const MachineConfig& machine, RunMode m
       for (u32 core = 0; core < std::min(default_cores, machine.node.cores); ++core) {
         cores.push_back(core);
       }
+    }
+  }
+  // perf stat's -d, -dd and -ddd: its detailed events, each level adding to the one before,
+  // after the events asked for (or the defaults). Those with no model here print as perf prints
+  // what a machine cannot count.
+  static constexpr std::string_view kDetailed[3][6] = {
+      {"L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses"},
+      {"L1-icache-loads", "L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses", "iTLB-loads",
+       "iTLB-load-misses"},
+      {"L1-dcache-prefetches", "L1-dcache-prefetch-misses"}};
+  for (int level = 0; level < std::min(opt.detailed, 3); ++level) {
+    for (const std::string_view n : kDetailed[level]) {
+      const bool asked = std::any_of(names.begin(), names.end(),
+                                     [n](const auto& name) { return name.first == n; });
+      if (!n.empty() && !asked) names.emplace_back(std::string(n), 0);
     }
   }
   std::vector<const NativeEvent*> natives;
@@ -1125,6 +1141,9 @@ void addStatCommand(CLI::App& root, Action& selected) {
                   "its set's, with perf's (xx.xx%) column")
       ->capture_default_str()
       ->check(positiveInterval(IntervalUnit::kMilliseconds));
+  cmd->add_flag("-d,--detailed", opt->detailed,
+                "Also perf's detailed events: L1 data and last-level loads and misses; -dd adds "
+                "the L1 instruction cache's and the TLBs', -ddd the L1's prefetches");
   cmd->add_flag("-a,--all-cpus", opt->all_cpus,
                 "Count the whole node (the default: the units count every core)");
   cmd->add_flag("--per-region", opt->per_region,

@@ -33,7 +33,12 @@ bool softwareEvent(const std::string& name) {
 
 bool unsupportedPerfEvent(const std::string& name) {
   const auto names = Monitor::perfUnsupportedEvents();
-  return std::find(names.begin(), names.end(), name) != names.end();
+  if (std::find(names.begin(), names.end(), name) != names.end()) return true;
+  // (A perf name defined here, on a machine whose units have none of its events: sunfire's
+  // instructions, say.)
+  const auto& aliases = Monitor::perfAliases();
+  return std::any_of(aliases.begin(), aliases.end(),
+                     [&name](const auto& alias) { return alias.first == name; });
 }
 
 // -e's names with their groups: "{a,b},c" is a and b in group 1, c in none. perf's modifiers

@@ -39,7 +39,8 @@ struct Request {
   }
 };
 
-// Whether `name` is one of perf's software events, or a perf name with no model here.
+// Whether `name` is one of perf's software events, or a perf name with no model here (or none
+// on this machine: a name perf knows is never an unknown event).
 bool softwareEvent(const std::string& name);
 bool unsupportedPerfEvent(const std::string& name);
 // -e's names with their groups: "{a,b},c" is a and b in group 1, c in none. Modifiers (":u")
