@@ -296,7 +296,10 @@ i64 Kernel::sysOpenat(Thread& /*t*/, u64 /*number*/, const SyscallArgs& a) {
   do {  // opening a FIFO waits for its other end, until the run is interrupted
     host = fs_->open(guest, host_flags, static_cast<unsigned>(mode) & ~umask_ & 07777);
   } while (host == -EINTR && !pollInterrupt());
-  if (host < 0) return host;
+  if (host < 0) {
+    noteMissingPath(path, host);
+    return host;
+  }
   // The path as the host resolved it (symlinks, ".."), so that *at() calls and fchdir on a
   // directory descriptor start where it really is.
   ++stats_.opens;
@@ -359,7 +362,10 @@ i64 Kernel::sysStat(Thread& /*t*/, u64 /*number*/, const SyscallArgs& a) {
     st.st_blksize = 1024;
   } else {
     const int opath = fs_->open(guest, O_PATH | ((flags & kAtSymlinkNofollow) ? O_NOFOLLOW : 0), 0);
-    if (opath < 0) return opath;
+    if (opath < 0) {
+      noteMissingPath(path, opath);
+      return opath;
+    }
     HostFd holder(opath);
     if (::fstat(opath, &st) < 0) return -static_cast<i64>(errno);
   }
@@ -389,7 +395,10 @@ i64 Kernel::sysStatx(Thread& /*t*/, u64 /*number*/, const SyscallArgs& a) {
     const std::string guest = guestPath(dirfd, path, &error);
     if (error) return error;
     owned = fs_->open(guest, O_PATH | ((flags & kAtSymlinkNofollow) ? O_NOFOLLOW : 0), 0);
-    if (owned < 0) return owned;
+    if (owned < 0) {
+      noteMissingPath(path, owned);
+      return owned;
+    }
     host = owned;
   }
   HostFd holder(owned);

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -424,7 +425,21 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
 }
 
 void Kernel::terminate(Termination termination) {
-  if (!termination_) termination_ = std::move(termination);
+  if (termination_) return;
+  if (!host_only_path_.empty()) {
+    termination.report += fmt::format(
+        "hpmsim: note: the guest could not open {} although the host has it: the guest's / is "
+        "the run's root folder {} (--root chooses it; the default is the current folder)\n",
+        host_only_path_, fs_->hostRoot());
+  }
+  termination_ = std::move(termination);
+}
+
+void Kernel::noteMissingPath(const std::string& guest_path, i64 error) {
+  if (error != -abi::kENOENT || !host_only_path_.empty() || !guest_path.starts_with('/')) return;
+  // (Only a diagnostic: whether the host has the path changes no result.)
+  struct stat st {};
+  if (::stat(guest_path.c_str(), &st) == 0) host_only_path_ = guest_path;
 }
 
 void Kernel::interrupt(int signo, std::string_view where) {

@@ -134,6 +134,29 @@ TEST(Run, StatsJsonHasTheDocumentedTopLevelKeys) {
 }
 
 // A directory given as the program is bad input like any other file that is not a program.
+// The guest's / is the run's root folder: a program given the host's absolute path finds
+// nothing there, and the run's end says why, once, naming the path and the root (a relative path
+// that is missing, or an absolute one the host lacks too, gets no note).
+TEST(Run, AnAbsoluteHostPathTheGuestCannotOpenGetsANoteAboutTheRoot) {
+  ASSERT_TRUE(fs::exists("/etc/passwd"));
+  TempDir dir;
+  const RunResult r =
+      hpmsim({"run", "--quiet", "--", guest("fifo_block"), "open", "/etc/passwd"}, dir.path());
+  EXPECT_EQ(r.status(), 3) << r.err;
+  const std::string note =
+      "hpmsim: note: the guest could not open /etc/passwd although the host "
+      "has it: the guest's / is the run's root folder ";
+  EXPECT_NE(r.err.find(note), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find(note), r.err.rfind(note)) << "once";
+  EXPECT_NE(r.err.find("--root chooses it"), std::string::npos) << r.err;
+  for (const char* missing : {"passwd", "/no/such/path/anywhere"}) {
+    const RunResult quiet =
+        hpmsim({"run", "--quiet", "--", guest("fifo_block"), "open", missing}, dir.path());
+    EXPECT_EQ(quiet.status(), 3) << quiet.err;
+    EXPECT_EQ(quiet.err.find("note:"), std::string::npos) << missing << ": " << quiet.err;
+  }
+}
+
 TEST(Run, DirectoryAsProgramIsRefusedWithAMessage) {
   TempDir dir;
   const RunResult r = hpmsim({"run", "--", dir.path().string()});
