@@ -325,6 +325,32 @@ TEST(Conflicts, RefusesAMachineWithoutTheMonitorAndAZeroInterval) {
   EXPECT_EQ(r.status(), kUsage);
 }
 
+// The interconnect tools' reports go to -o's file when given, never mixed with the guest's stderr:
+// the file holds the JSON that stderr would have held (the runs are deterministic), stderr none
+// of it; a file that cannot be written is refused before the run.
+TEST(InterconnectTools, OutputOptionWritesTheReportToItsFileNotToStderr) {
+  for (const char* tool : {"busstat", "c2c", "conflicts", "locality"}) {
+    TempDir dir("hpm-tool-output");
+    const RunResult plain = hpmsim({tool, "--json", "--", kNodeMix, "1"}, dir.path());
+    ASSERT_EQ(plain.status(), 0) << tool << ": " << plain.err;
+    const RunResult to_file =
+        hpmsim({tool, "--json", "-o", "report.json", "--", kNodeMix, "1"}, dir.path());
+    ASSERT_EQ(to_file.status(), 0) << tool << ": " << to_file.err;
+    EXPECT_EQ(to_file.err.find('{'), std::string::npos) << tool << ": " << to_file.err;
+    std::ifstream in(dir.path() / "report.json");
+    EXPECT_EQ(json::parse(in), json::parse(plain.err)) << tool;
+    const RunResult text = hpmsim({tool, "-o", "report.txt", "--", kNodeMix, "1"}, dir.path());
+    ASSERT_EQ(text.status(), 0) << tool << ": " << text.err;
+    EXPECT_GT(fs::file_size(dir.path() / "report.txt"), 0u) << tool;
+    const RunResult unwritable =
+        hpmsim({tool, "-o", "no/such/folder/r.json", "--", kNodeMix, "1"}, dir.path());
+    EXPECT_NE(unwritable.status(), 0) << tool;
+    EXPECT_NE(unwritable.err.find("cannot write 'no/such/folder/r.json'"), std::string::npos)
+        << tool << ": " << unwritable.err;
+    EXPECT_EQ(unwritable.out, "") << tool << ": the program ran";
+  }
+}
+
 // ---- hpmsim c2c ---------------------------------------------------------------------------------
 
 // c2c's report of false_sharing's run, with the address of the program's counters (it prints

@@ -35,6 +35,7 @@ struct BusstatOptions {
   std::string trace;
   bool json = false;
   std::string csv;
+  std::string output;  // -o: the report's file ("": standard error)
 };
 
 constexpr u64 kDefaultRotation = 100000;  // cycles per filter setting in --distribution
@@ -62,6 +63,7 @@ int run(const BusstatOptions& opt) {
   files.input(opt.run.command.empty() ? "" : opt.run.command[0], "the program");
   files.output(opt.csv, "--csv", !opt.csv.empty());
   files.output(opt.trace, "--trace", !opt.trace.empty());
+  files.output(opt.output, "-o", !opt.output.empty());
   files.check();
   Simulation sim(machine, ro);
   ImonHost unit(sim, "busstat");
@@ -150,6 +152,7 @@ int run(const BusstatOptions& opt) {
   const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
   std::optional<ResultFile> csv_file;
   if (!opt.csv.empty()) csv_file.emplace(opt.csv);
+  ReportStream report(opt.output);
   // Without --distribution: busstat's layout, one line per monitor and interval, its two
   // counters' events and counts; the CSV a row per interval; the JSON's intervals.
   std::optional<JsonRowSpool> json_intervals;
@@ -163,7 +166,7 @@ int run(const BusstatOptions& opt) {
     for (u32 k = 0; k < imon::kCountersPerMonitor; ++k) {
       head += fmt::format(" {:<30} {:>12}", fmt::format("event{}", k), fmt::format("pic{}", k));
     }
-    if (!opt.json) fmt::print(stderr, "{}\n", head);
+    if (!opt.json) report.write(head + "\n");
     if (csv_file) {
       std::string csv = "cycle";
       for (const std::string& n : names) csv += "," + n;
@@ -186,7 +189,7 @@ int run(const BusstatOptions& opt) {
       csv += "," + std::to_string(counts[c]);
       row["counts"][names[c]] = counts[c];
     }
-    if (!opt.json) fmt::print(stderr, "{}", text);
+    if (!opt.json) report.write(text);
     if (csv_file) csv_file->write(csv + "\n");
     if (json_intervals) json_intervals->add(row);
   };
@@ -309,13 +312,13 @@ int run(const BusstatOptions& opt) {
   }
   if (trace_file) trace_file->commit();
   if (json_intervals) {
-    json_intervals->print([](std::string_view t) { fmt::print(stderr, "{}", t); }, out,
-                          "intervals");
+    json_intervals->print([&report](std::string_view t) { report.write(t); }, out, "intervals");
   } else if (opt.json) {
-    fmt::print(stderr, "{}\n", jsonText(out, 2));
+    report.write(jsonText(out, 2) + "\n");
   } else {
-    fmt::print(stderr, "{}", text);
+    report.write(text);
   }
+  report.commit();
   return term.status;
 }
 
@@ -345,6 +348,7 @@ void addBusstatCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--trace", opt->trace,
                   "Sample the FIFOs as --fifo does and write the records taken as CSV");
   cmd->add_flag("--json", opt->json, "Print a JSON object instead of the table");
+  addReportOutput(*cmd, opt->output);
   addToolProgram(*cmd, opt->run);
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }

@@ -31,7 +31,7 @@ using probe::TransactionType;
 
 struct C2cOptions {
   ToolRunOptions run;
-  FifoSampling sampling{500, 5};
+  FifoSampling sampling{500, 5, false, {}};
 };
 
 constexpr u64 bit(TransactionType t) {
@@ -58,7 +58,7 @@ int finish(const C2cOptions& opt, nlohmann::json out, nlohmann::json hot, std::s
            Simulation& sim) {
   text += "\n";
   out["shared"] = std::move(hot);
-  printReport(opt.sampling.json, out, text);
+  printReport(opt.sampling, out, text);
   return sim.kernel().termination().status;
 }
 

@@ -29,7 +29,7 @@ namespace {
 
 struct ConflictsOptions {
   ToolRunOptions run;
-  FifoSampling sampling{1000, 3};
+  FifoSampling sampling{1000, 3, false, {}};
   std::string csv;
 };
 
@@ -63,6 +63,7 @@ int run(const ConflictsOptions& opt) {
   RunFiles files;
   files.input(opt.run.command.empty() ? "" : opt.run.command[0], "the program");
   files.output(opt.csv, "--csv", !opt.csv.empty());
+  files.output(opt.sampling.output, "-o", !opt.sampling.output.empty());
   files.check();
   Simulation sim(machine, ro);
   ImonHost unit(sim, "conflicts");
@@ -179,7 +180,7 @@ int run(const ConflictsOptions& opt) {
     }
     writeTextFile(opt.csv, csv);
   }
-  printReport(opt.sampling.json, out, text);
+  printReport(opt.sampling, out, text);
   return term.status;
 }
 

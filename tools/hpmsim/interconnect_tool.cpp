@@ -10,6 +10,7 @@
 #include "tools/hpmsim/finite_range.h"
 #include "tools/hpmsim/host_memory.h"
 #include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/output.h"
 #include "tools/hpmsim/program_path.h"
 #include "tools/hpmsim/progress.h"
 
@@ -37,18 +38,23 @@ void addFifoSampling(CLI::App& cmd, FifoSampling& o, const std::string& top_what
       ->check(positiveInterval(IntervalUnit::kCycles));
   cmd.add_option("--top", o.top, "Report this many of the " + top_what)->capture_default_str();
   cmd.add_flag("--json", o.json, "Print a JSON object instead of the report");
+  addReportOutput(cmd, o.output);
+}
+
+void addReportOutput(CLI::App& cmd, std::string& path) {
+  cmd.add_option("-o,--output", path,
+                 "Write the report (the JSON object with --json) to FILE instead of stderr");
 }
 
 void checkFifoSampling(const FifoSampling& o, std::string_view tool) {
   if (o.interval == 0) fail(ExitCode::kUsage, "{}: --interval must be at least 1", tool);
+  if (!o.output.empty()) requireWritable(o.output);
 }
 
-void printReport(bool json, const nlohmann::json& out, const std::string& text) {
-  if (json) {
-    fmt::print(stderr, "{}\n", jsonText(out, 2));
-  } else {
-    fmt::print(stderr, "{}", text);
-  }
+void printReport(const FifoSampling& o, const nlohmann::json& out, const std::string& text) {
+  ReportStream report(o.output);
+  report.write(o.json ? jsonText(out, 2) + "\n" : text);
+  report.commit();
 }
 
 RunOptions toolRunOptions(const ToolRunOptions& o, std::string_view tool) {

@@ -39,15 +39,19 @@ struct FifoSampling {
   u64 interval = 1000;
   u32 top = 5;
   bool json = false;
+  std::string output;  // -o: the report's file ("": standard error)
 };
-// -I/--interval, --top (`top_what` says of what) and --json.
+// -I/--interval, --top (`top_what` says of what), --json and -o/--output.
 void addFifoSampling(CLI::App& cmd, FifoSampling& o, const std::string& top_what);
-// Fails (ExitCode::kUsage) naming `tool` when the interval is 0.
+// Fails (ExitCode::kUsage) naming `tool` when the interval is 0, (kIo) when -o's file cannot be
+// written: before the run.
 void checkFifoSampling(const FifoSampling& o, std::string_view tool);
 
-// A tool's report, on standard error (the guest owns standard output): `out` with --json, else
-// `text`.
-void printReport(bool json, const nlohmann::json& out, const std::string& text);
+// A tool's report, on standard error (the guest owns standard output) or in -o's file: `out`
+// with --json, else `text`.
+void printReport(const FifoSampling& o, const nlohmann::json& out, const std::string& text);
+// -o/--output FILE, for the report (`what`).
+void addReportOutput(CLI::App& cmd, std::string& path);
 
 // The run options of `o` (a timing or warm-up mode: the interconnect exists in those models'
 // memory systems), or fails (ExitCode::kUsage) naming `tool` and the problem.

@@ -35,7 +35,7 @@ using probe::TransactionType;
 
 struct LocalityOptions {
   ToolRunOptions run;
-  FifoSampling sampling{1000, 5};
+  FifoSampling sampling{1000, 5, false, {}};
   u64 rotation = 10000;  // cycles per pair setting when the pairs rotate
 };
 
@@ -280,7 +280,7 @@ int run(const LocalityOptions& opt) {
                               {"matched", matched},
                               {"unmapped", unmapped},
                               {"regions", hot}};
-  printReport(opt.sampling.json, out, text);
+  printReport(opt.sampling, out, text);
   return sim.kernel().termination().status;
 }
 

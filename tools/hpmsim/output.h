@@ -151,6 +151,29 @@ class ResultFile {
   int fd_ = -1;
 };
 
+// A command's report: on stderr (the guest owns stdout), or in the file `path` (-o) written
+// whole or not at all (ResultFile), so a script's JSON never mixes with the guest's stderr.
+class ReportStream {
+ public:
+  explicit ReportStream(const std::string& path) {
+    if (!path.empty()) file_.emplace(path);
+  }
+  void write(std::string_view text) {
+    if (file_) {
+      file_->write(text);
+    } else {
+      fmt::print(stderr, "{}", text);
+    }
+  }
+  // The report is complete (its file in place).
+  void commit() {
+    if (file_) file_->commit();
+  }
+
+ private:
+  std::optional<ResultFile> file_;
+};
+
 // Writes `text` to `path` whole or not at all (ResultFile), or fails (ExitCode::kIo).
 inline void writeTextFile(const std::string& path, const std::string& text) {
   const ResultsWriting writing;
