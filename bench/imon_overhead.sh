@@ -51,7 +51,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{a[NR] = $1} END {print a[int((NR
 off=() all=() old=()
 for ((r = 0; r < repeat; ++r)); do
   off+=("$(wall "$hpmsim" run --machine "$machine" -- "${workload[@]}")")
-  all+=("$(wall "$hpmsim" busstat --machine "$machine" -I 10000 --fifo -e "$events" -- \
+  all+=("$(wall "$hpmsim" busstat --machine "$machine" --interval-cycles 10000 --fifo -e "$events" -- \
     "${workload[@]}")")
   if [ -n "$before" ]; then
     old+=("$(wall "$before" run --machine "$machine" -- "${workload[@]}")")

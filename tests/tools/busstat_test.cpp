@@ -68,7 +68,7 @@ u64 sumWithPrefix(const json& truth, const std::string& prefix) {
 TEST(Busstat, IntervalCountsAddUpToTheSimulatorsCountOfEachPresetsTransactions) {
   TempDir dir("hpm-busstat");
   const RunResult r = hpmsim(
-      {"busstat", "--machine", "bgq", "-I", "200000", "-e",
+      {"busstat", "--machine", "bgq", "--interval-cycles", "200000", "-e",
        "sfi_hstgrm_all_trans,ic_write,ic_mem_read,sfi_hstgrm_int", "--json", "--", kNodeMix, "3"},
       dir.path());
   ASSERT_EQ(r.status(), 0) << r.err;
@@ -97,8 +97,8 @@ TEST(Busstat, DistributionSamplesExactlyTheTypesItWatchedTheWholeRun) {
   // One rotation longer than the run: the four counters watch the first four types throughout,
   // so those are sampled (and estimated) exactly, and the others not at all.
   TempDir dir("hpm-busstat");
-  const RunResult r = hpmsim({"busstat", "--machine", "bgq", "--distribution", "-I", "1000000000",
-                              "--json", "--csv", "dist.csv", "--", kNodeMix, "3"},
+  const RunResult r = hpmsim({"busstat", "--machine", "bgq", "--distribution", "--interval-cycles",
+                              "1000000000", "--json", "--csv", "dist.csv", "--", kNodeMix, "3"},
                              dir.path());
   ASSERT_EQ(r.status(), 0) << r.err;
   const json out = json::parse(r.err);
@@ -130,7 +130,8 @@ TEST(Busstat, OnSunfireTheDistributionCoversTheNineteenFireplaneTypes) {
   const std::vector<std::string> machine = {"--machine", "sunfire", "--set", "node.cores=4"};
   std::vector<std::string> args = {"busstat"};
   args.insert(args.end(), machine.begin(), machine.end());
-  for (const char* a : {"--distribution", "-I", "1000000000", "--json", "--", "./node_mix", "4"}) {
+  for (const char* a :
+       {"--distribution", "--interval-cycles", "1000000000", "--json", "--", "./node_mix", "4"}) {
     args.push_back(a);
   }
   fs::copy_file(kNodeMix, dir.path() / "node_mix");
@@ -193,8 +194,8 @@ TEST(Sunfire, FirstTouchPlacesEachPageOnTheBoardOfTheCpuThatTouchedItAsPagemapSh
 
 TEST(Busstat, DistributionRotatesEveryTypeThroughTheCounters) {
   TempDir dir("hpm-busstat");
-  const RunResult r = hpmsim({"busstat", "--machine", "bgq", "--distribution", "-I", "20000",
-                              "--json", "--", kNodeMix, "3"},
+  const RunResult r = hpmsim({"busstat", "--machine", "bgq", "--distribution", "--interval-cycles",
+                              "20000", "--json", "--", kNodeMix, "3"},
                              dir.path());
   ASSERT_EQ(r.status(), 0) << r.err;
   const json out = json::parse(r.err);
@@ -214,8 +215,8 @@ TEST(Busstat, FifoSamplingAccountsForEveryMatchOfCounterOneAsTakenOrLost) {
   for (const char* interval : {"500", "100000"}) {
     SCOPED_TRACE(interval);
     TempDir dir("hpm-busstat");
-    const RunResult r = hpmsim({"busstat", "-e", "ic_read,ic_write", "-I", interval, "--trace",
-                                "trace.csv", "--json", "--", kNodeMix, "3"},
+    const RunResult r = hpmsim({"busstat", "-e", "ic_read,ic_write", "--interval-cycles", interval,
+                                "--trace", "trace.csv", "--json", "--", kNodeMix, "3"},
                                dir.path());
     ASSERT_EQ(r.status(), 0) << r.err;
     const json out = json::parse(r.err);
@@ -263,9 +264,10 @@ TEST(Busstat, RefusesWhatItCannotCountNamingTheProblem) {
 // addresses in the program's data segment, and accounts for every writeback.
 TEST(Conflicts, FindsTheAddressesContendingForOneSetAndAccountsForEveryWriteback) {
   TempDir dir("hpm-conflicts");
-  const RunResult r = hpmsim({"conflicts", "--set", "l2.slices=1", "-I", "100", "--json", "--csv",
-                              "blocks.csv", "--", kWritebacks, "conflict", "24", "2097152", "50"},
-                             dir.path());
+  const RunResult r =
+      hpmsim({"conflicts", "--set", "l2.slices=1", "--interval-cycles", "100", "--json", "--csv",
+              "blocks.csv", "--", kWritebacks, "conflict", "24", "2097152", "50"},
+             dir.path());
   ASSERT_EQ(r.status(), 0) << r.err;
   const json out = json::parse(r.err);
   // Every store of a round after the first fills misses and writes a dirty line back: 24 x 50
@@ -298,8 +300,8 @@ TEST(Conflicts, FindsTheAddressesContendingForOneSetAndAccountsForEveryWriteback
 // each block's from many pages of the allocated arrays, a few each.
 TEST(Conflicts, CapacityWritebacksSpreadOverEveryBlockFromManyPages) {
   TempDir dir("hpm-conflicts");
-  const RunResult r = hpmsim({"conflicts", "--set", "l2.size_kib=512", "-I", "500", "--json",
-                              "--top", "1", "--", kWritebacks, "stencil", "1024", "3"},
+  const RunResult r = hpmsim({"conflicts", "--set", "l2.size_kib=512", "--interval-cycles", "500",
+                              "--json", "--top", "1", "--", kWritebacks, "stencil", "1024", "3"},
                              dir.path());
   ASSERT_EQ(r.status(), 0) << r.err;
   const json out = json::parse(r.err);
@@ -321,8 +323,22 @@ TEST(Conflicts, RefusesAMachineWithoutTheMonitorAndAZeroInterval) {
   RunResult r = hpmsim({"conflicts", "--machine", "bgp", "--", kNodeMix, "1"}, dir.path());
   EXPECT_EQ(r.status(), kUsage);
   EXPECT_NE(r.err.find("no interconnect monitor"), std::string::npos) << r.err;
-  r = hpmsim({"conflicts", "-I", "0", "--", kNodeMix, "1"}, dir.path());
+  r = hpmsim({"conflicts", "--interval-cycles", "0", "--", kNodeMix, "1"}, dir.path());
   EXPECT_EQ(r.status(), kUsage);
+}
+
+// -I is simulated milliseconds, as perf's -I and stat's (bgq's clock: 1600 MHz, so 0.125 ms are
+// 200,000 cycles), --interval-cycles cycles: the same interval either way gives the same report.
+TEST(InterconnectTools, DashIIsMillisecondsAndIntervalCyclesIsCyclesForEveryTool) {
+  for (const char* tool : {"busstat", "conflicts"}) {
+    TempDir dir("hpm-tool-interval");
+    const RunResult ms = hpmsim({tool, "-I", "0.125", "--json", "--", kNodeMix, "1"}, dir.path());
+    const RunResult cycles =
+        hpmsim({tool, "--interval-cycles", "200000", "--json", "--", kNodeMix, "1"}, dir.path());
+    ASSERT_EQ(ms.status(), 0) << tool << ": " << ms.err;
+    ASSERT_EQ(cycles.status(), 0) << tool << ": " << cycles.err;
+    EXPECT_EQ(json::parse(ms.err), json::parse(cycles.err)) << tool;
+  }
 }
 
 // The interconnect tools' reports go to -o's file when given, never mixed with the guest's stderr:
@@ -357,8 +373,9 @@ TEST(InterconnectTools, OutputOptionWritesTheReportToItsFileNotToStderr) {
 // "counters at 0x...") under "counters".
 json c2c(const std::string& layout) {
   TempDir dir("hpm-c2c");
-  const RunResult r =
-      hpmsim({"c2c", "-I", "200", "--json", "--", kFalseSharing, layout, "4", "2000"}, dir.path());
+  const RunResult r = hpmsim(
+      {"c2c", "--interval-cycles", "200", "--json", "--", kFalseSharing, layout, "4", "2000"},
+      dir.path());
   EXPECT_EQ(r.status(), 0) << r.err;
   if (r.status() != 0) return json::object();
   json report = json::parse(r.err);
@@ -460,7 +477,7 @@ struct LocalityRun {
 
 LocalityRun locality(const TempDir& dir, const std::string& mode,
                      const std::vector<std::string>& extra) {
-  std::vector<std::string> args = {"locality", "--json", "--env-clear", "-I", "200"};
+  std::vector<std::string> args = {"locality", "--json", "--env-clear", "--interval-cycles", "200"};
   args.insert(args.end(), extra.begin(), extra.end());
   for (const std::string a : {"--", "./first_touch", mode.c_str(), "16", "2"}) args.push_back(a);
   const RunResult r = hpmsim(args, dir.path());
@@ -612,8 +629,9 @@ TEST(Busstat, IntervalsAreWrittenAsTheyEndSoMemoryDoesNotGrowWithThem) {
   TempDir dir("hpm-busstat");
   // Each column's sum over a CSV's rows, and the rows.
   const auto sums = [&](const std::string& interval, const std::string& file) {
-    const std::string command = kHpmsim + " busstat --quiet --host-memory 100 -I " + interval +
-                                " --csv " + file + " -- " + kNodeMix + " 2>/dev/null >/dev/null";
+    const std::string command = kHpmsim + " busstat --quiet --host-memory 100 --interval-cycles " +
+                                interval + " --csv " + file + " -- " + kNodeMix +
+                                " 2>/dev/null >/dev/null";
     const RunResult r =
         hpm::test::runProcess({"/bin/sh", "-c", command},
                               {"PATH=/usr/bin:/bin", "HOME=/", "LANG=C"}, "", dir.path(), kTimeout);

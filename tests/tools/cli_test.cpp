@@ -818,10 +818,15 @@ TEST(CommandLine, IntervalValuesThatAreNotPositiveFiniteOrFitIn64BitsAreRefusedW
       {{"stat", "-r", "0"}, "0 runs: give at least 1"},
   };
   for (const char* tool : {"busstat", "c2c", "conflicts", "locality"}) {
-    cases.push_back({{tool, "-I", "0"}, "0 cycles: give at least 1"});
-    cases.push_back({{tool, "-I", "-1"}, "'-1' is not a whole number of cycles"});
-    cases.push_back({{tool, "-I", "nan"}, "'nan' is not a whole number of cycles"});
-    cases.push_back({{tool, "-I", "99999999999999999999"}, "cycles are too many"});
+    // -I is simulated milliseconds, as perf's and stat's; --interval-cycles is cycles.
+    cases.push_back({{tool, "--interval-cycles", "0"}, "0 cycles: give at least 1"});
+    cases.push_back({{tool, "--interval-cycles", "-1"}, "'-1' is not a whole number of cycles"});
+    cases.push_back({{tool, "--interval-cycles", "nan"}, "'nan' is not a whole number of cycles"});
+    cases.push_back({{tool, "--interval-cycles", "99999999999999999999"}, "cycles are too many"});
+    cases.push_back({{tool, "-I", "0"}, "0 is not a positive interval"});
+    cases.push_back({{tool, "-I", "nan"}, "'nan' is not a finite number"});
+    cases.push_back({{tool, "-I", "1e-9"}, "is less than one cycle at"});
+    cases.push_back({{tool, "-I", "1", "--interval-cycles", "5"}, "not both"});
   }
   for (auto [args, says] : cases) {
     std::string what;

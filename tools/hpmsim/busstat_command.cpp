@@ -29,7 +29,8 @@ namespace {
 struct BusstatOptions {
   ToolRunOptions run;
   std::vector<std::string> events;
-  u64 interval = 0;
+  double interval_ms = 0;   // -I: simulated milliseconds (0: not given)
+  u64 interval_cycles = 0;  // --interval-cycles (0: not given)
   bool distribution = false;
   bool fifo = false;
   std::string trace;
@@ -67,7 +68,8 @@ int run(const BusstatOptions& opt) {
   files.check();
   Simulation sim(machine, ro);
   ImonHost unit(sim, "busstat");
-  const u64 interval = opt.interval != 0 ? opt.interval : opt.distribution ? kDefaultRotation : 0;
+  const u64 asked = intervalOptionCycles(opt.interval_ms, opt.interval_cycles, machine, "busstat");
+  const u64 interval = asked != 0 ? asked : opt.distribution ? kDefaultRotation : 0;
 
   // What each counter counts: the presets asked for, or in --distribution one type each.
   std::vector<std::string> names = splitList(opt.events);
@@ -334,9 +336,11 @@ void addBusstatCommand(CLI::App& root, Action& selected) {
                   "Interconnect events, comma-separated (hpmsim events --unit imon), two per "
                   "monitor")
       ->allow_extra_args(false);
-  cmd->add_option("-I,--interval", opt->interval,
-                  "Print the counts of every interval of N cycles (--distribution: rotate the "
-                  "filters every N cycles, default 100000)")
+  cmd->add_option("-I,--interval-print", opt->interval_ms,
+                  "Print the counts of every interval of MSECS simulated milliseconds, as perf's "
+                  "-I (--distribution: rotate the filters so often, default every 100000 cycles)")
+      ->check(positiveInterval(IntervalUnit::kMilliseconds));
+  cmd->add_option("--interval-cycles,--interval", opt->interval_cycles, "As -I, in cycles")
       ->check(positiveInterval(IntervalUnit::kCycles));
   cmd->add_flag("--distribution", opt->distribution,
                 "Rotate the counters over the transaction types and estimate the run's "

@@ -31,7 +31,7 @@ using probe::TransactionType;
 
 struct C2cOptions {
   ToolRunOptions run;
-  FifoSampling sampling{500, 5, false, {}};
+  FifoSampling sampling{500, 5, false, {}, 0, 0};
 };
 
 constexpr u64 bit(TransactionType t) {
@@ -211,10 +211,11 @@ int runFireplane(const C2cOptions& opt, const MachineConfig& machine, Simulation
   return finish(opt, std::move(out), std::move(hot), std::move(text), sim);
 }
 
-int run(const C2cOptions& opt) {
+// (Takes a copy: the sampling interval is resolved at the machine's clock.)
+int run(C2cOptions opt) {
   const RunOptions ro = toolRunOptions(opt.run, "c2c");
-  checkFifoSampling(opt.sampling, "c2c");
   MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
+  resolveFifoSampling(opt.sampling, machine, "c2c");
   Simulation sim(machine, ro);
   ImonHost unit(sim, "c2c");
   if (unit.counters() < 4) fail(ExitCode::kUsage, "c2c: needs two monitors (imon.monitors >= 2)");

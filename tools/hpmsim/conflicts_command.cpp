@@ -29,7 +29,7 @@ namespace {
 
 struct ConflictsOptions {
   ToolRunOptions run;
-  FifoSampling sampling{1000, 3, false, {}};
+  FifoSampling sampling{1000, 3, false, {}, 0, 0};
   std::string csv;
 };
 
@@ -56,10 +56,11 @@ struct BlockSeen {
   std::map<u64, u64> addresses;
 };
 
-int run(const ConflictsOptions& opt) {
+// (Takes a copy: the sampling interval is resolved at the machine's clock.)
+int run(ConflictsOptions opt) {
   const RunOptions ro = toolRunOptions(opt.run, "conflicts");
-  checkFifoSampling(opt.sampling, "conflicts");
   MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
+  resolveFifoSampling(opt.sampling, machine, "conflicts");
   RunFiles files;
   files.input(opt.run.command.empty() ? "" : opt.run.command[0], "the program");
   files.output(opt.csv, "--csv", !opt.csv.empty());

@@ -33,8 +33,12 @@ void addToolProgram(CLI::App& cmd, ToolRunOptions& o) {
 }
 
 void addFifoSampling(CLI::App& cmd, FifoSampling& o, const std::string& top_what) {
-  cmd.add_option("-I,--interval", o.interval, "Sample the FIFO every N cycles")
-      ->capture_default_str()
+  cmd.add_option("-I,--interval-print", o.interval_ms,
+                 fmt::format("Sample the FIFO every MSECS simulated milliseconds (as perf's -I; "
+                             "default: every {} cycles)",
+                             o.interval))
+      ->check(positiveInterval(IntervalUnit::kMilliseconds));
+  cmd.add_option("--interval-cycles,--interval", o.interval_cycles, "As -I, in cycles")
       ->check(positiveInterval(IntervalUnit::kCycles));
   cmd.add_option("--top", o.top, "Report this many of the " + top_what)->capture_default_str();
   cmd.add_flag("--json", o.json, "Print a JSON object instead of the report");
@@ -46,8 +50,19 @@ void addReportOutput(CLI::App& cmd, std::string& path) {
                  "Write the report (the JSON object with --json) to FILE instead of stderr");
 }
 
-void checkFifoSampling(const FifoSampling& o, std::string_view tool) {
-  if (o.interval == 0) fail(ExitCode::kUsage, "{}: --interval must be at least 1", tool);
+u64 intervalOptionCycles(double ms, u64 cycles, const MachineConfig& machine,
+                         std::string_view tool) {
+  if (ms != 0 && cycles != 0) {
+    fail(ExitCode::kUsage, "{}: give -I (milliseconds) or --interval-cycles, not both", tool);
+  }
+  if (ms != 0) return intervalCycles(ms, machine.node.clock_mhz, fmt::format("{}: -I", tool));
+  return cycles;
+}
+
+void resolveFifoSampling(FifoSampling& o, const MachineConfig& machine, std::string_view tool) {
+  if (const u64 given = intervalOptionCycles(o.interval_ms, o.interval_cycles, machine, tool)) {
+    o.interval = given;
+  }
   if (!o.output.empty()) requireWritable(o.output);
 }
 

@@ -36,16 +36,24 @@ void addToolProgram(CLI::App& cmd, ToolRunOptions& o);
 // What the FIFO-sampling tools (conflicts, c2c) take besides: how often to sample, how many of
 // the busiest items to report, and whether as JSON.
 struct FifoSampling {
-  u64 interval = 1000;
+  u64 interval = 1000;  // cycles: the tool's default, then what the options say (resolve...)
   u32 top = 5;
   bool json = false;
-  std::string output;  // -o: the report's file ("": standard error)
+  std::string output;       // -o: the report's file ("": standard error)
+  double interval_ms = 0;   // -I: simulated milliseconds, as perf's -I (0: not given)
+  u64 interval_cycles = 0;  // --interval-cycles (0: not given)
 };
-// -I/--interval, --top (`top_what` says of what), --json and -o/--output.
+// -I/--interval-print MSECS, --interval-cycles/--interval N, --top (`top_what` says of what),
+// --json and -o/--output.
 void addFifoSampling(CLI::App& cmd, FifoSampling& o, const std::string& top_what);
-// Fails (ExitCode::kUsage) naming `tool` when the interval is 0, (kIo) when -o's file cannot be
-// written: before the run.
-void checkFifoSampling(const FifoSampling& o, std::string_view tool);
+// Sets o.interval from -I (at the machine's clock) or --interval-cycles, if given; fails
+// (ExitCode::kUsage) naming `tool` when both are, (kIo) when -o's file cannot be written: before
+// the run.
+void resolveFifoSampling(FifoSampling& o, const MachineConfig& machine, std::string_view tool);
+// The cycles of an interval given as -I MSECS or --interval-cycles N (whichever was, 0 for
+// neither; both: a usage error naming `tool`).
+u64 intervalOptionCycles(double ms, u64 cycles, const MachineConfig& machine,
+                         std::string_view tool);
 
 // A tool's report, on standard error (the guest owns standard output) or in -o's file: `out`
 // with --json, else `text`.

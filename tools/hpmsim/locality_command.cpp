@@ -35,7 +35,7 @@ using probe::TransactionType;
 
 struct LocalityOptions {
   ToolRunOptions run;
-  FifoSampling sampling{1000, 5, false, {}};
+  FifoSampling sampling{1000, 5, false, {}, 0, 0};
   u64 rotation = 10000;  // cycles per pair setting when the pairs rotate
 };
 
@@ -70,11 +70,12 @@ std::string segmentName(const Vma& v) {
   return file + ((v.perm & GuestMemory::kExec) != 0 ? " (text)" : " (data)");
 }
 
-int run(const LocalityOptions& opt) {
+// (Takes a copy: the sampling interval is resolved at the machine's clock.)
+int run(LocalityOptions opt) {
   const RunOptions ro = toolRunOptions(opt.run, "locality");
-  checkFifoSampling(opt.sampling, "locality");
   if (opt.rotation == 0) fail(ExitCode::kUsage, "locality: --rotate must be at least 1 cycle");
   MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
+  resolveFifoSampling(opt.sampling, machine, "locality");
   const mem::FireplaneParams& bus = machine.timing.fireplane;
   if (machine.node.interconnect != probe::Interconnect::kFireplane) {
     fail(ExitCode::kUsage,
