@@ -133,7 +133,6 @@ TEST(Run, StatsJsonHasTheDocumentedTopLevelKeys) {
   EXPECT_EQ(j["config"]["name"], "bgq") << j["config"].dump();
 }
 
-// A directory given as the program is bad input like any other file that is not a program.
 // The guest's / is the run's root folder: a program given the host's absolute path finds
 // nothing there, and the run's end says why, once, naming the path and the root (a relative path
 // that is missing, or an absolute one the host lacks too, gets no note).
@@ -157,6 +156,7 @@ TEST(Run, AnAbsoluteHostPathTheGuestCannotOpenGetsANoteAboutTheRoot) {
   }
 }
 
+// A directory given as the program is bad input like any other file that is not a program.
 TEST(Run, DirectoryAsProgramIsRefusedWithAMessage) {
   TempDir dir;
   const RunResult r = hpmsim({"run", "--", dir.path().string()});
@@ -1504,6 +1504,37 @@ TEST(Stat, SoftwareEventsAreTheKernelsFiguresAndUnmodelledOnesAreNotSupported) {
   EXPECT_NE(text.err.find("<not supported>      dTLB-load-misses"), std::string::npos) << text.err;
   EXPECT_NE(text.err.find(" msec task-clock"), std::string::npos) << text.err;
   EXPECT_NE(text.err.find("CPUs utilized"), std::string::npos) << text.err;
+}
+
+// Results record a digest of what the guest was given (arguments and environment), so two
+// results can be told comparable: equal for the same inputs under run, stat and every sweep
+// point (sweep passes --env-clear and --env on), different when one variable or argument
+// differs.
+TEST(Run, ResultsRecordADigestOfTheGuestsArgumentsAndEnvironment) {
+  TempDir dir;
+  const auto digest = [&](const std::vector<std::string>& env, const std::string& arg) {
+    std::vector<std::string> args = {"run", "--quiet", "--stats-json",
+                                     (dir.path() / "d.json").string(), "--env-clear"};
+    args.insert(args.end(), env.begin(), env.end());
+    args.insert(args.end(), {"--", guest("exit_status"), arg, "exit"});
+    const RunResult r = hpmsim(args);
+    EXPECT_EQ(r.status(), std::stoi(arg)) << r.err;
+    return readJson(dir.path() / "d.json")["guest_inputs"].get<std::string>();
+  };
+  const std::string base = digest({"--env", "A=1"}, "0");
+  EXPECT_EQ(base.size(), 16u) << base;
+  EXPECT_EQ(digest({"--env", "A=1"}, "0"), base);
+  EXPECT_NE(digest({"--env", "A=2"}, "0"), base);
+  EXPECT_NE(digest({"--env", "A=1"}, "1"), base);
+  EXPECT_NE(digest({}, "0"), base);
+  const json stat = statJson({"-e", "instructions", "--env-clear", "--env", "A=1"},
+                             {guest("exit_status"), "0", "exit"});
+  EXPECT_EQ(stat["guest_inputs"], base);
+  const RunResult sweep =
+      hpmsim({"sweep", "--quiet", "--json", "--jobs", "1", "--set", "core.store_queue_entries=8,20",
+              "--env-clear", "--env", "A=1", "--", guest("exit_status"), "0", "exit"});
+  ASSERT_EQ(sweep.status(), 0) << sweep.err;
+  for (const json& point : json::parse(sweep.out)) EXPECT_EQ(point["guest_inputs"], base);
 }
 
 // perf's names are never unknown events: cpu-cycles (perf's alias) and ref-cycles (the clock is

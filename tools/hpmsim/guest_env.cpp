@@ -1,8 +1,11 @@
 #include "tools/hpmsim/guest_env.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 
 #include "base/error.h"
+#include "base/types.h"
 
 extern char** environ;
 
@@ -13,6 +16,23 @@ void addGuestEnvOptions(CLI::App& cmd, GuestEnvOptions& options) {
                "Start the program with an empty environment (as env -i), then --env's settings");
   cmd.add_option("--env", options.settings,
                  "Set a variable of the program's environment (KEY=VALUE; repeatable)");
+}
+
+std::string guestInputsDigest(const std::vector<std::string>& argv,
+                              const std::vector<std::string>& envp) {
+  u64 h = 0xcbf29ce484222325ull;
+  const auto add = [&h](std::string_view bytes) {
+    for (const char c : bytes) {
+      h ^= static_cast<unsigned char>(c);
+      h *= 0x100000001b3ull;
+    }
+    h ^= 0;  // (each string ends with its terminator: "ab","c" differs from "a","bc")
+    h *= 0x100000001b3ull;
+  };
+  for (const std::string& a : argv) add(a);
+  add("\x01");  // (arguments, then the environment)
+  for (const std::string& e : envp) add(e);
+  return fmt::format("{:016x}", h);
 }
 
 std::vector<std::string> guestEnvironment(const GuestEnvOptions& options) {

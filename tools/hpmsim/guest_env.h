@@ -23,4 +23,11 @@ void addGuestEnvOptions(CLI::App& cmd, GuestEnvOptions& options);
 // with an empty name.
 std::vector<std::string> guestEnvironment(const GuestEnvOptions& options);
 
+// A digest of what the guest was given (its arguments and environment, in order), written into
+// the results ("guest_inputs"): two results of one program are comparable only when theirs are
+// equal, since the guest's stack, and so its run, depends on them (a shell's `_` or `TMUX` moves
+// a program's cycles). FNV-1a, 64 bits, as 16 hexadecimal digits.
+std::string guestInputsDigest(const std::vector<std::string>& argv,
+                              const std::vector<std::string>& envp);
+
 }  // namespace hpm::tools

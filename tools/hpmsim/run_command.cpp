@@ -269,7 +269,8 @@ int run(const RunCliOptions& opt) {
   HostMemoryBudget budget(opt.host_memory);
   budget.describeGuests([&sim] { return guestMemoryText(sim.kernel()); });
   sim.kernel().setLimitSource(budget.limit());
-  sim.exec(resolveProgram(opt.command[0]), opt.command, guestEnvironment(opt.env));
+  const std::vector<std::string> envp = guestEnvironment(opt.env);
+  sim.exec(resolveProgram(opt.command[0]), opt.command, envp);
 
   const auto start = std::chrono::steady_clock::now();
   double host_seconds = 0;
@@ -313,6 +314,7 @@ int run(const RunCliOptions& opt) {
     visitAll(json);
     json.result()["config"] = machineJson(machine);
     json.result()["command"] = opt.command;
+    json.result()["guest_inputs"] = guestInputsDigest(opt.command, envp);
     stats_json = std::move(json.result());
   }
   if (!opt.stats_json.empty()) writeTextFile(opt.stats_json, jsonText(stats_json, 2) + "\n");

@@ -810,6 +810,7 @@ int run(const StatOptions& opt) {
   const auto resultJson = [&] {
     nlohmann::json out;
     out["command"] = opt.command;
+    out["guest_inputs"] = guestInputsDigest(opt.command, envp);
     out["clock_mhz"] = machine.node.clock_mhz;
     out["machine"] = machine.name;
     out["mode"] = opt.mode;

@@ -23,6 +23,7 @@
 #include "base/types.h"
 #include "node/machine.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/program_path.h"
 #include "tools/hpmsim/progress.h"
@@ -37,6 +38,8 @@ struct SweepOptions {
   unsigned jobs = 0;              // 0: the host's cores
   bool json = false;
   bool quiet = false;  // --quiet: no progress line
+  std::string root = ".";
+  GuestEnvOptions env;  // every point's, as run's
   std::vector<std::string> command;
 };
 
@@ -89,6 +92,9 @@ void runPoint(const SweepOptions& opt, const std::vector<Axis>& axes, Point& poi
   }
   args.push_back("--stats-json");
   args.push_back(stats);
+  args.insert(args.end(), {"--root", opt.root});
+  if (opt.env.clear) args.push_back("--env-clear");
+  for (const std::string& setting : opt.env.settings) args.insert(args.end(), {"--env", setting});
   args.push_back("--");
   args.insert(args.end(), opt.command.begin(), opt.command.end());
   std::vector<char*> argv;
@@ -158,6 +164,7 @@ int run(const SweepOptions& opt) {
   if (opt.command.empty()) fail(ExitCode::kUsage, "sweep: no program given (-- PROGRAM ...)");
   const std::vector<Axis> axes = parseAxes(opt.sets);
   if (axes.empty()) fail(ExitCode::kUsage, "sweep: give at least one --set KEY=V1,V2,...");
+  (void)guestEnvironment(opt.env);  // (its settings checked before any point runs)
   std::vector<Point> points(1);
   for (const Axis& axis : axes) {
     std::vector<Point> next;
@@ -281,6 +288,7 @@ int run(const SweepOptions& opt) {
       if (p.stats.contains("cycles")) {
         row["cycles"] = p.stats["cycles"];
         row["instructions"] = p.stats["instructions"];
+        if (p.stats.contains("guest_inputs")) row["guest_inputs"] = p.stats["guest_inputs"];
         for (const auto& [id, name] : regions) {
           if (auto c = regionCycles(p, id)) row["regions"][name] = *c;
         }
@@ -333,6 +341,8 @@ void addSweepCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--jobs", opt->jobs, "Runs at a time (default: the host's cores)");
   cmd->add_flag("--json", opt->json, "Print the results as a JSON list");
   cmd->add_flag("--quiet", opt->quiet, "No progress line on stderr (shown only on a terminal)");
+  cmd->add_option("--root", opt->root, "Directory the guest sees as / (default: .)");
+  addGuestEnvOptions(*cmd, opt->env);
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
   cmd->positionals_at_end();
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
