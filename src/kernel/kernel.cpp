@@ -315,6 +315,7 @@ void Kernel::exec(const std::string& path, const std::vector<std::string>& argv,
                   const std::vector<std::string>& envp) {
   image_ = std::make_unique<ElfImage>(ElfImage::load(path));
   exe_guest_path_ = path;
+  argv_ = argv;
   load_bias_ = image_->isPie() ? pieBase(memory_.limit()) : 0;
   image_->requireMemory(config_.memory_bytes, path);  // the stack is checked below
   const u64 phdr = image_->mapInto(memory_, load_bias_);
@@ -437,6 +438,11 @@ void Kernel::terminate(Termination termination) {
 
 void Kernel::noteMissingPath(const std::string& guest_path, i64 error) {
   if (error != -abi::kENOENT || !host_only_path_.empty() || !guest_path.starts_with('/')) return;
+  const auto given = [&guest_path](const std::string& arg) {
+    return arg == guest_path || (arg.size() > guest_path.size() && arg.ends_with(guest_path) &&
+                                 arg[arg.size() - guest_path.size() - 1] == '=');
+  };
+  if (argv_.size() < 2 || std::none_of(argv_.begin() + 1, argv_.end(), given)) return;
   // (Only a diagnostic: whether the host has the path changes no result.)
   struct stat st {};
   if (::stat(guest_path.c_str(), &st) == 0) host_only_path_ = guest_path;

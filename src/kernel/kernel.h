@@ -414,9 +414,11 @@ class Kernel : public MemoryDevice, public TouchListener {
   // A handler, as every row names one.
   using SyscallHandler = i64 (Kernel::*)(Thread& t, u64 number, const SyscallArgs& a);
   i64 unknownSyscall(u64 number);
-  // A path the guest gave that did not resolve (`error`): when it is absolute and exists on the
-  // host outside the root, the first such is kept for the note the run's end gives (terminate): a
-  // user who passes the host's absolute paths learns that the guest's / is the root folder.
+  // A path the guest gave that did not resolve (`error`): when it is absolute, came from the
+  // program's arguments (alone or after '=': the user gave it, not a library looking for
+  // /etc/localtime) and exists on the host outside the root, the first such is kept for the
+  // note the run's end gives (terminate): a user who passes the host's absolute paths learns
+  // that the guest's / is the root folder.
   void noteMissingPath(const std::string& guest_path, i64 error);
   // A known call that is not emulated: answered as an unknown one.
   i64 sysUnsupported(Thread& t, u64 number, const SyscallArgs& a);
@@ -583,7 +585,8 @@ class Kernel : public MemoryDevice, public TouchListener {
   std::array<abi::Rlimit, 16> rlimits_{};
   std::array<u64, 4> random_state_{};
   std::optional<Termination> termination_;
-  std::string host_only_path_;  // noteMissingPath's first path (empty: none)
+  std::string host_only_path_;     // noteMissingPath's first path (empty: none)
+  std::vector<std::string> argv_;  // exec's arguments (for noteMissingPath)
   InterruptSource interrupt_source_;
   LimitSource limit_source_;
   u64 pages_since_limit_check_ = 0;

@@ -135,7 +135,8 @@ TEST(Run, StatsJsonHasTheDocumentedTopLevelKeys) {
 
 // The guest's / is the run's root folder: a program given the host's absolute path finds
 // nothing there, and the run's end says why, once, naming the path and the root (a relative path
-// that is missing, or an absolute one the host lacks too, gets no note).
+// that is missing, or an absolute one the host lacks too, gets no note; nor does a path a library
+// looks for by itself, such as /etc/localtime: only paths among the program's arguments).
 TEST(Run, AnAbsoluteHostPathTheGuestCannotOpenGetsANoteAboutTheRoot) {
   ASSERT_TRUE(fs::exists("/etc/passwd"));
   TempDir dir;

@@ -64,7 +64,7 @@ const std::vector<Case> kCases = {
 };
 
 // Removes what depends on the host from a run's statistics: keys naming the host, its speed or
-// the command line, at any depth.
+// the command line (and its digest with the environment, guest_inputs), at any depth.
 void dropHostKeys(json& j) {
   if (j.is_array()) {
     for (json& e : j) dropHostKeys(e);
@@ -73,7 +73,7 @@ void dropHostKeys(json& j) {
   if (!j.is_object()) return;
   for (auto it = j.begin(); it != j.end();) {
     const std::string& key = it.key();
-    if (key.starts_with("host_") || key == "mips" || key == "command") {
+    if (key.starts_with("host_") || key == "mips" || key == "command" || key == "guest_inputs") {
       it = j.erase(it);
     } else {
       dropHostKeys(it.value());
