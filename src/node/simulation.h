@@ -146,8 +146,12 @@ class Simulation {
   // Functions by descending cycles (profile mode).
   std::vector<FunctionProfile> functionProfile() const;
 
-  // The node's counter unit, when it has one and the mode has a timing model (else null).
+  // The node's counter unit, when it has one (else null).
   Monitor* monitor() const;
+  // Whether probe event `e` counts in the functional mode: the kernel's events and those the
+  // functional mode's statistics keep (instructions, by class and operation, the instruction
+  // mix that depends on the operation alone, cycles; node/simulation_events.cpp).
+  static bool countsInFunctionalMode(probe::Event e);
 
   // The ground truth of event `e` of instance `instance` of its scope: the statistic the model
   // publishing it keeps (kernel, timing model, memory system, the driver: probe::TruthRow), if
