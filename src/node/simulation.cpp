@@ -448,6 +448,45 @@ std::size_t Simulation::Impl::functionIndex(u32 hw, u64 pc) {
   return h.index;
 }
 
+namespace {
+
+// The functional mode's counter units before they are built: the first provider of the kernel's
+// devices, it builds them at the first open of a path under /dev/hpm/ and finds no device
+// itself; the monitor, built, adds itself to the kernel's devices, where the open finds the
+// device next (DeviceChain).
+class LazyUnits final : public DeviceProvider {
+ public:
+  explicit LazyUnits(Simulation::Impl& sim) : sim_(sim) {}
+  int findDevice(std::string_view) const override {
+    sim_.ensureMonitor();
+    return -1;
+  }
+  // (It has no device: nothing asks about one.)
+  u64 windowBytes(int) const override { return 0; }
+  probe::DeviceBus bus(int) const override { return probe::DeviceBus::kDevice; }
+  u64 readRegister(int, u64) override { return 0; }
+  void writeRegister(int, u64, u64) override {}
+  void setInterruptTarget(int, int, int) override {}
+
+ private:
+  Simulation::Impl& sim_;
+};
+
+}  // namespace
+
+void Simulation::Impl::ensureMonitor() {
+  if (!lazy_units || monitor) return;
+  // The same units, fed by what the functional mode knows exactly: its instructions (by class
+  // and operation), its cycles (one instruction each) and the kernel's events. No memory system,
+  // so no cache or pipeline event is published (Simulation::countsInFunctionalMode).
+  bus = std::make_unique<probe::Bus>(probeTopology(machine), static_cast<u32>(isa::kOpCount));
+  kernel->setProbe(bus.get());
+  registerFunctionalTallies();
+  monitor = std::make_unique<Monitor>(machine, *bus, *kernel, false, options.families);
+  // (The bus's clock: the node's latest, until an instruction sets its own.)
+  bus->setNow(kernel->elapsedCycles());
+}
+
 Simulation::Simulation(MachineConfig machine, RunOptions options)
     : impl_(std::make_unique<Impl>()) {
   impl_->machine = std::move(machine);
@@ -501,16 +540,11 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
     }
   }
   if (options.mode == RunMode::kFunctional && monitoringWanted(impl_->machine, options.families)) {
-    // The same units, fed by what the functional mode knows exactly: its instructions (by
-    // class and operation), its cycles (one instruction each) and the kernel's events. No
-    // memory system, so no cache or pipeline event is published
-    // (Simulation::countsInFunctionalMode).
-    impl_->bus = std::make_unique<probe::Bus>(probeTopology(impl_->machine),
-                                              static_cast<u32>(isa::kOpCount));
-    impl_->kernel->setProbe(impl_->bus.get());
-    impl_->registerFunctionalTallies();
-    impl_->monitor = std::make_unique<Monitor>(impl_->machine, *impl_->bus, *impl_->kernel, false,
-                                               options.families);
+    // The same units, built when first needed (Impl::ensureMonitor).
+    impl_->lazy_units = true;
+    impl_->lazy_provider = std::make_unique<LazyUnits>(*impl_);
+    impl_->kernel->addDeviceProvider(impl_->lazy_provider.get());
+    impl_->functional_clock.assign(impl_->machine.hardwareThreads(), 0);
   }
   impl_->harts.resize(impl_->machine.hardwareThreads());
   impl_->function_caches.resize(impl_->machine.hardwareThreads());
@@ -659,20 +693,20 @@ class FunctionalRunner final : public Kernel::SliceRunner {
  public:
   explicit FunctionalRunner(Simulation::Impl& sim) : sim_(sim) {}
 
-  bool cycleOrder() const override { return sim_.monitor->inUse(); }
+  bool cycleOrder() const override { return sim_.monitor && sim_.monitor->inUse(); }
 
   Stop runSlice(Thread& t, u64 limit) override {
     Simulation::Impl& sim = sim_;
     const u32 hw = t.slot;
     HartState& state = t.hart().state();
     Cycle& clock = sim.functional_clock[hw];
-    if (!sim.monitor->inUse()) {
+    if (!cycleOrder()) {
       // (As Kernel::runFunctional: one instruction per cycle, the budget the distance to the
       // limit.)
       const u64 now = state.cycle;
       const Stop stop = t.hart().run(limit > now ? limit - now : 1);
       clock = state.cycle;
-      sim.bus->setNow(state.cycle);  // the kernel's events of the stop happen there
+      if (sim.bus) sim.bus->setNow(state.cycle);  // the kernel's events of the stop happen there
       return stop;
     }
     sim.running_hw = hw;
@@ -706,7 +740,7 @@ void Simulation::run(const Kernel::ProgressFn& progress) {
   }
   switch (sim.options.mode) {
     case RunMode::kFunctional:
-      if (sim.monitor) {
+      if (sim.lazy_units) {
         FunctionalRunner runner(sim);
         sim.kernel->run(runner, Interleaving::kQuantum, progress);
       } else {

@@ -146,7 +146,8 @@ class Simulation {
   // Functions by descending cycles (profile mode).
   std::vector<FunctionProfile> functionProfile() const;
 
-  // The node's counter unit, when it has one (else null).
+  // The node's counter unit, when it has one (else null). (The functional mode builds its units
+  // when first needed: this call, or the guest's first open of a device under /dev/hpm/.)
   Monitor* monitor() const;
   // Whether probe event `e` counts in the functional mode: the kernel's events and those the
   // functional mode's statistics keep (instructions, by class and operation, the instruction

@@ -275,7 +275,6 @@ void Simulation::Impl::registerFunctionalTallies() {
   misaligned.assign(threads, 0);
   sc_failed.assign(threads, 0);
   idle_cycles.assign(threads, 0);
-  functional_clock.assign(threads, 0);
   for (u32 h = 0; h < threads; ++h) {
     for (u32 op = 0; op < isa::kOpCount; ++op) {
       bus->addTally(bus->inputOp(op, h), &op_counts[std::size_t{h} * isa::kOpCount + op]);

@@ -159,6 +159,13 @@ struct Simulation::Impl final : TmDevice::Hooks {
   // Each hardware thread's clock at the end of its last slice (counted or not): a later slice
   // that starts past it waited (idle) in between.
   std::vector<Cycle> functional_clock;
+  // The functional mode on a node with counter units: they are built when first needed
+  // (ensureMonitor: the first open of a device under /dev/hpm/, or the host's asking for them),
+  // so that a program that never uses them pays nothing for them. Until then bus and monitor
+  // are null. (A unit built late counts from then on: the CNK unit's kernel events too.)
+  bool lazy_units = false;
+  std::unique_ptr<DeviceProvider> lazy_provider;
+  void ensureMonitor();
   // The functional mode's events and their statistics (probe::TruthRow): every event it
   // publishes has a row, and only those (Simulation::countsInFunctionalMode, the run modes).
   static std::span<const probe::TruthRow<Impl>> functionalTable();

@@ -50,6 +50,7 @@ std::optional<u64> Simulation::virtualOf(u64 pa) const {
 }
 
 Monitor* Simulation::monitor() const {
+  impl_->ensureMonitor();  // (the functional mode's units: built when first asked for)
   return impl_->monitor.get();
 }
 const MachineConfig& Simulation::machine() const {
