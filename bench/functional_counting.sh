@@ -11,7 +11,8 @@
 #    instructions,branches,PEVT_LSU_COMMIT_STS) and, for comparison, `stat --mode warmup` and
 #    NEW's plain `run --mode functional`, alternating; medians, MIPS and the slowdown against
 #    the plain run.
-# Workloads: amg (grid 30, one round, one OpenMP thread) and bench_omp at 4 OpenMP threads.
+# Workloads: amg (grid 30, one round, one OpenMP thread) and bench_omp (4 rounds) at 4 OpenMP
+# threads.
 set -euo pipefail
 old=$1
 new=$2
@@ -76,17 +77,18 @@ workload() {  # name, env assignment, program and args
   mw=$(median <"$tmp/wstat")
   # (stat's runs retire as many instructions as plain ones for a single thread; with several,
   # their counts differ: cycle order interleaves the threads otherwise. MIPS use each run's own.)
-  local nf
+  local nf nw
   read -r nf _ < <(stat functional "${args[@]}")
-  awk -v w="$name" -v n="$n" -v nf="$nf" -v o="$mo" -v m="$mn" -v f="$mf" -v x="$mw" 'BEGIN {
+  read -r nw _ < <(stat warmup "${args[@]}")
+  awk -v w="$name" -v n="$n" -v nf="$nf" -v nw="$nw" -v o="$mo" -v m="$mn" -v f="$mf" -v x="$mw" 'BEGIN {
     printf "%-24s %-34s %14d %10.3f %9.1f %8s\n", w, "old: run, no counter", n, o, n / o / 1e6, "1.000"
     printf "%-24s %-34s %14d %10.3f %9.1f %8.3f\n", w, "new: run, no counter", n, m, n / m / 1e6, m / o
     printf "%-24s %-34s %14d %10.3f %9.1f %8.3f\n", w, "new: stat --mode functional", nf, f,
       nf / f / 1e6, (f / nf) / (m / n)
-    printf "%-24s %-34s %14d %10.3f %9.1f %8.3f\n", w, "new: stat --mode warmup", nf, x,
-      nf / x / 1e6, (x / nf) / (m / n) }'
+    printf "%-24s %-34s %14d %10.3f %9.1f %8.3f\n", w, "new: stat --mode warmup", nw, x,
+      nw / x / 1e6, (x / nw) / (m / n) }'
 }
 workload amg_30_1 OMP_NUM_THREADS=1 amg 30 1
-workload bench_omp_4threads OMP_NUM_THREADS=4 bench_omp
+workload bench_omp_4_4threads OMP_NUM_THREADS=4 bench_omp 4
 echo "(ratio: old and new plain runs: new's median over old's; stat rows: host seconds per"
 echo " instruction over the new plain run's)"
