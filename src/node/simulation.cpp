@@ -802,10 +802,22 @@ void Simulation::setTimedHook(Cycle first, std::function<Cycle(Cycle)> hook) {
 
 void Simulation::idleWaitingHardwareThreads(Cycle now) {
   Impl& sim = *impl_;
-  if (!sim.model) return;
+  const bool counting_functional = !sim.model && sim.monitor && sim.monitor->inUse();
+  if (!sim.model && !counting_functional) return;
   std::vector<u8> live(sim.harts.size(), 0);
   for (const auto& t : sim.kernel->threads()) {
     if (!t->exited) live[t->slot] = 1;
+  }
+  if (counting_functional) {
+    // The functional mode's idle cycles up to `now` (FunctionalRunner publishes the rest of a
+    // wait when the thread runs again, from the clock moved here).
+    for (u32 hw = 0; hw < sim.harts.size(); ++hw) {
+      Cycle& clock = sim.functional_clock[hw];
+      if (live[hw] == 0 || clock >= now) continue;
+      sim.functionalIdle(hw, clock, now);
+      clock = now;
+    }
+    return;
   }
   for (u32 hw = 0; hw < sim.harts.size(); ++hw) {
     const Impl::HartDriver& driver = sim.harts[hw];
