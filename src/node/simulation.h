@@ -100,7 +100,8 @@ class Simulation {
   void exec(const std::string& path, const std::vector<std::string>& argv,
             const std::vector<std::string>& envp);
   // Called with the cycle each time the simulated time passes a multiple of `cycles` (warm-up,
-  // timing and profile modes), and at every region marker (id, begin or end, cycle).
+  // timing and profile modes; the functional mode when a counter unit is in use as the run
+  // starts: the host's counters), and at every region marker (id, begin or end, cycle).
   void setIntervalHook(u64 cycles, std::function<void(Cycle)> hook);
   // The general form (one at a time: each replaces the other): called at cycle `first`, then
   // at each cycle the hook returns (~0: no more), between instructions (Kernel::setTimedHook).
@@ -119,8 +120,9 @@ class Simulation {
   // (Kernel::setPausePoint) it returns there, and a later call goes on.
   void run(const Kernel::ProgressFn& progress = {});
   // The cycle of the instruction making a device register access (RunOptions::timed_devices):
-  // its issue cycle in the timing modes; in the functional mode, where slices have no time
-  // inside, the node's latest clock.
+  // its issue cycle in the timing modes, its cycle in the functional mode while a counter unit
+  // is in use; otherwise, in the functional mode, where slices have no time inside, the node's
+  // latest clock.
   Cycle accessCycle() const;
   // A device of the node (the message unit) reads or writes `bytes` bytes of guest memory at
   // `addr` at cycle `at`: in the timing and warm-up modes the caches see it
