@@ -12,8 +12,10 @@
 #
 # WORKLOADS: "name|small args|large args;..." (default: amg on one OpenMP thread at grids 10 and
 # 14, one round, and bench_int at 2 and 4). MODES (default: "functional timing"). THREADS: the
-# OpenMP threads (default 1). (valgrind cannot reserve the guest's default 256 GiB of host
-# address space: the runs set kernel.address_space_gib=16.)
+# OpenMP threads (default 1). STAT_EVENTS: counts these events from the host in every run
+# (`hpmsim stat -e STAT_EVENTS`, the units in use from the start) instead of `hpmsim run`.
+# (valgrind cannot reserve the guest's default 256 GiB of host address space: the runs set
+# kernel.address_space_gib=16.)
 set -euo pipefail
 build=${1:-build}
 hpmsim=$(realpath "$build/tools/hpmsim/hpmsim")
@@ -32,9 +34,11 @@ trap 'rm -rf "$tmp"' EXIT
 count() {
   local mode=$1
   shift
+  local how=(run --stats-json "$tmp/s.json")
+  [ -n "${STAT_EVENTS:-}" ] && how=(stat -e "$STAT_EVENTS" --json -o "$tmp/s.json")
   (cd "$bin" && valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
-    "$hpmsim" run --mode "$mode" --set kernel.address_space_gib=16 --env-clear \
-    --env "OMP_NUM_THREADS=$threads" --stats-json "$tmp/s.json" -- "$@" 2>"$tmp/err" |
+    "$hpmsim" "${how[@]}" --mode "$mode" --set kernel.address_space_gib=16 --env-clear \
+    --env "OMP_NUM_THREADS=$threads" -- "$@" 2>"$tmp/err" |
     cat >/dev/null) || {
     cat "$tmp/err" >&2
     exit 1

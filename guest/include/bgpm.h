@@ -259,10 +259,11 @@ int Bgpm_HpmSetNodeMultiplex(unsigned hEvtSet, uint64_t period);
  * Which events count depends on how hpmsim runs the program (`hpmsim run --mode`; each event's
  * modes: `hpmsim events`): the warm-up mode models the caches but no pipeline, so its events of
  * fetch, branch prediction, issue, stalls and translation do not count there; the functional mode
- * has no counter units. Bgpm_AddEvent(List) refuses an event this run's mode does not count with
- * BGPM_ENOT_IN_RUN_MODE (rather than count it as 0), and this call asks: 1 if the event counts in
- * this run's mode (or the mode is unknown: not on hpmsim), 0 if not, BGPM_EINV_EVENT if there is no
- * such event. */
+ * has no memory system either: instructions (by class and operation), cycles and the kernel's
+ * events count there, no cache event. Bgpm_AddEvent(List) refuses an event this run's mode does not
+ * count with BGPM_ENOT_IN_RUN_MODE (rather than count it as 0), and this call asks: 1 if the event
+ * counts in this run's mode (or the mode is unknown: not on hpmsim), 0 if not, BGPM_EINV_EVENT if
+ * there is no such event. */
 #define BGPM_ENOT_IN_RUN_MODE (-2900)
 int Bgpm_HpmEventCountsInRunMode(unsigned evtId);
 

@@ -1,11 +1,12 @@
 /* What each of hpmsim's run modes counts, through PAPI and BGPM (tests/papi; docs/papi.md "Run
  * modes"). Run as `papi_modes MODE` under `hpmsim run --mode MODE`:
- *   functional  no counter units: every counter component is disabled, its reason naming the
- *               mode, and PAPI_add_event refuses the presets (PAPI_ENOEVNT);
- *   warmup      the caches but no pipeline: the events of taken branches, issue and stalls are
+ *   functional  no memory system and no pipeline: the cache events and the pipeline's are
  *               refused when added (PAPI_ENOEVNT, BGPM_ENOT_IN_RUN_MODE), not counted as 0;
- *               instructions, conditional branches, loads, stores and L1D misses count, exactly
- *               as the simulator's statistics (component sim) say;
+ *               instructions, conditional branches, loads and stores count, exactly as the
+ *               simulator's statistics (component sim) say;
+ *   warmup      the caches but no pipeline: the events of taken branches, issue and stalls are
+ *               refused; instructions, conditional branches, loads, stores and L1D misses count,
+ *               exactly as the simulator's statistics say;
  *   timing      the same, and the pipeline's events are taken and count exactly.
  * Prints one "ok ..." or "FAIL ..." line per check and a final PASSED/FAILED line. */
 #include <bgpm.h>
@@ -46,23 +47,28 @@ static const int kPresets[kEvents] = {PAPI_TOT_INS, PAPI_BR_CN, PAPI_LD_INS, PAP
 static const char* const kPresetNames[kEvents] = {"PAPI_TOT_INS", "PAPI_BR_CN", "PAPI_LD_INS",
                                                   "PAPI_SR_INS", "PAPI_L1_DCM"};
 
-static void functional(void) {
-  check_true("hpmctr_run_mode() is functional", hpmctr_run_mode() == HPMCTR_RUN_FUNCTIONAL);
-  for (int c = 0; c <= 5; ++c) {
-    const PAPI_component_info_t* info = PAPI_get_component_info(c);
-    char what[512];
-    snprintf(what, sizeof what,
-             "component %d (%.64s) is disabled, the reason naming the mode: %.300s", c,
-             info ? info->name : "?", info ? info->disabled_reason : "");
-    check_true(what,
-               info != NULL && info->disabled && strstr(info->disabled_reason, "functional mode"));
-  }
+/* The functional mode: no memory system, so the caches' events are no events there. */
+static void cache_events_refused(void) {
   int set = PAPI_NULL;
   PAPI_create_eventset(&set);
-  check_eq("PAPI_add_event(PAPI_TOT_INS) is PAPI_ENOEVNT",
-           (uint64_t)-PAPI_add_event(set, PAPI_TOT_INS), (uint64_t)-PAPI_ENOEVNT);
-  check_eq("PAPI_query_event(PAPI_TOT_INS) is PAPI_ENOEVNT",
-           (uint64_t)-PAPI_query_event(PAPI_TOT_INS), (uint64_t)-PAPI_ENOEVNT);
+  check_eq("PAPI_query_event(PAPI_L1_DCM) is PAPI_ENOEVNT",
+           (uint64_t)-PAPI_query_event(PAPI_L1_DCM), (uint64_t)-PAPI_ENOEVNT);
+  check_eq("PAPI_add_event(PAPI_L1_DCM) is PAPI_ENOEVNT",
+           (uint64_t)-PAPI_add_event(set, PAPI_L1_DCM), (uint64_t)-PAPI_ENOEVNT);
+  check_eq("PAPI_add_named_event(PEVT_L2_HITS) is PAPI_ENOEVNT",
+           (uint64_t)-PAPI_add_named_event(set, "PEVT_L2_HITS"), (uint64_t)-PAPI_ENOEVNT);
+  check_eq("PAPI_add_named_event(sim:::L1dMisses) is PAPI_ENOEVNT (no statistic in this mode)",
+           (uint64_t)-PAPI_add_named_event(set, "sim:::L1dMisses"), (uint64_t)-PAPI_ENOEVNT);
+  check_eq("Bgpm_HpmEventCountsInRunMode(PEVT_L1P_BAS_MISS)",
+           (uint64_t)Bgpm_HpmEventCountsInRunMode(PEVT_L1P_BAS_MISS), 0);
+  const int h = Bgpm_CreateEventSet();
+  check_eq("Bgpm_AddEvent(PEVT_L2_HITS) is BGPM_ENOT_IN_RUN_MODE",
+           (uint64_t)-Bgpm_AddEvent((unsigned)h, PEVT_L2_HITS), (uint64_t)-BGPM_ENOT_IN_RUN_MODE);
+  check_eq("Bgpm_AddEvent(PEVT_CYCLES) is 0", (uint64_t)-Bgpm_AddEvent((unsigned)h, PEVT_CYCLES),
+           0);
+  Bgpm_DeleteEventSet((unsigned)h);
+  PAPI_cleanup_eventset(set);
+  PAPI_destroy_eventset(&set);
 }
 
 /* The events the warm-up mode refuses and the timing mode takes. */
@@ -120,12 +126,14 @@ static void pipeline_events(int counts) {
   Bgpm_DeleteEventSet((unsigned)h);
 }
 
-/* Instructions, conditional branches, loads, stores and L1D misses, held to the truth. */
-static void counting(void) {
+/* Instructions, conditional branches, loads, stores and (with `caches`) L1D misses, held to the
+ * truth. */
+static void counting(int caches) {
+  const int events = caches ? kEvents : kEvents - 1;
   int truth = PAPI_NULL, counters = PAPI_NULL;
   PAPI_create_eventset(&truth);
   PAPI_create_eventset(&counters);
-  for (int i = 0; i < kEvents; ++i) {
+  for (int i = 0; i < events; ++i) {
     char what[96];
     snprintf(what, sizeof what, "add %s", kTruths[i]);
     check_true(what, PAPI_add_named_event(truth, kTruths[i]) == PAPI_OK);
@@ -147,6 +155,7 @@ static void counting(void) {
              kPresetNames[i], kTruths[i]);
     check_eq(what, (uint64_t)((t2[i] - c2[i]) - (t1[i] - c1[i])), 0);
   }
+  if (!caches) return;
   /* L1D misses of the library code between the two sets' starts and stops depend on the
    * caches: the truth exceeds the counter by that code's share, a few percent at most. */
   both(truth, counters, 1000, 1 << 18, t3, c3);
@@ -158,16 +167,18 @@ static void counting(void) {
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "timing";
   PAPI_library_init(PAPI_VER_CURRENT);
-  if (strcmp(mode, "functional") == 0) {
-    functional();
-    return finish();
-  }
+  const int functional = strcmp(mode, "functional") == 0;
   const int warmup = strcmp(mode, "warmup") == 0;
   check_true("hpmctr_run_mode() is the mode",
-             hpmctr_run_mode() == (warmup ? HPMCTR_RUN_WARMUP : HPMCTR_RUN_TIMING));
+             hpmctr_run_mode() == (functional ? HPMCTR_RUN_FUNCTIONAL
+                                   : warmup   ? HPMCTR_RUN_WARMUP
+                                              : HPMCTR_RUN_TIMING));
   const PAPI_component_info_t* punit = PAPI_get_component_info(0);
   check_true("component bgpm/PUnit is enabled", punit != NULL && !punit->disabled);
-  pipeline_events(!warmup);
-  counting();
+  const PAPI_component_info_t* sim = PAPI_get_component_info(5);
+  check_true("component sim is enabled", sim != NULL && !sim->disabled);
+  pipeline_events(!warmup && !functional);
+  if (functional) cache_events_refused();
+  counting(!functional);
   return finish();
 }

@@ -128,4 +128,9 @@ class Hart {
   HartState state_;
 };
 
+// The functional mode's loop is compiled once, in hart.cpp: a translation unit that includes the
+// run loop's body for its own observer (interpreter.h) calls that one rather than a copy of its
+// own, which the compiler would optimise differently.
+extern template Stop Hart::run<NoObserver>(u64 budget, NoObserver& observer);
+
 }  // namespace hpm

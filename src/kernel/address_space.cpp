@@ -277,6 +277,7 @@ i64 AddressSpace::mapDevice(const FdEntry& entry, u64 addr, u64 length, u64 prot
   }
   mapRange(where, len, GuestMemory::kDevice, entry.guest_path);
   device_windows_.emplace(where, DeviceWindow{where, len, entry.device});
+  devices_->windowMapped(entry.device);
   return static_cast<i64>(where);
 }
 

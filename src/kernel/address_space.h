@@ -35,7 +35,7 @@ class AddressSpace {
   const VmaMap& vmas() const { return vmas_; }
   VmaMap& vmas() { return vmas_; }
   // The counter devices (for their windows' sizes) and the probe bus (null: none).
-  void setDevices(const DeviceProvider* devices) { devices_ = devices; }
+  void setDevices(DeviceProvider* devices) { devices_ = devices; }
   void setProbe(probe::Bus* bus) { bus_ = bus; }
 
   // The system calls, with Linux's arguments and results (-errno on failure). `file` is the
@@ -79,7 +79,7 @@ class AddressSpace {
   u64 node_bytes_;
   u64& refusals_;
   probe::Bus* bus_ = nullptr;
-  const DeviceProvider* devices_ = nullptr;
+  DeviceProvider* devices_ = nullptr;
   VmaMap vmas_;
   u64 brk_start_ = 0;
   u64 brk_current_ = 0;

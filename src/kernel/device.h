@@ -43,6 +43,10 @@ class DeviceProvider {
   }
   // The device's interrupts go to thread `tid` as `signo` (0 stops them).
   virtual void setInterruptTarget(int device, int tid, int signo) = 0;
+  // The process mapped the device's register window (mmap): from now on its instructions may
+  // access the registers (the functional mode counts instructions only once a counter unit is
+  // in use: node/simulation.cpp).
+  virtual void windowMapped(int device) { (void)device; }
   // The kernel set up the handler's frame for one of the device's interrupt signals at cycle
   // `at`: the handler runs from there (the L2 and I/O units of UPC-Q hold their counting from
   // then until the handler acknowledges).
@@ -83,6 +87,7 @@ class DeviceChain final : public DeviceProvider {
   void setInterruptTarget(int device, int tid, int signo) override {
     of(device)->setInterruptTarget(device % kStride, tid, signo);
   }
+  void windowMapped(int device) override { of(device)->windowMapped(device % kStride); }
   void interruptDelivered(int unit, Cycle at) override {
     for (DeviceProvider* p : providers_) p->interruptDelivered(unit, at);
   }

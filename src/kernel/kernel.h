@@ -211,6 +211,11 @@ class Kernel : public MemoryDevice, public TouchListener {
     // `limit` (possibly the first: then only the clock moves, to that instruction's issue
     // cycle).
     virtual Stop runSlice(Thread& thread, u64 limit) = 0;
+    // Under Interleaving::kQuantum, asked at each pick: whether this pick's slice must keep the
+    // hardware threads' instructions in cycle order, as kEarliestFirst does (the functional
+    // mode while a counter unit is in use: its units must see events in time order). A slice
+    // in cycle order stops before the first instruction past its limit, as the timing modes'.
+    virtual bool cycleOrder() const { return false; }
   };
   // Called between scheduling rounds so a tool can show progress; may be empty.
   using ProgressFn = std::function<void()>;

@@ -157,7 +157,9 @@ void Kernel::fireEvent(const Event& e) {
     handleStop(t, stop);
   }
   if (timers_.cpuArmed()) checkCpuTimers(s.cycle);
-  if (polls && !parked_.empty()) wakeChangedPolls(s.cycle);
+  // (Threads park only in picks that poll: with none parked this is what `polls` said, and
+  // parked threads are still woken by a slice in cycle order, SliceRunner::cycleOrder.)
+  if (!parked_.empty()) wakeChangedPolls(s.cycle);
   return stop;
 }
 
@@ -195,7 +197,7 @@ bool Kernel::resumeCut(SliceRunner& runner, u64 best_start, u64 next_event) {
 void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressFn& progress) {
   const u64 quantum = config_.params.quantum;
   const u64 lookahead = config_.params.lookahead;
-  const bool polls = interleaving == Interleaving::kQuantum && config_.params.park_polls;
+  const bool may_poll = interleaving == Interleaving::kQuantum && config_.params.park_polls;
   u64 rounds = 0;
   const MinTree& ready = scheduler_.ready();
   std::vector<HardwareThread>& slots = scheduler_.slots();
@@ -268,10 +270,13 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
       if (finished()) break;
     }
     if (t.exited || t.wait != WaitKind::kNone) continue;
+    // (The quantum's runner may ask for cycle order now and then: SliceRunner::cycleOrder.)
+    const bool earliest_first = interleaving == Interleaving::kEarliestFirst || runner.cycleOrder();
+    const bool polls = may_poll && !earliest_first;
     // The slice's limit: `own` without the timed hook and the pause point.
     u64 own = next_event;
     u64 others = ~u64{0};  // the earliest clock of another ready hardware thread
-    if (interleaving == Interleaving::kEarliestFirst) {
+    if (earliest_first) {
       // Hardware threads of the same core share its pipes cycle by cycle: strict order among
       // them. Other cores interact through the memory system, where the lookahead applies.
       const u32 tpc = config_.threads_per_core;
@@ -311,8 +316,7 @@ void Kernel::run(SliceRunner& runner, Interleaving interleaving, const ProgressF
     // A slice the hook or the pause cuts, when it can come next (every other thread is past the
     // limit), goes on after it (CutSlice). (Otherwise, as with a lookahead or in the quantum
     // order, other threads run before the hook: the slice ends there.)
-    if (limit < own && interleaving == Interleaving::kEarliestFirst && others > limit)
-        [[unlikely]] {
+    if (limit < own && earliest_first && others > limit) [[unlikely]] {
       const Stop stop = runSlice(runner, best_index, t, limit, polls);
       if (isCut(stop, t, limit, own)) {
         cut_ = CutSlice{best_index, &t, own, instret_start};

@@ -134,6 +134,11 @@ class Monitor : public probe::Sink, public DeviceProvider {
   void writeNarrow(int device, u64 offset, unsigned size, u64 value) override;
   void setInterruptTarget(int device, int tid, int signo) override;
   void interruptDelivered(int device, Cycle at) override;
+  void windowMapped(int) override { in_use_ = true; }
+  // Whether a unit is in use: the process mapped a window of one (a guest library programs or
+  // reads it), or the host programmed counters. Once in use, in use for the rest of the run:
+  // the functional mode counts instructions from then on (node/simulation.cpp).
+  bool inUse() const { return in_use_; }
   std::vector<std::string> devicePaths() const;
   // A register access of the host during the run at cycle `at`, between instructions (a tool
   // sampling or reprogramming a unit, as busstat does): after every event before `at`, and those
@@ -142,6 +147,7 @@ class Monitor : public probe::Sink, public DeviceProvider {
     return accessRead(device, offset, at, latest_issue_ >= at);
   }
   void hostWrite(int device, u64 offset, u64 value, Cycle at) {
+    in_use_ = true;
     accessWrite(device, offset, value, at, latest_issue_ >= at);
   }
 
@@ -244,6 +250,7 @@ class Monitor : public probe::Sink, public DeviceProvider {
   // changed over a whole pass of their windows): its next instruction wakes them.
   std::vector<u8> dormant_;
   bool tallying_ = false;
+  bool in_use_ = false;
 };
 
 }  // namespace hpm

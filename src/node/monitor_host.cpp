@@ -220,6 +220,7 @@ void Monitor::programHost(const std::vector<const NativeEvent*>& events) {
   if (m.units.empty()) fail(ExitCode::kUsage, "this machine has no counter unit");
   m.planHost(events);
   m.startHost(0, false);
+  in_use_ = true;
 }
 
 std::optional<std::string> Monitor::hostFits(const std::vector<const NativeEvent*>& events) {
@@ -253,6 +254,7 @@ void Monitor::reprogramHost(const std::vector<const NativeEvent*>& events, Cycle
   m.host.clear();
   m.planHost(events);
   m.startHost(at, latest_issue_ >= at);
+  in_use_ = true;
 }
 
 void Monitor::countFromEvents() {

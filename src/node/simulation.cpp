@@ -68,6 +68,21 @@ std::array<bool, isa::kOpCount> makeDataDependent() {
 
 const std::array<bool, isa::kOpCount> kDataDependent = makeDataDependent();
 
+// Per operation, the bits of a load's or store's address that are 0 when it is aligned to its
+// size (0 for every other operation, whose effective address the run loop passes as 0): the
+// functional mode's misaligned accesses, as publishDataEvents finds them.
+std::array<u64, isa::kOpCount> makeMisalignment() {
+  std::array<u64, isa::kOpCount> table{};
+  for (u32 i = 0; i < isa::kOpCount; ++i) {
+    const OpMix& m = kOpMix[i];
+    const u32 size = m.load_bytes | m.store_bytes;
+    table[i] = size != 0 ? size - 1 : 0;
+  }
+  return table;
+}
+
+const std::array<u64, isa::kOpCount> kMisalignment = makeMisalignment();
+
 bool isRegionBegin(const isa::DecodedInst& d) {
   return d.op == isa::Op::kSlti && d.rd == kSinkRegister && d.rs1 == 0;
 }
@@ -251,6 +266,82 @@ struct TimingObserver {
   }
 };
 
+// The observer of the functional mode while a counter unit is in use (FunctionalRunner): one
+// instruction per cycle, as the functional mode's clock has it, counted into the functional
+// statistics and published when wanted. Like the warm-up's, it stops before the first
+// instruction past the slice's limit (the kernel then keeps the hardware threads in cycle
+// order: FunctionalRunner::cycleOrder), and before an instruction when counter interrupts are
+// due.
+struct FunctionalObserver {
+  static constexpr bool kActive = true;
+  FunctionalObserver(Simulation::Impl& sim_, Simulation::Impl::HartDriver& driver_,
+                     HartState& state_, u32 hw_, Cycle limit_)
+      : sim(sim_),
+        driver(driver_),
+        state(state_),
+        bus(*sim_.bus),
+        monitor(*sim_.monitor),
+        ops(&sim_.op_counts[std::size_t{hw_} * isa::kOpCount]),
+        compressed(sim_.compressed[hw_]),
+        misaligned(sim_.misaligned[hw_]),
+        sc_failed(sim_.sc_failed[hw_]),
+        hw(hw_),
+        limit(limit_),
+        view(driver_.view) {
+    bus.watchEpoch(&view.mix, Simulation::Impl::kInterestChanged);
+  }
+  ~FunctionalObserver() { bus.watchEpoch(nullptr, 0); }
+  FunctionalObserver(const FunctionalObserver&) = delete;
+  FunctionalObserver& operator=(const FunctionalObserver&) = delete;
+  Simulation::Impl& sim;
+  Simulation::Impl::HartDriver& driver;
+  HartState& state;
+  probe::Bus& bus;
+  Monitor& monitor;
+  u64* ops;  // the hardware thread's row of op_counts
+  u64& compressed;
+  u64& misaligned;
+  u64& sc_failed;
+  u32 hw;
+  Cycle limit;
+  Simulation::Impl::DriverView view;
+  bool retired_any = false;
+
+  bool beforeIssue(const isa::DecodedInst&, u64, const HartState&) {
+    bus.setNow(state.cycle);  // device accesses and the kernel's events happen at this cycle
+    if (state.cycle > limit) return false;
+    // (As TimingObserver::interruptsDue: after at least one instruction.)
+    return !(state.cycle >= monitor.pollDue() && retired_any && monitor.poll(state.cycle));
+  }
+
+  // `ea`: a load's or store's effective address (the run loop's).
+  [[gnu::always_inline]] void retire(const isa::DecodedInst& d, u64, u64, u64 ea) {
+    retired_any = true;
+    const auto op = static_cast<std::size_t>(d.op);
+    ++ops[op];
+    compressed += d.length == 2 ? 1 : 0;
+    const bool misaligned_access = (ea & kMisalignment[op]) != 0;
+    misaligned += misaligned_access ? 1 : 0;
+    bool sc_failure = false;
+    if (d.op == isa::Op::kScW || d.op == isa::Op::kScD) [[unlikely]] {
+      sc_failure = state.x[d.rd] != 0;  // (an SC to x0 writes the sink register)
+      sc_failed += sc_failure ? 1 : 0;
+    }
+    if (view.mix != 0) [[unlikely]] {
+      // (A store to a unit's window may have just changed what is wanted: from this very
+      // instruction on, as in the timing modes.)
+      if (view.mix & Simulation::Impl::kInterestChanged) {
+        sim.noteInterest();
+        view = driver.view;
+      }
+      if (view.mix & Simulation::Impl::kPublishMix) {
+        sim.publishFunctional(hw, d, state.cycle, misaligned_access, sc_failure);
+      }
+    }
+    state.cycle += 1;
+  }
+};
+
 void Simulation::Impl::publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s) {
   using probe::Event;
   probe::Bus& b = *bus;
@@ -357,6 +448,45 @@ std::size_t Simulation::Impl::functionIndex(u32 hw, u64 pc) {
   return h.index;
 }
 
+namespace {
+
+// The functional mode's counter units before they are built: the first provider of the kernel's
+// devices, it builds them at the first open of a path under /dev/hpm/ and finds no device
+// itself; the monitor, built, adds itself to the kernel's devices, where the open finds the
+// device next (DeviceChain).
+class LazyUnits final : public DeviceProvider {
+ public:
+  explicit LazyUnits(Simulation::Impl& sim) : sim_(sim) {}
+  int findDevice(std::string_view) const override {
+    sim_.ensureMonitor();
+    return -1;
+  }
+  // (It has no device: nothing asks about one.)
+  u64 windowBytes(int) const override { return 0; }
+  probe::DeviceBus bus(int) const override { return probe::DeviceBus::kDevice; }
+  u64 readRegister(int, u64) override { return 0; }
+  void writeRegister(int, u64, u64) override {}
+  void setInterruptTarget(int, int, int) override {}
+
+ private:
+  Simulation::Impl& sim_;
+};
+
+}  // namespace
+
+void Simulation::Impl::ensureMonitor() {
+  if (!lazy_units || monitor) return;
+  // The same units, fed by what the functional mode knows exactly: its instructions (by class
+  // and operation), its cycles (one instruction each) and the kernel's events. No memory system,
+  // so no cache or pipeline event is published (Simulation::countsInFunctionalMode).
+  bus = std::make_unique<probe::Bus>(probeTopology(machine), static_cast<u32>(isa::kOpCount));
+  kernel->setProbe(bus.get());
+  registerFunctionalTallies();
+  monitor = std::make_unique<Monitor>(machine, *bus, *kernel, false, options.families);
+  // (The bus's clock: the node's latest, until an instruction sets its own.)
+  bus->setNow(kernel->elapsedCycles());
+}
+
 Simulation::Simulation(MachineConfig machine, RunOptions options)
     : impl_(std::make_unique<Impl>()) {
   impl_->machine = std::move(machine);
@@ -408,6 +538,13 @@ Simulation::Simulation(MachineConfig machine, RunOptions options)
       impl_->monitor = std::make_unique<Monitor>(impl_->machine, *impl_->bus, *impl_->kernel,
                                                  in_order, options.families);
     }
+  }
+  if (options.mode == RunMode::kFunctional && monitoringWanted(impl_->machine, options.families)) {
+    // The same units, built when first needed (Impl::ensureMonitor).
+    impl_->lazy_units = true;
+    impl_->lazy_provider = std::make_unique<LazyUnits>(*impl_);
+    impl_->kernel->addDeviceProvider(impl_->lazy_provider.get());
+    impl_->functional_clock.assign(impl_->machine.hardwareThreads(), 0);
   }
   impl_->harts.resize(impl_->machine.hardwareThreads());
   impl_->function_caches.resize(impl_->machine.hardwareThreads());
@@ -548,15 +685,68 @@ class TimedRunner final : public Kernel::SliceRunner {
   timing::NodeTiming& model_;
 };
 
+// The slice runner of the functional mode on a node with counter units. Until a unit is in use
+// (Monitor::inUse) it runs slices exactly as Kernel::runFunctional (no observer: the functional
+// mode's speed); from then on through a FunctionalObserver, in cycle order across the node, so
+// that the units see their events in time order and count exactly what the statistics say.
+class FunctionalRunner final : public Kernel::SliceRunner {
+ public:
+  explicit FunctionalRunner(Simulation::Impl& sim) : sim_(sim) {}
+
+  bool cycleOrder() const override { return sim_.monitor && sim_.monitor->inUse(); }
+
+  Stop runSlice(Thread& t, u64 limit) override {
+    Simulation::Impl& sim = sim_;
+    const u32 hw = t.slot;
+    HartState& state = t.hart().state();
+    Cycle& clock = sim.functional_clock[hw];
+    if (!cycleOrder()) {
+      // (As Kernel::runFunctional: one instruction per cycle, the budget the distance to the
+      // limit.)
+      const u64 now = state.cycle;
+      const Stop stop = t.hart().run(limit > now ? limit - now : 1);
+      clock = state.cycle;
+      if (sim.bus) sim.bus->setNow(state.cycle);  // the kernel's events of the stop happen there
+      return stop;
+    }
+    sim.running_hw = hw;
+    sim.running_thread = &t;
+    if (sim.bus->epoch() != sim.bus_epoch) sim.noteInterest();
+    if (state.cycle > clock) sim.functionalIdle(hw, clock, state.cycle);
+    Stop stop{StopReason::kObserver, 0};
+    {
+      FunctionalObserver observer(sim, sim.harts[hw], state, hw, limit);
+      stop = t.hart().run(~u64{0} >> 1, observer);
+    }
+    clock = state.cycle;
+    if (state.cycle >= sim.monitor->pollDue()) sim.monitor->poll(state.cycle);
+    return stop;
+  }
+
+ private:
+  Simulation::Impl& sim_;
+};
+
 void Simulation::run(const Kernel::ProgressFn& progress) {
   Impl& sim = *impl_;
-  if (sim.timed_hook && sim.options.mode != RunMode::kFunctional && !sim.hook_installed) {
+  // (The functional mode's slices end before a cycle only while they keep cycle order: while
+  // a counter unit is in use, as it is from the start for the host's counters.)
+  const bool timed =
+      sim.options.mode != RunMode::kFunctional || (sim.monitor && sim.monitor->inUse());
+  if (sim.timed_hook && timed && !sim.hook_installed) {
     // (Once: a run resumed after a pause point goes on with the hook's next call.)
     sim.kernel->setTimedHook(sim.hook_first, sim.timed_hook);
     sim.hook_installed = true;
   }
   switch (sim.options.mode) {
-    case RunMode::kFunctional: sim.kernel->runFunctional(progress); break;
+    case RunMode::kFunctional:
+      if (sim.lazy_units) {
+        FunctionalRunner runner(sim);
+        sim.kernel->run(runner, Interleaving::kQuantum, progress);
+      } else {
+        sim.kernel->runFunctional(progress);
+      }
+      break;
     case RunMode::kWarmup: {
       TimedRunner<RunMode::kWarmup> runner(sim);
       sim.kernel->run(runner, Interleaving::kEarliestFirst, progress);
@@ -581,7 +771,10 @@ void Simulation::run(const Kernel::ProgressFn& progress) {
 }
 
 Cycle Simulation::accessCycle() const {
-  return impl_->bus ? impl_->bus->now() : impl_->kernel->elapsedCycles();
+  // (The functional mode's bus keeps the instructions' cycles only while a unit is in use.)
+  const bool cycles = impl_->bus && (impl_->options.mode != RunMode::kFunctional ||
+                                     (impl_->monitor && impl_->monitor->inUse()));
+  return cycles ? impl_->bus->now() : impl_->kernel->elapsedCycles();
 }
 
 void Simulation::deviceMemory(u64 addr, u64 bytes, Cycle at, bool write,
@@ -609,10 +802,22 @@ void Simulation::setTimedHook(Cycle first, std::function<Cycle(Cycle)> hook) {
 
 void Simulation::idleWaitingHardwareThreads(Cycle now) {
   Impl& sim = *impl_;
-  if (!sim.model) return;
+  const bool counting_functional = !sim.model && sim.monitor && sim.monitor->inUse();
+  if (!sim.model && !counting_functional) return;
   std::vector<u8> live(sim.harts.size(), 0);
   for (const auto& t : sim.kernel->threads()) {
     if (!t->exited) live[t->slot] = 1;
+  }
+  if (counting_functional) {
+    // The functional mode's idle cycles up to `now` (FunctionalRunner publishes the rest of a
+    // wait when the thread runs again, from the clock moved here).
+    for (u32 hw = 0; hw < sim.harts.size(); ++hw) {
+      Cycle& clock = sim.functional_clock[hw];
+      if (live[hw] == 0 || clock >= now) continue;
+      sim.functionalIdle(hw, clock, now);
+      clock = now;
+    }
+    return;
   }
   for (u32 hw = 0; hw < sim.harts.size(); ++hw) {
     const Impl::HartDriver& driver = sim.harts[hw];

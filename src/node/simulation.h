@@ -100,7 +100,8 @@ class Simulation {
   void exec(const std::string& path, const std::vector<std::string>& argv,
             const std::vector<std::string>& envp);
   // Called with the cycle each time the simulated time passes a multiple of `cycles` (warm-up,
-  // timing and profile modes), and at every region marker (id, begin or end, cycle).
+  // timing and profile modes; the functional mode when a counter unit is in use as the run
+  // starts: the host's counters), and at every region marker (id, begin or end, cycle).
   void setIntervalHook(u64 cycles, std::function<void(Cycle)> hook);
   // The general form (one at a time: each replaces the other): called at cycle `first`, then
   // at each cycle the hook returns (~0: no more), between instructions (Kernel::setTimedHook).
@@ -119,8 +120,9 @@ class Simulation {
   // (Kernel::setPausePoint) it returns there, and a later call goes on.
   void run(const Kernel::ProgressFn& progress = {});
   // The cycle of the instruction making a device register access (RunOptions::timed_devices):
-  // its issue cycle in the timing modes; in the functional mode, where slices have no time
-  // inside, the node's latest clock.
+  // its issue cycle in the timing modes, its cycle in the functional mode while a counter unit
+  // is in use; otherwise, in the functional mode, where slices have no time inside, the node's
+  // latest clock.
   Cycle accessCycle() const;
   // A device of the node (the message unit) reads or writes `bytes` bytes of guest memory at
   // `addr` at cycle `at`: in the timing and warm-up modes the caches see it
@@ -146,8 +148,13 @@ class Simulation {
   // Functions by descending cycles (profile mode).
   std::vector<FunctionProfile> functionProfile() const;
 
-  // The node's counter unit, when it has one and the mode has a timing model (else null).
+  // The node's counter unit, when it has one (else null). (The functional mode builds its units
+  // when first needed: this call, or the guest's first open of a device under /dev/hpm/.)
   Monitor* monitor() const;
+  // Whether probe event `e` counts in the functional mode: the kernel's events and those the
+  // functional mode's statistics keep (instructions, by class and operation, the instruction
+  // mix that depends on the operation alone, cycles; node/simulation_events.cpp).
+  static bool countsInFunctionalMode(probe::Event e);
 
   // The ground truth of event `e` of instance `instance` of its scope: the statistic the model
   // publishing it keeps (kernel, timing model, memory system, the driver: probe::TruthRow), if

@@ -1,5 +1,8 @@
 // The driver's own events (instruction mix, context switches): what the bus wants of it, their
-// ground truth, and the operation counts it keeps while a monitor counts from statistics.
+// ground truth, and the operation counts it keeps while a monitor counts from statistics; the
+// functional mode's events and statistics.
+#include <algorithm>
+
 #include "node/simulation_impl.h"
 
 namespace hpm {
@@ -22,7 +25,21 @@ void Simulation::Impl::noteInterest() {
       model_wanted = bus->wants(static_cast<Event>(ev), s);
     }
   }
-  model->setProbe(model_wanted ? bus.get() : nullptr);
+  if (model) model->setProbe(model_wanted ? bus.get() : nullptr);
+  if (!model) {
+    // The functional mode: per hardware thread, whether any of its events is wanted.
+    const u32 threads = bus->topology().threads;
+    for (u32 h = 0; h < threads; ++h) {
+      bool published = false;
+      for (const probe::TruthRow<Impl>& row : functionalTable()) {
+        published = published || bus->wants(row.event, h);
+      }
+      for (u32 op = 0; op < bus->opcodes(); ++op) published = published || bus->wantsOp(op, h);
+      harts[h].view = DriverView{};
+      harts[h].view.mix = published ? kPublishMix : 0;
+    }
+    return;
+  }
   // (Counting from statistics changes the epoch when it starts or stops.)
   level_due = monitor && monitor->tallying() ? monitor->levelDue() : nullptr;
   // The instruction-mix events the operation alone decides, and those that depend on the
@@ -135,6 +152,163 @@ std::span<const probe::TruthRow<Simulation::Impl>> Simulation::Impl::truthTable(
     return rows;
   }();
   return kRows;
+}
+
+// ---- the functional mode ----
+
+namespace {
+
+using probe::Event;
+
+// The functional mode's events that the operation counts make: an instruction of operation `op`
+// is functionalWeight(e, op) events e (0: none). Cycles and ThreadRunning are levels (one cycle
+// per instruction; Cycles adds the idle cycles), the others pulses.
+constexpr Event kFunctionalByOperation[] = {
+    Event::kInstructions, Event::kCycles,          Event::kThreadRunning, Event::kInstIntAlu,
+    Event::kInstIntMul,   Event::kInstIntDiv,      Event::kInstBranch,    Event::kInstJump,
+    Event::kInstLoad,     Event::kInstStore,       Event::kInstAtomic,    Event::kInstFpLoad,
+    Event::kInstFpStore,  Event::kInstFpAdd,       Event::kInstFpMul,     Event::kInstFpFma,
+    Event::kInstFpDiv,    Event::kInstFpSqrt,      Event::kInstFpMisc,    Event::kInstFpCvt,
+    Event::kInstSystem,   Event::kFpOps,           Event::kFpSingle,      Event::kFpDouble,
+    Event::kLoads1,       Event::kLoads2,          Event::kLoads4,        Event::kLoads8,
+    Event::kStores1,      Event::kStores2,         Event::kStores4,       Event::kStores8,
+    Event::kLoadReserved, Event::kAtomicMemoryOps, Event::kEcalls,        Event::kCsrAccesses,
+    Event::kFences,       Event::kFpOpsSingle};
+static_assert(static_cast<u32>(Event::kInstSystem) - static_cast<u32>(Event::kInstIntAlu) + 1 ==
+              static_cast<u32>(isa::InstClass::kCount));
+
+u64 functionalWeight(Event e, u32 op) {
+  if (e == Event::kInstructions || e == Event::kCycles || e == Event::kThreadRunning) return 1;
+  const auto first_class = static_cast<u32>(Event::kInstIntAlu);
+  const auto v = static_cast<u32>(e);
+  if (v >= first_class && v <= static_cast<u32>(Event::kInstSystem)) {
+    return static_cast<u32>(isa::opInfo(static_cast<isa::Op>(op)).cls) == v - first_class ? 1 : 0;
+  }
+  u64 weight = 0;
+  forEachMixEvent(kOpMix[op], [&](Event m, u64 n) {
+    if (m == e) weight += n;
+  });
+  return weight;
+}
+
+bool functionalLevel(Event e) {
+  return probe::info(e).kind == probe::Kind::kLevel;
+}
+
+// Per operation, the pulses one instruction of it publishes: (event, count), from the weights.
+using OpPulses = std::vector<std::pair<Event, u64>>;
+const std::array<OpPulses, isa::kOpCount>& functionalPulses() {
+  static const std::array<OpPulses, isa::kOpCount> kPulses = [] {
+    std::array<OpPulses, isa::kOpCount> table;
+    for (u32 op = 0; op < isa::kOpCount; ++op) {
+      for (Event e : kFunctionalByOperation) {
+        const u64 n = functionalWeight(e, op);
+        if (n != 0 && !functionalLevel(e)) table[op].emplace_back(e, n);
+      }
+    }
+    return table;
+  }();
+  return kPulses;
+}
+
+}  // namespace
+
+std::span<const probe::TruthRow<Simulation::Impl>> Simulation::Impl::functionalTable() {
+  using Row = probe::TruthRow<Impl>;
+  // (Read at every window end: the functional mode does not count from statistics.)
+  static const std::vector<Row> kRows = [] {
+    std::vector<Row> rows = {
+        {Event::kInstCompressed,
+         [](const Impl& sim, u32 h, probe::TruthTerms& t) { t.push_back({&sim.compressed[h]}); },
+         probe::Changes::kAnytime},
+        {Event::kStallIdle,
+         [](const Impl& sim, u32 h, probe::TruthTerms& t) { t.push_back({&sim.idle_cycles[h]}); },
+         probe::Changes::kAnytime},
+        {Event::kMisalignedAccesses,
+         [](const Impl& sim, u32 h, probe::TruthTerms& t) { t.push_back({&sim.misaligned[h]}); },
+         probe::Changes::kAnytime},
+        {Event::kStoreCondFail,
+         [](const Impl& sim, u32 h, probe::TruthTerms& t) { t.push_back({&sim.sc_failed[h]}); },
+         probe::Changes::kAnytime},
+        // (The store-conditionals less those that failed.)
+        {Event::kStoreCondSuccess,
+         [](const Impl& sim, u32 h, probe::TruthTerms& t) {
+           for (u32 op = 0; op < isa::kOpCount; ++op) {
+             if (kOpMix[op].sc) t.push_back({&sim.op_counts[std::size_t{h} * isa::kOpCount + op]});
+           }
+           t.push_back({&sim.sc_failed[h], ~u64{0}});
+         },
+         probe::Changes::kAnytime},
+    };
+    [&rows]<std::size_t... I>(std::index_sequence<I...>) {
+      (rows.push_back(
+           Row{kFunctionalByOperation[I],
+               [](const Impl& sim, u32 h, probe::TruthTerms& t) {
+                 constexpr Event e = kFunctionalByOperation[I];
+                 for (u32 op = 0; op < isa::kOpCount; ++op) {
+                   if (const u64 w = functionalWeight(e, op); w != 0) {
+                     t.push_back({&sim.op_counts[std::size_t{h} * isa::kOpCount + op], w});
+                   }
+                 }
+                 if (e == Event::kCycles) t.push_back({&sim.idle_cycles[h]});
+               },
+               probe::Changes::kAnytime}),
+       ...);
+    }
+    (std::make_index_sequence<std::size(kFunctionalByOperation)>{});
+    return rows;
+  }();
+  return kRows;
+}
+
+bool Simulation::countsInFunctionalMode(probe::Event e) {
+  const auto counts = [e](const auto& rows) {
+    return std::any_of(rows.begin(), rows.end(), [e](const auto& row) { return row.event == e; });
+  };
+  return counts(Impl::functionalTable()) || counts(Kernel::truthTable());
+}
+
+void Simulation::Impl::registerFunctionalTallies() {
+  const u32 threads = bus->topology().threads;
+  op_counts.assign(std::size_t{threads} * isa::kOpCount, 0);
+  compressed.assign(threads, 0);
+  misaligned.assign(threads, 0);
+  sc_failed.assign(threads, 0);
+  idle_cycles.assign(threads, 0);
+  for (u32 h = 0; h < threads; ++h) {
+    for (u32 op = 0; op < isa::kOpCount; ++op) {
+      bus->addTally(bus->inputOp(op, h), &op_counts[std::size_t{h} * isa::kOpCount + op]);
+      bus->setTallyTruth(bus->inputOp(op, h), true);
+    }
+  }
+  probe::registerTallies(
+      *bus, functionalTable(), *this, [](u32) -> const u64* { return nullptr; },
+      [](u32) -> const u64* { return nullptr; });
+}
+
+void Simulation::Impl::publishFunctional(u32 hw, const isa::DecodedInst& d, Cycle c,
+                                         bool misaligned_access, bool sc_failure) {
+  probe::Bus& b = *bus;
+  const auto op = static_cast<u32>(d.op);
+  for (const auto& [e, n] : functionalPulses()[op]) {
+    if (b.wants(e, hw)) b.pulse(e, hw, n);
+  }
+  const auto pub = [&](Event e) {
+    if (b.wants(e, hw)) b.pulse(e, hw, 1);
+  };
+  if (d.length == 2) pub(Event::kInstCompressed);
+  if (misaligned_access) pub(Event::kMisalignedAccesses);
+  if (kOpMix[op].sc) pub(sc_failure ? Event::kStoreCondFail : Event::kStoreCondSuccess);
+  if (b.wantsOp(op, hw)) b.pulseOp(op, hw, 1);
+  HPM_PROBE_LEVEL(&b, kCycles, hw, c, c + 1);
+  HPM_PROBE_LEVEL(&b, kThreadRunning, hw, c, c + 1);
+}
+
+void Simulation::Impl::functionalIdle(u32 hw, Cycle from, Cycle to) {
+  idle_cycles[hw] += to - from;
+  probe::Bus* b = bus.get();
+  HPM_PROBE_LEVEL(b, kCycles, hw, from, to);
+  HPM_PROBE_LEVEL(b, kStallIdle, hw, from, to);
 }
 
 void Simulation::Impl::registerOpTallies() {

@@ -147,6 +147,36 @@ struct Simulation::Impl final : TmDevice::Hooks {
   // The driver's events and their statistics (probe::TruthRow).
   static std::span<const probe::TruthRow<Impl>> truthTable();
 
+  // ---- the functional mode's counting (FunctionalRunner in simulation.cpp) ----
+  // While a counter unit is in use (Monitor::inUse) the functional mode runs every instruction
+  // through an observer that keeps these statistics by hardware thread, and publishes what
+  // they count when a counter wants it (publishFunctional); until then it runs as without
+  // units. Instructions by operation are op_counts (as the warm-up mode's operation counts).
+  std::vector<u64> compressed;   // 16-bit instructions retired
+  std::vector<u64> misaligned;   // loads and stores not aligned to their size
+  std::vector<u64> sc_failed;    // store-conditionals that failed
+  std::vector<u64> idle_cycles;  // cycles the hardware thread had nothing to run
+  // Each hardware thread's clock at the end of its last slice (counted or not): a later slice
+  // that starts past it waited (idle) in between.
+  std::vector<Cycle> functional_clock;
+  // The functional mode on a node with counter units: they are built when first needed
+  // (ensureMonitor: the first open of a device under /dev/hpm/, or the host's asking for them),
+  // so that a program that never uses them pays nothing for them. Until then bus and monitor
+  // are null. (A unit built late counts from then on: the CNK unit's kernel events too.)
+  bool lazy_units = false;
+  std::unique_ptr<DeviceProvider> lazy_provider;
+  void ensureMonitor();
+  // The functional mode's events and their statistics (probe::TruthRow): every event it
+  // publishes has a row, and only those (Simulation::countsInFunctionalMode, the run modes).
+  static std::span<const probe::TruthRow<Impl>> functionalTable();
+  void registerFunctionalTallies();
+  // Instruction `d` of hardware thread hw retired at cycle c, misaligned or not, and if it is a
+  // store-conditional, failed or not: its events that are wanted.
+  void publishFunctional(u32 hw, const isa::DecodedInst& d, Cycle c, bool misaligned_access,
+                         bool sc_failure);
+  // Hardware thread hw waited during [from, to) (idle).
+  void functionalIdle(u32 hw, Cycle from, Cycle to);
+
   void publishMix(u32 hw, const isa::DecodedInst& d, u64 addr, const HartState& s);
   // The events that depend on the instruction's data: misaligned accesses, SC outcomes. (First
   // touches of pages are the kernel's: GuestMemory::translate finds them.)

@@ -21,6 +21,9 @@ std::optional<u64> Simulation::groundTruth(probe::Event e, u32 instance) const {
   if (impl_->model) {
     if (auto v = impl_->model->groundTruth(e, instance)) return v;
   }
+  if (!impl_->model && impl_->monitor) {  // the functional mode's statistics
+    if (auto v = probe::truthOf(Impl::functionalTable(), *impl_, e, instance)) return v;
+  }
   if (auto v = probe::truthOf(Impl::truthTable(), *impl_, e, instance)) return v;
   for (const TruthSource& source : impl_->truth_sources) {
     if (auto v = source(e, instance)) return v;
@@ -47,6 +50,7 @@ std::optional<u64> Simulation::virtualOf(u64 pa) const {
 }
 
 Monitor* Simulation::monitor() const {
+  impl_->ensureMonitor();  // (the functional mode's units: built when first asked for)
   return impl_->monitor.get();
 }
 const MachineConfig& Simulation::machine() const {

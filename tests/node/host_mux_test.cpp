@@ -13,6 +13,7 @@
 
 #include "node/machine.h"
 #include "node/monitor.h"
+#include "node/run_modes.h"
 #include "node/simulation.h"
 
 namespace hpm {
@@ -43,10 +44,11 @@ struct MuxRun {
 // node_mix on bgq with `sets` of PUnit events taking turns every `slice` cycles; `check` gets
 // each counter with the events its feeds delivered in its set's slices.
 template <class Check>
-MuxRun runMultiplexed(const std::vector<std::vector<std::string>>& sets, Cycle slice, Check check) {
+MuxRun runMultiplexed(const std::vector<std::vector<std::string>>& sets, Cycle slice, Check check,
+                      RunMode mode = RunMode::kTiming) {
   const MachineConfig machine = loadMachine("bgq", {});
   RunOptions options;
-  options.mode = RunMode::kTiming;
+  options.mode = mode;
   options.root = std::filesystem::temp_directory_path().string();
   Simulation sim(machine, options);
   Monitor& monitor = *sim.monitor();
@@ -153,6 +155,40 @@ TEST(HostMultiplexing, EachSetCountsExactlyThePulsesOfItsSlicesOnEveryCore) {
   EXPECT_TRUE(settling == 0 || settling < r.settle) << settling;
   const u64 stops = r.switches + (settling != 0 ? 1 : 0);
   EXPECT_EQ(covered + stops * r.settle - (settling != 0 ? r.settle - settling : 0), r.end);
+}
+
+// The functional mode: every instruction takes its one cycle, so nothing is in flight at a stop
+// and the waiting hardware threads are brought to it as idle: every set counts exactly what the
+// bus delivered in its slices, pulses and levels (cycles, idle cycles) alike.
+TEST(HostMultiplexing, TheFunctionalModesSetsCountExactlyThePulsesAndLevelsOfTheirSlices) {
+  ASSERT_TRUE(std::filesystem::exists(kNodeMix)) << kNodeMix;
+  std::vector<std::string> events;
+  {
+    RunOptions options;
+    options.mode = RunMode::kFunctional;
+    Simulation sim(loadMachine("bgq", {}), options);
+    for (const NativeEvent& e : sim.monitor()->catalogue()) {
+      if (events.size() < 60 && e.unit != nullptr && e.unit->name == "punit" && e.thread < 1 &&
+          (e.run_modes & runModeBit(RunMode::kFunctional)) != 0) {
+        events.push_back(e.name);
+      }
+    }
+  }
+  ASSERT_EQ(events.size(), 60u);
+  std::vector<std::vector<std::string>> sets(3);
+  for (std::size_t i = 0; i < events.size(); ++i) sets[i / 20].push_back(events[i]);
+  u64 counted = 0, nonzero = 0;
+  const MuxRun r = runMultiplexed(
+      sets, 20'000,
+      [&](const ProgrammedCounter& c, const NativeEvent&, u64 delivered) {
+        EXPECT_EQ(c.value, delivered) << c.event << " on " << c.device;
+        ++counted;
+        if (c.value != 0) ++nonzero;
+      },
+      RunMode::kFunctional);
+  EXPECT_EQ(counted, 60u * 16) << "every event on every core's PUnit";
+  EXPECT_GE(nonzero, 40u) << "the checks are not vacuous";
+  ASSERT_GE(r.slices.size(), 6u);
 }
 
 // Level events reach the units as a hardware thread's clock passes them: at a stop (and at a

@@ -1212,10 +1212,28 @@ TEST(Stat, UnknownEventIsAUsageErrorNamingIt) {
   EXPECT_NE(r.err.find("unknown event 'L1Dmises'"), std::string::npos) << r.err;
 }
 
-TEST(Stat, FunctionalModeIsRefusedForItHasNoEvents) {
-  const RunResult r = hpmsim({"stat", "--mode", "functional", "--", guest("exit_status")});
-  EXPECT_EQ(r.status(), kUsage);
-  EXPECT_NE(r.err.find("--mode warmup, timing or profile"), std::string::npos) << r.err;
+TEST(Stat, TheFunctionalModeCountsInstructionsExactlyAndCacheAndPipelineEventsAreNotSupported) {
+  // Six threads on two cores' hardware threads: the count is the run's instructions.
+  const json stat = statJson({"--mode", "functional", "-e",
+                              "instructions,cycles,branches,L1dMisses,PEVT_XU_BR_TAKEN_COMMIT"},
+                             {guest("node_mix"), "6"});
+  EXPECT_EQ(stat["mode"], "functional");
+  EXPECT_EQ(stat["counts"]["instructions"], stat["instructions"]);
+  EXPECT_GE(stat["counts"]["cycles"].get<u64>(), stat["cycles_simulated"].get<u64>());
+  EXPECT_GT(stat["counts"]["branches"].get<u64>(), 0u);
+  EXPECT_FALSE(stat["counts"].contains("L1dMisses"));
+  EXPECT_FALSE(stat["counts"].contains("PEVT_XU_BR_TAKEN_COMMIT"));
+  EXPECT_EQ(stat["events"][3]["counter-value"], "<not supported>");
+  EXPECT_EQ(stat["events"][4]["counter-value"], "<not supported>");
+  // One thread: one instruction per cycle in both modes, so the warm-up mode's very counts.
+  const std::vector<std::string> events = {"-e", "instructions,cycles,branches,PEVT_INST_XU_BRC"};
+  std::vector<std::string> functional = {"--mode", "functional"}, warmup = {"--mode", "warmup"};
+  functional.insert(functional.end(), events.begin(), events.end());
+  warmup.insert(warmup.end(), events.begin(), events.end());
+  const json f = statJson(functional, {guest("count_loop")});
+  const json w = statJson(warmup, {guest("count_loop")});
+  EXPECT_EQ(f["counts"], w["counts"]);
+  EXPECT_EQ(f["counts"]["instructions"], f["instructions"]);
 }
 
 // ---- counting from statistics -------------------------------------------------------------------

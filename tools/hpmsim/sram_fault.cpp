@@ -28,9 +28,7 @@ void scheduleSramFaults(const std::vector<std::string>& specs, Monitor* monitor,
                         const std::string& machine) {
   if (specs.empty()) return;
   if (monitor == nullptr) {
-    fail(ExitCode::kUsage,
-         "--sram-fault: machine {} has no counter unit in this mode (the units exist in the "
-         "warmup, timing and profile modes)",
+    fail(ExitCode::kUsage, "--sram-fault: machine {} has no counter unit (monitor.unit = none)",
          machine);
   }
   const auto& units = monitor->units();

@@ -619,11 +619,6 @@ int run(const StatOptions& opt) {
     fail(ExitCode::kUsage, "stat: no program given (hpmsim stat -e ... -- PROGRAM)");
   const auto mode = parseRunMode(opt.mode);
   if (!mode) fail(ExitCode::kUsage, "stat: unknown --mode '{}'", opt.mode);
-  if (*mode == RunMode::kFunctional) {
-    fail(ExitCode::kUsage,
-         "stat: the counter unit counts the timing model's events: use --mode warmup, timing or "
-         "profile");
-  }
   if (opt.interval != 0 && opt.interval_ms != 0) {
     fail(ExitCode::kUsage, "stat: -I (milliseconds) and --interval-cycles: give one of them");
   }

@@ -47,7 +47,7 @@ extern "C" {
 
 /* The counter hardware of the machine the program runs on. */
 enum hpmctr_machine {
-  HPMCTR_NONE = 0, /* no /dev/hpm unit (monitor.unit = none, or the functional mode) */
+  HPMCTR_NONE = 0, /* no /dev/hpm unit (monitor.unit = none) */
   HPMCTR_BGP = 1,  /* UPC-P */
   HPMCTR_BGQ = 2,  /* UPC-Q */
 };
@@ -137,7 +137,7 @@ enum hpmctr_machine hpmctr_machine(void);
  * lists each event's modes, and libbgpm refuses an event the mode does not count. */
 enum hpmctr_run_mode {
   HPMCTR_RUN_UNKNOWN = 0,
-  HPMCTR_RUN_FUNCTIONAL = 1, /* no counter units at all */
+  HPMCTR_RUN_FUNCTIONAL = 1, /* instructions, cycles and the kernel's events: no memory system */
   HPMCTR_RUN_WARMUP = 2,     /* the caches, no pipeline: no branch prediction, stalls, ... */
   HPMCTR_RUN_TIMING = 3,
   HPMCTR_RUN_PROFILE = 4,

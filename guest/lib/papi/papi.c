@@ -225,15 +225,11 @@ int PAPI_library_init(int version) {
     }
   }
   const int bgq = hpmctr_machine() == HPMCTR_BGQ;
-  const int functional = hpmctr_run_mode() == HPMCTR_RUN_FUNCTIONAL;
+  /* (Every run mode has the units; each event says in which modes it counts, and one that does
+   * not count in this mode is no event here: papix_counts_in_mode.) */
   for (int c = 0; c <= PAPIX_SIM; ++c) {
     if (disabled_before_init[c]) continue;
-    if (functional) {
-      /* (The node is whatever machine it is: the mode, not the machine, has no units.) */
-      disable(c,
-              "hpmsim's functional mode has no counter units (hpmsim run --mode warmup, timing "
-              "or profile has them)");
-    } else if (c < PAPIX_SIM && c != 4 && !bgq) {
+    if (c < PAPIX_SIM && c != 4 && !bgq) {
       disable(c, "No UPC-Q counter units on this machine (hpmsim --machine bgq)");
     }
   }
