@@ -38,7 +38,8 @@ endfunction()
 
 # hpm_guest_library(NAME SOURCES src... [INCLUDES dir...] [FLAGS f...] [EXTRA_DEPENDS file...])
 # Builds ${HPM_GUEST_LIB_DIR}/libNAME.a for guest programs to link with LIBS NAME. EXTRA_DEPENDS:
-# generated headers its sources include.
+# generated headers its sources include. A source's own flags, after FLAGS: its property
+# HPM_GUEST_FLAGS (set_source_files_properties in the caller's folder).
 function(hpm_guest_library name)
   cmake_parse_arguments(G "" "" "SOURCES;INCLUDES;FLAGS;EXTRA_DEPENDS" ${ARGN})
   hpm_guest_includes(includes headers ${G_INCLUDES})
@@ -47,10 +48,15 @@ function(hpm_guest_library name)
     get_filename_component(abs "${src}" ABSOLUTE)
     get_filename_component(base "${src}" NAME_WE)
     set(obj ${HPM_GUEST_OBJ_DIR}/${name}/${base}.o)
+    get_source_file_property(own ${abs} HPM_GUEST_FLAGS)
+    if(NOT own)
+      set(own "")
+    endif()
     add_custom_command(
       OUTPUT ${obj}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${HPM_GUEST_OBJ_DIR}/${name}
-      COMMAND ${HPM_SDK_DIR}/bin/hpm-cc ${HPM_GUEST_COMMON_FLAGS} ${G_FLAGS} ${includes} -c ${abs} -o ${obj}
+      COMMAND ${HPM_SDK_DIR}/bin/hpm-cc ${HPM_GUEST_COMMON_FLAGS} ${G_FLAGS} ${own} ${includes} -c ${abs}
+              -o ${obj}
       DEPENDS ${abs} ${headers} ${G_EXTRA_DEPENDS} ${HPM_SDK_DIR}/bin/hpm-cc
       COMMENT "guest cc ${src}")
     list(APPEND objects ${obj})
