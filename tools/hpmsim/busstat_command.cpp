@@ -68,7 +68,8 @@ int run(const BusstatOptions& opt) {
   files.check();
   Simulation sim(machine, ro);
   ImonHost unit(sim, "busstat");
-  const u64 asked = intervalOptionCycles(opt.interval_ms, opt.interval_cycles, machine, "busstat");
+  const u64 asked =
+      intervalOptionCycles(opt.interval_ms, opt.interval_cycles, machine.node.clock_mhz, "busstat");
   const u64 interval = asked != 0 ? asked : opt.distribution ? kDefaultRotation : 0;
 
   // What each counter counts: the presets asked for, or in --distribution one type each.

@@ -96,4 +96,14 @@ inline u64 intervalCycles(double ms, double clock_mhz, std::string_view option) 
   return static_cast<u64>(cycles);
 }
 
+// The cycles of an interval given as -I MSECS or --interval-cycles N, whichever was given (0 for
+// neither); both are a usage error naming `tool`.
+inline u64 intervalOptionCycles(double ms, u64 cycles, double clock_mhz, std::string_view tool) {
+  if (ms != 0 && cycles != 0) {
+    fail(ExitCode::kUsage, "{}: give -I (milliseconds) or --interval-cycles, not both", tool);
+  }
+  if (ms != 0) return intervalCycles(ms, clock_mhz, fmt::format("{}: -I", tool));
+  return cycles;
+}
+
 }  // namespace hpm::tools

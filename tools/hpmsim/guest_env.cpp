@@ -21,16 +21,18 @@ void addGuestEnvOptions(CLI::App& cmd, GuestEnvOptions& options) {
 std::string guestInputsDigest(const std::vector<std::string>& argv,
                               const std::vector<std::string>& envp) {
   u64 h = 0xcbf29ce484222325ull;
-  const auto add = [&h](std::string_view bytes) {
-    for (const char c : bytes) {
-      h ^= static_cast<unsigned char>(c);
-      h *= 0x100000001b3ull;
-    }
-    h ^= 0;  // (each string ends with its terminator: "ab","c" differs from "a","bc")
+  const auto byte = [&h](char c) {
+    h ^= static_cast<unsigned char>(c);
     h *= 0x100000001b3ull;
   };
+  // Each string with its terminator ("ab","c" differs from "a","bc"); a 0x01 byte between the
+  // arguments and the environment.
+  const auto add = [&byte](std::string_view text) {
+    for (const char c : text) byte(c);
+    byte('\0');
+  };
   for (const std::string& a : argv) add(a);
-  add("\x01");  // (arguments, then the environment)
+  byte('\x01');
   for (const std::string& e : envp) add(e);
   return fmt::format("{:016x}", h);
 }

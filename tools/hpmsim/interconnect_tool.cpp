@@ -50,17 +50,9 @@ void addReportOutput(CLI::App& cmd, std::string& path) {
                  "Write the report (the JSON object with --json) to FILE instead of stderr");
 }
 
-u64 intervalOptionCycles(double ms, u64 cycles, const MachineConfig& machine,
-                         std::string_view tool) {
-  if (ms != 0 && cycles != 0) {
-    fail(ExitCode::kUsage, "{}: give -I (milliseconds) or --interval-cycles, not both", tool);
-  }
-  if (ms != 0) return intervalCycles(ms, machine.node.clock_mhz, fmt::format("{}: -I", tool));
-  return cycles;
-}
-
 void resolveFifoSampling(FifoSampling& o, const MachineConfig& machine, std::string_view tool) {
-  if (const u64 given = intervalOptionCycles(o.interval_ms, o.interval_cycles, machine, tool)) {
+  if (const u64 given =
+          intervalOptionCycles(o.interval_ms, o.interval_cycles, machine.node.clock_mhz, tool)) {
     o.interval = given;
   }
   if (!o.output.empty()) requireWritable(o.output);

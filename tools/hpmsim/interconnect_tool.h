@@ -50,10 +50,6 @@ void addFifoSampling(CLI::App& cmd, FifoSampling& o, const std::string& top_what
 // (ExitCode::kUsage) naming `tool` when both are, (kIo) when -o's file cannot be written: before
 // the run.
 void resolveFifoSampling(FifoSampling& o, const MachineConfig& machine, std::string_view tool);
-// The cycles of an interval given as -I MSECS or --interval-cycles N (whichever was, 0 for
-// neither; both: a usage error naming `tool`).
-u64 intervalOptionCycles(double ms, u64 cycles, const MachineConfig& machine,
-                         std::string_view tool);
 
 // A tool's report, on standard error (the guest owns standard output) or in -o's file: `out`
 // with --json, else `text`.

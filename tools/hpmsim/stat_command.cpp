@@ -619,9 +619,6 @@ int run(const StatOptions& opt) {
     fail(ExitCode::kUsage, "stat: no program given (hpmsim stat -e ... -- PROGRAM)");
   const auto mode = parseRunMode(opt.mode);
   if (!mode) fail(ExitCode::kUsage, "stat: unknown --mode '{}'", opt.mode);
-  if (opt.interval != 0 && opt.interval_ms != 0) {
-    fail(ExitCode::kUsage, "stat: -I (milliseconds) and --interval-cycles: give one of them");
-  }
   if (opt.repeat == 0) fail(ExitCode::kUsage, "stat: -r 0: at least one run");
   if (opt.repeat > 1 && (opt.interval != 0 || opt.interval_ms != 0 || opt.per_region)) {
     fail(ExitCode::kUsage, "stat: -r counts whole runs: it goes without -I and --per-region");
@@ -667,10 +664,8 @@ int run(const StatOptions& opt) {
   if (many_nodes) addNodeOutputs(files, opt.node_output, nodes);
   files.check();
   // -I MSECS: simulated milliseconds at the machine's clock.
-  const u64 interval = opt.interval != 0 ? opt.interval
-                       : opt.interval_ms != 0
-                           ? intervalCycles(opt.interval_ms, machine.node.clock_mhz, "stat: -I")
-                           : 0;
+  const u64 interval =
+      intervalOptionCycles(opt.interval_ms, opt.interval, machine.node.clock_mhz, "stat");
   // (The multiplexing slice is taken only if the events need it; its value is checked here,
   // before the run, all the same.)
   intervalCycles(opt.mux_interval_ms, machine.node.clock_mhz, "stat: --mux-interval-ms");
