@@ -18,16 +18,16 @@
 #include "pmu/imon/events.h"
 #include "pmu/imon/unit.h"
 #include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/finite_range.h"
-#include "tools/hpmsim/imon_host.h"
-#include "tools/hpmsim/interconnect_tool.h"
-#include "tools/hpmsim/output.h"
+#include "tools/hpmsim/lib/finite_range.h"
+#include "tools/hpmsim/lib/imon_host.h"
+#include "tools/hpmsim/lib/interconnect_tool.h"
+#include "tools/hpmsim/lib/output.h"
 
 namespace hpm::tools {
 namespace {
 
 struct BusstatOptions {
-  ToolRunOptions run;
+  SessionOptions run;
   std::vector<std::string> events;
   double interval_ms = 0;   // -I: simulated milliseconds (0: not given)
   u64 interval_cycles = 0;  // --interval-cycles (0: not given)
@@ -332,7 +332,7 @@ void addBusstatCommand(CLI::App& root, Action& selected) {
   CLI::App* cmd = root.add_subcommand(
       "busstat",
       "Count interconnect transactions with the interconnect monitor (as Solaris busstat)");
-  addToolRunOptions(*cmd, opt->run);
+  addSessionOptions(*cmd, opt->run, kToolSession);
   cmd->add_option("-e,--event", opt->events,
                   "Interconnect events, comma-separated (hpmsim events --unit imon), two per "
                   "monitor")
@@ -354,7 +354,7 @@ void addBusstatCommand(CLI::App& root, Action& selected) {
                   "Sample the FIFOs as --fifo does and write the records taken as CSV");
   cmd->add_flag("--json", opt->json, "Print a JSON object instead of the table");
   addReportOutput(*cmd, opt->output);
-  addToolProgram(*cmd, opt->run);
+  addSessionProgram(*cmd, opt->run, kToolSession);
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }
 

@@ -19,9 +19,9 @@
 #include "node/machine.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/imon_host.h"
-#include "tools/hpmsim/interconnect_tool.h"
-#include "tools/hpmsim/output.h"
+#include "tools/hpmsim/lib/imon_host.h"
+#include "tools/hpmsim/lib/interconnect_tool.h"
+#include "tools/hpmsim/lib/output.h"
 
 namespace hpm::tools {
 namespace {
@@ -30,7 +30,7 @@ using probe::Snoop;
 using probe::TransactionType;
 
 struct C2cOptions {
-  ToolRunOptions run;
+  SessionOptions run;
   FifoSampling sampling{500, 5, false, {}, 0, 0};
 };
 
@@ -328,9 +328,9 @@ void addC2cCommand(CLI::App& root, Action& selected) {
       "c2c",
       "Who supplies the lines a program reads, and the lines its threads share (seed 004's "
       "cache-to-cache analysis, in the spirit of perf c2c)");
-  addToolRunOptions(*cmd, opt->run);
+  addSessionOptions(*cmd, opt->run, kToolSession);
   addFifoSampling(*cmd, opt->sampling, "busiest shared lines");
-  addToolProgram(*cmd, opt->run);
+  addSessionProgram(*cmd, opt->run, kToolSession);
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }
 

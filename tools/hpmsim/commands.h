@@ -25,7 +25,4 @@ void addC2cCommand(CLI::App& root, Action& selected);
 void addLocalityCommand(CLI::App& root, Action& selected);
 void addReportCommand(CLI::App& root, Action& selected);
 
-// The help of every --machine option: the built-in presets' names, from machines/*.toml.
-std::string machineOptionHelp();
-
 }  // namespace hpm::tools

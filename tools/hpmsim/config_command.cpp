@@ -8,14 +8,10 @@
 #include "config/schema.h"
 #include "node/machine.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/lib/session.h"
 
 namespace hpm::tools {
 
-std::string machineOptionHelp() {
-  std::string names;
-  for (const std::string& name : machinePresets()) names += (names.empty() ? "" : ", ") + name;
-  return fmt::format("Machine preset ({}) or TOML file", names);
-}
 namespace {
 
 struct ConfigOptions {
@@ -94,9 +90,7 @@ void addConfigCommand(CLI::App& root, Action& selected) {
   auto opt = std::make_shared<ConfigOptions>();
   CLI::App* cmd = root.add_subcommand(
       "config", "Print a machine's effective configuration (TOML), or list every parameter");
-  cmd->add_option("--machine", opt->machine, machineOptionHelp())->capture_default_str();
-  cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
-      ->allow_extra_args(false);
+  addMachineOptions(*cmd, opt->machine, opt->overrides);
   cmd->add_flag("--list", opt->list, "One line per parameter: key, value, meaning, type");
   cmd->add_flag("--json", opt->json, "The configuration as a JSON object");
   cmd->add_flag("--markdown", opt->markdown,

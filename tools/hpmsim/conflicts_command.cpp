@@ -20,15 +20,15 @@
 #include "node/machine.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/imon_host.h"
-#include "tools/hpmsim/interconnect_tool.h"
-#include "tools/hpmsim/output.h"
+#include "tools/hpmsim/lib/imon_host.h"
+#include "tools/hpmsim/lib/interconnect_tool.h"
+#include "tools/hpmsim/lib/output.h"
 
 namespace hpm::tools {
 namespace {
 
 struct ConflictsOptions {
-  ToolRunOptions run;
+  SessionOptions run;
   FifoSampling sampling{1000, 3, false, {}, 0, 0};
   std::string csv;
 };
@@ -193,10 +193,10 @@ void addConflictsCommand(CLI::App& root, Action& selected) {
       "conflicts",
       "Find the cache blocks with the most writebacks by sampling the interconnect monitor's "
       "FIFO (seed 004's cache-conflict tool)");
-  addToolRunOptions(*cmd, opt->run);
+  addSessionOptions(*cmd, opt->run, kToolSession);
   addFifoSampling(*cmd, opt->sampling, "hottest blocks");
   cmd->add_option("--csv", opt->csv, "Write the writebacks seen per block as CSV");
-  addToolProgram(*cmd, opt->run);
+  addSessionProgram(*cmd, opt->run, kToolSession);
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }
 

@@ -16,6 +16,7 @@
 #include "node/simulation.h"
 #include "stats/probe.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/lib/session.h"
 
 namespace hpm::tools {
 namespace {
@@ -374,9 +375,7 @@ void addEventsCommand(CLI::App& root, Action& selected) {
   auto opt = std::make_shared<EventsOptions>();
   CLI::App* cmd =
       root.add_subcommand("events", "List the native events of a machine's counter unit");
-  cmd->add_option("--machine", opt->machine, machineOptionHelp())->capture_default_str();
-  cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
-      ->allow_extra_args(false);
+  addMachineOptions(*cmd, opt->machine, opt->overrides);
   cmd->add_option("--unit", opt->unit,
                   "Only this kind of unit's events (bgp: upc; bgq: punit, l2, io, cnk)");
   cmd->add_flag("--json", opt->json, "An object whose key `events` is the list");

@@ -24,9 +24,9 @@
 #include "node/machine.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/imon_host.h"
-#include "tools/hpmsim/interconnect_tool.h"
-#include "tools/hpmsim/output.h"
+#include "tools/hpmsim/lib/imon_host.h"
+#include "tools/hpmsim/lib/interconnect_tool.h"
+#include "tools/hpmsim/lib/output.h"
 
 namespace hpm::tools {
 namespace {
@@ -34,7 +34,7 @@ namespace {
 using probe::TransactionType;
 
 struct LocalityOptions {
-  ToolRunOptions run;
+  SessionOptions run;
   FifoSampling sampling{1000, 5, false, {}, 0, 0};
   u64 rotation = 10000;  // cycles per pair setting when the pairs rotate
 };
@@ -294,13 +294,13 @@ void addLocalityCommand(CLI::App& root, Action& selected) {
       "locality",
       "Coherent traffic by requester board and home board, and the address regions with the "
       "most remote traffic (seed 004's locality analysis; machines with boards: sunfire)");
-  addToolRunOptions(*cmd, opt->run);
+  addSessionOptions(*cmd, opt->run, kToolSession);
   addFifoSampling(*cmd, opt->sampling, "regions with the most remote traffic");
   cmd->add_option("--rotate", opt->rotation,
                   "Cycles each board pair keeps a counter when the pairs rotate (the unit has "
                   "fewer counters than pairs)")
       ->capture_default_str();
-  addToolProgram(*cmd, opt->run);
+  addSessionProgram(*cmd, opt->run, kToolSession);
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }
 

@@ -8,7 +8,7 @@
 
 #include "base/json_text.h"
 #include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/output.h"
+#include "tools/hpmsim/lib/output.h"
 #include "tools/hpmsim/report.h"
 
 namespace hpm::tools {

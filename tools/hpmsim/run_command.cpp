@@ -20,24 +20,23 @@
 #include "pmu/upc/component.h"
 #include "stats/stats.h"
 #include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/guest_env.h"
-#include "tools/hpmsim/host_memory.h"
 #include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/lib/guest_env.h"
+#include "tools/hpmsim/lib/host_memory.h"
+#include "tools/hpmsim/lib/nodes_run.h"
+#include "tools/hpmsim/lib/output.h"
+#include "tools/hpmsim/lib/program_path.h"
+#include "tools/hpmsim/lib/progress.h"
+#include "tools/hpmsim/lib/session.h"
+#include "tools/hpmsim/lib/sram_fault.h"
 #include "tools/hpmsim/mpi_hosts.h"
-#include "tools/hpmsim/nodes_run.h"
-#include "tools/hpmsim/output.h"
-#include "tools/hpmsim/program_path.h"
-#include "tools/hpmsim/progress.h"
 #include "tools/hpmsim/report.h"
-#include "tools/hpmsim/sram_fault.h"
 
 namespace hpm::tools {
 namespace {
 
 struct RunCliOptions {
-  std::string machine = "bgq";
-  std::string mode = "timing";
-  std::vector<std::string> overrides;
+  SessionOptions session;  // --machine, --set, --mode, --root, the environment, the nodes, ...
   std::string stats_json;
   std::string stats_text;
   bool stats_json_given = false;  // the option was given (an empty path is then an error)
@@ -47,19 +46,15 @@ struct RunCliOptions {
   std::string profile_prefix = "hpmsim-profile";
   u64 profile_interval = 100000;
   u32 profile_top = 20;
-  std::string root = ".";
   bool strict_syscalls = false;
   bool host_time = false;
   bool summary = false;
-  bool quiet = false;                    // --quiet: no progress line
   std::string upc_config;                // --upc-config FILE
   std::vector<std::string> sram_faults;  // --sram-fault SPEC
-  GuestEnvOptions env;
-  u32 nodes = 0;                     // --nodes: 0 = as network.shape says (1 unless set)
-  std::string node_output;           // --node-output DIR
-  u64 host_memory = 0;               // --host-memory MIB (0: what the host has available)
-  std::vector<std::string> command;  // program and its arguments
 };
+
+// run takes every mode, and runs many nodes.
+constexpr SessionSpec kRunSession{.nodes = true};
 
 // The profile mode's outputs: samples and the flat profile as CSV, the top functions printed.
 void writeProfile(const Simulation& sim, const RunCliOptions& opt) {
@@ -182,17 +177,19 @@ std::vector<const NativeEvent*> parseUpcConfig(const std::string& path, const Mo
 }
 
 int run(const RunCliOptions& opt) {
-  if (opt.command.empty()) fail(ExitCode::kUsage, "run: no program given (hpmsim run -- PROGRAM)");
-  const auto mode = parseRunMode(opt.mode);
+  if (opt.session.command.empty())
+    fail(ExitCode::kUsage, "run: no program given (hpmsim run -- PROGRAM)");
+  const auto mode = parseRunMode(opt.session.mode);
   if (!mode) {
     fail(ExitCode::kUsage, "run: unknown --mode '{}' (functional, warmup, timing, profile)",
-         opt.mode);
+         opt.session.mode);
   }
-  MachineConfig machine = loadMachine(opt.machine, opt.overrides);
-  const u32 nodes = resolveNodes(machine, opt.nodes, opt.node_output, "run");
+  MachineConfig machine = loadMachine(opt.session.machine, opt.session.overrides);
+  const u32 nodes = resolveNodes(machine, opt.session.nodes, opt.session.node_output, "run");
   RunFiles files;
-  files.input(resolveProgram(opt.command[0]), "the program");
-  files.input(std::filesystem::is_regular_file(opt.machine) ? opt.machine : "", "the machine file");
+  files.input(resolveProgram(opt.session.command[0]), "the program");
+  files.input(std::filesystem::is_regular_file(opt.session.machine) ? opt.session.machine : "",
+              "the machine file");
   files.input(opt.upc_config, "the counter configuration");
   files.output(opt.stats_json, "--stats-json", opt.stats_json_given);
   files.output(opt.stats_text, "--stats-text", opt.stats_text_given);
@@ -202,11 +199,11 @@ int run(const RunCliOptions& opt) {
     files.output(opt.profile_prefix + "-samples.csv", "--profile-prefix (samples)");
     files.output(opt.profile_prefix + "-functions.csv", "--profile-prefix (functions)");
   }
-  if (manyNodes(nodes, opt.nodes)) addNodeOutputs(files, opt.node_output, nodes);
+  if (manyNodes(nodes, opt.session.nodes)) addNodeOutputs(files, opt.session.node_output, nodes);
   files.check();
   RunOptions ro;
   ro.mode = *mode;
-  ro.root = opt.root;
+  ro.root = opt.session.root;
   ro.strict_syscalls = opt.strict_syscalls;
   ro.host_time = opt.host_time;
   ro.profile_interval = opt.profile_interval;
@@ -214,13 +211,13 @@ int run(const RunCliOptions& opt) {
   // A guest writing to a closed pipe gets SIGPIPE from our kernel; hpmsim itself must not die.
   std::signal(SIGPIPE, SIG_IGN);
 
-  if (hostProcesses() > 1 && !manyNodes(nodes, opt.nodes)) {
+  if (hostProcesses() > 1 && !manyNodes(nodes, opt.session.nodes)) {
     fail(ExitCode::kUsage,
          "run: started by mpirun with {} processes, which spread the nodes of a many-node run "
          "(--nodes N) over them: give --nodes N",
          hostProcesses());
   }
-  if (manyNodes(nodes, opt.nodes)) {
+  if (manyNodes(nodes, opt.session.nodes)) {
     const auto refuse = [&](bool given, std::string_view option) {
       if (given) fail(ExitCode::kUsage, "run: {} is not available with many nodes yet", option);
     };
@@ -231,16 +228,16 @@ int run(const RunCliOptions& opt) {
     refuse(!opt.sram_faults.empty(), "--sram-fault");
     NodesRun r{machine,
                ro,
-               opt.mode,
+               opt.session.mode,
                {},
-               guestEnvironment(opt.env),
-               opt.node_output,
+               guestEnvironment(opt.session.env),
+               opt.session.node_output,
                opt.stats_json,
                opt.stats_text,
                opt.summary,
-               opt.host_memory};
-    r.command = opt.command;
-    r.command[0] = resolveProgram(opt.command[0]);
+               opt.session.host_memory};
+    r.command = opt.session.command;
+    r.command[0] = resolveProgram(opt.session.command[0]);
     return runNodes(r);
   }
 
@@ -265,16 +262,16 @@ int run(const RunCliOptions& opt) {
   // (Asked for only when given: the functional mode builds its units when first needed.)
   if (!opt.sram_faults.empty()) scheduleSramFaults(opt.sram_faults, sim.monitor(), machine.name);
   sim.kernel().setInterruptSource(pendingInterrupt);
-  HostMemoryBudget budget(opt.host_memory);
+  HostMemoryBudget budget(opt.session.host_memory);
   budget.describeGuests([&sim] { return guestMemoryText(sim.kernel()); });
   sim.kernel().setLimitSource(budget.limit());
-  const std::vector<std::string> envp = guestEnvironment(opt.env);
-  sim.exec(resolveProgram(opt.command[0]), opt.command, envp);
+  const std::vector<std::string> envp = guestEnvironment(opt.session.env);
+  sim.exec(resolveProgram(opt.session.command[0]), opt.session.command, envp);
 
   const auto start = std::chrono::steady_clock::now();
   double host_seconds = 0;
   {
-    ProgressLine progress(!opt.quiet);
+    ProgressLine progress(!opt.session.quiet);
     sim.run(progress.follow(sim));
     host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }  // (the line erased before anything else is printed)
@@ -291,7 +288,7 @@ int run(const RunCliOptions& opt) {
     v.real("mips", mips, "Retired instructions per host second, in millions");
     v.counter("host_peak_rss_kib", hostPeakRssKib(),
               "hpmsim's peak resident host memory so far, in KiB (getrusage)");
-    v.text("mode", opt.mode, "Run mode");
+    v.text("mode", opt.session.mode, "Run mode");
     v.counter("exit_status", static_cast<u64>(end.status), "The guest's exit status");
     v.beginList("threads");
     for (const auto& t : sim.kernel().threads()) {
@@ -312,8 +309,8 @@ int run(const RunCliOptions& opt) {
     stats::JsonWriter json;
     visitAll(json);
     json.result()["config"] = machineJson(machine);
-    json.result()["command"] = opt.command;
-    json.result()["guest_inputs"] = guestInputsDigest(opt.command, envp);
+    json.result()["command"] = opt.session.command;
+    json.result()["guest_inputs"] = guestInputsDigest(opt.session.command, envp);
     stats_json = std::move(json.result());
   }
   if (!opt.stats_json.empty()) writeTextFile(opt.stats_json, jsonText(stats_json, 2) + "\n");
@@ -327,7 +324,7 @@ int run(const RunCliOptions& opt) {
   if (*mode == RunMode::kProfile) writeProfile(sim, opt);
   if (report) {
     Report r;
-    r.addRun(stats_json, fmt::format("hpmsim run of {}", opt.command[0]));
+    r.addRun(stats_json, fmt::format("hpmsim run of {}", opt.session.command[0]));
     if (*mode == RunMode::kProfile) {
       // The profile's CSVs as just written: the report draws what the files hold.
       r.addFile(opt.profile_prefix + "-samples.csv");
@@ -362,7 +359,7 @@ int run(const RunCliOptions& opt) {
     fmt::print(stderr,
                "hpmsim: {} on {} ({} mode): {} instructions, {} cycles ({:.6f} s simulated at "
                "{:g} MHz), {:.3f} s host, {:.1f} MIPS, exit status {}\n",
-               opt.command[0], machine.name, opt.mode, instructions, cycles,
+               opt.session.command[0], machine.name, opt.session.mode, instructions, cycles,
                static_cast<double>(sim.kernel().nanosAt(cycles)) / 1e9, machine.node.clock_mhz,
                host_seconds, mips, end.status);
     for (const RegionReport& r : sim.regions()) {
@@ -379,11 +376,7 @@ void addRunCommand(CLI::App& root, Action& selected) {
   auto opt = std::make_shared<RunCliOptions>();
   CLI::App* cmd =
       root.add_subcommand("run", "Run a static RV64 Linux program on the modelled node");
-  cmd->add_option("--machine", opt->machine, machineOptionHelp())->capture_default_str();
-  cmd->add_option("--mode", opt->mode, "Run mode: functional, warmup, timing or profile")
-      ->capture_default_str();
-  cmd->add_option("--set", opt->overrides, "Override a configuration parameter (KEY=VALUE)")
-      ->allow_extra_args(false);
+  addSessionOptions(*cmd, opt->session, kRunSession);
   CLI::Option* stats_json =
       cmd->add_option("--stats-json", opt->stats_json, "Write statistics as JSON to FILE");
   CLI::Option* stats_text =
@@ -401,13 +394,10 @@ void addRunCommand(CLI::App& root, Action& selected) {
       ->capture_default_str();
   cmd->add_option("--profile-top", opt->profile_top, "Profile mode: functions printed")
       ->capture_default_str();
-  cmd->add_option("--root", opt->root, "Directory the guest sees as / (default: .)");
   cmd->add_flag("--strict-syscalls", opt->strict_syscalls,
                 "Stop with an error at the first unsupported system call");
   cmd->add_flag("--host-time", opt->host_time,
                 "Wall-clock time from the host instead of simulated time");
-  cmd->add_flag("--quiet", opt->quiet, "No progress line on stderr (shown only on a terminal)");
-  addHostMemoryOption(*cmd, opt->host_memory);
   cmd->add_flag("--summary", opt->summary,
                 "Print instructions, simulated time, MIPS and regions on stderr at the end");
   cmd->add_option("--upc-config", opt->upc_config,
@@ -416,10 +406,7 @@ void addRunCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--sram-fault", opt->sram_faults,
                   "Flip a bit of a counter's SRAM entry (UPC-P) at a cycle: "
                   "counter=C,cycle=T[,bit=B][,unit=PATH]; repeatable; reported at the end");
-  addNodeOptions(*cmd, opt->nodes, opt->node_output, "");
-  addGuestEnvOptions(*cmd, opt->env);
-  cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
-  cmd->positionals_at_end();
+  addSessionProgram(*cmd, opt->session, kRunSession);
   cmd->callback([opt, &selected, stats_json, stats_text] {
     opt->stats_json_given = stats_json->count() > 0;
     opt->stats_text_given = stats_text->count() > 0;

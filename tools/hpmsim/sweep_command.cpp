@@ -23,25 +23,29 @@
 #include "base/types.h"
 #include "node/machine.h"
 #include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/guest_env.h"
 #include "tools/hpmsim/interrupt.h"
-#include "tools/hpmsim/program_path.h"
-#include "tools/hpmsim/progress.h"
+#include "tools/hpmsim/lib/guest_env.h"
+#include "tools/hpmsim/lib/program_path.h"
+#include "tools/hpmsim/lib/progress.h"
+#include "tools/hpmsim/lib/session.h"
 
 namespace hpm::tools {
 namespace {
 
 struct SweepOptions {
-  std::string machine = "bgq";
-  std::string mode = "timing";
+  // --machine, --mode, --root, the environment, the program: every point's, as run's (--set is
+  // sweep's own: a parameter and its values)
+  SessionOptions session;
   std::vector<std::string> sets;  // KEY=V1,V2,...
   unsigned jobs = 0;              // 0: the host's cores
   bool json = false;
-  bool quiet = false;  // --quiet: no progress line
-  std::string root = ".";
-  GuestEnvOptions env;  // every point's, as run's
-  std::vector<std::string> command;
 };
+
+// sweep's points run one node each, with hpmsim run's memory budget.
+constexpr SessionSpec kSweepSession{
+    .modes = "functional, warmup, timing or profile, of every point",
+    .overrides = false,
+    .host_memory = false};
 
 struct Axis {
   std::string key;
@@ -85,18 +89,20 @@ void runPoint(const SweepOptions& opt, const std::vector<Axis>& axes, Point& poi
               const std::filesystem::path& dir, std::size_t index) {
   const std::string stats = (dir / fmt::format("point{}.json", index)).string();
   const std::string out = (dir / fmt::format("point{}.out", index)).string();
-  std::vector<std::string> args = {selfPath(), "run", "--machine", opt.machine, "--mode", opt.mode};
+  std::vector<std::string> args = {selfPath(),          "run",    "--machine",
+                                   opt.session.machine, "--mode", opt.session.mode};
   for (std::size_t a = 0; a < axes.size(); ++a) {
     args.push_back("--set");
     args.push_back(axes[a].key + "=" + point.values[a]);
   }
   args.push_back("--stats-json");
   args.push_back(stats);
-  args.insert(args.end(), {"--root", opt.root});
-  if (opt.env.clear) args.push_back("--env-clear");
-  for (const std::string& setting : opt.env.settings) args.insert(args.end(), {"--env", setting});
+  args.insert(args.end(), {"--root", opt.session.root});
+  if (opt.session.env.clear) args.push_back("--env-clear");
+  for (const std::string& setting : opt.session.env.settings)
+    args.insert(args.end(), {"--env", setting});
   args.push_back("--");
-  args.insert(args.end(), opt.command.begin(), opt.command.end());
+  args.insert(args.end(), opt.session.command.begin(), opt.session.command.end());
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -161,10 +167,11 @@ void runPoint(const SweepOptions& opt, const std::vector<Axis>& axes, Point& poi
 }
 
 int run(const SweepOptions& opt) {
-  if (opt.command.empty()) fail(ExitCode::kUsage, "sweep: no program given (-- PROGRAM ...)");
+  if (opt.session.command.empty())
+    fail(ExitCode::kUsage, "sweep: no program given (-- PROGRAM ...)");
   const std::vector<Axis> axes = parseAxes(opt.sets);
   if (axes.empty()) fail(ExitCode::kUsage, "sweep: give at least one --set KEY=V1,V2,...");
-  (void)guestEnvironment(opt.env);  // (its settings checked before any point runs)
+  (void)guestEnvironment(opt.session.env);  // (its settings checked before any point runs)
   std::vector<Point> points(1);
   for (const Axis& axis : axes) {
     std::vector<Point> next;
@@ -179,15 +186,15 @@ int run(const SweepOptions& opt) {
   }
   // The program exists and every point's configuration is valid before any runs: a misspelt
   // path or key, or a value out of range, is one error, not a table of failed runs.
-  if (const std::string program = resolveProgram(opt.command[0]);
+  if (const std::string program = resolveProgram(opt.session.command[0]);
       !std::filesystem::is_regular_file(program)) {
-    fail(ExitCode::kUsage, "sweep: cannot open program '{}'", opt.command[0]);
+    fail(ExitCode::kUsage, "sweep: cannot open program '{}'", opt.session.command[0]);
   }
   for (const Point& p : points) {
     std::vector<std::string> overrides;
     for (std::size_t a = 0; a < axes.size(); ++a)
       overrides.push_back(axes[a].key + "=" + p.values[a]);
-    loadMachine(opt.machine, overrides);
+    loadMachine(opt.session.machine, overrides);
   }
   char tmpl[] = "/tmp/hpmsim-sweep-XXXXXX";
   if (::mkdtemp(tmpl) == nullptr) fail(ExitCode::kIo, "sweep: cannot create a temporary directory");
@@ -219,7 +226,7 @@ int run(const SweepOptions& opt) {
   }
   {
     // Points done and an estimate of the time left from the mean time per point so far.
-    ProgressLine progress(!opt.quiet);
+    ProgressLine progress(!opt.session.quiet);
     for (;;) {
       std::size_t done = 0;
       {
@@ -332,19 +339,13 @@ void addSweepCommand(CLI::App& root, Action& selected) {
   auto opt = std::make_shared<SweepOptions>();
   CLI::App* cmd = root.add_subcommand(
       "sweep", "Run a program over the cross product of parameter values, in parallel");
-  cmd->add_option("--machine", opt->machine, machineOptionHelp())->capture_default_str();
-  cmd->add_option("--mode", opt->mode, "Run mode of every point (timing, profile, ...)")
-      ->capture_default_str();
+  addSessionOptions(*cmd, opt->session, kSweepSession);
   cmd->add_option("--set", opt->sets, "A parameter and its values: KEY=V1,V2,... (repeatable)")
       ->allow_extra_args(false)
       ->required();
   cmd->add_option("--jobs", opt->jobs, "Runs at a time (default: the host's cores)");
   cmd->add_flag("--json", opt->json, "Print the results as a JSON list");
-  cmd->add_flag("--quiet", opt->quiet, "No progress line on stderr (shown only on a terminal)");
-  cmd->add_option("--root", opt->root, "Directory the guest sees as / (default: .)");
-  addGuestEnvOptions(*cmd, opt->env);
-  cmd->add_option("command", opt->command, "PROGRAM [ARGS...], after --")->required();
-  cmd->positionals_at_end();
+  addSessionProgram(*cmd, opt->session, kSweepSession);
   cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
 }
 

@@ -13,7 +13,7 @@
 #include "pmu/upc/explore.h"
 #include "pmu/upc/params.h"
 #include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/finite_range.h"
+#include "tools/hpmsim/lib/finite_range.h"
 
 namespace hpm::tools {
 namespace {

@@ -1,4 +1,4 @@
-#include "tools/hpmsim/nodes_run.h"
+#include "tools/hpmsim/lib/nodes_run.h"
 
 #include <fmt/core.h>
 
@@ -11,10 +11,10 @@
 #include "base/wire.h"
 #include "cluster/cluster.h"
 #include "stats/stats.h"
-#include "tools/hpmsim/host_memory.h"
 #include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/lib/host_memory.h"
+#include "tools/hpmsim/lib/output.h"
 #include "tools/hpmsim/mpi_hosts.h"
-#include "tools/hpmsim/output.h"
 
 namespace hpm::tools {
 

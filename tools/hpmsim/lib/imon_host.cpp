@@ -1,4 +1,4 @@
-#include "tools/hpmsim/imon_host.h"
+#include "tools/hpmsim/lib/imon_host.h"
 
 #include "base/error.h"
 #include "node/monitor.h"

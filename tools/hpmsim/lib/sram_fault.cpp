@@ -1,4 +1,4 @@
-#include "tools/hpmsim/sram_fault.h"
+#include "tools/hpmsim/lib/sram_fault.h"
 
 #include <fmt/core.h>
 

@@ -1,6 +1,6 @@
-// What the interconnect monitor's host tools (busstat, conflicts) share: their simulation
-// options (the machine, its overrides, a timing run mode, the guest's root, environment and
-// program) and how they start the program.
+// What the interconnect monitor's host tools (busstat, conflicts, c2c, locality) share: the
+// session's options they take (a timing or warm-up mode, one node), how they sample FIFOs and
+// write their reports, and how they start the program.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -13,25 +13,13 @@
 
 #include "node/machine.h"
 #include "node/simulation.h"
-#include "tools/hpmsim/guest_env.h"
+#include "tools/hpmsim/lib/session.h"
 
 namespace hpm::tools {
 
-struct ToolRunOptions {
-  std::string machine = "bgq";
-  std::string mode = "timing";
-  std::vector<std::string> overrides;
-  std::string root = ".";
-  GuestEnvOptions env;
-  bool quiet = false;   // --quiet: no progress line
-  u64 host_memory = 0;  // --host-memory MIB (0: what the host has available)
-  std::vector<std::string> command;
-};
-
-// --machine, --mode, --set, --root, --quiet, --host-memory and the environment's options.
-void addToolRunOptions(CLI::App& cmd, ToolRunOptions& o);
-// The PROGRAM [ARGS...] positional: added last.
-void addToolProgram(CLI::App& cmd, ToolRunOptions& o);
+// The session's options the tools take (session.h): one node, in the modes whose memory system
+// has the interconnect.
+inline constexpr SessionSpec kToolSession{.modes = "timing or warmup"};
 
 // What the FIFO-sampling tools (conflicts, c2c) take besides: how often to sample, how many of
 // the busiest items to report, and whether as JSON.
@@ -59,8 +47,8 @@ void addReportOutput(CLI::App& cmd, std::string& path);
 
 // The run options of `o` (a timing or warm-up mode: the interconnect exists in those models'
 // memory systems), or fails (ExitCode::kUsage) naming `tool` and the problem.
-RunOptions toolRunOptions(const ToolRunOptions& o, std::string_view tool);
+RunOptions toolRunOptions(const SessionOptions& o, std::string_view tool);
 // Starts `o`'s program on `sim` and runs it to the end (Ctrl-C ends it early, as for stat).
-void runToolProgram(Simulation& sim, const ToolRunOptions& o);
+void runToolProgram(Simulation& sim, const SessionOptions& o);
 
 }  // namespace hpm::tools

@@ -1,4 +1,4 @@
-#include "tools/hpmsim/program_path.h"
+#include "tools/hpmsim/lib/program_path.h"
 
 #include <cstdlib>
 #include <filesystem>

@@ -11,7 +11,7 @@
 #include "cluster/host_link.h"
 #include "node/machine.h"
 #include "node/simulation.h"
-#include "tools/hpmsim/output.h"
+#include "tools/hpmsim/lib/output.h"
 
 namespace hpm::tools {
 

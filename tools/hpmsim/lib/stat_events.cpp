@@ -1,4 +1,4 @@
-#include "tools/hpmsim/stat_events.h"
+#include "tools/hpmsim/lib/stat_events.h"
 
 #include <fmt/core.h>
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-#include "tools/hpmsim/host_memory.h"
+#include "tools/hpmsim/lib/host_memory.h"
 
 #include <fmt/core.h>
 #include <sys/resource.h>

@@ -1,4 +1,4 @@
-#include "tools/hpmsim/interconnect_tool.h"
+#include "tools/hpmsim/lib/interconnect_tool.h"
 
 #include <fmt/core.h>
 
@@ -6,31 +6,14 @@
 
 #include "base/error.h"
 #include "base/json_text.h"
-#include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/finite_range.h"
-#include "tools/hpmsim/host_memory.h"
 #include "tools/hpmsim/interrupt.h"
-#include "tools/hpmsim/output.h"
-#include "tools/hpmsim/program_path.h"
-#include "tools/hpmsim/progress.h"
+#include "tools/hpmsim/lib/finite_range.h"
+#include "tools/hpmsim/lib/host_memory.h"
+#include "tools/hpmsim/lib/output.h"
+#include "tools/hpmsim/lib/program_path.h"
+#include "tools/hpmsim/lib/progress.h"
 
 namespace hpm::tools {
-
-void addToolRunOptions(CLI::App& cmd, ToolRunOptions& o) {
-  cmd.add_option("--machine", o.machine, machineOptionHelp())->capture_default_str();
-  cmd.add_option("--mode", o.mode, "Run mode: timing or warmup")->capture_default_str();
-  cmd.add_option("--set", o.overrides, "Override a configuration parameter (KEY=VALUE)")
-      ->allow_extra_args(false);
-  cmd.add_option("--root", o.root, "Directory the guest sees as /");
-  cmd.add_flag("--quiet", o.quiet, "No progress line on stderr (shown only on a terminal)");
-  addHostMemoryOption(cmd, o.host_memory);
-  addGuestEnvOptions(cmd, o.env);
-}
-
-void addToolProgram(CLI::App& cmd, ToolRunOptions& o) {
-  cmd.add_option("command", o.command, "PROGRAM [ARGS...], after --")->required();
-  cmd.positionals_at_end();
-}
 
 void addFifoSampling(CLI::App& cmd, FifoSampling& o, const std::string& top_what) {
   cmd.add_option("-I,--interval-print", o.interval_ms,
@@ -64,7 +47,7 @@ void printReport(const FifoSampling& o, const nlohmann::json& out, const std::st
   report.commit();
 }
 
-RunOptions toolRunOptions(const ToolRunOptions& o, std::string_view tool) {
+RunOptions toolRunOptions(const SessionOptions& o, std::string_view tool) {
   if (o.command.empty()) fail(ExitCode::kUsage, "{}: no program given (-- PROGRAM)", tool);
   const auto mode = parseRunMode(o.mode);
   if (!mode || (*mode != RunMode::kTiming && *mode != RunMode::kWarmup)) {
@@ -80,7 +63,7 @@ RunOptions toolRunOptions(const ToolRunOptions& o, std::string_view tool) {
   return ro;
 }
 
-void runToolProgram(Simulation& sim, const ToolRunOptions& o) {
+void runToolProgram(Simulation& sim, const SessionOptions& o) {
   sim.kernel().setInterruptSource(pendingInterrupt);
   HostMemoryBudget budget(o.host_memory);
   budget.describeGuests([&sim] { return guestMemoryText(sim.kernel()); });

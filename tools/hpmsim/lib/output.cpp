@@ -1,4 +1,4 @@
-#include "tools/hpmsim/output.h"
+#include "tools/hpmsim/lib/output.h"
 
 #include "base/json_text.h"
 

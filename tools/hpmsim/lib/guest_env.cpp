@@ -1,4 +1,4 @@
-#include "tools/hpmsim/guest_env.h"
+#include "tools/hpmsim/lib/guest_env.h"
 
 #include <fmt/core.h>
 

@@ -1,4 +1,4 @@
-#include "tools/hpmsim/progress.h"
+#include "tools/hpmsim/lib/progress.h"
 
 #include <fmt/core.h>
 #include <unistd.h>
