@@ -1525,6 +1525,25 @@ TEST(Stat, SoftwareEventsAreTheKernelsFiguresAndUnmodelledOnesAreNotSupported) {
   EXPECT_NE(text.err.find("CPUs utilized"), std::string::npos) << text.err;
 }
 
+// An event the machine has no model for is <not supported> with -I too: the intervals print the
+// events that count (in text, -x and JSON), and the totals mark it. (The last interval, which
+// holds the run's final counts, once stopped the run with "internal error: map::at".)
+TEST(Stat, IntervalsGoWithAnEventThatIsNotSupported) {
+  for (const std::vector<std::string>& format :
+       {std::vector<std::string>{}, {"-x", ","}, {"--json"}}) {
+    std::vector<std::string> args = {"stat", "--quiet", "-I", "1", "-e", "instructions,dTLB-loads"};
+    args.insert(args.end(), format.begin(), format.end());
+    args.insert(args.end(), {"--", guest("bench_int"), "2"});
+    const RunResult r = hpmsim(args);
+    ASSERT_EQ(r.status(), 0) << r.err;
+    EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("instructions"), std::string::npos) << r.err;
+    if (format.empty()) {
+      EXPECT_NE(r.err.find("<not supported>      dTLB-loads"), std::string::npos) << r.err;
+    }
+  }
+}
+
 // Results record a digest of what the guest was given (arguments and environment), so two
 // results can be told comparable: equal for the same inputs under run, stat and every sweep
 // point (sweep passes --env-clear and --env on), different when one variable or argument

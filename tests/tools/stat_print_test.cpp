@@ -52,6 +52,18 @@ StatResult oneRun(const std::vector<Request>& requests, const std::map<std::stri
   return result;
 }
 
+StatPrintOptions csvOptions(const std::string& separator) {
+  StatPrintOptions o;
+  o.separator = separator;
+  return o;
+}
+
+StatPrintOptions noBigNum() {
+  StatPrintOptions o;
+  o.no_big_num = true;
+  return o;
+}
+
 // The lines of `text` that name `event` (perf's event column).
 std::string lineOf(const std::string& text, const std::string& event) {
   std::istringstream in(text);
@@ -83,7 +95,7 @@ TEST(StatPrint, ACountIsRightAlignedInTwentyColumnsWithItsEventAndPerfsDerivedRa
 
 TEST(StatPrint, NoBigNumDropsTheThousandsSeparators) {
   const StatResult r = oneRun({unitRequest("instructions")}, {{"instructions", 2500000}});
-  EXPECT_EQ(lineOf(statText(r, {.no_big_num = true}), "instructions"),
+  EXPECT_EQ(lineOf(statText(r, noBigNum()), "instructions"),
             "             2500000      instructions                 ");
 }
 
@@ -96,7 +108,7 @@ TEST(StatPrint, AnUnsupportedEventAndANeverScheduledOneArePerfsMarks) {
   EXPECT_EQ(lineOf(text, "dTLB-loads"), "     <not supported>      dTLB-loads");
   EXPECT_EQ(lineOf(text, "branches"),
             "       <not counted>      branches                     (0.00%)");
-  const std::string csv = statCsv(r, {.separator = ","});
+  const std::string csv = statCsv(r, csvOptions(","));
   EXPECT_EQ(lineOf(csv, "dTLB-loads"), "<not supported>,,dTLB-loads,1000000,100.00,,");
   EXPECT_EQ(lineOf(csv, "branches"), "<not counted>,,branches,0,0.00,,");
 }
@@ -104,7 +116,7 @@ TEST(StatPrint, AnUnsupportedEventAndANeverScheduledOneArePerfsMarks) {
 TEST(StatPrint, CsvFieldsAreValueUnitEventRunTimePercentRunningMetricValueAndUnit) {
   const StatResult r = oneRun({unitRequest("branches"), unitRequest("branch-misses")},
                               {{"branches", 400}, {"branch-misses", 10}});
-  EXPECT_EQ(statCsv(r, {.separator = ";"}),
+  EXPECT_EQ(statCsv(r, csvOptions(";")),
             "400;;branches;1000000;100.00;;\n"
             "10;;branch-misses;1000000;100.00;2.50;% of all branches\n");
 }
@@ -116,7 +128,7 @@ TEST(StatPrint, RepeatedRunsPrintTheMeanAndTheRelativeStandardDeviationOfTheMean
   // Mean 200; sample standard deviation 141.42, of the mean 100: 50 % of the mean.
   EXPECT_EQ(lineOf(statText(r, {}), "instructions"),
             "                 200      instructions                   ( +- 50.00% )");
-  EXPECT_EQ(statCsv(r, {.separator = ","}), "200,,instructions,50.00%,1000000,100.00,,\n");
+  EXPECT_EQ(statCsv(r, csvOptions(",")), "200,,instructions,50.00%,1000000,100.00,,\n");
   const auto j = statJson(r);
   EXPECT_EQ(j["runs"], 2);
   EXPECT_DOUBLE_EQ(j["events"][0]["variance"].get<double>(), 50.0);
@@ -136,7 +148,7 @@ TEST(StatPrint, AMultiplexedEventShowsTheShareOfTheRunItsSetCounted) {
                       "set's)\n"),
             std::string::npos);
   // -x: the run time field is the event's share of the run.
-  EXPECT_EQ(statCsv(r, {.separator = ","}), "4000,,instructions,250000,25.00,,\n");
+  EXPECT_EQ(statCsv(r, csvOptions(",")), "4000,,instructions,250000,25.00,,\n");
   const auto j = statJson(r);
   EXPECT_EQ(j["events"][0]["event-runtime"], 250000);
   EXPECT_EQ(j["multiplexing"]["sets"], 4);
@@ -153,8 +165,8 @@ TEST(StatPrint, AMultiplexedCountIsScaledByEnabledOverRunningTimeRoundedToTheNea
 TEST(StatPrint, TaskClockIsShownInMsecWithTheCpusItUsed) {
   const StatResult r = oneRun({softwareRequest("task-clock")}, {{"task-clock", 500000}});
   EXPECT_EQ(lineOf(statText(r, {}), "task-clock"),
-            "                0.50 msec task-clock               #  0.50 CPUs utilized");
-  EXPECT_EQ(statCsv(r, {.separator = ","}),
+            "                0.50 msec task-clock              #  0.50 CPUs utilized");
+  EXPECT_EQ(statCsv(r, csvOptions(",")),
             "0.50,msec,task-clock,1000000,100.00,0.50,CPUs utilized\n");
   const auto j = statJson(r);
   EXPECT_EQ(j["events"][0]["unit"], "msec");
@@ -186,7 +198,7 @@ TEST(StatPrint, IntervalsPrintEachIntervalsDifferenceUnderOneHeaderAsPerfStatI) 
             "   0.000001000                1,000      instructions\n");
   EXPECT_EQ(printer.text(requests, {3200, 0.000002, {{"instructions", 1500}, {"task-clock", 0}}}),
             "   0.000002000                  500      instructions\n");
-  IntervalPrinter csv({.separator = ","});
+  IntervalPrinter csv(csvOptions(","));
   csv.text(requests, {1600, 0.000001, {{"instructions", 1000}, {"task-clock", 0}}});
   EXPECT_EQ(csv.text(requests, {3200, 0.000002, {{"instructions", 1500}, {"task-clock", 0}}}),
             "0.000002000,500,,instructions,1000,100.00,,\n");

@@ -54,7 +54,11 @@ struct RunCliOptions {
 };
 
 // run takes every mode, and runs many nodes.
-constexpr SessionSpec kRunSession{.nodes = true};
+constexpr SessionSpec kRunSession{.modes = "functional, warmup, timing or profile",
+                                  .overrides = true,
+                                  .host_memory = true,
+                                  .nodes = true,
+                                  .nodes_what = ""};
 
 // The profile mode's outputs: samples and the flat profile as CSV, the top functions printed.
 void writeProfile(const Simulation& sim, const RunCliOptions& opt) {

@@ -32,8 +32,11 @@
 namespace hpm::tools {
 namespace {
 
+// stat counts in the modes that have the counter units, on one node or many.
 constexpr SessionSpec kStatSession{
     .modes = "warmup, timing or profile",
+    .overrides = true,
+    .host_memory = true,
     .nodes = true,
     .nodes_what = " and count on every node: the counts summed, then each node's (N0, N1, ...)"};
 

@@ -41,11 +41,14 @@ struct SweepOptions {
   bool json = false;
 };
 
-// sweep's points run one node each, with hpmsim run's memory budget.
+// sweep's points run one node each; its --set is its own (a parameter and its values), and it
+// takes no --host-memory (each point is hpmsim run's, with run's default budget).
 constexpr SessionSpec kSweepSession{
     .modes = "functional, warmup, timing or profile, of every point",
     .overrides = false,
-    .host_memory = false};
+    .host_memory = false,
+    .nodes = false,
+    .nodes_what = ""};
 
 struct Axis {
   std::string key;

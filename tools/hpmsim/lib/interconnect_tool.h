@@ -19,7 +19,11 @@ namespace hpm::tools {
 
 // The session's options the tools take (session.h): one node, in the modes whose memory system
 // has the interconnect.
-inline constexpr SessionSpec kToolSession{.modes = "timing or warmup"};
+inline constexpr SessionSpec kToolSession{.modes = "timing or warmup",
+                                          .overrides = true,
+                                          .host_memory = true,
+                                          .nodes = false,
+                                          .nodes_what = ""};
 
 // What the FIFO-sampling tools (conflicts, c2c) take besides: how often to sample, how many of
 // the busiest items to report, and whether as JSON.

@@ -87,24 +87,6 @@ void readNodeCounts(std::string_view bytes, const std::vector<std::string_view>&
   }
 }
 
-// A line of perf stat -x SEP: value, unit, event, [variance,] run time (ns), percent running,
-// metric value, metric unit; `prefix` first (-I: the interval's end, in seconds, and SEP).
-std::string perfCsvLine(const std::string& sep, const std::string& prefix, const std::string& value,
-                        const std::string& name, const std::optional<double>& variance,
-                        const std::optional<Metric>& derived, u64 runtime_ns, double pcnt = 100) {
-  std::string l = prefix + value + sep + sep + name;
-  if (variance) l += sep + fmt::format("{:.2f}%", *variance);
-  l += sep + std::to_string(static_cast<u64>(static_cast<double>(runtime_ns) * pcnt / 100 + 0.5)) +
-       sep + fmt::format("{:.2f}", pcnt) + sep;
-  if (derived) {
-    l += fmt::format("{:.2f}", derived->value) + sep + (derived->percent ? "% " : "") +
-         derived->unit;
-  } else {
-    l += sep;
-  }
-  return l + "\n";
-}
-
 }  // namespace
 
 StatRun measureStat(const StatOptions& opt, const MachineConfig& machine, RunMode mode,
