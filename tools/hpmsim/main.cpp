@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <initializer_list>
 #include <new>
 #include <string>
 #include <string_view>
@@ -134,18 +135,23 @@ int main(int raw_argc, char** raw_argv) {
   app.set_version_flag("--version", std::string("hpmsim ") + HPMSIM_VERSION);
   app.require_subcommand(1);
   hpm::tools::Action selected;
-  // Subcommands register here.
-  hpm::tools::addUpcCommand(app, selected);
-  hpm::tools::addRunCommand(app, selected);
-  hpm::tools::addConfigCommand(app, selected);
-  hpm::tools::addSweepCommand(app, selected);
-  hpm::tools::addEventsCommand(app, selected);
-  hpm::tools::addStatCommand(app, selected);
-  hpm::tools::addBusstatCommand(app, selected);
-  hpm::tools::addConflictsCommand(app, selected);
-  hpm::tools::addC2cCommand(app, selected);
-  hpm::tools::addLocalityCommand(app, selected);
-  hpm::tools::addReportCommand(app, selected);
+  // Subcommands register here, in the order `hpmsim --help` lists them (CLI11 keeps the order
+  // of registration within a group, and the groups in the order they first appear): the common
+  // commands first, then the interconnect tools and the counter unit's explorer.
+  // (docs/commands/hpmsim-<command>.md is each command's page.)
+  using Add = void (*)(CLI::App&, hpm::tools::Action&);
+  const auto addGroup = [&](const char* group, std::initializer_list<Add> adds) {
+    for (const Add add : adds) {
+      add(app, selected);
+      app.get_subcommands({}).back()->group(group);
+    }
+  };
+  addGroup("Common commands", {hpm::tools::addRunCommand, hpm::tools::addStatCommand,
+                               hpm::tools::addReportCommand, hpm::tools::addSweepCommand,
+                               hpm::tools::addEventsCommand, hpm::tools::addConfigCommand});
+  addGroup("Other commands", {hpm::tools::addBusstatCommand, hpm::tools::addC2cCommand,
+                              hpm::tools::addConflictsCommand, hpm::tools::addLocalityCommand,
+                              hpm::tools::addUpcCommand});
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
