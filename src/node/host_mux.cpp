@@ -1,5 +1,6 @@
 #include "node/host_mux.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace hpm {
@@ -81,6 +82,17 @@ Cycle Multiplexer::running(const std::string& name) const {
       Cycle cycles = 0;
       for (const Slice& slice : slices_) cycles += slice.set == s ? slice.to - slice.from : 0;
       return cycles;
+    }
+  }
+  return 0;
+}
+
+u64 Multiplexer::turns(const std::string& name) const {
+  for (std::size_t s = 0; s < sets_.size(); ++s) {
+    for (const NativeEvent* e : sets_[s]) {
+      if (e->name != name) continue;
+      return static_cast<u64>(std::count_if(slices_.begin(), slices_.end(),
+                                            [s](const Slice& slice) { return slice.set == s; }));
     }
   }
   return 0;

@@ -49,6 +49,8 @@ class Multiplexer {
   std::vector<ProgrammedCounter> counters() const;
   // Cycles the set counting native event `name` counted (0: it never did).
   Cycle running(const std::string& name) const;
+  // The slices (turns) of the set counting native event `name` (0: it never had one).
+  u64 turns(const std::string& name) const;
   std::size_t sets() const { return sets_.size(); }
   u64 switches() const { return switches_; }
   Cycle settleCycles() const { return settle_; }

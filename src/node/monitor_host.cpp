@@ -64,11 +64,18 @@ const NativeEvent* Monitor::find(const std::string& name) const {
 const std::vector<std::pair<std::string, std::vector<std::string>>>& Monitor::perfAliases() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> kAliases = {
       {"instructions", {"Instructions"}},
-      {"cycles", {"Cycles"}},
+      // perf's cycles of a process: the cycles its threads ran, each hardware thread's while it
+      // had a thread to run (ThreadRunning, or its clock less its idle cycles), never the idle
+      // hardware threads' clocks (docs/counters.md, "What cycles count"; stat -a counts those:
+      // kNodeWideCycles).
+      {"cycles", {"ThreadRunning"}},
+      {"cycles", {"Cycles", "-StallIdle"}},
       // perf's alias of cycles, and its reference cycles: the nodes' clocks run at one
       // frequency, never scaled, so a reference cycle is a cycle.
-      {"cpu-cycles", {"Cycles"}},
-      {"ref-cycles", {"Cycles"}},
+      {"cpu-cycles", {"ThreadRunning"}},
+      {"cpu-cycles", {"Cycles", "-StallIdle"}},
+      {"ref-cycles", {"ThreadRunning"}},
+      {"ref-cycles", {"Cycles", "-StallIdle"}},
       {"branches", {"InstBranch"}},
       {"branch-instructions", {"InstBranch"}},
       {"branch-misses", {"BranchMispredicts"}},

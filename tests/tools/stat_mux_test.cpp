@@ -127,6 +127,33 @@ TEST(StatMultiplexing, ASetThatNeverHadATurnIsNotCounted) {
       << r.err;
   EXPECT_TRUE(std::regex_search(r.err, std::regex(R"(\n +[\d,]+ +PEVT_\w+ +\(100\.00%\)\n)")))
       << r.err;
+  // perf's hint, below the counts.
+  EXPECT_NE(r.err.find("\n Some events weren't counted: their set never had a turn on the "
+                       "counters (the run ended first). Try a shorter --mux-interval-ms or fewer "
+                       "events.\n"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(StatMultiplexing, AnEstimateFromFewerThanTenSlicesOfItsSetIsMarkedWithThem) {
+  // bench_int 4 runs about 12 ms: 2 ms slices give each of the two sets 3 turns.
+  const RunResult r = hpmsim(
+      statArgs({"--json", "--mux-interval-ms", "2", "-e", "instructions," + punitEvents(30)}));
+  ASSERT_EQ(r.status(), 0) << r.err;
+  const json j = json::parse(r.err.substr(r.err.find("{\n")));
+  const u64 slices = j.at("events").at(0).at("mux-slices").get<u64>();
+  EXPECT_GE(slices, 1u);
+  EXPECT_LT(slices, 10u);
+  const RunResult text =
+      hpmsim(statArgs({"--mux-interval-ms", "2", "-e", "instructions," + punitEvents(30)}));
+  ASSERT_EQ(text.status(), 0) << text.err;
+  EXPECT_TRUE(
+      std::regex_search(text.err, std::regex(R"(\n +[\d,]+ +instructions +\(\d+\.\d\d%\) \[)" +
+                                             std::to_string(slices) + R"( slices?\]\n)")))
+      << text.err;
+  EXPECT_NE(text.err.find(" [N slices]: an estimate from fewer than 10 slices of its set"),
+            std::string::npos)
+      << text.err;
 }
 
 TEST(StatMultiplexing, IntervalsRegionsAndSlicesShorterThanTheSettlingAreRefused) {

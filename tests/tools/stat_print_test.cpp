@@ -138,6 +138,7 @@ TEST(StatPrint, RepeatedRunsPrintTheMeanAndTheRelativeStandardDeviationOfTheMean
 TEST(StatPrint, AMultiplexedEventShowsTheShareOfTheRunItsSetCounted) {
   StatResult r = oneRun({unitRequest("instructions")}, {{"instructions", 4000}});
   r.runs[0].pcnt_running["instructions"] = 25;
+  r.runs[0].mux_turns["instructions"] = 10;
   r.runs[0].mux_sets = 4;
   r.runs[0].mux_switches = 39;
   const std::string text = statText(r, {});
@@ -152,6 +153,46 @@ TEST(StatPrint, AMultiplexedEventShowsTheShareOfTheRunItsSetCounted) {
   const auto j = statJson(r);
   EXPECT_EQ(j["events"][0]["event-runtime"], 250000);
   EXPECT_EQ(j["multiplexing"]["sets"], 4);
+}
+
+TEST(StatPrint, AnEstimateFromFewerThanTenSlicesOfItsSetIsMarkedWithThemAndExplained) {
+  StatResult r = oneRun({unitRequest("instructions"), unitRequest("cycles")},
+                        {{"instructions", 4000}, {"cycles", 8000}});
+  r.runs[0].mux_sets = 2;
+  r.runs[0].pcnt_running = {{"instructions", 50}, {"cycles", 50}};
+  r.runs[0].mux_turns = {{"instructions", 9}, {"cycles", 1}};
+  const std::string text = statText(r, {});
+  EXPECT_EQ(lineOf(text, "instructions"),
+            "               4,000      instructions                 #  0.50 insn per cycle  "
+            "(50.00%) [9 slices]");
+  EXPECT_EQ(lineOf(text, "cycles"),
+            "               8,000      cycles                         (50.00%) [1 slice]");
+  EXPECT_NE(text.find(" [N slices]: an estimate from fewer than 10 slices of its set"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(statJson(r)["events"][1]["mux-slices"], 1);
+  // The CSV keeps perf's fields: the mark is the text's.
+  EXPECT_EQ(lineOf(statCsv(r, csvOptions(",")), "cycles"), "8000,,cycles,500000,50.00,,");
+  r.runs[0].mux_turns = {{"instructions", 10}, {"cycles", 10}};
+  const std::string trusted = statText(r, {});
+  EXPECT_EQ(trusted.find("slice]"), std::string::npos) << trusted;
+  EXPECT_EQ(trusted.find("slices]"), std::string::npos) << trusted;
+}
+
+TEST(StatPrint, ASetThatNeverHadATurnGivesPerfsHintBelowTheCounts) {
+  StatResult r =
+      oneRun({unitRequest("instructions"), unitRequest("cycles")}, {{"instructions", 4000}});
+  r.runs[0].mux_sets = 2;
+  r.runs[0].pcnt_running = {{"instructions", 100}, {"cycles", 0}};
+  r.runs[0].mux_turns = {{"instructions", 12}, {"cycles", 0}};
+  const std::string text = statText(r, {});
+  EXPECT_NE(text.find(" Some events weren't counted: their set never had a turn on the counters"),
+            std::string::npos)
+      << text;
+  r.runs[0].counts["cycles"] = 10;
+  r.runs[0].pcnt_running["cycles"] = 1;
+  r.runs[0].mux_turns["cycles"] = 12;
+  EXPECT_EQ(statText(r, {}).find("weren't counted"), std::string::npos);
 }
 
 TEST(StatPrint, AMultiplexedCountIsScaledByEnabledOverRunningTimeRoundedToTheNearest) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -59,6 +60,12 @@ void splitPerThread(Request& r, const Monitor& monitor, u32 threads_per_core);
 
 // Guest threads with the hardware threads they were placed on, and those hardware threads'
 // counts (threads that shared one are one entry: their counts mix).
+// Whether `name` is one of perf's cycle events (cycles, cpu-cycles, ref-cycles): the cycles the
+// program's threads ran; with stat -a (system-wide) every hardware thread's clock.
+inline bool perfCyclesName(std::string_view name) {
+  return name == "cycles" || name == "cpu-cycles" || name == "ref-cycles";
+}
+
 struct ThreadGroup {
   std::vector<int> tids;
   std::vector<u32> hardware_threads;

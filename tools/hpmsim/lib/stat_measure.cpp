@@ -181,7 +181,9 @@ StatRun measureStat(const StatOptions& opt, const MachineConfig& machine, RunMod
     } else if (softwareEvent(name)) {
       r.source = Request::Source::kSoftware;
     } else {
-      for (const Monitor::Term& t : monitor->expandTerms(name)) {
+      // -a: perf's system-wide cycles, every hardware thread's clock, idle ones included.
+      const bool node_cycles = opt.all_cpus && perfCyclesName(name);
+      for (const Monitor::Term& t : monitor->expandTerms(node_cycles ? "Cycles" : name)) {
         // Native events of one core on a node-wide unit (UPC-P's "PU<k>_..."): with --cores,
         // keep the chosen cores' and the node-wide ones.
         if (!cores.empty() && t.event->core >= 0 &&
@@ -402,7 +404,12 @@ StatRun measureStat(const StatOptions& opt, const MachineConfig& machine, RunMod
     for (const Request& r : requests) {
       if (r.source != Request::Source::kUnit) continue;
       Cycle running = 0;
-      for (const NativeEvent* e : r.natives) running = std::max(running, mux->running(e->name));
+      u64 turns = 0;
+      for (const NativeEvent* e : r.natives) {
+        running = std::max(running, mux->running(e->name));
+        turns = std::max(turns, mux->turns(e->name));
+      }
+      m.mux_turns[r.name] = turns;
       m.pcnt_running[r.name] =
           m.end == 0 ? 0 : 100.0 * static_cast<double>(running) / static_cast<double>(m.end);
     }

@@ -27,7 +27,7 @@ struct StatOptions {
   double interval_ms = 0;   // -I: simulated milliseconds
   std::string separator;    // -x: perf's CSV output with this separator
   bool no_big_num = false;  // --no-big-num: no thousands separators
-  bool all_cpus = false;    // -a: the whole node (the default; accepted as perf's)
+  bool all_cpus = false;    // -a: system-wide: cycles count every hardware thread's clock
   int detailed = 0;         // -d, -dd, -ddd: perf's detailed events after the others
   u32 repeat = 1;           // -r
   bool json = false;

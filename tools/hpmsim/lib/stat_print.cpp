@@ -49,6 +49,11 @@ class Summaries {
   std::map<std::string, double> means_;
 };
 
+// A multiplexed estimate from too few slices (one whose set counted the whole run is exact).
+bool untrusted(const EventSummary& e) {
+  return e.multiplexed && e.pcnt_running < 100 && e.turns < kTrustedMuxTurns;
+}
+
 std::string number(u64 v, bool no_big_num) {
   return no_big_num ? std::to_string(v) : withCommas(v);
 }
@@ -68,6 +73,8 @@ std::map<std::string, EventSummary> summarize(const StatResult& result) {
     if (const auto it = m.pcnt_running.find(r.name); it != m.pcnt_running.end()) {
       s.multiplexed = true;
       s.pcnt_running = it->second;
+      const auto turns = m.mux_turns.find(r.name);
+      s.turns = turns != m.mux_turns.end() ? turns->second : 0;
     }
     if (r.source == Request::Source::kUnsupported) {
       s.state = EventSummary::State::kNotSupported;
@@ -198,10 +205,12 @@ std::string statText(const StatResult& result, const StatPrintOptions& options) 
       m.per_node.empty()
           ? ""
           : fmt::format(", {} nodes ({}), summed", m.per_node.size(), result.network_shape);
-  std::string text =
-      fmt::format("\n Performance counter stats for '{}' (machine {}, {}, {} mode{}{}{}):\n\n",
-                  cmdline, result.machine, m.unit_title, result.mode, on_cores, on_nodes,
-                  s.repeated() ? fmt::format(", {} runs", result.runs.size()) : "");
+  // (perf says "system wide" for -a; here its cycles are every hardware thread's clock.)
+  std::string text = fmt::format(
+      "\n Performance counter stats for '{}' (machine {}, {}, {} mode{}{}{}{}):\n\n", cmdline,
+      result.machine, m.unit_title, result.mode, on_cores, on_nodes,
+      result.system_wide ? ", system wide: cycles of every hardware thread, idle included" : "",
+      s.repeated() ? fmt::format(", {} runs", result.runs.size()) : "");
   for (const Request& r : m.requests) {
     const EventSummary& e = s[r];
     if (e.state == EventSummary::State::kNotSupported) {
@@ -225,8 +234,12 @@ std::string statText(const StatResult& result, const StatPrintOptions& options) 
       text += fmt::format("{:>20} msec {:<23} {}{}\n", value, r.name, shown, variance);
       continue;
     }
-    // perf's running-time column, for what was multiplexed.
-    const std::string pcnt = e.multiplexed ? fmt::format("  ({:.2f}%)", e.pcnt_running) : "";
+    // perf's running-time column, for what was multiplexed; an estimate from too few slices is
+    // marked with its slices.
+    std::string pcnt = e.multiplexed ? fmt::format("  ({:.2f}%)", e.pcnt_running) : "";
+    if (untrusted(e)) {
+      pcnt += fmt::format(" [{} slice{}]", e.turns, e.turns == 1 ? "" : "s");
+    }
     text +=
         fmt::format("{:>20}      {:<28} {}{}{}\n", number(e.mean), r.name, shown, variance, pcnt);
   }
@@ -235,6 +248,24 @@ std::string statText(const StatResult& result, const StatPrintOptions& options) 
         "\n (multiplexed: {} sets of events took turns on the counters in {:g} ms slices, {} "
         "switches; counts are scaled by the run's time over their set's)\n",
         m.mux_sets, result.mux_interval_ms, m.mux_switches);
+    const auto summaries = summarize(result);
+    const auto any = [&](auto rule) {
+      return std::any_of(summaries.begin(), summaries.end(),
+                         [&](const auto& named) { return rule(named.second); });
+    };
+    if (any([](const EventSummary& e) { return e.state == EventSummary::State::kNotCounted; })) {
+      text += fmt::format(
+          " Some events weren't counted: their set never had a turn on the counters (the run "
+          "ended first). Try a shorter --mux-interval-ms or fewer events.\n");
+    }
+    if (any([](const EventSummary& e) {
+          return e.state == EventSummary::State::kCounted && untrusted(e);
+        })) {
+      text += fmt::format(
+          " [N slices]: an estimate from fewer than {} slices of its set, too few stretches of "
+          "the run to be trusted. Try a shorter --mux-interval-ms or fewer events.\n",
+          kTrustedMuxTurns);
+    }
   }
   // Many nodes: each node's counts, as perf stat --per-node prints its nodes ("N0 ...").
   if (!m.per_node.empty()) text += "\n";
@@ -291,7 +322,10 @@ std::string statText(const StatResult& result, const StatPrintOptions& options) 
     }
   }
   for (const auto& [id, values] : m.regions) {
-    text += fmt::format("\n region {} ({}):\n", id, m.region_names.at(id));
+    // (What a region's counts are: the counters' differences between its markers, every
+    // hardware thread's summed; its cycles the threads' busy cycles there, as the run's.)
+    text += fmt::format("\n region {} ({}): counts between its markers, every thread's summed\n",
+                        id, m.region_names.at(id));
     for (const Request& r : m.requests) {
       if (!sampled(r)) continue;
       text +=
@@ -316,6 +350,7 @@ nlohmann::json statJson(const StatResult& result) {
   out["clock_mhz"] = result.clock_mhz;
   out["machine"] = result.machine;
   out["mode"] = result.mode;
+  if (result.system_wide) out["system_wide"] = true;
   if (!m.per_node.empty()) {
     out["nodes"] = m.per_node.size();
     out["network_shape"] = result.network_shape;
@@ -345,6 +380,7 @@ nlohmann::json statJson(const StatResult& result) {
       j["counter-value"] = "<not counted>";
     } else {
       j["counter-value"] = e.clock ? s.msec(r) : e.mean;
+      if (e.multiplexed) j["mux-slices"] = e.turns;
       if (s.repeated()) j["variance"] = e.spread;
       if (const auto d = s.metric(r)) {
         j["metric-value"] = d->value;

@@ -54,7 +54,13 @@ struct StatRun {
   std::size_t mux_sets = 1;
   u64 mux_switches = 0;
   std::map<std::string, double> pcnt_running;
+  std::map<std::string, u64> mux_turns;  // each multiplexed request's set's slices
 };
+
+// A multiplexed estimate scales what its set counted in its slices to the whole run: from fewer
+// slices than this it has sampled too few stretches of the run to be trusted (a program's phases
+// last longer than a slice), and the printers mark it with its slices.
+inline constexpr u64 kTrustedMuxTurns = 10;
 
 // A stat command's results: its runs (-r N) and what the printers say of the run.
 struct StatResult {
@@ -65,6 +71,7 @@ struct StatResult {
   std::string mode;           // the run mode's name
   std::string network_shape;  // many nodes: the torus' shape ("2x2x1x1x1")
   double mux_interval_ms = 0;
+  bool system_wide = false;   // -a: cycles count every hardware thread's clock, idle included
   std::vector<StatRun> runs;  // at least one; the last is the one the per-run tables show
 
   const StatRun& last() const { return runs.back(); }
@@ -83,6 +90,7 @@ struct EventSummary {
   double spread = 0;          // percent; 0 for one run
   double pcnt_running = 100;  // perf's (xx.xx%): 100 unless multiplexed
   bool multiplexed = false;   // whether the request took turns (perf prints its column then)
+  u64 turns = 0;              // multiplexed: the slices its set counted
   bool clock = false;         // task-clock or cpu-clock: counted in ns, shown in msec
 };
 
