@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The same workloads under two hpmsim binaries, before and after a change (docs/PERFORMANCE.md,
-# "The hardening's checks"): runs alternate A B B A (PAIRS pairs, default 3) so that the
-# machine's drift falls on both alike; prints each binary's median host seconds (the
-# simulation's own, --stats-json "host_seconds"), their ratio, and whether the simulated
-# instructions and cycles are equal.
+# "The hardening's checks", measured in docs/CHANGELOG.md): runs alternate A B B A (PAIRS
+# pairs, default 3) so that the machine's drift falls on both alike; prints each binary's median
+# host seconds (the simulation's own, --stats-json "host_seconds"), their ratio, and whether the
+# simulated instructions and cycles are equal.
 #
 #   bench/before_after.sh OLD_HPMSIM NEW_HPMSIM [GUEST_BIN_DIR]   (default: build/guest/bin)
 #

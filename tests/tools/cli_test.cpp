@@ -1114,8 +1114,37 @@ TEST(Stat, CountsEqualTheRunsInstructionsAndTheGuestsOutputPassesThrough) {
   EXPECT_EQ(stat["cycles_simulated"], run["cycles"]);
   EXPECT_EQ(stat["exit_status"], 0);
   EXPECT_EQ(stat_out, run_out);
-  // "cycles" sums every hardware thread's clock: at least the longest one's.
-  EXPECT_GE(stat["counts"]["cycles"].get<u64>(), run["cycles"].get<u64>());
+  // "cycles" are the cycles the program's threads ran, as perf's for a process: each hardware
+  // thread's clock less its idle cycles, summed (the timing model's statistics); -a (system
+  // wide) counts every hardware thread's clock, idle ones included.
+  u64 busy = 0, clocks = 0;
+  for (const json& core : run["timing"]["cores"]) {
+    for (const json& t : core["threads"]) {
+      busy += t["cycles"].get<u64>() - t["stalls"]["idle"].get<u64>();
+      clocks += t["cycles"].get<u64>();
+    }
+  }
+  EXPECT_EQ(stat["counts"]["cycles"].get<u64>(), busy);
+  const json all = statJson({"-a", "-e", "instructions,cycles"}, program);
+  EXPECT_EQ(all["counts"]["cycles"].get<u64>(), clocks);
+  EXPECT_EQ(all["system_wide"], true);
+  EXPECT_LT(busy, clocks) << "node_mix 4 leaves hardware threads idle";
+}
+
+// One meaning of cycles in stat's text: its IPC line divides by the program's threads' cycles,
+// the header names -a's, and a region's table says what its counts are.
+TEST(Stat, TheInsnPerCycleLineDividesByTheProgramsCyclesAndSystemWideIsNamed) {
+  const std::vector<std::string> program = {guest("node_mix"), "4"};
+  const json stat = statJson({"-e", "instructions,cycles"}, program);
+  const double ipc =
+      stat["counts"]["instructions"].get<double>() / stat["counts"]["cycles"].get<double>();
+  EXPECT_DOUBLE_EQ(stat["events"][0]["metric-value"].get<double>(), ipc);
+  const RunResult text =
+      hpmsim({"stat", "--quiet", "-a", "-e", "instructions,cycles", "--", guest("node_mix"), "4"});
+  ASSERT_EQ(text.status(), 0) << text.err;
+  EXPECT_NE(text.err.find(", system wide: cycles of every hardware thread, idle included):"),
+            std::string::npos)
+      << text.err;
 }
 
 TEST(Stat, GenericEventsSumTheirNativeEvents) {
@@ -1672,10 +1701,13 @@ TEST(Stat, PerThreadCountsAreEachThreadsOwnWhenItHasAHardwareThreadAlone) {
     ASSERT_EQ(g["tids"].size(), 1u) << g.dump();
     const u64 tid = g["tids"][0].get<u64>();
     EXPECT_EQ(g["counts"]["instructions"].get<u64>(), truth[tid]) << "tid " << tid;
-    // Cycles are its hardware thread's (the timing model's statistic of it), waits included.
+    // Cycles are those its hardware thread ran it (the timing model's statistics of it: its
+    // clock less its idle cycles, so a wait for another thread is not among them, as in perf).
     ASSERT_EQ(g["hardware_threads"].size(), 1u);
     const u64 hw = g["hardware_threads"][0].get<u64>();
-    EXPECT_EQ(g["counts"]["cycles"], r["timing"]["cores"][hw / 4]["threads"][hw % 4]["cycles"])
+    const json& t = r["timing"]["cores"][hw / 4]["threads"][hw % 4];
+    EXPECT_EQ(g["counts"]["cycles"].get<u64>(),
+              t["cycles"].get<u64>() - t["stalls"]["idle"].get<u64>())
         << "tid " << tid << " on hardware thread " << hw;
     sum += g["counts"]["instructions"].get<u64>();
   }
@@ -1830,3 +1862,58 @@ TEST(Stat, PerRegionCountsOnUpcQLagByAtMostTheSweep) {
 }
 
 }  // namespace
+
+namespace {
+
+// The files directly in `dir`, by name.
+std::set<std::string> filesIn(const fs::path& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir)) names.insert(entry.path().filename());
+  return names;
+}
+
+}  // namespace
+
+// --output-dir DIR puts every file a run writes in DIR, made if missing (relative output paths
+// are taken in it, absolute ones are kept); the profile mode writes its CSVs only when asked
+// (--profile-prefix) or into DIR, never into the current folder unasked.
+TEST(Run, OutputDirHoldsEveryFileTheRunWritesAndTheProfileIsWrittenOnlyWhenAsked) {
+  TempDir dir;
+  const fs::path out = dir.path() / "results" / "amg";
+  const fs::path elsewhere = dir.path() / "kept.json";
+  const RunResult r =
+      hpmsim({"run", "--quiet", "--mode", "profile", "--output-dir", out.string(), "--stats-json",
+              "stats.json", "--stats-text", elsewhere.string(), "--report", "run.html", "--trace",
+              "trace.json", "--", guest("amg"), "6", "1"},
+             dir.path());
+  ASSERT_EQ(r.status(), 0) << r.err;
+  EXPECT_EQ(filesIn(out),
+            (std::set<std::string>{"stats.json", "run.html", "trace.json",
+                                   "hpmsim-profile-samples.csv", "hpmsim-profile-functions.csv"}));
+  EXPECT_EQ(filesIn(dir.path()), (std::set<std::string>{"results", "kept.json"}));
+
+  TempDir plain;
+  const RunResult unasked = hpmsim(
+      {"run", "--quiet", "--mode", "profile", "--report", "r.html", "--", guest("amg"), "6", "1"},
+      plain.path());
+  ASSERT_EQ(unasked.status(), 0) << unasked.err;
+  EXPECT_EQ(filesIn(plain.path()), (std::set<std::string>{"r.html"}));
+  EXPECT_NE(unasked.err.find("--profile-prefix or --output-dir writes them"), std::string::npos)
+      << unasked.err;
+  // The report still draws the profile.
+  std::ifstream page(plain.path() / "r.html");
+  const std::string html((std::istreambuf_iterator<char>(page)), std::istreambuf_iterator<char>());
+  EXPECT_NE(html.find("profile-samples.csv"), std::string::npos);
+}
+
+TEST(Stat, OutputDirHoldsTheReportTheTraceAndTheCounts) {
+  TempDir dir;
+  const RunResult r =
+      hpmsim({"stat", "--quiet", "--output-dir", "out", "-o", "counts.txt", "--report", "stat.html",
+              "--trace", "trace.json", "-I", "1", "--", guest("bench_int"), "2"},
+             dir.path());
+  ASSERT_EQ(r.status(), 0) << r.err;
+  EXPECT_EQ(filesIn(dir.path() / "out"),
+            (std::set<std::string>{"counts.txt", "stat.html", "trace.json"}));
+  EXPECT_EQ(filesIn(dir.path()), (std::set<std::string>{"out"}));
+}

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "base/error.h"
@@ -25,10 +26,12 @@
 #include "tools/hpmsim/lib/host_memory.h"
 #include "tools/hpmsim/lib/nodes_run.h"
 #include "tools/hpmsim/lib/output.h"
+#include "tools/hpmsim/lib/profile_csv.h"
 #include "tools/hpmsim/lib/program_path.h"
 #include "tools/hpmsim/lib/progress.h"
 #include "tools/hpmsim/lib/session.h"
 #include "tools/hpmsim/lib/sram_fault.h"
+#include "tools/hpmsim/lib/upc_config.h"
 #include "tools/hpmsim/mpi_hosts.h"
 #include "tools/hpmsim/report.h"
 
@@ -43,7 +46,9 @@ struct RunCliOptions {
   bool stats_text_given = false;
   std::string report;  // --report: an HTML report of the results (report.h)
   std::string trace;   // --trace: the profile's timelines and the regions as a Chrome trace
-  std::string profile_prefix = "hpmsim-profile";
+  // --profile-prefix: where the profile's CSVs go ("": nowhere, but DIR/hpmsim-profile with
+  // --output-dir DIR: they no longer land in the current folder unasked).
+  std::string profile_prefix;
   u64 profile_interval = 100000;
   u32 profile_top = 20;
   bool strict_syscalls = false;
@@ -58,126 +63,34 @@ constexpr SessionSpec kRunSession{.modes = "functional, warmup, timing or profil
                                   .overrides = true,
                                   .host_memory = true,
                                   .nodes = true,
-                                  .nodes_what = ""};
+                                  .nodes_what = "",
+                                  .output_dir = true};
 
-// The profile mode's outputs: samples and the flat profile as CSV, the top functions printed.
-void writeProfile(const Simulation& sim, const RunCliOptions& opt) {
-  std::string samples = "core,cycle";
-  u32 pipes = 0;
-  for (const ProfileSample& s : sim.samples()) pipes = std::max<u32>(pipes, s.pipe_ipc.size());
-  const u32 integer_pipes = sim.machine().timing.core.integer_pipes;
-  for (u32 p = 0; p < pipes; ++p) {
-    samples += p < integer_pipes ? fmt::format(",xu{}_ipc", p)
-                                 : fmt::format(",axu{}_ipc", p - integer_pipes);
-  }
-  samples += ",lmq_full_share,sq_full_share\n";
-  for (const ProfileSample& s : sim.samples()) {
-    samples += fmt::format("{},{}", s.core, s.cycle);
-    for (u32 p = 0; p < pipes; ++p) {
-      samples += fmt::format(",{:.4f}", p < s.pipe_ipc.size() ? s.pipe_ipc[p] : 0.0);
-    }
-    samples += fmt::format(",{:.4f},{:.4f}\n", s.lmq_full_share, s.sq_full_share);
-  }
-  writeTextFile(opt.profile_prefix + "-samples.csv", samples);
-
+// The profile mode's results: the top functions printed on stderr, the samples and the flat
+// profile as CSV written to PREFIX-samples.csv and PREFIX-functions.csv when a prefix is set.
+// Returns the CSVs (the report draws them).
+struct ProfileCsv {
+  std::string samples, functions;
+};
+ProfileCsv writeProfile(const Simulation& sim, const RunCliOptions& opt) {
   const auto functions = sim.functionProfile();
-  std::string flat = "function,instructions,cycles";
-  for (std::size_t i = 0; i < timing::kStallCount; ++i) {
-    flat += fmt::format(",stall_{}", timing::stallName(static_cast<timing::Stall>(i)));
+  ProfileCsv csv{profileSamplesCsv(sim.samples(), sim.machine().timing.core.integer_pipes),
+                 profileFunctionsCsv(functions)};
+  if (!opt.profile_prefix.empty()) {
+    writeTextFile(opt.profile_prefix + "-samples.csv", csv.samples);
+    writeTextFile(opt.profile_prefix + "-functions.csv", csv.functions);
+    fmt::print(stderr,
+               "hpmsim: profile ({} samples in {}-samples.csv, all functions in "
+               "{}-functions.csv)\n",
+               sim.samples().size(), opt.profile_prefix, opt.profile_prefix);
+  } else {
+    fmt::print(stderr,
+               "hpmsim: profile ({} samples; --profile-prefix or --output-dir writes them and all "
+               "functions as CSV)\n",
+               sim.samples().size());
   }
-  flat += "\n";
-  u64 total = 0;
-  for (const FunctionProfile& f : functions) {
-    total += f.cycles;
-    flat += fmt::format("\"{}\",{},{}", f.name, f.instructions, f.cycles);
-    for (u64 s : f.stalls) flat += fmt::format(",{}", s);
-    flat += "\n";
-  }
-  writeTextFile(opt.profile_prefix + "-functions.csv", flat);
-
-  fmt::print(stderr,
-             "hpmsim: profile ({} samples in {}-samples.csv, all functions in {}-functions.csv)\n",
-             sim.samples().size(), opt.profile_prefix, opt.profile_prefix);
-  fmt::print(stderr, "{:>8} {:>14} {:>14} {:>8}  {}\n", "cycles%", "cycles", "instructions", "CPI",
-             "function");
-  for (std::size_t i = 0; i < functions.size() && i < opt.profile_top; ++i) {
-    const FunctionProfile& f = functions[i];
-    fmt::print(stderr, "{:>7.2f}% {:>14} {:>14} {:>8.2f}  {}\n",
-               total ? 100.0 * f.cycles / total : 0.0, f.cycles, f.instructions,
-               f.instructions ? static_cast<double>(f.cycles) / f.instructions : 0.0, f.name);
-  }
-}
-
-// The largest counter configuration read (a real one is a few hundred bytes).
-constexpr std::uintmax_t kMaxConfigBytes = 1 << 20;
-
-// --upc-config FILE: a UPC-P configuration (docs/counters.md, "Host programming"). One item per
-// line, '#' starts a comment: `select S` gives every counter c input S x N + c; a native event
-// name gives its own counter that event (overriding a select line). Returns one event per
-// programmed counter; two event names needing one counter, unknown names and bad selects are
-// errors naming the line.
-std::vector<const NativeEvent*> parseUpcConfig(const std::string& path, const Monitor& monitor,
-                                               u32 counters) {
-  std::ifstream in(path);
-  if (!in) fail(ExitCode::kIo, "--upc-config: cannot read '{}': {}", path, std::strerror(errno));
-  // A regular file of bounded size: a device (/dev/zero) or a fifo would be read without end.
-  if (!std::filesystem::is_regular_file(path)) {
-    fail(ExitCode::kIo, "--upc-config: '{}' is not a regular file", path);
-  }
-  if (std::filesystem::file_size(path) > kMaxConfigBytes) {
-    fail(ExitCode::kIo, "--upc-config: '{}' is larger than {} bytes: not a configuration", path,
-         kMaxConfigBytes);
-  }
-  std::map<u32, const NativeEvent*> by_counter;
-  std::map<u32, u32> named_at;  // counter -> line of the event name that took it
-  u32 line_number = 0;
-  for (std::string line; std::getline(in, line);) {
-    ++line_number;
-    line = line.substr(0, line.find('#'));
-    std::istringstream words(line);
-    std::string word, extra;
-    if (!(words >> word)) continue;
-    if (word == "select") {
-      u32 select = 0;
-      if (!(words >> select) || (words >> extra)) {
-        fail(ExitCode::kUsage, "{}:{}: expected `select S`", path, line_number);
-      }
-      for (u32 c = 0; c < counters; ++c) {
-        const NativeEvent* e = nullptr;
-        for (const NativeEvent& n : monitor.catalogue()) {
-          if (n.counter == static_cast<i32>(c) && n.select == static_cast<i32>(select)) e = &n;
-        }
-        if (e == nullptr) {
-          fail(ExitCode::kUsage, "{}:{}: select {} names no event of counter {} (hpmsim events)",
-               path, line_number, select, c);
-        }
-        if (!named_at.contains(c)) by_counter[c] = e;
-      }
-      continue;
-    }
-    if (words >> extra) {
-      fail(ExitCode::kUsage, "{}:{}: one event name per line ('{}' follows '{}')", path,
-           line_number, extra, word);
-    }
-    const NativeEvent* e = monitor.find(word);
-    if (e == nullptr) {
-      fail(ExitCode::kUsage, "{}:{}: unknown event '{}' (hpmsim events --machine bgp)", path,
-           line_number, word);
-    }
-    const u32 c = static_cast<u32>(e->counter);
-    if (auto it = named_at.find(c); it != named_at.end() && by_counter[c] != e) {
-      fail(ExitCode::kUsage,
-           "{}:{}: {} and {} (line {}) are both inputs of counter {}: UPC-P counts one of them "
-           "per run",
-           path, line_number, word, by_counter[c]->name, it->second, c);
-    }
-    by_counter[c] = e;
-    named_at[c] = line_number;
-  }
-  std::vector<const NativeEvent*> events;
-  for (const auto& [c, e] : by_counter) events.push_back(e);
-  if (events.empty()) fail(ExitCode::kUsage, "--upc-config: '{}' programs no counter", path);
-  return events;
+  fmt::print(stderr, "{}", profileTopText(functions, opt.profile_top));
+  return csv;
 }
 
 int run(const RunCliOptions& opt) {
@@ -199,10 +112,11 @@ int run(const RunCliOptions& opt) {
   files.output(opt.stats_text, "--stats-text", opt.stats_text_given);
   files.output(opt.report, "--report", !opt.report.empty());
   files.output(opt.trace, "--trace", !opt.trace.empty());
-  if (*mode == RunMode::kProfile) {
+  if (*mode == RunMode::kProfile && !opt.profile_prefix.empty()) {
     files.output(opt.profile_prefix + "-samples.csv", "--profile-prefix (samples)");
     files.output(opt.profile_prefix + "-functions.csv", "--profile-prefix (functions)");
   }
+  if (!opt.session.output_dir.empty()) files.folder(opt.session.output_dir);
   if (manyNodes(nodes, opt.session.nodes)) addNodeOutputs(files, opt.session.node_output, nodes);
   files.check();
   RunOptions ro;
@@ -261,7 +175,7 @@ int run(const RunCliOptions& opt) {
            "hpmsim stat for UPC-Q)",
            machine.name);
     }
-    upc->programHost(parseUpcConfig(opt.upc_config, *upc, machine.upc.counters));
+    upc->programHost(parseUpcConfig(opt.upc_config, upc->catalogue(), machine.upc.counters));
   }
   // (Asked for only when given: the functional mode builds its units when first needed.)
   if (!opt.sram_faults.empty()) scheduleSramFaults(opt.sram_faults, sim.monitor(), machine.name);
@@ -325,14 +239,16 @@ int run(const RunCliOptions& opt) {
   }
   std::fflush(stdout);
   if (!end.report.empty()) fmt::print(stderr, "{}", end.report);
-  if (*mode == RunMode::kProfile) writeProfile(sim, opt);
+  std::optional<ProfileCsv> profile;
+  if (*mode == RunMode::kProfile) profile = writeProfile(sim, opt);
   if (report) {
     Report r;
     r.addRun(stats_json, fmt::format("hpmsim run of {}", opt.session.command[0]));
-    if (*mode == RunMode::kProfile) {
-      // The profile's CSVs as just written: the report draws what the files hold.
-      r.addFile(opt.profile_prefix + "-samples.csv");
-      r.addFile(opt.profile_prefix + "-functions.csv");
+    if (profile) {
+      // The profile's CSVs, as written (or as they would be): the report draws what they hold.
+      const std::string name = opt.profile_prefix.empty() ? "profile" : opt.profile_prefix;
+      r.addProfileSamples(profile->samples, name + "-samples.csv");
+      r.addProfileFunctions(profile->functions, name + "-functions.csv");
     }
     if (!opt.report.empty()) writeTextFile(opt.report, r.html("hpmsim run"));
     if (!opt.trace.empty()) writeTextFile(opt.trace, jsonText(r.chromeTrace()) + "\n");
@@ -360,14 +276,17 @@ int run(const RunCliOptions& opt) {
     }
   }
   if (opt.summary) {
-    fmt::print(stderr,
-               "hpmsim: {} on {} ({} mode): {} instructions, {} cycles ({:.6f} s simulated at "
-               "{:g} MHz), {:.3f} s host, {:.1f} MIPS, exit status {}\n",
-               opt.session.command[0], machine.name, opt.session.mode, instructions, cycles,
-               static_cast<double>(sim.kernel().nanosAt(cycles)) / 1e9, machine.node.clock_mhz,
-               host_seconds, mips, end.status);
+    fmt::print(
+        stderr,
+        "hpmsim: {} on {} ({} mode): {} instructions, {} cycles elapsed ({:.6f} s simulated at "
+        "{:g} MHz), {:.3f} s host, {:.1f} MIPS, exit status {}\n",
+        opt.session.command[0], machine.name, opt.session.mode, instructions, cycles,
+        static_cast<double>(sim.kernel().nanosAt(cycles)) / 1e9, machine.node.clock_mhz,
+        host_seconds, mips, end.status);
     for (const RegionReport& r : sim.regions()) {
-      fmt::print(stderr, "hpmsim:   region {} ({}): {} entries, {} instructions, {} cycles\n", r.id,
+      // (Elapsed: the longest of its threads' stays, as the statistics' regions say.)
+      fmt::print(stderr,
+                 "hpmsim:   region {} ({}): {} entries, {} instructions, {} cycles elapsed\n", r.id,
                  r.name, r.total.entries, r.total.instructions, r.total.cycles);
     }
   }
@@ -394,8 +313,8 @@ void addRunCommand(CLI::App& root, Action& selected) {
       ->check(CLI::Range(u64{1}, u64{1} << 40))
       ->capture_default_str();
   cmd->add_option("--profile-prefix", opt->profile_prefix,
-                  "Profile mode: write PREFIX-samples.csv and PREFIX-functions.csv")
-      ->capture_default_str();
+                  "Profile mode: write PREFIX-samples.csv and PREFIX-functions.csv (default: "
+                  "none; with --output-dir DIR, DIR/hpmsim-profile)");
   cmd->add_option("--profile-top", opt->profile_top, "Profile mode: functions printed")
       ->capture_default_str();
   cmd->add_flag("--strict-syscalls", opt->strict_syscalls,
@@ -414,6 +333,12 @@ void addRunCommand(CLI::App& root, Action& selected) {
   cmd->callback([opt, &selected, stats_json, stats_text] {
     opt->stats_json_given = stats_json->count() > 0;
     opt->stats_text_given = stats_text->count() > 0;
+    // --output-dir: every relative output path in it; the profile's CSVs there by default.
+    if (opt->profile_prefix.empty() && !opt->session.output_dir.empty()) {
+      opt->profile_prefix = "hpmsim-profile";
+    }
+    placeOutputs(opt->session, {&opt->stats_json, &opt->stats_text, &opt->report, &opt->trace,
+                                &opt->profile_prefix, &opt->session.node_output});
     selected = [opt] { return run(*opt); };
   });
 }

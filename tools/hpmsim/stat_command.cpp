@@ -38,7 +38,8 @@ constexpr SessionSpec kStatSession{
     .overrides = true,
     .host_memory = true,
     .nodes = true,
-    .nodes_what = " and count on every node: the counts summed, then each node's (N0, N1, ...)"};
+    .nodes_what = " and count on every node: the counts summed, then each node's (N0, N1, ...)",
+    .output_dir = true};
 
 int run(const StatOptions& opt) {
   if (opt.session.command.empty())
@@ -89,6 +90,7 @@ int run(const StatOptions& opt) {
   files.output(opt.report, "--report", !opt.report.empty());
   files.output(opt.trace, "--trace", !opt.trace.empty());
   if (many_nodes) addNodeOutputs(files, opt.session.node_output, nodes);
+  if (!opt.session.output_dir.empty()) files.folder(opt.session.output_dir);
   files.check();
   // -I MSECS: simulated milliseconds at the machine's clock.
   const u64 interval =
@@ -133,10 +135,15 @@ int run(const StatOptions& opt) {
       }
     };
   }
-  StatResult result{opt.session.command, guestInputsDigest(opt.session.command, envp),
-                    machine.name,        machine.node.clock_mhz,
-                    opt.session.mode,    machine.network.shape.text(),
-                    opt.mux_interval_ms, {}};
+  StatResult result{opt.session.command,
+                    guestInputsDigest(opt.session.command, envp),
+                    machine.name,
+                    machine.node.clock_mhz,
+                    opt.session.mode,
+                    machine.network.shape.text(),
+                    opt.mux_interval_ms,
+                    opt.all_cpus,
+                    {}};
   for (u32 r = 0; r < opt.repeat; ++r) {
     result.runs.push_back(
         measureStat(opt, machine, *mode, interval, many_nodes, hosts.get(), envp, sink));
@@ -207,7 +214,9 @@ void addStatCommand(CLI::App& root, Action& selected) {
                 "Also perf's detailed events: L1 data and last-level loads and misses; -dd adds "
                 "the L1 instruction cache's and the TLBs', -ddd the L1's prefetches");
   cmd->add_flag("-a,--all-cpus", opt->all_cpus,
-                "Count the whole node (the default: the units count every core)");
+                "System wide, as perf's -a: cycles (cpu-cycles, ref-cycles) count every hardware "
+                "thread's clock, idle ones included, not only the cycles the program's threads "
+                "ran (the other events count the whole node either way)");
   cmd->add_flag("--per-region", opt->per_region,
                 "Also count between the guest's region markers (node-wide counts, read at the "
                 "markers as software would: UPC-Q readings lag by up to the sweep period)");
@@ -226,7 +235,11 @@ void addStatCommand(CLI::App& root, Action& selected) {
   cmd->add_option("--trace", opt->trace,
                   "Also write the interval counts and regions as a Chrome trace (Perfetto)");
   addSessionProgram(*cmd, opt->session, kStatSession);
-  cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
+  cmd->callback([opt, &selected] {
+    placeOutputs(opt->session,
+                 {&opt->output, &opt->report, &opt->trace, &opt->session.node_output});
+    selected = [opt] { return run(*opt); };
+  });
 }
 
 }  // namespace hpm::tools

@@ -48,7 +48,8 @@ constexpr SessionSpec kSweepSession{
     .overrides = false,
     .host_memory = false,
     .nodes = false,
-    .nodes_what = ""};
+    .nodes_what = "",
+    .output_dir = false};
 
 struct Axis {
   std::string key;

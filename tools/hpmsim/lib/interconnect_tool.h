@@ -23,7 +23,8 @@ inline constexpr SessionSpec kToolSession{.modes = "timing or warmup",
                                           .overrides = true,
                                           .host_memory = true,
                                           .nodes = false,
-                                          .nodes_what = ""};
+                                          .nodes_what = "",
+                                          .output_dir = false};
 
 // What the FIFO-sampling tools (conflicts, c2c) take besides: how often to sample, how many of
 // the busiest items to report, and whether as JSON.

@@ -2,6 +2,8 @@
 
 #include <fmt/core.h>
 
+#include <filesystem>
+
 #include "node/machine.h"
 #include "tools/hpmsim/lib/host_memory.h"
 #include "tools/hpmsim/lib/nodes_run.h"
@@ -34,9 +36,22 @@ void addSessionProgram(CLI::App& cmd, SessionOptions& o, const SessionSpec& spec
   cmd.add_flag("--quiet", o.quiet, "No progress line on stderr (shown only on a terminal)");
   if (spec.host_memory) addHostMemoryOption(cmd, o.host_memory);
   if (spec.nodes) addNodeOptions(cmd, o.nodes, o.node_output, spec.nodes_what);
+  if (spec.output_dir) {
+    cmd.add_option("--output-dir", o.output_dir,
+                   "Write every file the run writes (results, report, trace, profile, node "
+                   "outputs) into DIR, made if missing: relative output paths are taken in it");
+  }
   addGuestEnvOptions(cmd, o.env);
   cmd.add_option("command", o.command, "PROGRAM [ARGS...], after --")->required();
   cmd.positionals_at_end();
+}
+
+void placeOutputs(const SessionOptions& o, std::initializer_list<std::string*> paths) {
+  if (o.output_dir.empty()) return;
+  for (std::string* path : paths) {
+    if (path->empty() || std::filesystem::path(*path).is_absolute()) continue;
+    *path = (std::filesystem::path(o.output_dir) / *path).string();
+  }
 }
 
 }  // namespace hpm::tools

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,6 +28,7 @@ struct SessionOptions {
   u64 host_memory = 0;                 // --host-memory MIB (0: what the host has available)
   u32 nodes = 0;                       // --nodes: 0 = as network.shape says (1 unless set)
   std::string node_output;             // --node-output DIR
+  std::string output_dir;              // --output-dir DIR: where relative output paths go
   std::vector<std::string> command;    // the program and its arguments
 };
 
@@ -41,6 +43,7 @@ struct SessionSpec {
   bool nodes = false;       // --nodes and --node-output
   // With `nodes`: what the command does on each node, added to --nodes' help.
   std::string_view nodes_what;
+  bool output_dir = false;  // --output-dir: the command writes files (placeOutputs)
 };
 
 // --machine and --set KEY=VALUE: the options of every command that builds a machine (config and
@@ -54,5 +57,14 @@ void addSessionOptions(CLI::App& cmd, SessionOptions& o, const SessionSpec& spec
 // --root, --quiet, --host-memory, --nodes, --node-output, --env-clear, --env, then the PROGRAM
 // [ARGS...] positional, which must come last (after the command's own options).
 void addSessionProgram(CLI::App& cmd, SessionOptions& o, const SessionSpec& spec = {});
+
+// --output-dir DIR: each of `paths` that is given and relative (an output option's value) is
+// placed in DIR; absolute paths, and every path without --output-dir, stay as they are. Call once,
+// after parsing and before the outputs are checked (RunFiles, which makes DIR: outputDirFolder).
+void placeOutputs(const SessionOptions& o, std::initializer_list<std::string*> paths);
+// The folder the run's outputs go to when --output-dir was given, else "" (for RunFiles::folder).
+inline const std::string& outputDirFolder(const SessionOptions& o) {
+  return o.output_dir;
+}
 
 }  // namespace hpm::tools
