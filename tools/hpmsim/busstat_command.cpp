@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <nlohmann/json.hpp>
 
 #include "base/error.h"
@@ -18,6 +17,7 @@
 #include "pmu/imon/events.h"
 #include "pmu/imon/unit.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/lib/busstat_analysis.h"
 #include "tools/hpmsim/lib/finite_range.h"
 #include "tools/hpmsim/lib/imon_host.h"
 #include "tools/hpmsim/lib/interconnect_tool.h"
@@ -48,14 +48,6 @@ const imon::Preset& presetNamed(const std::string& name, probe::Interconnect ic)
   fail(ExitCode::kUsage, "busstat: unknown event '{}' (hpmsim events --unit imon lists them)",
        name);
 }
-
-// One type's share of a --distribution run.
-struct TypeShare {
-  u64 sampled = 0;   // transactions counted while a counter watched the type
-  u64 observed = 0;  // cycles a counter watched it
-  double estimate = 0;
-  u64 exact = 0;  // the simulator's count (ground truth)
-};
 
 int run(const BusstatOptions& opt) {
   const RunOptions ro = toolRunOptions(opt.run, "busstat");
@@ -129,7 +121,28 @@ int run(const BusstatOptions& opt) {
       fail(ExitCode::kUsage, "busstat: the FIFO records counter 1's matches: give two events");
     for (u32 m = 0; m < monitors_used; ++m) unit.enableFifo(m, 0);
   }
-  u64 fifo_taken = 0, fifo_lost = 0;
+  // The records (busstat_analysis.h): the rotation's types, or the counters' totals.
+  const BusstatRun header{.program = fmt::format("{}", fmt::join(opt.run.command, " ")),
+                          .machine = machine.name,
+                          .clock_mhz = machine.node.clock_mhz,
+                          .clock_hz = machine.clockHz(),
+                          .cycles = 0};
+  DistributionRecords distribution{
+      .run = header, .counters = used, .rotation = interval, .types = {}};
+  for (u32 t = 0; t < types && opt.distribution; ++t) {
+    const auto& info = probe::kTransactionTypeInfo[ns.first + t];
+    distribution.types.push_back({.mnemonic = std::string(info.mnemonic),
+                                  .name = std::string(info.name),
+                                  .sampled = 0,
+                                  .observed = 0,
+                                  .exact = 0});
+  }
+  CountsRecords counted{.run = header,
+                        .events = names,
+                        .totals = std::vector<u64>(used),
+                        .exact = {},
+                        .fifo = std::nullopt};
+  if (sample_fifos) counted.fifo.emplace();
   // Every output that grows with the intervals is written as they end (the text on stderr, the
   // CSV files, the JSON's intervals to a spool read back at the end): hpmsim's memory does not
   // grow with them, whatever -I is.
@@ -140,8 +153,8 @@ int run(const BusstatOptions& opt) {
   }
   auto sampleFifos = [&](Cycle now) {
     for (u32 m = 0; m < monitors_used; ++m) {
-      for (const probe::Transaction& t : unit.sampleFifo(m, now, fifo_lost)) {
-        ++fifo_taken;
+      for (const probe::Transaction& t : unit.sampleFifo(m, now, counted.fifo->lost)) {
+        ++counted.fifo->taken;
         if (!trace_file) continue;
         trace_file->write(
             fmt::format("{},{},{:#x},{},{},{},{}\n", t.cycle, m, t.address,
@@ -151,8 +164,6 @@ int run(const BusstatOptions& opt) {
     }
   };
 
-  std::vector<TypeShare> shares(types);
-  const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
   std::optional<ResultFile> csv_file;
   if (!opt.csv.empty()) csv_file.emplace(opt.csv);
   ReportStream report(opt.output);
@@ -160,41 +171,16 @@ int run(const BusstatOptions& opt) {
   // counters' events and counts; the CSV a row per interval; the JSON's intervals.
   std::optional<JsonRowSpool> json_intervals;
   if (opt.json && !opt.distribution) json_intervals.emplace();
-  std::vector<u64> totals(used);
   u64 samples = 0;
   if (!opt.distribution) {
-    std::string head =
-        fmt::format("\n Interconnect transactions of '{}' (machine {})\n\n", program, machine.name);
-    head += fmt::format("{:>14}  {:<6}", "cycle", "dev");
-    for (u32 k = 0; k < imon::kCountersPerMonitor; ++k) {
-      head += fmt::format(" {:<30} {:>12}", fmt::format("event{}", k), fmt::format("pic{}", k));
-    }
-    if (!opt.json) report.write(head + "\n");
-    if (csv_file) {
-      std::string csv = "cycle";
-      for (const std::string& n : names) csv += "," + n;
-      csv_file->write(csv + "\n");
-    }
+    if (!opt.json) report.write(intervalHeaderText(header));
+    if (csv_file) csv_file->write(intervalHeaderCsv(names));
   }
   const auto intervalEnded = [&](Cycle cycle, const std::vector<u64>& counts) {
-    std::string text, csv = std::to_string(cycle);
-    for (u32 m = 0; m * imon::kCountersPerMonitor < used; ++m) {
-      text += fmt::format("{:>14}  imon{:<2}", withCommas(cycle), m);
-      for (u32 c = m * imon::kCountersPerMonitor;
-           c < std::min<u32>(used, (m + 1) * imon::kCountersPerMonitor); ++c) {
-        text += fmt::format(" {:<30} {:>12}", names[c], withCommas(counts[c]));
-      }
-      text += "\n";
-    }
-    nlohmann::json row = {{"cycle", cycle}};
-    for (u32 c = 0; c < used; ++c) {
-      totals[c] += counts[c];
-      csv += "," + std::to_string(counts[c]);
-      row["counts"][names[c]] = counts[c];
-    }
-    if (!opt.json) report.write(text);
-    if (csv_file) csv_file->write(csv + "\n");
-    if (json_intervals) json_intervals->add(row);
+    for (u32 c = 0; c < used; ++c) counted.totals[c] += counts[c];
+    if (!opt.json) report.write(intervalText(cycle, names, counts));
+    if (csv_file) csv_file->write(intervalCsv(cycle, counts));
+    if (json_intervals) json_intervals->add(intervalJson(cycle, names, counts));
   };
   Cycle last = 0;
   auto sample = [&](Cycle now) {
@@ -202,8 +188,8 @@ int run(const BusstatOptions& opt) {
     for (u32 c = 0; c < used; ++c) {
       counts[c] = unit.read(c, now);
       if (opt.distribution) {
-        shares[typeOf(c)].sampled += counts[c];
-        shares[typeOf(c)].observed += now - last;
+        distribution.types[typeOf(c)].sampled += counts[c];
+        distribution.types[typeOf(c)].observed += now - last;
       }
     }
     ++samples;
@@ -225,90 +211,29 @@ int run(const BusstatOptions& opt) {
   if (end > last || samples == 0) sample(std::max(end, last));  // the last, partial interval
   const Termination& term = sim.kernel().termination();
 
+  // The simulator's count of what each filter matched over the run: the ground truth.
   const probe::TransactionCounts& truth = *sim.transactionTruth();
   nlohmann::json out;
-  std::string text;
-  std::string csv;
+  std::string text, csv;
   if (opt.distribution) {
-    u64 total_exact = 0;
-    double total_estimate = 0;
+    distribution.run.cycles = end;
     for (u32 t = 0; t < types; ++t) {
-      TypeShare& s = shares[t];
-      s.exact = truth.count(u32{1} << (ns.first + t), static_cast<u32>(all_snoops));
-      s.estimate = s.observed == 0 ? 0
-                                   : static_cast<double>(s.sampled) * static_cast<double>(end) /
-                                         static_cast<double>(s.observed);
-      total_exact += s.exact;
-      total_estimate += s.estimate;
+      distribution.types[t].exact =
+          truth.count(u32{1} << (ns.first + t), static_cast<u32>(all_snoops));
     }
-    text += fmt::format(
-        "\n Transaction distribution of '{}' (machine {}, interconnect monitor: {} counters "
-        "rotated over {} types every {} cycles; {} cycles)\n\n",
-        program, machine.name, used, types, withCommas(interval), withCommas(end));
-    std::size_t name_width = 11;  // at least, or the namespace's longest name
-    for (u32 t = 0; t < types; ++t) {
-      name_width = std::max(name_width, probe::kTransactionTypeInfo[ns.first + t].name.size());
-    }
-    text += fmt::format("  {:<5} {:<{}} {:>12} {:>9} {:>14} {:>7} {:>14} {:>8}\n", "type", "name",
-                        name_width, "sampled", "observed", "estimated", "share", "exact", "error");
-    csv = "type,name,sampled,observed_cycles,estimated,share,exact\n";
-    nlohmann::json rows = nlohmann::json::array();
-    for (u32 t = 0; t < types; ++t) {
-      const TypeShare& s = shares[t];
-      const auto& info = probe::kTransactionTypeInfo[ns.first + t];
-      const double share = total_estimate > 0 ? 100.0 * s.estimate / total_estimate : 0;
-      const std::string error =
-          s.exact == 0
-              ? (s.estimate == 0 ? "0.0 %" : "-")
-              : fmt::format("{:+.1f} %", 100.0 * (s.estimate - static_cast<double>(s.exact)) /
-                                             static_cast<double>(s.exact));
-      text += fmt::format(
-          "  {:<5} {:<{}} {:>12} {:>8.1f}% {:>14} {:>6.1f}% {:>14} {:>8}\n", info.mnemonic,
-          info.name, name_width, withCommas(s.sampled),
-          end ? 100.0 * static_cast<double>(s.observed) / static_cast<double>(end) : 0.0,
-          withCommas(static_cast<u64>(s.estimate + 0.5)), share, withCommas(s.exact), error);
-      csv += fmt::format("{},{},{},{},{:.1f},{:.4f},{}\n", info.mnemonic, info.name, s.sampled,
-                         s.observed, s.estimate, share, s.exact);
-      rows.push_back({{"type", info.mnemonic},
-                      {"name", info.name},
-                      {"sampled", s.sampled},
-                      {"observed_cycles", s.observed},
-                      {"estimated", s.estimate},
-                      {"share_percent", share},
-                      {"exact", s.exact}});
-    }
-    text += fmt::format("  {:<5} {:<{}} {:>12} {:>9} {:>14} {:>7} {:>14}\n\n", "all", "",
-                        name_width, "", "", withCommas(static_cast<u64>(total_estimate + 0.5)), "",
-                        withCommas(total_exact));
-    out["distribution"] = rows;
-    out["rotation_cycles"] = interval;
+    const Distribution d = busstatDistribution(distribution);
+    text = distributionText(d);
+    csv = distributionCsv(d);
+    out = distributionJson(d);
   } else {
-    text += "\n";
+    counted.run.cycles = end;
     for (u32 c = 0; c < used; ++c) {
-      text += fmt::format("{:>20}      {}\n", withCommas(totals[c]), names[c]);
-      out["counts"][names[c]] = totals[c];
-      // The simulator's count of what the counter's filter matches, over the same run (as
-      // --distribution's `exact`): a sampled counter differs from it only if it lost counts.
       const imon::Preset& p = presetNamed(names[c], machine.node.interconnect);
-      out["exact"][names[c]] = truth.count(p.types, p.snoops);
+      counted.exact.push_back(truth.count(p.types, p.snoops));
     }
-    text += "\n";
-    if (sample_fifos) {
-      // Honest sampling: what the FIFOs dropped between two samples was never seen.
-      const u64 matched = totals[1] + (used > 3 ? totals[3] : 0);
-      text += fmt::format(
-          "{:>20}      FIFO records taken ({} lost between samples; {:.1f} % of counter 1's "
-          "matches seen)\n\n",
-          withCommas(fifo_taken), withCommas(fifo_lost),
-          matched ? 100.0 * static_cast<double>(fifo_taken) / static_cast<double>(matched) : 0.0);
-      out["fifo"] = {{"taken", fifo_taken}, {"lost", fifo_lost}, {"matched", matched}};
-    }
+    text = countsText(counted);
+    out = countsJson(counted);
   }
-  text += fmt::format("{:>20.9f} seconds simulated ({} cycles at {:g} MHz)\n\n",
-                      static_cast<double>(end) / static_cast<double>(machine.clockHz()),
-                      withCommas(end), machine.node.clock_mhz);
-  out["cycles"] = end;
-  out["machine"] = machine.name;
   if (csv_file) {
     csv_file->write(csv);
     csv_file->commit();

@@ -9,17 +9,12 @@
 #include <fmt/core.h>
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <filesystem>
-#include <map>
-#include <nlohmann/json.hpp>
-
 #include "base/error.h"
 #include "hart/memory.h"
-#include "kernel/vma.h"
 #include "node/machine.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/commands.h"
+#include "tools/hpmsim/lib/conflicts_analysis.h"
 #include "tools/hpmsim/lib/imon_host.h"
 #include "tools/hpmsim/lib/interconnect_tool.h"
 #include "tools/hpmsim/lib/output.h"
@@ -31,29 +26,6 @@ struct ConflictsOptions {
   SessionOptions run;
   FifoSampling sampling{1000, 3, false, {}, 0, 0};
   std::string csv;
-};
-
-constexpr u64 kPageBytes = GuestMemory::kPageSize;
-
-// The segment `addr` belongs to in the process's mappings now.
-std::string segmentOf(const VmaMap& map, u64 addr) {
-  const Vma* v = map.find(addr);
-  if (v == nullptr) return "(unmapped)";
-  if (v->name.empty()) return "[anonymous]";
-  if (v->name.starts_with("[")) return v->name;
-  const std::string file = std::filesystem::path(v->name).filename().string();
-  return file + ((v->perm & GuestMemory::kExec) != 0 ? " (text)" : " (data)");
-}
-
-struct PageSeen {
-  u64 writebacks = 0;
-  u64 virtual_page = 0;
-  std::string segment;
-};
-struct BlockSeen {
-  u64 writebacks = 0;
-  std::map<u64, PageSeen> pages;
-  std::map<u64, u64> addresses;
 };
 
 // (Takes a copy: the sampling interval is resolved at the machine's clock.)
@@ -80,19 +52,31 @@ int run(ConflictsOptions opt) {
   unit.enableFifo(0, 0);
   unit.run(1, 0);
 
-  std::map<u32, BlockSeen> blocks;
-  u64 taken = 0, lost = 0;
+  ConflictsRecords records;
+  records.program = fmt::format("{}", fmt::join(opt.run.command, " "));
+  records.machine = machine.name;
+  records.interval = opt.sampling.interval;
+  // Fireplane: a block is a set of the CPUs' (equal) external caches.
+  const u32 sets = timingParamsFor(machine).memParams().l2SetsPerInstance();
+  const mem::L2Params& l2 = machine.timing.l2;
+  const mem::FireplaneParams& ecache = machine.timing.fireplane;
+  records.cache = fireplane ? CacheShape{.fireplane = true,
+                                         .slices = 1,
+                                         .sets = sets,
+                                         .ways = ecache.ecache_ways,
+                                         .line_bytes = ecache.line_bytes}
+                            : CacheShape{.fireplane = false,
+                                         .slices = l2.slices,
+                                         .sets = sets,
+                                         .ways = l2.ways,
+                                         .line_bytes = l2.line_bytes};
   auto sample = [&](Cycle now) {
-    for (const probe::Transaction& t : unit.sampleFifo(0, now, lost)) {
-      ++taken;
-      BlockSeen& b = blocks[*sim.cacheBlockOf(t.address)];
-      ++b.writebacks;
-      ++b.addresses[t.address];
-      PageSeen& p = b.pages[t.address / kPageBytes * kPageBytes];
-      if (p.writebacks++ == 0) {
+    for (const probe::Transaction& t : unit.sampleFifo(0, now, records.lost)) {
+      PageRecord& page = countWriteback(records, *sim.cacheBlockOf(t.address), t.address);
+      if (page.writebacks == 1) {  // a new page: its mapping now
         const std::optional<u64> va = sim.virtualOf(t.address);
-        p.virtual_page = va ? *va / kPageBytes * kPageBytes : 0;
-        p.segment = va ? segmentOf(sim.kernel().memoryMap(), *va) : "(no page)";
+        page.virtual_page = va ? *va / GuestMemory::kPageSize * GuestMemory::kPageSize : 0;
+        page.segment = va ? segmentAt(sim.kernel().memoryMap(), *va) : "(no page)";
       }
     }
   };
@@ -100,89 +84,13 @@ int run(ConflictsOptions opt) {
   runToolProgram(sim, opt.run);
   const Cycle end = sim.elapsedCycles();
   sample(end);
-  const u64 total = unit.read(0, end);
-  const Termination& term = sim.kernel().termination();
+  records.cycles = end;
+  records.writebacks = unit.read(0, end);
 
-  const mem::L2Params& l2 = machine.timing.l2;
-  const mem::FireplaneParams& ecache = machine.timing.fireplane;
-  // Fireplane: a block is a set of the CPUs' (equal) external caches.
-  const u32 sets = timingParamsFor(machine).memParams().l2SetsPerInstance();
-  const std::string cache =
-      fireplane ? fmt::format(
-                      "each CPU's external cache, {} sets of {} ways, {}-byte lines; "
-                      "physical addresses are frames on the boards",
-                      sets, ecache.ecache_ways, ecache.line_bytes)
-                : fmt::format(
-                      "the L2 as the external cache, {} slices x {} sets of {} ways, "
-                      "{}-byte lines; physical addresses are virtual ones on this node",
-                      l2.slices, sets, l2.ways, l2.line_bytes);
-  std::vector<std::pair<u32, const BlockSeen*>> hottest;
-  for (const auto& [block, seen] : blocks) hottest.emplace_back(block, &seen);
-  std::stable_sort(hottest.begin(), hottest.end(), [](const auto& a, const auto& b) {
-    return a.second->writebacks > b.second->writebacks;
-  });
-  if (hottest.size() > opt.sampling.top) hottest.resize(opt.sampling.top);
-
-  const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
-  std::string text = fmt::format(
-      "\n Writebacks of '{}' (machine {}: {})\n"
-      " FIFO sampled every {} cycles: {} of {} writebacks seen ({:.1f} %), {} lost between "
-      "samples; {} blocks had one\n",
-      program, machine.name, cache, withCommas(opt.sampling.interval), withCommas(taken),
-      withCommas(total),
-      total ? 100.0 * static_cast<double>(taken) / static_cast<double>(total) : 0.0,
-      withCommas(lost), withCommas(blocks.size()));
-  nlohmann::json out = {{"machine", machine.name},
-                        {"cycles", end},
-                        {"writebacks", total},
-                        {"taken", taken},
-                        {"lost", lost},
-                        {"blocks", blocks.size()},
-                        {"sets_per_slice", sets},
-                        {"interval", opt.sampling.interval}};
-  nlohmann::json hot = nlohmann::json::array();
-  for (const auto& [block, seen] : hottest) {
-    text += fmt::format("\n CacheBlock: {} (slice {}, set {})    Writebacks: {}\n", block,
-                        block / sets, block % sets, withCommas(seen->writebacks));
-    text += fmt::format(" Writebacks by Page ({} pages):\n", seen->pages.size());
-    text += fmt::format("   {:<20} {:>8}  {:<20} {}\n", "Physical Page", "# WBs", "Virtual Page",
-                        "Segment");
-    nlohmann::json pages = nlohmann::json::array();
-    for (const auto& [page, p] : seen->pages) {
-      text += fmt::format("   {:<#20x} {:>8}  {:<#20x} {}\n", page, p.writebacks, p.virtual_page,
-                          p.segment);
-      pages.push_back({{"page", page},
-                       {"virtual_page", p.virtual_page},
-                       {"writebacks", p.writebacks},
-                       {"segment", p.segment}});
-    }
-    text += fmt::format(" Writebacks by Address ({} addresses):\n", seen->addresses.size());
-    text += fmt::format("   {:<20} {:>8}  {}\n", "Physical Address", "# WB", "Physical Page");
-    nlohmann::json addresses = nlohmann::json::array();
-    for (const auto& [address, n] : seen->addresses) {
-      text +=
-          fmt::format("   {:<#20x} {:>8}  {:#x}\n", address, n, address / kPageBytes * kPageBytes);
-      addresses.push_back({{"address", address}, {"writebacks", n}});
-    }
-    hot.push_back({{"block", block},
-                   {"slice", block / sets},
-                   {"set", block % sets},
-                   {"writebacks", seen->writebacks},
-                   {"pages", pages},
-                   {"addresses", addresses}});
-  }
-  text += "\n";
-  out["hottest"] = hot;
-  if (!opt.csv.empty()) {
-    // Per block, for a scatter plot as the seed's Figure 4.
-    std::string csv = "block,slice,set,writebacks\n";
-    for (const auto& [block, seen] : blocks) {
-      csv += fmt::format("{},{},{},{}\n", block, block / sets, block % sets, seen.writebacks);
-    }
-    writeTextFile(opt.csv, csv);
-  }
-  printReport(opt.sampling, out, text);
-  return term.status;
+  const ConflictsReport report = conflictsReport(records, opt.sampling.top);
+  if (!opt.csv.empty()) writeTextFile(opt.csv, conflictsCsv(report));
+  printReport(opt.sampling, conflictsJson(report), conflictsText(report));
+  return sim.kernel().termination().status;
 }
 
 }  // namespace

@@ -14,9 +14,7 @@
 
 #include <algorithm>
 #include <bit>
-#include <filesystem>
-#include <map>
-#include <nlohmann/json.hpp>
+#include <utility>
 
 #include "base/error.h"
 #include "kernel/vma.h"
@@ -26,6 +24,7 @@
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/lib/imon_host.h"
 #include "tools/hpmsim/lib/interconnect_tool.h"
+#include "tools/hpmsim/lib/locality_analysis.h"
 #include "tools/hpmsim/lib/output.h"
 
 namespace hpm::tools {
@@ -46,29 +45,6 @@ constexpr u64 kCoherent =
     bit(TransactionType::kReadToShare) | bit(TransactionType::kReadToShareAlways) |
     bit(TransactionType::kReadToOwn) | bit(TransactionType::kReadToOwnUpgrade) |
     bit(TransactionType::kWriteBack);
-
-// One (requester board, home board) pair's counting.
-struct Pair {
-  u32 requester = 0, home = 0;
-  u64 counted = 0;   // transactions counted while a counter watched the pair
-  u64 observed = 0;  // cycles a counter watched it
-};
-
-// An address region (a mapping of the process) and the sampled traffic to it.
-struct RegionSeen {
-  std::string segment;
-  u64 start = 0, end = 0;
-  u64 local = 0, remote = 0;
-  std::map<u32, u64> remote_from;  // requester board -> remote records
-  std::map<u32, u64> homes;        // home board -> records
-};
-
-std::string segmentName(const Vma& v) {
-  if (v.name.empty()) return "[anonymous]";
-  if (v.name.starts_with("[")) return v.name;
-  const std::string file = std::filesystem::path(v.name).filename().string();
-  return file + ((v.perm & GuestMemory::kExec) != 0 ? " (text)" : " (data)");
-}
 
 // (Takes a copy: the sampling interval is resolved at the machine's clock.)
 int run(LocalityOptions opt) {
@@ -100,6 +76,16 @@ int run(LocalityOptions opt) {
     fail(ExitCode::kUsage, "locality: needs two monitors (imon.monitors >= 2)");
   }
 
+  // The records (locality_analysis.h), and the run's figures that need no sample.
+  LocalityRecords records;
+  records.program = fmt::format("{}", fmt::join(opt.run.command, " "));
+  records.machine = machine.name;
+  records.placement = std::string(mem::placementName(bus.placement));
+  records.boards = bus.boards;
+  records.cpus_per_board = per_board;
+  records.rotation = opt.rotation;
+  records.interval = opt.sampling.interval;
+
   // Monitor 0: counter 0 every coherent transaction (the exact total), counter 1 the same,
   // feeding the FIFO. Counters 2 on: board pairs.
   imon::Filter all;
@@ -107,15 +93,18 @@ int run(LocalityOptions opt) {
   unit.program(0, all, 0);
   unit.program(1, all, 0);
   unit.enableFifo(0, 0);
-  std::vector<Pair> pairs;
+  std::vector<PairRecord>& pairs = records.pairs;
   for (u32 r = 0; r < bus.boards; ++r) {
-    for (u32 h = 0; h < bus.boards; ++h) pairs.push_back({r, h});
+    for (u32 h = 0; h < bus.boards; ++h) {
+      pairs.push_back({.requester = r, .home = h, .counted = 0, .observed = 0});
+    }
   }
   const u32 pair_counters = std::min<u32>(unit.counters() - 2, static_cast<u32>(pairs.size()));
+  records.pair_counters = pair_counters;
   const bool rotating = pair_counters < pairs.size();
   const u32 board_bits = static_cast<u32>(std::bit_width(bus.boards - 1u));
   const u32 cpu_bits = static_cast<u32>(std::countr_zero(threads_per_board));
-  const auto pairFilter = [&](const Pair& p) {
+  const auto pairFilter = [&](const PairRecord& p) {
     imon::Filter f = all;
     const u64 board_mask = ((u64{1} << std::max(board_bits, 1u)) - 1) << mem::kBoardShift;
     f.addr_match = u64{p.home} << mem::kBoardShift;
@@ -132,38 +121,28 @@ int run(LocalityOptions opt) {
   for (u32 c = 0; c < 2 + pair_counters; ++c) run_bits |= u64{1} << (c / imon::kCountersPerMonitor);
   unit.run(run_bits, 0);
 
-  std::map<u64, RegionSeen> regions;  // by start
-  u64 taken = 0, lost = 0, unmapped = 0;
   Cycle last_rotation = 0;
   const auto sampleFifo = [&](Cycle now) {
-    for (const probe::Transaction& t : unit.sampleFifo(0, now, lost)) {
-      ++taken;
+    for (const probe::Transaction& t : unit.sampleFifo(0, now, records.lost)) {
+      ++records.taken;
       const std::optional<u64> va = sim.virtualOf(t.address);
       const Vma* v = va ? sim.kernel().memoryMap().find(*va) : nullptr;
       if (v == nullptr) {
-        ++unmapped;
+        ++records.unmapped;
         continue;
       }
-      RegionSeen& region = regions[v->start];
+      RegionRecord& region = records.regions[v->start];
       if (region.segment.empty()) {
         region.segment = segmentName(*v);
         region.start = v->start;
         region.end = v->end;
       }
-      const u32 home = mem::FrameTable::homeBoard(t.address);
-      const u32 requester = t.source / threads_per_board;
-      ++region.homes[home];
-      if (home == requester) {
-        ++region.local;
-      } else {
-        ++region.remote;
-        ++region.remote_from[requester];
-      }
+      countTraffic(region, mem::FrameTable::homeBoard(t.address), t.source / threads_per_board);
     }
   };
   const auto rotate = [&](Cycle now) {
     for (u32 c = 0; c < pair_counters; ++c) {
-      Pair& p = pairs[pairOf(c)];
+      PairRecord& p = pairs[pairOf(c)];
       p.counted += unit.read(2 + c, now);
       p.observed += now - last_rotation;
     }
@@ -186,102 +165,12 @@ int run(LocalityOptions opt) {
   const Cycle end = sim.elapsedCycles();
   sampleFifo(end);
   rotate(end);
-  const u64 total = unit.read(0, end), matched = unit.read(1, end);
+  records.cycles = end;
+  records.coherent = unit.read(0, end);
+  records.matched = unit.read(1, end);
 
-  const auto estimate = [&](const Pair& p) {
-    return p.observed == 0 ? 0.0
-                           : static_cast<double>(p.counted) * static_cast<double>(end) /
-                                 static_cast<double>(p.observed);
-  };
-  double remote_estimate = 0, sum_estimate = 0;
-  for (const Pair& p : pairs) {
-    sum_estimate += estimate(p);
-    if (p.requester != p.home) remote_estimate += estimate(p);
-  }
-  const std::string program = fmt::format("{}", fmt::join(opt.run.command, " "));
-  std::string text = fmt::format(
-      "\n Coherent transactions (RTS, RTSA, RTO, RTOU, WB) of '{}' by requester board and home "
-      "board (machine {}: {} boards of {} CPUs, placement {})\n {}\n\n",
-      program, machine.name, bus.boards, per_board, mem::placementName(bus.placement),
-      rotating ? fmt::format("{} counters rotated over {} board pairs every {} cycles: estimates "
-                             "scaled by the share of the run each pair was watched",
-                             pair_counters, pairs.size(), withCommas(opt.rotation))
-               : fmt::format("every board pair on a counter of its own: exact counts"));
-  text += fmt::format(" {:>16}", "requester\\home");
-  for (u32 h = 0; h < bus.boards; ++h) text += fmt::format(" {:>12}", fmt::format("board {}", h));
-  text += "\n";
-  nlohmann::json matrix = nlohmann::json::array();
-  for (u32 r = 0; r < bus.boards; ++r) {
-    text += fmt::format(" {:>16}", fmt::format("board {}", r));
-    for (u32 h = 0; h < bus.boards; ++h) {
-      const Pair& p = pairs[r * bus.boards + h];
-      text += fmt::format(" {:>12}", withCommas(static_cast<u64>(estimate(p) + 0.5)));
-      matrix.push_back({{"requester", r},
-                        {"home", h},
-                        {"counted", p.counted},
-                        {"observed_cycles", p.observed},
-                        {"estimated", estimate(p)}});
-    }
-    text += "\n";
-  }
-  const double remote_share = sum_estimate > 0 ? 100.0 * remote_estimate / sum_estimate : 0.0;
-  text += fmt::format(
-      "\n {} coherent transactions (counted exactly), {:.1f} % remote (off the requester's "
-      "board)\n",
-      withCommas(total), remote_share);
-
-  std::vector<const RegionSeen*> hottest;
-  for (const auto& [start, region] : regions) hottest.push_back(&region);
-  std::stable_sort(hottest.begin(), hottest.end(),
-                   [](const RegionSeen* a, const RegionSeen* b) { return a->remote > b->remote; });
-  if (hottest.size() > opt.sampling.top) hottest.resize(opt.sampling.top);
-  text += fmt::format(
-      "\n FIFO sampled every {} cycles: {} of {} records seen ({:.1f} %), {} lost between "
-      "samples, {} of no mapped page\n Regions with the most remote traffic:\n\n"
-      "   {:<28} {:<31} {:>9} {:>9}  {}\n",
-      withCommas(opt.sampling.interval), withCommas(taken), withCommas(matched),
-      matched ? 100.0 * static_cast<double>(taken) / static_cast<double>(matched) : 0.0,
-      withCommas(lost), withCommas(unmapped), "segment", "virtual range", "local", "remote",
-      "remote from boards; home boards");
-  nlohmann::json hot = nlohmann::json::array();
-  for (const RegionSeen* region : hottest) {
-    std::string from, homes;
-    nlohmann::json from_json = nlohmann::json::object(), homes_json = nlohmann::json::object();
-    for (const auto& [b, n] : region->remote_from) {
-      from += fmt::format("{}{}:{}", from.empty() ? "" : " ", b, n);
-      from_json[std::to_string(b)] = n;
-    }
-    for (const auto& [b, n] : region->homes) {
-      homes += fmt::format("{}{}:{}", homes.empty() ? "" : " ", b, n);
-      homes_json[std::to_string(b)] = n;
-    }
-    text += fmt::format("   {:<28} {:#014x}-{:#014x} {:>9} {:>9}  {}; {}\n", region->segment,
-                        region->start, region->end, withCommas(region->local),
-                        withCommas(region->remote), from.empty() ? "-" : from, homes);
-    hot.push_back({{"segment", region->segment},
-                   {"start", region->start},
-                   {"end", region->end},
-                   {"local", region->local},
-                   {"remote", region->remote},
-                   {"remote_from", from_json},
-                   {"homes", homes_json}});
-  }
-  text += "\n";
-  const nlohmann::json out = {{"machine", machine.name},
-                              {"cycles", end},
-                              {"boards", bus.boards},
-                              {"cpus_per_board", per_board},
-                              {"coherent", total},
-                              {"exact", !rotating},
-                              {"rotation_cycles", opt.rotation},
-                              {"matrix", matrix},
-                              {"remote_percent", remote_share},
-                              {"sampled", taken},
-                              {"lost", lost},
-                              {"matched", matched},
-                              {"unmapped", unmapped},
-                              {"regions", hot}};
-  printReport(opt.sampling, out, text);
+  const LocalityReport report = localityReport(std::move(records), opt.sampling.top);
+  printReport(opt.sampling, localityJson(report), localityText(report));
   return sim.kernel().termination().status;
 }
 

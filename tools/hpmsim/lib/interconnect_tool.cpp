@@ -3,9 +3,11 @@
 #include <fmt/core.h>
 
 #include <csignal>
+#include <filesystem>
 
 #include "base/error.h"
 #include "base/json_text.h"
+#include "hart/memory.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/lib/finite_range.h"
 #include "tools/hpmsim/lib/host_memory.h"
@@ -74,6 +76,18 @@ void runToolProgram(Simulation& sim, const SessionOptions& o) {
     sim.run(progress.follow(sim));
   }
   std::fflush(stdout);
+}
+
+std::string segmentName(const Vma& v) {
+  if (v.name.empty()) return "[anonymous]";
+  if (v.name.starts_with("[")) return v.name;
+  const std::string file = std::filesystem::path(v.name).filename().string();
+  return file + ((v.perm & GuestMemory::kExec) != 0 ? " (text)" : " (data)");
+}
+
+std::string segmentAt(const VmaMap& map, u64 address) {
+  const Vma* v = map.find(address);
+  return v == nullptr ? "(unmapped)" : segmentName(*v);
 }
 
 }  // namespace hpm::tools

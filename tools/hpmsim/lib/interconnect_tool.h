@@ -1,6 +1,6 @@
 // What the interconnect monitor's host tools (busstat, conflicts, c2c, locality) share: the
 // session's options they take (a timing or warm-up mode, one node), how they sample FIFOs and
-// write their reports, and how they start the program.
+// write their reports, how they start the program and how they name the process's mappings.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "kernel/vma.h"
 #include "node/machine.h"
 #include "node/simulation.h"
 #include "tools/hpmsim/lib/session.h"
@@ -55,5 +56,11 @@ void addReportOutput(CLI::App& cmd, std::string& path);
 RunOptions toolRunOptions(const SessionOptions& o, std::string_view tool);
 // Starts `o`'s program on `sim` and runs it to the end (Ctrl-C ends it early, as for stat).
 void runToolProgram(Simulation& sim, const SessionOptions& o);
+
+// A mapping of the process as the reports name it: "[heap]" (the kernel's name), "[anonymous]",
+// or its file's name and whether it is its text or its data ("prog (text)").
+std::string segmentName(const Vma& v);
+// The segment `address` belongs to in the process's mappings `map` now ("(unmapped)": none).
+std::string segmentAt(const VmaMap& map, u64 address);
 
 }  // namespace hpm::tools
