@@ -40,6 +40,13 @@ void ProgressLine::erase() {
   visible_ = false;
 }
 
+std::optional<double> secondsLeft(std::size_t total, std::size_t done, double done_at, double now) {
+  (void)done_at;
+  if (done == 0) return std::nullopt;
+  // At the throughput so far (tasks per second, all jobs together).
+  return static_cast<double>(total - done) * now / static_cast<double>(done);
+}
+
 std::function<void()> ProgressLine::follow(Simulation& sim) {
   if (!enabled_) return {};
   sim_ = &sim;
