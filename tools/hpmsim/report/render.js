@@ -201,7 +201,9 @@ try {
   errors.push(String(e && e.stack || e));
 }
 
-// What the browser test checks: no error, and every chart drew every dataset's points.
+// What the browser test checks: no error, every chart drew every dataset's points; and per
+// chart, each dataset's label, colour, points skipped (gaps) and solid line segments (a line
+// that spans no gap has one segment more than it has gaps), and each axis's range and title.
 const status = document.getElementById('report-status');
 status.textContent = JSON.stringify({
   errors,
@@ -209,5 +211,14 @@ status.textContent = JSON.stringify({
     id,
     datasets: c.data.datasets.length,
     points: c.data.datasets.map((d, i) => c.getDatasetMeta(i).data.length),
+    labels: c.data.datasets.map((d) => d.label),
+    colors: c.data.datasets.map((d) => (c.config.type === 'line' ? d.borderColor : d.backgroundColor)),
+    skipped: c.data.datasets.map((d, i) => c.getDatasetMeta(i).data.filter((p) => p.skip).length),
+    segments: c.data.datasets.map((d, i) => {
+      const line = c.getDatasetMeta(i).dataset;
+      return line ? line.segments.length : 0;
+    }),
+    axes: Object.fromEntries(Object.entries(c.scales).map(([k, a]) => [k, {
+      min: a.min, max: a.max, title: a.options.title && a.options.title.display ? a.options.title.text : ''}])),
   })),
 });
