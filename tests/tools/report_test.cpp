@@ -227,7 +227,8 @@ TEST(Report, ThePagesFiguresAreTheResultFilesOwn) {
   }
 }
 
-TEST(Report, TheChromeTraceHasASliceForEveryRegionStayAndASampleForEveryInterval) {
+// (And a sample of 0 where the last interval ends, which closes each counter track.)
+TEST(Report, TheChromeTraceHasASliceForEveryRegionStayAndASampleForEveryIntervalAndItsEnd) {
   const Results& r = results();
   TempDir out;
   const fs::path trace = out.path() / "trace.json";
@@ -252,7 +253,7 @@ TEST(Report, TheChromeTraceHasASliceForEveryRegionStayAndASampleForEveryInterval
   EXPECT_DOUBLE_EQ(slices[0]["ts"].get<double>(), first["begin"].get<double>() / mhz);
   EXPECT_EQ(slices[0]["tid"], first["tid"]);
   for (const char* event : {"instructions", "cycles", "cache-misses"}) {
-    EXPECT_EQ(samples[event], stat["intervals"].size()) << event;
+    EXPECT_EQ(samples[event], stat["intervals"].size() + 1) << event;
   }
 }
 
