@@ -269,8 +269,9 @@ json withGaps(const json& core, u64 interval) {
   const json& cycles = core["cycle"];
   for (std::size_t i = 0; i < cycles.size(); ++i) {
     const u64 at = cycles[i].get<u64>();
-    if (i > 0 && interval != 0 && at > cycles[i - 1].get<u64>() + interval) {
-      out["cycle"].push_back(cycles[i - 1].get<u64>() + interval);
+    const u64 last = i > 0 ? cycles[i - 1].get<u64>() : at;
+    if (interval != 0 && at > last && at - last > interval) {  // (no sum: no overflow)
+      out["cycle"].push_back(last + interval);
       for (const auto& [column, values] : core["series"].items()) {
         out["series"][column].push_back(nullptr);
       }
