@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "base/error.h"
@@ -192,6 +193,85 @@ TEST(ReportInput, BytesThatAreNotUtf8AreWrittenAsTheReplacementCharacter) {
   EXPECT_NE(page.find("f\xef\xbf\xbd"), std::string::npos);
   EXPECT_NE(page.find("p\xef\xbf\xbd-functions.csv"), std::string::npos);
   EXPECT_NO_THROW((void)jsonText(report.chromeTrace()));
+}
+
+// A profile's samples end at multiples of its interval (100 cycles here, the greatest common
+// divisor of the cycles: the file does not state it). Where a core did not run (no samples at 300
+// and 400), its data carries one gap, a null in every series, stamped one interval after the
+// last sample before it; the page draws no line across it.
+TEST(ReportInput, AProfileCarriesAGapWhereACoreDidNotRun) {
+  Report report;
+  report.addText(
+      "core,cycle,xu0_ipc,sq_full_share\n0,100,1.0,0.1\n1,100,0.5,0\n0,200,0.5,0.2\n"
+      "1,200,0.5,0\n1,300,0.5,0\n1,400,0.5,0\n0,500,2.0,0.3\n1,500,0.5,0\n",
+      "p-samples.csv");
+  const json& p = report.data()["profiles"][0];
+  EXPECT_EQ(p["interval"], 100);
+  ASSERT_EQ(p["cores"].size(), 2u);
+  const json& idle = p["cores"][0];
+  EXPECT_EQ(idle["cycle"], json::parse("[100, 200, 300, 500]"));
+  EXPECT_EQ(idle["series"]["xu0_ipc"], json::parse("[1.0, 0.5, null, 2.0]"));
+  EXPECT_EQ(idle["series"]["sq_full_share"], json::parse("[0.1, 0.2, null, 0.3]"));
+  const json& busy = p["cores"][1];
+  EXPECT_EQ(busy["cycle"], json::parse("[100, 200, 300, 400, 500]"));
+  EXPECT_EQ(busy["series"]["xu0_ipc"], json::parse("[0.5, 0.5, 0.5, 0.5, 0.5]"));
+}
+
+// The samples of one counter track, in order: [ts, the value of args' `key`].
+std::vector<std::pair<double, json>> track(const json& trace, const std::string& name,
+                                           const std::string& key) {
+  std::vector<std::pair<double, json>> out;
+  for (const json& e : trace["traceEvents"]) {
+    if (e["ph"] == "C" && e["name"] == name)
+      out.emplace_back(e["ts"].get<double>(), e["args"][key]);
+  }
+  return out;
+}
+
+// A counter track holds each value from its sample to the next, so each interval's value is
+// stamped at the interval's start (the first at 0), and a last sample of 0 at the last interval's
+// end closes it: stamped at their ends, every value showed one interval late and the last not at
+// all.
+TEST(ReportInput, ATraceCounterSampleIsStampedAtItsIntervalsStartAndTheLastIntervalEnds) {
+  json stat = statResult();
+  stat["intervals"] = json::parse(R"([
+    {"cycle": 800, "seconds": 0.0005, "counts": {"instructions": 400}},
+    {"cycle": 1600, "seconds": 0.001, "counts": {"instructions": 300}},
+    {"cycle": 1920, "seconds": 0.0012, "counts": {"instructions": 100}}])");
+  Report report;
+  report.addStat(stat, "stat.json");
+  const auto samples = track(report.chromeTrace(), "instructions", "count");
+  ASSERT_EQ(samples.size(), 4u);
+  const double starts[] = {0.0, 0.0005e6, 0.001e6, 0.0012e6};  // microseconds
+  const int counts[] = {400, 300, 100, 0};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_DOUBLE_EQ(samples[i].first, starts[i]) << i;
+    EXPECT_EQ(samples[i].second, counts[i]) << i;
+  }
+}
+
+// The same for a profile's samples (each the interval ending at its cycle), and a core that did
+// not run issued nothing: its tracks read 0 from the end of the last interval it ran to the
+// start of the next.
+TEST(ReportInput,
+     AProfileTraceSampleIsStampedAtItsIntervalsStartAndReadsZeroWhereTheCoreDidNotRun) {
+  Report report;
+  report.addText("core,cycle,xu0_ipc,sq_full_share\n0,100,1.0,0.1\n0,200,0.5,0.2\n0,500,2.0,0.3\n",
+                 "p-samples.csv");
+  const json trace = report.chromeTrace();  // (no clock: one microsecond per cycle)
+  const auto ipc = track(trace, "core 0 IPC", "xu0_ipc");
+  const auto full = track(trace, "core 0 queues full %", "sq_full_share");
+  ASSERT_EQ(ipc.size(), 5u);
+  ASSERT_EQ(full.size(), 5u);
+  const double starts[] = {0, 100, 200, 400, 500};
+  const double ipcs[] = {1.0, 0.5, 0.0, 2.0, 0.0};
+  const double shares[] = {10.0, 20.0, 0.0, 30.0, 0.0};
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_DOUBLE_EQ(ipc[i].first, starts[i]) << i;
+    EXPECT_DOUBLE_EQ(ipc[i].second.get<double>(), ipcs[i]) << i;
+    EXPECT_DOUBLE_EQ(full[i].first, starts[i]) << i;
+    EXPECT_DOUBLE_EQ(full[i].second.get<double>(), shares[i]) << i;
+  }
 }
 
 }  // namespace

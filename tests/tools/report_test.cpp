@@ -1,7 +1,9 @@
 // hpmsim report (and run/stat --report, --trace): every kind of report opened in a real browser
 // (Debian's headless Chromium), which must run its script without an error and draw every
 // chart's data; the figures on the page are the result files' own; the Chrome trace has a slice
-// per region stay and a counter sample per interval. Test names state the rule they check.
+// per region stay and a counter sample per interval; on results made by hand, the drawing rules
+// (lines stop where a core did not run, one colour per stall cause, every axis titled, one time
+// axis for a stat's charts) hold in the browser. Test names state the rule they check.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -227,7 +230,8 @@ TEST(Report, ThePagesFiguresAreTheResultFilesOwn) {
   }
 }
 
-TEST(Report, TheChromeTraceHasASliceForEveryRegionStayAndASampleForEveryInterval) {
+// (And a sample of 0 where the last interval ends, which closes each counter track.)
+TEST(Report, TheChromeTraceHasASliceForEveryRegionStayAndASampleForEveryIntervalAndItsEnd) {
   const Results& r = results();
   TempDir out;
   const fs::path trace = out.path() / "trace.json";
@@ -252,7 +256,142 @@ TEST(Report, TheChromeTraceHasASliceForEveryRegionStayAndASampleForEveryInterval
   EXPECT_DOUBLE_EQ(slices[0]["ts"].get<double>(), first["begin"].get<double>() / mhz);
   EXPECT_EQ(slices[0]["tid"], first["tid"]);
   for (const char* event : {"instructions", "cycles", "cache-misses"}) {
-    EXPECT_EQ(samples[event], stat["intervals"].size()) << event;
+    EXPECT_EQ(samples[event], stat["intervals"].size() + 1) << event;
+  }
+}
+
+// Results made by hand (no simulation) that hold what the drawing rules below are about: core 0
+// of the profile did not run from cycle 200 to 400 (its samples end at multiples of the 100-cycle
+// interval, and 300 and 400 are missing); the run's stall causes (in name order) and the
+// functions' (in the model's order) are in different orders; the stat's three events differ in
+// magnitude by eight digits, so their charts' value axes differ in width.
+fs::path handMadePage(const fs::path& dir) {
+  std::ofstream(dir / "run.json") << R"({
+    "command": ["./prog"], "mode": "profile", "instructions": 1000, "cycles": 2000,
+    "host_seconds": 0.5, "mips": 2.0, "exit_status": 0, "kernel": {},
+    "config": {"name": "bgq", "node": {"clock_mhz": 1600.0}},
+    "timing": {"cores": [
+      {"instructions": 600, "cycles": 1200,
+       "stalls": {"dependency": 50, "pipe_busy": 20, "icache_miss": 5, "sq_full": 3, "idle": 9}},
+      {"instructions": 400, "cycles": 1200,
+       "stalls": {"dependency": 30, "pipe_busy": 10, "icache_miss": 8, "sq_full": 1, "idle": 2}}]}})";
+  std::ofstream(dir / "p-samples.csv")
+      << "core,cycle,xu0_ipc,axu0_ipc,lmq_full_share,sq_full_share\n"
+         "0,100,1.0,0.5,0.1,0.0\n1,100,0.8,0.2,0.0,0.0\n0,200,0.9,0.4,0.1,0.0\n"
+         "1,200,0.7,0.3,0.0,0.0\n1,300,0.6,0.1,0.0,0.0\n1,400,0.7,0.2,0.0,0.0\n"
+         "0,500,1.1,0.6,0.2,0.0\n1,500,0.8,0.3,0.0,0.0\n0,600,1.2,0.5,0.1,0.0\n"
+         "1,600,0.9,0.2,0.0,0.0\n";
+  std::ofstream(dir / "p-functions.csv")
+      << "function,instructions,cycles,stall_dependency,stall_pipe_busy,stall_ibuffer_empty,"
+         "stall_icache_miss,stall_sq_full,stall_idle\n"
+         "\"main\",600,1500,60,25,4,10,3,7\n\"relax\",400,500,20,5,1,3,1,4\n";
+  std::ofstream(dir / "stat.json") << R"({
+    "command": ["./prog"], "machine": "bgq", "unit": "upcq", "cycles_simulated": 2768,
+    "seconds_simulated": 0.00173, "exit_status": 0, "clock_mhz": 1.6,
+    "events": [{"event": "instructions", "counter-value": 3200000000},
+               {"event": "cycles", "counter-value": 2768},
+               {"event": "cache-misses", "counter-value": 12}],
+    "counts": {},
+    "intervals": [
+      {"cycle": 800, "seconds": 0.0005,
+       "counts": {"instructions": 900000000, "cycles": 800, "cache-misses": 3}},
+      {"cycle": 1600, "seconds": 0.001,
+       "counts": {"instructions": 1000000000, "cycles": 800, "cache-misses": 5}},
+      {"cycle": 2400, "seconds": 0.0015,
+       "counts": {"instructions": 1100000000, "cycles": 800, "cache-misses": 4}},
+      {"cycle": 2768, "seconds": 0.00173,
+       "counts": {"instructions": 200000000, "cycles": 368, "cache-misses": 0}}]})";
+  std::ofstream(dir / "sweep.json") << R"([
+    {"config": {"core.store_queue_entries": "2"}, "status": 0, "cycles": 2000,
+     "instructions": 1000, "speedup": 1.0, "regions": {"relax": 150}},
+    {"config": {"core.store_queue_entries": "16"}, "status": 0, "cycles": 1000,
+     "instructions": 1000, "speedup": 2.0, "regions": {"relax": 100}}])";
+  const fs::path page = dir / "hand.html";
+  const RunResult made = hpmsim({"report", "run.json", "p-samples.csv", "p-functions.csv",
+                                 "stat.json", "sweep.json", "-o", page.string()},
+                                dir);
+  EXPECT_EQ(made.status(), 0) << made.err;
+  return page;
+}
+
+// The status's entry for the chart `id` (null if none).
+json chartStatus(const json& status, const std::string& id) {
+  for (const json& c : status["charts"]) {
+    if (c["id"] == id) return c;
+  }
+  ADD_FAILURE() << id << " not drawn: " << status.dump();
+  return json();
+}
+
+// A profile's line stops where the core did not run and starts again where it ran: a straight
+// line across the idle stretch looked like its IPC climbing.
+TEST(Report, TheProfileChartBreaksItsLinesWhereACoreDidNotRun) {
+  TempDir out;
+  const json status = browserStatus(handMadePage(out.path()), out.path());
+  expectChartsDrawn(status, {"profile0-core0", "profile0-core1"});
+  const json idle = chartStatus(status, "profile0-core0");
+  ASSERT_EQ(idle["datasets"], 4) << idle.dump();
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(idle["skipped"][i], 1) << idle.dump();   // the gap
+    EXPECT_EQ(idle["segments"][i], 2) << idle.dump();  // before it and after it
+  }
+  const json busy = chartStatus(status, "profile0-core1");
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(busy["skipped"][i], 0) << busy.dump();
+    EXPECT_EQ(busy["segments"][i], 1) << busy.dump();
+  }
+}
+
+// Every chart of a page gives a stall cause the same colour (the run's per core, the top
+// functions'), and no two causes one colour.
+TEST(Report, EachStallCauseHasOneColourOnEveryChartOfAPage) {
+  TempDir out;
+  const json status = browserStatus(handMadePage(out.path()), out.path());
+  expectChartsDrawn(status, {"run0-stalls", "functions0-stalls"});
+  std::map<std::string, std::string> colour_of;
+  std::map<std::string, std::string> cause_of;
+  std::size_t checked = 0;
+  for (const std::string id : {"run0-stalls", "functions0-stalls"}) {
+    const json c = chartStatus(status, id);
+    ASSERT_EQ(c["labels"].size(), c["colors"].size()) << c.dump();
+    for (std::size_t i = 0; i < c["labels"].size(); ++i) {
+      const std::string cause = c["labels"][i], colour = c["colors"][i];
+      const auto [at, first] = colour_of.emplace(cause, colour);
+      if (!first) ++checked;
+      EXPECT_EQ(at->second, colour) << cause << " in " << id << ": " << status.dump();
+      const auto [by, new_colour] = cause_of.emplace(colour, cause);
+      EXPECT_EQ(by->second, cause) << colour << " in " << id;
+    }
+  }
+  EXPECT_EQ(checked, 4u) << "dependency, icache_miss, pipe_busy and sq_full are on both charts";
+}
+
+// Every axis says what it counts; the sweep's x axis names the parameter swept.
+TEST(Report, EveryAxisOfEveryChartHasATitleTheSweepsXItsParameter) {
+  TempDir out;
+  const json status = browserStatus(handMadePage(out.path()), out.path());
+  expectChartsDrawn(status, {"run0-ipc", "run0-stalls", "run0-l1d", "profile0-core0",
+                             "functions0-stalls", "stat0-0", "sweep0-speedup", "sweep0-regions"});
+  for (const json& c : status["charts"]) {
+    for (const auto& [axis, a] : c["axes"].items()) {
+      EXPECT_NE(a["title"], "") << c["id"] << " axis " << axis;
+    }
+  }
+  for (const std::string id : {"sweep0-speedup", "sweep0-regions"}) {
+    EXPECT_EQ(chartStatus(status, id)["axes"]["x"]["title"], "core.store_queue_entries") << id;
+  }
+}
+
+// The stat's small charts (one per event) share one time axis: from 0 to the end of the last
+// interval, whatever the width of each chart's value axis.
+TEST(Report, TheStatPagesChartsShareOneXRangeFromZeroToTheLastIntervalsEnd) {
+  TempDir out;
+  const json status = browserStatus(handMadePage(out.path()), out.path());
+  expectChartsDrawn(status, {"stat0-0", "stat0-1", "stat0-2"});
+  for (const std::string id : {"stat0-0", "stat0-1", "stat0-2"}) {
+    const json x = chartStatus(status, id)["axes"]["x"];
+    EXPECT_EQ(x["min"], 0) << id << ": " << x.dump();
+    EXPECT_DOUBLE_EQ(x["max"].get<double>(), 1.73) << id << ": " << x.dump();
   }
 }
 

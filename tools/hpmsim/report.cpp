@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <string_view>
@@ -260,6 +261,29 @@ json namedSpans(const Field& result, const std::map<u64, std::string>& names) {
   return out;
 }
 
+// A core's samples with a gap where it did not run: where its next sample ends more than one
+// interval after the last, one entry stamped an interval after the last, null in every series
+// (the page's lines stop there; the trace reads 0 from the last sample's end).
+json withGaps(const json& core, u64 interval) {
+  json out = {{"core", core["core"]}, {"cycle", json::array()}, {"series", json::object()}};
+  const json& cycles = core["cycle"];
+  for (std::size_t i = 0; i < cycles.size(); ++i) {
+    const u64 at = cycles[i].get<u64>();
+    const u64 last = i > 0 ? cycles[i - 1].get<u64>() : at;
+    if (interval != 0 && at > last && at - last > interval) {  // (no sum: no overflow)
+      out["cycle"].push_back(last + interval);
+      for (const auto& [column, values] : core["series"].items()) {
+        out["series"][column].push_back(nullptr);
+      }
+    }
+    out["cycle"].push_back(at);
+    for (const auto& [column, values] : core["series"].items()) {
+      out["series"][column].push_back(values[i]);
+    }
+  }
+  return out;
+}
+
 std::string htmlEscape(std::string_view text) {
   std::string out;
   for (const char c : text) {
@@ -492,6 +516,9 @@ void Report::addProfileSamples(const std::string& csv, const std::string& name) 
   if (rows.empty() || rows[0].size() < 3) fail(ExitCode::kIo, "'{}': no samples", name);
   const std::vector<std::string>& header = rows[0];
   std::map<u64, json> cores;
+  // The sampling interval, which the file does not state: every sample ends at a multiple of it
+  // (Simulation::sampleCore), so it is the greatest common divisor of their cycles.
+  u64 interval = 0;
   for (std::size_t i = 1; i < rows.size(); ++i) {
     if (rows[i].size() != header.size()) {
       fail(ExitCode::kIo, "'{}', line {}: {} fields where the header has {}", name, i + 1,
@@ -502,14 +529,19 @@ void Report::addProfileSamples(const std::string& csv, const std::string& name) 
       fail(ExitCode::kIo, "'{}', line {}: '{}' is not a core's number", name, i + 1, rows[i][0]);
     }
     const auto core = static_cast<u64>(core_number);
+    const double cycle = number(rows[i][1], name);
+    if (!(cycle >= 0 && cycle < 0x1p64) || cycle != std::floor(cycle)) {
+      fail(ExitCode::kIo, "'{}', line {}: '{}' is not a cycle", name, i + 1, rows[i][1]);
+    }
+    interval = std::gcd(interval, static_cast<u64>(cycle));
     json& c = cores[core];
     c["core"] = core;
-    c["cycle"].push_back(number(rows[i][1], name));
+    c["cycle"].push_back(static_cast<u64>(cycle));
     for (std::size_t k = 2; k < header.size(); ++k) {
       c["series"][header[k]].push_back(number(rows[i][k], name));
     }
   }
-  json p = {{"file", name}, {"cores", json::array()}};
+  json p = {{"file", name}, {"interval", interval}, {"cores", json::array()}};
   for (auto& [core, c] : cores) {
     bool active = false;  // a core that never issued draws nothing
     for (const auto& [column, values] : c["series"].items()) {
@@ -517,7 +549,7 @@ void Report::addProfileSamples(const std::string& csv, const std::string& name) 
         for (const json& v : values) active = active || v.get<double>() > 0;
       }
     }
-    if (active) p["cores"].push_back(c);
+    if (active) p["cores"].push_back(withGaps(c, interval));
   }
   data_["profiles"].push_back(p);
 }

@@ -14,8 +14,11 @@ namespace hpm::tools {
 // The report's data, gathered from results; its JSON is what report/render.js draws:
 //   runs      [{file, summary, config: [[key, value]], cores, stall_causes, l2, regions,
 //              region_spans, clock_mhz}]
-//   profiles  [{file, cores: [{core, cycle: [], xu0_ipc: [], axu0_ipc: [], lmq_full_share: [],
-//              sq_full_share: []}]}]
+//   profiles  [{file, interval, cores: [{core, cycle: [], series: {xu0_ipc: [], axu0_ipc: [],
+//              lmq_full_share: [], sq_full_share: []}}]}]: each sample's values for the
+//              interval ending at its cycle; where a core did not run, one entry of nulls
+//              (a gap) an interval after its last sample before it. `interval` is inferred
+//              (the greatest common divisor of the cycles: the samples' file does not state it).
 //   functions [{file, causes, rows: [{name, instructions, cycles, stalls: {cause: cycles}}]}]
 //   stats     [{file, command, machine, unit, cycles, seconds, exit_status, events, counts,
 //              intervals: {ms: [], cycles: [], counts: {event: []}}, regions, region_spans}]

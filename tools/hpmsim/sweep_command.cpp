@@ -229,23 +229,25 @@ int run(const SweepOptions& opt) {
     });
   }
   {
-    // Points done and an estimate of the time left from the mean time per point so far.
+    // Points done and an estimate of the time left (secondsLeft).
     ProgressLine progress(!opt.session.quiet);
+    std::size_t done = 0;
+    double done_at = 0;  // when `done` last changed, seconds since the start
     for (;;) {
-      std::size_t done = 0;
       {
         std::lock_guard<std::mutex> guard(lock);
         if (idle == workers.size()) break;
-        done = finished;
+        if (finished != done) {
+          done = finished;
+          done_at = progress.elapsed();
+        }
       }
       progress.update([&] {
         const double seconds = progress.elapsed();
         std::string line = fmt::format("[hpmsim sweep] {} of {} points done, {:.0f} s", done,
                                        points.size(), seconds);
-        if (done > 0) {  // at the throughput so far (points per second, all jobs together)
-          const double left =
-              static_cast<double>(points.size() - done) * seconds / static_cast<double>(done);
-          line += fmt::format(", about {:.0f} s left", left);
+        if (const auto left = secondsLeft(points.size(), done, done_at, seconds)) {
+          line += fmt::format(", about {:.0f} s left", *left);
         }
         return line;
       });

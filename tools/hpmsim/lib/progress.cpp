@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "node/simulation.h"
@@ -38,6 +39,16 @@ void ProgressLine::erase() {
   fmt::print(stderr, "\r\033[K");
   std::fflush(stderr);
   visible_ = false;
+}
+
+std::optional<double> secondsLeft(std::size_t total, std::size_t done, double done_at, double now) {
+  if (done == 0) return std::nullopt;
+  // The tasks left at the throughput up to the last finish (all jobs together); from then on,
+  // counted down. (Dividing by the time now instead made the estimate grow while a task ran:
+  // the throughput seemed to fall with every second no task finished.)
+  const double at_last_finish =
+      static_cast<double>(total - done) * done_at / static_cast<double>(done);
+  return std::max(0.0, at_last_finish - (now - done_at));
 }
 
 std::function<void()> ProgressLine::follow(Simulation& sim) {

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace hpm {
@@ -40,5 +42,12 @@ class ProgressLine {
   std::chrono::steady_clock::time_point last_;
   Simulation* sim_ = nullptr;
 };
+
+// The seconds left of `total` tasks (a sweep's points) when `done` have finished, the last of
+// them `done_at` seconds after the start, and it is now `now` seconds after the start; none
+// before the first has finished. At a finish it is the tasks left at the throughput so far
+// (done over done_at); while the next task runs it counts down a second per second, never below
+// 0: it never grows until a task finishes.
+std::optional<double> secondsLeft(std::size_t total, std::size_t done, double done_at, double now);
 
 }  // namespace hpm::tools

@@ -15,6 +15,16 @@ Chart.defaults.font.size = 11;
 const palette = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2',
                  '#7f7f7f', '#bcbd22', '#17becf'];
 const color = (i) => palette[i % palette.length];
+// One colour per stall cause on the whole page: the run's chart lists its causes in name order,
+// the top functions' in the model's, so colouring by position gave one cause two colours. The
+// causes of every result on the page, in name order, each its colour (past the palette, a hue of
+// its own).
+const stallCauses = [...new Set([...data.runs.flatMap((r) => r.stall_causes),
+                                 ...data.functions.flatMap((f) => f.causes)])].sort();
+const causeColor = (cause) => {
+  const i = stallCauses.indexOf(cause);
+  return i < palette.length ? palette[i] : `hsl(${(i * 137.5) % 360}, 60%, 45%)`;
+};
 
 function el(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -79,11 +89,13 @@ function drawRun(run, n) {
     s.append(grid);
     chart(grid, `run${n}-ipc`, {type: 'bar', data: {labels, datasets: [
       {label: 'IPC', data: run.cores.map((c) => c.ipc), backgroundColor: color(0)}]},
-      options: {scales: {y: {beginAtZero: true, title: {display: true, text: 'instructions per cycle'}}}}});
+      options: {scales: {x: {title: {display: true, text: 'core'}},
+                         y: {beginAtZero: true, title: {display: true, text: 'instructions per cycle'}}}}});
     const causes = run.stall_causes;
-    chart(grid, `run${n}-stalls`, {type: 'bar', data: {labels, datasets: causes.map((cause, i) => ({
-      label: cause, data: run.cores.map((c) => c.stalls[cause] || 0), backgroundColor: color(i)}))},
-      options: {scales: {x: {stacked: true}, y: {stacked: true, title: {display: true, text: 'thread-cycles'}}}}});
+    chart(grid, `run${n}-stalls`, {type: 'bar', data: {labels, datasets: causes.map((cause) => ({
+      label: cause, data: run.cores.map((c) => c.stalls[cause] || 0), backgroundColor: causeColor(cause)}))},
+      options: {scales: {x: {stacked: true, title: {display: true, text: 'core'}},
+                         y: {stacked: true, title: {display: true, text: 'thread-cycles'}}}}});
     s.append(el('h3', {}, 'Caches and queues'));
     s.append(table(['core', 'L1D accesses', 'L1D miss %', 'L1I miss %', 'L1P hits', 'L1P prefetches',
                     'LMQ full cycles', 'SQ full cycles'],
@@ -92,7 +104,8 @@ function drawRun(run, n) {
     chart(s, `run${n}-l1d`, {type: 'bar', data: {labels, datasets: [
       {label: 'L1D miss %', data: run.cores.map((c) => c.l1d_miss_pct), backgroundColor: color(1)},
       {label: 'L1I miss %', data: run.cores.map((c) => c.l1i_miss_pct), backgroundColor: color(2)}]},
-      options: {scales: {y: {beginAtZero: true, title: {display: true, text: '% of accesses'}}}}});
+      options: {scales: {x: {title: {display: true, text: 'core'}},
+                         y: {beginAtZero: true, title: {display: true, text: '% of accesses'}}}}});
   }
   if (run.l2.length) {
     s.append(table(['L2 slice', 'requests', 'hits', 'misses', 'miss %', 'evictions', 'writebacks'],
@@ -105,7 +118,9 @@ function drawRun(run, n) {
   }
 }
 
-// The profile mode's samples: seed 003's Figure 3, one panel per core.
+// The profile mode's samples: seed 003's Figure 3, one panel per core. Where a core did not run
+// its data holds a gap (null, report.h), where the lines stop: a line across the idle stretch
+// looked like the IPC changing over it.
 function drawProfile(p, n) {
   const s = section(`Profile over time: ${p.file}`);
   s.append(el('p', {className: 'note'}, 'Per core and sampling interval: instructions issued per cycle on ' +
@@ -117,8 +132,9 @@ function drawProfile(p, n) {
     const datasets = Object.entries(c.series).map(([name, values], i) => {
       const ipc = name.endsWith('_ipc');
       return {label: name.replace(/_ipc$/, ' IPC').replace(/_full_share$/, ' full %'),
-              data: points(c.cycle, ipc ? values : values.map((v) => 100 * v)),
-              borderColor: color(i), yAxisID: ipc ? 'y' : 'y1', borderDash: ipc ? [] : [4, 2]};
+              data: points(c.cycle, ipc ? values : values.map((v) => (v === null ? null : 100 * v))),
+              spanGaps: false, borderColor: color(i), yAxisID: ipc ? 'y' : 'y1',
+              borderDash: ipc ? [] : [4, 2]};
     });
     chart(grid, `profile${n}-core${c.core}`, {type: 'line', data: {datasets},
       options: lineOptions('cycle', 'IPC', {
@@ -139,8 +155,9 @@ function drawFunctions(f, n) {
                     ...f.causes.map((c) => r.stalls[c])])));
   const shown = top.slice(0, 10);
   chart(s, `functions${n}-stalls`, {type: 'bar', data: {labels: shown.map((r) => r.name),
-    datasets: f.causes.map((c, i) => ({label: c, data: shown.map((r) => r.stalls[c]), backgroundColor: color(i)}))},
-    options: {indexAxis: 'y', scales: {x: {stacked: true, title: {display: true, text: 'stall cycles'}}, y: {stacked: true}}}}, true);
+    datasets: f.causes.map((c) => ({label: c, data: shown.map((r) => r.stalls[c]), backgroundColor: causeColor(c)}))},
+    options: {indexAxis: 'y', scales: {x: {stacked: true, title: {display: true, text: 'stall cycles'}},
+                                       y: {stacked: true, title: {display: true, text: 'function'}}}}}, true);
 }
 
 function drawStat(st, n) {
@@ -157,10 +174,15 @@ function drawStat(st, n) {
     s.append(el('h3', {}, 'Counter timelines (counts per interval)'));
     const grid = el('div', {className: 'grid'});
     s.append(grid);
+    // One time axis for all: from the run's start to the last interval's end. (Each chart chose
+    // its own round bounds, which moved with the width of its value axis.)
+    const end = st.intervals.ms[st.intervals.ms.length - 1];
     Object.keys(st.intervals.counts).forEach((e, i) => {
+      const options = lineOptions('simulated ms', 'count per interval');
+      Object.assign(options.scales.x, {min: 0, max: end});
       chart(grid, `stat${n}-${i}`, {type: 'line', data: {datasets: [
         {label: e, data: points(st.intervals.ms, st.intervals.counts[e]), borderColor: color(i)}]},
-        options: lineOptions('simulated ms', 'count per interval')});
+        options});
     });
   }
   if (st.regions.length) {
@@ -177,17 +199,20 @@ function drawStat(st, n) {
 function drawSweep(sw, n) {
   const s = section(`Sweep: ${sw.file}`);
   const labels = sw.points.map((p) => p.label);
+  const swept = sw.parameters.join(', ');  // the x axis's title: what each point's label gives
   s.append(table([sw.parameters.join(', '), 'status', 'cycles', 'instructions', 'speed-up',
                   ...sw.regions.map((r) => `${r} cycles`)],
     sw.points.map((p) => [p.label, p.status === 0 ? 'ok' : `failed (${p.status})`, p.cycles, p.instructions,
                           p.speedup, ...sw.regions.map((r) => p.regions[r])])));
   chart(s, `sweep${n}-speedup`, {type: 'bar', data: {labels, datasets: [
     {label: 'speed-up against the first point', data: sw.points.map((p) => p.speedup), backgroundColor: color(0)}]},
-    options: {scales: {y: {beginAtZero: true, title: {display: true, text: 'speed-up'}}}}}, true);
+    options: {scales: {x: {title: {display: true, text: swept}},
+                       y: {beginAtZero: true, title: {display: true, text: 'speed-up'}}}}}, true);
   if (sw.regions.length) {
     chart(s, `sweep${n}-regions`, {type: 'bar', data: {labels, datasets: sw.regions.map((r, i) => ({
       label: r, data: sw.points.map((p) => p.region_speedup[r]), backgroundColor: color(i + 1)}))},
-      options: {scales: {y: {beginAtZero: true, title: {display: true, text: 'speed-up of the region'}}}}}, true);
+      options: {scales: {x: {title: {display: true, text: swept}},
+                         y: {beginAtZero: true, title: {display: true, text: 'speed-up of the region'}}}}}, true);
   }
 }
 
@@ -201,7 +226,9 @@ try {
   errors.push(String(e && e.stack || e));
 }
 
-// What the browser test checks: no error, and every chart drew every dataset's points.
+// What the browser test checks: no error, every chart drew every dataset's points; and per
+// chart, each dataset's label, colour, points skipped (gaps) and solid line segments (a line
+// that spans no gap has one segment more than it has gaps), and each axis's range and title.
 const status = document.getElementById('report-status');
 status.textContent = JSON.stringify({
   errors,
@@ -209,5 +236,14 @@ status.textContent = JSON.stringify({
     id,
     datasets: c.data.datasets.length,
     points: c.data.datasets.map((d, i) => c.getDatasetMeta(i).data.length),
+    labels: c.data.datasets.map((d) => d.label),
+    colors: c.data.datasets.map((d) => (c.config.type === 'line' ? d.borderColor : d.backgroundColor)),
+    skipped: c.data.datasets.map((d, i) => c.getDatasetMeta(i).data.filter((p) => p.skip).length),
+    segments: c.data.datasets.map((d, i) => {
+      const line = c.getDatasetMeta(i).dataset;
+      return line ? line.segments.length : 0;
+    }),
+    axes: Object.fromEntries(Object.entries(c.scales).map(([k, a]) => [k, {
+      min: a.min, max: a.max, title: a.options.title && a.options.title.display ? a.options.title.text : ''}])),
   })),
 });
