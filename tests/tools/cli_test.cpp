@@ -1917,3 +1917,15 @@ TEST(Stat, OutputDirHoldsTheReportTheTraceAndTheCounts) {
             (std::set<std::string>{"counts.txt", "stat.html", "trace.json"}));
   EXPECT_EQ(filesIn(dir.path()), (std::set<std::string>{"out"}));
 }
+
+// The interconnect tools take --output-dir too: their report (-o) and files (--csv) go there.
+TEST(InterconnectTools, OutputDirHoldsTheReportAndTheCsv) {
+  TempDir dir;
+  const RunResult r =
+      hpmsim({"busstat", "--quiet", "--machine", "bgq", "--distribution", "--output-dir", "out",
+              "-o", "dist.txt", "--csv", "dist.csv", "--", guest("node_mix"), "2"},
+             dir.path());
+  ASSERT_EQ(r.status(), 0) << r.err;
+  EXPECT_EQ(filesIn(dir.path() / "out"), (std::set<std::string>{"dist.txt", "dist.csv"}));
+  EXPECT_EQ(filesIn(dir.path()), (std::set<std::string>{"out"}));
+}

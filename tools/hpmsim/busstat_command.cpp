@@ -280,7 +280,10 @@ void addBusstatCommand(CLI::App& root, Action& selected) {
   cmd->add_flag("--json", opt->json, "Print a JSON object instead of the table");
   addReportOutput(*cmd, opt->output);
   addSessionProgram(*cmd, opt->run, kToolSession);
-  cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
+  cmd->callback([opt, &selected] {
+    placeOutputs(opt->run, {&opt->output, &opt->csv, &opt->trace});
+    selected = [opt] { return run(*opt); };
+  });
 }
 
 }  // namespace hpm::tools

@@ -165,7 +165,10 @@ void addC2cCommand(CLI::App& root, Action& selected) {
   addSessionOptions(*cmd, opt->run, kToolSession);
   addFifoSampling(*cmd, opt->sampling, "busiest shared lines");
   addSessionProgram(*cmd, opt->run, kToolSession);
-  cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
+  cmd->callback([opt, &selected] {
+    placeOutputs(opt->run, {&opt->sampling.output});
+    selected = [opt] { return run(*opt); };
+  });
 }
 
 }  // namespace hpm::tools

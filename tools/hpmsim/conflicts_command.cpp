@@ -105,7 +105,10 @@ void addConflictsCommand(CLI::App& root, Action& selected) {
   addFifoSampling(*cmd, opt->sampling, "hottest blocks");
   cmd->add_option("--csv", opt->csv, "Write the writebacks seen per block as CSV");
   addSessionProgram(*cmd, opt->run, kToolSession);
-  cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
+  cmd->callback([opt, &selected] {
+    placeOutputs(opt->run, {&opt->sampling.output, &opt->csv});
+    selected = [opt] { return run(*opt); };
+  });
 }
 
 }  // namespace hpm::tools

@@ -190,7 +190,10 @@ void addLocalityCommand(CLI::App& root, Action& selected) {
                   "fewer counters than pairs)")
       ->capture_default_str();
   addSessionProgram(*cmd, opt->run, kToolSession);
-  cmd->callback([opt, &selected] { selected = [opt] { return run(*opt); }; });
+  cmd->callback([opt, &selected] {
+    placeOutputs(opt->run, {&opt->sampling.output});
+    selected = [opt] { return run(*opt); };
+  });
 }
 
 }  // namespace hpm::tools

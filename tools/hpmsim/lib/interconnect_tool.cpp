@@ -58,6 +58,12 @@ RunOptions toolRunOptions(const SessionOptions& o, std::string_view tool) {
          "system)",
          tool);
   }
+  // --output-dir: made before the outputs in it are checked (placeOutputs put them there).
+  if (!o.output_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(o.output_dir, ec);
+    if (ec) fail(ExitCode::kIo, "cannot make the folder '{}': {}", o.output_dir, ec.message());
+  }
   RunOptions ro;
   ro.mode = *mode;
   ro.root = o.root;

@@ -19,13 +19,14 @@
 namespace hpm::tools {
 
 // The session's options the tools take (session.h): one node, in the modes whose memory system
-// has the interconnect.
+// has the interconnect; their outputs go into --output-dir (each command places them, and
+// toolRunOptions makes the folder).
 inline constexpr SessionSpec kToolSession{.modes = "timing or warmup",
                                           .overrides = true,
                                           .host_memory = true,
                                           .nodes = false,
                                           .nodes_what = "",
-                                          .output_dir = false};
+                                          .output_dir = true};
 
 // What the FIFO-sampling tools (conflicts, c2c) take besides: how often to sample, how many of
 // the busiest items to report, and whether as JSON.
