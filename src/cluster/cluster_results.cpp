@@ -92,9 +92,9 @@ void visitPorts(stats::Visitor& v, const MuPorts& ports, bool dma) {
     v.counter("reads32", s.reads32, "32-byte read requests issued to the switch");
     v.counter("reads64", s.reads64, "64-byte read requests issued to the switch");
     v.counter("reads128", s.reads128, "128-byte read requests issued to the switch");
-    v.counter("pending_writes", s.pending_writes,
+    v.counter("pending_writes", s.pending_writes, stats::total(stats::Unit::kCycles),
               "Write requests x cycles pending (each from its issue to its completion)");
-    v.counter("pending_reads", s.pending_reads,
+    v.counter("pending_reads", s.pending_reads, stats::total(stats::Unit::kCycles),
               "Read requests x cycles pending (each from its issue to its data)");
     v.endGroup();
   }
@@ -327,13 +327,13 @@ void Cluster::Impl::visitUnit(stats::Visitor& v, const MessageUnit& unit) const 
             "Packets whose payload was unmapped after its descriptor was checked (sent as zeros)");
   v.counter("injection_stalls", s.injection_stalls,
             "Times the injection port waited for room in the network's queue or this node's own");
-  v.counter("most_held_bytes", s.most_held_bytes,
+  v.counter("most_held_bytes", s.most_held_bytes, stats::level(stats::Unit::kBytes),
             "The most bytes of packets held at once for the reception FIFO");
   v.beginList("sent_to");
   for (u32 d = 0; d < s.packets_to.size(); ++d) {
     if (s.packets_to[d] == 0) continue;
     v.beginGroup("");
-    v.counter("node", d, "Destination node");
+    v.counter("node", d, stats::kLabel, "Destination node");
     v.counter("packets", s.packets_to[d], "Packets sent there");
     v.counter("chunks", s.chunks_to[d], "32-byte chunks sent there (headers included)");
     v.endGroup();
@@ -408,11 +408,11 @@ void Cluster::visitStats(stats::Visitor& v) const {
   for (const HostSummary& h : c.host_summaries) dropped += h.dropped;
   v.beginGroup("network");
   v.text("shape", c.machine.network.shape.text(), "Torus dimensions");
-  v.counter("nodes", nodes(), "Nodes");
+  v.counter("nodes", nodes(), stats::level(stats::Unit::kCount), "Nodes");
   v.counter("windows", c.windows, "Windows the nodes advanced in");
-  v.counter("lookahead_cycles", c.network.lookahead(),
+  v.counter("lookahead_cycles", c.network.lookahead(), stats::level(stats::Unit::kCycles),
             "The least time from an injection to another node's memory");
-  v.counter("window_cycles", c.windowCycles(),
+  v.counter("window_cycles", c.windowCycles(), stats::level(stats::Unit::kCycles),
             "Cycles of a window: the networks' least lookahead, at most each one's injection "
             "latency (so that the events they publish are known before the nodes run past them)");
   v.counter("packets_delivered", c.network.packetsDelivered(),
@@ -436,8 +436,8 @@ void Cluster::visitStats(stats::Visitor& v) const {
     }
     const u32 dims = torus.dimensions();
     v.beginGroup("");
-    v.counter("node", l / (2 * dims), "The node the link leaves");
-    v.counter("dimension", l % (2 * dims) / 2, "Its dimension (0 = A)");
+    v.counter("node", l / (2 * dims), stats::kLabel, "The node the link leaves");
+    v.counter("dimension", l % (2 * dims) / 2, stats::kLabel, "Its dimension (0 = A)");
     v.text("direction", (l & 1) == 0 ? "+" : "-", "Its direction");
     v.counter("packets", s.packets, "Packets sent over it");
     v.counter("chunks", s.chunks, "32-byte chunks sent over it");
@@ -460,7 +460,7 @@ void Cluster::visitStats(stats::Visitor& v) const {
       v.counter("token_ack_cycles", p.token_ack_cycles, "Cycles its token/ack packets held it");
       v.counter("acks", p.acks, "Acknowledgements it sent (packets received the other way)");
       v.counter("piggybacked_acks", p.piggybacked_acks, "Of them, in a data packet's header");
-      v.counter("tokens_returned", p.tokens_returned,
+      v.counter("tokens_returned", p.tokens_returned, stats::total(stats::Unit::kBytes),
                 "Bytes of tokens it carried back (room freed in its node's buffers)");
       v.counter("no_token_cycles", p.no_token_cycles[kAnyChannel],
                 "Cycles it was free while a packet waited at it with too few tokens");
@@ -484,6 +484,7 @@ void Cluster::visitStats(stats::Visitor& v) const {
     // (Every host keeps the whole torus: host 0's copy is everyone's.)
     v.beginGroup("torus_collectives");
     v.counter("depth", c.network.classRoute(0, kWorldClass)->depth(),
+              stats::level(stats::Unit::kCount),
               "Hops from the farthest node up to the root of the world's class route");
     v.counter("combines", c.network.combines(), "Router steps that combined collective packets");
     v.counter("mismatches", c.network.collectiveMismatches(),
@@ -499,8 +500,10 @@ void Cluster::visitStats(stats::Visitor& v) const {
     // (Every host keeps the whole collective network: host 0's copy is everyone's.)
     const ColStats& s = c.colnet->stats();
     v.beginGroup("collective");
-    v.counter("depth", c.colnet->depth(), "Levels of the tree below its root");
-    v.counter("link_cycles", c.colnet->linkCycles(), "Cycles a packet holds a link");
+    v.counter("depth", c.colnet->depth(), stats::level(stats::Unit::kCount),
+              "Levels of the tree below its root");
+    v.counter("link_cycles", c.colnet->linkCycles(), stats::level(stats::Unit::kCycles),
+              "Cycles a packet holds a link");
     v.counter("packets_injected", s.injected, "Packets the nodes injected");
     v.counter("combines", s.combined, "ALU operations of the routers (combining packets)");
     v.counter("link_packets", s.link_packets, "Packets sent over a link");
@@ -529,13 +532,15 @@ void Cluster::visitStats(stats::Visitor& v) const {
       const HostSummary& s = c.host_summaries[h];
       const NodeBlock block = nodeBlock(nodes(), c.options.hosts->hosts(), h);
       v.beginGroup("");
-      v.counter("host", h, "Host process (MPI rank of the host run)");
-      v.counter("first_node", block.first, "The first simulated node it ran");
-      v.counter("nodes", block.last - block.first, "The simulated nodes it ran");
+      v.counter("host", h, stats::kLabel, "Host process (MPI rank of the host run)");
+      v.counter("first_node", block.first, stats::kLabel, "The first simulated node it ran");
+      v.counter("nodes", block.last - block.first, stats::level(stats::Unit::kCount),
+                "The simulated nodes it ran");
       v.counter("cross_host_packets", s.cross_host_packets,
                 "Packets its nodes injected for nodes of another host");
       v.counter("bytes_sent", s.bytes_sent, "Bytes it sent to the other hosts");
-      v.real("wait_seconds", s.wait_seconds, "Host seconds it waited for the other hosts");
+      v.real("wait_seconds", s.wait_seconds, stats::total(stats::Unit::kSeconds),
+             "Host seconds it waited for the other hosts");
       v.endGroup();
     }
     v.endList();
@@ -544,10 +549,10 @@ void Cluster::visitStats(stats::Visitor& v) const {
   for (u32 n = 0; n < c.summaries.size(); ++n) {
     const NodeSummary& s = c.summaries[n];
     v.beginGroup("");
-    v.counter("node", n, "Node id (MPI rank)");
+    v.counter("node", n, stats::kLabel, "Node id (MPI rank)");
     v.counter("instructions", s.instructions, "Instructions it retired");
     v.counter("cycles", s.cycles, "Its simulated time");
-    v.counter("exit_status", static_cast<u64>(s.status), "Its exit status");
+    v.counter("exit_status", static_cast<u64>(s.status), stats::kLabel, "Its exit status");
     stats::replay(s.node_stats, v);
     v.endGroup();
   }

@@ -5,33 +5,37 @@
 #include <algorithm>
 
 #include "core/node_timing_impl.h"
+#include "core/timing_stats.h"
 
 namespace hpm::timing {
 
 // ---- Statistics ----
 
 void NodeTiming::Impl::visitThread(stats::Visitor& v, const ThreadStats& s, Cycle cycles) const {
-  v.counter("cycles", cycles, "Clock of the latest hardware thread: cycles simulated");
-  v.counter("instructions", s.instructions, "Instructions issued");
+  using stats::Unit;
+  v.counter(stat::kCycles, cycles);
+  v.counter(stat::kInstructions, s.instructions);
   v.counter("warmup_instructions", s.warmup_instructions, "Instructions run in warm-up mode");
-  v.counter("compressed", s.compressed, "Instructions (issued or warm-up) that were 16-bit");
+  v.counter("compressed", s.compressed, stats::total(Unit::kInstructions),
+            "Instructions (issued or warm-up) that were 16-bit");
   v.beginGroup("instructions_by_class");
   for (std::size_t i = 0; i < kClasses; ++i) {
     v.counter(isa::instClassName(static_cast<isa::InstClass>(i)), s.by_class[i],
+              stats::total(Unit::kInstructions),
               "Instructions of this class issued or run in warm-up mode");
   }
   v.endGroup();
   v.beginGroup("issued");
   for (u32 i = 0; i < nx + nf; ++i) {
     const std::string name = i < nx ? fmt::format("xu{}", i) : fmt::format("axu{}", i - nx);
-    v.counter(name, s.issued[i], "Cycles this pipe issued an instruction");
+    v.counter(name, s.issued[i], stats::total(Unit::kCycles),
+              "Cycles this pipe issued an instruction");
   }
   v.endGroup();
-  v.beginGroup("stalls");
+  v.beginGroup(stat::kStalls.name);
   for (std::size_t i = 0; i < kStallCount; ++i) {
-    v.counter(stallName(static_cast<Stall>(i)), s.stalls[i],
-              "Cycles instructions waited past their thread's clock, charged to the first "
-              "constraint not met");
+    v.counter(stallName(static_cast<Stall>(i)), s.stalls[i], stat::kStalls.measure,
+              stat::kStalls.doc);
   }
   v.endGroup();
   v.counter("branches", s.branches, "Conditional branches");
@@ -461,7 +465,7 @@ u32 NodeTiming::hardwareThreads() const {
 
 void NodeTiming::visitStats(stats::Visitor& v) const {
   const Impl& m = *impl_;
-  v.beginList("cores");
+  v.beginList(stat::kCores);
   for (u32 core = 0; core < m.cores.size(); ++core) {
     const Core& c = m.cores[core];
     ThreadStats sum;
@@ -473,15 +477,15 @@ void NodeTiming::visitStats(stats::Visitor& v) const {
     }
     v.beginGroup("");
     m.visitThread(v, sum, cycles);
-    v.counter("fetch_port_waits", c.st.fetch_port_waits,
+    v.counter("fetch_port_waits", c.st.fetch_port_waits, stats::total(stats::Unit::kCycles),
               "Cycles group fetches waited for the core's fetch port");
     v.counter("lmq_allocations", c.st.lmq_allocations,
               "Load-miss-queue entries taken (L1D-missing loads, atomics)");
-    v.counter("lmq_full_cycles", c.lmq_full.total(), "Cycles the load-miss queue was full");
+    v.counter(stat::kLmqFullCycles, c.lmq_full.total());
     v.counter("sq_allocations", c.st.sq_allocations, "Store-queue entries taken");
     v.counter("sq_combined", c.st.sq_combined,
               "Stores combined into the entry of the store before them");
-    v.counter("sq_full_cycles", c.sq_full.total(), "Cycles the store queue was full");
+    v.counter(stat::kSqFullCycles, c.sq_full.total());
     if (m.translate) {
       v.counter("tlb_hits_first_size", c.st.tlb_hits_first_size,
                 probe::describe(probe::Event::kTlbHitsFirstSize));

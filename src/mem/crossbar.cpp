@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "mem/mem_stats.h"
+
 namespace hpm::mem {
 
 using probe::Event;
@@ -319,7 +321,7 @@ void Crossbar::visitCoreTraffic(u32 core, stats::Visitor& v) const {
 }
 
 void Crossbar::visitSharedStats(stats::Visitor& v) const {
-  visitServers(v, "l2_slices", "ddr_controllers");
+  visitServers(v, stat::kL2Slices, "ddr_controllers");
   if (l3_) l3_->visitStats(v);
 }
 

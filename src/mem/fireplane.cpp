@@ -19,6 +19,8 @@
 
 #include <algorithm>
 
+#include "mem/mem_stats.h"
+
 namespace hpm::mem {
 
 using probe::Event;
@@ -254,7 +256,7 @@ void Fireplane::visitCoreTraffic(u32 core, stats::Visitor& v) const {
 }
 
 void Fireplane::visitSharedStats(stats::Visitor& v) const {
-  visitServers(v, "ecaches", "memory_controllers");
+  visitServers(v, stat::kEcaches, "memory_controllers");
   v.group("bus", bus_stats_);
 }
 

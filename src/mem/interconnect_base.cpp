@@ -3,21 +3,23 @@
 #include <algorithm>
 #include <bit>
 
+#include "mem/mem_stats.h"
+
 namespace hpm::mem {
 
 using probe::describe;
 using probe::Event;
 
 void SliceStats::visit(stats::Visitor& v) const {
-  v.counter("requests", requests, describe(Event::kL2Requests));
+  v.counter(stat::kSliceRequests, requests);
   v.counter("reads", reads, describe(Event::kL2Reads));
   v.counter("writes", writes, describe(Event::kL2Writes));
   v.counter("bytes", bytes, describe(Event::kL2Bytes));
   v.counter("busy_cycles", busy_cycles, describe(Event::kL2BusyCycles));
-  v.counter("hits", hits, describe(Event::kL2Hits));
-  v.counter("misses", misses, describe(Event::kL2Misses));
-  v.counter("evictions", evictions, describe(Event::kL2Evictions));
-  v.counter("writebacks", writebacks, describe(Event::kL2Writebacks));
+  v.counter(stat::kSliceHits, hits);
+  v.counter(stat::kSliceMisses, misses);
+  v.counter(stat::kSliceEvictions, evictions);
+  v.counter(stat::kSliceWritebacks, writebacks);
   v.counter("back_invalidations", back_invalidations, describe(Event::kL2BackInvalidations));
 }
 

@@ -4,6 +4,8 @@
 #include <bit>
 #include <utility>
 
+#include "mem/mem_stats.h"
+
 namespace hpm::mem {
 
 using probe::Event;
@@ -43,15 +45,14 @@ std::string_view doc(Event e, std::string_view own) {
 void visitCache(stats::Visitor& v, std::string_view name, const CacheStats& s,
                 const CacheEvents& e) {
   v.beginGroup(name);
-  v.counter("accesses", s.accesses, doc(e.accesses, "Accesses (loads, stores, fetches)"));
-  v.counter("hits", s.hits, doc(e.hits, "Accesses that found their line"));
-  v.counter("misses", s.misses, doc(e.misses, "Accesses that did not"));
+  v.counter(stat::kAccesses, s.accesses, doc(e.accesses, stat::kAccesses.doc));
+  v.counter(stat::kHits, s.hits, doc(e.hits, stat::kHits.doc));
+  v.counter(stat::kMisses, s.misses, doc(e.misses, stat::kMisses.doc));
   v.counter("writes", s.writes,
             doc(e.writes, "Store accesses (write-through, no allocation on a miss)"));
   v.counter("evictions", s.evictions, doc(e.evictions, "Valid lines replaced by fills"));
   v.counter("writebacks", s.writebacks, "Dirty lines written back (the L1s are write-through)");
-  v.counter("prefetches", s.prefetches,
-            doc(e.prefetches, "Lines requested by the stream prefetcher"));
+  v.counter(stat::kPrefetches, s.prefetches, doc(e.prefetches, stat::kPrefetches.doc));
   v.counter("prefetch_hits", s.prefetch_hits,
             doc(e.prefetch_hits, "First demand hits on prefetched lines"));
   v.counter("invalidations", s.invalidations, doc(e.invalidations, "Lines removed by coherence"));
@@ -590,9 +591,9 @@ void MemorySystem::visitLists(u32 core, stats::Visitor& v) const {
 }
 
 void MemorySystem::visitCoreStats(u32 core, stats::Visitor& v) const {
-  visitCache(v, "l1i", l1i_stats_[core], kL1iEvents);
-  visitCache(v, "l1d", l1d_stats_[core], kL1dEvents);
-  visitCache(v, "l1p", l1p_stats_[core], kL1pEvents);
+  visitCache(v, stat::kL1i, l1i_stats_[core], kL1iEvents);
+  visitCache(v, stat::kL1d, l1d_stats_[core], kL1dEvents);
+  visitCache(v, stat::kL1p, l1p_stats_[core], kL1pEvents);
   if (lists_used_) visitLists(core, v);
   v.beginGroup("traffic");
   v.counter("l1d_load_misses", miss_stats_[core].l1d_load_misses,

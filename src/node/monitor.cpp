@@ -706,7 +706,8 @@ void Monitor::visitStats(stats::Visitor& v) const {
   impl_->flushAll(latest_issue_, true);
   const Impl& m = *impl_;
   v.text("unit", m.family ? m.family->name : kNoUnitFamily, "The node's counter unit family");
-  v.counter("native_events", m.catalogue.size(), "Events the unit can count");
+  v.counter("native_events", m.catalogue.size(), stats::level(stats::Unit::kCount),
+            "Events the unit can count");
   v.counter("interrupts_delivered", m.interrupts_delivered, "Counter interrupts sent to threads");
   v.counter("shifted_inputs", m.shifted_inputs,
             "Level intervals started later than they began (a read fell inside them)");
@@ -719,11 +720,12 @@ void Monitor::visitStats(stats::Visitor& v) const {
             "its UPC-P counter are applied as one)");
   v.counter("unit_levels", m.unit_levels,
             "Level intervals applied to the units (abutting intervals of one input as one)");
-  v.counter("tallied_counters", m.tallies.size(),
+  v.counter("tallied_counters", m.tallies.size(), stats::level(stats::Unit::kCount),
             "Counters counting from the models' statistics (at the last configuration)");
-  v.counter("tally_schedule_entries", m.schedule.entries.size(),
+  v.counter("tally_schedule_entries", m.schedule.entries.size(), stats::level(stats::Unit::kCount),
             "Window ends per round the schedule walks now (sleeping cores' left out)");
-  v.counter("tally_schedule_all", m.all_entries.size(), "Window ends per round of every counter");
+  v.counter("tally_schedule_all", m.all_entries.size(), stats::level(stats::Unit::kCount),
+            "Window ends per round of every counter");
   v.counter("tally_windows", m.tally_windows,
             "Counts taken from statistics and applied to the units (a window's, or up to an "
             "access)");

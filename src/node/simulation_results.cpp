@@ -2,6 +2,7 @@
 // truth, regions, the profile and the statistics.
 #include <algorithm>
 
+#include "node/node_stats.h"
 #include "node/simulation_impl.h"
 
 namespace hpm {
@@ -112,11 +113,11 @@ std::vector<FunctionProfile> Simulation::functionProfile() const {
 }
 
 void Simulation::visitStats(stats::Visitor& v) const {
-  v.beginGroup("kernel");
+  v.beginGroup(node_stat::kKernel);
   impl_->kernel->visitStats(v);
   v.endGroup();
   if (impl_->model) {
-    v.beginGroup("timing");
+    v.beginGroup(node_stat::kTiming);
     impl_->model->visitStats(v);
     v.endGroup();
     v.beginGroup("hardware_threads");
@@ -132,25 +133,26 @@ void Simulation::visitStats(stats::Visitor& v) const {
   const auto regs = regions();
   if (!regs.empty()) {
     auto visitTotals = [&v](const RegionTotals& t) {
-      v.counter("entries", t.entries, "Times the region was entered");
-      v.counter("instructions", t.instructions, "Instructions retired inside the region");
-      v.counter("cycles", t.cycles, "Cycles inside the region (across threads: the longest)");
-      v.beginGroup("stalls");
+      v.counter(node_stat::kRegionEntries, t.entries);
+      v.counter(node_stat::kRegionInstructions, t.instructions);
+      v.counter(node_stat::kRegionCycles, t.cycles);
+      v.beginGroup(node_stat::kRegionStalls.name);
       for (std::size_t i = 0; i < timing::kStallCount; ++i) {
-        v.counter(timing::stallName(static_cast<timing::Stall>(i)), t.stalls[i], "");
+        v.counter(timing::stallName(static_cast<timing::Stall>(i)), t.stalls[i],
+                  node_stat::kRegionStalls.measure, node_stat::kRegionStalls.doc);
       }
       v.endGroup();
     };
-    v.beginList("regions");
+    v.beginList(node_stat::kRegions);
     for (const RegionReport& r : regs) {
       v.beginGroup("");
-      v.counter("id", r.id, "");
-      v.text("name", r.name, "");
+      v.counter(node_stat::kRegionId, r.id);
+      v.text(node_stat::kRegionName, r.name);
       visitTotals(r.total);
       v.beginList("threads");
       for (const auto& [tid, totals] : r.by_thread) {
         v.beginGroup("");
-        v.counter("tid", static_cast<u64>(tid), "");
+        v.counter("tid", static_cast<u64>(tid), stats::kLabel, "");
         visitTotals(totals);
         v.endGroup();
       }
@@ -158,13 +160,13 @@ void Simulation::visitStats(stats::Visitor& v) const {
       v.endGroup();
     }
     v.endList();
-    v.beginList("region_spans");
+    v.beginList(node_stat::kRegionSpans);
     for (const RegionSpan& span : impl_->region_spans) {
       v.beginGroup("");
-      v.counter("tid", static_cast<u64>(span.tid), "");
-      v.counter("id", span.id, "");
-      v.counter("begin", span.begin, "");
-      v.counter("end", span.end, "");
+      v.counter(node_stat::kSpanTid, static_cast<u64>(span.tid));
+      v.counter(node_stat::kSpanId, span.id);
+      v.counter(node_stat::kSpanBegin, span.begin);
+      v.counter(node_stat::kSpanEnd, span.end);
       v.endGroup();
     }
     v.endList();

@@ -20,19 +20,29 @@ enum class Tag : char {
   kEndList = 'L'
 };
 
+// A recorded measure: its kind and unit as written (one build writes and reads them).
+Measure measure(wire::Reader& r) {
+  const Kind kind = r.get<Kind>();
+  return Measure{.kind = kind, .unit = r.get<Unit>()};
+}
+
 }  // namespace
 
-void Recorder::counter(std::string_view name, u64 value, std::string_view doc) {
+void Recorder::counter(std::string_view name, u64 value, Measure m, std::string_view doc) {
   w_.put(Tag::kCounter);
   w_.bytes(name);
   w_.put(value);
+  w_.put(m.kind);
+  w_.put(m.unit);
   w_.bytes(doc);
 }
 
-void Recorder::real(std::string_view name, double value, std::string_view doc) {
+void Recorder::real(std::string_view name, double value, Measure m, std::string_view doc) {
   w_.put(Tag::kReal);
   w_.bytes(name);
   w_.put(std::bit_cast<u64>(value));
+  w_.put(m.kind);
+  w_.put(m.unit);
   w_.bytes(doc);
 }
 
@@ -69,13 +79,15 @@ void replay(std::string_view bytes, Visitor& v) {
       case Tag::kCounter: {
         const std::string_view name = r.bytes();
         const u64 value = r.get<u64>();
-        v.counter(name, value, r.bytes());
+        const Measure m = measure(r);
+        v.counter(name, value, m, r.bytes());
         break;
       }
       case Tag::kReal: {
         const std::string_view name = r.bytes();
         const double value = std::bit_cast<double>(r.get<u64>());
-        v.real(name, value, r.bytes());
+        const Measure m = measure(r);
+        v.real(name, value, m, r.bytes());
         break;
       }
       case Tag::kText: {

@@ -4,29 +4,42 @@
 
 #include <algorithm>
 
+#include "base/error.h"
+
 namespace hpm::stats {
 
-JsonWriter::JsonWriter() : root_(nlohmann::json::object()) {
+JsonWriter::JsonWriter() : root_(nlohmann::json::object()), units_(nlohmann::json::object()) {
   stack_.push_back(&root_);
 }
 
-void JsonWriter::put(std::string_view name, nlohmann::json value) {
+void JsonWriter::put(std::string_view name, nlohmann::json value, Measure m) {
   nlohmann::json& top = *stack_.back();
-  if (top.is_array()) {
+  const bool element = top.is_array();
+  if (element) {
     top.push_back(std::move(value));
   } else {
     top[std::string(name)] = std::move(value);
   }
+  std::string path;
+  for (const std::string& part : pattern_) path += part + '.';
+  path += element ? std::string_view("*") : name;
+  const nlohmann::json entry = {{"kind", kindName(m.kind)}, {"unit", unitName(m.unit)}};
+  nlohmann::json& known = units_[path];
+  if (!known.is_null() && known != entry) {
+    fail(ExitCode::kInternal, "statistic '{}' is declared as {} and as {}", path, known.dump(),
+         entry.dump());
+  }
+  known = entry;
 }
 
-void JsonWriter::counter(std::string_view name, u64 value, std::string_view) {
-  put(name, value);
+void JsonWriter::counter(std::string_view name, u64 value, Measure m, std::string_view) {
+  put(name, value, m);
 }
-void JsonWriter::real(std::string_view name, double value, std::string_view) {
-  put(name, value);
+void JsonWriter::real(std::string_view name, double value, Measure m, std::string_view) {
+  put(name, value, m);
 }
 void JsonWriter::text(std::string_view name, std::string_view value, std::string_view) {
-  put(name, std::string(value));
+  put(name, std::string(value), kText);
 }
 
 void JsonWriter::beginGroup(std::string_view name) {
@@ -34,15 +47,18 @@ void JsonWriter::beginGroup(std::string_view name) {
   if (top.is_array()) {
     top.push_back(nlohmann::json::object());
     stack_.push_back(&top.back());
+    pattern_.emplace_back("*");
   } else {
     nlohmann::json& child = top[std::string(name)];
     if (!child.is_object()) child = nlohmann::json::object();
     stack_.push_back(&child);
+    pattern_.emplace_back(name);
   }
 }
 
 void JsonWriter::endGroup() {
   stack_.pop_back();
+  pattern_.pop_back();
 }
 
 void JsonWriter::beginList(std::string_view name) {
@@ -50,10 +66,12 @@ void JsonWriter::beginList(std::string_view name) {
   nlohmann::json& child = top[std::string(name)];
   child = nlohmann::json::array();
   stack_.push_back(&child);
+  pattern_.emplace_back(name);
 }
 
 void JsonWriter::endList() {
   stack_.pop_back();
+  pattern_.pop_back();
 }
 
 std::string TextWriter::path(std::string_view name) const {
@@ -70,10 +88,11 @@ void TextWriter::put(std::string_view name, std::string value, std::string_view 
   lines_.push_back(Line{path(name), std::move(value), std::string(doc)});
 }
 
-void TextWriter::counter(std::string_view name, u64 value, std::string_view doc) {
+// (The text keeps its format: "path value  # doc"; the measures are the JSON's.)
+void TextWriter::counter(std::string_view name, u64 value, Measure, std::string_view doc) {
   put(name, std::to_string(value), doc);
 }
-void TextWriter::real(std::string_view name, double value, std::string_view doc) {
+void TextWriter::real(std::string_view name, double value, Measure, std::string_view doc) {
   put(name, fmt::format("{:.6g}", value), doc);
 }
 void TextWriter::text(std::string_view name, std::string_view value, std::string_view doc) {

@@ -1,11 +1,15 @@
 // Ground-truth statistics. A model keeps its statistics as plain integer fields that the hot path
-// increments directly, and names them once in a visit() function:
+// increments directly, and names them once in a visit() function, each with its measure (kind
+// and unit, measure.h):
 //
 //   struct CacheStats {
-//     u64 hits = 0, misses = 0;
+//     u64 hits = 0, misses = 0, busy_cycles = 0, most_pending = 0;
 //     void visit(stats::Visitor& v) const {
-//       v.counter("hits", hits, "Accesses served by this cache");
-//       v.counter("misses", misses, "Accesses passed to the next level");
+//       v.counter("hits", hits, "Accesses served by this cache");    // a total count (by name)
+//       v.counter("busy_cycles", busy_cycles, "Cycles it was busy");  // a total of cycles
+//       v.counter(kMisses, misses);  // a Stat constant other code reads too
+//       v.counter("most_pending", most_pending, stats::level(stats::Unit::kCount),
+//                 "The most requests pending at once");
 //     }
 //   };
 //
@@ -19,15 +23,29 @@
 #include <vector>
 
 #include "base/types.h"
+#include "stats/measure.h"
 
 namespace hpm::stats {
 
 class Visitor {
  public:
   virtual ~Visitor() = default;
-  virtual void counter(std::string_view name, u64 value, std::string_view doc) = 0;
-  virtual void real(std::string_view name, double value, std::string_view doc) = 0;
+  virtual void counter(std::string_view name, u64 value, Measure m, std::string_view doc) = 0;
+  virtual void real(std::string_view name, double value, Measure m, std::string_view doc) = 0;
   virtual void text(std::string_view name, std::string_view value, std::string_view doc) = 0;
+  // A total whose unit its name tells (unitByName's rule, measure.h).
+  void counter(std::string_view name, u64 value, std::string_view doc) {
+    counter(name, value, total(unitByName(name)), doc);
+  }
+  // A statistic declared as a constant (measure.h).
+  void counter(const Stat& s, u64 value) { counter(s.name, value, s.measure, s.doc); }
+  // ... whose documentation depends on where it is written (each cache's event describes its
+  // accesses; a run of many nodes says what its totals add up).
+  void counter(const Stat& s, u64 value, std::string_view doc) {
+    counter(s.name, value, s.measure, doc);
+  }
+  void real(const Stat& s, double value) { real(s.name, value, s.measure, s.doc); }
+  void text(const Stat& s, std::string_view value) { text(s.name, value, s.doc); }
   // A named group of statistics; inside a list, groups are the list's elements (name ignored).
   virtual void beginGroup(std::string_view name) = 0;
   virtual void endGroup() = 0;
@@ -48,12 +66,19 @@ class Visitor {
   }
 };
 
-// Builds a JSON object from visited statistics.
+// Builds a JSON object from visited statistics, and beside it the measure of each statistic:
+// units() is {path: {"kind": kindName, "unit": unitName}}, the path the statistic's names joined
+// with '.', a list's elements as '*' ("timing.cores.*.l1d.misses"), in key order. One path has
+// one measure: a statistic visited again at the same path with another is the model's error
+// (hpm::Error, ExitCode::kInternal).
 class JsonWriter final : public Visitor {
  public:
   JsonWriter();
-  void counter(std::string_view name, u64 value, std::string_view doc) override;
-  void real(std::string_view name, double value, std::string_view doc) override;
+  using Visitor::counter;
+  using Visitor::real;
+  using Visitor::text;
+  void counter(std::string_view name, u64 value, Measure m, std::string_view doc) override;
+  void real(std::string_view name, double value, Measure m, std::string_view doc) override;
   void text(std::string_view name, std::string_view value, std::string_view doc) override;
   void beginGroup(std::string_view name) override;
   void endGroup() override;
@@ -61,18 +86,24 @@ class JsonWriter final : public Visitor {
   void endList() override;
 
   nlohmann::json& result() { return root_; }
+  const nlohmann::json& units() const { return units_; }
 
  private:
-  void put(std::string_view name, nlohmann::json value);
+  void put(std::string_view name, nlohmann::json value, Measure m);
   nlohmann::json root_;
   std::vector<nlohmann::json*> stack_;
+  nlohmann::json units_;
+  std::vector<std::string> pattern_;  // the open groups' and lists' names ('*': a list element)
 };
 
 // Renders visited statistics as aligned "path value  # doc" lines.
 class TextWriter final : public Visitor {
  public:
-  void counter(std::string_view name, u64 value, std::string_view doc) override;
-  void real(std::string_view name, double value, std::string_view doc) override;
+  using Visitor::counter;
+  using Visitor::real;
+  using Visitor::text;
+  void counter(std::string_view name, u64 value, Measure m, std::string_view doc) override;
+  void real(std::string_view name, double value, Measure m, std::string_view doc) override;
   void text(std::string_view name, std::string_view value, std::string_view doc) override;
   void beginGroup(std::string_view name) override;
   void endGroup() override;

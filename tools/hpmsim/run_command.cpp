@@ -29,6 +29,7 @@
 #include "tools/hpmsim/lib/profile_csv.h"
 #include "tools/hpmsim/lib/program_path.h"
 #include "tools/hpmsim/lib/progress.h"
+#include "tools/hpmsim/lib/run_stats.h"
 #include "tools/hpmsim/lib/session.h"
 #include "tools/hpmsim/lib/sram_fault.h"
 #include "tools/hpmsim/lib/upc_config.h"
@@ -200,19 +201,18 @@ int run(const RunCliOptions& opt) {
   const double mips = host_seconds > 0 ? instructions / host_seconds / 1e6 : 0.0;
 
   auto visitAll = [&](stats::Visitor& v) {
-    v.counter("instructions", instructions, "Instructions retired by all threads");
-    v.counter("cycles", cycles, "Simulated time of the run, in cycles");
-    v.real("host_seconds", host_seconds, "Host wall-clock time of the simulation");
-    v.real("mips", mips, "Retired instructions per host second, in millions");
-    v.counter("host_peak_rss_kib", hostPeakRssKib(),
-              "hpmsim's peak resident host memory so far, in KiB (getrusage)");
-    v.text("mode", opt.session.mode, "Run mode");
-    v.counter("exit_status", static_cast<u64>(end.status), "The guest's exit status");
+    v.counter(run_stat::kInstructions, instructions);
+    v.counter(run_stat::kCycles, cycles);
+    v.real(run_stat::kHostSeconds, host_seconds);
+    v.real(run_stat::kMips, mips);
+    v.counter(run_stat::kHostPeakRssKib, hostPeakRssKib());
+    v.text(run_stat::kMode, opt.session.mode);
+    v.counter(run_stat::kExitStatus, static_cast<u64>(end.status));
     v.beginList("threads");
     for (const auto& t : sim.kernel().threads()) {
       v.beginGroup("");
-      v.counter("tid", static_cast<u64>(t->tid()), "Thread id");
-      v.counter("hardware_thread", t->slot, "Hardware thread it ran on last");
+      v.counter("tid", static_cast<u64>(t->tid()), stats::kLabel, "Thread id");
+      v.counter("hardware_thread", t->slot, stats::kLabel, "Hardware thread it ran on last");
       v.counter("instructions", t->hart().state().instret, "Instructions it retired");
       v.counter("cycles", t->clock(), "Its clock at the end");
       v.counter("busy_cycles", t->busy_cycles, "Cycles it ran (its CPU time)");
@@ -229,6 +229,7 @@ int run(const RunCliOptions& opt) {
     json.result()["config"] = machineJson(machine);
     json.result()["command"] = opt.session.command;
     json.result()["guest_inputs"] = guestInputsDigest(opt.session.command, envp);
+    json.result()["units"] = json.units();
     stats_json = std::move(json.result());
   }
   if (!opt.stats_json.empty()) writeTextFile(opt.stats_json, jsonText(stats_json, 2) + "\n");

@@ -24,9 +24,9 @@ void Stats::visit(stats::Visitor& v) const {
             "Carries added to SRAM words by the round-robin state machine");
   v.counter("lost_carries", lost_carries, "Carry-outs while the carry latch was still set");
   v.counter("flushes", flushes, "Low-order registers flushed into SRAM (largest-first)");
-  v.counter("max_flushed_value", max_flushed_value,
+  v.counter("max_flushed_value", max_flushed_value, stats::level(stats::Unit::kCount),
             "Largest low-order value flushed into SRAM (largest-first)");
-  v.counter("max_service_latency", max_service_latency,
+  v.counter("max_service_latency", max_service_latency, stats::level(stats::Unit::kCycles),
             "Most cycles from a carry to the visit that took it into SRAM");
   v.counter("interrupts", interrupts, "Threshold interrupts raised");
   v.counter("parity_errors", parity_errors, "SRAM reads that failed the parity check");

@@ -31,7 +31,8 @@ const char* toString(UnitKind kind) {
 void Stats::visit(stats::Visitor& v) const {
   v.counter("events_counted", events_counted, "Increments applied to counters");
   v.counter("transfers", transfers, "Sweep visits that moved a nonzero local value");
-  v.counter("max_transfer", max_transfer, "Largest local value moved by one sweep visit");
+  v.counter("max_transfer", max_transfer, stats::level(stats::Unit::kCount),
+            "Largest local value moved by one sweep visit");
   v.counter("lost_wraps", lost_wraps, "Local-counter wraps, each losing 2^local_bits events");
   v.counter("interrupts", interrupts, "Overflow interrupts raised");
   v.counter("access_errors", access_errors, "Register accesses that set the access-error register");

@@ -14,6 +14,7 @@
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/lib/host_memory.h"
 #include "tools/hpmsim/lib/output.h"
+#include "tools/hpmsim/lib/run_stats.h"
 #include "tools/hpmsim/mpi_hosts.h"
 
 namespace hpm::tools {
@@ -118,15 +119,14 @@ int runNodes(const NodesRun& r) {
   const u64 cycles = cluster.elapsedCycles();
   const double mips = host_seconds > 0 ? instructions / host_seconds / 1e6 : 0.0;
   auto visitAll = [&](stats::Visitor& v) {
-    v.counter("instructions", instructions, "Instructions retired by all nodes");
-    v.counter("cycles", cycles, "Simulated time of the run: the latest node's, in cycles");
-    v.real("host_seconds", host_seconds, "Host wall-clock time of the simulation");
-    v.real("mips", mips, "Retired instructions per host second, in millions");
-    v.counter("host_peak_rss_kib", hostPeakRssKib(),
-              "hpmsim's peak resident host memory so far, in KiB (getrusage)");
-    v.text("mode", r.mode, "Run mode");
-    v.counter("exit_status", static_cast<u64>(cluster.exitStatus()),
-              "The first failing node's exit status (0: none failed)");
+    v.counter(run_stat::kInstructions, instructions, run_stat::kNodesInstructionsDoc);
+    v.counter(run_stat::kCycles, cycles, run_stat::kNodesCyclesDoc);
+    v.real(run_stat::kHostSeconds, host_seconds);
+    v.real(run_stat::kMips, mips);
+    v.counter(run_stat::kHostPeakRssKib, hostPeakRssKib());
+    v.text(run_stat::kMode, r.mode);
+    v.counter(run_stat::kExitStatus, static_cast<u64>(cluster.exitStatus()),
+              run_stat::kNodesExitStatusDoc);
     cluster.visitStats(v);
   };
   if (!r.stats_json.empty()) {
@@ -135,6 +135,7 @@ int runNodes(const NodesRun& r) {
     MachineConfig machine = r.machine;
     json.result()["config"] = machineJson(machine);
     json.result()["command"] = r.command;
+    json.result()["units"] = json.units();
     writeTextFile(r.stats_json, jsonText(json.result(), 2) + "\n");
   }
   if (!r.stats_text.empty()) {
