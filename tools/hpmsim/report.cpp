@@ -19,6 +19,10 @@
 #include "base/error.h"
 #include "base/json_text.h"
 #include "base/types.h"
+#include "core/timing_stats.h"
+#include "mem/mem_stats.h"
+#include "node/node_stats.h"
+#include "tools/hpmsim/lib/run_stats.h"
 
 namespace hpm::report_assets {
 std::span<const hpm::EmbeddedFile> files();    // report.html, report.css, render.js
@@ -121,22 +125,34 @@ double share(u64 part, u64 whole) {
 // the type it must have. A missing (or null) value reads as the default; one of another type
 // fails (ExitCode::kIo) naming the file, the place and both types: a result file that was
 // edited, cut or made by something else is refused as such, never an internal error.
+// A statistic is read through its declaration (stat(), stats/measure.h); a Field made with a
+// set of reads records there the path of each, as the statistics JSON's "units" writes it
+// (list elements as '*'), found or not.
 class Field {
  public:
-  Field(const json& j, const std::string& file) : j_(&j), file_(&file) {}
+  Field(const json& j, const std::string& file, std::set<std::string>* reads = nullptr)
+      : j_(&j), file_(&file), reads_(reads) {}
 
   // The value at `key` of an object (a missing one: null); fails unless this is an object.
-  Field operator[](const std::string& key) const {
+  Field operator[](std::string_view key) const {
     object();
     const auto it = j_->find(key);
-    return Field(it != j_->end() ? *it : kNull(), path_ + "/" + pointerToken(key), *file_);
+    return Field(it != j_->end() ? *it : kNull(), path_ + "/" + pointerToken(key),
+                 pattern_ + (pattern_.empty() ? "" : ".") + std::string(key), *file_, reads_);
   }
+  // A statistic, a group or a list of statistics, by its declared name: as operator[], recorded.
+  Field stat(std::string_view name) const {
+    Field f = (*this)[name];
+    if (reads_ != nullptr) reads_->insert(f.pattern_);
+    return f;
+  }
+  Field operator[](const stats::Stat& s) const { return stat(s.name); }
   // The elements of an array (none: missing), each with its place.
   std::vector<Field> elements() const {
     std::vector<Field> out;
     const json& a = array();
     for (std::size_t i = 0; i < a.size(); ++i) {
-      out.push_back(Field(a[i], path_ + "/" + std::to_string(i), *file_));
+      out.push_back(Field(a[i], path_ + "/" + std::to_string(i), pattern_ + ".*", *file_, reads_));
     }
     return out;
   }
@@ -144,7 +160,8 @@ class Field {
   std::vector<std::pair<std::string, Field>> members() const {
     std::vector<std::pair<std::string, Field>> out;
     for (const auto& [key, value] : object().items()) {
-      out.emplace_back(key, Field(value, path_ + "/" + pointerToken(key), *file_));
+      out.emplace_back(
+          key, Field(value, path_ + "/" + pointerToken(key), pattern_ + "." + key, *file_, reads_));
     }
     return out;
   }
@@ -207,14 +224,15 @@ class Field {
   }
 
  private:
-  Field(const json& j, std::string path, const std::string& file)
-      : j_(&j), file_(&file), path_(std::move(path)) {}
+  Field(const json& j, std::string path, std::string pattern, const std::string& file,
+        std::set<std::string>* reads)
+      : j_(&j), file_(&file), reads_(reads), path_(std::move(path)), pattern_(std::move(pattern)) {}
   static const json& kNull() {
     static const json null;
     return null;
   }
   // RFC 6901: '~' as ~0, '/' as ~1.
-  static std::string pointerToken(const std::string& key) {
+  static std::string pointerToken(std::string_view key) {
     std::string out;
     for (const char c : key) {
       if (c == '~') {
@@ -229,14 +247,26 @@ class Field {
   }
   const json* j_;
   const std::string* file_;
+  std::set<std::string>* reads_;
   std::string path_;
+  std::string pattern_;  // the statistics' path: names joined with '.', elements as '*'
 };
 
-// Instructions per cycle of a statistics group with both ("instructions", "cycles").
-double ipc(const Field& f) {
-  const u64 cycles = f["cycles"].count();
-  return cycles == 0 ? 0.0
-                     : static_cast<double>(f["instructions"].count()) / static_cast<double>(cycles);
+// Instructions per cycle of a statistics group with both.
+double ipc(const Field& f, const stats::Stat& instructions, const stats::Stat& cycles) {
+  const u64 c = f[cycles].count();
+  return c == 0 ? 0.0 : static_cast<double>(f[instructions].count()) / static_cast<double>(c);
+}
+
+// An axis title of a chart of statistics: what their unit counts.
+std::string unitTitle(const stats::Stat& s) {
+  return std::string(stats::unitName(s.measure.unit));
+}
+// ... of a quotient of two (instructions per cycle), the divisor's unit in the singular.
+std::string perTitle(const stats::Stat& numerator, const stats::Stat& divisor) {
+  std::string per = unitTitle(divisor);
+  if (per.ends_with('s')) per.pop_back();
+  return unitTitle(numerator) + " per " + per;
 }
 
 // A result's "command" (["./prog", "arg"]) as one line.
@@ -248,15 +278,17 @@ std::string commandLine(const Field& result) {
   return line;
 }
 
-// A result's region_spans ({tid, id, begin, end}) with each region's name for its id.
-json namedSpans(const Field& result, const std::map<u64, std::string>& names) {
+// A result's region_spans ({tid, id, begin, end}: a run's, node/node_stats.h, and stat's, which
+// writes them alike) with each region's name for its id.
+json namedSpans(const Field& spans, const std::map<u64, std::string>& names) {
+  namespace ns = node_stat;
   json out = json::array();
-  for (const Field& s : result["region_spans"].elements()) {
-    const auto name = names.find(s["id"].count());
-    out.push_back({{"tid", s["tid"].count()},
+  for (const Field& s : spans.elements()) {
+    const auto name = names.find(s[ns::kSpanId].count());
+    out.push_back({{"tid", s[ns::kSpanTid].count()},
                    {"name", name != names.end() ? name->second : ""},
-                   {"begin", s["begin"].count()},
-                   {"end", s["end"].count()}});
+                   {"begin", s[ns::kSpanBegin].count()},
+                   {"end", s[ns::kSpanEnd].count()}});
   }
   return out;
 }
@@ -350,68 +382,84 @@ void Report::addText(const std::string& text, const std::string& path) {
 }
 
 void Report::addRun(const json& stats, const std::string& name) {
-  const Field in(stats, name);
+  namespace ms = mem::stat;
+  namespace ns = node_stat;
+  namespace ts = timing::stat;
+  const Field in(stats, name, &statistics_read_);
   json run;
   run["file"] = name;
   const Field config = in["config"];
-  run["summary"] = {{"command", commandLine(in)},     {"machine", config["name"].text()},
-                    {"mode", in["mode"].text()},      {"instructions", in["instructions"].count()},
-                    {"cycles", in["cycles"].count()}, {"host_seconds", in["host_seconds"].real()},
-                    {"mips", in["mips"].real()},      {"exit_status", in["exit_status"].count()}};
+  run["summary"] = {{"command", commandLine(in)},
+                    {"machine", config["name"].text()},
+                    {"mode", in[run_stat::kMode].text()},
+                    {"instructions", in[run_stat::kInstructions].count()},
+                    {"cycles", in[run_stat::kCycles].count()},
+                    {"host_seconds", in[run_stat::kHostSeconds].real()},
+                    {"mips", in[run_stat::kMips].real()},
+                    {"exit_status", in[run_stat::kExitStatus].count()}};
   run["config"] = json::array();
   flatten(config.object(), "", run["config"]);
   run["clock_mhz"] = config["node"]["clock_mhz"].real();
+  // The charts' axes, titled by what their statistics count (a core's stalls: its threads').
+  run["axes"] = {{"ipc", perTitle(ts::kInstructions, ts::kCycles)},
+                 {"stalls", "thread-" + unitTitle(ts::kStalls)},
+                 {"miss_pct", "% of " + std::string(ms::kAccesses.name)}};
   run["cores"] = json::array();
   std::set<std::string> causes;
-  const Field timing = in["timing"];
-  const std::vector<Field> cores = timing["cores"].elements();
+  const Field timing = in.stat(ns::kTiming);
+  const std::vector<Field> cores = timing.stat(ts::kCores).elements();
   for (std::size_t i = 0; i < cores.size(); ++i) {
     const Field& c = cores[i];
-    if (c["instructions"].count() == 0) continue;  // an idle core draws nothing
-    const Field l1d = c["l1d"], l1i = c["l1i"], l1p = c["l1p"];
+    if (c[ts::kInstructions].count() == 0) continue;  // an idle core draws nothing
+    const Field l1d = c.stat(ms::kL1d), l1i = c.stat(ms::kL1i), l1p = c.stat(ms::kL1p);
     json stalls = json::object();
-    for (const auto& [cause, v] : c["stalls"].members()) {
+    for (const auto& [cause, v] : c[ts::kStalls].members()) {
       if (cause == "idle") continue;  // no thread to issue: not a stall of the program's
       stalls[cause] = v.count();
       causes.insert(cause);
     }
-    run["cores"].push_back({{"core", i},
-                            {"ipc", ipc(c)},
-                            {"stalls", stalls},
-                            {"l1d_accesses", l1d["accesses"].count()},
-                            {"l1d_miss_pct", share(l1d["misses"].count(), l1d["accesses"].count())},
-                            {"l1i_miss_pct", share(l1i["misses"].count(), l1i["accesses"].count())},
-                            {"l1p_hits", l1p["hits"].count()},
-                            {"l1p_prefetches", l1p["prefetches"].count()},
-                            {"lmq_full_cycles", c["lmq_full_cycles"].count()},
-                            {"sq_full_cycles", c["sq_full_cycles"].count()}});
+    const u64 l1d_accesses = l1d[ms::kAccesses].count();
+    run["cores"].push_back(
+        {{"core", i},
+         {"ipc", ipc(c, ts::kInstructions, ts::kCycles)},
+         {"stalls", stalls},
+         {"l1d_accesses", l1d_accesses},
+         {"l1d_miss_pct", share(l1d[ms::kMisses].count(), l1d_accesses)},
+         {"l1i_miss_pct", share(l1i[ms::kMisses].count(), l1i[ms::kAccesses].count())},
+         {"l1p_hits", l1p[ms::kHits].count()},
+         {"l1p_prefetches", l1p[ms::kPrefetches].count()},
+         {"lmq_full_cycles", c[ts::kLmqFullCycles].count()},
+         {"sq_full_cycles", c[ts::kSqFullCycles].count()}});
   }
   run["stall_causes"] = causes;
   run["l2"] = json::array();
   // The caches below the L1s: the crossbar's L2 slices, or each CPU's external cache (Fireplane).
-  const Field below = timing["l2_slices"].missing() ? timing["ecaches"] : timing["l2_slices"];
+  const Field l2_slices = timing.stat(ms::kL2Slices);
+  const Field below = l2_slices.missing() ? timing.stat(ms::kEcaches) : l2_slices;
   const std::vector<Field> slices = below.elements();
   for (std::size_t i = 0; i < slices.size(); ++i) {
     const Field& l = slices[i];
+    const u64 requests = l[ms::kSliceRequests].count(), misses = l[ms::kSliceMisses].count();
     run["l2"].push_back({{"slice", i},
-                         {"requests", l["requests"].count()},
-                         {"hits", l["hits"].count()},
-                         {"misses", l["misses"].count()},
-                         {"miss_pct", share(l["misses"].count(), l["requests"].count())},
-                         {"evictions", l["evictions"].count()},
-                         {"writebacks", l["writebacks"].count()}});
+                         {"requests", requests},
+                         {"hits", l[ms::kSliceHits].count()},
+                         {"misses", misses},
+                         {"miss_pct", share(misses, requests)},
+                         {"evictions", l[ms::kSliceEvictions].count()},
+                         {"writebacks", l[ms::kSliceWritebacks].count()}});
   }
   run["regions"] = json::array();
   std::map<u64, std::string> names;
-  for (const Field& r : in["regions"].elements()) {
-    names[r["id"].count()] = r["name"].text();
-    run["regions"].push_back({{"name", r["name"].text()},
-                              {"entries", r["entries"].count()},
-                              {"instructions", r["instructions"].count()},
-                              {"cycles", r["cycles"].count()},
-                              {"ipc", ipc(r)}});
+  for (const Field& r : in.stat(ns::kRegions).elements()) {
+    const std::string region = r[ns::kRegionName].text();
+    names[r[ns::kRegionId].count()] = region;
+    run["regions"].push_back({{"name", region},
+                              {"entries", r[ns::kRegionEntries].count()},
+                              {"instructions", r[ns::kRegionInstructions].count()},
+                              {"cycles", r[ns::kRegionCycles].count()},
+                              {"ipc", ipc(r, ns::kRegionInstructions, ns::kRegionCycles)}});
   }
-  run["region_spans"] = namedSpans(in, names);
+  run["region_spans"] = namedSpans(in.stat(ns::kRegionSpans), names);
   data_["runs"].push_back(run);
 }
 
@@ -459,7 +507,7 @@ void Report::addStat(const json& stat, const std::string& name) {
     names[number] = values["name"].text();
     st["regions"].push_back({{"name", values["name"].text()}, {"counts", counts}});
   }
-  st["region_spans"] = namedSpans(in, names);
+  st["region_spans"] = namedSpans(in["region_spans"], names);
   data_["stats"].push_back(st);
 }
 

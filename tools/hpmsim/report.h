@@ -5,6 +5,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 
 namespace hpm::tools {
@@ -12,8 +13,9 @@ namespace hpm::tools {
 // Every result is read with the types its fields must have: a field of another type is refused
 // (hpm::Error, ExitCode::kIo) naming the file and the field's place (/timing/cores/0/cycles).
 // The report's data, gathered from results; its JSON is what report/render.js draws:
-//   runs      [{file, summary, config: [[key, value]], cores, stall_causes, l2, regions,
-//              region_spans, clock_mhz}]
+//   runs      [{file, summary, config: [[key, value]], axes: {ipc, stalls, miss_pct}, cores,
+//              stall_causes, l2, regions, region_spans, clock_mhz}] (axes: the charts' axis
+//              titles, from the units of the statistics they draw)
 //   profiles  [{file, interval, cores: [{core, cycle: [], series: {xu0_ipc: [], axu0_ipc: [],
 //              lmq_full_share: [], sq_full_share: []}}]}]: each sample's values for the
 //              interval ending at its cycle; where a core did not run, one entry of nulls
@@ -40,6 +42,10 @@ class Report {
   void addProfileFunctions(const std::string& csv, const std::string& name);
 
   const nlohmann::json& data() const { return data_; }
+  // The statistics addRun looked up, each as its path in the statistics JSON's "units" (a list's
+  // elements as '*': timing.cores.*.l1d.misses), found or not: the tests hold each to a real
+  // run's statistics, so that no chart reads a statistic that no model writes.
+  const std::set<std::string>& statisticsRead() const { return statistics_read_; }
   // The page, titled `title`.
   std::string html(const std::string& title) const;
   // The Chrome trace: one process for the node, a counter track per core (IPC, queues full)
@@ -48,6 +54,7 @@ class Report {
 
  private:
   nlohmann::json data_;
+  std::set<std::string> statistics_read_;
 };
 
 }  // namespace hpm::tools

@@ -22,15 +22,20 @@
 #include "base/json_text.h"
 #include "base/types.h"
 #include "node/machine.h"
+#include "node/node_stats.h"
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/lib/guest_env.h"
 #include "tools/hpmsim/lib/program_path.h"
 #include "tools/hpmsim/lib/progress.h"
+#include "tools/hpmsim/lib/run_stats.h"
 #include "tools/hpmsim/lib/session.h"
 
 namespace hpm::tools {
 namespace {
+
+// A point's statistics (its run's --stats-json) are read through their declarations.
+constexpr std::string_view kCycles = run_stat::kCycles.name;
 
 struct SweepOptions {
   // --machine, --mode, --root, the environment, the program: every point's, as run's (--set is
@@ -264,8 +269,8 @@ int run(const SweepOptions& opt) {
       if (p.status == -1 && p.error.empty()) {
         p.error = "not run (interrupted)";
       } else if ((p.status == 128 + SIGINT || p.status == 128 + SIGTERM) &&
-                 p.stats.contains("cycles")) {
-        p.error = fmt::format("interrupted at cycle {}", p.stats["cycles"].get<u64>());
+                 p.stats.contains(kCycles)) {
+        p.error = fmt::format("interrupted at cycle {}", p.stats[kCycles].get<u64>());
         p.stats = nlohmann::json::object();
       }
     }
@@ -274,19 +279,22 @@ int run(const SweepOptions& opt) {
   // Regions seen in any point, in order of id.
   std::map<u64, std::string> regions;
   for (const Point& p : points) {
-    if (!p.stats.contains("regions")) continue;
-    for (const auto& r : p.stats["regions"])
-      regions[r["id"].get<u64>()] = r["name"].get<std::string>();
+    if (!p.stats.contains(node_stat::kRegions)) continue;
+    for (const auto& r : p.stats[node_stat::kRegions])
+      regions[r[node_stat::kRegionId.name].get<u64>()] =
+          r[node_stat::kRegionName.name].get<std::string>();
   }
   auto regionCycles = [](const Point& p, u64 id) -> std::optional<u64> {
-    if (!p.stats.contains("regions")) return std::nullopt;
-    for (const auto& r : p.stats["regions"]) {
-      if (r["id"].get<u64>() == id) return r["cycles"].get<u64>();
+    if (!p.stats.contains(node_stat::kRegions)) return std::nullopt;
+    for (const auto& r : p.stats[node_stat::kRegions]) {
+      if (r[node_stat::kRegionId.name].get<u64>() == id) {
+        return r[node_stat::kRegionCycles.name].get<u64>();
+      }
     }
     return std::nullopt;
   };
   const double base =
-      points.front().stats.contains("cycles") ? points.front().stats["cycles"].get<double>() : 0.0;
+      points.front().stats.contains(kCycles) ? points.front().stats[kCycles].get<double>() : 0.0;
   int failures = 0;
   if (opt.json) {
     nlohmann::json out = nlohmann::json::array();
@@ -298,14 +306,14 @@ int run(const SweepOptions& opt) {
         row["error"] = p.error;
         ++failures;
       }
-      if (p.stats.contains("cycles")) {
-        row["cycles"] = p.stats["cycles"];
-        row["instructions"] = p.stats["instructions"];
+      if (p.stats.contains(kCycles)) {
+        row["cycles"] = p.stats[kCycles];
+        row["instructions"] = p.stats[run_stat::kInstructions.name];
         if (p.stats.contains("guest_inputs")) row["guest_inputs"] = p.stats["guest_inputs"];
         for (const auto& [id, name] : regions) {
           if (auto c = regionCycles(p, id)) row["regions"][name] = *c;
         }
-        row["speedup"] = base / p.stats["cycles"].get<double>();
+        row["speedup"] = base / p.stats[kCycles].get<double>();
       }
       out.push_back(row);
     }
@@ -320,18 +328,18 @@ int run(const SweepOptions& opt) {
     for (const Point& p : points) {
       std::string row;
       for (const std::string& v : p.values) row += fmt::format("{:>24} ", v);
-      if (!p.error.empty() || !p.stats.contains("cycles")) {
+      if (!p.error.empty() || !p.stats.contains(kCycles)) {
         ++failures;
         row += fmt::format("failed (status {}): {}", p.status, p.error.substr(0, 200));
         fmt::print("{}\n", row);
         continue;
       }
-      row += fmt::format("{:>16} ", p.stats["cycles"].get<u64>());
+      row += fmt::format("{:>16} ", p.stats[kCycles].get<u64>());
       for (const auto& [id, name] : regions) {
         const auto c = regionCycles(p, id);
         row += c ? fmt::format("{:>16} ", *c) : fmt::format("{:>16} ", "-");
       }
-      row += fmt::format("{:>8.3f}", base / p.stats["cycles"].get<double>());
+      row += fmt::format("{:>8.3f}", base / p.stats[kCycles].get<double>());
       fmt::print("{}\n", row);
     }
   }

@@ -90,12 +90,12 @@ function drawRun(run, n) {
     chart(grid, `run${n}-ipc`, {type: 'bar', data: {labels, datasets: [
       {label: 'IPC', data: run.cores.map((c) => c.ipc), backgroundColor: color(0)}]},
       options: {scales: {x: {title: {display: true, text: 'core'}},
-                         y: {beginAtZero: true, title: {display: true, text: 'instructions per cycle'}}}}});
+                         y: {beginAtZero: true, title: {display: true, text: run.axes.ipc}}}}});
     const causes = run.stall_causes;
     chart(grid, `run${n}-stalls`, {type: 'bar', data: {labels, datasets: causes.map((cause) => ({
       label: cause, data: run.cores.map((c) => c.stalls[cause] || 0), backgroundColor: causeColor(cause)}))},
       options: {scales: {x: {stacked: true, title: {display: true, text: 'core'}},
-                         y: {stacked: true, title: {display: true, text: 'thread-cycles'}}}}});
+                         y: {stacked: true, title: {display: true, text: run.axes.stalls}}}}});
     s.append(el('h3', {}, 'Caches and queues'));
     s.append(table(['core', 'L1D accesses', 'L1D miss %', 'L1I miss %', 'L1P hits', 'L1P prefetches',
                     'LMQ full cycles', 'SQ full cycles'],
@@ -105,7 +105,7 @@ function drawRun(run, n) {
       {label: 'L1D miss %', data: run.cores.map((c) => c.l1d_miss_pct), backgroundColor: color(1)},
       {label: 'L1I miss %', data: run.cores.map((c) => c.l1i_miss_pct), backgroundColor: color(2)}]},
       options: {scales: {x: {title: {display: true, text: 'core'}},
-                         y: {beginAtZero: true, title: {display: true, text: '% of accesses'}}}}});
+                         y: {beginAtZero: true, title: {display: true, text: run.axes.miss_pct}}}}});
   }
   if (run.l2.length) {
     s.append(table(['L2 slice', 'requests', 'hits', 'misses', 'miss %', 'evictions', 'writebacks'],
