@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -75,6 +76,13 @@ json deterministicStats(const fs::path& path) {
   json j = json::parse(readFile(path));
   for (const char* key : {"host_seconds", "host_peak_rss_kib", "mips", "host_processes"}) {
     j.erase(key);
+    // (And the units of what is left out: host_processes' are written only under mpirun.)
+    if (!j.contains("units")) continue;
+    for (auto it = j["units"].begin(); it != j["units"].end();) {
+      const std::string name = it.key();
+      it = name == key || name.starts_with(std::string(key) + ".") ? j["units"].erase(it)
+                                                                   : std::next(it);
+    }
   }
   return j;
 }
