@@ -60,11 +60,8 @@ void addSessionProgram(CLI::App& cmd, SessionOptions& o, const SessionSpec& spec
 
 // --output-dir DIR: each of `paths` that is given and relative (an output option's value) is
 // placed in DIR; absolute paths, and every path without --output-dir, stay as they are. Call once,
-// after parsing and before the outputs are checked (RunFiles, which makes DIR: outputDirFolder).
+// after parsing and before the outputs are checked (the command makes DIR: RunFiles::folder, or
+// toolRunOptions for the interconnect tools).
 void placeOutputs(const SessionOptions& o, std::initializer_list<std::string*> paths);
-// The folder the run's outputs go to when --output-dir was given, else "" (for RunFiles::folder).
-inline const std::string& outputDirFolder(const SessionOptions& o) {
-  return o.output_dir;
-}
 
 }  // namespace hpm::tools

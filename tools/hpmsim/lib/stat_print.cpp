@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "node/node_stats.h"
 #include "tools/hpmsim/lib/output.h"
 
 namespace hpm::tools {
@@ -31,6 +32,12 @@ class Summaries {
     }
   }
   const EventSummary& operator[](const Request& r) const { return by_name_.at(r.name); }
+  // Whether some request's summary keeps `rule`.
+  template <class Rule>
+  bool any(Rule rule) const {
+    return std::any_of(by_name_.begin(), by_name_.end(),
+                       [&](const auto& named) { return rule(named.second); });
+  }
   double msec(const Request& r) const { return by_name_.at(r.name).mean / 1e6; }
   // task-clock's "CPUs utilized", or the pair's ratio.
   std::optional<Metric> metric(const Request& r) const {
@@ -248,17 +255,12 @@ std::string statText(const StatResult& result, const StatPrintOptions& options) 
         "\n (multiplexed: {} sets of events took turns on the counters in {:g} ms slices, {} "
         "switches; counts are scaled by the run's time over their set's)\n",
         m.mux_sets, result.mux_interval_ms, m.mux_switches);
-    const auto summaries = summarize(result);
-    const auto any = [&](auto rule) {
-      return std::any_of(summaries.begin(), summaries.end(),
-                         [&](const auto& named) { return rule(named.second); });
-    };
-    if (any([](const EventSummary& e) { return e.state == EventSummary::State::kNotCounted; })) {
-      text += fmt::format(
+    if (s.any([](const EventSummary& e) { return e.state == EventSummary::State::kNotCounted; })) {
+      text +=
           " Some events weren't counted: their set never had a turn on the counters (the run "
-          "ended first). Try a shorter --mux-interval-ms or fewer events.\n");
+          "ended first). Try a shorter --mux-interval-ms or fewer events.\n";
     }
-    if (any([](const EventSummary& e) {
+    if (s.any([](const EventSummary& e) {
           return e.state == EventSummary::State::kCounted && untrusted(e);
         })) {
       text += fmt::format(
@@ -445,10 +447,13 @@ nlohmann::json statJson(const StatResult& result) {
     out["regions"] = rj;
     nlohmann::json spans = nlohmann::json::array();
     for (const RegionSpan& span : m.region_spans) {
-      spans.push_back(
-          {{"tid", span.tid}, {"id", span.id}, {"begin", span.begin}, {"end", span.end}});
+      // (The run's own keys, which the report reads: node/node_stats.h.)
+      spans.push_back({{node_stat::kSpanTid.name, span.tid},
+                       {node_stat::kSpanId.name, span.id},
+                       {node_stat::kSpanBegin.name, span.begin},
+                       {node_stat::kSpanEnd.name, span.end}});
     }
-    out["region_spans"] = spans;
+    out[node_stat::kRegionSpans] = spans;
   }
   return out;
 }
