@@ -50,10 +50,10 @@ const imon::Preset& presetNamed(const std::string& name, probe::Interconnect ic)
 }
 
 int run(const BusstatOptions& opt) {
-  const RunOptions ro = toolRunOptions(opt.run, "busstat");
-  MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
-  RunFiles files;
-  files.input(opt.run.command.empty() ? "" : opt.run.command[0], "the program");
+  Session session = openSession(opt.run, "busstat", kToolSession);
+  const RunOptions ro = toolRunOptions(session);
+  MachineConfig& machine = session.machine;
+  RunFiles& files = session.files;
   files.output(opt.csv, "--csv", !opt.csv.empty());
   files.output(opt.trace, "--trace", !opt.trace.empty());
   files.output(opt.output, "-o", !opt.output.empty());
@@ -206,7 +206,7 @@ int run(const BusstatOptions& opt) {
   };
   if (interval != 0) sim.setIntervalHook(interval, sample);
 
-  runToolProgram(sim, opt.run);
+  runSessionProgram(sim, session);
   const Cycle end = sim.elapsedCycles();
   if (end > last || samples == 0) sample(std::max(end, last));  // the last, partial interval
   const Termination& term = sim.kernel().termination();

@@ -55,8 +55,8 @@ C2cSampling samplingOf(const C2cOptions& opt, const MachineConfig& machine) {
 
 // Fireplane (sunfire): line requests (RTS, RTSA, RTO) supplied by memory or by another CPU's
 // cache, counted exactly; the FIFO's records of requests and upgrades (RTOU) name their supplier.
-int runFireplane(const C2cOptions& opt, const MachineConfig& machine, Simulation& sim,
-                 ImonHost& unit) {
+int runFireplane(const C2cOptions& opt, const Session& session, Simulation& sim, ImonHost& unit) {
+  const MachineConfig& machine = session.machine;
   const u64 requests = bit(TransactionType::kReadToShare) |
                        bit(TransactionType::kReadToShareAlways) | bit(TransactionType::kReadToOwn);
   const u64 owning = bit(TransactionType::kReadToOwn) | bit(TransactionType::kReadToOwnUpgrade);
@@ -88,7 +88,7 @@ int runFireplane(const C2cOptions& opt, const MachineConfig& machine, Simulation
     }
   };
   sim.setIntervalHook(opt.sampling.interval, sample);
-  runToolProgram(sim, opt.run);
+  runSessionProgram(sim, session);
   const Cycle end = sim.elapsedCycles();
   sample(end);
   records.sampling.cycles = end;
@@ -107,14 +107,15 @@ int runFireplane(const C2cOptions& opt, const MachineConfig& machine, Simulation
 
 // (Takes a copy: the sampling interval is resolved at the machine's clock.)
 int run(C2cOptions opt) {
-  const RunOptions ro = toolRunOptions(opt.run, "c2c");
-  MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
+  Session session = openSession(opt.run, "c2c", kToolSession);
+  const RunOptions ro = toolRunOptions(session);
+  MachineConfig& machine = session.machine;
   resolveFifoSampling(opt.sampling, machine, "c2c");
   Simulation sim(machine, ro);
   ImonHost unit(sim, "c2c");
   if (unit.counters() < 4) fail(ExitCode::kUsage, "c2c: needs two monitors (imon.monitors >= 2)");
   if (machine.node.interconnect == probe::Interconnect::kFireplane)
-    return runFireplane(opt, machine, sim, unit);
+    return runFireplane(opt, session, sim, unit);
 
   // Monitor 0: counter 0 the reads the L2 supplied, counter 1 (the FIFO's) every read, write,
   // atomic and invalidation. Monitor 1: the reads memory supplied, and every read.
@@ -143,7 +144,7 @@ int run(C2cOptions opt) {
     }
   };
   sim.setIntervalHook(opt.sampling.interval, sample);
-  runToolProgram(sim, opt.run);
+  runSessionProgram(sim, session);
   const Cycle end = sim.elapsedCycles();
   sample(end);
   records.sampling.cycles = end;

@@ -30,11 +30,11 @@ struct ConflictsOptions {
 
 // (Takes a copy: the sampling interval is resolved at the machine's clock.)
 int run(ConflictsOptions opt) {
-  const RunOptions ro = toolRunOptions(opt.run, "conflicts");
-  MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
+  Session session = openSession(opt.run, "conflicts", kToolSession);
+  const RunOptions ro = toolRunOptions(session);
+  MachineConfig& machine = session.machine;
   resolveFifoSampling(opt.sampling, machine, "conflicts");
-  RunFiles files;
-  files.input(opt.run.command.empty() ? "" : opt.run.command[0], "the program");
+  RunFiles& files = session.files;
   files.output(opt.csv, "--csv", !opt.csv.empty());
   files.output(opt.sampling.output, "-o", !opt.sampling.output.empty());
   files.check();
@@ -81,7 +81,7 @@ int run(ConflictsOptions opt) {
     }
   };
   sim.setIntervalHook(opt.sampling.interval, sample);
-  runToolProgram(sim, opt.run);
+  runSessionProgram(sim, session);
   const Cycle end = sim.elapsedCycles();
   sample(end);
   records.cycles = end;

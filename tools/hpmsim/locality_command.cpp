@@ -48,9 +48,10 @@ constexpr u64 kCoherent =
 
 // (Takes a copy: the sampling interval is resolved at the machine's clock.)
 int run(LocalityOptions opt) {
-  const RunOptions ro = toolRunOptions(opt.run, "locality");
+  Session session = openSession(opt.run, "locality", kToolSession);
+  const RunOptions ro = toolRunOptions(session);
   if (opt.rotation == 0) fail(ExitCode::kUsage, "locality: --rotate must be at least 1 cycle");
-  MachineConfig machine = loadMachine(opt.run.machine, opt.run.overrides);
+  MachineConfig& machine = session.machine;
   resolveFifoSampling(opt.sampling, machine, "locality");
   const mem::FireplaneParams& bus = machine.timing.fireplane;
   if (machine.node.interconnect != probe::Interconnect::kFireplane) {
@@ -161,7 +162,7 @@ int run(LocalityOptions opt) {
     sampleFifo(now);
     if (now - last_rotation >= opt.rotation) rotate(now);
   });
-  runToolProgram(sim, opt.run);
+  runSessionProgram(sim, session);
   const Cycle end = sim.elapsedCycles();
   sampleFifo(end);
   rotate(end);

@@ -61,6 +61,8 @@ struct RunCliOptions {
 
 // run takes every mode, and runs many nodes.
 constexpr SessionSpec kRunSession{.modes = "functional, warmup, timing or profile",
+                                  .runs = kModesWithUnits,
+                                  .modes_why = "",
                                   .overrides = true,
                                   .host_memory = true,
                                   .nodes = true,
@@ -95,33 +97,21 @@ ProfileCsv writeProfile(const Simulation& sim, const RunCliOptions& opt) {
 }
 
 int run(const RunCliOptions& opt) {
-  if (opt.session.command.empty())
-    fail(ExitCode::kUsage, "run: no program given (hpmsim run -- PROGRAM)");
-  const auto mode = parseRunMode(opt.session.mode);
-  if (!mode) {
-    fail(ExitCode::kUsage, "run: unknown --mode '{}' (functional, warmup, timing, profile)",
-         opt.session.mode);
-  }
-  MachineConfig machine = loadMachine(opt.session.machine, opt.session.overrides);
-  const u32 nodes = resolveNodes(machine, opt.session.nodes, opt.session.node_output, "run");
-  RunFiles files;
-  files.input(resolveProgram(opt.session.command[0]), "the program");
-  files.input(std::filesystem::is_regular_file(opt.session.machine) ? opt.session.machine : "",
-              "the machine file");
+  Session session = openSession(opt.session, "run", kRunSession);
+  MachineConfig& machine = session.machine;
+  RunFiles& files = session.files;
   files.input(opt.upc_config, "the counter configuration");
   files.output(opt.stats_json, "--stats-json", opt.stats_json_given);
   files.output(opt.stats_text, "--stats-text", opt.stats_text_given);
   files.output(opt.report, "--report", !opt.report.empty());
   files.output(opt.trace, "--trace", !opt.trace.empty());
-  if (*mode == RunMode::kProfile && !opt.profile_prefix.empty()) {
+  if (session.mode == RunMode::kProfile && !opt.profile_prefix.empty()) {
     files.output(opt.profile_prefix + "-samples.csv", "--profile-prefix (samples)");
     files.output(opt.profile_prefix + "-functions.csv", "--profile-prefix (functions)");
   }
-  if (!opt.session.output_dir.empty()) files.folder(opt.session.output_dir);
-  if (manyNodes(nodes, opt.session.nodes)) addNodeOutputs(files, opt.session.node_output, nodes);
   files.check();
   RunOptions ro;
-  ro.mode = *mode;
+  ro.mode = session.mode;
   ro.root = opt.session.root;
   ro.strict_syscalls = opt.strict_syscalls;
   ro.host_time = opt.host_time;
@@ -130,34 +120,15 @@ int run(const RunCliOptions& opt) {
   // A guest writing to a closed pipe gets SIGPIPE from our kernel; hpmsim itself must not die.
   std::signal(SIGPIPE, SIG_IGN);
 
-  if (hostProcesses() > 1 && !manyNodes(nodes, opt.session.nodes)) {
-    fail(ExitCode::kUsage,
-         "run: started by mpirun with {} processes, which spread the nodes of a many-node run "
-         "(--nodes N) over them: give --nodes N",
-         hostProcesses());
-  }
-  if (manyNodes(nodes, opt.session.nodes)) {
-    const auto refuse = [&](bool given, std::string_view option) {
-      if (given) fail(ExitCode::kUsage, "run: {} is not available with many nodes yet", option);
-    };
-    refuse(*mode == RunMode::kProfile, "--mode profile");
-    refuse(!opt.report.empty(), "--report");
-    refuse(!opt.trace.empty(), "--trace");
-    refuse(!opt.upc_config.empty(), "--upc-config");
-    refuse(!opt.sram_faults.empty(), "--sram-fault");
-    NodesRun r{machine,
-               ro,
-               opt.session.mode,
-               {},
-               guestEnvironment(opt.session.env),
-               opt.session.node_output,
-               opt.stats_json,
-               opt.stats_text,
-               opt.summary,
-               opt.session.host_memory};
-    r.command = opt.session.command;
-    r.command[0] = resolveProgram(opt.session.command[0]);
-    return runNodes(r);
+  refuseWithManyNodes(session, {{session.mode == RunMode::kProfile, "--mode profile"},
+                                {!opt.report.empty(), "--report"},
+                                {!opt.trace.empty(), "--trace"},
+                                {!opt.upc_config.empty(), "--upc-config"},
+                                {!opt.sram_faults.empty(), "--sram-fault"}});
+  if (session.many_nodes) {
+    return runNodes({machine, ro, opt.session.mode, session.command, session.envp,
+                     opt.session.node_output, opt.stats_json, opt.stats_text, opt.summary,
+                     opt.session.host_memory});
   }
 
   Simulation sim(machine, ro);
@@ -180,20 +151,8 @@ int run(const RunCliOptions& opt) {
   }
   // (Asked for only when given: the functional mode builds its units when first needed.)
   if (!opt.sram_faults.empty()) scheduleSramFaults(opt.sram_faults, sim.monitor(), machine.name);
-  sim.kernel().setInterruptSource(pendingInterrupt);
-  HostMemoryBudget budget(opt.session.host_memory);
-  budget.describeGuests([&sim] { return guestMemoryText(sim.kernel()); });
-  sim.kernel().setLimitSource(budget.limit());
-  const std::vector<std::string> envp = guestEnvironment(opt.session.env);
-  sim.exec(resolveProgram(opt.session.command[0]), opt.session.command, envp);
-
-  const auto start = std::chrono::steady_clock::now();
-  double host_seconds = 0;
-  {
-    ProgressLine progress(!opt.session.quiet);
-    sim.run(progress.follow(sim));
-    host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  }  // (the line erased before anything else is printed)
+  const std::vector<std::string>& envp = session.envp;
+  const double host_seconds = runSessionProgram(sim, session);
 
   const Termination& end = sim.kernel().termination();
   const u64 instructions = sim.retiredInstructions();
@@ -201,13 +160,8 @@ int run(const RunCliOptions& opt) {
   const double mips = host_seconds > 0 ? instructions / host_seconds / 1e6 : 0.0;
 
   auto visitAll = [&](stats::Visitor& v) {
-    v.counter(run_stat::kInstructions, instructions);
-    v.counter(run_stat::kCycles, cycles);
-    v.real(run_stat::kHostSeconds, host_seconds);
-    v.real(run_stat::kMips, mips);
-    v.counter(run_stat::kHostPeakRssKib, hostPeakRssKib());
-    v.text(run_stat::kMode, opt.session.mode);
-    v.counter(run_stat::kExitStatus, static_cast<u64>(end.status));
+    run_stat::visitTotals(v, {instructions, cycles, host_seconds, opt.session.mode,
+                              static_cast<u64>(end.status), false});
     v.beginList("threads");
     for (const auto& t : sim.kernel().threads()) {
       v.beginGroup("");
@@ -241,7 +195,7 @@ int run(const RunCliOptions& opt) {
   std::fflush(stdout);
   if (!end.report.empty()) fmt::print(stderr, "{}", end.report);
   std::optional<ProfileCsv> profile;
-  if (*mode == RunMode::kProfile) profile = writeProfile(sim, opt);
+  if (session.mode == RunMode::kProfile) profile = writeProfile(sim, opt);
   if (report) {
     Report r;
     r.addRun(stats_json, fmt::format("hpmsim run of {}", opt.session.command[0]));

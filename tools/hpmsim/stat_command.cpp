@@ -35,6 +35,8 @@ namespace {
 // stat counts in the modes that have the counter units, on one node or many.
 constexpr SessionSpec kStatSession{
     .modes = "warmup, timing or profile",
+    .runs = kModesWithUnits,
+    .modes_why = "",
     .overrides = true,
     .host_memory = true,
     .nodes = true,
@@ -42,10 +44,6 @@ constexpr SessionSpec kStatSession{
     .output_dir = true};
 
 int run(const StatOptions& opt) {
-  if (opt.session.command.empty())
-    fail(ExitCode::kUsage, "stat: no program given (hpmsim stat -e ... -- PROGRAM)");
-  const auto mode = parseRunMode(opt.session.mode);
-  if (!mode) fail(ExitCode::kUsage, "stat: unknown --mode '{}'", opt.session.mode);
   if (opt.repeat == 0) fail(ExitCode::kUsage, "stat: -r 0: at least one run");
   if (opt.repeat > 1 && (opt.interval != 0 || opt.interval_ms != 0 || opt.per_region)) {
     fail(ExitCode::kUsage, "stat: -r counts whole runs: it goes without -I and --per-region");
@@ -62,35 +60,19 @@ int run(const StatOptions& opt) {
          "stat: -I and --per-region do not go together yet (an interval's reading moves a "
          "waiting hardware thread's cycles into later regions); use one per run");
   }
-  MachineConfig machine = loadMachine(opt.session.machine, opt.session.overrides);
-  const u32 nodes = resolveNodes(machine, opt.session.nodes, opt.session.node_output, "stat");
-  const bool many_nodes = manyNodes(nodes, opt.session.nodes);
-  if (hostProcesses() > 1 && !many_nodes) {
-    fail(ExitCode::kUsage,
-         "stat: started by mpirun with {} processes, which spread the nodes of a many-node run "
-         "(--nodes N) over them: give --nodes N",
-         hostProcesses());
-  }
-  if (many_nodes) {
-    const auto refuse = [&](bool given, std::string_view option) {
-      if (given) fail(ExitCode::kUsage, "stat: {} is not available with many nodes yet", option);
-    };
-    refuse(opt.interval != 0 || opt.interval_ms != 0, "-I");
-    refuse(opt.per_region, "--per-region");
-    refuse(opt.per_thread, "--per-thread");
-    refuse(opt.per_core, "--per-core");
-    refuse(!opt.report.empty(), "--report");
-    refuse(!opt.trace.empty(), "--trace");
-  }
-  RunFiles files;
-  files.input(resolveProgram(opt.session.command[0]), "the program");
-  files.input(std::filesystem::is_regular_file(opt.session.machine) ? opt.session.machine : "",
-              "the machine file");
+  Session session = openSession(opt.session, "stat", kStatSession);
+  const MachineConfig& machine = session.machine;
+  const bool many_nodes = session.many_nodes;
+  refuseWithManyNodes(session, {{opt.interval != 0 || opt.interval_ms != 0, "-I"},
+                                {opt.per_region, "--per-region"},
+                                {opt.per_thread, "--per-thread"},
+                                {opt.per_core, "--per-core"},
+                                {!opt.report.empty(), "--report"},
+                                {!opt.trace.empty(), "--trace"}});
+  RunFiles& files = session.files;
   files.output(opt.output, "-o", !opt.output.empty());
   files.output(opt.report, "--report", !opt.report.empty());
   files.output(opt.trace, "--trace", !opt.trace.empty());
-  if (many_nodes) addNodeOutputs(files, opt.session.node_output, nodes);
-  if (!opt.session.output_dir.empty()) files.folder(opt.session.output_dir);
   files.check();
   // -I MSECS: simulated milliseconds at the machine's clock.
   const u64 interval =
@@ -105,10 +87,9 @@ int run(const StatOptions& opt) {
   // varies (its inputs, its environment, its clock readings), so the column is usually 0.
   // Many nodes over host processes (mpirun): joined once for every run; host 0 reports. (The
   // guest's environment is taken before: Open MPI's start adds to the process's.)
-  std::vector<std::string> envp = guestEnvironment(opt.session.env);
   const std::unique_ptr<net::HostLink> hosts =
-      many_nodes ? joinHosts(nodes, pendingInterrupt) : nullptr;
-  envp = hostZeroEnvironment(hosts.get(), envp);
+      many_nodes ? joinHosts(session.nodes, pendingInterrupt) : nullptr;
+  const std::vector<std::string> envp = hostZeroEnvironment(hosts.get(), session.envp);
   // The report goes to -o's file or to stderr (as perf stat: the guest owns stdout); with -I each
   // interval's lines as it ends (perf stat -I's, or -x's), or its JSON row to a spool, so that
   // memory does not grow with the intervals.
@@ -146,7 +127,7 @@ int run(const StatOptions& opt) {
                     {}};
   for (u32 r = 0; r < opt.repeat; ++r) {
     result.runs.push_back(
-        measureStat(opt, machine, *mode, interval, many_nodes, hosts.get(), envp, sink));
+        measureStat(opt, machine, session.mode, interval, many_nodes, hosts.get(), envp, sink));
     // Ctrl-C: report the runs so far. (Over host processes every host stops after the same
     // run: the one that ended interrupted, a status every host knows.)
     const int status = result.runs.back().status;

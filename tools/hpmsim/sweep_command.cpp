@@ -50,6 +50,8 @@ struct SweepOptions {
 // takes no --host-memory (each point is hpmsim run's, with run's default budget).
 constexpr SessionSpec kSweepSession{
     .modes = "functional, warmup, timing or profile, of every point",
+    .runs = kModesWithUnits,
+    .modes_why = "",
     .overrides = false,
     .host_memory = false,
     .nodes = false,

@@ -8,12 +8,8 @@
 #include "base/error.h"
 #include "base/json_text.h"
 #include "hart/memory.h"
-#include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/lib/finite_range.h"
-#include "tools/hpmsim/lib/host_memory.h"
 #include "tools/hpmsim/lib/output.h"
-#include "tools/hpmsim/lib/program_path.h"
-#include "tools/hpmsim/lib/progress.h"
 
 namespace hpm::tools {
 
@@ -49,39 +45,20 @@ void printReport(const FifoSampling& o, const nlohmann::json& out, const std::st
   report.commit();
 }
 
-RunOptions toolRunOptions(const SessionOptions& o, std::string_view tool) {
-  if (o.command.empty()) fail(ExitCode::kUsage, "{}: no program given (-- PROGRAM)", tool);
-  const auto mode = parseRunMode(o.mode);
-  if (!mode || (*mode != RunMode::kTiming && *mode != RunMode::kWarmup)) {
-    fail(ExitCode::kUsage,
-         "{}: --mode must be timing or warmup (the interconnect exists in those modes' memory "
-         "system)",
-         tool);
-  }
+RunOptions toolRunOptions(const Session& s) {
   // --output-dir: made before the outputs in it are checked (placeOutputs put them there).
-  if (!o.output_dir.empty()) {
+  if (!s.options.output_dir.empty()) {
     std::error_code ec;
-    std::filesystem::create_directories(o.output_dir, ec);
-    if (ec) fail(ExitCode::kIo, "cannot make the folder '{}': {}", o.output_dir, ec.message());
+    std::filesystem::create_directories(s.options.output_dir, ec);
+    if (ec) {
+      fail(ExitCode::kIo, "cannot make the folder '{}': {}", s.options.output_dir, ec.message());
+    }
   }
   RunOptions ro;
-  ro.mode = *mode;
-  ro.root = o.root;
+  ro.mode = s.mode;
+  ro.root = s.options.root;
   std::signal(SIGPIPE, SIG_IGN);
   return ro;
-}
-
-void runToolProgram(Simulation& sim, const SessionOptions& o) {
-  sim.kernel().setInterruptSource(pendingInterrupt);
-  HostMemoryBudget budget(o.host_memory);
-  budget.describeGuests([&sim] { return guestMemoryText(sim.kernel()); });
-  sim.kernel().setLimitSource(budget.limit());
-  sim.exec(resolveProgram(o.command[0]), o.command, guestEnvironment(o.env));
-  {
-    ProgressLine progress(!o.quiet);
-    sim.run(progress.follow(sim));
-  }
-  std::fflush(stdout);
 }
 
 std::string segmentName(const Vma& v) {

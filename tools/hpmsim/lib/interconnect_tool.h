@@ -21,12 +21,17 @@ namespace hpm::tools {
 // The session's options the tools take (session.h): one node, in the modes whose memory system
 // has the interconnect; their outputs go into --output-dir (each command places them, and
 // toolRunOptions makes the folder).
-inline constexpr SessionSpec kToolSession{.modes = "timing or warmup",
-                                          .overrides = true,
-                                          .host_memory = true,
-                                          .nodes = false,
-                                          .nodes_what = "",
-                                          .output_dir = true};
+inline constexpr SessionSpec kToolSession{
+    .modes = "timing or warmup",
+    .runs = runModeBit(RunMode::kTiming) | runModeBit(RunMode::kWarmup),
+    .modes_why =
+        " (the interconnect exists in those modes' memory "
+        "system)",
+    .overrides = true,
+    .host_memory = true,
+    .nodes = false,
+    .nodes_what = "",
+    .output_dir = true};
 
 // What the FIFO-sampling tools (conflicts, c2c) take besides: how often to sample, how many of
 // the busiest items to report, and whether as JSON.
@@ -52,11 +57,9 @@ void printReport(const FifoSampling& o, const nlohmann::json& out, const std::st
 // -o/--output FILE, for the report (`what`).
 void addReportOutput(CLI::App& cmd, std::string& path);
 
-// The run options of `o` (a timing or warm-up mode: the interconnect exists in those models'
-// memory systems), or fails (ExitCode::kUsage) naming `tool` and the problem.
-RunOptions toolRunOptions(const SessionOptions& o, std::string_view tool);
-// Starts `o`'s program on `sim` and runs it to the end (Ctrl-C ends it early, as for stat).
-void runToolProgram(Simulation& sim, const SessionOptions& o);
+// The run options of a tool's session (opened with kToolSession); --output-dir's folder made,
+// and SIGPIPE ignored from here on (a guest writing to a closed pipe must not end hpmsim).
+RunOptions toolRunOptions(const Session& s);
 
 // A mapping of the process as the reports name it: "[heap]" (the kernel's name), "[anonymous]",
 // or its file's name and whether it is its text or its data ("prog (text)").

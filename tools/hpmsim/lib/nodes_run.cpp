@@ -12,6 +12,7 @@
 #include "cluster/cluster.h"
 #include "stats/stats.h"
 #include "tools/hpmsim/interrupt.h"
+#include "tools/hpmsim/lib/guest_env.h"
 #include "tools/hpmsim/lib/host_memory.h"
 #include "tools/hpmsim/lib/output.h"
 #include "tools/hpmsim/lib/run_stats.h"
@@ -108,7 +109,8 @@ int runNodes(const NodesRun& r) {
   budget.describeGuests([&cluster] { return guestsMemoryText(cluster); });
   // Every node gets host 0's environment, as in one process (hosts on several machines may
   // have different ones).
-  cluster.exec(r.command[0], r.command, hostZeroEnvironment(hosts.get(), r.envp));
+  const std::vector<std::string> envp = hostZeroEnvironment(hosts.get(), r.envp);
+  cluster.exec(r.command[0], r.command, envp);
   const auto start = std::chrono::steady_clock::now();
   cluster.run(pendingInterrupt);
   const double host_seconds =
@@ -119,14 +121,8 @@ int runNodes(const NodesRun& r) {
   const u64 cycles = cluster.elapsedCycles();
   const double mips = host_seconds > 0 ? instructions / host_seconds / 1e6 : 0.0;
   auto visitAll = [&](stats::Visitor& v) {
-    v.counter(run_stat::kInstructions, instructions, run_stat::kNodesInstructionsDoc);
-    v.counter(run_stat::kCycles, cycles, run_stat::kNodesCyclesDoc);
-    v.real(run_stat::kHostSeconds, host_seconds);
-    v.real(run_stat::kMips, mips);
-    v.counter(run_stat::kHostPeakRssKib, hostPeakRssKib());
-    v.text(run_stat::kMode, r.mode);
-    v.counter(run_stat::kExitStatus, static_cast<u64>(cluster.exitStatus()),
-              run_stat::kNodesExitStatusDoc);
+    run_stat::visitTotals(v, {instructions, cycles, host_seconds, r.mode,
+                              static_cast<u64>(cluster.exitStatus()), true});
     cluster.visitStats(v);
   };
   if (!r.stats_json.empty()) {
@@ -135,6 +131,7 @@ int runNodes(const NodesRun& r) {
     MachineConfig machine = r.machine;
     json.result()["config"] = machineJson(machine);
     json.result()["command"] = r.command;
+    json.result()["guest_inputs"] = guestInputsDigest(r.command, envp);
     json.result()["units"] = json.units();
     writeTextFile(r.stats_json, jsonText(json.result(), 2) + "\n");
   }

@@ -6,7 +6,9 @@
 
 #include <string_view>
 
+#include "base/types.h"
 #include "stats/measure.h"
+#include "stats/stats.h"
 
 namespace hpm::tools::run_stat {
 
@@ -33,5 +35,19 @@ inline constexpr std::string_view kNodesCyclesDoc =
     "Simulated time of the run: the latest node's, in cycles";
 inline constexpr std::string_view kNodesExitStatusDoc =
     "The first failing node's exit status (0: none failed)";
+
+// A run's totals, as the top of its statistics gives them.
+struct Totals {
+  u64 instructions = 0;
+  u64 cycles = 0;  // elapsed: the latest thread's (node's) clock
+  double host_seconds = 0;
+  std::string_view mode;  // the run mode's name
+  u64 exit_status = 0;
+  bool many_nodes = false;  // the documentation of a many-node run's
+};
+
+// Visits the totals in the order above, with the retired instructions per host second (mips)
+// and hpmsim's peak resident memory now.
+void visitTotals(stats::Visitor& v, const Totals& t);
 
 }  // namespace hpm::tools::run_stat

@@ -14,7 +14,11 @@
 #include <vector>
 
 #include "base/types.h"
+#include "node/machine.h"
+#include "node/run_modes.h"
+#include "node/simulation.h"
 #include "tools/hpmsim/lib/guest_env.h"
+#include "tools/hpmsim/lib/output.h"
 
 namespace hpm::tools {
 
@@ -34,8 +38,11 @@ struct SessionOptions {
 
 // What a command takes of the session's options.
 struct SessionSpec {
-  // --mode's help: the modes the command runs (the command checks the mode it is given).
+  // --mode's help: the modes the command runs.
   std::string_view modes = "functional, warmup, timing or profile";
+  // The modes it runs (openSession refuses the others, saying `modes` and `modes_why`).
+  RunModes runs = kModesWithUnits;
+  std::string_view modes_why;  // " (why only those)", or ""
   // --set is the machine's override (KEY=VALUE); false: the command declares its own --set
   // (sweep's KEY=V1,V2,...).
   bool overrides = true;
@@ -63,5 +70,35 @@ void addSessionProgram(CLI::App& cmd, SessionOptions& o, const SessionSpec& spec
 // after parsing and before the outputs are checked (the command makes DIR: RunFiles::folder, or
 // toolRunOptions for the interconnect tools).
 void placeOutputs(const SessionOptions& o, std::initializer_list<std::string*> paths);
+
+// A command's session, opened from its options: checked and loaded once, before anything runs.
+struct Session {
+  SessionOptions options;    // as given (after placeOutputs)
+  std::string command_name;  // "run", "stat", ...: the commands' messages name it
+  RunMode mode = RunMode::kTiming;
+  MachineConfig machine;  // the preset or file with --set applied, network.shape as --nodes says
+  u32 nodes = 1;
+  bool many_nodes = false;           // --nodes given, or a shape of more than one node
+  std::vector<std::string> command;  // the program (its path resolved) and its arguments
+  std::vector<std::string> envp;     // the guest's environment (--env-clear, --env)
+  // The program and the machine file as inputs, --output-dir's folder and, with many nodes,
+  // --node-output's files: the command adds its outputs, then calls check().
+  RunFiles files;
+};
+
+// Opens `o`'s session for command `name` ("run"): fails (ExitCode::kUsage) when no program is
+// given, on a mode that is unknown or not in spec.runs, when the nodes disagree (resolveNodes),
+// or when mpirun started several host processes and the run is not one of many nodes.
+Session openSession(const SessionOptions& o, std::string_view name, const SessionSpec& spec);
+
+// Fails (ExitCode::kUsage) when the session runs many nodes and one of `options` is given: each
+// is whether it is given and its name ("--report").
+void refuseWithManyNodes(const Session& s,
+                         std::initializer_list<std::pair<bool, std::string_view>> options);
+
+// Starts the session's program on `sim` and runs it to the end, or to Ctrl-C (the kernel asks
+// pendingInterrupt), under the host memory budget, with the progress line unless --quiet.
+// Returns the host seconds it took.
+double runSessionProgram(Simulation& sim, const Session& s);
 
 }  // namespace hpm::tools
