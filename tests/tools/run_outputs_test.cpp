@@ -1,5 +1,6 @@
 // `hpmsim run`'s outputs as functions of their records, without a guest: the profile's CSVs and
-// its top functions, and the reading of a --upc-config file.
+// its top functions, --summary's lines, the reading of a --upc-config file and the table of the
+// counters it programmed.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -9,6 +10,7 @@
 #include "base/error.h"
 #include "tests/support/process.h"
 #include "tools/hpmsim/lib/profile_csv.h"
+#include "tools/hpmsim/lib/run_result.h"
 #include "tools/hpmsim/lib/upc_config.h"
 
 namespace hpm::tools {
@@ -105,6 +107,44 @@ TEST(UpcConfig, MistakesAreRefusedNamingTheLine) {
                       "of counter 1"),
             std::string::npos);
   EXPECT_NE(error("# nothing\n").find("programs no counter"), std::string::npos);
+}
+
+TEST(UpcCountersText, EachCounterShowsItsSelectAndEventAndTheGuestsChangesAreMarked) {
+  const std::vector<UpcCounterRow> rows = {{0, 0, "EV_0_0", 12345, false},
+                                           {1, 1, "EV_1_1", 7, true}};
+  EXPECT_EQ(upcCountersText("upc.txt", 1000, rows),
+            "hpmsim: UPC-P counters programmed by upc.txt (2 counters, 1000 cycles)\n"
+            " counter  select  event                                               value\n"
+            "       0       0  EV_0_0                                              12345\n"
+            "       1       1  EV_1_1                                                  7  "
+            "(reprogrammed by the guest)\n");
+}
+
+TEST(RunSummary, TotalsGiveElapsedCyclesSimulatedSecondsAndMipsThenOneLinePerRegion) {
+  RunResult r;
+  r.program = "./prog";
+  r.machine = "bgq";
+  r.clock_mhz = 1600;
+  r.mode = "timing";
+  r.instructions = 3'000'000;
+  r.cycles = 1'600'000;
+  r.simulated_ns = 1'000'000;
+  r.host_seconds = 2.0;
+  r.exit_status = 3;
+  RegionReport region;
+  region.id = 1;
+  region.name = "solve";
+  region.total.entries = 2;
+  region.total.instructions = 1000;
+  region.total.cycles = 500;
+  r.regions = {region};
+  EXPECT_DOUBLE_EQ(r.mips(), 1.5);
+  EXPECT_EQ(runSummaryText(r),
+            "hpmsim: ./prog on bgq (timing mode): 3000000 instructions, 1600000 cycles elapsed "
+            "(0.001000 s simulated at 1600 MHz), 2.000 s host, 1.5 MIPS, exit status 3\n"
+            "hpmsim:   region 1 (solve): 2 entries, 1000 instructions, 500 cycles elapsed\n");
+  r.host_seconds = 0;
+  EXPECT_DOUBLE_EQ(r.mips(), 0.0);  // (no host time: no rate)
 }
 
 }  // namespace

@@ -1,17 +1,10 @@
 // `hpmsim run`: runs a guest program on the modelled node.
 #include <fmt/core.h>
-#include <unistd.h>
 
-#include <cerrno>
-#include <chrono>
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <map>
 #include <optional>
-#include <sstream>
 
 #include "base/error.h"
 #include "base/json_text.h"
@@ -19,21 +12,14 @@
 #include "node/monitor.h"
 #include "node/simulation.h"
 #include "pmu/upc/component.h"
-#include "stats/stats.h"
 #include "tools/hpmsim/commands.h"
-#include "tools/hpmsim/interrupt.h"
-#include "tools/hpmsim/lib/guest_env.h"
-#include "tools/hpmsim/lib/host_memory.h"
 #include "tools/hpmsim/lib/nodes_run.h"
 #include "tools/hpmsim/lib/output.h"
 #include "tools/hpmsim/lib/profile_csv.h"
-#include "tools/hpmsim/lib/program_path.h"
-#include "tools/hpmsim/lib/progress.h"
-#include "tools/hpmsim/lib/run_stats.h"
+#include "tools/hpmsim/lib/run_result.h"
 #include "tools/hpmsim/lib/session.h"
 #include "tools/hpmsim/lib/sram_fault.h"
 #include "tools/hpmsim/lib/upc_config.h"
-#include "tools/hpmsim/mpi_hosts.h"
 #include "tools/hpmsim/report.h"
 
 namespace hpm::tools {
@@ -151,48 +137,15 @@ int run(const RunCliOptions& opt) {
   }
   // (Asked for only when given: the functional mode builds its units when first needed.)
   if (!opt.sram_faults.empty()) scheduleSramFaults(opt.sram_faults, sim.monitor(), machine.name);
-  const std::vector<std::string>& envp = session.envp;
-  const double host_seconds = runSessionProgram(sim, session);
+  const RunResult result = runResult(sim, session, runSessionProgram(sim, session));
 
-  const Termination& end = sim.kernel().termination();
-  const u64 instructions = sim.retiredInstructions();
-  const u64 cycles = sim.elapsedCycles();
-  const double mips = host_seconds > 0 ? instructions / host_seconds / 1e6 : 0.0;
-
-  auto visitAll = [&](stats::Visitor& v) {
-    run_stat::visitTotals(v, {instructions, cycles, host_seconds, opt.session.mode,
-                              static_cast<u64>(end.status), false});
-    v.beginList("threads");
-    for (const auto& t : sim.kernel().threads()) {
-      v.beginGroup("");
-      v.counter("tid", static_cast<u64>(t->tid()), stats::kLabel, "Thread id");
-      v.counter("hardware_thread", t->slot, stats::kLabel, "Hardware thread it ran on last");
-      v.counter("instructions", t->hart().state().instret, "Instructions it retired");
-      v.counter("cycles", t->clock(), "Its clock at the end");
-      v.counter("busy_cycles", t->busy_cycles, "Cycles it ran (its CPU time)");
-      v.endGroup();
-    }
-    v.endList();
-    sim.visitStats(v);
-  };
   const bool report = !opt.report.empty() || !opt.trace.empty();
   nlohmann::json stats_json;
-  if (!opt.stats_json.empty() || report) {
-    stats::JsonWriter json;
-    visitAll(json);
-    json.result()["config"] = machineJson(machine);
-    json.result()["command"] = opt.session.command;
-    json.result()["guest_inputs"] = guestInputsDigest(opt.session.command, envp);
-    json.result()["units"] = json.units();
-    stats_json = std::move(json.result());
-  }
+  if (!opt.stats_json.empty() || report) stats_json = runStatsJson(sim, result, session);
   if (!opt.stats_json.empty()) writeTextFile(opt.stats_json, jsonText(stats_json, 2) + "\n");
-  if (!opt.stats_text.empty()) {
-    stats::TextWriter text;
-    visitAll(text);
-    writeTextFile(opt.stats_text, text.str());
-  }
+  if (!opt.stats_text.empty()) writeTextFile(opt.stats_text, runStatsText(sim, result));
   std::fflush(stdout);
+  const Termination& end = sim.kernel().termination();
   if (!end.report.empty()) fmt::print(stderr, "{}", end.report);
   std::optional<ProfileCsv> profile;
   if (session.mode == RunMode::kProfile) profile = writeProfile(sim, opt);
@@ -208,43 +161,15 @@ int run(const RunCliOptions& opt) {
     if (!opt.report.empty()) writeTextFile(opt.report, r.html("hpmsim run"));
     if (!opt.trace.empty()) writeTextFile(opt.trace, jsonText(r.chromeTrace()) + "\n");
   }
-  if (!opt.sram_faults.empty()) reportSramFaults(*sim.monitor(), cycles);
+  if (!opt.sram_faults.empty()) reportSramFaults(*sim.monitor(), result.cycles);
   if (upc != nullptr) {
     // Each counter with the event its configuration byte selects at the end (the guest may have
     // reprogrammed some: they are marked).
-    const std::vector<ProgrammedCounter> counters = upc->readHost(cycles);
-    const u32 n = machine.upc.counters;
-    fmt::print(stderr, "hpmsim: UPC-P counters programmed by {} ({} counters, {} cycles)\n",
-               opt.upc_config, counters.size(), cycles);
-    fmt::print(stderr, "{:>8} {:>7}  {:<36} {:>20}\n", "counter", "select", "event", "value");
-    for (const ProgrammedCounter& c : counters) {
-      const u64 config = upc->readRegister(0, 8 * u64{n} + 8 * (c.counter / 8));
-      const u32 select = (config >> (8 * (c.counter % 8))) & 3;
-      const NativeEvent* e = upc->find(c.event);
-      for (const NativeEvent& other : upc->catalogue()) {
-        if (other.counter == static_cast<i32>(c.counter) &&
-            other.select == static_cast<i32>(select))
-          e = &other;
-      }
-      fmt::print(stderr, "{:>8} {:>7}  {:<36} {:>20}{}\n", c.counter, select, e->name, c.value,
-                 e->name == c.event ? "" : "  (reprogrammed by the guest)");
-    }
+    fmt::print(stderr, "{}",
+               upcCountersText(opt.upc_config, result.cycles,
+                               upcCounterRows(*upc, machine.upc.counters, result.cycles)));
   }
-  if (opt.summary) {
-    fmt::print(
-        stderr,
-        "hpmsim: {} on {} ({} mode): {} instructions, {} cycles elapsed ({:.6f} s simulated at "
-        "{:g} MHz), {:.3f} s host, {:.1f} MIPS, exit status {}\n",
-        opt.session.command[0], machine.name, opt.session.mode, instructions, cycles,
-        static_cast<double>(sim.kernel().nanosAt(cycles)) / 1e9, machine.node.clock_mhz,
-        host_seconds, mips, end.status);
-    for (const RegionReport& r : sim.regions()) {
-      // (Elapsed: the longest of its threads' stays, as the statistics' regions say.)
-      fmt::print(stderr,
-                 "hpmsim:   region {} ({}): {} entries, {} instructions, {} cycles elapsed\n", r.id,
-                 r.name, r.total.entries, r.total.instructions, r.total.cycles);
-    }
-  }
+  if (opt.summary) fmt::print(stderr, "{}", runSummaryText(result));
   return end.status;
 }
 

@@ -8,6 +8,8 @@
 #include <map>
 #include <sstream>
 
+#include <fmt/core.h>
+
 #include "base/error.h"
 
 namespace hpm::tools {
@@ -83,6 +85,35 @@ std::vector<const NativeEvent*> parseUpcConfig(const std::string& path,
   for (const auto& [c, e] : by_counter) events.push_back(e);
   if (events.empty()) fail(ExitCode::kUsage, "--upc-config: '{}' programs no counter", path);
   return events;
+}
+
+std::vector<UpcCounterRow> upcCounterRows(Monitor& upc, u32 counters, Cycle now) {
+  std::vector<UpcCounterRow> rows;
+  for (const ProgrammedCounter& c : upc.readHost(now)) {
+    // (The select field of the counter's byte in the configuration registers after the counts.)
+    const u64 config = upc.readRegister(0, 8 * u64{counters} + 8 * (c.counter / 8));
+    const u32 select = (config >> (8 * (c.counter % 8))) & 3;
+    const NativeEvent* e = upc.find(c.event);
+    for (const NativeEvent& other : upc.catalogue()) {
+      if (other.counter == static_cast<i32>(c.counter) && other.select == static_cast<i32>(select))
+        e = &other;
+    }
+    rows.push_back({c.counter, select, e->name, c.value, e->name != c.event});
+  }
+  return rows;
+}
+
+std::string upcCountersText(const std::string& path, Cycle cycles,
+                            const std::vector<UpcCounterRow>& rows) {
+  std::string out =
+      fmt::format("hpmsim: UPC-P counters programmed by {} ({} counters, {} cycles)\n", path,
+                  rows.size(), cycles);
+  out += fmt::format("{:>8} {:>7}  {:<36} {:>20}\n", "counter", "select", "event", "value");
+  for (const UpcCounterRow& r : rows) {
+    out += fmt::format("{:>8} {:>7}  {:<36} {:>20}{}\n", r.counter, r.select, r.event, r.value,
+                       r.reprogrammed ? "  (reprogrammed by the guest)" : "");
+  }
+  return out;
 }
 
 }  // namespace hpm::tools
