@@ -9,6 +9,9 @@
 #     packages the build packages install are given by their directories, so find_package
 #     finds those and no other (GoogleTest and Google Benchmark are test-only).
 # It then checks that the demo ran to the end and printed its output and its counters.
+# Environment: HPMSIM_COMPILER_LAUNCHER, a compiler cache's path (scripts/test.sh gives ccache's,
+# with CCACHE_BASEDIR): the build compiles through it. Given by its path, it is not looked up;
+# the compilers it runs are still the build packages'.
 # Usage: scripts/check-demo-deps.sh [BUILD_DIR]   (default build-demo-check; reused if present;
 # the hiding folder is BUILD_DIR-deps, made and removed by each run)
 set -euo pipefail
@@ -77,6 +80,12 @@ cmake_args=(-DCMAKE_FIND_USE_CMAKE_SYSTEM_PATH=OFF "-DCMAKE_C_COMPILER=$(link_of
   "-DCMAKE_CXX_COMPILER=$(link_of c++)" "-DCMAKE_MAKE_PROGRAM=$(link_of ninja)"
   "-DHPM_RISCV_CC=$(link_of riscv64-linux-gnu-gcc)" "-DHPM_RISCV_CXX=$(link_of riscv64-linux-gnu-g++)"
   "-DHPM_RISCV_AR=$(link_of riscv64-linux-gnu-ar)")
+launcher_env=()
+if [ -n "${HPMSIM_COMPILER_LAUNCHER:-}" ]; then
+  cmake_args+=("-DCMAKE_C_COMPILER_LAUNCHER=$HPMSIM_COMPILER_LAUNCHER"
+    "-DCMAKE_CXX_COMPILER_LAUNCHER=$HPMSIM_COMPILER_LAUNCHER")
+  launcher_env=("CCACHE_BASEDIR=${CCACHE_BASEDIR:-$root}")
+fi
 for pkg in "${build_pkgs[@]}"; do
   while read -r f; do
     case "$f" in
@@ -91,7 +100,7 @@ done
 echo "== the demo with the build packages alone (test-only packages hidden: ${test_only[*]})"
 out=$fake/demo.out
 status=0
-env -i HOME="${HOME:-/tmp}" PATH="$fake/bin" HPMSIM_BUILD_DIR="$build" \
+env -i HOME="${HOME:-/tmp}" PATH="$fake/bin" HPMSIM_BUILD_DIR="$build" "${launcher_env[@]}" \
   HPMSIM_CMAKE_ARGS="${cmake_args[*]}" "$root/scripts/demo.sh" >"$out" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
   cat "$out"

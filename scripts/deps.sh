@@ -8,7 +8,8 @@
 #                                  Open MPI (the host builds of the guest MPI programs),
 #                                  python3 (bench/whatif.py, docs/whatif.md's generator)
 #                                  and the Fortran cross compiler (the guest SDK's hpm-f90 and
-#                                  mpif90, and the Fortran guest programs)
+#                                  mpif90, and the Fortran guest programs), and ccache (the
+#                                  suite's builds keep their compiler outputs between runs)
 #   scripts/deps.sh list build|test   prints the packages, one a line, and installs nothing
 set -euo pipefail
 
@@ -19,7 +20,7 @@ build_packages=(
 )
 test_packages=(libgtest-dev libgmock-dev libbenchmark-dev qemu-user clang libclang-rt-14-dev
                clang-format libpapi-dev chromium openmpi-bin libopenmpi-dev python3
-               gfortran-riscv64-linux-gnu)
+               gfortran-riscv64-linux-gnu ccache)
 
 list_only=0
 if [ "${1:-}" = "list" ]; then

@@ -7,6 +7,9 @@
 #   4. the formatting check (every C/C++ file follows .clang-format).
 # Environment: HPMSIM_FUZZ_SECONDS (default 60): the fuzzers together run for twice that, split
 # evenly among them (40 s each by default).
+# Every build compiles through ccache (a test package): a run after an earlier one, in this
+# checkout or in another clone on the machine (CCACHE_BASEDIR makes the paths relative),
+# compiles only what changed. It caches the compilers' outputs and changes nothing they do.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
@@ -15,6 +18,9 @@ jobs=$(nproc)
 start=$SECONDS
 phase() { echo "== [$((SECONDS - start)) s] $*"; }
 
+export CCACHE_BASEDIR=$PWD
+launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
 phase "format check"
 scripts/check-format.sh
 
@@ -22,6 +28,8 @@ phase "the demo with the build packages alone"
 # On a fresh clone the check builds the demo in `build` itself, and the Release build below goes
 # on in it: the libraries, hpmsim and the demo's guest programs it compiled (same compiler, same
 # flags) are not compiled twice. An existing `build` is left to the developer's configuration.
+# (It compiles through ccache too, given by its path: the compiler is still the build packages'.)
+export HPMSIM_COMPILER_LAUNCHER=$(command -v ccache)
 if [ -e build/CMakeCache.txt ]; then
   scripts/check-demo-deps.sh
 else
@@ -32,7 +40,7 @@ phase "Release build and tests"
 # (The system search paths back on, and Open MPI looked for afresh: the demo's check turned the
 # paths off and hid Open MPI, and FindMPI does not look again for what it once did not find.)
 cmake -S . -B build -U 'MPI_*' -G Ninja -DCMAKE_BUILD_TYPE=Release -DHPMSIM_TESTS=ON \
-  -DHPMSIM_BENCH=ON -DCMAKE_FIND_USE_CMAKE_SYSTEM_PATH=ON >/dev/null
+  -DHPMSIM_BENCH=ON -DCMAKE_FIND_USE_CMAKE_SYSTEM_PATH=ON "${launcher[@]}" >/dev/null
 cmake --build build
 phase "Release tests"
 ctest --test-dir build --output-on-failure -j"$jobs" --timeout 900
@@ -43,7 +51,7 @@ phase "unit tests under ASan + UBSan: build"
 # tests/hart/hart_test.cpp on this machine.)
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPMSIM_SANITIZE=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF >/dev/null
+  -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF "${launcher[@]}" >/dev/null
 cmake --build build-asan --target unit_tests
 phase "unit tests under ASan + UBSan: tests"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -53,7 +61,8 @@ phase "fuzzers: build"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" \
-  -DHPMSIM_FUZZ=ON -DHPMSIM_TESTS=OFF -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF >/dev/null
+  -DHPMSIM_FUZZ=ON -DHPMSIM_TESTS=OFF -DHPMSIM_GUESTS=OFF -DHPMSIM_BENCH=OFF "${launcher[@]}" \
+  >/dev/null
 cmake --build build-fuzz --target fuzz_elf fuzz_decode fuzz_report fuzz_mu elf_seeds
 # The ELF fuzzer also starts from malformed variants of a real static binary (elf_seeds.h).
 rm -rf build-fuzz/seeds-elf
