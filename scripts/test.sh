@@ -18,8 +18,15 @@ jobs=$(nproc)
 start=$SECONDS
 phase() { echo "== [$((SECONDS - start)) s] $*"; }
 
-export CCACHE_BASEDIR=$PWD
-launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# (By its path, the one the demo's check is given: the Release build's compile lines are then the
+# check's, and ninja does not compile its objects again.)
+# CCACHE_NOHASHDIR: the sanitizer and fuzzer builds' line tables do not make the checkout's path
+# part of the key (their compile folder may then name another clone's: only debuggers read it).
+export CCACHE_BASEDIR=$PWD CCACHE_NOHASHDIR=1
+HPMSIM_COMPILER_LAUNCHER=$(command -v ccache)
+export HPMSIM_COMPILER_LAUNCHER
+launcher=(-DCMAKE_C_COMPILER_LAUNCHER="$HPMSIM_COMPILER_LAUNCHER"
+  -DCMAKE_CXX_COMPILER_LAUNCHER="$HPMSIM_COMPILER_LAUNCHER")
 
 phase "format check"
 scripts/check-format.sh
@@ -29,7 +36,6 @@ phase "the demo with the build packages alone"
 # on in it: the libraries, hpmsim and the demo's guest programs it compiled (same compiler, same
 # flags) are not compiled twice. An existing `build` is left to the developer's configuration.
 # (It compiles through ccache too, given by its path: the compiler is still the build packages'.)
-export HPMSIM_COMPILER_LAUNCHER=$(command -v ccache)
 if [ -e build/CMakeCache.txt ]; then
   scripts/check-demo-deps.sh
 else
