@@ -7,25 +7,19 @@
 #include <fmt/core.h>
 
 #include <csignal>
-#include <filesystem>
 #include <memory>
-#include <optional>
 
 #include "base/error.h"
 #include "base/json_text.h"
 #include "node/machine.h"
-#include "node/run_modes.h"
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/lib/finite_range.h"
-#include "tools/hpmsim/lib/guest_env.h"
-#include "tools/hpmsim/lib/host_memory.h"
 #include "tools/hpmsim/lib/nodes_run.h"
 #include "tools/hpmsim/lib/output.h"
-#include "tools/hpmsim/lib/program_path.h"
 #include "tools/hpmsim/lib/session.h"
 #include "tools/hpmsim/lib/stat_measure.h"
-#include "tools/hpmsim/lib/stat_print.h"
+#include "tools/hpmsim/lib/stat_output.h"
 #include "tools/hpmsim/mpi_hosts.h"
 #include "tools/hpmsim/report.h"
 
@@ -62,7 +56,6 @@ int run(const StatOptions& opt) {
   }
   Session session = openSession(opt.session, "stat", kStatSession);
   const MachineConfig& machine = session.machine;
-  const bool many_nodes = session.many_nodes;
   refuseWithManyNodes(session, {{opt.interval != 0 || opt.interval_ms != 0, "-I"},
                                 {opt.per_region, "--per-region"},
                                 {opt.per_thread, "--per-thread"},
@@ -83,67 +76,17 @@ int run(const StatOptions& opt) {
   std::signal(SIGPIPE, SIG_IGN);
 
   // -r N: N runs; the report gives each request's mean and the relative standard deviation of
-  // the mean. Simulated runs are deterministic: they differ only where the program itself
-  // varies (its inputs, its environment, its clock readings), so the column is usually 0.
-  // Many nodes over host processes (mpirun): joined once for every run; host 0 reports. (The
-  // guest's environment is taken before: Open MPI's start adds to the process's.)
+  // the mean. Many nodes over host processes (mpirun): joined once for every run; host 0
+  // reports. (The guest's environment is taken before: Open MPI's start adds to the process's.)
   const std::unique_ptr<net::HostLink> hosts =
-      many_nodes ? joinHosts(session.nodes, pendingInterrupt) : nullptr;
+      session.many_nodes ? joinHosts(session.nodes, pendingInterrupt) : nullptr;
   const std::vector<std::string> envp = hostZeroEnvironment(hosts.get(), session.envp);
-  // The report goes to -o's file or to stderr (as perf stat: the guest owns stdout); with -I each
-  // interval's lines as it ends (perf stat -I's, or -x's), or its JSON row to a spool, so that
-  // memory does not grow with the intervals.
-  std::optional<ResultFile> out_file;
-  if (!opt.output.empty() && (!hosts || hosts->host() == 0)) out_file.emplace(opt.output);
-  const auto emit = [&](std::string_view t) {
-    if (out_file) {
-      out_file->write(t);
-    } else {
-      fmt::print(stderr, "{}", t);
-    }
-  };
-  std::optional<JsonRowSpool> json_intervals;
-  if (opt.json && interval != 0) json_intervals.emplace();
-  const StatPrintOptions print{opt.separator, opt.no_big_num, opt.no_aggr, interval != 0};
-  IntervalPrinter intervals(print);
-  IntervalSink sink;
-  if (interval != 0 && (!hosts || hosts->host() == 0)) {
-    sink = [&](const std::vector<Request>& requests, const IntervalRow& row) {
-      if (json_intervals) {
-        json_intervals->add(intervals.json(requests, row));
-      } else {
-        emit(intervals.text(requests, row));
-      }
-    };
-  }
-  StatResult result{opt.session.command,
-                    guestInputsDigest(opt.session.command, envp),
-                    machine.name,
-                    machine.node.clock_mhz,
-                    opt.session.mode,
-                    machine.network.shape.text(),
-                    opt.mux_interval_ms,
-                    opt.all_cpus,
-                    {}};
-  for (u32 r = 0; r < opt.repeat; ++r) {
-    result.runs.push_back(
-        measureStat(opt, machine, session.mode, interval, many_nodes, hosts.get(), envp, sink));
-    // Ctrl-C: report the runs so far. (Over host processes every host stops after the same
-    // run: the one that ended interrupted, a status every host knows.)
-    const int status = result.runs.back().status;
-    if (hosts ? status == 128 + SIGINT || status == 128 + SIGTERM : pendingInterrupt() != 0) break;
-  }
+  StatOutput output(opt, interval, !hosts || hosts->host() == 0);
+  const StatResult result =
+      measureStatRuns(opt, session, interval, hosts.get(), envp, output.intervals());
   const int status = result.last().status;
   if (hosts && hosts->host() != 0) return status;
-  if (json_intervals) {
-    // (Every interval, from the spool: statJson's are the few the report draws.)
-    json_intervals->print([&](std::string_view t) { emit(t); }, statJson(result), "intervals");
-  } else if (opt.json) {
-    emit(jsonText(statJson(result), 2) + "\n");
-  } else {
-    emit(opt.separator.empty() ? statText(result, print) : statCsv(result, print));
-  }
-  if (out_file) out_file->commit();
+  output.finish(result);
   if (!opt.report.empty() || !opt.trace.empty()) {
     Report report;
     report.addStat(statJson(result), fmt::format("hpmsim stat of {}", opt.session.command[0]));

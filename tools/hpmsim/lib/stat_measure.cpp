@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -16,6 +17,7 @@
 #include "node/simulation.h"
 #include "tools/hpmsim/interrupt.h"
 #include "tools/hpmsim/lib/finite_range.h"
+#include "tools/hpmsim/lib/guest_env.h"
 #include "tools/hpmsim/lib/host_memory.h"
 #include "tools/hpmsim/lib/program_path.h"
 #include "tools/hpmsim/lib/progress.h"
@@ -470,6 +472,29 @@ StatRun measureStat(const StatOptions& opt, const MachineConfig& machine, RunMod
   std::fflush(stdout);
   if (!term.report.empty()) fmt::print(stderr, "{}", term.report);
   return m;
+}
+
+StatResult measureStatRuns(const StatOptions& opt, const Session& s, u64 interval,
+                           net::HostLink* hosts, const std::vector<std::string>& envp,
+                           const IntervalSink& sink) {
+  StatResult result{opt.session.command,
+                    guestInputsDigest(opt.session.command, envp),
+                    s.machine.name,
+                    s.machine.node.clock_mhz,
+                    opt.session.mode,
+                    s.machine.network.shape.text(),
+                    opt.mux_interval_ms,
+                    opt.all_cpus,
+                    {}};
+  for (u32 r = 0; r < opt.repeat; ++r) {
+    result.runs.push_back(
+        measureStat(opt, s.machine, s.mode, interval, s.many_nodes, hosts, envp, sink));
+    // Ctrl-C: report the runs so far. (Over host processes every host stops after the same
+    // run: the one that ended interrupted, a status every host knows.)
+    const int status = result.runs.back().status;
+    if (hosts ? status == 128 + SIGINT || status == 128 + SIGTERM : pendingInterrupt() != 0) break;
+  }
+  return result;
 }
 
 }  // namespace hpm::tools

@@ -56,4 +56,13 @@ StatRun measureStat(const StatOptions& opt, const MachineConfig& machine, RunMod
                     u64 interval, bool many_nodes, net::HostLink* hosts,
                     const std::vector<std::string>& envp, const IntervalSink& sink);
 
+// -r N: opt.repeat runs of session `s`'s program (measureStat's, the guest environment `envp`),
+// stopped after one that Ctrl-C ended, with what the report says of them (the command line, the
+// digest of the guest's inputs, the machine, the mode, the shape). Simulated runs are
+// deterministic: they differ only where the program itself varies (its inputs, its
+// environment, its clock readings).
+StatResult measureStatRuns(const StatOptions& opt, const Session& s, u64 interval,
+                           net::HostLink* hosts, const std::vector<std::string>& envp,
+                           const IntervalSink& sink);
+
 }  // namespace hpm::tools
