@@ -13,6 +13,9 @@ std::vector<SweepAxis> parseAxes(const std::vector<std::string>& sets) {
     if (eq == std::string::npos || eq == 0 || eq + 1 == s.size()) {
       fail(ExitCode::kUsage, "sweep: --set expects KEY=V1,V2,..., got '{}'", s);
     }
+    // (A trailing comma too: std::getline finds no field after it, and "1,2," would pass as
+    // "1,2" while ",1" and "1,,2" are refused.)
+    if (s.back() == ',') fail(ExitCode::kUsage, "sweep: empty value in '{}'", s);
     SweepAxis axis{s.substr(0, eq), {}};
     std::stringstream values(s.substr(eq + 1));
     for (std::string v; std::getline(values, v, ',');) {
