@@ -143,6 +143,21 @@ TEST(BusstatIntervals, CsvAndJsonHaveTheCycleAndEachEventsCount) {
             R"({"counts":{"ic_fetch":0,"ic_read":1234,"ic_write":5},"cycle":200000})");
 }
 
+TEST(BusstatTrace, ARecordIsItsCycleMonitorHexAddressTypeMnemonicSnoopNameSourceAndId) {
+  EXPECT_EQ(traceHeaderCsv(), "cycle,monitor,address,type,snoop,source,id\n");
+  probe::Transaction t;
+  t.cycle = 12345;
+  t.address = 0x1f80;
+  t.type = probe::TransactionType::kWrite;
+  t.snoop = probe::Snoop::kL2;
+  t.source = 17;
+  t.id = 3;
+  EXPECT_EQ(traceRecordCsv(1, t), "12345,1,0x1f80,WR,L2,17,3\n");
+  t.type = probe::TransactionType::kReadToOwnUpgrade;
+  t.snoop = probe::Snoop::kModified;
+  EXPECT_EQ(traceRecordCsv(0, t), "12345,0,0x1f80,RTOU,Modified,17,3\n");
+}
+
 // Four counters, the FIFOs sampled: 25 records taken of the 40 + 10 their counters matched.
 CountsRecords fourCounters() {
   return {.run = shortRun(),

@@ -39,6 +39,9 @@ TEST(C2cSharedLines, ASharedLineHasTwoAgentsOrMoreAndAWriter) {
       {0x300, line({}, {3}, 0, 9)},      // one writer alone: not shared
       {0x400, line({1}, {2}, 1, 1)},     // a reader and another writer: shared
       {0x500, line({}, {2, 3}, 0, 2)}};  // two writers: shared
+  for (const auto& [address, l] : lines) {
+    EXPECT_EQ(sharedLine(l), address >= 0x400) << std::hex << address;
+  }
   const SharedLines shared = busiestShared(lines, 10);
   EXPECT_EQ(shared.count, 2u);
   ASSERT_EQ(shared.top.size(), 2u);
@@ -207,10 +210,27 @@ TEST(C2cFireplane, TallyCountsOwnershipAndSuppliersAndAnUpgradeMovesNoData) {
   EXPECT_EQ(r.sampling.lines.at(0x100).from_cache, 2u);
 }
 
-TEST(C2cFireplane, TextNamesEachCpusBoardItsSuppliersAndEachLinesVirtualAddress) {
-  FireplaneReport report = c2cFireplane(fireplane(), 5);
+// The same, with the shared line 0x100's virtual address as the run finds it (0x300 has none).
+FireplaneRecords fireplaneMapped() {
+  FireplaneRecords r = fireplane();
+  r.virtual_addresses[0x100] = 0x7f00;
+  return r;
+}
+
+TEST(C2cFireplane, EachShownLinesVirtualAddressIsTheRecordsAndZeroWhenItHasNone) {
+  FireplaneRecords r = fireplaneMapped();
+  r.virtual_addresses[0x200] = 0x9000;  // (not shared: never shown)
+  const FireplaneReport report = c2cFireplane(r, 5);
   ASSERT_EQ(report.shared.top.size(), 2u);
-  report.shared.top[0].virtual_address = 0x7f00;  // as the run fills it in
+  EXPECT_EQ(report.shared.top[0].address, 0x100u);
+  EXPECT_EQ(report.shared.top[0].virtual_address, 0x7f00u);
+  EXPECT_EQ(report.shared.top[1].address, 0x300u);
+  EXPECT_EQ(report.shared.top[1].virtual_address, 0u);
+}
+
+TEST(C2cFireplane, TextNamesEachCpusBoardItsSuppliersAndEachLinesVirtualAddress) {
+  FireplaneReport report = c2cFireplane(fireplaneMapped(), 5);
+  ASSERT_EQ(report.shared.top.size(), 2u);
   EXPECT_EQ(c2cText(report),
             "\n Who supplied the lines requested by './handoff 4' (machine sunfire; counted "
             "exactly)\n"
@@ -238,8 +258,7 @@ TEST(C2cFireplane, TextNamesEachCpusBoardItsSuppliersAndEachLinesVirtualAddress)
 }
 
 TEST(C2cFireplane, JsonHasTheSuppliersByCpuAndTheSharedLinesVirtualAddresses) {
-  FireplaneReport report = c2cFireplane(fireplane(), 1);
-  report.shared.top[0].virtual_address = 0x7f00;
+  const FireplaneReport report = c2cFireplane(fireplaneMapped(), 1);
   const nlohmann::json out = c2cJson(report);
   EXPECT_EQ(out.at("sources").at(0).dump(),
             R"({"from_cache":1,"from_memory":2,"owns":1,"source":0,"suppliers":{"2":1}})");

@@ -3,167 +3,42 @@
 // with filter presets, samples them every interval of simulated cycles as a tool on the machine
 // would, and, with --distribution, rotates the counters' type filters over the transaction types
 // at every interval to estimate the run's transaction-type distribution (seed 004, Figure 3).
-#include <fmt/core.h>
-#include <fmt/format.h>
-
-#include <algorithm>
+// The measurement is lib/busstat_measure.h's, the estimate and the printers
+// lib/busstat_analysis.h's: here are the options and the outputs.
 #include <nlohmann/json.hpp>
 
-#include "base/error.h"
+#include <optional>
+#include <variant>
+
 #include "base/json_text.h"
-#include "node/machine.h"
-#include "node/monitor.h"
-#include "node/simulation.h"
-#include "pmu/imon/events.h"
-#include "pmu/imon/unit.h"
 #include "tools/hpmsim/commands.h"
 #include "tools/hpmsim/lib/busstat_analysis.h"
+#include "tools/hpmsim/lib/busstat_measure.h"
 #include "tools/hpmsim/lib/finite_range.h"
-#include "tools/hpmsim/lib/imon_host.h"
 #include "tools/hpmsim/lib/interconnect_tool.h"
 #include "tools/hpmsim/lib/output.h"
 
 namespace hpm::tools {
 namespace {
 
-struct BusstatOptions {
-  SessionOptions run;
-  std::vector<std::string> events;
-  double interval_ms = 0;   // -I: simulated milliseconds (0: not given)
-  u64 interval_cycles = 0;  // --interval-cycles (0: not given)
-  bool distribution = false;
-  bool fifo = false;
-  std::string trace;
-  bool json = false;
-  std::string csv;
-  std::string output;  // -o: the report's file ("": standard error)
-};
-
-constexpr u64 kDefaultRotation = 100000;  // cycles per filter setting in --distribution
-
-const imon::Preset& presetNamed(const std::string& name, probe::Interconnect ic) {
-  for (const imon::Preset& p : imon::presets(ic)) {
-    if (p.name == name) return p;
-  }
-  fail(ExitCode::kUsage, "busstat: unknown event '{}' (hpmsim events --unit imon lists them)",
-       name);
-}
-
 int run(const BusstatOptions& opt) {
   Session session = openSession(opt.run, "busstat", kToolSession);
   const RunOptions ro = toolRunOptions(session);
-  MachineConfig& machine = session.machine;
   RunFiles& files = session.files;
   files.output(opt.csv, "--csv", !opt.csv.empty());
   files.output(opt.trace, "--trace", !opt.trace.empty());
   files.output(opt.output, "-o", !opt.output.empty());
   files.check();
-  Simulation sim(machine, ro);
-  ImonHost unit(sim, "busstat");
-  const u64 asked =
-      intervalOptionCycles(opt.interval_ms, opt.interval_cycles, machine.node.clock_mhz, "busstat");
-  const u64 interval = asked != 0 ? asked : opt.distribution ? kDefaultRotation : 0;
+  BusstatMeasure measure(opt, session, ro);
+  const std::vector<std::string>& events = measure.events();
 
-  // What each counter counts: the presets asked for, or in --distribution one type each.
-  std::vector<std::string> names = splitList(opt.events);
-  if (opt.distribution && !names.empty()) {
-    fail(ExitCode::kUsage, "busstat: --distribution sets the filters itself: give no -e");
-  }
-  if (!opt.distribution && names.empty()) {
-    names = {"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt", "sfi_hstgrm_io", "ic_mem_write"};
-    names.resize(std::min<std::size_t>(names.size(), unit.counters()));
-  }
-  if (names.size() > unit.counters()) {
-    fail(ExitCode::kUsage,
-         "busstat: {} events asked, the interconnect monitor has {} counters (imon.monitors = {} "
-         "monitors of 2)",
-         names.size(), unit.counters(), machine.imon.monitors);
-  }
-  const u64 all_snoops = (u64{1} << probe::kSnoopResults) - 1;
-  auto filterOf = [&](u64 type_mask, u64 snoops) {
-    imon::Filter f;
-    f.types = type_mask;
-    f.snoops = snoops;
-    return f;
-  };
-  // The machine's namespace: type i of the rotation is global type ns.first + i.
-  const probe::TransactionNamespace ns = probe::transactionNamespace(machine.node.interconnect);
-  const u32 types = ns.size;
-  // Round r: counter c watches type (r x counters + c) mod types.
-  u64 round = 0;
-  auto typeOf = [&](u32 counter) {
-    return static_cast<u32>((round * unit.counters() + counter) % types);
-  };
-  u32 used = 0;
-  if (opt.distribution) {
-    used = std::min(unit.counters(), types);
-    for (u32 c = 0; c < used; ++c)
-      unit.program(c, filterOf(u64{1} << (ns.first + typeOf(c)), all_snoops), 0);
-  } else {
-    used = static_cast<u32>(names.size());
-    for (u32 c = 0; c < used; ++c) {
-      const imon::Preset& p = presetNamed(names[c], machine.node.interconnect);
-      unit.program(c, filterOf(p.types, p.snoops), 0);
-    }
-  }
-  u64 run_bits = 0;
-  for (u32 c = 0; c < used; ++c) run_bits |= u64{1} << (c / imon::kCountersPerMonitor);
-  unit.run(run_bits, 0);
-
-  // --fifo / --trace: every used monitor's FIFO records what its counter 1 matches; each sample
-  // takes what the FIFOs hold and learns how many records they lost meanwhile.
-  const bool sample_fifos = opt.fifo || !opt.trace.empty();
-  const u32 monitors_used = (used + imon::kCountersPerMonitor - 1) / imon::kCountersPerMonitor;
-  if (sample_fifos) {
-    if (opt.distribution)
-      fail(ExitCode::kUsage, "busstat: --fifo and --trace go without --distribution");
-    if (used < 2)
-      fail(ExitCode::kUsage, "busstat: the FIFO records counter 1's matches: give two events");
-    for (u32 m = 0; m < monitors_used; ++m) unit.enableFifo(m, 0);
-  }
-  // The records (busstat_analysis.h): the rotation's types, or the counters' totals.
-  const BusstatRun header{.program = fmt::format("{}", fmt::join(opt.run.command, " ")),
-                          .machine = machine.name,
-                          .clock_mhz = machine.node.clock_mhz,
-                          .clock_hz = machine.clockHz(),
-                          .cycles = 0};
-  DistributionRecords distribution{
-      .run = header, .counters = used, .rotation = interval, .types = {}};
-  for (u32 t = 0; t < types && opt.distribution; ++t) {
-    const auto& info = probe::kTransactionTypeInfo[ns.first + t];
-    distribution.types.push_back({.mnemonic = std::string(info.mnemonic),
-                                  .name = std::string(info.name),
-                                  .sampled = 0,
-                                  .observed = 0,
-                                  .exact = 0});
-  }
-  CountsRecords counted{.run = header,
-                        .events = names,
-                        .totals = std::vector<u64>(used),
-                        .exact = {},
-                        .fifo = std::nullopt};
-  if (sample_fifos) counted.fifo.emplace();
   // Every output that grows with the intervals is written as they end (the text on stderr, the
-  // CSV files, the JSON's intervals to a spool read back at the end): hpmsim's memory does not
-  // grow with them, whatever -I is.
+  // CSV files, the JSON's intervals to a spool read back at the end).
   std::optional<ResultFile> trace_file;
   if (!opt.trace.empty()) {
     trace_file.emplace(opt.trace);
-    trace_file->write("cycle,monitor,address,type,snoop,source,id\n");
+    trace_file->write(traceHeaderCsv());
   }
-  auto sampleFifos = [&](Cycle now) {
-    for (u32 m = 0; m < monitors_used; ++m) {
-      for (const probe::Transaction& t : unit.sampleFifo(m, now, counted.fifo->lost)) {
-        ++counted.fifo->taken;
-        if (!trace_file) continue;
-        trace_file->write(
-            fmt::format("{},{},{:#x},{},{},{},{}\n", t.cycle, m, t.address,
-                        probe::kTransactionTypeInfo[static_cast<u32>(t.type)].mnemonic,
-                        probe::kSnoopInfo[static_cast<u32>(t.snoop)].name, t.source, t.id));
-      }
-    }
-  };
-
   std::optional<ResultFile> csv_file;
   if (!opt.csv.empty()) csv_file.emplace(opt.csv);
   ReportStream report(opt.output);
@@ -171,66 +46,32 @@ int run(const BusstatOptions& opt) {
   // counters' events and counts; the CSV a row per interval; the JSON's intervals.
   std::optional<JsonRowSpool> json_intervals;
   if (opt.json && !opt.distribution) json_intervals.emplace();
-  u64 samples = 0;
   if (!opt.distribution) {
-    if (!opt.json) report.write(intervalHeaderText(header));
-    if (csv_file) csv_file->write(intervalHeaderCsv(names));
+    if (!opt.json) report.write(intervalHeaderText(measure.header()));
+    if (csv_file) csv_file->write(intervalHeaderCsv(events));
   }
-  const auto intervalEnded = [&](Cycle cycle, const std::vector<u64>& counts) {
-    for (u32 c = 0; c < used; ++c) counted.totals[c] += counts[c];
-    if (!opt.json) report.write(intervalText(cycle, names, counts));
+  BusstatSinks sinks;
+  sinks.interval = [&](Cycle cycle, const std::vector<u64>& counts) {
+    if (!opt.json) report.write(intervalText(cycle, events, counts));
     if (csv_file) csv_file->write(intervalCsv(cycle, counts));
-    if (json_intervals) json_intervals->add(intervalJson(cycle, names, counts));
+    if (json_intervals) json_intervals->add(intervalJson(cycle, events, counts));
   };
-  Cycle last = 0;
-  auto sample = [&](Cycle now) {
-    std::vector<u64> counts(used);
-    for (u32 c = 0; c < used; ++c) {
-      counts[c] = unit.read(c, now);
-      if (opt.distribution) {
-        distribution.types[typeOf(c)].sampled += counts[c];
-        distribution.types[typeOf(c)].observed += now - last;
-      }
-    }
-    ++samples;
-    if (!opt.distribution) intervalEnded(now, counts);
-    if (sample_fifos) sampleFifos(now);
-    last = now;
-    if (opt.distribution) {
-      ++round;
-      for (u32 c = 0; c < used; ++c)
-        unit.program(c, filterOf(u64{1} << (ns.first + typeOf(c)), all_snoops), now);
-    } else {
-      for (u32 c = 0; c < used; ++c) unit.clear(c, now);
-    }
-  };
-  if (interval != 0) sim.setIntervalHook(interval, sample);
+  if (trace_file) {
+    sinks.record = [&](u32 monitor, const probe::Transaction& t) {
+      trace_file->write(traceRecordCsv(monitor, t));
+    };
+  }
+  const BusstatResult result = measure.run(sinks);
 
-  runSessionProgram(sim, session);
-  const Cycle end = sim.elapsedCycles();
-  if (end > last || samples == 0) sample(std::max(end, last));  // the last, partial interval
-  const Termination& term = sim.kernel().termination();
-
-  // The simulator's count of what each filter matched over the run: the ground truth.
-  const probe::TransactionCounts& truth = *sim.transactionTruth();
   nlohmann::json out;
   std::string text, csv;
-  if (opt.distribution) {
-    distribution.run.cycles = end;
-    for (u32 t = 0; t < types; ++t) {
-      distribution.types[t].exact =
-          truth.count(u32{1} << (ns.first + t), static_cast<u32>(all_snoops));
-    }
-    const Distribution d = busstatDistribution(distribution);
+  if (const auto* records = std::get_if<DistributionRecords>(&result.records)) {
+    const Distribution d = busstatDistribution(*records);
     text = distributionText(d);
     csv = distributionCsv(d);
     out = distributionJson(d);
   } else {
-    counted.run.cycles = end;
-    for (u32 c = 0; c < used; ++c) {
-      const imon::Preset& p = presetNamed(names[c], machine.node.interconnect);
-      counted.exact.push_back(truth.count(p.types, p.snoops));
-    }
+    const CountsRecords& counted = std::get<CountsRecords>(result.records);
     text = countsText(counted);
     out = countsJson(counted);
   }
@@ -247,7 +88,7 @@ int run(const BusstatOptions& opt) {
     report.write(text);
   }
   report.commit();
-  return term.status;
+  return result.status;
 }
 
 }  // namespace

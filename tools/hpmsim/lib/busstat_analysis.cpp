@@ -143,6 +143,16 @@ nlohmann::json intervalJson(Cycle cycle, const std::vector<std::string>& events,
   return row;
 }
 
+std::string traceHeaderCsv() {
+  return "cycle,monitor,address,type,snoop,source,id\n";
+}
+
+std::string traceRecordCsv(u32 monitor, const probe::Transaction& t) {
+  return fmt::format("{},{},{:#x},{},{},{},{}\n", t.cycle, monitor, t.address,
+                     probe::kTransactionTypeInfo[static_cast<u32>(t.type)].mnemonic,
+                     probe::kSnoopInfo[static_cast<u32>(t.snoop)].name, t.source, t.id);
+}
+
 FifoSeen fifoSeen(const CountsRecords& records) {
   FifoSeen seen;
   if (records.fifo) seen.fifo = *records.fifo;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/types.h"
+#include "stats/transaction.h"
 
 namespace hpm::tools {
 
@@ -87,6 +88,11 @@ struct FifoRecords {
   u64 taken = 0;  // records read out
   u64 lost = 0;   // records the FIFOs dropped between two samples
 };
+
+// --trace's CSV: its header, and one FIFO record `t` taken from monitor `monitor`'s FIFO (the
+// address in hex, the type's mnemonic, the snoop result's name).
+std::string traceHeaderCsv();
+std::string traceRecordCsv(u32 monitor, const probe::Transaction& t);
 
 struct CountsRecords {
   BusstatRun run;

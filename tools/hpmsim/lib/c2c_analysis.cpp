@@ -31,12 +31,16 @@ double percentOf(u64 part, u64 whole) {
   return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
+bool sharedLine(const LineRecord& line) {
+  std::set<u32> agents = line.readers;
+  agents.insert(line.writers.begin(), line.writers.end());
+  return agents.size() >= 2 && !line.writers.empty();
+}
+
 SharedLines busiestShared(const std::map<u64, LineRecord>& lines, u32 top) {
   SharedLines shared;
   for (const auto& [address, line] : lines) {
-    std::set<u32> agents = line.readers;
-    agents.insert(line.writers.begin(), line.writers.end());
-    if (agents.size() >= 2 && !line.writers.empty()) {
+    if (sharedLine(line)) {
       shared.top.push_back({.address = address, .virtual_address = 0, .line = line});
     }
   }
@@ -172,6 +176,10 @@ FireplaneReport c2cFireplane(FireplaneRecords records, u32 top) {
   report.from_cache_percent = percentOf(r.from_cache, r.requests);
   report.seen_percent = percentOf(r.sampling.taken, r.sampling.matched);
   report.shared = busiestShared(r.sampling.lines, top);
+  for (SharedLine& line : report.shared.top) {
+    const auto va = r.virtual_addresses.find(line.address);
+    line.virtual_address = va != r.virtual_addresses.end() ? va->second : 0;
+  }
   return report;
 }
 

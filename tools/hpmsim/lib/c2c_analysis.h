@@ -36,10 +36,13 @@ struct C2cSampling {
   std::map<u64, LineRecord> lines;  // by physical line address
 };
 
-// A line several agents touched, one of them writing (true or false sharing).
+// Whether several agents touched `line`, one of them writing (true or false sharing).
+bool sharedLine(const LineRecord& line);
+
+// A line several agents touched, one of them writing.
 struct SharedLine {
   u64 address = 0;
-  u64 virtual_address = 0;  // Fireplane: filled in by the run (0: none)
+  u64 virtual_address = 0;  // Fireplane: from the records' virtual_addresses (0: none)
   LineRecord line;
 };
 struct SharedLines {
@@ -88,6 +91,9 @@ struct FireplaneRecords {
   u32 cpus_per_board = 1;
   u64 requests = 0, from_memory = 0, from_cache = 0;  // counted exactly
   std::map<u32, FireplaneSource> sources;             // by requesting CPU
+  // The shared lines' (sharedLine) virtual addresses in the process's mappings at the run's
+  // end, by physical line address: a line no page maps has none.
+  std::map<u64, u64> virtual_addresses;
 };
 // Adds one FIFO record (a line request or an upgrade) to `r`.
 void tallyFireplane(FireplaneRecords& r, const probe::Transaction& t);
@@ -95,7 +101,7 @@ void tallyFireplane(FireplaneRecords& r, const probe::Transaction& t);
 struct FireplaneReport {
   FireplaneRecords records;
   double from_memory_percent = 0, from_cache_percent = 0, seen_percent = 0;
-  SharedLines shared;  // virtual_address left for the run to fill in
+  SharedLines shared;  // each with its virtual address
 };
 FireplaneReport c2cFireplane(FireplaneRecords records, u32 top);
 std::string c2cText(const FireplaneReport& report);

@@ -18,6 +18,23 @@ u64 counterOffset(u32 counter, u64 field) {
 
 }  // namespace
 
+imon::Filter typeFilter(u64 types, u64 snoops) {
+  imon::Filter f;
+  f.types = types;
+  f.snoops = snoops;
+  return f;
+}
+
+u64 monitorsOf(u32 counters) {
+  u64 bits = 0;
+  for (u32 c = 0; c < counters; ++c) bits |= u64{1} << (c / imon::kCountersPerMonitor);
+  return bits;
+}
+
+u32 rotatedItem(u64 round, u32 counter, u32 counters, u32 items) {
+  return static_cast<u32>((round * counters + counter) % items);
+}
+
 ImonHost::ImonHost(Simulation& sim, std::string_view tool) : monitor_(sim.monitor()) {
   if (monitor_ != nullptr) device_ = monitor_->findDevice("/dev/hpm/imon");
   if (device_ < 0) {

@@ -1,6 +1,7 @@
 // The interconnect monitor (/dev/hpm/imon, docs/interconnect.md) from the host during a run, as
 // a tool on the machine would use it: programming filters, reading and clearing counters,
-// sampling the sequence FIFOs. Shared by `hpmsim busstat` and `hpmsim conflicts`.
+// sampling the sequence FIFOs; and the filters and RUN bits its tools (busstat, c2c, conflicts,
+// locality) program it with.
 #pragma once
 
 #include <string_view>
@@ -16,6 +17,28 @@ class Simulation;
 }  // namespace hpm
 
 namespace hpm::tools {
+
+// Every snoop result: a filter that does not look at them.
+inline constexpr u64 kAllSnoops = (u64{1} << probe::kSnoopResults) - 1;
+
+// Type `t`'s bit in a filter's types (a mask over every type, as imon::Filter keeps them).
+constexpr u64 typeBit(probe::TransactionType t) {
+  return u64{1} << static_cast<u32>(t);
+}
+
+// A filter of the transactions whose type is in `types` (typeBit) and whose snoop result is in
+// `snoops` (bit s: snoop result s), at any address and from any source.
+imon::Filter typeFilter(u64 types, u64 snoops = kAllSnoops);
+
+// The RUN register's bits that let counters 0 to `counters` - 1 count: one per monitor they
+// belong to (kCountersPerMonitor counters each).
+u64 monitorsOf(u32 counters);
+
+// Time multiplexing (busstat --distribution's types, locality's board pairs): the item counter
+// `counter` of `counters` watches in round `round` when they rotate over `items` items, round r
+// giving counter c item (r x counters + c) mod items: each round goes on where the last left
+// off, so over `items` rounds every item is watched as often.
+u32 rotatedItem(u64 round, u32 counter, u32 counters, u32 items);
 
 class ImonHost {
  public:

@@ -1,6 +1,7 @@
 #include "tools/hpmsim/lib/interconnect_tool.h"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <csignal>
 #include <filesystem>
@@ -59,6 +60,10 @@ RunOptions toolRunOptions(const Session& s) {
   ro.root = s.options.root;
   std::signal(SIGPIPE, SIG_IGN);
   return ro;
+}
+
+std::string commandLine(const Session& s) {
+  return fmt::format("{}", fmt::join(s.options.command, " "));
 }
 
 std::string segmentName(const Vma& v) {

@@ -61,6 +61,9 @@ void addReportOutput(CLI::App& cmd, std::string& path);
 // and SIGPIPE ignored from here on (a guest writing to a closed pipe must not end hpmsim).
 RunOptions toolRunOptions(const Session& s);
 
+// The program's command line as the reports name it: its words (as given) joined by spaces.
+std::string commandLine(const Session& s);
+
 // A mapping of the process as the reports name it: "[heap]" (the kernel's name), "[anonymous]",
 // or its file's name and whether it is its text or its data ("prog (text)").
 std::string segmentName(const Vma& v);
