@@ -27,16 +27,24 @@ std::string failure(F f, ExitCode* code = nullptr) {
   return "";
 }
 
+constexpr probe::Interconnect kCrossbar = probe::Interconnect::kCrossbar;
+
 TEST(BusstatEvents, WithoutDashETheFourDefaultsAreCutToTheUnitsCounters) {
-  EXPECT_EQ(busstatEvents({}, false, 4, 2),
+  EXPECT_EQ(busstatEvents({}, false, kCrossbar, 4, 2),
             (Names{"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt", "sfi_hstgrm_io", "ic_mem_write"}));
-  EXPECT_EQ(busstatEvents({}, false, 8, 4),
+  EXPECT_EQ(busstatEvents({}, false, kCrossbar, 8, 4),
             (Names{"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt", "sfi_hstgrm_io", "ic_mem_write"}));
-  EXPECT_EQ(busstatEvents({}, false, 2, 1), (Names{"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt"}));
+  EXPECT_EQ(busstatEvents({}, false, kCrossbar, 2, 1),
+            (Names{"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt"}));
+}
+
+TEST(BusstatEvents, FireplanesDefaultWriteToMemoryIsTheExternalCachesWriteBack) {
+  EXPECT_EQ(busstatEvents({}, false, probe::Interconnect::kFireplane, 4, 2),
+            (Names{"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt", "sfi_hstgrm_io", "ic_write_back"}));
 }
 
 TEST(BusstatEvents, DashEListsAreSplitAtCommasInTheOrderGiven) {
-  EXPECT_EQ(busstatEvents({"ic_write,ic_read", "ic_fetch"}, false, 4, 2),
+  EXPECT_EQ(busstatEvents({"ic_write,ic_read", "ic_fetch"}, false, kCrossbar, 4, 2),
             (Names{"ic_write", "ic_read", "ic_fetch"}));
 }
 
@@ -44,19 +52,19 @@ TEST(BusstatEvents, MoreEventsThanCountersAreRefusedNamingTheMonitors) {
   ExitCode code = ExitCode::kInternal;
   EXPECT_EQ(failure(
                 [] {
-                  busstatEvents({"a,b,c", "d,e"}, false, 4, 2);
+                  busstatEvents({"a,b,c", "d,e"}, false, kCrossbar, 4, 2);
                 },
                 &code),
             "busstat: 5 events asked, the interconnect monitor has 4 counters (imon.monitors = 2 "
             "monitors of 2)");
   EXPECT_EQ(code, ExitCode::kUsage);
-  EXPECT_EQ(failure([] { busstatEvents({"a,b"}, false, 2, 1); }), "");
+  EXPECT_EQ(failure([] { busstatEvents({"a,b"}, false, kCrossbar, 2, 1); }), "");
 }
 
 TEST(BusstatEvents, DistributionSetsTheFiltersItselfAndTakesNoDashE) {
-  EXPECT_EQ(busstatEvents({}, true, 4, 2), Names{});
+  EXPECT_EQ(busstatEvents({}, true, kCrossbar, 4, 2), Names{});
   ExitCode code = ExitCode::kInternal;
-  EXPECT_EQ(failure([] { busstatEvents({"ic_read"}, true, 4, 2); }, &code),
+  EXPECT_EQ(failure([] { busstatEvents({"ic_read"}, true, kCrossbar, 4, 2); }, &code),
             "busstat: --distribution sets the filters itself: give no -e");
   EXPECT_EQ(code, ExitCode::kUsage);
 }

@@ -93,6 +93,24 @@ TEST(Busstat, IntervalCountsAddUpToTheSimulatorsCountOfEachPresetsTransactions) 
   EXPECT_EQ(out.at("counts").at("sfi_hstgrm_int"), 0u) << "no interrupt crosses the crossbar";
 }
 
+// Without -e busstat counts four events the machine's interconnect has: on sunfire the writes to
+// memory are the external caches' writebacks (ic_mem_write is the crossbar's).
+TEST(Busstat, WithoutEventsItCountsTheMachinesOwnDefaultsOnEitherInterconnect) {
+  TempDir dir("hpm-busstat-defaults");
+  for (const std::string machine : {"bgq", "sunfire"}) {
+    const RunResult r =
+        hpmsim({"busstat", "--machine", machine, "--json", "--", kNodeMix, "3"}, dir.path());
+    ASSERT_EQ(r.status(), 0) << machine << ": " << r.err;
+    const json counts = json::parse(r.err).at("counts");
+    const std::string writes = machine == "sunfire" ? "ic_write_back" : "ic_mem_write";
+    for (const std::string& name : std::vector<std::string>{
+             "sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt", "sfi_hstgrm_io", writes}) {
+      EXPECT_TRUE(counts.contains(name)) << machine << " " << name;
+    }
+    EXPECT_GT(counts.at("sfi_hstgrm_all_trans").get<u64>(), 0u) << machine;
+  }
+}
+
 TEST(Busstat, DistributionSamplesExactlyTheTypesItWatchedTheWholeRun) {
   // One rotation longer than the run: the four counters watch the first four types throughout,
   // so those are sampled (and estimated) exactly, and the others not at all.

@@ -17,13 +17,14 @@ u64 busstatInterval(u64 asked, bool distribution) {
 }
 
 std::vector<std::string> busstatEvents(const std::vector<std::string>& given, bool distribution,
-                                       u32 counters, u32 monitors) {
+                                       probe::Interconnect ic, u32 counters, u32 monitors) {
   std::vector<std::string> names = splitList(given);
   if (distribution && !names.empty()) {
     fail(ExitCode::kUsage, "busstat: --distribution sets the filters itself: give no -e");
   }
   if (!distribution && names.empty()) {
-    names = {"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt", "sfi_hstgrm_io", "ic_mem_write"};
+    names = {"sfi_hstgrm_all_trans", "sfi_hstgm_cohrnt", "sfi_hstgrm_io",
+             ic == probe::Interconnect::kFireplane ? "ic_write_back" : "ic_mem_write"};
     names.resize(std::min<std::size_t>(names.size(), counters));
   }
   if (names.size() > counters) {
@@ -65,7 +66,8 @@ BusstatMeasure::BusstatMeasure(const BusstatOptions& opt, const Session& session
   interval_ = busstatInterval(
       intervalOptionCycles(opt.interval_ms, opt.interval_cycles, machine.node.clock_mhz, "busstat"),
       distribution_);
-  events_ = busstatEvents(opt.events, distribution_, unit_.counters(), machine.imon.monitors);
+  events_ = busstatEvents(opt.events, distribution_, machine.node.interconnect, unit_.counters(),
+                          machine.imon.monitors);
   ns_ = probe::transactionNamespace(machine.node.interconnect);
   if (distribution_) {
     used_ = rotatedCounters(unit_.counters(), ns_.size);

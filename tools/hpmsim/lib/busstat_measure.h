@@ -43,11 +43,13 @@ inline constexpr u64 kDefaultRotation = 100000;
 u64 busstatInterval(u64 asked, bool distribution);
 
 // Counter c's event, events[c]: `given` (-e's lists, split) or, without -e, busstat's default
-// four, as many of them as the unit's `counters`; none with --distribution, which sets the
-// filters itself. Fails (ExitCode::kUsage) on -e with --distribution, and on more events than
-// `counters` (naming `monitors`, imon.monitors).
+// four for interconnect `ic` (every transaction, the coherent ones, the I/O ones, and the writes
+// to memory: the crossbar's ic_mem_write, Fireplane's ic_write_back), as many of them as the
+// unit's `counters`; none with --distribution, which sets the filters itself. Fails
+// (ExitCode::kUsage) on -e with --distribution, and on more events than `counters` (naming
+// `monitors`, imon.monitors).
 std::vector<std::string> busstatEvents(const std::vector<std::string>& given, bool distribution,
-                                       u32 counters, u32 monitors);
+                                       probe::Interconnect ic, u32 counters, u32 monitors);
 
 // The preset `name` of interconnect `ic`; fails (kUsage) when it has none of that name.
 const imon::Preset& presetNamed(const std::string& name, probe::Interconnect ic);
