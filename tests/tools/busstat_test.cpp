@@ -382,6 +382,14 @@ TEST(InterconnectTools, OutputOptionWritesTheReportToItsFileNotToStderr) {
     EXPECT_NE(unwritable.err.find("cannot write 'no/such/folder/r.json'"), std::string::npos)
         << tool << ": " << unwritable.err;
     EXPECT_EQ(unwritable.out, "") << tool << ": the program ran";
+    // -o naming the program (a copy here) is refused before the run, which would overwrite it.
+    fs::copy_file(kNodeMix, dir.path() / "prog");
+    const RunResult onto = hpmsim({tool, "-o", "prog", "--", "./prog", "1"}, dir.path());
+    EXPECT_NE(onto.status(), 0) << tool;
+    EXPECT_NE(onto.err.find("-o 'prog' is the program: the run would overwrite it"),
+              std::string::npos)
+        << tool << ": " << onto.err;
+    EXPECT_EQ(onto.out, "") << tool << ": the program ran";
   }
 }
 

@@ -28,6 +28,9 @@ int run(C2cOptions opt) {
   Session session = openSession(opt.run, "c2c", kToolSession);
   const RunOptions ro = toolRunOptions(session);
   resolveFifoSampling(opt.sampling, session.machine, "c2c");
+  // (-o's file checked as every command's outputs are: not the program, not another output.)
+  session.files.output(opt.sampling.output, "-o", !opt.sampling.output.empty());
+  session.files.check();
   C2cRun measured = measureC2c(session, ro, opt.sampling.interval);
   // The report on standard error or in -o's file (--json: the object).
   if (auto* bus = std::get_if<FireplaneRecords>(&measured.records)) {

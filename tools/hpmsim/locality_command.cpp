@@ -34,6 +34,9 @@ int run(LocalityOptions opt) {
   const RunOptions ro = toolRunOptions(session);
   if (opt.rotation == 0) fail(ExitCode::kUsage, "locality: --rotate must be at least 1 cycle");
   resolveFifoSampling(opt.sampling, session.machine, "locality");
+  // (-o's file checked as every command's outputs are: not the program, not another output.)
+  session.files.output(opt.sampling.output, "-o", !opt.sampling.output.empty());
+  session.files.check();
   LocalityRun measured = measureLocality(session, ro, opt.sampling.interval, opt.rotation);
   const LocalityReport report = localityReport(std::move(measured.records), opt.sampling.top);
   printReport(opt.sampling, localityJson(report), localityText(report));
