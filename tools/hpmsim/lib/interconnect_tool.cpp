@@ -37,7 +37,6 @@ void resolveFifoSampling(FifoSampling& o, const MachineConfig& machine, std::str
           intervalOptionCycles(o.interval_ms, o.interval_cycles, machine.node.clock_mhz, tool)) {
     o.interval = given;
   }
-  if (!o.output.empty()) requireWritable(o.output);
 }
 
 void printReport(const FifoSampling& o, const nlohmann::json& out, const std::string& text) {
@@ -47,14 +46,6 @@ void printReport(const FifoSampling& o, const nlohmann::json& out, const std::st
 }
 
 RunOptions toolRunOptions(const Session& s) {
-  // --output-dir: made before the outputs in it are checked (placeOutputs put them there).
-  if (!s.options.output_dir.empty()) {
-    std::error_code ec;
-    std::filesystem::create_directories(s.options.output_dir, ec);
-    if (ec) {
-      fail(ExitCode::kIo, "cannot make the folder '{}': {}", s.options.output_dir, ec.message());
-    }
-  }
   RunOptions ro;
   ro.mode = s.mode;
   ro.root = s.options.root;

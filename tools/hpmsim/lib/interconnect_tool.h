@@ -19,8 +19,8 @@
 namespace hpm::tools {
 
 // The session's options the tools take (session.h): one node, in the modes whose memory system
-// has the interconnect; their outputs go into --output-dir (each command places them, and
-// toolRunOptions makes the folder).
+// has the interconnect; their outputs go into --output-dir (each command places them, and the
+// session's RunFiles makes the folder when the command checks its outputs).
 inline constexpr SessionSpec kToolSession{
     .modes = "timing or warmup",
     .runs = runModeBit(RunMode::kTiming) | runModeBit(RunMode::kWarmup),
@@ -47,8 +47,8 @@ struct FifoSampling {
 // --json and -o/--output.
 void addFifoSampling(CLI::App& cmd, FifoSampling& o, const std::string& top_what);
 // Sets o.interval from -I (at the machine's clock) or --interval-cycles, if given; fails
-// (ExitCode::kUsage) naming `tool` when both are, (kIo) when -o's file cannot be written: before
-// the run.
+// (ExitCode::kUsage) naming `tool` when both are. (-o's file is checked with the session's other
+// files: Session::files.)
 void resolveFifoSampling(FifoSampling& o, const MachineConfig& machine, std::string_view tool);
 
 // A tool's report, on standard error (the guest owns standard output) or in -o's file: `out`
@@ -57,8 +57,8 @@ void printReport(const FifoSampling& o, const nlohmann::json& out, const std::st
 // -o/--output FILE, for the report (`what`).
 void addReportOutput(CLI::App& cmd, std::string& path);
 
-// The run options of a tool's session (opened with kToolSession); --output-dir's folder made,
-// and SIGPIPE ignored from here on (a guest writing to a closed pipe must not end hpmsim).
+// The run options of a tool's session (opened with kToolSession); SIGPIPE ignored from here on (a
+// guest writing to a closed pipe must not end hpmsim).
 RunOptions toolRunOptions(const Session& s);
 
 // The program's command line as the reports name it: its words (as given) joined by spaces.

@@ -1,7 +1,5 @@
 #include "tools/hpmsim/lib/stat_output.h"
 
-#include <fmt/core.h>
-
 #include "base/json_text.h"
 
 namespace hpm::tools {
@@ -13,16 +11,8 @@ StatOutput::StatOutput(const StatOptions& opt, u64 interval, bool reports)
       print_{opt.separator, opt.no_big_num, opt.no_aggr, interval != 0},
       printer_(print_) {
   if (!reports_) return;
-  if (!opt.output.empty()) file_.emplace(opt.output);
+  report_.emplace(opt.output);
   if (opt.json && interval != 0) json_rows_.emplace();
-}
-
-void StatOutput::emit(std::string_view text) {
-  if (file_) {
-    file_->write(text);
-  } else {
-    fmt::print(stderr, "{}", text);
-  }
 }
 
 IntervalSink StatOutput::intervals() {
@@ -31,7 +21,7 @@ IntervalSink StatOutput::intervals() {
     if (json_rows_) {
       json_rows_->add(printer_.json(requests, row));
     } else {
-      emit(printer_.text(requests, row));
+      report_->write(printer_.text(requests, row));
     }
   };
 }
@@ -40,13 +30,14 @@ void StatOutput::finish(const StatResult& result) {
   if (!reports_) return;
   if (json_rows_) {
     // (Every interval, from the spool: statJson's are the few the report draws.)
-    json_rows_->print([this](std::string_view t) { emit(t); }, statJson(result), "intervals");
+    json_rows_->print([this](std::string_view t) { report_->write(t); }, statJson(result),
+                      "intervals");
   } else if (opt_.json) {
-    emit(jsonText(statJson(result), 2) + "\n");
+    report_->write(jsonText(statJson(result), 2) + "\n");
   } else {
-    emit(opt_.separator.empty() ? statText(result, print_) : statCsv(result, print_));
+    report_->write(opt_.separator.empty() ? statText(result, print_) : statCsv(result, print_));
   }
-  if (file_) file_->commit();
+  report_->commit();
 }
 
 }  // namespace hpm::tools

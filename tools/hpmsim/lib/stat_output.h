@@ -30,13 +30,12 @@ class StatOutput {
   void finish(const StatResult& result);
 
  private:
-  void emit(std::string_view text);
   const StatOptions& opt_;
   u64 interval_;
   bool reports_;
   StatPrintOptions print_;
   IntervalPrinter printer_;
-  std::optional<ResultFile> file_;
+  std::optional<ReportStream> report_;  // (only when this process reports)
   std::optional<JsonRowSpool> json_rows_;
 };
 
