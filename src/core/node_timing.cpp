@@ -135,14 +135,9 @@ NodeTiming::Impl::Impl(const TimingParams& p) : params(validated(p)), mem(params
 
 // ---- Address translation (docs/timing.md "Address translation") ----
 
-u32 NodeTiming::Impl::translation(const Thread& t, bool fetch, u64 addr, Page& page,
-                                  bool& miss) const {
-  const PageFilter& f = fetch ? t.ifilter : t.dfilter;
+u32 NodeTiming::Impl::eratLookup(const Thread& t, bool fetch, u64 addr, Page& page,
+                                 bool& miss) const {
   miss = false;
-  if (f.contains(addr)) {
-    page = Page{f.base, static_cast<u32>(std::countr_zero(f.mask))};
-    return 0;
-  }
   const CoreTranslation& x = xlate[t.core];
   if (const Page* e = (fetch ? x.ierat : x.derat).find(addr)) {
     page = *e;
@@ -156,10 +151,7 @@ u32 NodeTiming::Impl::translation(const Thread& t, bool fetch, u64 addr, Page& p
   return tp.erat_miss_cycles + (x.tlb.probe(page) == Tlb::Result::kMiss ? tp.tlb_miss_cycles : 0);
 }
 
-void NodeTiming::Impl::translated(Thread& t, bool fetch, const Page& page, bool miss) {
-  PageFilter& f = fetch ? t.ifilter : t.dfilter;
-  f = PageFilter{page.base, page.mask()};
-  if (!miss) return;
+void NodeTiming::Impl::reloaded(Thread& t, bool fetch, const Page& page) {
   CoreTranslation& x = xlate[t.core];
   const Page old = (fetch ? x.ierat : x.derat).fill(page);
   if (old.bits != 0) {
@@ -271,12 +263,12 @@ const Plan& NodeTiming::Impl::replan(u32 h, const isa::DecodedInst& d, u64 pc, u
   // it adds are charged to it. So a stall cycle goes to the first constraint, in the order
   // fetch, operands, load-miss queue, pipe, store queue, that is not yet met in that cycle.
   Cycle at = t.clock;
-  p.stalls = {};
   p.stall_mask = 0;
   auto bind = [&](Cycle x, Stall s) {
     if (x > at) {
-      p.stalls[idx(s)] += x - at;
-      p.stall_mask |= static_cast<u16>(1u << idx(s));
+      const u16 bit = static_cast<u16>(1u << idx(s));
+      p.stalls[idx(s)] = (p.stall_mask & bit ? p.stalls[idx(s)] : 0) + (x - at);
+      p.stall_mask |= bit;
       at = x;
     }
   };
@@ -578,9 +570,19 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
     HPM_PROBE(bus, kFetchSlots, h, p.slots);
   }
 
+  // The stalls: the last instruction's entries cleared, this one's written (stall_mask).
   IssueCost& cost = t.last;
-  cost.stalls = p.stalls;
-  if (at > p.at) cost.stalls[idx(Stall::kPipeBusy)] += at - p.at;
+  for (u32 m = cost.stall_mask; m != 0; m &= m - 1) cost.stalls[std::countr_zero(m)] = 0;
+  u32 stalled = p.stall_mask;
+  for (u32 m = stalled; m != 0; m &= m - 1) {
+    const auto i = static_cast<std::size_t>(std::countr_zero(m));
+    cost.stalls[i] = p.stalls[i];
+  }
+  if (at > p.at) {
+    cost.stalls[idx(Stall::kPipeBusy)] += at - p.at;
+    stalled |= 1u << idx(Stall::kPipeBusy);
+  }
+  cost.stall_mask = static_cast<u16>(stalled);
 
   c.pipe_free[p.pipe] = at + o.occupancy;
   ++t.st.issued[p.pipe];
@@ -657,8 +659,6 @@ void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_
   ++t.st.by_class[o.cls];
   t.st.compressed += d.length == 2;
   // (Only the stalls this instruction had: most have none or one.)
-  u32 stalled = p.stall_mask;
-  if (at > p.at) stalled |= 1u << idx(Stall::kPipeBusy);
   for (; stalled != 0; stalled &= stalled - 1) {
     const auto i = static_cast<std::size_t>(std::countr_zero(stalled));
     t.st.stalls[i] += cost.stalls[i];
@@ -834,6 +834,7 @@ void NodeTiming::idleUntil(u32 h, Cycle to) {
   t.last = IssueCost{};
   t.last.cycles = to - t.clock;
   t.last.stalls[idx(Stall::kIdle)] = to - t.clock;
+  t.last.stall_mask = static_cast<u16>(1u << idx(Stall::kIdle));
   t.last.clock = to;
   t.st.stalls[idx(Stall::kIdle)] += to - t.clock;
   HPM_PROBE_LEVEL(impl_->bus, kStallIdle, h, t.clock, to);

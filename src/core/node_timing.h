@@ -60,6 +60,9 @@ struct IssueCost {
   Cycle cycles = 0;
   std::array<Cycle, kStallCount> stalls{};
   Cycle clock = 0;  // the thread's clock after it: hartTime()
+  // Bit idx(s) is set when stalls[idx(s)] may be nonzero (every other entry is 0): most
+  // instructions stall on nothing or on one cause, so a sum over the stalls need visit only these.
+  u16 stall_mask = 0;
 };
 
 // Running totals of one core, for interval samples (profile mode).

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <span>
 #include <vector>
@@ -197,8 +198,9 @@ struct Plan {
   Cycle at = 0;
   // Stall attribution: the cycles from the thread's clock to `at`, charged in layers to the
   // constraints in the order they are checked (docs/timing.md "Stall attribution").
+  // (Only the entries of stall_mask's bits are valid: replan writes no other.)
   std::array<Cycle, kStallCount> stalls{};
-  u16 stall_mask = 0;  // bit idx(s): stalls[idx(s)] may be nonzero
+  u16 stall_mask = 0;  // bit idx(s): stalls[idx(s)] was charged
   static_assert(kStallCount <= 16);
   // Fetch.
   bool new_group = false;
@@ -368,9 +370,26 @@ struct NodeTiming::Impl {
   }
   // Address translation of `addr` by thread t's fetch (or data) side, planned: the page that
   // translates it, and whether the ERAT missed it; returns the cycles its reload holds it.
-  u32 translation(const Thread& t, bool fetch, u64 addr, Page& page, bool& miss) const;
+  // (The filter's hit inline: most accesses stay on the page of the one before.)
+  u32 translation(const Thread& t, bool fetch, u64 addr, Page& page, bool& miss) const {
+    const PageFilter& f = fetch ? t.ifilter : t.dfilter;
+    if (f.contains(addr)) [[likely]] {
+      miss = false;
+      page = Page{f.base, static_cast<u32>(std::countr_zero(f.mask))};
+      return 0;
+    }
+    return eratLookup(t, fetch, addr, page, miss);
+  }
+  // ... past the filter: the ERAT, and on its miss the TLB.
+  u32 eratLookup(const Thread& t, bool fetch, u64 addr, Page& page, bool& miss) const;
   // ... and done at issue: the ERAT and TLB take the reload of a miss.
-  void translated(Thread& t, bool fetch, const Page& page, bool miss);
+  void translated(Thread& t, bool fetch, const Page& page, bool miss) {
+    PageFilter& f = fetch ? t.ifilter : t.dfilter;
+    f = PageFilter{page.base, page.mask()};
+    if (miss) [[unlikely]]
+      reloaded(t, fetch, page);
+  }
+  void reloaded(Thread& t, bool fetch, const Page& page);
   void visitThread(stats::Visitor& v, const ThreadStats& s, Cycle cycles) const;
   void publishIssue(u32 h, const OpTiming& o, const Plan& p, Cycle before, Cycle at,
                     const IssueCost& cost);

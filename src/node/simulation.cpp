@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 
 #include "core/timing_params.h"
@@ -48,7 +49,7 @@ std::array<AddressMasks, isa::kOpCount> makeAddressMasks() {
 
 const std::array<AddressMasks, isa::kOpCount> kAddressMasks = makeAddressMasks();
 
-u64 effectiveAddress(const isa::DecodedInst& d, const HartState& s) {
+[[gnu::always_inline]] inline u64 effectiveAddress(const isa::DecodedInst& d, const HartState& s) {
   const AddressMasks& m = kAddressMasks[static_cast<std::size_t>(d.op)];
   if (m.divide) [[unlikely]]
     return timing::serialDividerSteps(d.op, s.x[d.rs1], s.x[d.rs2]);
@@ -247,7 +248,10 @@ struct TimingObserver {
     // region the totals need not move, which spares every other instruction the stall sums.)
     if (in_region) [[unlikely]] {
       ++regions.instructions;
-      for (std::size_t i = 0; i < timing::kStallCount; ++i) regions.stalls[i] += cost.stalls[i];
+      for (u32 m = cost.stall_mask; m != 0; m &= m - 1) {
+        const auto i = static_cast<std::size_t>(std::countr_zero(m));
+        regions.stalls[i] += cost.stalls[i];
+      }
     }
     if (isRegionBegin(d) || isRegionEnd(d)) [[unlikely]] {
       // (The warm-up issues at the clock before the instruction: `at` is not kept there.)
@@ -259,7 +263,10 @@ struct TimingObserver {
       FunctionProfile& f = sim.functions[sim.functionIndex(hw, pc)];
       ++f.instructions;
       f.cycles += cost.cycles;
-      for (std::size_t i = 0; i < timing::kStallCount; ++i) f.stalls[i] += cost.stalls[i];
+      for (u32 m = cost.stall_mask; m != 0; m &= m - 1) {
+        const auto i = static_cast<std::size_t>(std::countr_zero(m));
+        f.stalls[i] += cost.stalls[i];
+      }
       const u32 core = hw / sim.machine.node.threads_per_core;
       if (state.cycle >= sim.next_sample[core]) sim.sampleCore(core, state.cycle);
     }
