@@ -535,7 +535,7 @@ void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa:
 
 void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 addr,
                              Cycle at) {
-  const Plan& p = plan(h, d, pc, addr);
+  const Plan& p = current(threads[h]) ? threads[h].plan : replan(h, d, pc, addr);
   if (at < p.at) {
     fail(ExitCode::kInternal,
          "timing: hardware thread {} issued at cycle {}, before its issue time {}", h, at, p.at);

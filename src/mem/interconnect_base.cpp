@@ -45,17 +45,6 @@ InterconnectBase::InterconnectBase(const MemParams& p, PrivateCaches& caches, u3
   traffic_.assign(p_.cores, {});
 }
 
-u32 InterconnectBase::foldHash(u64 x, u32 bits) {
-  x ^= x >> 32;
-  x ^= x >> 16;
-  x ^= x >> 8;
-  x &= 0xff;
-  if (bits == 0) return 0;
-  u64 h = 0;
-  for (u32 i = 0; i < 8; i += bits) h ^= x >> i;
-  return static_cast<u32>(h & ((u64{1} << bits) - 1));
-}
-
 u32 InterconnectBase::controllerWithin(u64 line) const {
   return p_.ddr.controllers == 1 ? 0 : foldHash(line ^ (line >> 3), 8) % p_.ddr.controllers;
 }

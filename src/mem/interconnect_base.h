@@ -101,7 +101,17 @@ class InterconnectBase : public Interconnect {
   // Marks slice `sid`'s statistics changed (its tallies' version).
   void bumpVersion(u32 sid) { ++slice_versions_[sid]; }
   // XOR of the bytes of x, then of its `bits`-wide fields: every address bit moves the result.
-  static u32 foldHash(u64 x, u32 bits);
+  // (Inline: every L2 access hashes its line to a slice.)
+  static u32 foldHash(u64 x, u32 bits) {
+    x ^= x >> 32;
+    x ^= x >> 16;
+    x ^= x >> 8;
+    x &= 0xff;
+    if (bits == 0) return 0;
+    u64 h = 0;
+    for (u32 i = 0; i < 8; i += bits) h ^= x >> i;
+    return static_cast<u32>(h & ((u64{1} << bits) - 1));
+  }
   // Which of p_.ddr.controllers (of its board, on Fireplane) serves `line`.
   u32 controllerWithin(u64 line) const;
   // Visits the lists `slices` and `controllers` (each interconnect names its own).
