@@ -192,21 +192,9 @@ void NodeTiming::Impl::reloaded(Thread& t, bool fetch, const Page& page) {
 
 // ---- Fetch (docs/timing.md "Instruction fetch") ----
 
-void NodeTiming::Impl::planFetch(const Thread& t, const Core& c, u32 core, u64 pc, u32 length,
+void NodeTiming::Impl::planGroup(const Thread& t, const Core& c, u32 core, u64 pc, u64 group,
                                  Plan& p) const {
-  // (With straddling_fetch, an instruction crossing a group boundary belongs to the group
-  // holding its last byte; the group holding its first is fetched the cycle before.)
-  const u64 group = (pc + ((length - 1) & straddle_bytes)) & group_mask;
   const bool straddles = group != (pc & group_mask);
-  p.icycles = 0;
-  if (t.stream && pc == t.expect_pc && t.redirect == Redirect::kNone && group == t.group) {
-    p.new_group = false;  // the next instruction of the group being consumed
-    p.uses_l2 = false;
-    p.arrival_hit = t.group_arrival_hit;
-    p.arrival = t.group_arrival;
-    p.group_cause = t.group_cause;
-    return;
-  }
   p.new_group = true;
   p.group = group;
   Cycle e;

@@ -328,7 +328,24 @@ struct NodeTiming::Impl {
            (!p.uses_l2 || p.node_version == version);
   }
   const Plan& replan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
-  void planFetch(const Thread& t, const Core& c, u32 core, u64 pc, u32 length, Plan& p) const;
+  // The fetch of the instruction at pc: the group being consumed (inline, most instructions'
+  // case), or a new group's fetch (planGroup).
+  void planFetch(const Thread& t, const Core& c, u32 core, u64 pc, u32 length, Plan& p) const {
+    // (With straddling_fetch, an instruction crossing a group boundary belongs to the group
+    // holding its last byte; the group holding its first is fetched the cycle before.)
+    const u64 group = (pc + ((length - 1) & straddle_bytes)) & group_mask;
+    p.icycles = 0;
+    if (t.stream && pc == t.expect_pc && t.redirect == Redirect::kNone && group == t.group) {
+      p.new_group = false;  // the next instruction of the group being consumed
+      p.uses_l2 = false;
+      p.arrival_hit = t.group_arrival_hit;
+      p.arrival = t.group_arrival;
+      p.group_cause = t.group_cause;
+      return;
+    }
+    planGroup(t, c, core, pc, group, p);
+  }
+  void planGroup(const Thread& t, const Core& c, u32 core, u64 pc, u64 group, Plan& p) const;
   // (Inlined into NodeTiming::issue, its one caller: a call less per instruction.)
   [[gnu::always_inline]] inline void issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_pc,
                                            u64 addr, Cycle at);
