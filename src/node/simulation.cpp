@@ -165,7 +165,7 @@ struct TimingObserver {
 
   void refresh() { view = driver.view; }
 
-  bool beforeIssue(const isa::DecodedInst& d, u64 pc, const HartState& s) {
+  [[gnu::always_inline]] bool beforeIssue(const isa::DecodedInst& d, u64 pc, const HartState& s) {
     if constexpr (kMode != RunMode::kWarmup) {
       if (first_at != kUnknown) {
         // Planned by the runner, with nothing changed since: it issues now (within the limit;
