@@ -330,6 +330,19 @@ const Plan& NodeTiming::Impl::replan(u32 h, const isa::DecodedInst& d, u64 pc, u
   return p;
 }
 
+const Plan& NodeTiming::Impl::plan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr) {
+  const Thread& t = threads[h];
+  const Plan& p = t.plan;
+  if (current(t) && p.pc == pc && p.addr == addr && std::memcmp(&p.inst, &d, sizeof d) == 0) {
+    return p;
+  }
+  return replan(h, d, pc, addr);
+}
+
+const Plan& NodeTiming::Impl::replanOutOfLine(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr) {
+  return replan(h, d, pc, addr);
+}
+
 // ---- Commit ----
 
 Cycle NodeTiming::Impl::structuralIssue(const Thread& t, const Core& c, const OpTiming& o, u64 addr,
@@ -523,7 +536,7 @@ void NodeTiming::Impl::control(Thread& t, Core& c, const OpTiming& o, const isa:
 
 void NodeTiming::Impl::issue(u32 h, const isa::DecodedInst& d, u64 pc, u64 next_pc, u64 addr,
                              Cycle at) {
-  const Plan& p = current(threads[h]) ? threads[h].plan : replan(h, d, pc, addr);
+  const Plan& p = current(threads[h]) ? threads[h].plan : replanOutOfLine(h, d, pc, addr);
   if (at < p.at) {
     fail(ExitCode::kInternal,
          "timing: hardware thread {} issued at cycle {}, before its issue time {}", h, at, p.at);

@@ -312,14 +312,8 @@ struct NodeTiming::Impl {
   // The plan of hardware thread h's next instruction: the one kept when nothing it depends on
   // has changed since it was made (issueTime plans, issue asks again), else a new one. (The check
   // is inline: the second ask of every instruction then costs no call of the planner.)
-  const Plan& plan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr) {
-    const Thread& t = threads[h];
-    const Plan& p = t.plan;
-    if (current(t) && p.pc == pc && p.addr == addr && std::memcmp(&p.inst, &d, sizeof d) == 0) {
-      return p;
-    }
-    return replan(h, d, pc, addr);
-  }
+  // (Defined in node_timing.cpp, where the planner is inlined into it.)
+  const Plan& plan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
   // Whether nothing thread t's plan depends on has changed since it was made. (issue() asks
   // only this: its instruction is, by contract, the one issueTime() planned last.)
   bool current(const Thread& t) const {
@@ -327,7 +321,11 @@ struct NodeTiming::Impl {
     return p.core_version == cores[t.core].version && p.remote_epoch == mem.remoteEpoch(t.core) &&
            (!p.uses_l2 || p.node_version == version);
   }
-  const Plan& replan(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
+  // (Inlined into NodeTiming::issueTime, which plans every instruction; issue() replans only
+  // when something changed since, through replanOutOfLine.)
+  [[gnu::always_inline]] inline const Plan& replan(u32 h, const isa::DecodedInst& d, u64 pc,
+                                                   u64 addr);
+  [[gnu::noinline]] const Plan& replanOutOfLine(u32 h, const isa::DecodedInst& d, u64 pc, u64 addr);
   // The fetch of the instruction at pc: the group being consumed (inline, most instructions'
   // case), or a new group's fetch (planGroup).
   void planFetch(const Thread& t, const Core& c, u32 core, u64 pc, u32 length, Plan& p) const {
