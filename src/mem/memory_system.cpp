@@ -314,10 +314,6 @@ Cycle MemorySystem::fetchProbe(u32 core, u64 addr, Cycle at) const {
   return ic_->probeRead(core, addr >> line_shift_, at) + p_.l1i.hit_latency;
 }
 
-Cycle MemorySystem::fetch(u32 core, u64 addr, Cycle at) {
-  return fetchImpl(core, physical(addr, core), at, true);
-}
-
 LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed) {
   // (A snoop that passed the filter has the L1 in its cycles: the load waits for them.)
   if (timed && !snoop_.empty()) at = snoopFree(core, at);
@@ -383,10 +379,6 @@ LoadResult MemorySystem::loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free,
   tracked(core, d, slot, l2line);
   lineFilled(core, at, r.ready);
   return r;
-}
-
-LoadResult MemorySystem::load(u32 core, u64 addr, Cycle at, Cycle xbar_free) {
-  return loadImpl(core, physical(addr, core), at, xbar_free, true);
 }
 
 void MemorySystem::storeImpl(u32 core, u64 addr, Cycle at, bool timed) {

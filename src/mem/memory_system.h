@@ -97,7 +97,21 @@ class MemorySystem final : private PrivateCaches {
   // of later cycles; docs/timing.md), but occupies the ports and controllers for its transfer.
   // fetchProbe() has no side effect; fetch() commits the same access.
   Cycle fetchProbe(u32 core, u64 addr, Cycle at) const;
-  Cycle fetch(u32 core, u64 addr, Cycle at);
+  Cycle fetch(u32 core, u64 addr, Cycle at) {
+    // (A hit inline, the common case: the same statistics and events as fetchImpl's.)
+    if (frames_ == nullptr) [[likely]] {
+      Cache& c = l1i_[core];
+      const u32 slot = c.find(addr >> l1i_shift_);
+      if (slot != Cache::kNone) [[likely]] {
+        CacheStats& st = l1i_stats_[core];
+        probe::count(bus_, probe::Event::kL1iAccesses, core, st.accesses);
+        probe::count(bus_, probe::Event::kL1iHits, core, st.hits);
+        c.touch(slot);
+        return std::max(at + p_.l1i.hit_latency, c.ready(slot));
+      }
+    }
+    return fetchImpl(core, physical(addr, core), at, true);
+  }
 
   // ---- Data ----
   // Whether `addr`'s line is in core's L1D (ready or in flight): a load to it is a hit and needs
@@ -113,7 +127,22 @@ class MemorySystem final : private PrivateCaches {
   // A load issued at `at`. An L1D miss is served by the L1P or, after the L1P misses, by the
   // interconnect; its request leaves the core no earlier than `xbar_free` (queued stores win
   // the way out).
-  LoadResult load(u32 core, u64 addr, Cycle at, Cycle xbar_free);
+  LoadResult load(u32 core, u64 addr, Cycle at, Cycle xbar_free) {
+    // (A hit inline, the common case: the same statistics and events as loadImpl's; with snoop
+    // filters, whose snoops may hold the L1, always loadImpl.)
+    if (frames_ == nullptr && snoop_.empty()) [[likely]] {
+      Cache& d = l1d_[core];
+      const u32 slot = d.find(addr >> l1d_shift_);
+      if (slot != Cache::kNone) [[likely]] {
+        CacheStats& st = l1d_stats_[core];
+        probe::count(bus_, probe::Event::kL1dAccesses, core, st.accesses);
+        probe::count(bus_, probe::Event::kL1dHits, core, st.hits);
+        d.touch(slot);
+        return {std::max(at + p_.l1d.hit_latency, d.ready(slot)), Level::kL1, false};
+      }
+    }
+    return loadImpl(core, physical(addr, core), at, xbar_free, true);
+  }
   // A store issued at `at`: written through to the L1D if present (no allocation), and the
   // coherence the interconnect does at a store's issue (Interconnect::storeIssued).
   void storeIssue(u32 core, u64 addr, Cycle at);
