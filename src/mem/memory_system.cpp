@@ -302,7 +302,7 @@ Cycle MemorySystem::fetchImpl(u32 core, u64 addr, Cycle at, bool timed) {
   return ready;
 }
 
-Cycle MemorySystem::fetchProbe(u32 core, u64 addr, Cycle at) const {
+Cycle MemorySystem::fetchProbeMiss(u32 core, u64 addr, Cycle at) const {
   if (frames_ != nullptr) {
     const auto pa = frames_->peek(addr);
     if (!pa) return at + p_.ddr.latency + p_.l1i.hit_latency;  // a page not yet placed

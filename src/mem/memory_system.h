@@ -96,7 +96,15 @@ class MemorySystem final : private PrivateCaches {
   // return on a miss. A fetch miss takes the uncontended latency (it is committed after requests
   // of later cycles; docs/timing.md), but occupies the ports and controllers for its transfer.
   // fetchProbe() has no side effect; fetch() commits the same access.
-  Cycle fetchProbe(u32 core, u64 addr, Cycle at) const;
+  Cycle fetchProbe(u32 core, u64 addr, Cycle at) const {
+    if (frames_ == nullptr) [[likely]] {
+      const Cache& c = l1i_[core];
+      const u32 slot = c.find(addr >> l1i_shift_);
+      if (slot != Cache::kNone) [[likely]]
+        return std::max(at + p_.l1i.hit_latency, c.ready(slot));
+    }
+    return fetchProbeMiss(core, addr, at);
+  }
   Cycle fetch(u32 core, u64 addr, Cycle at) {
     // (A hit inline, the common case: the same statistics and events as fetchImpl's.)
     if (frames_ == nullptr) [[likely]] {
@@ -262,6 +270,7 @@ class MemorySystem final : private PrivateCaches {
   u64 physical(u64 va, u32 core) { return frames_ != nullptr ? frames_->physical(va, core) : va; }
   LoadResult loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed);
   Cycle fetchImpl(u32 core, u64 addr, Cycle at, bool timed);
+  Cycle fetchProbeMiss(u32 core, u64 addr, Cycle at) const;  // fetchProbe past an inline hit
   void storeImpl(u32 core, u64 addr, Cycle at, bool timed);
   Cycle atomicImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed);
   // PrivateCaches: removes line's copies from core's L1I, L1D and L1P; whether there were any.

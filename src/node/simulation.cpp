@@ -253,7 +253,7 @@ struct TimingObserver {
         regions.stalls[i] += cost.stalls[i];
       }
     }
-    if (isRegionBegin(d) || isRegionEnd(d)) [[unlikely]] {
+    if (d.rd == kSinkRegister && (isRegionBegin(d) || isRegionEnd(d))) [[unlikely]] {
       // (The warm-up issues at the clock before the instruction: `at` is not kept there.)
       const Cycle issued = kMode == RunMode::kWarmup ? state.cycle - cost.cycles : at;
       sim.regionMarker(thread, d, issued, state.cycle);
