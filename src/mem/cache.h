@@ -11,6 +11,8 @@
 // sharer mask) and `flags` (dirty, prefetched, shared).
 #pragma once
 
+#include <array>
+
 #include "base/types.h"
 #include "base/zero_array.h"
 #include "mem/mem_params.h"
@@ -32,15 +34,16 @@ class Cache {
   u32 ways() const { return ways_; }
 
   // The slot holding `line`, or kNone. No side effect.
-  // (The slot found last is tried first: a line is in at most one slot, so a match there is the
-  // answer, and accesses run to the line of the access before them more often than not.)
+  // (A line is in at most one slot, so a slot that holds it is the answer: the slot found last
+  // for lines of the same low bits is tried first, a direct-mapped memo in front of the ways.)
   u32 find(u64 line) const {
     const u64 key = line + 1;
-    if (hint_ < keys_.size() && keys_[hint_] == key) return hint_;
+    u32& memo = memo_[line & (kMemo - 1)];
+    if (memo < keys_.size() && keys_[memo] == key) return memo;
     const u32 base = setBase(line);
     for (u32 w = 0; w < ways_; ++w) {
       if (keys_[base + w] == key) {
-        hint_ = base + w;
+        memo = base + w;
         return base + w;
       }
     }
@@ -86,7 +89,10 @@ class Cache {
   Replacement replacement_ = Replacement::kLru;
   u64 clock_ = 0;  // age stamps: larger is younger; 0 marks an invalid slot
   u64 rng_ = 1;
-  mutable u32 hint_ = 0;  // the slot find() found last (a host-side shortcut: no model state)
+  // By a line's low bits, the slot find() found last for such a line (a host-side shortcut: no
+  // model state; a stale entry only fails its check).
+  static constexpr u32 kMemo = 256;
+  mutable std::array<u32, kMemo> memo_{};
   // Per slot: the line + 1 (0: invalid, so that empty is all zero), the age stamp, ready, meta
   // and flags.
   ZeroArray<u64> keys_;
