@@ -108,15 +108,10 @@ class MemorySystem final : private PrivateCaches {
   Cycle fetch(u32 core, u64 addr, Cycle at) {
     // (A hit inline, the common case: the same statistics and events as fetchImpl's.)
     if (frames_ == nullptr) [[likely]] {
-      Cache& c = l1i_[core];
-      const u32 slot = c.find(addr >> l1i_shift_);
-      if (slot != Cache::kNone) [[likely]] {
-        CacheStats& st = l1i_stats_[core];
-        probe::count(bus_, probe::Event::kL1iAccesses, core, st.accesses);
-        probe::count(bus_, probe::Event::kL1iHits, core, st.hits);
-        c.touch(slot);
-        return std::max(at + p_.l1i.hit_latency, c.ready(slot));
-      }
+      const u32 slot = l1Hit(l1i_[core], l1i_stats_[core], probe::Event::kL1iAccesses,
+                             probe::Event::kL1iHits, core, addr >> l1i_shift_);
+      if (slot != Cache::kNone) [[likely]]
+        return std::max(at + p_.l1i.hit_latency, l1i_[core].ready(slot));
     }
     return fetchImpl(core, physical(addr, core), at, true);
   }
@@ -139,15 +134,10 @@ class MemorySystem final : private PrivateCaches {
     // (A hit inline, the common case: the same statistics and events as loadImpl's; with snoop
     // filters, whose snoops may hold the L1, always loadImpl.)
     if (frames_ == nullptr && snoop_.empty()) [[likely]] {
-      Cache& d = l1d_[core];
-      const u32 slot = d.find(addr >> l1d_shift_);
-      if (slot != Cache::kNone) [[likely]] {
-        CacheStats& st = l1d_stats_[core];
-        probe::count(bus_, probe::Event::kL1dAccesses, core, st.accesses);
-        probe::count(bus_, probe::Event::kL1dHits, core, st.hits);
-        d.touch(slot);
-        return {std::max(at + p_.l1d.hit_latency, d.ready(slot)), Level::kL1, false};
-      }
+      const u32 slot = l1Hit(l1d_[core], l1d_stats_[core], probe::Event::kL1dAccesses,
+                             probe::Event::kL1dHits, core, addr >> l1d_shift_);
+      if (slot != Cache::kNone) [[likely]]
+        return {std::max(at + p_.l1d.hit_latency, l1d_[core].ready(slot)), Level::kL1, false};
     }
     return loadImpl(core, physical(addr, core), at, xbar_free, true);
   }
@@ -266,6 +256,17 @@ class MemorySystem final : private PrivateCaches {
     u32 depth_used = 0;
   };
 
+  // The inline hit of fetch() and load(): `line`'s slot in `c`, counted as an access and a hit
+  // (as fetchImpl and loadImpl count them), or kNone, with nothing counted.
+  u32 l1Hit(Cache& c, CacheStats& st, probe::Event access, probe::Event hit, u32 core, u64 line) {
+    const u32 slot = c.find(line);
+    if (slot != Cache::kNone) [[likely]] {
+      probe::count(bus_, access, core, st.accesses);
+      probe::count(bus_, hit, core, st.hits);
+      c.touch(slot);
+    }
+    return slot;
+  }
   // The physical address of core's access to `va` (identity without frames).
   u64 physical(u64 va, u32 core) { return frames_ != nullptr ? frames_->physical(va, core) : va; }
   LoadResult loadImpl(u32 core, u64 addr, Cycle at, Cycle xbar_free, bool timed);
