@@ -26,6 +26,24 @@ TEST(Cache, FindsInstalledLinesAndNothingElse) {
   EXPECT_EQ(c.find(9), Cache::kNone);  // same set (9 & 3 == 1), other tag
 }
 
+TEST(Cache, FindAnswersTheLinesCurrentSlotAfterItsSlotWasReusedOrItMoved) {
+  // (find() remembers the slot it found last per line's low bits: a remembered slot that holds
+  // another line now, or none, must not be answered.)
+  Cache c(1, 4, 0, Replacement::kLru, 1);
+  const u32 first = c.victim(5);
+  c.install(first, 5, 0);
+  ASSERT_EQ(c.find(5), first);  // remembered
+  c.invalidate(first);
+  EXPECT_EQ(c.find(5), Cache::kNone);
+  c.install(first, 5 + 256, 0);  // the same low bits, in the remembered slot
+  EXPECT_EQ(c.find(5), Cache::kNone);
+  EXPECT_EQ(c.find(5 + 256), first);
+  const u32 other = first == 0 ? 1 : 0;
+  c.install(other, 5, 0);  // the line again, in another slot
+  EXPECT_EQ(c.find(5), other);
+  EXPECT_EQ(c.find(5 + 256), first);
+}
+
 TEST(Cache, LruEvictsTheLeastRecentlyUsedLine) {
   Cache c(1, 2, 0, Replacement::kLru, 1);
   c.install(c.victim(10), 10, 0);
