@@ -95,11 +95,11 @@ class NodeTiming final : public probe::LevelSource {
   // or store queue it needs. Never earlier than hartTime(h). Does not change the model.
   Cycle issueTime(u32 h, const isa::DecodedInst& inst, u64 pc, u64 addr);
 
-  // Hardware thread `h` issues `inst` at cycle `at` (the value issueTime() returned for it, with
-  // no other issue() in between) and it retires: caches, queues, pipes, predictors and register
-  // timestamps are updated; `next_pc` is the address of the next instruction the thread
-  // executes (the branch outcome). Afterwards hartTime(h) is at least at + 1.
-  // Returns what it cost (lastCost(h)).
+  // Hardware thread `h` issues `inst` at cycle `at` (the value issueTime() returned for it, h's
+  // last question, with no other issue() in between) and it retires: caches, queues, pipes,
+  // predictors and register timestamps are updated; `next_pc` is the address of the next
+  // instruction the thread executes (the branch outcome). Afterwards hartTime(h) is at least
+  // at + 1. Returns what it cost (lastCost(h)).
   const IssueCost& issue(u32 h, const isa::DecodedInst& inst, u64 pc, u64 next_pc, u64 addr,
                          Cycle at);
 
