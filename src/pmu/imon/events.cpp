@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "stats/transaction.h"
+#include "stats/transaction_masks.h"
 
 namespace hpm::imon {
 namespace {
@@ -11,32 +12,28 @@ namespace {
 using probe::Snoop;
 using probe::TransactionType;
 
-constexpr u32 bit(TransactionType t) {
-  return u32{1} << static_cast<u32>(t);
-}
-constexpr u32 bit(Snoop s) {
-  return u32{1} << static_cast<u32>(s);
-}
-constexpr u32 kAllSnoops = (u32{1} << probe::kSnoopResults) - 1;
+using probe::kAllSnoops;
+using probe::snoopBit;
+using probe::typeBit;
 
 // Crossbar: coherent transactions are the cores' requests for lines and the invalidations that
 // keep their copies coherent (not the L2's own DDR traffic, not I/O).
-constexpr u32 kCoherent = bit(TransactionType::kRead) | bit(TransactionType::kFetch) |
-                          bit(TransactionType::kPrefetch) | bit(TransactionType::kWrite) |
-                          bit(TransactionType::kAtomic) | bit(TransactionType::kInvalidate);
-constexpr u32 kReads = bit(TransactionType::kRead) | bit(TransactionType::kFetch) |
-                       bit(TransactionType::kPrefetch) | bit(TransactionType::kAtomic);
-constexpr u32 kIo = bit(TransactionType::kIoRead) | bit(TransactionType::kIoWrite);
+constexpr u32 kCoherent = typeBit(TransactionType::kRead) | typeBit(TransactionType::kFetch) |
+                          typeBit(TransactionType::kPrefetch) | typeBit(TransactionType::kWrite) |
+                          typeBit(TransactionType::kAtomic) | typeBit(TransactionType::kInvalidate);
+constexpr u32 kReads = typeBit(TransactionType::kRead) | typeBit(TransactionType::kFetch) |
+                       typeBit(TransactionType::kPrefetch) | typeBit(TransactionType::kAtomic);
+constexpr u32 kIo = typeBit(TransactionType::kIoRead) | typeBit(TransactionType::kIoWrite);
 
 // Fireplane: I/O and interrupts are the non-coherent types; every other moves or owns a line.
-constexpr u32 kFireplaneIo = bit(TransactionType::kReadIO) | bit(TransactionType::kWriteIO) |
-                             bit(TransactionType::kReadBlockIO) |
-                             bit(TransactionType::kWriteBlockIO);
-constexpr u32 kFireplaneInt = bit(TransactionType::kInterrupt);
+constexpr u32 kFireplaneIo =
+    typeBit(TransactionType::kReadIO) | typeBit(TransactionType::kWriteIO) |
+    typeBit(TransactionType::kReadBlockIO) | typeBit(TransactionType::kWriteBlockIO);
+constexpr u32 kFireplaneInt = typeBit(TransactionType::kInterrupt);
 // Requests whose data a cache or memory supplies.
-constexpr u32 kFireplaneReads = bit(TransactionType::kReadToShare) |
-                                bit(TransactionType::kReadToShareAlways) |
-                                bit(TransactionType::kReadToOwn);
+constexpr u32 kFireplaneReads = typeBit(TransactionType::kReadToShare) |
+                                typeBit(TransactionType::kReadToShareAlways) |
+                                typeBit(TransactionType::kReadToOwn);
 
 u32 allTypes(probe::Interconnect ic) {
   return static_cast<u32>(probe::transactionNamespace(ic).global(~u64{0}));
@@ -95,19 +92,19 @@ std::vector<Preset> build(probe::Interconnect ic) {
     out.push_back({"ic_reads_from_cache",
                    "Line requests (RTS, RTSA, RTO) another CPU's cache supplied, holding the line "
                    "Modified or Owned (cache-to-cache transfers)",
-                   kFireplaneReads, bit(Snoop::kOwned) | bit(Snoop::kModified)});
+                   kFireplaneReads, snoopBit(Snoop::kOwned) | snoopBit(Snoop::kModified)});
     out.push_back({"ic_reads_from_memory",
                    "Line requests (RTS, RTSA, RTO) memory supplied (no cache held the line "
                    "Modified or Owned)",
-                   kFireplaneReads, bit(Snoop::kMemory) | bit(Snoop::kShared)});
+                   kFireplaneReads, snoopBit(Snoop::kMemory) | snoopBit(Snoop::kShared)});
   } else {
     out.push_back({"ic_reads_from_l2",
                    "Line reads (demand, fetch, prefetch, atomic) the L2 supplied", kReads,
-                   bit(Snoop::kL2)});
+                   snoopBit(Snoop::kL2)});
     out.push_back({"ic_reads_from_memory",
                    "Line reads (demand, fetch, prefetch, atomic) that missed the L2 (DDR supplied "
                    "them)",
-                   kReads, bit(Snoop::kMemory)});
+                   kReads, snoopBit(Snoop::kMemory)});
   }
   return out;
 }

@@ -9,6 +9,7 @@
 #include "guest/include/hpm/imon.h"
 #include "pmu/imon/events.h"
 #include "pmu/imon/unit.h"
+#include "stats/transaction_masks.h"
 
 namespace hpm::imon {
 namespace {
@@ -22,9 +23,6 @@ u64 counterReg(u32 monitor, u32 counter, u64 field) {
 }
 u64 fifoReg(u32 monitor, u64 field) {
   return reg::kMonitorBase + monitor * reg::kMonitorStride + field;
-}
-u64 bit(TransactionType t) {
-  return u64{1} << static_cast<u32>(t);
 }
 
 Transaction tx(Cycle cycle, u64 address, TransactionType type = TransactionType::kRead,
@@ -49,7 +47,7 @@ TEST(IMonUnit, InfoDescribesTheShapeAndResetCountsNothing) {
 
 TEST(IMonUnit, TheSeedsTritExample110XMatchesExactlyTheAddresses1100And1101) {
   Unit u(Params{});
-  u.write(counterReg(0, 0, reg::kTypes), bit(TransactionType::kRead), 0);
+  u.write(counterReg(0, 0, reg::kTypes), probe::typeBit(TransactionType::kRead), 0);
   u.write(counterReg(0, 0, reg::kAddrMatch), 0b1100, 0);
   u.write(counterReg(0, 0, reg::kAddrMask), 0b1110, 0);  // mask 1: tested; 0: X
   u.write(reg::kRun, 1, 0);
@@ -61,7 +59,7 @@ TEST(IMonUnit, TheSeedsTritExample110XMatchesExactlyTheAddresses1100And1101) {
 TEST(IMonUnit, EveryFilterTermMustMatch) {
   Unit u(Params{});
   // Counter 1 of monitor 1: writes from odd sources, even ids, that hit the L2.
-  u.write(counterReg(1, 1, reg::kTypes), bit(TransactionType::kWrite), 0);
+  u.write(counterReg(1, 1, reg::kTypes), probe::typeBit(TransactionType::kWrite), 0);
   u.write(counterReg(1, 1, reg::kIdMatch), Filter::idWord(1, 0), 0);
   u.write(counterReg(1, 1, reg::kIdMask), Filter::idWord(1, 1), 0);
   u.write(counterReg(1, 1, reg::kSnoops), u64{1} << static_cast<u32>(Snoop::kL2), 0);
@@ -104,7 +102,7 @@ TEST(IMonUnit, CountersCountOnlyWhileTheirMonitorRunsAndWrapAtTheirWidth) {
 
 TEST(IMonUnit, TheFifoKeepsTheLastMatchesOfCounterOnesFilterAndReportsEachLostRecordOnce) {
   Unit u(Params{});
-  u.write(counterReg(0, 1, reg::kTypes), bit(TransactionType::kMemWrite), 0);
+  u.write(counterReg(0, 1, reg::kTypes), probe::typeBit(TransactionType::kMemWrite), 0);
   u.write(fifoReg(0, reg::kFifoEnable), 1, 0);
   ASSERT_TRUE(u.wantsTransactions()) << "the FIFO records whether the counters run or not";
   for (u32 i = 0; i < 13; ++i) {
@@ -136,7 +134,7 @@ TEST(IMonUnit, TheFifoKeepsTheLastMatchesOfCounterOnesFilterAndReportsEachLostRe
 // one to a filter register or a counter merges its bytes into the value.
 TEST(IMonUnit, ANarrowStoreNeverPopsTheFifoOrClearsItsLostCountAndMergesIntoPlainRegisters) {
   Unit u(Params{});
-  u.write(counterReg(0, 1, reg::kTypes), bit(TransactionType::kMemWrite), 0);
+  u.write(counterReg(0, 1, reg::kTypes), probe::typeBit(TransactionType::kMemWrite), 0);
   u.write(fifoReg(0, reg::kFifoEnable), 1, 0);
   for (u32 i = 0; i < 13; ++i) {
     u.transaction(tx(10 + i, 0x4000 + 0x80 * i, TransactionType::kMemWrite, 0, i));

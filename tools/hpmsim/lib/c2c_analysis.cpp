@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "stats/transaction_masks.h"
 #include "tools/hpmsim/lib/output.h"
 
 namespace hpm::tools {
@@ -14,11 +15,9 @@ namespace {
 using probe::Snoop;
 using probe::TransactionType;
 
-constexpr u64 bit(TransactionType t) {
-  return u64{1} << static_cast<u32>(t);
-}
 // Fireplane's requests that take ownership of the line (a write's).
-constexpr u64 kOwning = bit(TransactionType::kReadToOwn) | bit(TransactionType::kReadToOwnUpgrade);
+constexpr u64 kOwning = probe::typeBit(TransactionType::kReadToOwn) |
+                        probe::typeBit(TransactionType::kReadToOwnUpgrade);
 
 std::string agentName(u32 source, u32 threads_per_core) {
   if (source >= probe::kSliceAgent) return fmt::format("L2 slice {}", source - probe::kSliceAgent);
@@ -150,7 +149,7 @@ void tallyFireplane(FireplaneRecords& r, const probe::Transaction& t) {
   ++r.sampling.taken;
   LineRecord& line = r.sampling.lines[t.address];
   FireplaneSource& source = r.sources[t.source];
-  if ((bit(t.type) & kOwning) != 0) {
+  if ((probe::typeBit(t.type) & kOwning) != 0) {
     ++line.writes;
     line.writers.insert(t.source);
     ++source.owns;

@@ -15,10 +15,6 @@ namespace {
 using probe::Snoop;
 using probe::TransactionType;
 
-constexpr u64 snoopBit(Snoop s) {
-  return u64{1} << static_cast<u32>(s);
-}
-
 // What both interconnects' records start with.
 C2cSampling samplingOf(const Session& session, u64 interval) {
   C2cSampling s;

@@ -10,6 +10,7 @@
 #include "base/types.h"
 #include "pmu/imon/unit.h"
 #include "stats/transaction.h"
+#include "stats/transaction_masks.h"
 
 namespace hpm {
 class Monitor;
@@ -18,13 +19,10 @@ class Simulation;
 
 namespace hpm::tools {
 
-// Every snoop result: a filter that does not look at them.
-inline constexpr u64 kAllSnoops = (u64{1} << probe::kSnoopResults) - 1;
-
-// Type `t`'s bit in a filter's types (a mask over every type, as imon::Filter keeps them).
-constexpr u64 typeBit(probe::TransactionType t) {
-  return u64{1} << static_cast<u32>(t);
-}
+// The masks the tools' filters are made of (stats/transaction_masks.h).
+using probe::kAllSnoops;
+using probe::snoopBit;
+using probe::typeBit;
 
 // A filter of the transactions whose type is in `types` (typeBit) and whose snoop result is in
 // `snoops` (bit s: snoop result s), at any address and from any source.
