@@ -64,13 +64,17 @@ void Monitor::Impl::route() {
   bus_pulse_batch.assign(bus.inputs(), 0);
   bus_pulse_target.assign(bus.inputs(), 0);
   bus_level_batch.assign(bus.inputs(), 0);
+  bus_level_target.assign(route_begin.begin(), route_begin.end() - 1);
   bus_count_level.assign(bus.inputs(), 0);
   bus_open.assign(bus.inputs(), 0);
   for (u32 f = 0; f < bus.inputs(); ++f) {
-    bus_level_batch[f] = route_begin[f + 1] == route_begin[f] + 1 &&
-                         !unitOf(targets[route_begin[f]]).ordered() &&
-                         feeders[targets[route_begin[f]].id] == 1;
+    bus_level_batch[f] = route_begin[f + 1] == route_begin[f] + 1 && levelBatchable(route_begin[f]);
   }
+}
+
+bool Monitor::Impl::levelBatchable(u32 route) const {
+  const Target& t = targets[route];
+  return !unitOf(t).ordered() && feeders[t.id] == 1;
 }
 
 void Monitor::Impl::refreshBatching(Cycle now) {
@@ -138,10 +142,19 @@ void Monitor::Impl::refreshBatching(Cycle now) {
     bus_pulse_batch[f] =
         group_of[f] != kNoGroup || (count == 1 && !unitOf(t).ordered() && feeders[t.id] == 1 &&
                                     batchable[t.id] && !traces.contains(f));
+    // A level input of several targets: the bus keeps its batches when one of them is
+    // interested (the rest ignore its intervals) and could have them (its only feed). (Called
+    // with no batch open: every access takes the bus's batches first.)
+    if (route_begin[f + 1] > route_begin[f] + 1) {
+      bus_level_batch[f] = count == 1 && levelBatchable(bus_pulse_target[f]);
+      bus_level_target[f] = bus_pulse_target[f];
+      // (A count batch takes only intervals after those the target has had.)
+      level_end[f] = std::max(level_end[f], level_until[targets[bus_level_target[f]].id]);
+    }
     // A level-high counter's level interval is one occurrence per cycle: those of the cycles
     // of a window (no visit of the counter in between) may be applied as one pulse, as the
     // pulses of an input are (a traced input's intervals stay intervals).
-    const Target& only = targets[route_begin[f]];
+    const Target& only = targets[bus_level_target[f]];
     bus_count_level[f] = level_input[f] && bus_level_batch[f] && batchable[only.id] &&
                          interested[only.id] && !traces.contains(f);
   }
@@ -187,7 +200,7 @@ void Monitor::Impl::takeBusBatches(u32 input) {
     // applied as one pulse, that run as an interval, so that the unit is left as the intervals
     // one by one leave it (the last run pending, its start the horizon; the unit merges
     // abutting intervals). Opened unshifted, with no access since.
-    const Target& target = targets[route_begin[input]];
+    const Target& target = targets[bus_level_target[input]];
     reference[input] += p.count;
     const u64 tail = p.last + 1 - p.tail;
     if (p.count > tail) deliverPulse(target, p.before_tail, p.count - tail);
@@ -206,7 +219,7 @@ void Monitor::Impl::takeBusBatches(u32 input) {
   }
   const probe::Bus::LevelBatch l = bus.takeLevelBatch(input);
   if (l.open) {
-    const Target& target = targets[route_begin[input]];  // a level batch's input has one
+    const Target& target = targets[bus_level_target[input]];
     // Opened unshifted (Monitor::level): its start is past the unit's last access.
     reference[input] += l.total;
     level_end[input] = std::max(level_end[input], l.end);
@@ -437,7 +450,7 @@ void Monitor::level(u32 input, Cycle t0, Cycle t1) {
   Impl& m = *impl_;
   ++m.levels;
   if (m.bus_level_batch[input]) {
-    const Impl::Target& target = m.targets[m.route_begin[input]];
+    const Impl::Target& target = m.targets[m.bus_level_target[input]];
     const probe::Bus::PulseBatch& open = m.bus.pulseBatch(input);
     if (m.level_input[input] && open.count != 0 && t0 == open.last + 1) {
       // It abuts the last run of the count batch but ends past its window: the run goes on as

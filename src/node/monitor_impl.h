@@ -154,8 +154,12 @@ struct Monitor::Impl {
   std::vector<u8> batchable;   // by Target::id: pulses may be batched
   std::vector<u32> dirty;      // ids with something pending
   // Bus inputs whose batches the bus itself keeps (probe::Bus::openPulseBatch): the only input
-  // of a single target, pulses batchable / levels.
+  // of a single target, pulses batchable / levels. A level input may feed several targets of
+  // which one is interested (PEVT_CYCLES of a thread feeds its PUnit's counter and the core's
+  // sum): the bus keeps its batch for that one (bus_level_target), as the others would ignore
+  // its intervals.
   std::vector<u8> bus_pulse_batch, bus_level_batch, bus_open;  // by bus input
+  std::vector<u32> bus_level_target;  // by bus input: index into `targets` of its level target
   // Level inputs (of a bus_level_batch input's target, batchable) whose intervals the bus may
   // count as pulses, one per cycle (probe::Bus::openCountBatch).
   std::vector<u8> bus_count_level;  // by bus input
@@ -327,6 +331,8 @@ struct Monitor::Impl {
   // in advanceTallies takes those itself), and steps past it.
   void passEntry();
   bool tallyable(const Target& t) const;
+  // Whether the bus may keep the level batches of the input whose route to a target is `route`.
+  bool levelBatchable(u32 route) const;
   void rebuildTallies(Cycle now);
   void setRunning(u32 slot, bool running, Cycle now);
   // After an access of `slot`'s unit at `now` that may have started or stopped it: its running
