@@ -27,8 +27,10 @@ void Simulation::Impl::noteInterest() {
   }
   if (model) model->setProbe(model_wanted ? bus.get() : nullptr);
   if (!model) {
-    // The functional mode: per hardware thread, whether any of its events is wanted.
+    // The functional mode: per hardware thread, whether any of its events is wanted, and
+    // which (publishFunctional).
     const u32 threads = bus->topology().threads;
+    functional_wants.resize(threads);
     for (u32 h = 0; h < threads; ++h) {
       bool published = false;
       for (const probe::TruthRow<Impl>& row : functionalTable()) {
@@ -37,6 +39,7 @@ void Simulation::Impl::noteInterest() {
       for (u32 op = 0; op < bus->opcodes(); ++op) published = published || bus->wantsOp(op, h);
       harts[h].view = DriverView{};
       harts[h].view.mix = published ? kPublishMix : 0;
+      noteFunctionalWants(h);
     }
     return;
   }
@@ -286,22 +289,46 @@ void Simulation::Impl::registerFunctionalTallies() {
       [](u32) -> const u64* { return nullptr; });
 }
 
+void Simulation::Impl::noteFunctionalWants(u32 hw) {
+  const probe::Bus& b = *bus;
+  FunctionalWants& w = functional_wants[hw];
+  w.first.assign(isa::kOpCount + 1, 0);
+  w.pulses.clear();
+  for (u32 op = 0; op < isa::kOpCount; ++op) {
+    w.first[op] = static_cast<u32>(w.pulses.size());
+    for (const auto& [e, n] : functionalPulses()[op]) {
+      if (b.wants(e, hw)) w.pulses.emplace_back(e, n);
+    }
+    if (b.wantsOp(op, hw)) w.pulses.emplace_back(Event::kCount, 1);
+  }
+  w.first[isa::kOpCount] = static_cast<u32>(w.pulses.size());
+  w.compressed = b.wants(Event::kInstCompressed, hw);
+  w.misaligned = b.wants(Event::kMisalignedAccesses, hw);
+  w.sc_success = b.wants(Event::kStoreCondSuccess, hw);
+  w.sc_fail = b.wants(Event::kStoreCondFail, hw);
+  w.cycles = b.wants(Event::kCycles, hw);
+  w.running = b.wants(Event::kThreadRunning, hw);
+}
+
 void Simulation::Impl::publishFunctional(u32 hw, const isa::DecodedInst& d, Cycle c,
                                          bool misaligned_access, bool sc_failure) {
+  // (In the order of the events' publication before functional_wants: pulses of one cycle
+  // commute, but the order is kept all the same.)
   probe::Bus& b = *bus;
+  const FunctionalWants& w = functional_wants[hw];
   const auto op = static_cast<u32>(d.op);
-  for (const auto& [e, n] : functionalPulses()[op]) {
-    if (b.wants(e, hw)) b.pulse(e, hw, n);
+  const auto* p = w.pulses.data();
+  const u32 end = w.first[op + 1];
+  u32 i = w.first[op];
+  for (; i < end && p[i].first != Event::kCount; ++i) b.pulse(p[i].first, hw, p[i].second);
+  if (d.length == 2 && w.compressed) b.pulse(Event::kInstCompressed, hw, 1);
+  if (misaligned_access && w.misaligned) b.pulse(Event::kMisalignedAccesses, hw, 1);
+  if (kOpMix[op].sc && (sc_failure ? w.sc_fail : w.sc_success)) {
+    b.pulse(sc_failure ? Event::kStoreCondFail : Event::kStoreCondSuccess, hw, 1);
   }
-  const auto pub = [&](Event e) {
-    if (b.wants(e, hw)) b.pulse(e, hw, 1);
-  };
-  if (d.length == 2) pub(Event::kInstCompressed);
-  if (misaligned_access) pub(Event::kMisalignedAccesses);
-  if (kOpMix[op].sc) pub(sc_failure ? Event::kStoreCondFail : Event::kStoreCondSuccess);
-  if (b.wantsOp(op, hw)) b.pulseOp(op, hw, 1);
-  HPM_PROBE_LEVEL(&b, kCycles, hw, c, c + 1);
-  HPM_PROBE_LEVEL(&b, kThreadRunning, hw, c, c + 1);
+  if (i < end) b.pulseOp(op, hw, 1);  // (the operation's own input comes last)
+  if (w.cycles) b.level(Event::kCycles, hw, c, c + 1);
+  if (w.running) b.level(Event::kThreadRunning, hw, c, c + 1);
 }
 
 void Simulation::Impl::functionalIdle(u32 hw, Cycle from, Cycle to) {

@@ -170,6 +170,18 @@ struct Simulation::Impl final : TmDevice::Hooks {
   // publishes has a row, and only those (Simulation::countsInFunctionalMode, the run modes).
   static std::span<const probe::TruthRow<Impl>> functionalTable();
   void registerFunctionalTallies();
+  // What publishFunctional publishes for a hardware thread, from the bus's wanted set (made by
+  // noteInterest, so that an instruction asks nothing of the bus): by operation, its wanted
+  // pulses, and which of the data-dependent and level events are wanted.
+  struct FunctionalWants {
+    std::vector<u32> first;  // by operation, kOpCount + 1 entries: its range in `pulses`
+    // (event, count); Event::kCount: the operation's own input (Bus::pulseOp), count 1.
+    std::vector<std::pair<probe::Event, u64>> pulses;
+    bool compressed = false, misaligned = false, sc_success = false, sc_fail = false;
+    bool cycles = false, running = false;
+  };
+  std::vector<FunctionalWants> functional_wants;  // by hardware thread
+  void noteFunctionalWants(u32 hw);
   // Instruction `d` of hardware thread hw retired at cycle c, misaligned or not, and if it is a
   // store-conditional, failed or not: its events that are wanted.
   void publishFunctional(u32 hw, const isa::DecodedInst& d, Cycle c, bool misaligned_access,
