@@ -457,23 +457,37 @@ std::size_t Simulation::Impl::functionIndex(u32 hw, u64 pc) {
 
 namespace {
 
-// The functional mode's counter units before they are built: the first provider of the kernel's
-// devices, it builds them at the first open of a path under /dev/hpm/ and finds no device
-// itself; the monitor, built, adds itself to the kernel's devices, where the open finds the
-// device next (DeviceChain).
+// The functional mode's counter units, built when first needed: the first provider of the
+// kernel's devices, it builds them at the first open of a path under /dev/hpm/ and stands for
+// them from then on, so that their devices keep the numbers they have when the monitor is the
+// first provider (as in the other modes): a device's number is what the guest's library takes
+// its interrupts by (hpmctr's registry, the device's minor number). The monitor, built, adds
+// itself to the kernel's devices as well (Monitor's constructor); behind this one it is never
+// found, but it is told of each interrupt delivered as every provider is (DeviceChain), so this
+// one does not pass that on.
 class LazyUnits final : public DeviceProvider {
  public:
   explicit LazyUnits(Simulation::Impl& sim) : sim_(sim) {}
-  int findDevice(std::string_view) const override {
+  int findDevice(std::string_view path) const override {
     sim_.ensureMonitor();
-    return -1;
+    return sim_.monitor ? sim_.monitor->findDevice(path) : -1;
   }
-  // (It has no device: nothing asks about one.)
-  u64 windowBytes(int) const override { return 0; }
-  probe::DeviceBus bus(int) const override { return probe::DeviceBus::kDevice; }
-  u64 readRegister(int, u64) override { return 0; }
-  void writeRegister(int, u64, u64) override {}
-  void setInterruptTarget(int, int, int) override {}
+  // (Only a device findDevice found is asked about: the monitor exists.)
+  u64 windowBytes(int device) const override { return sim_.monitor->windowBytes(device); }
+  probe::DeviceBus bus(int device) const override { return sim_.monitor->bus(device); }
+  u64 readRegister(int device, u64 offset) override {
+    return sim_.monitor->readRegister(device, offset);
+  }
+  void writeRegister(int device, u64 offset, u64 value) override {
+    sim_.monitor->writeRegister(device, offset, value);
+  }
+  void writeNarrow(int device, u64 offset, unsigned size, u64 value) override {
+    sim_.monitor->writeNarrow(device, offset, size, value);
+  }
+  void setInterruptTarget(int device, int tid, int signo) override {
+    sim_.monitor->setInterruptTarget(device, tid, signo);
+  }
+  void windowMapped(int device) override { sim_.monitor->windowMapped(device); }
 
  private:
   Simulation::Impl& sim_;
