@@ -289,6 +289,7 @@ struct FunctionalObserver {
         bus(*sim_.bus),
         monitor(*sim_.monitor),
         ops(&sim_.op_counts[std::size_t{hw_} * isa::kOpCount]),
+        retired(sim_.retired[hw_]),
         compressed(sim_.compressed[hw_]),
         misaligned(sim_.misaligned[hw_]),
         sc_failed(sim_.sc_failed[hw_]),
@@ -306,6 +307,7 @@ struct FunctionalObserver {
   probe::Bus& bus;
   Monitor& monitor;
   u64* ops;  // the hardware thread's row of op_counts
+  u64& retired;
   u64& compressed;
   u64& misaligned;
   u64& sc_failed;
@@ -318,7 +320,9 @@ struct FunctionalObserver {
     bus.setNow(state.cycle);  // device accesses and the kernel's events happen at this cycle
     if (state.cycle > limit) return false;
     // (As TimingObserver::interruptsDue: after at least one instruction.)
-    return !(state.cycle >= monitor.pollDue() && retired_any && monitor.poll(state.cycle));
+    if (state.cycle >= monitor.pollDue() && retired_any && monitor.poll(state.cycle)) return false;
+    if (view.tallying != nullptr) view.tallying->issuing(state.cycle, *view.dormant);
+    return true;
   }
 
   // `ea`: a load's or store's effective address (the run loop's).
@@ -326,6 +330,7 @@ struct FunctionalObserver {
     retired_any = true;
     const auto op = static_cast<std::size_t>(d.op);
     ++ops[op];
+    ++retired;
     compressed += d.length == 2 ? 1 : 0;
     const bool misaligned_access = (ea & kMisalignment[op]) != 0;
     misaligned += misaligned_access ? 1 : 0;
@@ -342,7 +347,11 @@ struct FunctionalObserver {
         view = driver.view;
       }
       if (view.mix & Simulation::Impl::kPublishMix) {
-        sim.publishFunctional(hw, d, state.cycle, misaligned_access, sc_failure);
+        const Simulation::Impl::FunctionalWants& w = sim.functional_wants[hw];
+        if (w.publishes(op) || w.data) sim.publishFunctional(hw, d, misaligned_access, sc_failure);
+        const Cycle c = state.cycle;
+        if (w.cycles) bus.level(probe::Event::kCycles, hw, c, c + 1);
+        if (w.running) bus.level(probe::Event::kThreadRunning, hw, c, c + 1);
       }
     }
     state.cycle += 1;
@@ -503,7 +512,9 @@ void Simulation::Impl::ensureMonitor() {
   bus = std::make_unique<probe::Bus>(probeTopology(machine), static_cast<u32>(isa::kOpCount));
   kernel->setProbe(bus.get());
   registerFunctionalTallies();
-  monitor = std::make_unique<Monitor>(machine, *bus, *kernel, false, options.families);
+  // (Counting from statistics: while a unit is in use the functional mode keeps its hardware
+  // threads in cycle order, FunctionalRunner::cycleOrder, and its observer calls issuing().)
+  monitor = std::make_unique<Monitor>(machine, *bus, *kernel, true, options.families);
   // (The bus's clock: the node's latest, until an instruction sets its own.)
   bus->setNow(kernel->elapsedCycles());
 }
@@ -733,7 +744,11 @@ class FunctionalRunner final : public Kernel::SliceRunner {
     sim.running_hw = hw;
     sim.running_thread = &t;
     if (sim.bus->epoch() != sim.bus_epoch) sim.noteInterest();
-    if (state.cycle > clock) sim.functionalIdle(hw, clock, state.cycle);
+    if (state.cycle > clock) {
+      // (Its counters counting from statistics may sleep: the idle cycles wake them.)
+      if (sim.monitor->tallying()) sim.monitor->waking(hw);
+      sim.functionalIdle(hw, clock, state.cycle);
+    }
     Stop stop{StopReason::kObserver, 0};
     {
       FunctionalObserver observer(sim, sim.harts[hw], state, hw, limit);

@@ -39,6 +39,10 @@ void Simulation::Impl::noteInterest() {
       for (u32 op = 0; op < bus->opcodes(); ++op) published = published || bus->wantsOp(op, h);
       harts[h].view = DriverView{};
       harts[h].view.mix = published ? kPublishMix : 0;
+      if (monitor && monitor->tallying()) {
+        harts[h].view.tallying = monitor.get();
+        harts[h].view.dormant = &monitor->dormantFlag(h);
+      }
       noteFunctionalWants(h);
     }
     return;
@@ -218,15 +222,19 @@ const std::array<OpPulses, isa::kOpCount>& functionalPulses() {
 
 std::span<const probe::TruthRow<Simulation::Impl>> Simulation::Impl::functionalTable() {
   using Row = probe::TruthRow<Impl>;
-  // (Read at every window end: the functional mode does not count from statistics.)
+  // (Read at every window end: no version says when they change.)
   static const std::vector<Row> kRows = [] {
     std::vector<Row> rows = {
         {Event::kInstCompressed,
          [](const Impl& sim, u32 h, probe::TruthTerms& t) { t.push_back({&sim.compressed[h]}); },
          probe::Changes::kAnytime},
+        // (The idle cycles are known only when the wait is over (functionalIdle), after the
+        // windows that ended in it: counted from statistics those windows would miss them
+        // (measured: the exactness test's idle and cycle counters short by half), so these
+        // are counted from the published intervals, which the monitor places as any late one.)
         {Event::kStallIdle,
          [](const Impl& sim, u32 h, probe::TruthTerms& t) { t.push_back({&sim.idle_cycles[h]}); },
-         probe::Changes::kAnytime},
+         probe::Changes::kAnytime, probe::Tally::kNone},
         {Event::kMisalignedAccesses,
          [](const Impl& sim, u32 h, probe::TruthTerms& t) { t.push_back({&sim.misaligned[h]}); },
          probe::Changes::kAnytime},
@@ -244,18 +252,26 @@ std::span<const probe::TruthRow<Simulation::Impl>> Simulation::Impl::functionalT
          probe::Changes::kAnytime},
     };
     [&rows]<std::size_t... I>(std::index_sequence<I...>) {
-      (rows.push_back(
-           Row{kFunctionalByOperation[I],
-               [](const Impl& sim, u32 h, probe::TruthTerms& t) {
-                 constexpr Event e = kFunctionalByOperation[I];
-                 for (u32 op = 0; op < isa::kOpCount; ++op) {
-                   if (const u64 w = functionalWeight(e, op); w != 0) {
-                     t.push_back({&sim.op_counts[std::size_t{h} * isa::kOpCount + op], w});
-                   }
-                 }
-                 if (e == Event::kCycles) t.push_back({&sim.idle_cycles[h]});
-               },
-               probe::Changes::kAnytime}),
+      (rows.push_back(Row{
+           kFunctionalByOperation[I],
+           [](const Impl& sim, u32 h, probe::TruthTerms& t) {
+             constexpr Event e = kFunctionalByOperation[I];
+             // (Every operation's, weight 1: the thread's retired instructions, one
+             // statistic for the windows to read.)
+             if (e == Event::kInstructions || e == Event::kCycles || e == Event::kThreadRunning) {
+               t.push_back({&sim.retired[h]});
+               if (e == Event::kCycles) t.push_back({&sim.idle_cycles[h]});
+               return;
+             }
+             for (u32 op = 0; op < isa::kOpCount; ++op) {
+               if (const u64 w = functionalWeight(e, op); w != 0) {
+                 t.push_back({&sim.op_counts[std::size_t{h} * isa::kOpCount + op], w});
+               }
+             }
+           },
+           probe::Changes::kAnytime,
+           kFunctionalByOperation[I] == Event::kCycles ? probe::Tally::kNone
+                                                       : probe::Tally::kTerms}),
        ...);
     }
     (std::make_index_sequence<std::size(kFunctionalByOperation)>{});
@@ -278,6 +294,7 @@ void Simulation::Impl::registerFunctionalTallies() {
   misaligned.assign(threads, 0);
   sc_failed.assign(threads, 0);
   idle_cycles.assign(threads, 0);
+  retired.assign(threads, 0);
   for (u32 h = 0; h < threads; ++h) {
     for (u32 op = 0; op < isa::kOpCount; ++op) {
       bus->addTally(bus->inputOp(op, h), &op_counts[std::size_t{h} * isa::kOpCount + op]);
@@ -308,10 +325,11 @@ void Simulation::Impl::noteFunctionalWants(u32 hw) {
   w.sc_fail = b.wants(Event::kStoreCondFail, hw);
   w.cycles = b.wants(Event::kCycles, hw);
   w.running = b.wants(Event::kThreadRunning, hw);
+  w.data = w.compressed || w.misaligned || w.sc_success || w.sc_fail;
 }
 
-void Simulation::Impl::publishFunctional(u32 hw, const isa::DecodedInst& d, Cycle c,
-                                         bool misaligned_access, bool sc_failure) {
+void Simulation::Impl::publishFunctional(u32 hw, const isa::DecodedInst& d, bool misaligned_access,
+                                         bool sc_failure) {
   // (In the order of the events' publication before functional_wants: pulses of one cycle
   // commute, but the order is kept all the same.)
   probe::Bus& b = *bus;
@@ -327,8 +345,6 @@ void Simulation::Impl::publishFunctional(u32 hw, const isa::DecodedInst& d, Cycl
     b.pulse(sc_failure ? Event::kStoreCondFail : Event::kStoreCondSuccess, hw, 1);
   }
   if (i < end) b.pulseOp(op, hw, 1);  // (the operation's own input comes last)
-  if (w.cycles) b.level(Event::kCycles, hw, c, c + 1);
-  if (w.running) b.level(Event::kThreadRunning, hw, c, c + 1);
 }
 
 void Simulation::Impl::functionalIdle(u32 hw, Cycle from, Cycle to) {

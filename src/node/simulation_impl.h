@@ -156,6 +156,9 @@ struct Simulation::Impl final : TmDevice::Hooks {
   std::vector<u64> misaligned;   // loads and stores not aligned to their size
   std::vector<u64> sc_failed;    // store-conditionals that failed
   std::vector<u64> idle_cycles;  // cycles the hardware thread had nothing to run
+  // Instructions retired: the sum of the thread's op_counts, kept apart so that counting its
+  // instructions and cycles from statistics reads one statistic, not one per operation.
+  std::vector<u64> retired;
   // Each hardware thread's clock at the end of its last slice (counted or not): a later slice
   // that starts past it waited (idle) in between.
   std::vector<Cycle> functional_clock;
@@ -179,12 +182,18 @@ struct Simulation::Impl final : TmDevice::Hooks {
     std::vector<std::pair<probe::Event, u64>> pulses;
     bool compressed = false, misaligned = false, sc_success = false, sc_fail = false;
     bool cycles = false, running = false;
+    // Whether an instruction of `op` publishes a pulse whatever its data (publishFunctional
+    // need not be called for it otherwise, but for compressed ones, misaligned accesses and
+    // store-conditionals, which `data` says are wanted).
+    bool publishes(u32 op) const { return first[op] != first[op + 1]; }
+    bool data = false;  // compressed, misaligned, sc_success or sc_fail
   };
   std::vector<FunctionalWants> functional_wants;  // by hardware thread
   void noteFunctionalWants(u32 hw);
-  // Instruction `d` of hardware thread hw retired at cycle c, misaligned or not, and if it is a
-  // store-conditional, failed or not: its events that are wanted.
-  void publishFunctional(u32 hw, const isa::DecodedInst& d, Cycle c, bool misaligned_access,
+  // Instruction `d` of hardware thread hw retired, misaligned or not, and if it is a
+  // store-conditional, failed or not: its pulses that are wanted (the levels of its cycle,
+  // Cycles and ThreadRunning, are the observer's: FunctionalObserver::retire).
+  void publishFunctional(u32 hw, const isa::DecodedInst& d, bool misaligned_access,
                          bool sc_failure);
   // Hardware thread hw waited during [from, to) (idle).
   void functionalIdle(u32 hw, Cycle from, Cycle to);
