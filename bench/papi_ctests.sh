@@ -16,8 +16,11 @@
 #                   PAPI tag and commit and the date (only for a run of every test: the table is
 #                   checked against the lists below, PapiCtestsDoc.* in tests/docs).
 #   --keep DIR      keeps the programs and each test's output in DIR (else a temporary folder).
-#   --mode MODE     hpmsim's run mode (default timing; warmup is several times faster, but
-#                   counts no pipeline events: docs/papi.md, "Run modes").
+#   --mode MODE[,MODE...]  hpmsim's run mode (default timing; warmup is several times faster,
+#                   but counts no pipeline events, functional faster still, and counts no cache
+#                   events either: docs/papi.md, "Run modes"); a test that finds an event it adds
+#                   missing in a mode (PAPI_ENOEVNT) runs again in the next one of the list, and
+#                   its note says in which it ran.
 #   --jobs N        runs N tests at a time (default 1; a simulation takes a host core, so at
 #                   most the host's cores: each test's host seconds then include the others'
 #                   contention for the memory system).
@@ -177,6 +180,40 @@ done
 
 results=$work/results.tsv
 : >"$results"
+# run_in MODE: runs $exe (of run_one) under hpmsim in MODE and sets run_one's result, note and
+# seconds from its output ($exe.out).
+run_in() {
+  start=$(date +%s.%N)
+  status=0
+  note=""
+  (cd "$work" && nice timeout "$limit" "$hpmsim" run --machine bgq --mode "$1" -- "./$dir.$name" \
+    TESTS_QUIET) >"$exe.out" 2>&1 </dev/null || status=$?
+  seconds=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
+  if [[ $status == 124 ]]; then
+    result=timeout note="ran out of the budget of $limit s"
+    cycle=$(sed -n 's/^hpmsim: interrupted by .* at cycle \([0-9]*\):.*/\1/p' "$exe.out")
+    [[ -n $cycle ]] && note="$note (stopped at simulated cycle $cycle)"
+  elif grep -q 'FAILED' "$exe.out"; then
+    # test_fail prints "Line # N" and the call, or, for PAPI_ESYS, perror's line (on stderr,
+    # so before it) and then PAPI's boilerplate.
+    result=failed note=$(grep -m1 -A1 FAILED "$exe.out" | tail -1)
+    if [[ $note == *"Some tests require"* ]]; then
+      note="${note%% Some tests require*}: $(grep -m1 '^System error in' "$exe.out" || true)"
+    fi
+  elif [[ $status == 0 ]] && grep -q 'PASSED' "$exe.out"; then
+    result=passed
+    if grep -q 'PASSED with WARNING' "$exe.out"; then
+      note="with a warning: $(grep -m1 '^WARNING' "$exe.out" || true)"
+    fi
+  elif [[ $status == 0 ]] && grep -q 'SKIPPED' "$exe.out"; then
+    result=skipped note=$(grep -m1 '^skip-reason: ' "$exe.out" | sed 's/^skip-reason: //' || true)
+    # A test that skips by itself (timer_overflow under TESTS_QUIET) prints its reason.
+    [[ -n $note ]] || note=$(grep -v -e SKIPPED -e '^Line #' -e '^$' "$exe.out" | tail -1 || true)
+  else
+    result=failed note="exit status $status: $(grep -v '^$' "$exe.out" | tail -1)"
+  fi
+}
+
 # run_one TEST: builds and runs one test, writes its row to $work/TEST.row (dir.name.row) and
 # prints it.
 run_one() {
@@ -201,32 +238,17 @@ run_one() {
     "$work/libtc.a" -lpapi -lm -o "$exe" >"$exe.build" 2>&1; then
     result=failed note="does not build: $(grep -m1 error "$exe.build" || true)"
   else
-    start=$(date +%s.%N)
-    status=0
-    (cd "$work" && nice timeout "$limit" "$hpmsim" run --machine bgq --mode "$mode" -- "./$dir.$name" \
-      TESTS_QUIET) >"$exe.out" 2>&1 </dev/null || status=$?
-    seconds=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
-    if [[ $status == 124 ]]; then
-      result=timeout note="ran out of the budget of $limit s"
-      cycle=$(sed -n 's/^hpmsim: interrupted by .* at cycle \([0-9]*\):.*/\1/p' "$exe.out")
-      [[ -n $cycle ]] && note="$note (stopped at simulated cycle $cycle)"
-    elif grep -q 'FAILED' "$exe.out"; then
-      # test_fail prints "Line # N" and the call, or, for PAPI_ESYS, perror's line (on stderr,
-      # so before it) and then PAPI's boilerplate.
-      result=failed note=$(grep -m1 -A1 FAILED "$exe.out" | tail -1)
-      if [[ $note == *"Some tests require"* ]]; then
-        note="${note%% Some tests require*}: $(grep -m1 '^System error in' "$exe.out" || true)"
-      fi
-    elif [[ $status == 0 ]] && grep -q 'PASSED' "$exe.out"; then
-      result=passed
-      grep -q 'PASSED with WARNING' "$exe.out" &&
-        note="with a warning: $(grep -m1 '^WARNING' "$exe.out" || true)"
-    elif [[ $status == 0 ]] && grep -q 'SKIPPED' "$exe.out"; then
-      result=skipped note=$(grep -m1 '^skip-reason: ' "$exe.out" | sed 's/^skip-reason: //' || true)
-      # A test that skips by itself (timer_overflow under TESTS_QUIET) prints its reason.
-      [[ -n $note ]] || note=$(grep -v -e SKIPPED -e '^Line #' -e '^$' "$exe.out" | tail -1 || true)
-    else
-      result=failed note="exit status $status: $(grep -v '^$' "$exe.out" | tail -1)"
+    # In each mode of the list until one counts every event the test adds (PAPI_ENOEVNT: "Event
+    # does not exist", docs/papi.md "Run modes").
+    local first=${mode%%,*} used m
+    for m in ${mode//,/ }; do
+      used=$m
+      run_in "$m"
+      [[ $result == skipped || $result == failed ]] && grep -q 'Event does not exist' "$exe.out" ||
+        break
+    done
+    if [[ $used != "$first" ]] && ! grep -q 'Event does not exist' "$exe.out"; then
+      note="in the $used mode: the $first mode has no event it adds${note:+; $note}"
     fi
   fi
   if [[ -n ${platform[$t]:-} ]]; then
@@ -260,7 +282,7 @@ if [[ -n $doc ]]; then
   {
     echo "<!-- papi-ctests:begin -->"
     echo "Generated by \`bench/papi_ctests.sh ${args[*]}\` on $(date -u +%Y-%m-%d), PAPI $tag"
-    echo "($commit), hpmsim $hpm, bgq, $mode mode, $jobs test(s) at a time on a host of $(nproc) cores."
+    echo "($commit), hpmsim $hpm, bgq, the ${mode//,/ mode, else the } mode, $jobs test(s) at a time on a host of $(nproc) cores."
     echo
     echo "| test | result | host s | note |"
     echo "|---|---|---|---|"
