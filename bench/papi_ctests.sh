@@ -192,7 +192,7 @@ run_in() {
   if [[ $status == 124 ]]; then
     result=timeout note="ran out of the budget of $limit s"
     cycle=$(sed -n 's/^hpmsim: interrupted by .* at cycle \([0-9]*\):.*/\1/p' "$exe.out")
-    [[ -n $cycle ]] && note="$note (stopped at simulated cycle $cycle)"
+    if [[ -n $cycle ]]; then note="$note (stopped at simulated cycle $cycle)"; fi
   elif grep -q 'FAILED' "$exe.out"; then
     # test_fail prints "Line # N" and the call, or, for PAPI_ESYS, perror's line (on stderr,
     # so before it) and then PAPI's boilerplate.
@@ -266,13 +266,18 @@ run_one() {
   printf '%-36s %-8s %7s  %s\n' "$t" "$result" "$seconds" "$note"
 }
 
+# (A test's row is its own business: a job's status never stops the others, set -e or not.)
 for t in "${tests[@]}"; do
-  while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do wait -n; done
-  run_one "$t" &
+  while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do wait -n || true; done
+  { run_one "$t" || true; } &
 done
 wait
 # The rows in the lists' order, whatever order the tests ended in.
-for t in "${tests[@]}"; do cat "$work/${t%%/*}.${t#*/}.row" >>"$results"; done
+for t in "${tests[@]}"; do
+  row=$work/${t%%/*}.${t#*/}.row
+  [[ -f $row ]] || printf '%s\tfailed\t0\tthe script wrote no row for it (see %s.out)\n' "$t" "${row%.row}" >"$row"
+  cat "$row" >>"$results"
+done
 
 if [[ -n $doc ]]; then
   tag=$(git -C "$papi" describe --tags --always 2>/dev/null || echo unknown)
